@@ -1,0 +1,65 @@
+#include "cli/app.hpp"
+
+#include <CLI/CLI.hpp>
+#include <ostream>
+
+#include "cli/commands.hpp"
+
+namespace nnref {
+
+namespace {
+
+void add_max_memory(CLI::App* cmd, int64_t& target) {
+  cmd->add_option("--max-memory", target, "memory budget for tensors, in bytes (suffixes K, M, G: 512M, 4G)")
+      ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
+}
+
+}  // namespace
+
+int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"nnref: a reference interpreter for neural-network model files"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "nnref 0.1");
+
+  RunOptions run;
+  auto* run_cmd = app.add_subcommand("run", "evaluate a model on inputs with the reference oracle");
+  run_cmd->add_option("model", run.model, "model file (.nnl)")->required();
+  run_cmd->add_option("--input,-i", run.inputs, "input tensor: X.npy, or NAME=X.npy for a named input")->required();
+  run_cmd->add_option("--output,-o", run.output, "where to write the outputs: Y.npy (one output) or Y.npz");
+  run_cmd->add_option("--precision", run.precision, "f32 (float), f64 (double) or mp (50 decimal digits)")
+      ->check(CLI::IsMember({"f32", "f64", "mp"}))
+      ->capture_default_str();
+  add_max_memory(run_cmd, run.max_memory);
+  run_cmd->add_flag("--quiet,-q", run.quiet, "print nothing but diagnostics");
+
+  CheckOptions check;
+  auto* check_cmd =
+      app.add_subcommand("check", "check syntax, structure, shapes and the binding of every parameter");
+  check_cmd->add_option("model", check.model, "model file (.nnl)")->required();
+  add_max_memory(check_cmd, check.max_memory);
+
+  InspectOptions inspect;
+  auto* inspect_cmd = app.add_subcommand("inspect", "list every node with its shape, parameters, MACs and memory");
+  inspect_cmd->add_option("model", inspect.model, "model file (.nnl)")->required();
+
+  InitWeightsOptions init;
+  auto* init_cmd = app.add_subcommand("init-weights", "write deterministic random weights of the right shapes");
+  init_cmd->add_option("model", init.model, "model file (.nnl)")->required();
+  init_cmd->add_option("--seed", init.seed, "random seed")->capture_default_str();
+  init_cmd->add_option("--out", init.out, "a directory (one .npy per parameter) or a .npz file")->required();
+
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e, out, err);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  if (run_cmd->parsed()) return run_command(run, out, err);
+  if (check_cmd->parsed()) return check_command(check, out, err);
+  if (inspect_cmd->parsed()) return inspect_command(inspect, out, err);
+  return init_weights_command(init, out, err);
+}
+
+}  // namespace nnref

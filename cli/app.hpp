@@ -1,0 +1,15 @@
+// The nnref command as a function, so tests can run it in-process: args exclude the program name.
+// Exit codes: 0 fine, 1 the model is invalid or a check failed, 2 usage or I/O error.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace nnref {
+
+enum ExitCode { kExitOk = 0, kExitInvalid = 1, kExitUsage = 2 };
+
+int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace nnref

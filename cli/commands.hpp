@@ -1,0 +1,41 @@
+// The subcommands: one options struct and one function each, one file each.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "cli/common.hpp"
+
+namespace nnref {
+
+struct RunOptions {
+  std::string model;
+  std::vector<std::string> inputs;  // "X.npy" or "name=X.npy"
+  std::string output;               // ".npy" (one output) or ".npz"
+  std::string precision = "f64";    // f32 | f64 | mp
+  int64_t max_memory = kDefaultMaxMemory;
+  bool quiet = false;
+};
+int run_command(const RunOptions& o, std::ostream& out, std::ostream& err);
+
+struct CheckOptions {
+  std::string model;
+  int64_t max_memory = kDefaultMaxMemory;
+};
+int check_command(const CheckOptions& o, std::ostream& out, std::ostream& err);
+
+struct InspectOptions {
+  std::string model;
+};
+int inspect_command(const InspectOptions& o, std::ostream& out, std::ostream& err);
+
+struct InitWeightsOptions {
+  std::string model;
+  uint64_t seed = 0;
+  std::string out;  // a directory, or a file ending .npz
+};
+int init_weights_command(const InitWeightsOptions& o, std::ostream& out, std::ostream& err);
+
+}  // namespace nnref

@@ -1,0 +1,30 @@
+// What the subcommands share: loading a model with its diagnostics printed, and exit codes.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/model.hpp"
+#include "semantics/wellformed.hpp"
+
+namespace nnref {
+
+constexpr int64_t kDefaultMaxMemory = int64_t{4} << 30;
+
+void print_diagnostics(std::ostream& err, const std::vector<Diagnostic>& diags);
+
+// 2 when an error is about I/O (codes "io.*"), 1 for any other error.
+int exit_code_for(const std::vector<Diagnostic>& diags);
+int exit_code_for(const Diagnostic& d);
+
+// Loads a model, printing every diagnostic; nullopt (and `exit` set) when it has errors.
+std::optional<Model> load_reporting(const std::string& path, const LoadOptions& options, std::ostream& err,
+                                    int& exit);
+
+// Structure and shapes of a loaded model, printing the first problem; nullopt (and `exit` set) on failure.
+std::optional<GraphInfo> shapes_reporting(const Model& model, std::ostream& err, int& exit);
+
+}  // namespace nnref

@@ -1,0 +1,44 @@
+// What every front-end produces: the structure (Graph), the parameters (Payload) and the facts
+// of the source that engines and commands need.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "semantics/graph.hpp"
+#include "semantics/payload.hpp"
+#include "spec/diagnostic.hpp"
+
+namespace nnref {
+
+struct Model {
+  Graph graph;
+  Payload payload;
+  std::string path;                    // the model file
+  std::string format;                  // "nnl"
+  std::string precision = "float32";   // the precision the model is meant to run in
+  std::string weights_path;            // resolved weights location ("" when none)
+  // The name a (node, role) parameter has in the weights source, e.g. (bn1, scale) → "bn1.gamma".
+  // Every parameter of every node the front-end creates has an entry.
+  std::map<std::pair<std::string, std::string>, std::string> param_keys;
+};
+
+struct LoadOptions {
+  bool load_weights = true;            // false: structure only (init-weights, inspect without weights)
+  int64_t max_memory = int64_t{4} << 30;  // bytes; weights beyond it are a diagnostic
+};
+
+struct LoadResult {
+  std::optional<Model> model;          // absent when an error made it meaningless
+  std::vector<Diagnostic> diagnostics; // errors and warnings, in source order where possible
+  bool has_errors() const;
+};
+
+// Chooses the front-end by the file's extension (.nnl).
+LoadResult load_model(const std::string& path, const LoadOptions& options);
+
+}  // namespace nnref

@@ -1,0 +1,148 @@
+#include "formats/nnl/weights.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+
+#include "formats/nnl/layers.hpp"
+#include "formats/tensor_files/npy.hpp"
+
+namespace nnref::nnl {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string lower_ascii(std::string s) {
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
+
+class Loader {
+ public:
+  Loader(Model& m, const Program& p, const SourceLoc& loc, int64_t budget, Diags& d)
+      : m_(m), loc_(loc), budget_(budget), d_(d) {
+    for (const LayerDecl& L : p.layers) types_.emplace(L.id, L.type);
+  }
+
+  // Stores one tensor named `<a>.<b>`; false when the memory budget is exhausted (reported).
+  bool store(const std::string& name, HostTensor t, const std::string& source) {
+    int64_t count = t.shape.count();
+    int64_t bytes = count > (INT64_MAX / 8) ? INT64_MAX : count * 8;
+    if (bytes > budget_ - total_) {
+      d_.error("size.budget",
+               "weights exceed the memory budget of " + std::to_string(budget_) + " bytes at '" + source + "' (" +
+                   std::to_string(total_) + " bytes loaded before it, " + std::to_string(bytes) + " more needed)",
+               loc_);
+      return false;
+    }
+    total_ += bytes;
+    size_t dot = name.find('.');
+    std::string a = dot == std::string::npos ? name : name.substr(0, dot);
+    std::string b = dot == std::string::npos ? std::string() : name.substr(dot + 1);
+    std::string role = b;
+    auto it = types_.find(a);
+    if (it != types_.end()) {
+      if (const LayerSpec* spec = find_layer_spec(it->second))
+        for (const WeightFile& w : spec->weights)
+          if (b == w.file) role = w.role;
+    }
+    m_.payload.set(a, role, ParamEntry{std::move(t), source});
+    return true;
+  }
+
+  void directory(const fs::path& dir) {
+    std::error_code ec;
+    std::vector<fs::path> files;
+    fs::directory_iterator it(dir, ec), end;
+    if (ec) {
+      d_.error("io.weights-unreadable", "cannot list weights directory '" + dir.string() + "': " + ec.message(), loc_);
+      return;
+    }
+    for (; it != end; it.increment(ec)) {
+      if (ec) break;
+      const fs::path& f = it->path();
+      std::error_code ec2;
+      if (f.extension() == ".npy" && fs::is_regular_file(f, ec2)) files.push_back(f);
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+      std::error_code ec2;
+      auto size = fs::file_size(f, ec2);
+      // A quick refusal before reading: the data of a file is at most 8 bytes per element.
+      if (!ec2 && size > 4096 && static_cast<int64_t>(size - 4096) > budget_ - total_) {
+        d_.error("size.budget",
+                 "weights exceed the memory budget of " + std::to_string(budget_) + " bytes at '" + f.string() + "'",
+                 loc_);
+        return;
+      }
+      Result<HostTensor> t = read_npy(f.string());
+      if (!t) {
+        d_.add(t.error());
+        continue;
+      }
+      if (!store(f.stem().string(), std::move(t).value(), f.string())) return;
+    }
+  }
+
+  void archive(const fs::path& path) {
+    Result<NamedTensors> r = read_npz(path.string());
+    if (!r) {
+      d_.add(r.error());
+      return;
+    }
+    for (auto& [name, t] : r.value())
+      if (!store(name, std::move(t), path.string() + ":" + name)) return;
+  }
+
+ private:
+  Model& m_;
+  SourceLoc loc_;
+  int64_t budget_;
+  int64_t total_ = 0;
+  Diags& d_;
+  std::map<std::string, std::string> types_;  // first declaration of each id
+};
+
+}  // namespace
+
+std::string resolve_weights_path(const std::string& weights, const std::string& model_file) {
+  fs::path w(weights);
+  if (w.is_absolute()) return w.lexically_normal().string();
+  fs::path dir = fs::path(model_file).parent_path();
+  if (dir.empty()) return w.lexically_normal().string();
+  return (dir / w).lexically_normal().string();
+}
+
+void load_weights(Model& m, const Program& p, const SourceLoc& loc, int64_t max_memory, Diags& d) {
+  const std::string& path = m.weights_path;
+  std::string lower = lower_ascii(path);
+  if (ends_with(lower, ".onnx")) {
+    d.error("nnl.weights.onnx-unsupported",
+            "weights '" + path + "': .onnx weights are not supported yet: the ONNX front-end does not exist", loc);
+    return;
+  }
+  std::error_code ec;
+  fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) {
+    d.error("io.weights-missing", "weights '" + path + "' do not exist", loc);
+    return;
+  }
+  Loader loader(m, p, loc, max_memory, d);
+  if (fs::is_directory(st)) {
+    loader.directory(path);
+  } else if (ends_with(lower, ".npz")) {
+    loader.archive(path);
+  } else {
+    d.error("nnl.weights.unknown-format",
+            "weights '" + path + "' are neither a directory of .npy files nor an .npz archive", loc);
+  }
+}
+
+}  // namespace nnref::nnl

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs every Debian package nnref needs. Idempotent: when all are present it does nothing.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ pkg-config
+  libz3-dev libboost-dev libmpfr-dev libmpfi-dev libgmp-dev
+  librapidcheck-dev catch2 libhwy-dev
+  libzip-dev zlib1g-dev nlohmann-json3-dev libcli11-dev
+  python3-numpy
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,24 @@
+#include "semantics/graph.hpp"
+
+namespace nnref {
+
+int64_t Graph::add(std::string name, OpAttrs op, std::vector<ValueRef> inputs, SourceLoc loc) {
+  int64_t id = static_cast<int64_t>(nodes.size());
+  nodes.push_back(Node{id, std::move(name), std::move(op), std::move(inputs), std::move(loc)});
+  return id;
+}
+
+const Node* Graph::find(const std::string& name) const {
+  for (const auto& n : nodes)
+    if (n.name == name) return &n;
+  return nullptr;
+}
+
+std::vector<int64_t> Graph::input_ids() const {
+  std::vector<int64_t> ids;
+  for (const auto& n : nodes)
+    if (std::holds_alternative<InputAttrs>(n.op)) ids.push_back(n.id);
+  return ids;
+}
+
+}  // namespace nnref

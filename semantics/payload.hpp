@@ -1,0 +1,28 @@
+// Payload: the parameters of a graph, keyed by node name and role (conv1/weight), as read from
+// files. Structure (Graph) and parameters (Payload) are separate artifacts (TorchLean's Payload).
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+
+#include "spec/host_tensor.hpp"
+
+namespace nnref {
+
+struct ParamEntry {
+  HostTensor tensor;
+  std::string source;  // where it came from, for diagnostics: "weights/fc1.weight.npy"
+};
+
+class Payload {
+ public:
+  void set(const std::string& node, const std::string& role, ParamEntry entry);
+  const ParamEntry* find(const std::string& node, const std::string& role) const;
+  const std::map<std::pair<std::string, std::string>, ParamEntry>& entries() const { return entries_; }
+
+ private:
+  std::map<std::pair<std::string, std::string>, ParamEntry> entries_;
+};
+
+}  // namespace nnref

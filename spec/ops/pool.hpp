@@ -1,0 +1,86 @@
+// Max and average pooling over spatial axes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spec/ops/conv.hpp"
+
+namespace nnref {
+
+enum class PoolOp { Max, Avg };
+// Ignore: padded positions take no part (max over the real elements; average divides by the
+// number of real elements). Constant: padded positions are 0 and count (average divides by the
+// window size). NNL pools have no padding, so both agree there.
+enum class PoolBorder { Ignore, Constant };
+
+// Input [N, C, s...] or [N, s..., C]; output keeps N and C. Same extent formula and padding modes
+// as ConvAttrs. No parameters.
+struct PoolAttrs {
+  PoolOp op = PoolOp::Max;
+  std::vector<int64_t> kernel;    // spatial window; its size is the spatial rank (≥ 1)
+  std::vector<int64_t> stride;    // empty: all 1 (front-ends fill their own defaults)
+  std::vector<int64_t> dilation;  // empty: all 1
+  std::vector<std::pair<int64_t, int64_t>> padding;
+  PadMode pad_mode = PadMode::Explicit;
+  PoolBorder border = PoolBorder::Ignore;
+  Layout layout = Layout::ChannelsFirst;
+};
+
+
+inline std::string op_name(const PoolAttrs& a) { return a.op == PoolOp::Max ? "max_pool" : "avg_pool"; }
+inline Arity arity(const PoolAttrs&) { return {1, 1}; }
+
+template <class Dim, class S>
+std::optional<ShapeOut<Dim>> shape_rule(const PoolAttrs& a, const std::vector<Dims<Dim>>& inputs, S& sink) {
+  if (!layout_detail::arity_holds(a, inputs.size(), sink)) return std::nullopt;
+  const Dims<Dim>& x = inputs[0];
+  const auto spatial = window::spatial_rule("pool", a, x, sink);
+  if (!spatial) return std::nullopt;
+  const Dim c = x[window::channel_axis(a.layout, x.size())];
+  return ShapeOut<Dim>{{window::with_channels(a.layout, x[0], c, *spatial)}, {}};
+}
+
+// Over the window W at output position o (positions o·s + j·d − pad_before), R ⊆ W the positions
+// inside the input:
+//   max, Ignore:   max_{p∈R} x[p]          max, Constant: max(max_{p∈R} x[p], 0 if R ≠ W)
+//   avg, Ignore:   Σ_{p∈R} x[p] / |R|      avg, Constant: Σ_{p∈R} x[p] / |W|
+// A window with R empty (only possible with padding) gives 0.
+template <Scalar T>
+std::vector<Tensor<T>> evaluate(const Checked<PoolAttrs>& op, const std::vector<const Tensor<T>*>& inputs,
+                                const std::vector<const Tensor<T>*>&) {
+  const PoolAttrs& a = op.attrs();
+  const Tensor<T>& x = *inputs[0];
+  const window::Plan plan = window::plan(a, op.inputs()[0]);
+  const auto xs = op.inputs()[0].strides();
+  const Shape& out = op.outputs()[0];
+  const bool ignore = a.border == PoolBorder::Ignore;
+  Tensor<T> y(out);
+  std::vector<int64_t> idx, o, j;
+  for (int64_t f = 0; f < y.size(); ++f) {
+    layout_detail::unflatten(f, out.dims(), idx);
+    o.assign(idx.begin() + static_cast<int64_t>(plan.first_spatial),
+             idx.begin() + static_cast<int64_t>(plan.first_spatial + plan.axes.size()));
+    const window::Box box(plan, o);
+    const int64_t base = idx[0] * xs[0] + idx[plan.channel] * xs[plan.channel];
+    const auto value = [&](int64_t t) {
+      box.kernel_index(t, j);
+      return x[base + window::input_offset(box, j, xs, plan.first_spatial)];
+    };
+    const int64_t divisor = ignore ? box.size : plan.volume;
+    if (a.op == PoolOp::Avg) {
+      y[f] = box.size == 0 ? T(0) : sum_of<T>(box.size, value) / from_double<T>(static_cast<double>(divisor));
+      continue;
+    }
+    const bool padded = !ignore && box.size < plan.volume;
+    T m = box.size == 0 ? T(0) : value(0);
+    for (int64_t t = 1; t < box.size; ++t) m = sc::max(m, value(t));
+    y[f] = padded ? sc::max(m, T(0)) : m;
+  }
+  return {y};
+}
+
+}  // namespace nnref

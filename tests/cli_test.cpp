@@ -1,0 +1,177 @@
+// The nnref command, run in-process: exit codes, what it prints, what it writes.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/app.hpp"
+#include "formats/tensor_files/npy.hpp"
+
+using namespace nnref;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+Run nnref_cli(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  int code = run_app(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::string example(const std::string& name, const std::string& file) {
+  return (fs::path(NNREF_SOURCE_DIR) / "examples" / name / file).string();
+}
+
+fs::path scratch(const std::string& name) {
+  fs::path p = fs::temp_directory_path() / ("nnref_cli_test_" + name);
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+void write_text(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+}  // namespace
+
+TEST_CASE("cli: usage errors exit 2, help exits 0") {
+  CHECK(nnref_cli({}).code == 2);
+  CHECK(nnref_cli({"frobnicate"}).code == 2);
+  CHECK(nnref_cli({"run"}).code == 2);  // no model
+  CHECK(nnref_cli({"run", example("mlp", "model.nnl"), "--input", example("mlp", "input.npy"), "--precision", "f16"})
+            .code == 2);
+  for (const char* sub : {"run", "check", "inspect", "init-weights"}) {
+    Run r = nnref_cli({sub, "--help"});
+    CHECK(r.code == 0);
+    CHECK(r.out.find("Usage") != std::string::npos);
+  }
+}
+
+TEST_CASE("cli: run prints the class scores and writes them") {
+  fs::path dir = scratch("run");
+  Run r = nnref_cli({"run", example("mnist_classifier", "model.nnl"), "--input",
+                     example("mnist_classifier", "input.npy"), "--output", (dir / "out.npz").string()});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("output output: shape [1, 10] float64") != std::string::npos);
+  CHECK(r.out.find("time: ") != std::string::npos);
+  auto written = read_npz((dir / "out.npz").string());
+  REQUIRE(written.ok());
+  REQUIRE(written->size() == 1);
+  CHECK(written->at(0).first == "output");
+  double sum = 0;
+  for (double v : written->at(0).second.values) sum += v;
+  CHECK(sum == Approx(1.0).epsilon(1e-12));  // softmax scores
+
+  Run f32 = nnref_cli({"run", example("mlp", "model.nnl"), "--input", example("mlp", "input.npy"), "--precision",
+                       "f32", "--output", (dir / "y.npy").string(), "--quiet"});
+  REQUIRE(f32.code == 0);
+  CHECK(f32.out.empty());
+  auto y = read_npy((dir / "y.npy").string());
+  REQUIRE(y.ok());
+  CHECK(y->dtype == DType::F32);
+}
+
+TEST_CASE("cli: run on bad inputs gives located diagnostics and exit 1 or 2") {
+  fs::path dir = scratch("bad");
+  SECTION("missing input file: I/O, exit 2") {
+    Run r = nnref_cli({"run", example("mlp", "model.nnl"), "--input", (dir / "nope.npy").string()});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("nope.npy") != std::string::npos);
+  }
+  SECTION("unknown input name") {
+    Run r = nnref_cli({"run", example("mlp", "model.nnl"), "--input", "pixels=" + example("mlp", "input.npy")});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("io.input-unknown") != std::string::npos);
+  }
+  SECTION("input of the wrong shape: the model is fine, the input is not") {
+    Run r = nnref_cli({"run", example("mlp", "model.nnl"), "--input", example("mnist_classifier", "input.npy")});
+    CHECK(r.code == 1);
+    CHECK(r.err.find("input.shape-mismatch") != std::string::npos);
+  }
+  SECTION("a budget too small for the model") {
+    Run r = nnref_cli({"run", example("resnet_block", "model.nnl"), "--input", example("resnet_block", "input.npy"),
+                       "--max-memory", "1M"});
+    CHECK(r.code == 1);
+    CHECK(r.err.find("size.budget") != std::string::npos);
+  }
+  SECTION("several outputs cannot go to one .npy") {
+    write_text(dir / "two.nnl", R"(version 0.2;
+model two { config { weights: "./w"; }
+  layer input = Input(shape: [3]);
+  layer a = ReLU();
+  layer b = Sigmoid();
+  connections { input -> a; input -> b; }
+})");
+    fs::create_directories(dir / "w");
+    HostTensor x{DType::F64, Shape::of({1, 3}), {-1, 0, 1}};
+    REQUIRE(write_npy((dir / "x.npy").string(), x).ok());
+    Run r = nnref_cli({"run", (dir / "two.nnl").string(), "--input", (dir / "x.npy").string(), "--output",
+                       (dir / "y.npy").string()});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("io.output-format") != std::string::npos);
+    Run ok = nnref_cli({"run", (dir / "two.nnl").string(), "--input", (dir / "x.npy").string()});
+    CHECK(ok.code == 0);
+    CHECK(ok.out.find("output a: shape [1, 3]") != std::string::npos);
+    CHECK(ok.out.find("output b: shape [1, 3]") != std::string::npos);
+  }
+}
+
+TEST_CASE("cli: check reports every binding problem; init-weights makes a model checkable") {
+  fs::path dir = scratch("check");
+  fs::copy_file(example("resnet_block", "model.nnl"), dir / "model.nnl");
+  Run missing = nnref_cli({"check", (dir / "model.nnl").string()});
+  CHECK(missing.code != 0);
+
+  Run init = nnref_cli({"init-weights", (dir / "model.nnl").string(), "--seed", "7", "--out", (dir / "weights").string()});
+  INFO(init.err);
+  REQUIRE(init.code == 0);
+  CHECK(fs::exists(dir / "weights" / "bn1.gamma.npy"));
+  CHECK(fs::exists(dir / "weights" / "conv2.weight.npy"));
+  Run ok = nnref_cli({"check", (dir / "model.nnl").string()});
+  INFO(ok.err);
+  CHECK(ok.code == 0);
+  CHECK(ok.out.find("ok") != std::string::npos);
+
+  // Same seed, same bytes; the conv weights are He-scaled: variance 2/fan_in, fan_in = 64·3·3.
+  auto w = read_npy((dir / "weights" / "conv1.weight.npy").string());
+  REQUIRE(w.ok());
+  CHECK(w->shape == Shape::of({64, 64, 3, 3}));
+  double sq = 0;
+  for (double v : w->values) sq += v * v;
+  CHECK(sq / double(w->values.size()) == Approx(2.0 / 576).epsilon(0.03));
+  Run again = nnref_cli({"init-weights", (dir / "model.nnl").string(), "--seed", "7", "--out", (dir / "w2.npz").string()});
+  REQUIRE(again.code == 0);
+  auto z = read_npz((dir / "w2.npz").string());
+  REQUIRE(z.ok());
+  auto same = std::find_if(z->begin(), z->end(), [](const auto& e) { return e.first == "conv1.weight"; });
+  REQUIRE(same != z->end());
+  CHECK(same->second.values == w->values);
+
+  // A misshapen and an extra weight file: both reported, one error and one warning.
+  HostTensor wrong{DType::F32, Shape::of({64}), std::vector<double>(64, 0.5)};
+  REQUIRE(write_npy((dir / "weights" / "bn1.gamma.npy").string(), HostTensor{DType::F32, Shape::of({63}), std::vector<double>(63, 1.0)}).ok());
+  REQUIRE(write_npy((dir / "weights" / "relu1.gamma.npy").string(), wrong).ok());
+  Run bad = nnref_cli({"check", (dir / "model.nnl").string()});
+  CHECK(bad.code == 1);
+  CHECK(bad.err.find("error[bind.shape-mismatch]") != std::string::npos);
+  CHECK(bad.err.find("bn1.gamma") != std::string::npos);
+  CHECK(bad.err.find("warning[bind.unused]") != std::string::npos);
+  CHECK(bad.err.find("model.nnl:") != std::string::npos);
+}
+
+TEST_CASE("cli: inspect lists shapes, parameters and MACs") {
+  Run r = nnref_cli({"inspect", example("mnist_classifier", "model.nnl")});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  // conv1: 26·26·32 outputs, each 1·3·3 MACs = 194688; weights 32·1·3·3 + 32 = 320 parameters.
+  CHECK(r.out.find("[1, 26, 26, 32]") != std::string::npos);
+  CHECK(r.out.find("194688") != std::string::npos);
+  CHECK(r.out.find("320") != std::string::npos);
+  // fc1: 13·13·32 = 5408 inputs × 128 units = 692224 MACs.
+  CHECK(r.out.find("692224") != std::string::npos);
+}

@@ -1,0 +1,195 @@
+// Well-formedness, bindings, the memory plan and the evaluator, on graphs built by hand.
+#include <catch2/catch.hpp>
+
+#include "semantics/evaluate.hpp"
+#include "semantics/wellformed.hpp"
+
+using namespace nnref;
+
+namespace {
+
+HostTensor host(std::vector<int64_t> dims, std::vector<double> values, DType t = DType::F32) {
+  return HostTensor{t, Shape::make(std::move(dims)).value(), std::move(values)};
+}
+
+SourceLoc at(int line) { return SourceLoc{"m.nnl", line, 3}; }
+
+// x [1, 2] → fc (y = x·W + b, W [2, 3]) → relu
+struct Dense {
+  Graph g;
+  Payload p;
+  Dense() {
+    int64_t x = g.add("x", InputAttrs{{1, 2}}, {}, at(1));
+    int64_t fc = g.add("fc", LinearAttrs{3, WeightLayout::InOut, true}, {{x, 0}}, at(2));
+    int64_t r = g.add("fc/relu", UnaryAttrs{UnaryOp::Relu}, {{fc, 0}}, at(2));
+    g.outputs.push_back({"fc", {r, 0}});
+    p.set("fc", "weight", {host({2, 3}, {1, -2, 0.5, 3, 1, -1}), "fc.weight.npy"});
+    p.set("fc", "bias", {host({3}, {0.25, 0, -4}), "fc.bias.npy"});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("evaluate: dense layer and relu, by hand") {
+  Dense m;
+  // x = [2, -1]: x·W = [2·1 + -1·3, 2·-2 + -1·1, 2·0.5 + -1·-1] = [-1, -5, 2]; + b = [-0.75, -5, -2]
+  // relu → [0, 0, 0]; with x = [1, 1]: [4, -1, -0.5] + b = [4.25, -1, -4.5] → [4.25, 0, 0]
+  auto r = evaluate<double>(m.g, m.p, {host({1, 2}, {1, 1})}, {});
+  REQUIRE(r.ok());
+  REQUIRE(r->size() == 1);
+  CHECK(r->at(0).shape() == Shape::of({1, 3}));
+  CHECK(r->at(0)[0] == 4.25);
+  CHECK(r->at(0)[1] == 0.0);
+  CHECK(r->at(0)[2] == 0.0);
+}
+
+TEST_CASE("evaluate: f32, f64 and mp agree on values exact in every precision") {
+  Dense m;
+  auto f = evaluate<float>(m.g, m.p, {host({1, 2}, {1, 1})}, {});
+  auto d = evaluate<double>(m.g, m.p, {host({1, 2}, {1, 1})}, {});
+  auto q = evaluate<mp50>(m.g, m.p, {host({1, 2}, {1, 1})}, {});
+  REQUIRE((f.ok() && d.ok() && q.ok()));
+  for (int i = 0; i < 3; ++i) {
+    CHECK(double(f->at(0)[i]) == d->at(0)[i]);
+    CHECK(q->at(0)[i] == mp50(d->at(0)[i]));
+  }
+}
+
+TEST_CASE("evaluate: a constant broadcast onto an input, and several outputs") {
+  Graph g;
+  Payload p;
+  int64_t x = g.add("x", InputAttrs{{2, 2}});
+  int64_t c = g.add("c", ConstAttrs{{2}});
+  int64_t s = g.add("s", BinaryAttrs{BinaryOp::Sub, Broadcast::NumpyRight}, {{x, 0}, {c, 0}});
+  int64_t e = g.add("e", UnaryAttrs{UnaryOp::Exp}, {{x, 0}});
+  g.outputs = {{"s", {s, 0}}, {"e", {e, 0}}};
+  p.set("c", "value", {host({2}, {1, 10}), "<const>"});
+  auto r = evaluate<double>(g, p, {host({2, 2}, {1, 2, 3, 4})}, {});
+  REQUIRE(r.ok());
+  // [[1-1, 2-10], [3-1, 4-10]]
+  CHECK(r->at(0).values() == std::vector<double>{0, -8, 2, -6});
+  CHECK(r->at(1)[3] == Approx(std::exp(4.0)).epsilon(1e-15));
+}
+
+TEST_CASE("bindings: missing, misshapen, non-float and unused parameters are named") {
+  Dense m;
+  auto info = infer_shapes(m.g);
+  REQUIRE(info.ok());
+  SECTION("missing") {
+    Payload p;
+    p.set("fc", "weight", *m.p.find("fc", "weight"));
+    auto d = check_bindings(m.g, *info, p, {{{"fc", "bias"}, "fc.bias"}});
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].code == "bind.missing");
+    CHECK(d[0].loc.line == 2);
+    CHECK(d[0].message.find("fc.bias") != std::string::npos);
+    CHECK(d[0].message.find("[3]") != std::string::npos);
+  }
+  SECTION("misshapen") {
+    m.p.set("fc", "weight", {host({3, 2}, {1, 2, 3, 4, 5, 6}), "fc.weight.npy"});
+    auto d = check_bindings(m.g, *info, m.p);
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].code == "bind.shape-mismatch");
+    CHECK(d[0].message.find("[3, 2]") != std::string::npos);
+    CHECK(d[0].message.find("[2, 3]") != std::string::npos);
+    auto r = evaluate<double>(m.g, m.p, {host({1, 2}, {1, 1})}, {});
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == "bind.shape-mismatch");
+  }
+  SECTION("integer dtype") {
+    m.p.set("fc", "bias", {host({3}, {1, 2, 3}, DType::I32), "fc.bias.npy"});
+    auto d = check_bindings(m.g, *info, m.p);
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].code == "bind.dtype");
+  }
+  SECTION("unused is a warning and does not stop evaluation") {
+    m.p.set("fc", "gamma", {host({3}, {1, 2, 3}), "fc.gamma.npy"});
+    auto d = check_bindings(m.g, *info, m.p);
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].code == "bind.unused");
+    CHECK(d[0].severity == Severity::Warning);
+    CHECK(evaluate<double>(m.g, m.p, {host({1, 2}, {1, 1})}, {}).ok());
+  }
+}
+
+TEST_CASE("structure: every problem is found and located") {
+  Graph g;
+  g.add("x", InputAttrs{{1, 4}}, {}, at(1));
+  g.add("a", UnaryAttrs{UnaryOp::Relu}, {{2, 0}}, at(2));   // reads a later node
+  g.add("a", UnaryAttrs{UnaryOp::Relu}, {{0, 0}}, at(3));   // duplicate name
+  g.add("s", AddNAttrs{}, {{0, 0}}, at(4));                 // add_n needs two inputs
+  g.outputs = {{"s", {3, 0}}};
+  auto d = check_structure(g);
+  REQUIRE(d.size() == 3);
+  CHECK(d[0].code == "graph.topology");
+  CHECK(d[0].loc.line == 2);
+  CHECK(d[1].code == "graph.name-duplicate");
+  CHECK(d[1].loc.line == 3);
+  CHECK(d[2].code == "graph.arity");
+  CHECK(d[2].loc.line == 4);
+  CHECK(d[2].node == "s");
+
+  Graph empty;
+  auto e = check_structure(empty);
+  REQUIRE(e.size() == 1);
+  CHECK(e[0].code == "graph.no-outputs");
+}
+
+TEST_CASE("shapes: a shape rule's failure is located at its node") {
+  Graph g;
+  int64_t x = g.add("x", InputAttrs{{1, 4}}, {}, at(1));
+  int64_t y = g.add("y", InputAttrs{{1, 5}}, {}, at(2));
+  int64_t s = g.add("sum", BinaryAttrs{BinaryOp::Add, Broadcast::Equal}, {{x, 0}, {y, 0}}, at(7));
+  g.outputs = {{"sum", {s, 0}}};
+  auto info = infer_shapes(g);
+  REQUIRE_FALSE(info.ok());
+  CHECK(info.error().loc.line == 7);
+  CHECK(info.error().node == "sum");
+  CHECK(info.error().message.find("'sum'") != std::string::npos);
+}
+
+TEST_CASE("inputs: count and shape are checked") {
+  Dense m;
+  auto none = evaluate<double>(m.g, m.p, {}, {});
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.error().code == "input.count");
+  auto wrong = evaluate<double>(m.g, m.p, {host({2, 2}, {1, 1, 1, 1})}, {});
+  REQUIRE_FALSE(wrong.ok());
+  CHECK(wrong.error().code == "input.shape-mismatch");
+  CHECK(wrong.error().loc.line == 1);
+}
+
+TEST_CASE("memory: an absurd model is a diagnostic, not an allocation") {
+  SECTION("over the budget: names the largest tensor") {
+    Graph g;
+    int64_t x = g.add("x", InputAttrs{{1, 1000}});
+    int64_t r = g.add("big", UnaryAttrs{UnaryOp::Relu}, {{x, 0}});
+    g.outputs = {{"big", {r, 0}}};
+    auto info = infer_shapes(g);
+    REQUIRE(info.ok());
+    // 2 tensors × 1000 elements × 8 bytes = 16000 bytes
+    CHECK(check_memory(g, *info, 8, 16000).ok());
+    auto over = check_memory(g, *info, 8, 15999);
+    REQUIRE_FALSE(over.ok());
+    CHECK(over.error().code == "size.budget");
+    CHECK(over.error().message.find("16000") != std::string::npos);
+    REQUIRE(over.error().notes.size() == 1);
+    CHECK(over.error().notes[0].find("'x'") != std::string::npos);
+  }
+  SECTION("2^60 elements fit a count but not the budget") {
+    Graph g;
+    int64_t x = g.add("x", InputAttrs{{int64_t{1} << 30, int64_t{1} << 30}});
+    g.outputs = {{"x", {x, 0}}};
+    auto r = evaluate<double>(g, {}, {}, {});
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == "size.budget");
+  }
+  SECTION("2^80 elements do not fit a count") {
+    Graph g;
+    int64_t x = g.add("x", InputAttrs{{int64_t{1} << 40, int64_t{1} << 40}});
+    g.outputs = {{"x", {x, 0}}};
+    auto r = infer_shapes(g);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == "size.overflow");
+  }
+}

@@ -1,0 +1,256 @@
+// Layout ops: hand-computed values and every obligation code.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "spec/ops/layout_ops.hpp"
+
+using namespace nnref;
+
+namespace {
+
+template <class T = double>
+Tensor<T> tensor(Shape s, const std::vector<double>& v) {
+  std::vector<T> data;
+  for (double d : v) data.push_back(from_double<T>(d));
+  return Tensor<T>::from(std::move(s), std::move(data)).value();
+}
+
+template <class T>
+std::vector<double> doubles(const Tensor<T>& t) {
+  std::vector<double> out;
+  for (const T& x : t.values()) out.push_back(sc::to_double(x));
+  return out;
+}
+
+template <class A, class T = double>
+std::vector<Tensor<T>> run(const A& a, const std::vector<Tensor<T>>& xs, const std::vector<Tensor<T>>& ps = {}) {
+  std::vector<Shape> shapes;
+  std::vector<const Tensor<T>*> in, par;
+  for (const auto& x : xs) {
+    shapes.push_back(x.shape());
+    in.push_back(&x);
+  }
+  for (const auto& p : ps) par.push_back(&p);
+  auto c = Checked<A>::check(a, shapes);
+  INFO((c ? std::string() : c.error().code + ": " + c.error().message));
+  REQUIRE(c.ok());
+  REQUIRE(c->params().size() == ps.size());
+  for (size_t i = 0; i < ps.size(); ++i) REQUIRE(c->params()[i].shape == ps[i].shape());
+  auto out = evaluate<T>(*c, in, par);
+  REQUIRE(out.size() == c->outputs().size());
+  for (size_t i = 0; i < out.size(); ++i) REQUIRE(out[i].shape() == c->outputs()[i]);
+  return out;
+}
+
+template <class A>
+std::string code_of(const A& a, std::vector<Shape> shapes) {
+  auto c = Checked<A>::check(a, std::move(shapes));
+  return c ? "ok" : c.error().code;
+}
+
+template <class A>
+Shape out_shape(const A& a, std::vector<Shape> shapes, size_t i = 0) {
+  auto c = Checked<A>::check(a, std::move(shapes));
+  REQUIRE(c.ok());
+  return c->outputs()[i];
+}
+
+// 0, 1, 2, ... n−1
+std::vector<double> iota(int n) {
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) v.push_back(i);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("op names and arities", "[layout]") {
+  CHECK(op_name(ReshapeAttrs{}) == "reshape");
+  CHECK(op_name(FlattenAttrs{}) == "flatten");
+  CHECK(op_name(TransposeAttrs{}) == "transpose");
+  CHECK(op_name(ConcatAttrs{}) == "concat");
+  CHECK(op_name(SplitAttrs{}) == "split");
+  CHECK(op_name(SliceAttrs{}) == "slice");
+  CHECK(op_name(PadAttrs{}) == "pad");
+  CHECK(op_name(SqueezeAttrs{}) == "squeeze");
+  CHECK(op_name(UnsqueezeAttrs{}) == "unsqueeze");
+  CHECK(arity(ConcatAttrs{}).min == 1);
+  CHECK(arity(ConcatAttrs{}).max == -1);
+  CHECK(arity(SplitAttrs{}).max == 1);
+  CHECK(code_of(ReshapeAttrs{{-1}}, {Shape::of({2}), Shape::of({2})}) == "shape.arity");
+  CHECK(code_of(ConcatAttrs{0}, {}) == "shape.arity");
+}
+
+TEST_CASE("reshape with -1 and 0", "[layout]") {
+  const Shape in = Shape::of({2, 3, 4});
+  CHECK(out_shape(ReshapeAttrs{{0, -1}}, {in}) == Shape::of({2, 12}));     // 0 copies 2; 24/2 = 12
+  CHECK(out_shape(ReshapeAttrs{{-1, 0, 2}}, {in}) == Shape::of({4, 3, 2}));  // 24/(3·2) = 4
+  CHECK(out_shape(ReshapeAttrs{{4, 6}}, {in}) == Shape::of({4, 6}));
+  auto y = run(ReshapeAttrs{{4, -1}}, {tensor(in, iota(24))})[0];
+  CHECK(y.shape() == Shape::of({4, 6}));
+  CHECK(doubles(y) == iota(24));  // row-major order is kept
+  CHECK(out_shape(ReshapeAttrs{{}}, {Shape::of({1, 1})}) == Shape::of({}));
+}
+
+TEST_CASE("reshape obligations", "[layout][shape]") {
+  const Shape in = Shape::of({2, 3, 4});
+  CHECK(code_of(ReshapeAttrs{{-1, -1}}, {in}) == "shape.reshape.multiple-inferred");
+  CHECK(code_of(ReshapeAttrs{{-2, 12}}, {in}) == "shape.reshape.negative-extent");
+  CHECK(code_of(ReshapeAttrs{{24, 1, 1, 0}}, {in}) == "shape.reshape.zero-out-of-range");
+  CHECK(code_of(ReshapeAttrs{{5, 5}}, {in}) == "shape.reshape.count-mismatch");
+  CHECK(code_of(ReshapeAttrs{{-1, 5}}, {in}) == "shape.reshape.count-indivisible");  // 24 mod 5 ≠ 0
+  CHECK(code_of(ReshapeAttrs{{-1, 0}}, {Shape::of({2, 0})}) == "shape.reshape.count-indivisible");
+  const int64_t huge = int64_t{1} << 62;
+  CHECK(code_of(ReshapeAttrs{{huge, huge}}, {in}) == "shape.reshape.count-mismatch");  // saturates, ≠ 24
+}
+
+TEST_CASE("flatten", "[layout]") {
+  const Shape in = Shape::of({2, 3, 4});
+  CHECK(out_shape(FlattenAttrs{1}, {in}) == Shape::of({2, 12}));
+  CHECK(out_shape(FlattenAttrs{0}, {in}) == Shape::of({24}));
+  CHECK(out_shape(FlattenAttrs{3}, {in}) == Shape::of({2, 3, 4, 1}));
+  CHECK(doubles(run(FlattenAttrs{2}, {tensor(in, iota(24))})[0]) == iota(24));
+  CHECK(code_of(FlattenAttrs{4}, {in}) == "shape.flatten.axis-out-of-range");
+  CHECK(code_of(FlattenAttrs{-1}, {in}) == "shape.flatten.axis-out-of-range");
+}
+
+TEST_CASE("transpose 3-D", "[layout]") {
+  std::vector<double> xv;  // x[a][b][c] = 100a + 10b + c, [2, 3, 4]
+  for (int a = 0; a < 2; ++a)
+    for (int b = 0; b < 3; ++b)
+      for (int c = 0; c < 4; ++c) xv.push_back(100 * a + 10 * b + c);
+  auto y = run(TransposeAttrs{{2, 0, 1}}, {tensor(Shape::of({2, 3, 4}), xv)})[0];
+  REQUIRE(y.shape() == Shape::of({4, 2, 3}));
+  // y[i][j][k] = x[j][k][i] = 100j + 10k + i
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 3; ++k) CHECK(sc::to_double(y[(i * 2 + j) * 3 + k]) == 100 * j + 10 * k + i);
+  CHECK(code_of(TransposeAttrs{{0, 0, 1}}, {Shape::of({2, 3, 4})}) == "shape.transpose.invalid-permutation");
+  CHECK(code_of(TransposeAttrs{{1, 0}}, {Shape::of({2, 3, 4})}) == "shape.transpose.invalid-permutation");
+  CHECK(code_of(TransposeAttrs{{0, 1, 3}}, {Shape::of({2, 3, 4})}) == "shape.transpose.invalid-permutation");
+}
+
+TEST_CASE("concat 3 inputs on a middle axis and on a negative axis", "[layout]") {
+  // input k: x_k[a][b][c] = 1000(k+1) + 100a + 10b + c; extents along the joined axis 1, 2, 3
+  auto make = [](int k, int64_t n1, int64_t n2) {
+    std::vector<double> v;
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < n1; ++b)
+        for (int c = 0; c < n2; ++c) v.push_back(1000 * (k + 1) + 100 * a + 10 * b + c);
+    return tensor(Shape::of({2, n1, n2}), v);
+  };
+  SECTION("axis 1") {
+    auto y = run(ConcatAttrs{1}, {make(0, 1, 2), make(1, 2, 2), make(2, 3, 2)})[0];
+    REQUIRE(y.shape() == Shape::of({2, 6, 2}));
+    // joined index b: 0 → input 0 row 0; 1, 2 → input 1 rows 0, 1; 3, 4, 5 → input 2 rows 0..2
+    const int src[6] = {0, 1, 1, 2, 2, 2}, row[6] = {0, 0, 1, 0, 1, 2};
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 6; ++b)
+        for (int c = 0; c < 2; ++c)
+          CHECK(sc::to_double(y[(a * 6 + b) * 2 + c]) == 1000 * (src[b] + 1) + 100 * a + 10 * row[b] + c);
+  }
+  SECTION("axis -1 (the last)") {
+    auto y = run(ConcatAttrs{-1}, {make(0, 2, 1), make(1, 2, 2), make(2, 2, 3)})[0];
+    REQUIRE(y.shape() == Shape::of({2, 2, 6}));
+    const int src[6] = {0, 1, 1, 2, 2, 2}, col[6] = {0, 0, 1, 0, 1, 2};
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 2; ++b)
+        for (int c = 0; c < 6; ++c)
+          CHECK(sc::to_double(y[(a * 2 + b) * 6 + c]) == 1000 * (src[c] + 1) + 100 * a + 10 * b + col[c]);
+  }
+  SECTION("obligations") {
+    CHECK(code_of(ConcatAttrs{1}, {Shape::of({2, 1}), Shape::of({2, 1, 1})}) == "shape.concat.rank-mismatch");
+    CHECK(code_of(ConcatAttrs{2}, {Shape::of({2, 1}), Shape::of({2, 1})}) == "shape.concat.axis-out-of-range");
+    CHECK(code_of(ConcatAttrs{-3}, {Shape::of({2, 1}), Shape::of({2, 1})}) == "shape.concat.axis-out-of-range");
+    auto c = Checked<ConcatAttrs>::check(ConcatAttrs{1}, {Shape::of({2, 1}), Shape::of({2, 1}), Shape::of({3, 1})});
+    REQUIRE_FALSE(c.ok());
+    CHECK(c.error().code == "shape.concat.extent-mismatch");
+    CHECK(c.error().message == "concat inputs disagree on axis 0: input 0 has extent 2, input 2 has 3");
+  }
+}
+
+TEST_CASE("split ratios [1, 2]", "[layout]") {
+  auto ys = run(SplitAttrs{1, {1, 2}}, {tensor(Shape::of({2, 3}), {1, 2, 3, 4, 5, 6})});
+  REQUIRE(ys.size() == 2);
+  CHECK(ys[0].shape() == Shape::of({2, 1}));  // 3·1/3
+  CHECK(ys[1].shape() == Shape::of({2, 2}));  // 3·2/3
+  CHECK(doubles(ys[0]) == std::vector<double>{1, 4});
+  CHECK(doubles(ys[1]) == std::vector<double>{2, 3, 5, 6});
+  auto zs = run(SplitAttrs{-2, {1, 1}}, {tensor(Shape::of({2, 3}), {1, 2, 3, 4, 5, 6})});
+  CHECK(doubles(zs[0]) == std::vector<double>{1, 2, 3});
+  CHECK(doubles(zs[1]) == std::vector<double>{4, 5, 6});
+  CHECK(code_of(SplitAttrs{1, {1, 2}}, {Shape::of({2, 4})}) == "shape.split.extent-indivisible");
+  CHECK(code_of(SplitAttrs{1, {1, 0}}, {Shape::of({2, 4})}) == "shape.split.ratio-nonpositive");
+  CHECK(code_of(SplitAttrs{1, {}}, {Shape::of({2, 4})}) == "shape.split.ratio-nonpositive");
+  CHECK(code_of(SplitAttrs{2, {1}}, {Shape::of({2, 4})}) == "shape.split.axis-out-of-range");
+}
+
+TEST_CASE("slice with negative indices, end 0 and clamping", "[layout]") {
+  auto x = tensor(Shape::of({10}), iota(10));
+  auto slice = [&](int64_t b, int64_t e) { return doubles(run(SliceAttrs{{0}, {b}, {e}}, {x})[0]); };
+  CHECK(slice(-3, 0) == std::vector<double>{7, 8, 9});           // [10−3, 10)
+  CHECK(slice(2, -5) == std::vector<double>{2, 3, 4});           // [2, 10−5)
+  CHECK(slice(-20, 100) == iota(10));                            // [max(−10, 0), min(100, 10))
+  CHECK(slice(8, 100) == std::vector<double>{8, 9});             // end clamped to 10
+  // 2-D: rows [1, 3) of 3 → 1, 2; columns (axis −1) [−2, 0) of 4 → 2, 3; x[r][c] = 4r + c
+  auto y = run(SliceAttrs{{0, -1}, {1, -2}, {3, 0}}, {tensor(Shape::of({3, 4}), iota(12))})[0];
+  CHECK(y.shape() == Shape::of({2, 2}));
+  CHECK(doubles(y) == std::vector<double>{6, 7, 10, 11});
+  CHECK(code_of(SliceAttrs{{0}, {5}, {3}}, {Shape::of({10})}) == "shape.slice.empty");
+  CHECK(code_of(SliceAttrs{{0}, {20}, {30}}, {Shape::of({10})}) == "shape.slice.empty");  // [10, 10)
+  CHECK(code_of(SliceAttrs{{0}, {1, 2}, {3}}, {Shape::of({10})}) == "shape.slice.attribute-length");
+  CHECK(code_of(SliceAttrs{{1}, {1}, {3}}, {Shape::of({10})}) == "shape.slice.axis-out-of-range");
+  CHECK(code_of(SliceAttrs{{0, -1}, {1, 1}, {3, 3}}, {Shape::of({10})}) == "shape.slice.duplicate-axis");
+}
+
+TEST_CASE("pad with the three borders", "[layout]") {
+  auto x = tensor(Shape::of({3}), {1, 2, 3});
+  PadAttrs a{{{2, 2}}, PadBorder::Constant, 9.0};
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{9, 9, 1, 2, 3, 9, 9});
+  a.border = PadBorder::Reflect;  // x[2], x[1] | x | x[1], x[0]
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{3, 2, 1, 2, 3, 2, 1});
+  a.border = PadBorder::Replicate;
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{1, 1, 1, 2, 3, 3, 3});
+  // 2-D, x[r][c] = 2r + c of [2, 2], padding (1, 0) rows and (0, 1) columns, constant 0
+  auto y = run(PadAttrs{{{1, 0}, {0, 1}}}, {tensor(Shape::of({2, 2}), {0, 1, 2, 3})})[0];
+  CHECK(y.shape() == Shape::of({3, 3}));
+  CHECK(doubles(y) == std::vector<double>{0, 0, 0, 0, 1, 0, 2, 3, 0});
+}
+
+TEST_CASE("pad obligations", "[layout][shape]") {
+  CHECK(code_of(PadAttrs{{{1, 1}}}, {Shape::of({3, 3})}) == "shape.pad.attribute-length");
+  CHECK(code_of(PadAttrs{{{-1, 1}}}, {Shape::of({3})}) == "shape.pad.padding-negative");
+  CHECK(code_of(PadAttrs{{{3, 0}}, PadBorder::Reflect}, {Shape::of({3})}) == "shape.pad.reflect-too-wide");
+  CHECK(code_of(PadAttrs{{{2, 2}}, PadBorder::Reflect}, {Shape::of({3})}) == "ok");
+  CHECK(code_of(PadAttrs{{{1, 1}}, PadBorder::Replicate}, {Shape::of({0})}) == "shape.pad.replicate-empty");
+  const int64_t huge = int64_t{1} << 62;
+  CHECK(code_of(PadAttrs{{{huge, huge}, {huge, huge}}}, {Shape::of({1, 1})}) == "size.overflow");
+}
+
+TEST_CASE("squeeze and unsqueeze", "[layout]") {
+  auto x = tensor(Shape::of({1, 3, 1}), {1, 2, 3});
+  auto y = run(SqueezeAttrs{{0, -1}}, {x})[0];
+  CHECK(y.shape() == Shape::of({3}));
+  CHECK(doubles(y) == std::vector<double>{1, 2, 3});
+  auto z = run(UnsqueezeAttrs{{0, 2}}, {y})[0];
+  CHECK(z.shape() == Shape::of({1, 3, 1}));
+  CHECK(doubles(z) == std::vector<double>{1, 2, 3});
+  CHECK(out_shape(UnsqueezeAttrs{{-1}}, {Shape::of({2, 3})}) == Shape::of({2, 3, 1}));
+  CHECK(code_of(SqueezeAttrs{{1}}, {Shape::of({1, 3, 1})}) == "shape.squeeze.extent-not-one");
+  CHECK(code_of(SqueezeAttrs{{3}}, {Shape::of({1, 3, 1})}) == "shape.squeeze.axis-out-of-range");
+  CHECK(code_of(SqueezeAttrs{{0, -3}}, {Shape::of({1, 3, 1})}) == "shape.squeeze.duplicate-axis");
+  CHECK(code_of(UnsqueezeAttrs{{2}}, {Shape::of({3})}) == "shape.unsqueeze.axis-out-of-range");
+  CHECK(code_of(UnsqueezeAttrs{{0, 0}}, {Shape::of({3})}) == "shape.unsqueeze.duplicate-axis");
+}
+
+TEST_CASE("layout ops in float and mp50", "[layout]") {
+  auto x = tensor<mp50>(Shape::of({3}), {1, 2, 3});
+  auto y = run<PadAttrs, mp50>(PadAttrs{{{1, 1}}, PadBorder::Constant, 0.5}, {x})[0];
+  CHECK(y.values() == std::vector<mp50>{mp50(0.5), mp50(1), mp50(2), mp50(3), mp50(0.5)});
+  auto f = tensor<float>(Shape::of({2, 2}), {1, 2, 3, 4});
+  auto t = run<TransposeAttrs, float>(TransposeAttrs{{1, 0}}, {f})[0];
+  CHECK(t.values() == std::vector<float>{1, 3, 2, 4});
+}

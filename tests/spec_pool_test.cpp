@@ -1,0 +1,172 @@
+// Max and average pooling: hand-computed values (arithmetic in the comments) and obligation codes.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "spec/ops/layout_ops.hpp"
+#include "spec/ops/pool.hpp"
+
+using namespace nnref;
+
+namespace {
+
+template <class T = double>
+Tensor<T> tensor(Shape s, const std::vector<double>& v) {
+  std::vector<T> data;
+  for (double d : v) data.push_back(from_double<T>(d));
+  return Tensor<T>::from(std::move(s), std::move(data)).value();
+}
+
+template <class T>
+std::vector<double> doubles(const Tensor<T>& t) {
+  std::vector<double> out;
+  for (const T& x : t.values()) out.push_back(sc::to_double(x));
+  return out;
+}
+
+template <class A, class T = double>
+std::vector<Tensor<T>> run(const A& a, const std::vector<Tensor<T>>& xs, const std::vector<Tensor<T>>& ps = {}) {
+  std::vector<Shape> shapes;
+  std::vector<const Tensor<T>*> in, par;
+  for (const auto& x : xs) {
+    shapes.push_back(x.shape());
+    in.push_back(&x);
+  }
+  for (const auto& p : ps) par.push_back(&p);
+  auto c = Checked<A>::check(a, shapes);
+  INFO((c ? std::string() : c.error().code + ": " + c.error().message));
+  REQUIRE(c.ok());
+  REQUIRE(c->params().size() == ps.size());
+  for (size_t i = 0; i < ps.size(); ++i) REQUIRE(c->params()[i].shape == ps[i].shape());
+  auto out = evaluate<T>(*c, in, par);
+  REQUIRE(out.size() == c->outputs().size());
+  for (size_t i = 0; i < out.size(); ++i) REQUIRE(out[i].shape() == c->outputs()[i]);
+  return out;
+}
+
+std::string code_of(const PoolAttrs& a, std::vector<Shape> shapes) {
+  auto c = Checked<PoolAttrs>::check(a, std::move(shapes));
+  return c ? "ok" : c.error().code;
+}
+
+PoolAttrs pool1d(PoolOp op, int64_t k, int64_t s) {
+  PoolAttrs a;
+  a.op = op;
+  a.kernel = {k};
+  a.stride = {s};
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("pool names", "[pool]") {
+  CHECK(op_name(pool1d(PoolOp::Max, 1, 1)) == "max_pool");
+  CHECK(op_name(pool1d(PoolOp::Avg, 1, 1)) == "avg_pool");
+}
+
+TEST_CASE("max pool with stride 3 and kernel 2", "[pool]") {
+  // out ⌊(5−2)/3⌋+1 = 2: windows {0,1}, {3,4}
+  auto x = tensor(Shape::of({1, 1, 5}), {1, 3, 2, 5, 4});
+  CHECK(doubles(run(pool1d(PoolOp::Max, 2, 3), {x})[0]) == std::vector<double>{3, 5});
+}
+
+TEST_CASE("avg pool with padding: Ignore divides by the real count, Constant by the window", "[pool]") {
+  auto a = pool1d(PoolOp::Avg, 3, 2);
+  a.padding = {{1, 1}};  // padded [p, 1, 2, 3, 4, p], out ⌊(6−3)/2⌋+1 = 2, windows {p,1,2}, {2,3,4}
+  auto x = tensor(Shape::of({1, 1, 4}), {1, 2, 3, 4});
+  a.border = PoolBorder::Ignore;
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{(1 + 2) / 2.0, (2 + 3 + 4) / 3.0});
+  a.border = PoolBorder::Constant;
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{(0 + 1 + 2) / 3.0, (2 + 3 + 4) / 3.0});
+}
+
+TEST_CASE("max pool with padding: Constant counts the padded zeros, Ignore does not", "[pool]") {
+  auto a = pool1d(PoolOp::Max, 2, 1);
+  a.padding = {{1, 0}};  // padded [p, −1, −2, −3], windows {p,−1}, {−1,−2}, {−2,−3}
+  auto x = tensor(Shape::of({1, 1, 3}), {-1, -2, -3});
+  a.border = PoolBorder::Ignore;
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{-1, -1, -2});
+  a.border = PoolBorder::Constant;
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{0, -1, -2});
+}
+
+TEST_CASE("pool window entirely in the padding gives 0", "[pool]") {
+  auto a = pool1d(PoolOp::Avg, 1, 1);
+  a.padding = {{1, 1}};  // windows {p}, {5}, {p}
+  auto x = tensor(Shape::of({1, 1, 1}), {5});
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{0, 5, 0});
+  a.op = PoolOp::Max;
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{0, 5, 0});
+}
+
+TEST_CASE("pool same padding and dilation", "[pool]") {
+  auto a = pool1d(PoolOp::Max, 2, 2);
+  a.pad_mode = PadMode::SameLower;  // in 5: out ⌈5/2⌉ = 3, total (3−1)·2 + 2 − 5 = 1 → (1, 0)
+  auto x = tensor(Shape::of({1, 1, 5}), {4, 1, 3, 2, 5});
+  // padded [p, 4, 1, 3, 2, 5]: windows {p,4}, {1,3}, {2,5}
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{4, 3, 5});
+  a.pad_mode = PadMode::SameUpper;  // (0, 1): windows {4,1}, {3,2}, {5,p}
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{4, 3, 5});
+  a = pool1d(PoolOp::Avg, 2, 1);
+  a.dilation = {3};  // window 4, out 2: {x0, x3}, {x1, x4}
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{(4 + 2) / 2.0, (1 + 5) / 2.0});
+}
+
+TEST_CASE("2-D pool keeps N and C, in both layouts", "[pool]") {
+  PoolAttrs a;
+  a.op = PoolOp::Max;
+  a.kernel = {2, 2};
+  a.stride = {2, 2};
+  std::vector<double> xv;  // x[n][c][h][w] = 1000n + 100c + 10h + w, [2, 3, 4, 4]
+  for (int n = 0; n < 2; ++n)
+    for (int c = 0; c < 3; ++c)
+      for (int h = 0; h < 4; ++h)
+        for (int w = 0; w < 4; ++w) xv.push_back(1000 * n + 100 * c + 10 * h + w);
+  auto x = tensor(Shape::of({2, 3, 4, 4}), xv);
+  auto y = run(a, {x})[0];
+  REQUIRE(y.shape() == Shape::of({2, 3, 2, 2}));
+  // max over {2i, 2i+1} × {2j, 2j+1} is at (2i+1, 2j+1)
+  for (int n = 0; n < 2; ++n)
+    for (int c = 0; c < 3; ++c)
+      for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
+          CHECK(sc::to_double(y[((n * 3 + c) * 2 + i) * 2 + j]) == 1000 * n + 100 * c + 10 * (2 * i + 1) + 2 * j + 1);
+  a.layout = Layout::ChannelsLast;
+  auto x_nhwc = run(TransposeAttrs{{0, 2, 3, 1}}, {x})[0];
+  auto y_nhwc = run(a, {x_nhwc})[0];
+  REQUIRE(y_nhwc.shape() == Shape::of({2, 2, 2, 3}));
+  CHECK(run(TransposeAttrs{{0, 3, 1, 2}}, {y_nhwc})[0].values() == y.values());
+}
+
+TEST_CASE("pool float, double and mp50 agree", "[pool]") {
+  auto a = pool1d(PoolOp::Avg, 3, 1);
+  const std::vector<double> xv{0.1, 0.2, 0.7};
+  auto yf = run<PoolAttrs, float>(a, {tensor<float>(Shape::of({1, 1, 3}), xv)})[0];
+  auto ym = run<PoolAttrs, mp50>(a, {tensor<mp50>(Shape::of({1, 1, 3}), xv)})[0];
+  CHECK(sc::to_double(yf[0]) == Approx(1.0 / 3).margin(1e-6));
+  CHECK(sc::to_double(ym[0]) == Approx(1.0 / 3).margin(1e-15));
+}
+
+TEST_CASE("pool obligations", "[pool][shape]") {
+  const auto ok = pool1d(PoolOp::Max, 2, 1);
+  const Shape in = Shape::of({1, 2, 5});
+  REQUIRE(code_of(ok, {in}) == "ok");
+  auto with = [&](auto edit) {
+    PoolAttrs a = ok;
+    edit(a);
+    return code_of(a, {in});
+  };
+  CHECK(code_of(ok, {in, in}) == "shape.arity");
+  CHECK(code_of(ok, {Shape::of({2, 5})}) == "shape.pool.input-rank");
+  CHECK(with([](PoolAttrs& a) { a.stride = {1, 1}; }) == "shape.pool.attribute-length");
+  CHECK(with([](PoolAttrs& a) { a.kernel = {-2}; }) == "shape.pool.kernel-nonpositive");
+  CHECK(with([](PoolAttrs& a) { a.stride = {0}; }) == "shape.pool.stride-nonpositive");
+  CHECK(with([](PoolAttrs& a) { a.dilation = {0}; }) == "shape.pool.dilation-nonpositive");
+  CHECK(with([](PoolAttrs& a) { a.padding = {{0, -1}}; }) == "shape.pool.padding-negative");
+  CHECK(with([](PoolAttrs& a) { a.kernel = {7}; }) == "shape.pool.window-exceeds-input");
+  const int64_t huge = int64_t{1} << 62;
+  CHECK(with([&](PoolAttrs& a) { a.kernel = {huge}; }) == "shape.pool.window-exceeds-input");
+  CHECK(with([&](PoolAttrs& a) { a.padding = {{huge, huge}}; }) == "shape.pool.extent-overflow");
+}

@@ -1,0 +1,147 @@
+// Reductions (spec/ops/reduce_ops.hpp): sum, mean, max and min over axes. Expected values are
+// worked out by hand in the comments.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "spec/ops/reduce_ops.hpp"
+
+using nnref::mp50;
+
+namespace {
+
+using namespace nnref;
+
+template <class T>
+Tensor<T> make(std::vector<int64_t> dims, const std::vector<double>& values) {
+  std::vector<T> v;
+  for (double x : values) v.push_back(from_double<T>(x));
+  return std::move(Tensor<T>::from(Shape::make(std::move(dims)).value(), std::move(v))).value();
+}
+
+template <class T, class A>
+std::vector<Tensor<T>> run(const A& attrs, const std::vector<Tensor<T>>& ins, const std::vector<Tensor<T>>& ps = {}) {
+  std::vector<Shape> shapes;
+  std::vector<const Tensor<T>*> ip, pp;
+  for (const auto& t : ins) shapes.push_back(t.shape()), ip.push_back(&t);
+  for (const auto& t : ps) pp.push_back(&t);
+  auto c = Checked<A>::check(attrs, shapes);
+  if (!c) FAIL(c.error().code << ": " << c.error().message);
+  return evaluate(c.value(), ip, pp);
+}
+
+template <class A>
+Diagnostic failure(const A& attrs, std::vector<Shape> shapes) {
+  auto c = Checked<A>::check(attrs, std::move(shapes));
+  REQUIRE_FALSE(c.ok());
+  return c.error();
+}
+
+// Absolute and relative tolerance: float keeps ~7 digits, double and mp50 (fed double
+// constants) ~16.
+template <class T>
+constexpr double tol() {
+  return std::is_same_v<T, float> ? 1e-6 : 1e-12;
+}
+
+template <class T>
+void check_values(const Tensor<T>& t, const std::vector<double>& expected) {
+  REQUIRE(t.size() == static_cast<int64_t>(expected.size()));
+  for (size_t i = 0; i < expected.size(); ++i) {
+    INFO("element " << i);
+    CHECK(sc::to_double(t[static_cast<int64_t>(i)]) == Approx(expected[i]).epsilon(tol<T>()).margin(tol<T>()));
+  }
+}
+
+}  // namespace
+
+// x = [[1, 2, 3], [4, 5, 6]] throughout: row sums 6 and 15, column sums 5, 7, 9, total 21.
+TEMPLATE_TEST_CASE("sum_reduce and mean_reduce with and without keep_dims", "[reduce]", float, double, mp50) {
+  using T = TestType;
+  auto x = make<T>({2, 3}, {1, 2, 3, 4, 5, 6});
+  auto y = run<T>(ReduceAttrs{ReduceOp::Sum, {1}, true}, {x})[0];
+  CHECK(y.shape() == Shape::of({2, 1}));
+  check_values(y, {6, 15});
+  y = run<T>(ReduceAttrs{ReduceOp::Sum, {1}, false}, {x})[0];
+  CHECK(y.shape() == Shape::of({2}));
+  check_values(y, {6, 15});
+  y = run<T>(ReduceAttrs{ReduceOp::Sum, {-2}, true}, {x})[0];
+  CHECK(y.shape() == Shape::of({1, 3}));
+  check_values(y, {5, 7, 9});
+  y = run<T>(ReduceAttrs{ReduceOp::Mean, {0, 1}, true}, {x})[0];
+  CHECK(y.shape() == Shape::of({1, 1}));
+  check_values(y, {3.5});  // 21/6
+  y = run<T>(ReduceAttrs{ReduceOp::Mean, {-1, 0}, false}, {x})[0];
+  CHECK(y.shape() == Shape::of({}));
+  check_values(y, {3.5});
+  y = run<T>(ReduceAttrs{ReduceOp::Mean, {-1}, false}, {x})[0];
+  check_values(y, {2, 5});
+}
+
+TEMPLATE_TEST_CASE("max_reduce and min_reduce", "[reduce]", float, double, mp50) {
+  using T = TestType;
+  auto x = make<T>({2, 3}, {1, 7, 3, -4, 5, 0});
+  auto y = run<T>(ReduceAttrs{ReduceOp::Max, {1}, true}, {x})[0];
+  CHECK(y.shape() == Shape::of({2, 1}));
+  check_values(y, {7, 5});
+  y = run<T>(ReduceAttrs{ReduceOp::Min, {-1}, false}, {x})[0];
+  CHECK(y.shape() == Shape::of({2}));
+  check_values(y, {1, -4});
+  y = run<T>(ReduceAttrs{ReduceOp::Max, {0}, false}, {x})[0];
+  check_values(y, {1, 7, 3});
+  y = run<T>(ReduceAttrs{ReduceOp::Min, {0, 1}, true}, {x})[0];
+  check_values(y, {-4});
+}
+
+TEMPLATE_TEST_CASE("reducing non-adjacent axes of a rank-3 tensor", "[reduce]", float, double, mp50) {
+  using T = TestType;
+  // x[i, j, k] = 4i + 2j + k over [2, 2, 2]. Summing over i and k leaves j:
+  // j = 0: 0 + 1 + 4 + 5 = 10; j = 1: 2 + 3 + 6 + 7 = 18.
+  auto x = make<T>({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+  auto y = run<T>(ReduceAttrs{ReduceOp::Sum, {0, -1}, false}, {x})[0];
+  CHECK(y.shape() == Shape::of({2}));
+  check_values(y, {10, 18});
+  y = run<T>(ReduceAttrs{ReduceOp::Max, {2, 0}, true}, {x})[0];
+  CHECK(y.shape() == Shape::of({1, 2, 1}));
+  check_values(y, {5, 7});
+}
+
+TEST_CASE("reduce obligations", "[reduce]") {
+  Diagnostic d = failure(ReduceAttrs{ReduceOp::Sum, {}, true}, {Shape::of({2, 3})});
+  CHECK(d.code == "shape.reduce.no-axes");
+  CHECK(d.message == "sum_reduce: axes must name at least one axis");
+  d = failure(ReduceAttrs{ReduceOp::Sum, {2}, true}, {Shape::of({2, 3})});
+  CHECK(d.code == "shape.axis.out-of-range");
+  CHECK(d.message == "sum_reduce: axis 2 is out of range for an input of rank 2 (valid: -2 to 1)");
+  CHECK(failure(ReduceAttrs{ReduceOp::Mean, {-3}, true}, {Shape::of({2, 3})}).code == "shape.axis.out-of-range");
+  CHECK(failure(ReduceAttrs{ReduceOp::Max, {0, -2}, true}, {Shape::of({2, 3})}).code == "shape.axis.duplicate");
+  d = failure(ReduceAttrs{ReduceOp::Max, {1}, true}, {Shape::of({2, 0})});
+  CHECK(d.code == "shape.reduce.empty-axis");
+  CHECK(d.message == "max_reduce: reduced axis 1 of input [2, 0] must have extent at least 1, got 0");
+  CHECK(failure(ReduceAttrs{ReduceOp::Mean, {1}, true}, {Shape::of({2, 0})}).code == "shape.reduce.empty-axis");
+  CHECK(failure(ReduceAttrs{ReduceOp::Min, {0}, true}, {Shape::of({0})}).code == "shape.reduce.empty-axis");
+  CHECK(failure(ReduceAttrs{ReduceOp::Sum, {0}, true}, {}).code == "shape.arity");
+  // An empty sum is 0.
+  auto y = run<double>(ReduceAttrs{ReduceOp::Sum, {1}, false}, {make<double>({2, 0}, {})})[0];
+  CHECK(y.shape() == Shape::of({2}));
+  check_values(y, {0, 0});
+}
+
+TEST_CASE("float, double and mp50 agree on reductions within their precision", "[reduce]") {
+  // 100 terms k/7: float accumulates ≲ 100·2^-24 relative error on a sum ≈ 707, so 1e-3
+  // absolute is a safe bound; double ≲ 100·2^-53.
+  std::vector<double> v;
+  for (int i = 0; i < 100; ++i) v.push_back(i / 7.0);
+  ReduceAttrs sum{ReduceOp::Sum, {0}, true}, mean{ReduceOp::Mean, {0}, true};
+  double exact = 4950.0 / 7;  // Σ k for k < 100, over 7
+  auto sf = run<float>(sum, {make<float>({100}, v)})[0];
+  auto sd = run<double>(sum, {make<double>({100}, v)})[0];
+  auto sm = run<mp50>(sum, {make<mp50>({100}, v)})[0];
+  auto mm = run<mp50>(mean, {make<mp50>({100}, v)})[0];
+  CHECK(std::abs(double(sf[0]) - exact) < 1e-3);
+  CHECK(std::abs(sd[0] - exact) < 1e-11);
+  CHECK(std::abs(double(sm[0]) - exact) < 1e-12);
+  CHECK(std::abs(double(mm[0]) - exact / 100) < 1e-14);
+}
