@@ -111,7 +111,9 @@ std::vector<Tensor<T>> evaluate(const Checked<LayerNormAttrs>& op, const std::ve
                                 const std::vector<const Tensor<T>*>& params) {
   const Tensor<T>& x = *inputs[0];
   const LayerNormAttrs& a = op.attrs();
-  auto [outer, inner] = detail::split_axes(x.shape(), detail::axis_mask(a.axes, x.shape().rank()));
+  const detail::AxisSplit split = detail::split_axes(x.shape(), detail::axis_mask(a.axes, x.shape().rank()));
+  const std::vector<int64_t>& outer = split.outer;
+  const std::vector<int64_t>& inner = split.inner;
   const int64_t n = static_cast<int64_t>(inner.size());
   const T count = from_double<T>(static_cast<double>(n)), eps = from_double<T>(a.epsilon);
   Tensor<T> y(op.outputs()[0]);
@@ -149,7 +151,9 @@ std::vector<Tensor<T>> evaluate(const Checked<SoftmaxAttrs>& op, const std::vect
   const Tensor<T>& x = *inputs[0];
   Tensor<T> y(op.outputs()[0]);
   if (x.size() == 0) return {std::move(y)};  // no group to read
-  auto [outer, inner] = detail::split_axes(x.shape(), detail::axis_mask(op.attrs().axes, x.shape().rank()));
+  const detail::AxisSplit split = detail::split_axes(x.shape(), detail::axis_mask(op.attrs().axes, x.shape().rank()));
+  const std::vector<int64_t>& outer = split.outer;
+  const std::vector<int64_t>& inner = split.inner;
   const int64_t n = static_cast<int64_t>(inner.size());
   for (int64_t o : outer) {
     auto at = [&](int64_t r) { return o + inner[static_cast<size_t>(r)]; };

@@ -134,7 +134,10 @@ std::vector<Tensor<T>> evaluate(const Checked<ReduceAttrs>& op, const std::vecto
                                 const std::vector<const Tensor<T>*>&) {
   const Tensor<T>& x = *inputs[0];
   const ReduceAttrs& a = op.attrs();
-  auto [outer, inner] = detail::split_axes(x.shape(), detail::axis_mask(a.axes, x.shape().rank()));
+  // Named members rather than a structured binding: clang 14 cannot capture bindings in lambdas.
+  const detail::AxisSplit split = detail::split_axes(x.shape(), detail::axis_mask(a.axes, x.shape().rank()));
+  const std::vector<int64_t>& outer = split.outer;
+  const std::vector<int64_t>& inner = split.inner;
   const int64_t n = static_cast<int64_t>(inner.size());
   Tensor<T> y(op.outputs()[0]);
   for (size_t k = 0; k < outer.size(); ++k) {
