@@ -8,48 +8,12 @@
 #include "spec/ops/conv.hpp"
 #include "spec/ops/layout_ops.hpp"
 
+#include "op_test_support.hpp"
+
 using namespace nnref;
+using namespace nnref::test;
 
 namespace {
-
-template <class T = double>
-Tensor<T> tensor(Shape s, const std::vector<double>& v) {
-  std::vector<T> data;
-  for (double d : v) data.push_back(from_double<T>(d));
-  return Tensor<T>::from(std::move(s), std::move(data)).value();
-}
-
-template <class T>
-std::vector<double> doubles(const Tensor<T>& t) {
-  std::vector<double> out;
-  for (const T& x : t.values()) out.push_back(sc::to_double(x));
-  return out;
-}
-
-template <class A, class T = double>
-std::vector<Tensor<T>> run(const A& a, const std::vector<Tensor<T>>& xs, const std::vector<Tensor<T>>& ps = {}) {
-  std::vector<Shape> shapes;
-  std::vector<const Tensor<T>*> in, par;
-  for (const auto& x : xs) {
-    shapes.push_back(x.shape());
-    in.push_back(&x);
-  }
-  for (const auto& p : ps) par.push_back(&p);
-  auto c = Checked<A>::check(a, shapes);
-  INFO((c ? std::string() : c.error().code + ": " + c.error().message));
-  REQUIRE(c.ok());
-  REQUIRE(c->params().size() == ps.size());
-  for (size_t i = 0; i < ps.size(); ++i) REQUIRE(c->params()[i].shape == ps[i].shape());
-  auto out = evaluate<T>(*c, in, par);
-  REQUIRE(out.size() == c->outputs().size());
-  for (size_t i = 0; i < out.size(); ++i) REQUIRE(out[i].shape() == c->outputs()[i]);
-  return out;
-}
-
-std::string code_of(const ConvAttrs& a, std::vector<Shape> shapes) {
-  auto c = Checked<ConvAttrs>::check(a, std::move(shapes));
-  return c ? "ok" : c.error().code;
-}
 
 // 1-D conv attributes: one spatial axis.
 ConvAttrs conv1d(int64_t oc, int64_t k) {
@@ -215,11 +179,11 @@ TEST_CASE("conv float, double and mp50 agree", "[conv]") {
   a.padding = {{1, 1}};
   a.has_bias = true;
   const std::vector<double> xv{0.1, -0.7, 1.3, 2.9, -3.3}, wv{0.25, 1.0 / 3, -0.2}, bv{0.01};
-  auto yf = run<ConvAttrs, float>(a, {tensor<float>(Shape::of({1, 1, 5}), xv)},
+  auto yf = run<float>(a, {tensor<float>(Shape::of({1, 1, 5}), xv)},
                 {tensor<float>(Shape::of({1, 1, 3}), wv), tensor<float>(Shape::of({1}), bv)})[0];
-  auto yd = run<ConvAttrs, double>(a, {tensor<double>(Shape::of({1, 1, 5}), xv)},
+  auto yd = run<double>(a, {tensor<double>(Shape::of({1, 1, 5}), xv)},
                 {tensor<double>(Shape::of({1, 1, 3}), wv), tensor<double>(Shape::of({1}), bv)})[0];
-  auto ym = run<ConvAttrs, mp50>(a, {tensor<mp50>(Shape::of({1, 1, 5}), xv)},
+  auto ym = run<mp50>(a, {tensor<mp50>(Shape::of({1, 1, 5}), xv)},
                 {tensor<mp50>(Shape::of({1, 1, 3}), wv), tensor<mp50>(Shape::of({1}), bv)})[0];
   REQUIRE(yd.size() == 5);
   for (int64_t i = 0; i < 5; ++i) {

@@ -13,55 +13,15 @@
 #include "spec/ops/normalization.hpp"
 #include "spec/ops/reduce_ops.hpp"
 
+#include "op_test_support.hpp"
+
 using nnref::mp50;
 
 namespace {
 
 using namespace nnref;
+using namespace nnref::test;
 
-template <class T>
-Tensor<T> make(std::vector<int64_t> dims, const std::vector<double>& values) {
-  std::vector<T> v;
-  for (double x : values) v.push_back(from_double<T>(x));
-  return std::move(Tensor<T>::from(Shape::make(std::move(dims)).value(), std::move(v))).value();
-}
-
-template <class T, class A>
-std::vector<Tensor<T>> run(const A& attrs, const std::vector<Tensor<T>>& ins, const std::vector<Tensor<T>>& ps = {}) {
-  std::vector<Shape> shapes;
-  std::vector<const Tensor<T>*> ip, pp;
-  for (const auto& t : ins) shapes.push_back(t.shape()), ip.push_back(&t);
-  for (const auto& t : ps) pp.push_back(&t);
-  auto c = Checked<A>::check(attrs, shapes);
-  if (!c) FAIL(c.error().code << ": " << c.error().message);
-  return evaluate(c.value(), ip, pp);
-}
-
-template <class A>
-Diagnostic failure(const A& attrs, std::vector<Shape> shapes) {
-  auto c = Checked<A>::check(attrs, std::move(shapes));
-  REQUIRE_FALSE(c.ok());
-  return c.error();
-}
-
-// Absolute and relative tolerance: float keeps ~7 digits, double and mp50 (fed double
-// constants) ~16.
-template <class T>
-constexpr double tol() {
-  return std::is_same_v<T, float> ? 1e-6 : 1e-12;
-}
-
-template <class T>
-void check_values(const Tensor<T>& t, const std::vector<double>& expected) {
-  REQUIRE(t.size() == static_cast<int64_t>(expected.size()));
-  for (size_t i = 0; i < expected.size(); ++i) {
-    INFO("element " << i);
-    CHECK(sc::to_double(t[static_cast<int64_t>(i)]) == Approx(expected[i]).epsilon(tol<T>()).margin(tol<T>()));
-  }
-}
-
-constexpr double kLn2 = 0.693147180559945309417;
-constexpr double kLn3 = 1.098612288668109691396;
 constexpr double kE = 2.718281828459045235360;
 constexpr double kPi = 3.141592653589793238463;
 
@@ -69,7 +29,7 @@ template <class T>
 void check_unary(UnaryOp op, double alpha, const std::vector<double>& x, const std::vector<double>& expected) {
   UnaryAttrs a{op, alpha};
   INFO(op_name(a));
-  auto y = run<T>(a, {make<T>({static_cast<int64_t>(x.size())}, x)});
+  auto y = run<T>(a, {tensor<T>(Shape::of({static_cast<int64_t>(x.size())}), x)});
   REQUIRE(y.size() == 1);
   CHECK(y[0].shape() == Shape::of({static_cast<int64_t>(x.size())}));
   check_values(y[0], expected);
@@ -122,13 +82,13 @@ TEMPLATE_TEST_CASE("unary functions at hand-computed points", "[elementwise]", f
 }
 
 TEST_CASE("unary functions in mp50 are accurate to ~45 digits", "[elementwise]") {
-  auto y = run<mp50>(UnaryAttrs{UnaryOp::Exp}, {make<mp50>({1}, {1})});
+  auto y = run<mp50>(UnaryAttrs{UnaryOp::Exp}, {tensor<mp50>(Shape::of({1}), {1})});
   mp50 e("2.71828182845904523536028747135266249775724709369995957");  // e to 54 digits
   CHECK(abs(y[0][0] - e) < mp50("1e-45"));
-  auto s = run<mp50>(UnaryAttrs{UnaryOp::Sigmoid}, {make<mp50>({1}, {0.5})});
+  auto s = run<mp50>(UnaryAttrs{UnaryOp::Sigmoid}, {tensor<mp50>(Shape::of({1}), {0.5})});
   mp50 expected("0.622459331201854564638900565745508478753279365308910");  // 1/(1 + e^−0.5)
   CHECK(abs(s[0][0] - expected) < mp50("1e-45"));
-  auto l = run<mp50>(UnaryAttrs{UnaryOp::Log2}, {make<mp50>({1}, {1024})});
+  auto l = run<mp50>(UnaryAttrs{UnaryOp::Log2}, {tensor<mp50>(Shape::of({1}), {1024})});
   CHECK(abs(l[0][0] - 10) < mp50("1e-45"));
 }
 
@@ -144,8 +104,8 @@ TEST_CASE("unary obligations: alpha and arity", "[elementwise]") {
 
 TEMPLATE_TEST_CASE("binary ops on equal shapes", "[elementwise]", float, double, mp50) {
   using T = TestType;
-  auto x = make<T>({2, 2}, {1, 2, 9, -3});
-  auto y = make<T>({2, 2}, {4, 10, 0.5, 2});
+  auto x = tensor<T>(Shape::of({2, 2}), {1, 2, 9, -3});
+  auto y = tensor<T>(Shape::of({2, 2}), {4, 10, 0.5, 2});
   auto bin = [&](BinaryOp op) { return run<T>(BinaryAttrs{op, Broadcast::Equal}, {x, y})[0]; };
   check_values(bin(BinaryOp::Add), {5, 12, 9.5, -1});
   check_values(bin(BinaryOp::Sub), {-3, -8, 8.5, -5});
@@ -161,16 +121,17 @@ TEMPLATE_TEST_CASE("binary broadcasting, NumPy rule (trailing axes aligned)", "[
   using T = TestType;
   BinaryAttrs add{BinaryOp::Add, Broadcast::NumpyRight};
   // [2, 3] + [3]: the row is added to each row.
-  auto z = run<T>(add, {make<T>({2, 3}, {1, 2, 3, 4, 5, 6}), make<T>({3}, {10, 20, 30})})[0];
+  auto z = run<T>(add, {tensor<T>(Shape::of({2, 3}), {1, 2, 3, 4, 5, 6}), tensor<T>(Shape::of({3}), {10, 20, 30})})[0];
   CHECK(z.shape() == Shape::of({2, 3}));
   check_values(z, {11, 22, 33, 14, 25, 36});
   // [2, 1] · [1, 3]: the outer product.
   auto p = run<T>(BinaryAttrs{BinaryOp::Mul, Broadcast::NumpyRight},
-                  {make<T>({2, 1}, {1, 2}), make<T>({1, 3}, {3, 4, 5})})[0];
+                  {tensor<T>(Shape::of({2, 1}), {1, 2}), tensor<T>(Shape::of({1, 3}), {3, 4, 5})})[0];
   CHECK(p.shape() == Shape::of({2, 3}));
   check_values(p, {3, 4, 5, 6, 8, 10});
   // Scalar (rank 0) − [2]: 10 − 1, 10 − 4.
-  auto s = run<T>(BinaryAttrs{BinaryOp::Sub, Broadcast::NumpyRight}, {make<T>({}, {10}), make<T>({2}, {1, 4})})[0];
+  auto s = run<T>(BinaryAttrs{BinaryOp::Sub, Broadcast::NumpyRight},
+                  {tensor<T>(Shape::of({}), {10}), tensor<T>(Shape::of({2}), {1, 4})})[0];
   CHECK(s.shape() == Shape::of({2}));
   check_values(s, {9, 6});
 }
@@ -179,12 +140,12 @@ TEMPLATE_TEST_CASE("binary broadcasting, NNEF rule (leading axes aligned)", "[el
   using T = TestType;
   // [2, 3] + [2] (read as [2, 1]): 10 is added to row 0, 20 to row 1.
   auto z = run<T>(BinaryAttrs{BinaryOp::Add, Broadcast::NnefLeft},
-                  {make<T>({2, 3}, {1, 2, 3, 4, 5, 6}), make<T>({2}, {10, 20})})[0];
+                  {tensor<T>(Shape::of({2, 3}), {1, 2, 3, 4, 5, 6}), tensor<T>(Shape::of({2}), {10, 20})})[0];
   CHECK(z.shape() == Shape::of({2, 3}));
   check_values(z, {11, 12, 13, 24, 25, 26});
   // A [1, 2] bias against [2, 2, 1] (NCHW-style): result [2, 2, 1], channel c gets bias c.
   auto b = run<T>(BinaryAttrs{BinaryOp::Add, Broadcast::NnefLeft},
-                  {make<T>({2, 2, 1}, {1, 2, 3, 4}), make<T>({1, 2}, {100, 200})})[0];
+                  {tensor<T>(Shape::of({2, 2, 1}), {1, 2, 3, 4}), tensor<T>(Shape::of({1, 2}), {100, 200})})[0];
   CHECK(b.shape() == Shape::of({2, 2, 1}));
   check_values(b, {101, 202, 103, 204});
 }
@@ -213,7 +174,8 @@ TEST_CASE("binary broadcast failures name the shapes and the axis", "[elementwis
 
 TEMPLATE_TEST_CASE("add_n of three inputs", "[elementwise]", float, double, mp50) {
   using T = TestType;
-  auto y = run<T>(AddNAttrs{}, {make<T>({2}, {1, 2}), make<T>({2}, {10, 20}), make<T>({2}, {100, 200})})[0];
+  auto y = run<T>(AddNAttrs{}, {tensor<T>(Shape::of({2}), {1, 2}), tensor<T>(Shape::of({2}), {10, 20}),
+                                 tensor<T>(Shape::of({2}), {100, 200})})[0];
   CHECK(y.shape() == Shape::of({2}));
   check_values(y, {111, 222});
 }
@@ -228,12 +190,12 @@ TEST_CASE("add_n obligations", "[elementwise]") {
 
 TEMPLATE_TEST_CASE("broadcast_to under the three rules", "[elementwise]", float, double, mp50) {
   using T = TestType;
-  auto y = run<T>(BroadcastToAttrs{{2, 3}, Broadcast::NumpyRight}, {make<T>({3}, {1, 2, 3})})[0];
+  auto y = run<T>(BroadcastToAttrs{{2, 3}, Broadcast::NumpyRight}, {tensor<T>(Shape::of({3}), {1, 2, 3})})[0];
   CHECK(y.shape() == Shape::of({2, 3}));
   check_values(y, {1, 2, 3, 1, 2, 3});
-  y = run<T>(BroadcastToAttrs{{2, 3}, Broadcast::NnefLeft}, {make<T>({2}, {1, 2})})[0];
+  y = run<T>(BroadcastToAttrs{{2, 3}, Broadcast::NnefLeft}, {tensor<T>(Shape::of({2}), {1, 2})})[0];
   check_values(y, {1, 1, 1, 2, 2, 2});
-  y = run<T>(BroadcastToAttrs{{2, 2}, Broadcast::Equal}, {make<T>({2, 2}, {1, 2, 3, 4})})[0];
+  y = run<T>(BroadcastToAttrs{{2, 2}, Broadcast::Equal}, {tensor<T>(Shape::of({2, 2}), {1, 2, 3, 4})})[0];
   check_values(y, {1, 2, 3, 4});
 }
 

@@ -7,49 +7,12 @@
 
 #include "spec/ops/layout_ops.hpp"
 
+#include "op_test_support.hpp"
+
 using namespace nnref;
+using namespace nnref::test;
 
 namespace {
-
-template <class T = double>
-Tensor<T> tensor(Shape s, const std::vector<double>& v) {
-  std::vector<T> data;
-  for (double d : v) data.push_back(from_double<T>(d));
-  return Tensor<T>::from(std::move(s), std::move(data)).value();
-}
-
-template <class T>
-std::vector<double> doubles(const Tensor<T>& t) {
-  std::vector<double> out;
-  for (const T& x : t.values()) out.push_back(sc::to_double(x));
-  return out;
-}
-
-template <class A, class T = double>
-std::vector<Tensor<T>> run(const A& a, const std::vector<Tensor<T>>& xs, const std::vector<Tensor<T>>& ps = {}) {
-  std::vector<Shape> shapes;
-  std::vector<const Tensor<T>*> in, par;
-  for (const auto& x : xs) {
-    shapes.push_back(x.shape());
-    in.push_back(&x);
-  }
-  for (const auto& p : ps) par.push_back(&p);
-  auto c = Checked<A>::check(a, shapes);
-  INFO((c ? std::string() : c.error().code + ": " + c.error().message));
-  REQUIRE(c.ok());
-  REQUIRE(c->params().size() == ps.size());
-  for (size_t i = 0; i < ps.size(); ++i) REQUIRE(c->params()[i].shape == ps[i].shape());
-  auto out = evaluate<T>(*c, in, par);
-  REQUIRE(out.size() == c->outputs().size());
-  for (size_t i = 0; i < out.size(); ++i) REQUIRE(out[i].shape() == c->outputs()[i]);
-  return out;
-}
-
-template <class A>
-std::string code_of(const A& a, std::vector<Shape> shapes) {
-  auto c = Checked<A>::check(a, std::move(shapes));
-  return c ? "ok" : c.error().code;
-}
 
 template <class A>
 Shape out_shape(const A& a, std::vector<Shape> shapes, size_t i = 0) {
@@ -248,9 +211,9 @@ TEST_CASE("squeeze and unsqueeze", "[layout]") {
 
 TEST_CASE("layout ops in float and mp50", "[layout]") {
   auto x = tensor<mp50>(Shape::of({3}), {1, 2, 3});
-  auto y = run<PadAttrs, mp50>(PadAttrs{{{1, 1}}, PadBorder::Constant, 0.5}, {x})[0];
+  auto y = run<mp50>(PadAttrs{{{1, 1}}, PadBorder::Constant, 0.5}, {x})[0];
   CHECK(y.values() == std::vector<mp50>{mp50(0.5), mp50(1), mp50(2), mp50(3), mp50(0.5)});
   auto f = tensor<float>(Shape::of({2, 2}), {1, 2, 3, 4});
-  auto t = run<TransposeAttrs, float>(TransposeAttrs{{1, 0}}, {f})[0];
+  auto t = run<float>(TransposeAttrs{{1, 0}}, {f})[0];
   CHECK(t.values() == std::vector<float>{1, 3, 2, 4});
 }

@@ -8,52 +8,14 @@
 
 #include "spec/ops/linear.hpp"
 
+#include "op_test_support.hpp"
+
 using nnref::mp50;
 
 namespace {
 
 using namespace nnref;
-
-template <class T>
-Tensor<T> make(std::vector<int64_t> dims, const std::vector<double>& values) {
-  std::vector<T> v;
-  for (double x : values) v.push_back(from_double<T>(x));
-  return std::move(Tensor<T>::from(Shape::make(std::move(dims)).value(), std::move(v))).value();
-}
-
-template <class T, class A>
-std::vector<Tensor<T>> run(const A& attrs, const std::vector<Tensor<T>>& ins, const std::vector<Tensor<T>>& ps = {}) {
-  std::vector<Shape> shapes;
-  std::vector<const Tensor<T>*> ip, pp;
-  for (const auto& t : ins) shapes.push_back(t.shape()), ip.push_back(&t);
-  for (const auto& t : ps) pp.push_back(&t);
-  auto c = Checked<A>::check(attrs, shapes);
-  if (!c) FAIL(c.error().code << ": " << c.error().message);
-  return evaluate(c.value(), ip, pp);
-}
-
-template <class A>
-Diagnostic failure(const A& attrs, std::vector<Shape> shapes) {
-  auto c = Checked<A>::check(attrs, std::move(shapes));
-  REQUIRE_FALSE(c.ok());
-  return c.error();
-}
-
-// Absolute and relative tolerance: float keeps ~7 digits, double and mp50 (fed double
-// constants) ~16.
-template <class T>
-constexpr double tol() {
-  return std::is_same_v<T, float> ? 1e-6 : 1e-12;
-}
-
-template <class T>
-void check_values(const Tensor<T>& t, const std::vector<double>& expected) {
-  REQUIRE(t.size() == static_cast<int64_t>(expected.size()));
-  for (size_t i = 0; i < expected.size(); ++i) {
-    INFO("element " << i);
-    CHECK(sc::to_double(t[static_cast<int64_t>(i)]) == Approx(expected[i]).epsilon(tol<T>()).margin(tol<T>()));
-  }
-}
+using namespace nnref::test;
 
 }  // namespace
 
@@ -61,10 +23,10 @@ void check_values(const Tensor<T>& t, const std::vector<double>& expected) {
 // x·W = [[1 + 3, 2 + 3], [4 + 6, 5 + 6]] = [[4, 5], [10, 11]]; + b [0.5, −1] = [[4.5, 4], [10.5, 10]].
 TEMPLATE_TEST_CASE("linear, both weight layouts, with and without bias", "[linear]", float, double, mp50) {
   using T = TestType;
-  auto x = make<T>({2, 3}, {1, 2, 3, 4, 5, 6});
-  auto b = make<T>({2}, {0.5, -1});
-  auto w_in_out = make<T>({3, 2}, {1, 0, 0, 1, 1, 1});
-  auto w_out_in = make<T>({2, 3}, {1, 0, 1, 0, 1, 1});  // the transpose of w_in_out
+  auto x = tensor<T>(Shape::of({2, 3}), {1, 2, 3, 4, 5, 6});
+  auto b = tensor<T>(Shape::of({2}), {0.5, -1});
+  auto w_in_out = tensor<T>(Shape::of({3, 2}), {1, 0, 0, 1, 1, 1});
+  auto w_out_in = tensor<T>(Shape::of({2, 3}), {1, 0, 1, 0, 1, 1});  // the transpose of w_in_out
 
   auto y = run<T>(LinearAttrs{2, WeightLayout::InOut, true}, {x}, {w_in_out, b})[0];
   CHECK(y.shape() == Shape::of({2, 2}));
@@ -108,10 +70,10 @@ TEST_CASE("linear obligations", "[linear]") {
 // C = [[7 + 18 + 33, 8 + 20 + 36], [28 + 45 + 66, 32 + 50 + 72]] = [[58, 64], [139, 154]].
 TEMPLATE_TEST_CASE("matmul with and without transposes", "[linear]", float, double, mp50) {
   using T = TestType;
-  auto A = make<T>({2, 3}, {1, 2, 3, 4, 5, 6});
-  auto At = make<T>({3, 2}, {1, 4, 2, 5, 3, 6});
-  auto B = make<T>({3, 2}, {7, 8, 9, 10, 11, 12});
-  auto Bt = make<T>({2, 3}, {7, 9, 11, 8, 10, 12});
+  auto A = tensor<T>(Shape::of({2, 3}), {1, 2, 3, 4, 5, 6});
+  auto At = tensor<T>(Shape::of({3, 2}), {1, 4, 2, 5, 3, 6});
+  auto B = tensor<T>(Shape::of({3, 2}), {7, 8, 9, 10, 11, 12});
+  auto Bt = tensor<T>(Shape::of({2, 3}), {7, 9, 11, 8, 10, 12});
   const std::vector<double> C = {58, 64, 139, 154};
   auto c = run<T>(MatMulAttrs{false, false}, {A, B})[0];
   CHECK(c.shape() == Shape::of({2, 2}));
@@ -124,14 +86,16 @@ TEMPLATE_TEST_CASE("matmul with and without transposes", "[linear]", float, doub
 TEMPLATE_TEST_CASE("matmul over a batch axis", "[linear]", float, double, mp50) {
   using T = TestType;
   // Batch 0: [1, 2]·[3, 4]ᵀ = 3 + 8 = 11; batch 1: [5, 6]·[7, 8]ᵀ = 35 + 48 = 83.
-  auto c = run<T>(MatMulAttrs{}, {make<T>({2, 1, 2}, {1, 2, 5, 6}), make<T>({2, 2, 1}, {3, 4, 7, 8})})[0];
+  auto c = run<T>(MatMulAttrs{},
+                  {tensor<T>(Shape::of({2, 1, 2}), {1, 2, 5, 6}), tensor<T>(Shape::of({2, 2, 1}), {3, 4, 7, 8})})[0];
   CHECK(c.shape() == Shape::of({2, 1, 1}));
   check_values(c, {11, 83});
   // Batch 0 of A = [[1, 0], [0, 2]] (given transposed: the same, it is symmetric), batch 1 = I;
   // B is given transposed, so B'0 = [[1, 3], [2, 4]] and B'1 = [[5, 7], [6, 8]].
   // C0 = [[1, 3], [4, 8]], C1 = B1 = [[5, 7], [6, 8]].
   auto d = run<T>(MatMulAttrs{true, true},
-                  {make<T>({2, 2, 2}, {1, 0, 0, 2, 1, 0, 0, 1}), make<T>({2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8})})[0];
+                  {tensor<T>(Shape::of({2, 2, 2}), {1, 0, 0, 2, 1, 0, 0, 1}),
+                   tensor<T>(Shape::of({2, 2, 2}), {1, 2, 3, 4, 5, 6, 7, 8})})[0];
   CHECK(d.shape() == Shape::of({2, 2, 2}));
   check_values(d, {1, 3, 4, 8, 5, 7, 6, 8});
 }
@@ -161,16 +125,19 @@ TEST_CASE("float, double and mp50 agree on linear and matmul within their precis
   // in rounding only: by ≲ 3 units of float (2^-24 ≈ 6e-8) resp. double rounding per term.
   std::vector<double> xv, wv;
   for (int i = 0; i < 12; ++i) xv.push_back((i - 5) / 7.0), wv.push_back((3 - i) / 7.0);
-  auto yf = run<float>(MatMulAttrs{}, {make<float>({3, 4}, xv), make<float>({4, 3}, wv)})[0];
-  auto yd = run<double>(MatMulAttrs{}, {make<double>({3, 4}, xv), make<double>({4, 3}, wv)})[0];
-  auto ym = run<mp50>(MatMulAttrs{}, {make<mp50>({3, 4}, xv), make<mp50>({4, 3}, wv)})[0];
+  auto yf = run<float>(MatMulAttrs{}, {tensor<float>(Shape::of({3, 4}), xv), tensor<float>(Shape::of({4, 3}), wv)})[0];
+  auto yd =
+      run<double>(MatMulAttrs{}, {tensor<double>(Shape::of({3, 4}), xv), tensor<double>(Shape::of({4, 3}), wv)})[0];
+  auto ym = run<mp50>(MatMulAttrs{}, {tensor<mp50>(Shape::of({3, 4}), xv), tensor<mp50>(Shape::of({4, 3}), wv)})[0];
   for (int64_t i = 0; i < 9; ++i) {
     CHECK(std::abs(double(yf[i]) - double(ym[i])) < 1e-6);
     CHECK(std::abs(yd[i] - double(ym[i])) < 1e-14);
   }
   auto lf =
-      run<float>(LinearAttrs{3, WeightLayout::InOut, false}, {make<float>({3, 4}, xv)}, {make<float>({4, 3}, wv)})[0];
+      run<float>(LinearAttrs{3, WeightLayout::InOut, false}, {tensor<float>(Shape::of({3, 4}), xv)},
+                 {tensor<float>(Shape::of({4, 3}), wv)})[0];
   auto lm =
-      run<mp50>(LinearAttrs{3, WeightLayout::InOut, false}, {make<mp50>({3, 4}, xv)}, {make<mp50>({4, 3}, wv)})[0];
+      run<mp50>(LinearAttrs{3, WeightLayout::InOut, false}, {tensor<mp50>(Shape::of({3, 4}), xv)},
+                {tensor<mp50>(Shape::of({4, 3}), wv)})[0];
   for (int64_t i = 0; i < 9; ++i) CHECK(std::abs(double(lf[i]) - double(lm[i])) < 1e-6);
 }

@@ -8,55 +8,14 @@
 
 #include "spec/ops/normalization.hpp"
 
+#include "op_test_support.hpp"
+
 using nnref::mp50;
 
 namespace {
 
 using namespace nnref;
-
-template <class T>
-Tensor<T> make(std::vector<int64_t> dims, const std::vector<double>& values) {
-  std::vector<T> v;
-  for (double x : values) v.push_back(from_double<T>(x));
-  return std::move(Tensor<T>::from(Shape::make(std::move(dims)).value(), std::move(v))).value();
-}
-
-template <class T, class A>
-std::vector<Tensor<T>> run(const A& attrs, const std::vector<Tensor<T>>& ins, const std::vector<Tensor<T>>& ps = {}) {
-  std::vector<Shape> shapes;
-  std::vector<const Tensor<T>*> ip, pp;
-  for (const auto& t : ins) shapes.push_back(t.shape()), ip.push_back(&t);
-  for (const auto& t : ps) pp.push_back(&t);
-  auto c = Checked<A>::check(attrs, shapes);
-  if (!c) FAIL(c.error().code << ": " << c.error().message);
-  return evaluate(c.value(), ip, pp);
-}
-
-template <class A>
-Diagnostic failure(const A& attrs, std::vector<Shape> shapes) {
-  auto c = Checked<A>::check(attrs, std::move(shapes));
-  REQUIRE_FALSE(c.ok());
-  return c.error();
-}
-
-// Absolute and relative tolerance: float keeps ~7 digits, double and mp50 (fed double
-// constants) ~16.
-template <class T>
-constexpr double tol() {
-  return std::is_same_v<T, float> ? 1e-6 : 1e-12;
-}
-
-template <class T>
-void check_values(const Tensor<T>& t, const std::vector<double>& expected) {
-  REQUIRE(t.size() == static_cast<int64_t>(expected.size()));
-  for (size_t i = 0; i < expected.size(); ++i) {
-    INFO("element " << i);
-    CHECK(sc::to_double(t[static_cast<int64_t>(i)]) == Approx(expected[i]).epsilon(tol<T>()).margin(tol<T>()));
-  }
-}
-
-constexpr double kLn2 = 0.693147180559945309417;
-constexpr double kLn3 = 1.098612288668109691396;
+using namespace nnref::test;
 
 }  // namespace
 
@@ -65,8 +24,9 @@ TEMPLATE_TEST_CASE("batch_normalization on the last axis", "[normalization]", fl
   // x = [[1, 2], [3, 4]], channel c = column. mean [1, 2], variance [3, 15], ε = 1: denominators
   // √4 = 2 and √16 = 4; scale [2, 4], offset [10, 20].
   // y = [[10 + 2·0/2, 20 + 4·0/4], [10 + 2·2/2, 20 + 4·2/4]] = [[10, 20], [12, 22]].
-  auto y = run<T>(BatchNormAttrs{1.0, -1}, {make<T>({2, 2}, {1, 2, 3, 4})},
-                  {make<T>({2}, {1, 2}), make<T>({2}, {3, 15}), make<T>({2}, {2, 4}), make<T>({2}, {10, 20})})[0];
+  auto y = run<T>(BatchNormAttrs{1.0, -1}, {tensor<T>(Shape::of({2, 2}), {1, 2, 3, 4})},
+                  {tensor<T>(Shape::of({2}), {1, 2}), tensor<T>(Shape::of({2}), {3, 15}),
+                   tensor<T>(Shape::of({2}), {2, 4}), tensor<T>(Shape::of({2}), {10, 20})})[0];
   CHECK(y.shape() == Shape::of({2, 2}));
   check_values(y, {10, 20, 12, 22});
 }
@@ -76,8 +36,9 @@ TEMPLATE_TEST_CASE("batch_normalization on axis 1 (NCHW)", "[normalization]", fl
   // x [2, 2, 2] = 1..8: channel 0 holds 1, 2, 5, 6 and channel 1 holds 3, 4, 7, 8.
   // mean [0, 4], variance [3, 0], ε = 1: denominators 2 and 1; scale [1, 2], offset [0, 10].
   // Channel 0: y = x/2; channel 1: y = 10 + 2·(x − 4).
-  auto y = run<T>(BatchNormAttrs{1.0, 1}, {make<T>({2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8})},
-                  {make<T>({2}, {0, 4}), make<T>({2}, {3, 0}), make<T>({2}, {1, 2}), make<T>({2}, {0, 10})})[0];
+  auto y = run<T>(BatchNormAttrs{1.0, 1}, {tensor<T>(Shape::of({2, 2, 2}), {1, 2, 3, 4, 5, 6, 7, 8})},
+                  {tensor<T>(Shape::of({2}), {0, 4}), tensor<T>(Shape::of({2}), {3, 0}),
+                   tensor<T>(Shape::of({2}), {1, 2}), tensor<T>(Shape::of({2}), {0, 10})})[0];
   check_values(y, {0.5, 1, 8, 10, 2.5, 3, 16, 18});
 }
 
@@ -102,18 +63,20 @@ TEMPLATE_TEST_CASE("layer_normalization without and with affine", "[normalizatio
   using T = TestType;
   // Rows [1, 3] and [2, 6], over the last axis, ε = 0: row 0 μ = 2, σ² = (1 + 1)/2 = 1 → [−1, 1];
   // row 1 μ = 4, σ² = (4 + 4)/2 = 4 → [−2/2, 2/2] = [−1, 1].
-  auto x = make<T>({2, 2}, {1, 3, 2, 6});
+  auto x = tensor<T>(Shape::of({2, 2}), {1, 3, 2, 6});
   auto y = run<T>(LayerNormAttrs{{-1}, 0.0, false}, {x})[0];
   CHECK(y.shape() == Shape::of({2, 2}));
   check_values(y, {-1, 1, -1, 1});
   // Affine: scale [2, 3], offset [1, −1]: [−1·2 + 1, 1·3 − 1] = [−1, 2] on each row.
-  y = run<T>(LayerNormAttrs{{-1}, 0.0, true}, {x}, {make<T>({2}, {2, 3}), make<T>({2}, {1, -1})})[0];
+  y = run<T>(LayerNormAttrs{{-1}, 0.0, true}, {x},
+             {tensor<T>(Shape::of({2}), {2, 3}), tensor<T>(Shape::of({2}), {1, -1})})[0];
   check_values(y, {-1, 2, -1, 2});
   // Over both axes: μ = (1 + 3 + 2 + 6)/4 = 3, σ² = (4 + 0 + 1 + 9)/4 = 3.5, ε = 0.5 → √4 = 2:
   // y = (x − 3)/2 = [−1, 0, −0.5, 1.5]; with scale [[1, 2], [3, 4]] and offset 0: [−1, 0, −1.5, 6].
   y = run<T>(LayerNormAttrs{{0, 1}, 0.5, false}, {x})[0];
   check_values(y, {-1, 0, -0.5, 1.5});
-  y = run<T>(LayerNormAttrs{{1, 0}, 0.5, true}, {x}, {make<T>({2, 2}, {1, 2, 3, 4}), make<T>({2, 2}, {0, 0, 0, 0})})[0];
+  y = run<T>(LayerNormAttrs{{1, 0}, 0.5, true}, {x},
+             {tensor<T>(Shape::of({2, 2}), {1, 2, 3, 4}), tensor<T>(Shape::of({2, 2}), {0, 0, 0, 0})})[0];
   check_values(y, {-1, 0, -1.5, 6});
 }
 
@@ -140,23 +103,23 @@ TEMPLATE_TEST_CASE("softmax over one axis", "[normalization]", float, double, mp
   // Row 0: exp of [0, ln 2, ln 3] is [1, 2, 3], sum 6 → [1/6, 1/3, 1/2].
   // Row 1: three equal values → 1/3 each (1000 overflows exp in float and double without the
   // max subtracted).
-  auto y = run<T>(SoftmaxAttrs{{1}}, {make<T>({2, 3}, {0, kLn2, kLn3, 1000, 1000, 1000})})[0];
+  auto y = run<T>(SoftmaxAttrs{{1}}, {tensor<T>(Shape::of({2, 3}), {0, kLn2, kLn3, 1000, 1000, 1000})})[0];
   CHECK(y.shape() == Shape::of({2, 3}));
   check_values(y, {1.0 / 6, 1.0 / 3, 0.5, 1.0 / 3, 1.0 / 3, 1.0 / 3});
   // Along axis 0 of [[0, ln 2], [ln 3, ln 4]]: columns [1, 3]/4 and [2, 4]/6.
-  auto z = run<T>(SoftmaxAttrs{{-2}}, {make<T>({2, 2}, {0, kLn2, kLn3, 2 * kLn2})})[0];
+  auto z = run<T>(SoftmaxAttrs{{-2}}, {tensor<T>(Shape::of({2, 2}), {0, kLn2, kLn3, 2 * kLn2})})[0];
   check_values(z, {0.25, 1.0 / 3, 0.75, 2.0 / 3});
 }
 
 TEMPLATE_TEST_CASE("softmax over two axes together", "[normalization]", float, double, mp50) {
   using T = TestType;
   // One group of four: exp of [0, ln 2, ln 3, ln 4] is [1, 2, 3, 4], sum 10.
-  auto y = run<T>(SoftmaxAttrs{{0, 1}}, {make<T>({2, 2}, {0, kLn2, kLn3, 2 * kLn2})})[0];
+  auto y = run<T>(SoftmaxAttrs{{0, 1}}, {tensor<T>(Shape::of({2, 2}), {0, kLn2, kLn3, 2 * kLn2})})[0];
   check_values(y, {0.1, 0.2, 0.3, 0.4});
   // [2, 2, 3] over axes 1 and 2: each of the two groups of six sums to 1.
   std::vector<double> v;
   for (int i = 0; i < 12; ++i) v.push_back(0.37 * i - 2);
-  auto s = run<T>(SoftmaxAttrs{{1, 2}}, {make<T>({2, 2, 3}, v)})[0];
+  auto s = run<T>(SoftmaxAttrs{{1, 2}}, {tensor<T>(Shape::of({2, 2, 3}), v)})[0];
   for (int g = 0; g < 2; ++g) {
     double total = 0;
     for (int r = 0; r < 6; ++r) total += sc::to_double(s[g * 6 + r]);
@@ -171,7 +134,7 @@ TEST_CASE("softmax obligations and empty inputs", "[normalization]") {
   CHECK(failure(SoftmaxAttrs{{-3}}, {Shape::of({2, 3})}).code == "shape.axis.out-of-range");
   CHECK(failure(SoftmaxAttrs{{0, 0}}, {Shape::of({2, 3})}).code == "shape.axis.duplicate");
   // Zero elements: nothing to read or write.
-  auto y = run<double>(SoftmaxAttrs{{1}}, {make<double>({2, 0}, {})})[0];
+  auto y = run<double>(SoftmaxAttrs{{1}}, {tensor<double>(Shape::of({2, 0}), {})})[0];
   CHECK(y.shape() == Shape::of({2, 0}));
 }
 
@@ -180,12 +143,12 @@ TEST_CASE("float, double and mp50 agree on normalisations within their precision
   // each output is O(1), so float lies within ~1e-6 and double within ~1e-14 of mp50.
   std::vector<double> v;
   for (int i = 0; i < 12; ++i) v.push_back(i / 7.0 - 1);
-  auto sf = run<float>(SoftmaxAttrs{{1}}, {make<float>({3, 4}, v)})[0];
-  auto sd = run<double>(SoftmaxAttrs{{1}}, {make<double>({3, 4}, v)})[0];
-  auto sm = run<mp50>(SoftmaxAttrs{{1}}, {make<mp50>({3, 4}, v)})[0];
-  auto lf = run<float>(LayerNormAttrs{{1}, 1e-3}, {make<float>({3, 4}, v)})[0];
-  auto ld = run<double>(LayerNormAttrs{{1}, 1e-3}, {make<double>({3, 4}, v)})[0];
-  auto lm = run<mp50>(LayerNormAttrs{{1}, 1e-3}, {make<mp50>({3, 4}, v)})[0];
+  auto sf = run<float>(SoftmaxAttrs{{1}}, {tensor<float>(Shape::of({3, 4}), v)})[0];
+  auto sd = run<double>(SoftmaxAttrs{{1}}, {tensor<double>(Shape::of({3, 4}), v)})[0];
+  auto sm = run<mp50>(SoftmaxAttrs{{1}}, {tensor<mp50>(Shape::of({3, 4}), v)})[0];
+  auto lf = run<float>(LayerNormAttrs{{1}, 1e-3}, {tensor<float>(Shape::of({3, 4}), v)})[0];
+  auto ld = run<double>(LayerNormAttrs{{1}, 1e-3}, {tensor<double>(Shape::of({3, 4}), v)})[0];
+  auto lm = run<mp50>(LayerNormAttrs{{1}, 1e-3}, {tensor<mp50>(Shape::of({3, 4}), v)})[0];
   for (int64_t i = 0; i < 12; ++i) {
     CHECK(std::abs(double(sf[i]) - double(sm[i])) < 1e-6);
     CHECK(std::abs(sd[i] - double(sm[i])) < 1e-14);

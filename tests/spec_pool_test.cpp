@@ -8,48 +8,12 @@
 #include "spec/ops/layout_ops.hpp"
 #include "spec/ops/pool.hpp"
 
+#include "op_test_support.hpp"
+
 using namespace nnref;
+using namespace nnref::test;
 
 namespace {
-
-template <class T = double>
-Tensor<T> tensor(Shape s, const std::vector<double>& v) {
-  std::vector<T> data;
-  for (double d : v) data.push_back(from_double<T>(d));
-  return Tensor<T>::from(std::move(s), std::move(data)).value();
-}
-
-template <class T>
-std::vector<double> doubles(const Tensor<T>& t) {
-  std::vector<double> out;
-  for (const T& x : t.values()) out.push_back(sc::to_double(x));
-  return out;
-}
-
-template <class A, class T = double>
-std::vector<Tensor<T>> run(const A& a, const std::vector<Tensor<T>>& xs, const std::vector<Tensor<T>>& ps = {}) {
-  std::vector<Shape> shapes;
-  std::vector<const Tensor<T>*> in, par;
-  for (const auto& x : xs) {
-    shapes.push_back(x.shape());
-    in.push_back(&x);
-  }
-  for (const auto& p : ps) par.push_back(&p);
-  auto c = Checked<A>::check(a, shapes);
-  INFO((c ? std::string() : c.error().code + ": " + c.error().message));
-  REQUIRE(c.ok());
-  REQUIRE(c->params().size() == ps.size());
-  for (size_t i = 0; i < ps.size(); ++i) REQUIRE(c->params()[i].shape == ps[i].shape());
-  auto out = evaluate<T>(*c, in, par);
-  REQUIRE(out.size() == c->outputs().size());
-  for (size_t i = 0; i < out.size(); ++i) REQUIRE(out[i].shape() == c->outputs()[i]);
-  return out;
-}
-
-std::string code_of(const PoolAttrs& a, std::vector<Shape> shapes) {
-  auto c = Checked<PoolAttrs>::check(a, std::move(shapes));
-  return c ? "ok" : c.error().code;
-}
 
 PoolAttrs pool1d(PoolOp op, int64_t k, int64_t s) {
   PoolAttrs a;
@@ -143,8 +107,8 @@ TEST_CASE("2-D pool keeps N and C, in both layouts", "[pool]") {
 TEST_CASE("pool float, double and mp50 agree", "[pool]") {
   auto a = pool1d(PoolOp::Avg, 3, 1);
   const std::vector<double> xv{0.1, 0.2, 0.7};
-  auto yf = run<PoolAttrs, float>(a, {tensor<float>(Shape::of({1, 1, 3}), xv)})[0];
-  auto ym = run<PoolAttrs, mp50>(a, {tensor<mp50>(Shape::of({1, 1, 3}), xv)})[0];
+  auto yf = run<float>(a, {tensor<float>(Shape::of({1, 1, 3}), xv)})[0];
+  auto ym = run<mp50>(a, {tensor<mp50>(Shape::of({1, 1, 3}), xv)})[0];
   CHECK(sc::to_double(yf[0]) == Approx(1.0 / 3).margin(1e-6));
   CHECK(sc::to_double(ym[0]) == Approx(1.0 / 3).margin(1e-15));
 }

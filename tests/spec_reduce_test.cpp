@@ -8,59 +8,21 @@
 
 #include "spec/ops/reduce_ops.hpp"
 
+#include "op_test_support.hpp"
+
 using nnref::mp50;
 
 namespace {
 
 using namespace nnref;
-
-template <class T>
-Tensor<T> make(std::vector<int64_t> dims, const std::vector<double>& values) {
-  std::vector<T> v;
-  for (double x : values) v.push_back(from_double<T>(x));
-  return std::move(Tensor<T>::from(Shape::make(std::move(dims)).value(), std::move(v))).value();
-}
-
-template <class T, class A>
-std::vector<Tensor<T>> run(const A& attrs, const std::vector<Tensor<T>>& ins, const std::vector<Tensor<T>>& ps = {}) {
-  std::vector<Shape> shapes;
-  std::vector<const Tensor<T>*> ip, pp;
-  for (const auto& t : ins) shapes.push_back(t.shape()), ip.push_back(&t);
-  for (const auto& t : ps) pp.push_back(&t);
-  auto c = Checked<A>::check(attrs, shapes);
-  if (!c) FAIL(c.error().code << ": " << c.error().message);
-  return evaluate(c.value(), ip, pp);
-}
-
-template <class A>
-Diagnostic failure(const A& attrs, std::vector<Shape> shapes) {
-  auto c = Checked<A>::check(attrs, std::move(shapes));
-  REQUIRE_FALSE(c.ok());
-  return c.error();
-}
-
-// Absolute and relative tolerance: float keeps ~7 digits, double and mp50 (fed double
-// constants) ~16.
-template <class T>
-constexpr double tol() {
-  return std::is_same_v<T, float> ? 1e-6 : 1e-12;
-}
-
-template <class T>
-void check_values(const Tensor<T>& t, const std::vector<double>& expected) {
-  REQUIRE(t.size() == static_cast<int64_t>(expected.size()));
-  for (size_t i = 0; i < expected.size(); ++i) {
-    INFO("element " << i);
-    CHECK(sc::to_double(t[static_cast<int64_t>(i)]) == Approx(expected[i]).epsilon(tol<T>()).margin(tol<T>()));
-  }
-}
+using namespace nnref::test;
 
 }  // namespace
 
 // x = [[1, 2, 3], [4, 5, 6]] throughout: row sums 6 and 15, column sums 5, 7, 9, total 21.
 TEMPLATE_TEST_CASE("sum_reduce and mean_reduce with and without keep_dims", "[reduce]", float, double, mp50) {
   using T = TestType;
-  auto x = make<T>({2, 3}, {1, 2, 3, 4, 5, 6});
+  auto x = tensor<T>(Shape::of({2, 3}), {1, 2, 3, 4, 5, 6});
   auto y = run<T>(ReduceAttrs{ReduceOp::Sum, {1}, true}, {x})[0];
   CHECK(y.shape() == Shape::of({2, 1}));
   check_values(y, {6, 15});
@@ -82,7 +44,7 @@ TEMPLATE_TEST_CASE("sum_reduce and mean_reduce with and without keep_dims", "[re
 
 TEMPLATE_TEST_CASE("max_reduce and min_reduce", "[reduce]", float, double, mp50) {
   using T = TestType;
-  auto x = make<T>({2, 3}, {1, 7, 3, -4, 5, 0});
+  auto x = tensor<T>(Shape::of({2, 3}), {1, 7, 3, -4, 5, 0});
   auto y = run<T>(ReduceAttrs{ReduceOp::Max, {1}, true}, {x})[0];
   CHECK(y.shape() == Shape::of({2, 1}));
   check_values(y, {7, 5});
@@ -99,7 +61,7 @@ TEMPLATE_TEST_CASE("reducing non-adjacent axes of a rank-3 tensor", "[reduce]", 
   using T = TestType;
   // x[i, j, k] = 4i + 2j + k over [2, 2, 2]. Summing over i and k leaves j:
   // j = 0: 0 + 1 + 4 + 5 = 10; j = 1: 2 + 3 + 6 + 7 = 18.
-  auto x = make<T>({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+  auto x = tensor<T>(Shape::of({2, 2, 2}), {0, 1, 2, 3, 4, 5, 6, 7});
   auto y = run<T>(ReduceAttrs{ReduceOp::Sum, {0, -1}, false}, {x})[0];
   CHECK(y.shape() == Shape::of({2}));
   check_values(y, {10, 18});
@@ -124,7 +86,7 @@ TEST_CASE("reduce obligations", "[reduce]") {
   CHECK(failure(ReduceAttrs{ReduceOp::Min, {0}, true}, {Shape::of({0})}).code == "shape.reduce.empty-axis");
   CHECK(failure(ReduceAttrs{ReduceOp::Sum, {0}, true}, {}).code == "shape.arity");
   // An empty sum is 0.
-  auto y = run<double>(ReduceAttrs{ReduceOp::Sum, {1}, false}, {make<double>({2, 0}, {})})[0];
+  auto y = run<double>(ReduceAttrs{ReduceOp::Sum, {1}, false}, {tensor<double>(Shape::of({2, 0}), {})})[0];
   CHECK(y.shape() == Shape::of({2}));
   check_values(y, {0, 0});
 }
@@ -136,10 +98,10 @@ TEST_CASE("float, double and mp50 agree on reductions within their precision", "
   for (int i = 0; i < 100; ++i) v.push_back(i / 7.0);
   ReduceAttrs sum{ReduceOp::Sum, {0}, true}, mean{ReduceOp::Mean, {0}, true};
   double exact = 4950.0 / 7;  // Σ k for k < 100, over 7
-  auto sf = run<float>(sum, {make<float>({100}, v)})[0];
-  auto sd = run<double>(sum, {make<double>({100}, v)})[0];
-  auto sm = run<mp50>(sum, {make<mp50>({100}, v)})[0];
-  auto mm = run<mp50>(mean, {make<mp50>({100}, v)})[0];
+  auto sf = run<float>(sum, {tensor<float>(Shape::of({100}), v)})[0];
+  auto sd = run<double>(sum, {tensor<double>(Shape::of({100}), v)})[0];
+  auto sm = run<mp50>(sum, {tensor<mp50>(Shape::of({100}), v)})[0];
+  auto mm = run<mp50>(mean, {tensor<mp50>(Shape::of({100}), v)})[0];
   CHECK(std::abs(double(sf[0]) - exact) < 1e-3);
   CHECK(std::abs(sd[0] - exact) < 1e-11);
   CHECK(std::abs(double(sm[0]) - exact) < 1e-12);
