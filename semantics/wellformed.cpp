@@ -1,5 +1,6 @@
 #include "semantics/wellformed.hpp"
 
+#include <cstdint>
 #include <set>
 
 #include "semantics/node_rule.hpp"
@@ -116,21 +117,25 @@ std::vector<Diagnostic> check_bindings(const Graph& g, const GraphInfo& info, co
 Status check_memory(const Graph& g, const GraphInfo& info, int64_t scalar_size, int64_t budget) {
   int64_t total = 0, largest = -1;
   std::string largest_what;
-  auto account = [&](const Shape& s, const std::string& what) {
+  const Node* largest_node = nullptr;
+  auto account = [&](const Node& node, const Shape& s, const std::string& what) {
     int64_t bytes;
-    if (__builtin_mul_overflow(s.count(), scalar_size, &bytes) || __builtin_add_overflow(total, bytes, &total))
-      total = INT64_MAX;
-    if (bytes > largest) largest = bytes, largest_what = what + " " + s.str();
+    if (__builtin_mul_overflow(s.count(), scalar_size, &bytes)) bytes = INT64_MAX;
+    if (__builtin_add_overflow(total, bytes, &total)) total = INT64_MAX;
+    if (bytes > largest) largest = bytes, largest_what = what + " " + s.str(), largest_node = &node;
   };
   for (const Node& node : g.nodes) {
     const NodeInfo& ni = info.nodes[static_cast<size_t>(node.id)];
     for (size_t k = 0; k < ni.outputs.size(); ++k)
-      account(ni.outputs[k], "the output of node '" + node.name + "'" + (k ? " #" + std::to_string(k) : ""));
-    for (const auto& p : ni.params) account(p.shape, "parameter " + node.name + "/" + p.role);
+      account(node, ni.outputs[k], "the output of node '" + node.name + "'" + (k ? " #" + std::to_string(k) : ""));
+    for (const auto& p : ni.params) account(node, p.shape, "parameter " + node.name + "/" + p.role);
   }
   if (total <= budget) return {};
+  // Located at the node that holds the largest tensor: the place to start shrinking.
   Diagnostic d = make_error("size.budget", "evaluation needs " + std::to_string(total) + " bytes, over the budget of " +
-                                               std::to_string(budget) + " bytes (--max-memory)");
+                                               std::to_string(budget) + " bytes (--max-memory)",
+                            largest_node ? largest_node->loc : SourceLoc{});
+  if (largest_node) d.node = largest_node->name;
   d.notes.push_back("the largest tensor is " + largest_what + ", " + std::to_string(largest) + " bytes");
   return d;
 }

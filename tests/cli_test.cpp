@@ -88,6 +88,17 @@ TEST_CASE("cli: run on bad inputs gives located diagnostics and exit 1 or 2") {
     CHECK(r.code == 2);
     CHECK(r.err.find("io.input-unknown") != std::string::npos);
   }
+  SECTION("inputs that do not match the model's: named twice, too many, none") {
+    std::string x = example("mlp", "input.npy");
+    Run twice = nnref_cli({"run", example("mlp", "model.nnl"), "--input", "input=" + x, "--input", "input=" + x});
+    CHECK(twice.code == 2);
+    CHECK(twice.err.find("io.input-repeated") != std::string::npos);
+    Run many = nnref_cli({"run", example("mlp", "model.nnl"), "--input", x, "--input", x});
+    CHECK(many.code == 2);
+    CHECK(many.err.find("io.input-count") != std::string::npos);
+    Run by_name = nnref_cli({"run", example("mlp", "model.nnl"), "--input", "input=" + x});
+    CHECK(by_name.code == 0);
+  }
   SECTION("input of the wrong shape: the model is fine, the input is not") {
     Run r = nnref_cli({"run", example("mlp", "model.nnl"), "--input", example("mnist_classifier", "input.npy")});
     CHECK(r.code == 1);

@@ -5,7 +5,9 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
+#include <sstream>
 
+#include "cli/app.hpp"
 #include "formats/model.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "semantics/evaluate.hpp"
@@ -28,14 +30,10 @@ std::vector<fs::path> cases() {
 
 // Largest |a − b| / max(|b|, floor) over the tensor: relative error, with an absolute floor
 // for elements that are exactly or nearly zero (relu outputs, softmax tails).
-template <class T>
-double max_rel_error(const Tensor<T>& got, const HostTensor& want, double floor) {
+double max_rel_error(const std::vector<double>& got, const std::vector<double>& want, double floor) {
   double worst = 0;
-  for (int64_t i = 0; i < got.size(); ++i) {
-    double b = want.values[static_cast<size_t>(i)];
-    double err = std::abs(sc::to_double(got[i]) - b) / std::max(std::abs(b), floor);
-    worst = std::max(worst, err);
-  }
+  for (size_t i = 0; i < got.size(); ++i)
+    worst = std::max(worst, std::abs(got[i] - want[i]) / std::max(std::abs(want[i]), floor));
   return worst;
 }
 
@@ -70,23 +68,29 @@ Case load_case(const fs::path& dir) {
 
 }  // namespace
 
-TEST_CASE("golden: f64 matches the independent float64 reference to 1e-9 relative") {
+TEST_CASE("golden: `nnref run` (f64) matches the independent float64 reference to 1e-9 relative") {
   auto all = cases();
   REQUIRE(all.size() >= 14);
+  fs::path out = fs::temp_directory_path() / "nnref_golden_out.npz";
   for (const auto& dir : all) {
     INFO("case " << dir.string());
-    Case c = load_case(dir);
-    auto got = evaluate<double>(c.model.graph, c.model.payload, c.inputs, {});
-    if (!got.ok()) INFO(format_diagnostic(got.error()));
-    REQUIRE(got.ok());
-    REQUIRE(got->size() == c.expected.size());
-    for (size_t k = 0; k < got->size(); ++k) {
-      INFO("output " << c.model.graph.outputs[k].name);
-      auto want = std::find_if(c.expected.begin(), c.expected.end(),
-                               [&](const auto& e) { return e.first == c.model.graph.outputs[k].name; });
-      REQUIRE(want != c.expected.end());
-      REQUIRE(got->at(k).shape() == want->second.shape);
-      CHECK(max_rel_error(got->at(k), want->second, 1e-12) <= 1e-9);
+    std::ostringstream stdout_text, stderr_text;
+    int code = run_app({"run", (dir / "model.nnl").string(), "--input", (dir / "input.npy").string(), "--output",
+                        out.string(), "--quiet"},
+                       stdout_text, stderr_text);
+    INFO(stderr_text.str());
+    REQUIRE(code == 0);
+    auto got = read_npz(out.string());
+    auto want = read_npz((dir / "expected.npz").string());
+    REQUIRE((got.ok() && want.ok()));
+    REQUIRE(got->size() == want->size());
+    for (const auto& [name, tensor] : *got) {
+      INFO("output " << name);
+      auto w = std::find_if(want->begin(), want->end(), [&](const auto& e) { return e.first == name; });
+      REQUIRE(w != want->end());
+      REQUIRE(tensor.shape == w->second.shape);
+      CHECK(tensor.dtype == DType::F64);
+      CHECK(max_rel_error(tensor.values, w->second.values, 1e-12) <= 1e-9);
     }
   }
 }

@@ -193,3 +193,48 @@ TEST_CASE("memory: an absurd model is a diagnostic, not an allocation") {
     CHECK(r.error().code == "size.overflow");
   }
 }
+
+TEST_CASE("structure: ids, names, outputs and output indices") {
+  Graph g;
+  g.add("x", InputAttrs{{1, 4}}, {}, at(1));
+  g.add("", UnaryAttrs{UnaryOp::Relu}, {{0, 0}}, at(2));
+  g.nodes.push_back(Node{7, "late", UnaryAttrs{UnaryOp::Exp}, {{0, 0}}, at(3)});
+  g.outputs = {{"y", {99, 0}}};
+  auto d = check_structure(g);
+  REQUIRE(d.size() == 3);
+  CHECK(d[0].code == "graph.name-empty");
+  CHECK(d[0].loc.line == 2);
+  CHECK(d[1].code == "graph.id");
+  CHECK(d[1].loc.line == 3);
+  CHECK(d[2].code == "graph.output");
+  CHECK(d[2].message.find("'y'") != std::string::npos);
+
+  // Structure cannot see how many outputs a node has; shape inference can.
+  Graph h;
+  int64_t x = h.add("x", InputAttrs{{1, 4}}, {}, at(1));
+  int64_t r = h.add("r", UnaryAttrs{UnaryOp::Relu}, {{x, 1}}, at(2));
+  h.outputs = {{"r", {r, 0}}};
+  REQUIRE(check_structure(h).empty());
+  auto bad_edge = infer_shapes(h);
+  REQUIRE_FALSE(bad_edge.ok());
+  CHECK(bad_edge.error().code == "graph.output-index");
+  CHECK(bad_edge.error().loc.line == 2);
+  h.nodes[1].inputs = {{x, 0}};
+  h.outputs = {{"r", {r, 2}}};
+  auto bad_output = infer_shapes(h);
+  REQUIRE_FALSE(bad_output.ok());
+  CHECK(bad_output.error().code == "graph.output");
+}
+
+TEST_CASE("memory: the budget diagnostic is located at the node with the largest tensor") {
+  Graph g;
+  int64_t x = g.add("x", InputAttrs{{1, 10}}, {}, at(1));
+  int64_t b = g.add("wide", BroadcastToAttrs{{1000, 10}, Broadcast::NumpyRight}, {{x, 0}}, at(9));
+  g.outputs = {{"wide", {b, 0}}};
+  auto info = infer_shapes(g);
+  REQUIRE(info.ok());
+  auto over = check_memory(g, *info, 8, 1000);
+  REQUIRE_FALSE(over.ok());
+  CHECK(over.error().loc.line == 9);
+  CHECK(over.error().node == "wide");
+}
