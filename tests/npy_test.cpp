@@ -258,6 +258,17 @@ TEST_CASE("npz: numpy.savez and numpy.savez_compressed", "[npz]") {
   }
 }
 
+TEST_CASE("npz: a byte budget is checked before a member is inflated", "[npz][errors]") {
+  for (const std::string file : {"savez.npz", "savez_compressed.npz"}) {
+    INFO(file);
+    CHECK(read_npz(kDir + file, 1 << 20).ok());  // three members of well under 1 KiB each
+    auto r = read_npz(kDir + file, 100);          // each .npy member has a header of at least 64 bytes
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == "size.budget");
+    CHECK(r.error().message.find("'a.npy'") != std::string::npos);
+  }
+}
+
 TEST_CASE("npy: write then read every dtype", "[npy][write]") {
   TempDir tmp;
   for (const auto& [code, expected] : fixture_values()) {

@@ -92,9 +92,12 @@ class Loader {
   }
 
   void archive(const fs::path& path) {
-    Result<NamedTensors> r = read_npz(path.string());
+    Result<NamedTensors> r = read_npz(path.string(), static_cast<uint64_t>(std::max<int64_t>(budget_ - total_, 0)));
     if (!r) {
-      d_.add(r.error());
+      Diagnostic e = std::move(r).error();
+      // Over budget, the archive is not at fault: point where the weights are named, as for a directory.
+      if (e.code == "size.budget") e.loc = loc_;
+      d_.add(std::move(e));
       return;
     }
     for (auto& [name, t] : r.value())

@@ -40,9 +40,12 @@ uint16_t double_to_half(double v);
 // .npz: a zip archive (numpy.savez stored, savez_compressed deflated) of NAME.npy members.
 // Returned names have the ".npy" suffix removed, in archive order.
 using NamedTensors = std::vector<std::pair<std::string, HostTensor>>;
-Result<NamedTensors> read_npz(const std::string& path);
+// max_bytes bounds the members' stated uncompressed sizes, summed, before any is inflated
+// (a "size.budget" diagnostic past it), so a small archive cannot expand past a memory budget.
+Result<NamedTensors> read_npz(const std::string& path, uint64_t max_bytes = UINT64_MAX);
 // The same, from the archive's bytes in memory; name is used in diagnostics.
-Result<NamedTensors> parse_npz(std::span<const uint8_t> bytes, const std::string& name);
+Result<NamedTensors> parse_npz(std::span<const uint8_t> bytes, const std::string& name,
+                               uint64_t max_bytes = UINT64_MAX);
 Status write_npz(const std::string& path, const NamedTensors& tensors);
 
 }  // namespace nnref

@@ -45,7 +45,7 @@ const uint8_t kEmptyZip[22] = {'P', 'K', 5, 6};
 
 }  // namespace
 
-Result<NamedTensors> parse_npz(std::span<const uint8_t> bytes, const std::string& name) {
+Result<NamedTensors> parse_npz(std::span<const uint8_t> bytes, const std::string& name, uint64_t max_bytes) {
   if (bytes.empty()) return npz_error(name, "npz.bad-zip", "not a zip archive: the file is empty");
 
   zip_error_t ze;
@@ -71,6 +71,7 @@ Result<NamedTensors> parse_npz(std::span<const uint8_t> bytes, const std::string
 
   NamedTensors out;
   std::set<std::string> seen;
+  uint64_t stated_total = 0;
   for (zip_int64_t i = 0; i < entries; ++i) {
     const zip_uint64_t index = static_cast<zip_uint64_t>(i);
     zip_stat_t st;
@@ -90,6 +91,11 @@ Result<NamedTensors> parse_npz(std::span<const uint8_t> bytes, const std::string
       return npz_error(name, "npz.member-too-large",
                        at + " states an uncompressed size of " + std::to_string(st.size) + " bytes, over the " +
                            std::to_string(kMaxMemberBytes) + "-byte limit");
+    if (__builtin_add_overflow(stated_total, st.size, &stated_total)) stated_total = UINT64_MAX;
+    if (stated_total > max_bytes)
+      return npz_error(name, "size.budget",
+                       at + " brings the archive's uncompressed size to " + std::to_string(stated_total) +
+                           " bytes, over the budget of " + std::to_string(max_bytes));
 
     FileGuard file;
     file.zf = zip_fopen_index(archive.za, index, 0);
@@ -128,10 +134,10 @@ Result<NamedTensors> parse_npz(std::span<const uint8_t> bytes, const std::string
   return out;
 }
 
-Result<NamedTensors> read_npz(const std::string& path) {
+Result<NamedTensors> read_npz(const std::string& path, uint64_t max_bytes) {
   auto bytes = npy_detail::read_file_bytes(path);
   if (!bytes) return std::move(bytes).error();
-  return parse_npz(*bytes, path);
+  return parse_npz(*bytes, path, max_bytes);
 }
 
 Status write_npz(const std::string& path, const NamedTensors& tensors) {
