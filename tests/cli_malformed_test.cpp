@@ -7,18 +7,12 @@
 #include <sstream>
 
 #include "cli/app.hpp"
+#include "temp_dir.hpp"
 
 using namespace nnref;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path scratch() {
-  fs::path p = fs::temp_directory_path() / "nnref_cli_malformed_test";
-  fs::remove_all(p);
-  fs::create_directories(p / "w");
-  return p;
-}
 
 void write_bytes(const fs::path& p, const std::string& bytes) { std::ofstream(p, std::ios::binary) << bytes; }
 
@@ -49,7 +43,9 @@ bool reports(const Outcome& o, const std::string& file, int line, const std::str
 }  // namespace
 
 TEST_CASE("malformed models: each reported at its line with its code, exit 1") {
-  fs::path dir = scratch();
+  test::TempDir tmp("malformed_models");
+  const fs::path& dir = tmp.path;
+  fs::create_directories(dir / "w");
   struct Case {
     std::string name, text;
     int line;
@@ -100,7 +96,9 @@ TEST_CASE("malformed models: each reported at its line with its code, exit 1") {
 }
 
 TEST_CASE("malformed files: garbage, missing and unreadable inputs") {
-  fs::path dir = scratch();
+  test::TempDir tmp("malformed_files");
+  const fs::path& dir = tmp.path;
+  fs::create_directories(dir / "w");
   SECTION("random bytes as a model, many seeds: exit 1 with a located syntax error") {
     std::mt19937 rng(12345);
     for (int seed = 0; seed < 50; ++seed) {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/app.hpp"
+#include "temp_dir.hpp"
 #include "formats/tensor_files/npy.hpp"
 
 using namespace nnref;
@@ -27,13 +28,6 @@ std::string example(const std::string& name, const std::string& file) {
   return (fs::path(NNREF_SOURCE_DIR) / "examples" / name / file).string();
 }
 
-fs::path scratch(const std::string& name) {
-  fs::path p = fs::temp_directory_path() / ("nnref_cli_test_" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
-
 void write_text(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
 }  // namespace
@@ -52,7 +46,8 @@ TEST_CASE("cli: usage errors exit 2, help exits 0") {
 }
 
 TEST_CASE("cli: run prints the class scores and writes them") {
-  fs::path dir = scratch("run");
+  test::TempDir tmp("cli_run");
+  const fs::path& dir = tmp.path;
   Run r = nnref_cli({"run", example("mnist_classifier", "model.nnl"), "--input",
                      example("mnist_classifier", "input.npy"), "--output", (dir / "out.npz").string()});
   INFO(r.err);
@@ -77,7 +72,8 @@ TEST_CASE("cli: run prints the class scores and writes them") {
 }
 
 TEST_CASE("cli: run on bad inputs gives located diagnostics and exit 1 or 2") {
-  fs::path dir = scratch("bad");
+  test::TempDir tmp("cli_bad");
+  const fs::path& dir = tmp.path;
   SECTION("missing input file: I/O, exit 2") {
     Run r = nnref_cli({"run", example("mlp", "model.nnl"), "--input", (dir / "nope.npy").string()});
     CHECK(r.code == 2);
@@ -133,7 +129,8 @@ model two { config { weights: "./w"; }
 }
 
 TEST_CASE("cli: check reports every binding problem; init-weights makes a model checkable") {
-  fs::path dir = scratch("check");
+  test::TempDir tmp("cli_check");
+  const fs::path& dir = tmp.path;
   fs::copy_file(example("resnet_block", "model.nnl"), dir / "model.nnl");
   Run missing = nnref_cli({"check", (dir / "model.nnl").string()});
   CHECK(missing.code != 0);

@@ -11,6 +11,7 @@
 #include "formats/model.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "semantics/evaluate.hpp"
+#include "temp_dir.hpp"
 
 using namespace nnref;
 namespace fs = std::filesystem;
@@ -71,7 +72,8 @@ Case load_case(const fs::path& dir) {
 TEST_CASE("golden: `nnref run` (f64) matches the independent float64 reference to 1e-9 relative") {
   auto all = cases();
   REQUIRE(all.size() >= 14);
-  fs::path out = fs::temp_directory_path() / "nnref_golden_out.npz";
+  test::TempDir tmp("golden");
+  const fs::path out = tmp / "out.npz";
   for (const auto& dir : all) {
     INFO("case " << dir.string());
     std::ostringstream stdout_text, stderr_text;

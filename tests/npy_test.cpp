@@ -3,7 +3,6 @@
 // asserted here are the ones that script writes.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
 
 #include <cmath>
 #include <cstring>
@@ -15,8 +14,10 @@
 #include <vector>
 
 #include "formats/tensor_files/npy.hpp"
+#include "temp_dir.hpp"
 
 using namespace nnref;
+using nnref::test::TempDir;
 
 namespace {
 
@@ -81,19 +82,6 @@ void check_values(const std::vector<double>& got, const std::vector<double>& wan
     CHECK(same(got[i], want[i]));
   }
 }
-
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    path = std::filesystem::temp_directory_path() / ("nnref_npy_test_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
 
 const double kTwo53 = 9007199254740992.0;
 
@@ -270,7 +258,7 @@ TEST_CASE("npz: a byte budget is checked before a member is inflated", "[npz][er
 }
 
 TEST_CASE("npy: write then read every dtype", "[npy][write]") {
-  TempDir tmp;
+  TempDir tmp("npy_test");
   for (const auto& [code, expected] : fixture_values()) {
     INFO(code);
     HostTensor t;
@@ -328,7 +316,7 @@ TEST_CASE("npy: write then read every dtype", "[npy][write]") {
 }
 
 TEST_CASE("npy: write_npy refuses values the dtype cannot hold", "[npy][write]") {
-  TempDir tmp;
+  TempDir tmp("npy_test");
   struct Case {
     DType dtype;
     double value;
@@ -353,7 +341,7 @@ TEST_CASE("npy: write_npy refuses values the dtype cannot hold", "[npy][write]")
 }
 
 TEST_CASE("npz: write then read", "[npz][write]") {
-  TempDir tmp;
+  TempDir tmp("npy_test");
   NamedTensors ts;
   for (const auto& [code, expected] : fixture_values()) ts.push_back({"t_" + code, HostTensor{expected.first, Shape::of({6}), expected.second}});
   REQUIRE(write_npz(tmp / "all.npz", ts).ok());
@@ -559,7 +547,7 @@ TEST_CASE("npy/npz: files that cannot be read", "[npy][npz][errors]") {
 }
 
 TEST_CASE("npz: corrupt and foreign archives", "[npz][errors]") {
-  TempDir tmp;
+  TempDir tmp("npy_test");
   SECTION("not a zip") {
     CHECK(code_of(read_npz(kDir + "f4_le.npy")) == "npz.bad-zip");
     spit(tmp / "empty.npz", {});
