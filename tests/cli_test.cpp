@@ -71,6 +71,23 @@ TEST_CASE("cli: run prints the class scores and writes them") {
   CHECK(y->dtype == DType::F32);
 }
 
+TEST_CASE("cli: for a batch-1 model the bare per-sample input is accepted") {
+  test::TempDir tmp("cli_bare");
+  auto batched = read_npy(example("mlp", "input.npy"));
+  REQUIRE(batched.ok());
+  REQUIRE(batched->shape == Shape::of({1, 4}));
+  HostTensor bare = *batched;
+  bare.shape = Shape::of({4});
+  REQUIRE(write_npy((tmp / "bare.npy").string(), bare).ok());
+  Run a = nnref_cli({"run", example("mlp", "model.nnl"), "--input", example("mlp", "input.npy"), "-o",
+                     (tmp / "a.npy").string()});
+  Run b = nnref_cli({"run", example("mlp", "model.nnl"), "--input", (tmp / "bare.npy").string(), "-o",
+                     (tmp / "b.npy").string()});
+  REQUIRE((a.code == 0 && b.code == 0));
+  CHECK(read_npy((tmp / "a.npy").string())->values == read_npy((tmp / "b.npy").string())->values);
+  CHECK(read_npy((tmp / "b.npy").string())->shape == Shape::of({1, 3}));
+}
+
 TEST_CASE("cli: run on bad inputs gives located diagnostics and exit 1 or 2") {
   test::TempDir tmp("cli_bad");
   const fs::path& dir = tmp.path;
