@@ -15,6 +15,22 @@ Tensor<T> to_scalar(const HostTensor& h) {
   return t;
 }
 
+// The payload entry for (node, role), of exactly `shape`; nullptr for an absent optional one.
+// check_bindings has reported these for the user already; here they keep kernels, which index
+// parameters by the witness's shapes, from ever being handed another shape or a missing tensor.
+Result<const ParamEntry*> bound_param(const Payload& payload, const Node& node, const std::string& role,
+                                      const Shape& shape, bool required) {
+  const ParamEntry* e = payload.find(node.name, role);
+  if (e == nullptr) {
+    if (required) return make_error("bind.missing", "parameter " + role + " is missing from the payload");
+    return e;
+  }
+  if (!(e->tensor.shape == shape))
+    return make_error("bind.shape-mismatch",
+                      "parameter " + role + " has shape " + e->tensor.shape.str() + ", but the op needs " + shape.str());
+  return e;
+}
+
 // Applies one non-source node's op to its parents' values: the witness is rebuilt for exactly
 // these input shapes, then the spec op's formula runs.
 template <Scalar T>
@@ -26,9 +42,11 @@ Result<std::vector<Tensor<T>>> apply_node(const Node& node, const std::vector<co
         if constexpr (std::is_same_v<A, InputAttrs>) {
           return make_error("eval.internal", "input nodes are bound before evaluation");
         } else if constexpr (std::is_same_v<A, ConstAttrs>) {
-          const ParamEntry* e = payload.find(node.name, "value");
-          if (e == nullptr) return make_error("bind.missing", "constant has no value in the payload");
-          return std::vector<Tensor<T>>{to_scalar<T>(e->tensor)};
+          auto shape = Shape::make(a.dims);
+          if (!shape) return std::move(shape).error();
+          auto e = bound_param(payload, node, "value", *shape, true);
+          if (!e) return std::move(e).error();
+          return std::vector<Tensor<T>>{to_scalar<T>((*e)->tensor)};
         } else {
           std::vector<Shape> shapes;
           for (const auto* t : in) shapes.push_back(t->shape());
@@ -38,16 +56,13 @@ Result<std::vector<Tensor<T>>> apply_node(const Node& node, const std::vector<co
           storage.reserve(op->params().size());
           std::vector<const Tensor<T>*> params;
           for (const auto& p : op->params()) {
-            const ParamEntry* e = payload.find(node.name, p.role);
-            if (e == nullptr) {
+            auto e = bound_param(payload, node, p.role, p.shape, p.required);
+            if (!e) return std::move(e).error();
+            if (*e == nullptr) {
               params.push_back(nullptr);
               continue;
             }
-            // Kernels index parameters by the witness's shapes: never hand them another.
-            if (!(e->tensor.shape == p.shape))
-              return make_error("bind.shape-mismatch", "parameter " + p.role + " has shape " +
-                                                           e->tensor.shape.str() + ", but the op needs " + p.shape.str());
-            storage.push_back(to_scalar<T>(e->tensor));
+            storage.push_back(to_scalar<T>((*e)->tensor));
             params.push_back(&storage.back());
           }
           return evaluate<T>(*op, in, params);
