@@ -2,8 +2,9 @@
 // type Dim; this file gives the concrete reading, CDim: an int64 extent whose arithmetic
 // saturates instead of overflowing, so that absurd attributes from a file (stride 2^62) produce
 // a size diagnostic, never undefined behaviour. The checker adds a symbolic Dim (a Z3 term) with
-// the same operations: + - * with Dim or int64_t, comparisons, floor_div, ceil_div, dim_max,
-// dim_select, dim_str.
+// the same operations: construction from int64_t (rules build extents from attributes, such as
+// Dim(units)), + - * with Dim or int64_t, comparisons, floor_div, ceil_div, dim_max, dim_select,
+// dim_str.
 #pragma once
 
 #include <cstdint>
