@@ -9,12 +9,22 @@ namespace {
 template <class A>
 constexpr bool is_source = std::is_same_v<A, InputAttrs> || std::is_same_v<A, ConstAttrs>;
 
-Result<NodeInfo> declared(const std::vector<int64_t>& dims, bool is_const) {
-  auto s = Shape::make(dims);
-  if (!s) return std::move(s).error();
+// A source's declared shape, under the obligations every output has.
+Result<NodeInfo> declared(const OpAttrs& op) {
+  ConcreteSink sink;
+  auto out = node_obligations(op, std::vector<Dims<CDim>>{}, sink);
+  if (!sink.ok()) return sink.first_failure();
   NodeInfo info;
-  info.outputs.push_back(*s);
-  if (is_const) info.params.push_back({"value", *s, true});
+  for (const auto& o : out->outputs) {
+    auto s = to_shape(o);
+    if (!s) return std::move(s).error();
+    info.outputs.push_back(*s);
+  }
+  for (const auto& p : out->params) {
+    auto s = to_shape(p.dims);
+    if (!s) return std::move(s).error();
+    info.params.push_back({p.role, *s, p.required});
+  }
   return info;
 }
 
@@ -44,7 +54,7 @@ Result<NodeInfo> node_info(const Node& node, const std::vector<Shape>& inputs) {
       [&](const auto& a) -> Result<NodeInfo> {
         using A = std::decay_t<decltype(a)>;
         if constexpr (is_source<A>) {
-          return declared(a.dims, std::is_same_v<A, ConstAttrs>);
+          return declared(node.op);
         } else {
           auto c = Checked<A>::check(a, inputs);
           if (!c) return std::move(c).error();

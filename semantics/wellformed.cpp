@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <set>
 
+#include "semantics/binding_rule.hpp"
 #include "semantics/node_rule.hpp"
 
 namespace nnref {
@@ -82,28 +83,21 @@ std::vector<Diagnostic> check_bindings(const Graph& g, const GraphInfo& info, co
   std::set<std::pair<std::string, std::string>> used;
   for (const Node& node : g.nodes) {
     for (const auto& p : info.nodes[static_cast<size_t>(node.id)].params) {
-      const std::string pname = param_name(names, node.name, p.role);
       const ParamEntry* e = payload.find(node.name, p.role);
-      if (e == nullptr) {
-        if (p.required)
-          out.push_back(at_node(make_error("bind.missing", "parameter " + pname + " of shape " + p.shape.str() +
-                                                                " is missing from the weights"),
-                                node));
-        continue;
-      }
-      used.insert({node.name, p.role});
-      if (!dtype_is_float(e->tensor.dtype))
-        out.push_back(at_node(make_error("bind.dtype", "parameter " + pname + " (" + e->source + ") has dtype " +
-                                                          dtype_name(e->tensor.dtype) +
-                                                          "; parameters must be float16, float32 or float64"),
-                              node));
-      if (!(e->tensor.shape == p.shape))
-        out.push_back(at_node(make_error("bind.shape-mismatch", "parameter " + pname + " (" + e->source +
-                                                                    ") has shape " + e->tensor.shape.str() +
-                                                                    ", but the layer needs " + p.shape.str()),
-                              node));
+      if (e != nullptr) used.insert({node.name, p.role});
+      ConcreteSink sink;
+      const ParamShape<CDim> implied{p.role, Dims<CDim>(p.shape.dims().begin(), p.shape.dims().end()), p.required};
+      require_binding(implied, e, param_name(names, node.name, p.role), sink);
+      for (const auto& f : sink.failures()) out.push_back(at_node(make_error(f.code, f.message), node));
     }
   }
+  for (auto& d : unused_parameters(payload, used, names)) out.push_back(std::move(d));
+  return out;
+}
+
+std::vector<Diagnostic> unused_parameters(const Payload& payload, const std::set<std::pair<std::string, std::string>>& used,
+                                          const ParamNames& names) {
+  std::vector<Diagnostic> out;
   for (const auto& [key, entry] : payload.entries())
     if (!used.count(key)) {
       Diagnostic d = make_warning("bind.unused", "parameter " + param_name(names, key.first, key.second) + " (" +

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +48,10 @@ Result<GraphInfo> infer_shapes(const Graph& graph);
 // uses. Assumes infer_shapes succeeded.
 std::vector<Diagnostic> check_bindings(const Graph& graph, const GraphInfo& info, const Payload& payload,
                                        const ParamNames& names = {});
+
+// A warning ("bind.unused") for each payload entry whose (node, role) is not in `used`.
+std::vector<Diagnostic> unused_parameters(const Payload& payload, const std::set<std::pair<std::string, std::string>>& used,
+                                          const ParamNames& names = {});
 
 // The bytes that evaluation in a scalar of `scalar_size` bytes will hold: every node output and
 // every converted parameter. Over `budget`: a "size.budget" diagnostic naming the largest tensor.

@@ -3,11 +3,11 @@
 namespace nnref {
 
 Diagnostic make_error(std::string code, std::string message, SourceLoc loc) {
-  return Diagnostic{Severity::Error, std::move(code), std::move(message), std::move(loc), {}, {}};
+  return Diagnostic{Severity::Error, std::move(code), std::move(message), std::move(loc), {}, {}, {}};
 }
 
 Diagnostic make_warning(std::string code, std::string message, SourceLoc loc) {
-  return Diagnostic{Severity::Warning, std::move(code), std::move(message), std::move(loc), {}, {}};
+  return Diagnostic{Severity::Warning, std::move(code), std::move(message), std::move(loc), {}, {}, {}};
 }
 
 const char* severity_name(Severity s) {
@@ -31,6 +31,9 @@ std::string format_diagnostic(const Diagnostic& d) {
   }
   out += severity_name(d.severity);
   out += "[" + d.code + "]: " + d.message;
+  for (size_t i = 0; i < d.counterexample.size(); ++i)
+    out += (i ? ", " : "\n  counterexample: ") + d.counterexample[i].first + " = " +
+           std::to_string(d.counterexample[i].second);
   for (const auto& n : d.notes) out += "\n  note: " + n;
   return out;
 }

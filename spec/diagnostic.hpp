@@ -1,7 +1,9 @@
 // Diagnostics: what every layer reports instead of crashing.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nnref {
@@ -21,12 +23,15 @@ struct Diagnostic {
   SourceLoc loc;
   std::string node;     // the node or layer the problem is about, when there is one
   std::vector<std::string> notes;
+  // Size symbols and the values for which the obligation fails (the checker's refutations).
+  std::vector<std::pair<std::string, int64_t>> counterexample;
 };
 
 Diagnostic make_error(std::string code, std::string message, SourceLoc loc = {});
 Diagnostic make_warning(std::string code, std::string message, SourceLoc loc = {});
 
-// "file:line:col: error[code]: message" followed by one "  note: ..." line per note.
+// "file:line:col: error[code]: message", then "  counterexample: a = 1, b = 2" when there is
+// one, then one "  note: ..." line per note.
 std::string format_diagnostic(const Diagnostic& d);
 
 const char* severity_name(Severity s);

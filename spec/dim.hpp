@@ -71,6 +71,14 @@ using PredOf = decltype(std::declval<Dim>() >= std::declval<Dim>());
 template <class Dim>
 using Dims = std::vector<Dim>;
 
+// Π d (1 for a scalar): the element count of a tensor of extents d.
+template <class Dim>
+Dim element_count(const Dims<Dim>& d) {
+  Dim n = Dim(int64_t{1});
+  for (const Dim& x : d) n = n * x;
+  return n;
+}
+
 template <class Dim>
 std::string dims_str(const Dims<Dim>& d) {
   std::string s = "[";

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "spec/diagnostic.hpp"
 #include "spec/dim.hpp"
 
 namespace nnref {
@@ -32,6 +33,13 @@ class ConcreteSink {
   }
   bool ok() const { return failures_.empty(); }
   const std::vector<Obligation>& failures() const { return failures_; }
+  // The first failure as an error, the others as notes. Only when !ok().
+  Diagnostic first_failure() const {
+    Diagnostic d = make_error(failures_[0].code, failures_[0].message);
+    for (size_t i = 1; i < failures_.size(); ++i)
+      d.notes.push_back("also [" + failures_[i].code + "]: " + failures_[i].message);
+    return d;
+  }
 
  private:
   std::vector<Obligation> failures_;

@@ -15,6 +15,7 @@
 //       params are aligned with op.params() (nullptr for an absent optional parameter).
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,10 +48,43 @@ struct ShapeOut {
   std::vector<ParamShape<Dim>> params;
 };
 
+// What every op's result must satisfy, whatever the op: each extent of each output and parameter is
+// at least 1 and each tensor's element count fits int64 (a saturated CDim count reaches INT64_MAX,
+// so the strict bound reads the same in both readings).
+template <class Dim, class S>
+void require_valid_shapes(const std::string& op, const ShapeOut<Dim>& out, S& sink) {
+  const auto check = [&](const Dims<Dim>& d, const std::string& what) {
+    for (size_t i = 0; i < d.size(); ++i)
+      sink.require(d[i] >= Dim(int64_t{1}), "shape.empty-extent",
+                   op + " " + what + " " + dims_str(d) + " has axis " + std::to_string(i) + " of extent " +
+                       dim_str(d[i]) + "; every extent must be at least 1");
+    sink.require(element_count(d) < Dim(std::numeric_limits<int64_t>::max()), "size.overflow",
+                 op + " " + what + " " + dims_str(d) + " has more elements than fit a 64-bit count");
+  };
+  for (size_t k = 0; k < out.outputs.size(); ++k)
+    check(out.outputs[k], out.outputs.size() == 1 ? "output" : "output #" + std::to_string(k));
+  for (const auto& p : out.params) check(p.dims, "parameter " + p.role);
+}
+
+// shape_rule followed by require_valid_shapes: the full set of obligations of one op, which every
+// reading (concrete, symbolic) runs.
+template <class A, class Dim, class S>
+std::optional<ShapeOut<Dim>> op_obligations(const A& attrs, const std::vector<Dims<Dim>>& inputs, S& sink) {
+  auto out = shape_rule(attrs, inputs, sink);
+  if (out) require_valid_shapes(op_name(attrs), *out, sink);
+  return out;
+}
+
 inline std::vector<Dims<CDim>> to_cdims(const std::vector<Shape>& shapes) {
   std::vector<Dims<CDim>> out;
   for (const auto& s : shapes) out.emplace_back(s.dims().begin(), s.dims().end());
   return out;
+}
+
+inline Result<Shape> to_shape(const Dims<CDim>& d) {
+  std::vector<int64_t> v;
+  for (auto x : d) v.push_back(x.v);
+  return Shape::make(std::move(v));
 }
 
 // Witness that an op's shape rule holds for particular input shapes (DESIGN idea 4). Only
@@ -60,13 +94,8 @@ class Checked {
  public:
   static Result<Checked> check(const A& attrs, std::vector<Shape> inputs) {
     ConcreteSink sink;
-    auto out = shape_rule(attrs, to_cdims(inputs), sink);
-    if (!sink.ok()) {
-      const auto& f = sink.failures();
-      Diagnostic d = make_error(f[0].code, f[0].message);
-      for (size_t i = 1; i < f.size(); ++i) d.notes.push_back("also [" + f[i].code + "]: " + f[i].message);
-      return d;
-    }
+    auto out = op_obligations(attrs, to_cdims(inputs), sink);
+    if (!sink.ok()) return sink.first_failure();
     if (!out) return make_error("shape.internal", op_name(attrs) + ": shape rule gave no result");
     Checked c;
     c.attrs_ = attrs;
@@ -97,11 +126,6 @@ class Checked {
 
  private:
   Checked() = default;
-  static Result<Shape> to_shape(const Dims<CDim>& d) {
-    std::vector<int64_t> v;
-    for (auto x : d) v.push_back(x.v);
-    return Shape::make(std::move(v));
-  }
   A attrs_{};
   std::vector<Shape> inputs_, outputs_;
   std::vector<Param> params_;
