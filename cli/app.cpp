@@ -36,8 +36,17 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   CheckOptions check;
   auto* check_cmd =
       app.add_subcommand("check", "check syntax, structure, shapes and the binding of every parameter");
-  check_cmd->add_option("model", check.model, "model file (.nnl)")->required();
+  check_cmd->add_option("model", check.model, "model file (.nnl)");
   add_max_memory(check_cmd, check.max_memory);
+  check_cmd->add_option("--dim", check.dims, "let an input extent range over LO..HI: batch=1..64, input.0=1..512");
+  check_cmd->add_option("--assume", check.assumes, "assume a relation of sizes: 'input.0 % 32 == 0'");
+  check_cmd->add_option("--format", check.format, "text, json or sarif")
+      ->check(CLI::IsMember({"text", "json", "sarif"}))
+      ->capture_default_str();
+  check_cmd->add_option("--explain", check.explain, "print what an obligation code means, and stop");
+  check_cmd->add_option("--timeout-ms", check.timeout_ms, "Z3 time limit per obligation, in milliseconds")
+      ->check(CLI::Range(1u, 3600000u))
+      ->capture_default_str();
 
   InspectOptions inspect;
   auto* inspect_cmd = app.add_subcommand("inspect", "list every node with its shape, parameters, MACs and memory");

@@ -23,6 +23,11 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err);
 struct CheckOptions {
   std::string model;
   int64_t max_memory = kDefaultMaxMemory;
+  std::vector<std::string> dims;     // NAME=LO..HI
+  std::vector<std::string> assumes;  // EXPR
+  std::string format = "text";       // text | json | sarif
+  std::string explain;               // a code: print what it means and stop
+  unsigned timeout_ms = 2000;        // per obligation
 };
 int check_command(const CheckOptions& o, std::ostream& out, std::ostream& err);
 

@@ -22,3 +22,4 @@ np.save(os.path.join(here, "mnist_classifier", "input.npy"), digit.reshape(1, 28
 
 np.save(os.path.join(here, "mlp", "input.npy"), rng.normal(0, 1, (1, 4)))
 np.save(os.path.join(here, "resnet_block", "input.npy"), rng.normal(0, 1, (1, 32, 32, 64)).astype(np.float32))
+np.save(os.path.join(here, "downsample_block", "input.npy"), rng.normal(0, 1, (1, 32, 32, 8)).astype(np.float32))

@@ -22,6 +22,9 @@ struct Model {
   std::string format;                  // "nnl"
   std::string precision = "float32";   // the precision the model is meant to run in
   std::string weights_path;            // resolved weights location ("" when none)
+  // Whether the front-end prepended a batch axis to each input's declared shape (NNL does), so
+  // that size names such as `input.0` count axes from the one after it.
+  bool batch_prepended = false;
   // The name a (node, role) parameter has in the weights source, e.g. (bn1, scale) → "bn1.gamma".
   // Every parameter of every node the front-end creates has an entry.
   std::map<std::pair<std::string, std::string>, std::string> param_keys;

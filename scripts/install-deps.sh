@@ -7,7 +7,7 @@ packages=(
   libz3-dev libboost-dev libmpfr-dev libmpfi-dev libgmp-dev
   librapidcheck-dev catch2 libhwy-dev
   libzip-dev zlib1g-dev nlohmann-json3-dev libcli11-dev
-  python3-numpy
+  python3-numpy python3-jsonschema
 )
 
 missing=()

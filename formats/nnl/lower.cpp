@@ -110,6 +110,7 @@ std::optional<Lowered> lower(const Program& p, Diags& d) {
 
   Model& m = out.model;
   m.format = "nnl";
+  m.batch_prepended = true;
   m.precision = c.precision;
   std::vector<ValueRef> value(p.layers.size());
   for (size_t i : t.order) {

@@ -1,0 +1,45 @@
+// The checker (DESIGN: checker/): every structure, shape, binding and size obligation of a model,
+// read over symbolic sizes and discharged by Z3 for every admissible size.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "checker/size_symbols.hpp"
+#include "semantics/graph.hpp"
+#include "semantics/payload.hpp"
+#include "semantics/wellformed.hpp"
+#include "spec/diagnostic.hpp"
+#include "spec/result.hpp"
+
+namespace nnref {
+
+struct CheckSettings {
+  std::vector<DimRange> dims;            // --dim
+  std::vector<std::string> assumptions;  // --assume
+  unsigned timeout_ms = 2000;            // per obligation
+  int64_t budget = int64_t{4} << 30;     // bytes
+  int64_t scalar_size = 8;               // bytes per element (the f64 evaluation)
+  bool batch_prepended = true;           // names count axes after the batch axis (NNL)
+};
+
+struct ObligationCounts {
+  int64_t total = 0, proved = 0, refuted = 0, unknown = 0;
+};
+
+struct CheckReport {
+  // Errors (refuted or unknown obligations, each with its counterexample where there is one) and
+  // warnings (unused parameters), in node order.
+  std::vector<Diagnostic> diagnostics;
+  ObligationCounts counts;
+  std::vector<DimRange> ranges;  // the symbols, as given
+  int64_t solver_calls = 0;      // how many obligations reached Z3 (the rest were known or cached)
+};
+
+// A usage error (bad --dim or --assume, contradictory assumptions: code "usage.*") is the error
+// of the Result; every finding about the model is in the report.
+Result<CheckReport> check_model(const Graph& g, const Payload& payload, const ParamNames& names,
+                                const CheckSettings& settings);
+
+}  // namespace nnref

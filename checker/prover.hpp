@@ -1,0 +1,65 @@
+// Discharges obligations with Z3, one at a time and in order (DESIGN idea 3). Each obligation is
+// checked for every size the ranges and assumptions admit, with the earlier obligations assumed
+// (so a refutation names the first place a size fails, not every consequence of it). Known
+// predicates, and those that interval bounds over the ranges prove, never reach Z3; equal predicates (Z3 terms are hash-consed) are decided once; the
+// solver is incremental (push/pop). Each check has a timeout, after which the verdict is Unknown.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <z3++.h>
+
+#include "checker/bounds.hpp"
+#include "checker/size_symbols.hpp"
+
+namespace nnref {
+
+enum class Verdict { Proved, Refuted, Unknown };
+
+struct Outcome {
+  Verdict verdict = Verdict::Proved;
+  Assignment counterexample;  // Refuted: the smallest failing sizes (in symbol order), when found
+  bool everywhere = false;    // Refuted: no admissible size satisfies it
+  std::string reason;         // Unknown: why Z3 gave up
+  std::string formula;        // the predicate after simplification, in --assume syntax
+};
+
+class Prover {
+ public:
+  Prover(z3::context& c, const SizeSymbols& symbols, std::vector<z3::expr> assumptions, unsigned timeout_ms);
+
+  // Whether any size satisfies the ranges and assumptions (sat), none does (unsat), or unknown.
+  z3::check_result admissible();
+  Outcome discharge(const z3::expr& pred);
+  // The term simplified by Z3, memoised: Z3's simplify costs ~15 µs a call, and along a chain
+  // of layers the same raw term recurs.
+  z3::expr simplify(const z3::expr& term);
+  // The admissible sizes, maximised in symbol order, under which pred holds; nullopt if none is found.
+  std::optional<Assignment> largest_satisfying(const z3::expr& pred);
+  // The value of an integer term at the given sizes.
+  int64_t value_at(const z3::expr& term, const Assignment& a);
+
+  int64_t solver_calls() const { return solver_calls_; }
+
+ private:
+  Assignment read(const z3::model& m) const;
+  // An optimal model of the base facts and `goal`, minimising (or maximising) each symbol in order.
+  std::optional<Assignment> optimise(const z3::expr& goal, bool maximise);
+
+  z3::context& c_;
+  const SizeSymbols& symbols_;
+  std::vector<z3::expr> facts_;  // ranges, assumptions, and every obligation discharged so far
+  z3::solver solver_;
+  Bounds bounds_;
+  unsigned timeout_ms_;
+  std::unordered_map<unsigned, Outcome> cache_;  // by the simplified predicate's AST id
+  // Raw term id → (raw term, kept alive so that its id is not reused; simplified term).
+  std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> simplified_;
+  int64_t solver_calls_ = 0;
+};
+
+}  // namespace nnref

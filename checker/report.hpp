@@ -1,0 +1,36 @@
+// A check's report in the three output formats of `nnref check`.
+#pragma once
+
+#include <string>
+
+#include "checker/check_model.hpp"
+
+namespace nnref {
+
+// Compiler-style text: every diagnostic (format_diagnostic, with its counterexample and notes),
+// then one summary line "MODEL: N obligations: P proved, R refuted, U unknown" (MODEL is
+// model_path). Every line ends in a newline.
+std::string report_text(const CheckReport& r, const std::string& model_path);
+
+// {"model": model_path,
+//  "diagnostics": [{code, severity, message, file, line, column, node, counterexample?, notes}],
+//  "obligations": {total, proved, refuted, unknown},
+//  "symbols": [{name, lo, hi}]}   (report.ranges)
+// severity is "error" | "warning" | "note". An unknown file or node is "", an unknown line or
+// column is 0 (always an integer, never null). counterexample, present only when the diagnostic
+// has one, maps symbol names to integers; notes is a list of strings. Pretty-printed with a
+// 2-space indent and a trailing newline.
+std::string report_json(const CheckReport& r, const std::string& model_path);
+
+// SARIF 2.1.0 (validates against the OASIS schema, tests/data/sarif/): one run of tool "nnref"
+// whose rules are one reportingDescriptor per code the results use (summary, formula and
+// `--explain` text from the catalogue; only the id for a code not in it), one result per
+// diagnostic: ruleId = code, ruleIndex, level, message (counterexample and notes appended as
+// lines), a location with the physical location (file as a URI reference, percent-encoded; an
+// absolute path as a file:// URI; region only for a known line, startColumn only for a known
+// column) when the file is known and a logical location (the node) when the node is, and the
+// counterexample under properties. The run's properties hold the model path and the obligation
+// counts. Pretty-printed with a 2-space indent and a trailing newline.
+std::string report_sarif(const CheckReport& r, const std::string& model_path);
+
+}  // namespace nnref
