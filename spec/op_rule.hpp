@@ -49,15 +49,17 @@ struct ShapeOut {
 };
 
 // What every op's result must satisfy, whatever the op: each extent of each output and parameter is
-// at least 1 and each tensor's element count fits int64 (a saturated CDim count reaches INT64_MAX,
+// at least 1 (not negative, then not 0) and each tensor's element count fits int64 (a saturated CDim count reaches INT64_MAX,
 // so the strict bound reads the same in both readings).
 template <class Dim, class S>
 void require_valid_shapes(const std::string& op, const ShapeOut<Dim>& out, S& sink) {
   const auto check = [&](const Dims<Dim>& d, const std::string& what) {
-    for (size_t i = 0; i < d.size(); ++i)
-      sink.require(d[i] >= Dim(int64_t{1}), "shape.empty-extent",
-                   op + " " + what + " " + dims_str(d) + " has axis " + std::to_string(i) + " of extent " +
-                       dim_str(d[i]) + "; every extent must be at least 1");
+    for (size_t i = 0; i < d.size(); ++i) {
+      const std::string axis = op + " " + what + " " + dims_str(d) + " has axis " + std::to_string(i) + " of extent " +
+                               dim_str(d[i]);
+      sink.require(d[i] >= Dim(int64_t{0}), "shape.negative-extent", axis + ", which is negative");
+      sink.require(d[i] != Dim(int64_t{0}), "shape.empty-extent", axis + "; every extent must be at least 1");
+    }
     sink.require(element_count(d) < Dim(std::numeric_limits<int64_t>::max()), "size.overflow",
                  op + " " + what + " " + dims_str(d) + " has more elements than fit a 64-bit count");
   };

@@ -160,7 +160,9 @@ std::optional<Dims<Dim>> spatial_rule(const std::string& family, const A& attrs,
                  op + " window of " + axis_name(i, sr) + " " + std::to_string(extent(a)) +
                      " does not fit the padded input " + axis_name(i, sr) + " " + dim_str(p) + " (" + dim_str(x) +
                      " + " + pads + ")");
-    out.push_back(floor_div(p - extent(a), Dim(a.s)) + int64_t{1});
+    // Same padding: ⌊(x + total − extent)/s⌋ + 1 is exactly ⌈x/s⌉ (total is chosen for that), and
+    // the closed form keeps symbolic extents readable.
+    out.push_back(is_same(attrs.pad_mode) ? ceil_div(x, Dim(a.s)) : floor_div(p - extent(a), Dim(a.s)) + int64_t{1});
   }
   return out;
 }
