@@ -119,8 +119,9 @@ void require_budget(const std::vector<Held>& held, const CheckSettings& s, Prove
   };
   const Held* largest = nullptr;
   int64_t largest_bytes = -1;
+  const bool sizes_known = total.is_known() || !d.counterexample.empty();  // not when undecided
   for (const auto& h : held)
-    if (int64_t b = value(h.bytes); b > largest_bytes) largest = &h, largest_bytes = b;
+    if (int64_t b = value(h.bytes); sizes_known && b > largest_bytes) largest = &h, largest_bytes = b;
   if (!total.is_known() && !d.counterexample.empty())
     d.notes.push_back("at the counterexample it needs " + std::to_string(value(total)) + " bytes");
   if (largest) {
@@ -177,6 +178,11 @@ Result<CheckReport> check_model(const Graph& g, const Payload& payload, const Pa
     bool inputs_known = true;
     for (const auto& r : node.inputs) {
       const auto& parent = shapes[static_cast<size_t>(r.node)];
+      if (parent && r.output >= static_cast<int>(parent->outputs.size()))
+        sink.require(false, "graph.output-index",
+                     "reads output " + std::to_string(r.output) + " of node '" +
+                         g.nodes[static_cast<size_t>(r.node)].name + "', which has " +
+                         std::to_string(parent->outputs.size()));
       if (!parent || r.output >= static_cast<int>(parent->outputs.size())) {
         inputs_known = false;
         break;

@@ -49,7 +49,12 @@ z3::expr Prover::simplify(const z3::expr& term) {
 
 Outcome Prover::discharge(const z3::expr& pred) {
   const z3::expr p = simplify(pred);
-  if (auto it = cache_.find(p.id()); it != cache_.end()) return it->second;
+  if (auto it = cache_.find(p.id()); it != cache_.end()) {
+    // A refuted or undecided predicate has been assumed since (unless it fails everywhere), so
+    // its recurrence is a consequence of the first failure, not a new one.
+    if (it->second.verdict != Verdict::Proved && !it->second.everywhere) return Outcome{};
+    return it->second;
+  }
   Outcome out;
   out.formula = term_text(p);
   if (p.is_true() || bounds_.holds_everywhere(p)) return cache_.emplace(p.id(), out).first->second;

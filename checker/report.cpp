@@ -71,14 +71,11 @@ std::string file_uri(const std::string& path) {
 
 }  // namespace
 
-std::string report_text(const CheckReport& r, const std::string& model_path) {
-  std::string out;
-  for (const auto& d : r.diagnostics) out += format_diagnostic(d) + "\n";
+std::string report_summary(const CheckReport& r, const std::string& model_path) {
   const auto& c = r.counts;
-  out += model_path + ": " + std::to_string(c.total) + " obligations: " + std::to_string(c.proved) +
-         " proved, " + std::to_string(c.refuted) + " refuted, " + std::to_string(c.unknown) +
-         " unknown\n";
-  return out;
+  if (c.refuted == 0 && c.unknown == 0) return model_path + ": ok, " + std::to_string(c.total) + " obligations proved\n";
+  return model_path + ": " + std::to_string(c.total) + " obligations: " + std::to_string(c.proved) + " proved, " +
+         std::to_string(c.refuted) + " refuted, " + std::to_string(c.unknown) + " unknown\n";
 }
 
 std::string report_json(const CheckReport& r, const std::string& model_path) {

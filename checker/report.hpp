@@ -7,10 +7,10 @@
 
 namespace nnref {
 
-// Compiler-style text: every diagnostic (format_diagnostic, with its counterexample and notes),
-// then one summary line "MODEL: N obligations: P proved, R refuted, U unknown" (MODEL is
-// model_path). Every line ends in a newline.
-std::string report_text(const CheckReport& r, const std::string& model_path);
+// The text format's last line (the diagnostics before it are format_diagnostic's, on stderr):
+// "MODEL: ok, N obligations proved" when nothing is refuted or unknown, else
+// "MODEL: N obligations: P proved, R refuted, U unknown". Ends in a newline.
+std::string report_summary(const CheckReport& r, const std::string& model_path);
 
 // {"model": model_path,
 //  "diagnostics": [{code, severity, message, file, line, column, node, counterexample?, notes}],

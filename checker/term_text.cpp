@@ -1,5 +1,6 @@
 #include "checker/term_text.hpp"
 
+#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -24,11 +25,25 @@ constexpr int kMaxSubterms = 200;
 
 Text render(const z3::expr& e, int& budget);
 
+// Z3 writes a - b as a + -1 * b: the term b when e is -1 * b, for printing "a - b".
+std::optional<z3::expr> negated(const z3::expr& e) {
+  int64_t k = 0;
+  if (e.is_app() && e.decl().decl_kind() == Z3_OP_MUL && e.num_args() == 2 && e.arg(0).is_numeral_i64(k) && k == -1)
+    return e.arg(1);
+  return std::nullopt;
+}
+
 Text infix(const z3::expr& e, const char* op, int prec, int& budget) {
   // Left-associative: the right operands of - / % bind one level tighter.
   std::string s = wrap(render(e.arg(0), budget), prec);
-  for (unsigned i = 1; i < e.num_args(); ++i)
+  const bool add = e.decl().decl_kind() == Z3_OP_ADD;
+  for (unsigned i = 1; i < e.num_args(); ++i) {
+    if (auto b = add ? negated(e.arg(i)) : std::nullopt) {
+      s += " - " + wrap(render(*b, budget), prec + 1);
+      continue;
+    }
     s += std::string(" ") + op + " " + wrap(render(e.arg(i), budget), prec + 1);
+  }
   return {s, prec};
 }
 

@@ -63,12 +63,14 @@ int check_command(const CheckOptions& o, std::ostream& out, std::ostream& err) {
     err << format_diagnostic(r.error()) << "\n";
     return kExitUsage;
   }
-  if (o.format == "json")
+  if (o.format == "json") {
     out << report_json(*r, o.model);
-  else if (o.format == "sarif")
+  } else if (o.format == "sarif") {
     out << report_sarif(*r, o.model);
-  else
-    err << report_text(*r, o.model);
+  } else {
+    print_diagnostics(err, r->diagnostics);
+    out << report_summary(*r, o.model);
+  }
   const int worst = exit_code_for(r->diagnostics);
   if (worst != kExitOk) return worst;
   return r->counts.refuted + r->counts.unknown > 0 ? kExitInvalid : kExitOk;

@@ -77,14 +77,13 @@ CheckReport small_report() {
 
 }  // namespace
 
-TEST_CASE("report_text: each diagnostic, then the summary line") {
-  CHECK(report_text(small_report(), "model.nnl") ==
-        "model.nnl:4:7: error[shape.conv.window-exceeds-input]: conv1: the window (5) exceeds the padded input\n"
-        "  counterexample: batch = 1, x.1 = 3\n"
-        "  note: the kernel is 5 wide\n"
-        "model.nnl: warning[binding.unused]: parameter fc.bias is never used\n"
-        "model.nnl: 5 obligations: 3 proved, 1 refuted, 1 unknown\n");
-  CHECK(report_text(CheckReport{}, "m.nnl") == "m.nnl: 0 obligations: 0 proved, 0 refuted, 0 unknown\n");
+TEST_CASE("report_summary: the counts, or ok when nothing failed") {
+  CHECK(report_summary(small_report(), "model.nnl") == "model.nnl: 5 obligations: 3 proved, 1 refuted, 1 unknown\n");
+  CheckReport fine;
+  fine.counts = {7, 7, 0, 0};
+  CHECK(report_summary(fine, "m.nnl") == "m.nnl: ok, 7 obligations proved\n");
+  fine.counts = {7, 6, 0, 1};
+  CHECK(report_summary(fine, "m.nnl") == "m.nnl: 7 obligations: 6 proved, 0 refuted, 1 unknown\n");
 }
 
 TEST_CASE("report_json: every key and value") {
