@@ -92,6 +92,41 @@ z3::context& shared_context() {
   return *ctx;
 }
 
+using NodeShapes = std::vector<std::optional<ShapeOut<SymDim>>>;  // per node; nullopt where a rule could not run
+
+// The shapes a node reads, or nullopt when one is unknown (an earlier failure) or missing.
+std::optional<std::vector<Dims<SymDim>>> node_inputs(const Graph& g, const Node& node, const NodeShapes& shapes,
+                                                     SymbolicSink& sink) {
+  std::vector<Dims<SymDim>> in;
+  for (const auto& r : node.inputs) {
+    const auto& parent = shapes[static_cast<size_t>(r.node)];
+    if (!parent) return std::nullopt;
+    if (r.output >= static_cast<int>(parent->outputs.size())) {
+      sink.require(false, "graph.output-index",
+                   "reads output " + std::to_string(r.output) + " of node '" + g.nodes[static_cast<size_t>(r.node)].name +
+                       "', which has " + std::to_string(parent->outputs.size()));
+      return std::nullopt;
+    }
+    in.push_back(parent->outputs[static_cast<size_t>(r.output)]);
+  }
+  return in;
+}
+
+// Simplified at each node so that terms stay small along a chain of layers: "same" padding
+// mentions its input several times, so unsimplified terms would grow exponentially.
+void simplify_shapes(ShapeOut<SymDim>& out, Prover& prover) {
+  const auto simplify = [&](SymDim& d) {
+    if (d.is_known()) return;
+    const z3::expr t = prover.simplify(d.term());
+    int64_t v = 0;
+    d = t.is_numeral_i64(v) ? SymDim(v) : SymDim(t);
+  };
+  for (auto& dims : out.outputs)
+    for (auto& d : dims) simplify(d);
+  for (auto& p : out.params)
+    for (auto& d : p.dims) simplify(d);
+}
+
 // One tensor evaluation holds, for the memory obligation.
 struct Held {
   const Node* node;
@@ -169,46 +204,18 @@ Result<CheckReport> check_model(const Graph& g, const Payload& payload, const Pa
     return make_error("usage.assume", "no size satisfies the --dim ranges and the --assume options together");
 
   SymbolicSink sink(prover, *symbols, report);
-  std::vector<std::optional<ShapeOut<SymDim>>> shapes;  // per node; nullopt where a rule could not run
+  NodeShapes shapes;
   std::set<std::pair<std::string, std::string>> used;
   std::vector<Held> held;
   for (const Node& node : g.nodes) {
     sink.at(&node);
-    std::vector<Dims<SymDim>> in;
-    bool inputs_known = true;
-    for (const auto& r : node.inputs) {
-      const auto& parent = shapes[static_cast<size_t>(r.node)];
-      if (parent && r.output >= static_cast<int>(parent->outputs.size()))
-        sink.require(false, "graph.output-index",
-                     "reads output " + std::to_string(r.output) + " of node '" +
-                         g.nodes[static_cast<size_t>(r.node)].name + "', which has " +
-                         std::to_string(parent->outputs.size()));
-      if (!parent || r.output >= static_cast<int>(parent->outputs.size())) {
-        inputs_known = false;
-        break;
-      }
-      in.push_back(parent->outputs[static_cast<size_t>(r.output)]);
-    }
+    const auto in = node_inputs(g, node, shapes, sink);
     std::optional<ShapeOut<SymDim>> out;
-    if (inputs_known && std::holds_alternative<InputAttrs>(node.op)) {
-      out = ShapeOut<SymDim>{{symbols->input_dims(node)}, {}};
+    if (in && std::holds_alternative<InputAttrs>(node.op)) {
+      out = ShapeOut<SymDim>{{symbols->input_dims(node)}, {}};  // its size symbols, not the declared dims
       require_valid_shapes(op_name(node.op), *out, sink);
-    } else if (inputs_known) {
-      out = node_obligations(node.op, in, sink);
-    }
-    if (out) {
-      // Simplified at each node so that terms stay small along a chain of layers: "same" padding
-      // mentions its input three times, so unsimplified terms would grow exponentially.
-      const auto simplify = [&](SymDim& d) {
-        if (d.is_known()) return;
-        const z3::expr t = prover.simplify(d.term());
-        int64_t v = 0;
-        d = t.is_numeral_i64(v) ? SymDim(v) : SymDim(t);
-      };
-      for (auto& dims : out->outputs)
-        for (auto& d : dims) simplify(d);
-      for (auto& p : out->params)
-        for (auto& d : p.dims) simplify(d);
+    } else if (in) {
+      out = node_obligations(node.op, *in, sink);
     }
     if (!out) {
       // Its parameters are not known: do not call them unused.
@@ -217,14 +224,14 @@ Result<CheckReport> check_model(const Graph& g, const Payload& payload, const Pa
       shapes.push_back(std::nullopt);
       continue;
     }
+    simplify_shapes(*out, prover);
     for (size_t k = 0; k < out->outputs.size(); ++k)
       held.push_back({&node, "the output of node '" + node.name + "'" + (k ? " #" + std::to_string(k) : ""),
                       element_count(out->outputs[k]) * settings.scalar_size});
     for (const auto& p : out->params) {
       const ParamEntry* e = payload.find(node.name, p.role);
       if (e) used.insert({node.name, p.role});
-      auto it = names.find({node.name, p.role});
-      require_binding(p, e, it != names.end() ? it->second : node.name + "/" + p.role, sink);
+      require_binding(p, e, param_name(names, node.name, p.role), sink);
       held.push_back({&node, "parameter " + node.name + "/" + p.role, element_count(p.dims) * settings.scalar_size});
     }
     shapes.push_back(std::move(out));

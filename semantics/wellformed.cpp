@@ -10,11 +10,6 @@ namespace nnref {
 
 namespace {
 
-std::string param_name(const ParamNames& names, const std::string& node, const std::string& role) {
-  auto it = names.find({node, role});
-  return it != names.end() ? it->second : node + "/" + role;
-}
-
 // r names a node with id < before and, when its shapes are known, one of that node's outputs.
 bool valid_ref(const GraphInfo* info, ValueRef r, int64_t before) {
   if (r.node < 0 || r.node >= before || r.output < 0) return false;
@@ -22,6 +17,11 @@ bool valid_ref(const GraphInfo* info, ValueRef r, int64_t before) {
 }
 
 }  // namespace
+
+std::string param_name(const ParamNames& names, const std::string& node, const std::string& role) {
+  auto it = names.find({node, role});
+  return it != names.end() ? it->second : node + "/" + role;
+}
 
 std::vector<Diagnostic> check_structure(const Graph& g) {
   std::vector<Diagnostic> out;

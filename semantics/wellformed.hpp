@@ -34,6 +34,7 @@ struct GraphInfo {
 // The name a (node, role) parameter has in its source, e.g. (bn1, scale) → "bn1.gamma"; absent
 // entries are named "node/role".
 using ParamNames = std::map<std::pair<std::string, std::string>, std::string>;
+std::string param_name(const ParamNames& names, const std::string& node, const std::string& role);
 
 // Ids in order, unique non-empty names, inputs that name an earlier node's existing output,
 // arity, at least one graph output and every output valid. All problems, in node order.
