@@ -165,7 +165,7 @@ void require_budget(const std::vector<Held>& held, const CheckSettings& s, Prove
     d.notes.push_back("the largest tensor is " + largest->what + ", " + std::to_string(largest_bytes) + " bytes" +
                       (d.counterexample.empty() ? "" : " at the counterexample"));
   }
-  if (!fits.is_known())
+  if (!fits.is_known() && !d.counterexample.empty())  // refuted, not undecided
     if (auto fit = prover.largest_satisfying(fits.term())) {
       std::string s2;
       for (const auto& [name, v] : *fit) s2 += (s2.empty() ? "" : ", ") + name + " = " + std::to_string(v);
