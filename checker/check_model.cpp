@@ -55,7 +55,7 @@ class SymbolicSink {
     if (o.verdict == Verdict::Unknown) {
       ++report_.counts.unknown;
       d.message = "could not be decided: " + d.message;
-      d.notes.push_back("Z3 gave up (" + o.reason + "); raise --timeout-ms or narrow the --dim ranges");
+      d.notes.push_back("Z3 gave up: " + o.reason + "; raise --solver-budget or narrow the --dim ranges");
     } else {
       ++report_.counts.refuted;
       d.counterexample = o.counterexample;
@@ -199,7 +199,7 @@ Result<CheckReport> check_model(const Graph& g, const Payload& payload, const Pa
     else if (!a->known())
       return make_error("usage.assume", "--assume '" + text + "' is false for the declared sizes");
   }
-  Prover prover(ctx, *symbols, std::move(assumptions), settings.timeout_ms);
+  Prover prover(ctx, *symbols, std::move(assumptions), settings.solver_budget);
   if (prover.admissible() == z3::unsat)
     return make_error("usage.assume", "no size satisfies the --dim ranges and the --assume options together");
 

@@ -15,10 +15,23 @@
 
 namespace nnref {
 
+// Z3's resource limit (rlimit) bounds each solver call, deterministically. The default is 50
+// times what the checker's decided queries were measured to need (docs/cli.md, "Solver budget").
+constexpr unsigned kDefaultSolverBudget = 50'000;
+// --timeout-ms, the older spelling, is read at this rate, so that its old default (2000) is the
+// default budget. Units are not time: Z3 spends anything from 1 µs to far more on one.
+constexpr unsigned kSolverUnitsPerMs = 25;
+
+// The budget that --timeout-ms N stands for, at most UINT32_MAX.
+constexpr unsigned solver_budget_for_ms(unsigned ms) {
+  const uint64_t units = uint64_t{ms} * kSolverUnitsPerMs;
+  return units > UINT32_MAX ? UINT32_MAX : static_cast<unsigned>(units);
+}
+
 struct CheckSettings {
   std::vector<DimRange> dims;            // --dim
   std::vector<std::string> assumptions;  // --assume
-  unsigned timeout_ms = 2000;            // per obligation
+  unsigned solver_budget = kDefaultSolverBudget;  // Z3 resource units per solver call
   int64_t budget = int64_t{4} << 30;     // bytes
   int64_t scalar_size = 8;               // bytes per element (the f64 evaluation)
   bool batch_prepended = true;           // names count axes after the batch axis (NNL)

@@ -2,7 +2,9 @@
 // checked for every size the ranges and assumptions admit, with the earlier obligations assumed
 // (so a refutation names the first place a size fails, not every consequence of it). Known
 // predicates, and those that interval bounds over the ranges prove, never reach Z3; equal predicates (Z3 terms are hash-consed) are decided once; the
-// solver is incremental (push/pop). Each check has a timeout, after which the verdict is Unknown.
+// solver is incremental (push/pop). Each solver call has a resource budget (Z3's rlimit), after
+// which the verdict is Unknown. Never a time limit: Z3 4.8's timer can deadlock the call it times
+// (Z3 issue 5990), and a budget gives the same verdict on every machine and every run.
 #pragma once
 
 #include <cstdint>
@@ -24,13 +26,13 @@ struct Outcome {
   Verdict verdict = Verdict::Proved;
   Assignment counterexample;  // Refuted: the smallest failing sizes (in symbol order), when found
   bool everywhere = false;    // Refuted: no admissible size satisfies it
-  std::string reason;         // Unknown: why Z3 gave up
+  std::string reason;         // Unknown: why Z3 gave up (its budget, or Z3's own reason)
   std::string formula;        // the predicate after simplification, in --assume syntax
 };
 
 class Prover {
  public:
-  Prover(z3::context& c, const SizeSymbols& symbols, std::vector<z3::expr> assumptions, unsigned timeout_ms);
+  Prover(z3::context& c, const SizeSymbols& symbols, std::vector<z3::expr> assumptions, unsigned budget);
 
   // Whether any size satisfies the ranges and assumptions (sat), none does (unsat), or unknown.
   z3::check_result admissible();
@@ -46,6 +48,10 @@ class Prover {
   int64_t solver_calls() const { return solver_calls_; }
 
  private:
+  // Bounds a solver call by `budgets` times the budget; every solver and optimiser of the prover is set with it.
+  z3::params budget_params(unsigned budgets = 1);
+  // Why the last solver call was undecided, in the user's terms.
+  std::string unknown_reason();
   Assignment read(const z3::model& m) const;
   // An optimal model of the base facts and `goal`, minimising (or maximising) each symbol in order.
   std::optional<Assignment> optimise(const z3::expr& goal, bool maximise);
@@ -55,7 +61,7 @@ class Prover {
   std::vector<z3::expr> facts_;  // ranges, assumptions, and every obligation discharged so far
   z3::solver solver_;
   Bounds bounds_;
-  unsigned timeout_ms_;
+  unsigned budget_;  // Z3 resource units per solver call
   std::unordered_map<unsigned, Outcome> cache_;  // by the simplified predicate's AST id
   // Raw term id → (raw term, kept alive so that its id is not reused; simplified term).
   std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> simplified_;

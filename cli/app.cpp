@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <ostream>
 
+#include "checker/check_model.hpp"
 #include "cli/commands.hpp"
 
 namespace nnref {
@@ -44,9 +45,16 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       ->check(CLI::IsMember({"text", "json", "sarif"}))
       ->capture_default_str();
   check_cmd->add_option("--explain", check.explain, "print what an obligation code means, and stop");
-  check_cmd->add_option("--timeout-ms", check.timeout_ms, "Z3 time limit per obligation, in milliseconds")
+  auto* budget = check_cmd->add_option("--solver-budget", check.solver_budget,
+                                       "Z3 resource units per solver call (deterministic; default " +
+                                           std::to_string(kDefaultSolverBudget) + ")")
+                     ->check(CLI::Range(1u, UINT32_MAX));
+  check_cmd->add_option("--timeout-ms", check.timeout_ms, "the older spelling of --solver-budget, in approximate milliseconds")
       ->check(CLI::Range(1u, 3600000u))
-      ->capture_default_str();
+      ->excludes(budget);
+  check_cmd->add_option("--deadline", check.deadline_s,
+                        "wall-clock limit on the whole check, in seconds; when it passes the check is unknown")
+      ->check(CLI::Range(1u, 86400u));
 
   InspectOptions inspect;
   auto* inspect_cmd = app.add_subcommand("inspect", "list every node with its shape, parameters, MACs and memory");

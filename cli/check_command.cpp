@@ -7,6 +7,7 @@
 #include "checker/report.hpp"
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
+#include "cli/deadline.hpp"
 
 namespace nnref {
 
@@ -39,7 +40,8 @@ Result<CheckReport> findings(const CheckOptions& o) {
     s.dims.push_back(*r);
   }
   s.assumptions = o.assumes;
-  s.timeout_ms = o.timeout_ms;
+  if (o.solver_budget) s.solver_budget = o.solver_budget;
+  if (o.timeout_ms) s.solver_budget = solver_budget_for_ms(o.timeout_ms);
   s.budget = o.max_memory;
   s.batch_prepended = loaded.model->batch_prepended;
   const Model& m = *loaded.model;
@@ -50,6 +52,43 @@ Result<CheckReport> findings(const CheckOptions& o) {
   return checked;
 }
 
+// Prints the report in the chosen format; returns the exit code.
+int print_report(const CheckReport& r, const CheckOptions& o, std::ostream& out, std::ostream& err) {
+  if (o.format == "json") {
+    out << report_json(r, o.model);
+  } else if (o.format == "sarif") {
+    out << report_sarif(r, o.model);
+  } else {
+    print_diagnostics(err, r.diagnostics);
+    out << report_summary(r, o.model);
+  }
+  const int worst = exit_code_for(r.diagnostics);
+  if (worst != kExitOk) return worst;
+  return r.counts.refuted + r.counts.unknown > 0 ? kExitInvalid : kExitOk;
+}
+
+int check_and_report(const CheckOptions& o, std::ostream& out, std::ostream& err) {
+  auto r = findings(o);
+  if (!r) {
+    err << format_diagnostic(r.error()) << "\n";
+    return kExitUsage;
+  }
+  return print_report(*r, o, out, err);
+}
+
+// The report of a check that --deadline ended: one unknown, since nothing was proved.
+CheckReport deadline_report(const CheckOptions& o) {
+  CheckReport r;
+  for (const auto& text : o.dims)
+    if (auto range = parse_dim_range(text)) r.ranges.push_back(*range);
+  Diagnostic d = make_error("check.deadline", "the check did not finish within --deadline " +
+                                                  std::to_string(o.deadline_s) + " s; nothing was proved");
+  d.notes.push_back("lower --solver-budget, narrow the --dim ranges, or raise --deadline");
+  r.diagnostics.push_back(std::move(d));
+  r.counts.total = r.counts.unknown = 1;
+  return r;
+}
+
 }  // namespace
 
 int check_command(const CheckOptions& o, std::ostream& out, std::ostream& err) {
@@ -58,22 +97,10 @@ int check_command(const CheckOptions& o, std::ostream& out, std::ostream& err) {
     err << "error[usage.model]: check needs a model file (or --explain CODE)\n";
     return kExitUsage;
   }
-  auto r = findings(o);
-  if (!r) {
-    err << format_diagnostic(r.error()) << "\n";
-    return kExitUsage;
-  }
-  if (o.format == "json") {
-    out << report_json(*r, o.model);
-  } else if (o.format == "sarif") {
-    out << report_sarif(*r, o.model);
-  } else {
-    print_diagnostics(err, r->diagnostics);
-    out << report_summary(*r, o.model);
-  }
-  const int worst = exit_code_for(r->diagnostics);
-  if (worst != kExitOk) return worst;
-  return r->counts.refuted + r->counts.unknown > 0 ? kExitInvalid : kExitOk;
+  if (o.deadline_s == 0) return check_and_report(o, out, err);
+  const Work work = [&o](std::ostream& child_out, std::ostream& child_err) { return check_and_report(o, child_out, child_err); };
+  if (auto code = run_with_deadline(o.deadline_s, work, out, err)) return *code;
+  return print_report(deadline_report(o), o, out, err);
 }
 
 }  // namespace nnref

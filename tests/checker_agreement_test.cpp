@@ -92,7 +92,6 @@ Reading checker_reading(const Case& c, const std::vector<DimRange>& ranges) {
   s.budget = c.budget;
   s.scalar_size = kScalar;
   s.batch_prepended = c.batch_prepended;
-  s.timeout_ms = 10000;
   auto r = check_model(c.graph, c.payload, c.names, s);
   if (!r) FAIL("check_model usage error: " << format_diagnostic(r.error()));
   Reading out;
@@ -204,7 +203,6 @@ std::string range_form(const Case& c, const SizeSymbols& symbols, const RangeFor
   s.budget = c.budget;
   s.scalar_size = kScalar;
   s.batch_prepended = c.batch_prepended;
-  s.timeout_ms = 10000;
   auto r = check_model(c.graph, c.payload, c.names, s);
   std::string where;
   for (const auto& d : f.ranges)

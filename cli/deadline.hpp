@@ -1,0 +1,21 @@
+// A wall-clock limit on a whole command. Z3's resource budget bounds each solver call, but its
+// units are not time (one call under a budget of 10^6 units was measured at 515 s), so
+// `check --deadline` runs the check in a forked child and kills it when the deadline passes.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <optional>
+
+namespace nnref {
+
+using Work = std::function<int(std::ostream& out, std::ostream& err)>;
+
+// Runs `work` in a child process and copies what it wrote to `out` and `err`; returns its exit
+// code, or nullopt when `seconds` pass first (the child is killed and nothing it wrote is copied).
+// A child that cannot be started, or that dies of a signal, is reported on `err` with exit code 2.
+// Fork only from a single-threaded process: the child runs ordinary code, not just
+// async-signal-safe calls.
+std::optional<int> run_with_deadline(unsigned seconds, const Work& work, std::ostream& out, std::ostream& err);
+
+}  // namespace nnref
