@@ -49,7 +49,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                                        "Z3 resource units per solver call (deterministic; default " +
                                            std::to_string(kDefaultSolverBudget) + ")")
                      ->check(CLI::Range(1u, UINT32_MAX));
-  check_cmd->add_option("--timeout-ms", check.timeout_ms, "the older spelling of --solver-budget, in approximate milliseconds")
+  check_cmd->add_option("--timeout-ms", check.timeout_ms, "the older spelling of --solver-budget: N sets 25 N units (not a time limit)")
       ->check(CLI::Range(1u, 3600000u))
       ->excludes(budget);
   check_cmd->add_option("--deadline", check.deadline_s,
