@@ -46,10 +46,13 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       ->capture_default_str();
   check_cmd->add_option("--explain", check.explain, "print what an obligation code means, and stop");
   auto* budget = check_cmd->add_option("--solver-budget", check.solver_budget,
-                                       "Z3 resource units per solver call (deterministic; default " +
-                                           std::to_string(kDefaultSolverBudget) + ")")
-                     ->check(CLI::Range(1u, UINT32_MAX));
-  check_cmd->add_option("--timeout-ms", check.timeout_ms, "the older spelling of --solver-budget: N sets 25 N units (not a time limit)")
+                                       "Z3 resource units per solver call (deterministic)")
+                     ->check(CLI::Range(1u, UINT32_MAX))
+                     ->capture_default_str();
+  check_cmd
+      ->add_option_function<unsigned>(
+          "--timeout-ms", [&check](unsigned ms) { check.solver_budget = solver_budget_for_ms(ms); },
+          "the older spelling of --solver-budget: N sets 25 N units (not a time limit)")
       ->check(CLI::Range(1u, 3600000u))
       ->excludes(budget);
   check_cmd->add_option("--deadline", check.deadline_s,

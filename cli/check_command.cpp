@@ -40,8 +40,7 @@ Result<CheckReport> findings(const CheckOptions& o) {
     s.dims.push_back(*r);
   }
   s.assumptions = o.assumes;
-  if (o.solver_budget) s.solver_budget = o.solver_budget;
-  if (o.timeout_ms) s.solver_budget = solver_budget_for_ms(o.timeout_ms);
+  s.solver_budget = o.solver_budget;
   s.budget = o.max_memory;
   s.batch_prepended = loaded.model->batch_prepended;
   const Model& m = *loaded.model;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/check_model.hpp"
 #include "cli/common.hpp"
 
 namespace nnref {
@@ -27,8 +28,7 @@ struct CheckOptions {
   std::vector<std::string> assumes;  // EXPR
   std::string format = "text";       // text | json | sarif
   std::string explain;               // a code: print what it means and stop
-  unsigned solver_budget = 0;        // Z3 resource units per solver call (0: not given)
-  unsigned timeout_ms = 0;           // the older spelling of a budget, read as 25 units a millisecond (0: not given)
+  unsigned solver_budget = kDefaultSolverBudget;  // Z3 resource units per solver call (--timeout-ms sets it too)
   unsigned deadline_s = 0;           // wall-clock limit on the whole check, in seconds (0: none)
 };
 int check_command(const CheckOptions& o, std::ostream& out, std::ostream& err);
