@@ -7,8 +7,8 @@
 #include "checker/prover.hpp"
 #include "checker/sym_dim.hpp"
 #include "checker/term_text.hpp"
-#include "semantics/binding_rule.hpp"
-#include "semantics/node_rule.hpp"
+#include "checker/sym_rules.hpp"
+#include "semantics/graph_walk.hpp"
 
 namespace nnref {
 
@@ -24,25 +24,47 @@ bool mentions(const std::string& text, const std::string& name) {
   return false;
 }
 
-// Receives every obligation of every node, decides it (known ones at once, the others with the
-// prover), counts it, and turns each failure into a located diagnostic.
-class SymbolicSink {
+// The symbolic reading of the graph walk: decides each obligation (known ones at once, the others
+// with the prover), counts it, and turns each failure into a located diagnostic.
+class SymbolicReading final : public GraphReading<SymDim>, private ObligationSink<SymDim> {
  public:
-  SymbolicSink(Prover& prover, const SizeSymbols& symbols, CheckReport& report)
-      : prover_(prover), symbols_(symbols), report_(report) {}
+  SymbolicReading(Prover& prover, const SizeSymbols& symbols, const CheckSettings& settings, CheckReport& report,
+                  const Graph& g)
+      : prover_(prover), symbols_(symbols), settings_(settings), report_(report), graph_(&g) {}
 
-  void at(const Node* node) { node_ = node; }
+  ObligationSink<SymDim>& sink() override { return *this; }
+  void at(const Node* node) override {
+    node_ = node;
+    failed_ = false;
+  }
+  bool node_failed() const override { return failed_; }
+  Dims<SymDim> input_dims(const Node& input) override { return symbols_.input_dims(input); }
+  // Simplified at each node so that terms stay small along a chain of layers: "same" padding
+  // mentions its input several times, so unsimplified terms would grow exponentially.
+  void settle(ShapeOut<SymDim>& out) override {
+    const auto simplify = [&](SymDim& d) {
+      if (d.is_known()) return;
+      const z3::expr t = prover_.simplify(d.term());
+      int64_t v = 0;
+      d = t.is_numeral_i64(v) ? SymDim(v) : SymDim(t);
+    };
+    for (auto& dims : out.outputs)
+      for (auto& d : dims) simplify(d);
+    for (auto& p : out.params)
+      for (auto& d : p.dims) simplify(d);
+  }
+  void require_budget(const MemoryUse<SymDim>& use) override;
 
-  void require(bool holds, std::string_view code, std::string message) { require(SymPred(holds), code, std::move(message)); }
-
-  void require(const SymPred& pred, std::string_view code, std::string message) {
+  void require(const SymPred& pred, const ObligationSpec& obligation, std::string message) override {
     ++report_.counts.total;
+    const std::string code(obligation.code);
     if (pred.is_known()) {
       if (pred.known()) {
         ++report_.counts.proved;
       } else {
         ++report_.counts.refuted;
-        emit(make_error(std::string(code), std::move(message)));
+        failed_ = true;
+        emit(make_error(code, std::move(message)));
       }
       return;
     }
@@ -51,7 +73,7 @@ class SymbolicSink {
       ++report_.counts.proved;
       return;
     }
-    Diagnostic d = make_error(std::string(code), std::move(message));
+    Diagnostic d = make_error(code, std::move(message));
     if (o.verdict == Verdict::Unknown) {
       ++report_.counts.unknown;
       d.message = "could not be decided: " + d.message;
@@ -61,7 +83,10 @@ class SymbolicSink {
       d.counterexample = o.counterexample;
     }
     d.notes.push_back("needs " + o.formula + allowed(o.formula));
-    if (o.everywhere) d.notes.push_back("this fails for every size the --dim ranges and --assume options admit");
+    if (o.everywhere) {
+      d.notes.push_back("this fails for every size the --dim ranges and --assume options admit");
+      failed_ = true;
+    }
     emit(std::move(d));
   }
 
@@ -80,8 +105,11 @@ class SymbolicSink {
 
   Prover& prover_;
   const SizeSymbols& symbols_;
+  const CheckSettings& settings_;
   CheckReport& report_;
+  const Graph* graph_;
   const Node* node_ = nullptr;
+  bool failed_ = false;  // an obligation of the current node fails for every admissible size
 };
 
 // One Z3 context per thread, created once and never destroyed: Z3 4.8's Z3_del_context takes
@@ -92,81 +120,56 @@ z3::context& shared_context() {
   return *ctx;
 }
 
-using NodeShapes = std::vector<std::optional<ShapeOut<SymDim>>>;  // per node; nullopt where a rule could not run
-
-// The shapes a node reads, or nullopt when one is unknown (an earlier failure) or missing.
-std::optional<std::vector<Dims<SymDim>>> node_inputs(const Graph& g, const Node& node, const NodeShapes& shapes,
-                                                     SymbolicSink& sink) {
-  std::vector<Dims<SymDim>> in;
-  for (const auto& r : node.inputs) {
-    const auto& parent = shapes[static_cast<size_t>(r.node)];
-    if (!parent) return std::nullopt;
-    if (r.output >= static_cast<int>(parent->outputs.size())) {
-      sink.require(false, "graph.output-index",
-                   "reads output " + std::to_string(r.output) + " of node '" + g.nodes[static_cast<size_t>(r.node)].name +
-                       "', which has " + std::to_string(parent->outputs.size()));
-      return std::nullopt;
-    }
-    in.push_back(parent->outputs[static_cast<size_t>(r.output)]);
+// Σ bytes live ≤ budget while each node runs, and where it fails, the largest admissible sizes
+// that fit.
+void SymbolicReading::require_budget(const MemoryUse<SymDim>& use) {
+  const int64_t budget = settings_.budget;
+  SymPred fits = true;
+  for (size_t t = 0; t < use.live.size(); ++t) fits = fits && (use.at_step(t) <= SymDim(budget));
+  if (use.live.empty()) fits = use.params_bytes <= SymDim(budget);
+  const size_t before = report_.diagnostics.size();
+  at(nullptr);
+  const std::string over = "over the budget of " + std::to_string(budget) + " bytes (--max-memory)";
+  // The peak as a number when every step is known; the message is the same in the concrete reading.
+  std::optional<int64_t> peak = use.params_bytes.is_known() ? std::optional(use.params_bytes.known()) : std::nullopt;
+  for (size_t t = 0; t < use.live.size() && peak; ++t) {
+    const SymDim b = use.at_step(t);
+    peak = b.is_known() ? std::optional(std::max(*peak, b.known())) : std::nullopt;
   }
-  return in;
-}
-
-// Simplified at each node so that terms stay small along a chain of layers: "same" padding
-// mentions its input several times, so unsimplified terms would grow exponentially.
-void simplify_shapes(ShapeOut<SymDim>& out, Prover& prover) {
-  const auto simplify = [&](SymDim& d) {
-    if (d.is_known()) return;
-    const z3::expr t = prover.simplify(d.term());
-    int64_t v = 0;
-    d = t.is_numeral_i64(v) ? SymDim(v) : SymDim(t);
-  };
-  for (auto& dims : out.outputs)
-    for (auto& d : dims) simplify(d);
-  for (auto& p : out.params)
-    for (auto& d : p.dims) simplify(d);
-}
-
-// One tensor evaluation holds, for the memory obligation.
-struct Held {
-  const Node* node;
-  std::string what;
-  SymDim bytes;
-};
-
-// Σ bytes ≤ budget, and where it fails, the largest admissible sizes that fit.
-void require_budget(const std::vector<Held>& held, const CheckSettings& s, Prover& prover, SymbolicSink& sink,
-                    CheckReport& report) {
-  SymDim total = int64_t{0};
-  for (const auto& h : held) total = total + h.bytes;
-  const size_t before = report.diagnostics.size();
-  const SymPred fits = total <= SymDim(s.budget);
-  sink.at(nullptr);
-  const std::string over = "over the budget of " + std::to_string(s.budget) + " bytes (--max-memory)";
-  sink.require(fits, "size.budget",
-               total.is_known() ? "evaluation needs " + std::to_string(total.known()) + " bytes, " + over
-                                : "evaluation can need more bytes than fit, " + over);
-  if (report.diagnostics.size() == before) return;
-  // Locate it at the node holding the largest tensor for the failing sizes: the place to start shrinking.
-  Diagnostic& d = report.diagnostics.back();
+  require(fits, kBudget,
+          peak ? "evaluation needs " + std::to_string(*peak) + " bytes at its peak, " + over
+               : "evaluation can need more bytes than fit, " + over);
+  if (report_.diagnostics.size() == before) return;
+  // Located at the largest tensor live at the peak for the failing sizes: the place to start shrinking.
+  Diagnostic& d = report_.diagnostics.back();
+  const bool sizes_known = peak.has_value() || !d.counterexample.empty();  // not when undecided
+  if (!sizes_known) return;
   const auto value = [&](const SymDim& x) {
-    return x.is_known() ? x.known() : prover.value_at(x.term(), d.counterexample);
+    return x.is_known() ? x.known() : prover_.value_at(x.term(), d.counterexample);
   };
-  const Held* largest = nullptr;
+  size_t peak_step = 0;
+  for (size_t t = 0; t < use.live.size(); ++t)
+    if (value(use.at_step(t)) > value(use.at_step(peak_step))) peak_step = t;
+  if (!peak) d.notes.push_back("at the counterexample it needs " +
+                               std::to_string(use.live.empty() ? value(use.params_bytes) : value(use.at_step(peak_step))) +
+                               " bytes at its peak");
+  const Held<SymDim>* largest = nullptr;
   int64_t largest_bytes = -1;
-  const bool sizes_known = total.is_known() || !d.counterexample.empty();  // not when undecided
-  for (const auto& h : held)
-    if (int64_t b = value(h.bytes); sizes_known && b > largest_bytes) largest = &h, largest_bytes = b;
-  if (!total.is_known() && !d.counterexample.empty())
-    d.notes.push_back("at the counterexample it needs " + std::to_string(value(total)) + " bytes");
+  const auto consider = [&](const Held<SymDim>& h) {
+    if (const int64_t b = value(h.bytes); b > largest_bytes) largest = &h, largest_bytes = b;
+  };
+  for (const auto& p : use.params) consider(p);
+  if (!use.live.empty())
+    for (size_t v : use.live[peak_step]) consider(use.outputs[v]);
   if (largest) {
-    d.loc = largest->node->loc;
-    d.node = largest->node->name;
+    const Node& node = graph_->nodes[static_cast<size_t>(largest->node)];
+    d.loc = node.loc;
+    d.node = node.name;
     d.notes.push_back("the largest tensor is " + largest->what + ", " + std::to_string(largest_bytes) + " bytes" +
                       (d.counterexample.empty() ? "" : " at the counterexample"));
   }
   if (!fits.is_known() && !d.counterexample.empty())  // refuted, not undecided
-    if (auto fit = prover.largest_satisfying(fits.term())) {
+    if (auto fit = prover_.largest_satisfying(fits.term())) {
       std::string s2;
       for (const auto& [name, v] : *fit) s2 += (s2.empty() ? "" : ", ") + name + " = " + std::to_string(v);
       d.notes.push_back("the largest admissible sizes that fit (maximised in --dim order): " + s2);
@@ -188,7 +191,8 @@ Result<CheckReport> check_model(const Graph& g, const Payload& payload, const Pa
 
   z3::context& ctx = shared_context();
   TermTextCache texts;
-  auto symbols = SizeSymbols::bind(ctx, g, settings.dims, settings.batch_prepended);
+  auto symbols = SizeSymbols::bind(ctx, g, settings.size_names.empty() ? batched_size_names(g) : settings.size_names,
+                                   settings.dims);
   if (!symbols) return std::move(symbols).error();
   std::vector<z3::expr> assumptions;
   for (const auto& text : settings.assumptions) {
@@ -203,47 +207,10 @@ Result<CheckReport> check_model(const Graph& g, const Payload& payload, const Pa
   if (prover.admissible() == z3::unsat)
     return make_error("usage.assume", "no size satisfies the --dim ranges and the --assume options together");
 
-  SymbolicSink sink(prover, *symbols, report);
-  NodeShapes shapes;
-  std::set<std::pair<std::string, std::string>> used;
-  std::vector<Held> held;
-  for (const Node& node : g.nodes) {
-    sink.at(&node);
-    const auto in = node_inputs(g, node, shapes, sink);
-    std::optional<ShapeOut<SymDim>> out;
-    if (in && std::holds_alternative<InputAttrs>(node.op)) {
-      out = ShapeOut<SymDim>{{symbols->input_dims(node)}, {}};  // its size symbols, not the declared dims
-      require_valid_shapes(op_name(node.op), *out, sink);
-    } else if (in) {
-      out = node_obligations(node.op, *in, sink);
-    }
-    if (!out) {
-      // Its parameters are not known: do not call them unused.
-      for (const auto& [key, entry] : payload.entries())
-        if (key.first == node.name) used.insert(key);
-      shapes.push_back(std::nullopt);
-      continue;
-    }
-    simplify_shapes(*out, prover);
-    for (size_t k = 0; k < out->outputs.size(); ++k)
-      held.push_back({&node, "the output of node '" + node.name + "'" + (k ? " #" + std::to_string(k) : ""),
-                      element_count(out->outputs[k]) * settings.scalar_size});
-    for (const auto& p : out->params) {
-      const ParamEntry* e = payload.find(node.name, p.role);
-      if (e) used.insert({node.name, p.role});
-      require_binding(p, e, param_name(names, node.name, p.role), sink);
-      held.push_back({&node, "parameter " + node.name + "/" + p.role, element_count(p.dims) * settings.scalar_size});
-    }
-    shapes.push_back(std::move(out));
-  }
-  sink.at(nullptr);
-  for (const auto& o : g.outputs) {
-    const auto& node_shapes = shapes[static_cast<size_t>(o.value.node)];
-    sink.require(!node_shapes || o.value.output < static_cast<int>(node_shapes->outputs.size()), "graph.output",
-                 "output '" + o.name + "' refers to no output of its node");
-  }
-  require_budget(held, settings, prover, sink, report);
-  for (auto& d : unused_parameters(payload, used, names)) report.diagnostics.push_back(std::move(d));
+  SymbolicReading reading(prover, *symbols, settings, report, g);
+  const WalkResult<SymDim> w = walk_graph<SymDim>(g, &payload, names, reading, settings.scalar_size);
+  add_skip_notes(g, w.root, report.diagnostics);
+  for (auto& d : unused_parameters(payload, w.used, names)) report.diagnostics.push_back(std::move(d));
   report.solver_calls = prover.solver_calls();
   return report;
 }

@@ -34,7 +34,7 @@ struct CheckSettings {
   unsigned solver_budget = kDefaultSolverBudget;  // Z3 resource units per solver call
   int64_t budget = int64_t{4} << 30;     // bytes
   int64_t scalar_size = 8;               // bytes per element (the f64 evaluation)
-  bool batch_prepended = true;           // names count axes after the batch axis (NNL)
+  std::vector<SizeName> size_names;      // the front-end's; empty: batched_size_names
 };
 
 struct ObligationCounts {

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "checker/catalogue.hpp"
+#include "semantics/catalogue.hpp"
 
 namespace nnref {
 
@@ -109,9 +109,9 @@ std::string report_sarif(const CheckReport& r, const std::string& model_path) {
     if (rule_index.count(d.code)) continue;
     rule_index[d.code] = rules.size();
     Json rule{{"id", d.code}};
-    if (const ObligationEntry* e = find_obligation(d.code)) {
-      rule["shortDescription"] = Json{{"text", e->summary}};
-      rule["fullDescription"] = Json{{"text", e->formula}};
+    if (const ObligationSpec* e = find_obligation(d.code)) {
+      rule["shortDescription"] = Json{{"text", std::string(e->summary)}};
+      rule["fullDescription"] = Json{{"text", std::string(e->formula)}};
       rule["help"] = Json{{"text", explain(*e)}};
     }
     rules.push_back(std::move(rule));

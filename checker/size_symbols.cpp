@@ -31,26 +31,21 @@ Result<DimRange> parse_dim_range(std::string_view text) {
   return DimRange{std::string(text.substr(0, eq)), *lo, *hi};
 }
 
-Result<SizeSymbols> SizeSymbols::bind(z3::context& c, const Graph& g, const std::vector<DimRange>& ranges,
-                                      bool batch_prepended) {
+Result<SizeSymbols> SizeSymbols::bind(z3::context& c, const Graph& g, const std::vector<SizeName>& names,
+                                      const std::vector<DimRange>& ranges) {
   SizeSymbols s;
   s.graph_ = &g;
-  const size_t offset = batch_prepended ? 1 : 0;
-  for (int64_t id : g.input_ids()) {
-    const Node& n = g.nodes[static_cast<size_t>(id)];
-    const auto& dims = std::get<InputAttrs>(n.op).dims;
-    if (dims.empty()) continue;
-    s.names_["batch"].push_back({id, 0});
-    for (size_t k = offset; k < dims.size(); ++k) s.names_[n.name + "." + std::to_string(k - offset)].push_back({id, k});
+  std::string known;
+  for (const SizeName& n : names) {
+    auto& slots = s.names_[n.name];
+    if (slots.empty()) known += (known.empty() ? "" : ", ") + n.name;
+    slots.push_back({n.node, n.axis});
   }
   for (const auto& r : ranges) {
     auto it = s.names_.find(r.name);
     if (it == s.names_.end())
-      return dim_error("--dim " + r.name + ": no input extent has this name (names are 'batch' and " +
-                       "'<input id>.<axis>', the axis counting in the declared shape, e.g. '" +
-                       (g.input_ids().empty() ? std::string("input")
-                                              : g.nodes[static_cast<size_t>(g.input_ids()[0])].name) +
-                       ".0')");
+      return dim_error("--dim " + r.name + ": no input extent has this name" +
+                       (known.empty() ? std::string(" (the model has no input extents)") : "; the names are: " + known));
     SizeSymbol sym{r.name, r.lo, r.hi, c.int_const(r.name.c_str()), {}};
     for (const auto& slot : it->second) {
       if (!s.symbol_at_.emplace(std::pair{slot.node, slot.axis}, s.symbols_.size()).second)

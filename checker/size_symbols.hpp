@@ -1,6 +1,5 @@
-// The size symbols of a check: which extents of which inputs vary, and over what range.
-// A name is `batch` (axis 0 of every input) or `<input id>.<k>`: axis k of that input's declared
-// shape, which for a front-end that prepends the batch axis (NNL) is graph axis k + 1.
+// The size symbols of a check: which extents of which inputs vary, and over what range. Extents
+// are named by the front-end (semantics/size_names.hpp).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +14,7 @@
 
 #include "checker/sym_dim.hpp"
 #include "semantics/graph.hpp"
+#include "semantics/size_names.hpp"
 #include "spec/result.hpp"
 
 namespace nnref {
@@ -43,8 +43,8 @@ class SizeSymbols {
  public:
   // Binds each range to the input extents it names. Errors ("usage.dim"): an unknown input or
   // axis, a name given twice.
-  static Result<SizeSymbols> bind(z3::context& c, const Graph& g, const std::vector<DimRange>& ranges,
-                                  bool batch_prepended);
+  static Result<SizeSymbols> bind(z3::context& c, const Graph& g, const std::vector<SizeName>& names,
+                                  const std::vector<DimRange>& ranges);
 
   const std::vector<SizeSymbol>& symbols() const { return symbols_; }
   // The extents of Input node `id`: its symbols where --dim gave one, else the declared values.

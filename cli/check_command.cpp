@@ -2,9 +2,9 @@
 // for every size the --dim ranges and --assume options admit, or refuted with a counterexample.
 #include <ostream>
 
-#include "checker/catalogue.hpp"
 #include "checker/check_model.hpp"
 #include "checker/report.hpp"
+#include "semantics/catalogue.hpp"
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
 #include "cli/deadline.hpp"
@@ -14,7 +14,7 @@ namespace nnref {
 namespace {
 
 int explain_command(const std::string& code, std::ostream& out, std::ostream& err) {
-  if (const ObligationEntry* e = find_obligation(code)) {
+  if (const ObligationSpec* e = find_obligation(code)) {
     out << explain(*e);
     return kExitOk;
   }
@@ -42,7 +42,7 @@ Result<CheckReport> findings(const CheckOptions& o) {
   s.assumptions = o.assumes;
   s.solver_budget = o.solver_budget;
   s.budget = o.max_memory;
-  s.batch_prepended = loaded.model->batch_prepended;
+  s.size_names = loaded.model->size_names;
   const Model& m = *loaded.model;
   auto checked = check_model(m.graph, m.payload, m.param_keys, s);
   if (!checked) return checked;

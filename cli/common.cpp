@@ -30,20 +30,14 @@ std::optional<Model> load_reporting(const std::string& path, const LoadOptions& 
   return std::move(r.model);
 }
 
-std::optional<GraphInfo> shapes_reporting(const Model& model, std::ostream& err, int& exit) {
+std::optional<GraphInfo> shapes_reporting(const Model& model, int64_t scalar_size, std::ostream& err, int& exit) {
+  ConcreteCheck c = check_concrete(model.graph, nullptr, model.param_keys, scalar_size, kDefaultMaxMemory);
+  if (c.ok()) return std::move(c.info);
+  // Structure errors come all at once (check_concrete stops after them); otherwise the first.
   auto structure = check_structure(model.graph);
-  if (!structure.empty()) {
-    print_diagnostics(err, structure);
-    exit = kExitInvalid;
-    return std::nullopt;
-  }
-  auto info = infer_shapes(model.graph);
-  if (!info) {
-    print_diagnostics(err, {info.error()});
-    exit = kExitInvalid;
-    return std::nullopt;
-  }
-  return std::move(info).value();
+  print_diagnostics(err, structure.empty() ? std::vector<Diagnostic>{c.diagnostics.front()} : structure);
+  exit = kExitInvalid;
+  return std::nullopt;
 }
 
 }  // namespace nnref

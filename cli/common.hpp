@@ -24,7 +24,8 @@ int exit_code_for(const Diagnostic& d);
 std::optional<Model> load_reporting(const std::string& path, const LoadOptions& options, std::ostream& err,
                                     int& exit);
 
-// Structure and shapes of a loaded model, printing the first problem; nullopt (and `exit` set) on failure.
-std::optional<GraphInfo> shapes_reporting(const Model& model, std::ostream& err, int& exit);
+// Structure and shapes of a loaded model and, unless scalar_size is 0, its memory budget at that many
+// bytes per element, printing the first problem; nullopt (and `exit` set) on failure.
+std::optional<GraphInfo> shapes_reporting(const Model& model, int64_t scalar_size, std::ostream& err, int& exit);
 
 }  // namespace nnref

@@ -5,6 +5,7 @@
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
 #include "cli/model_stats.hpp"
+#include "semantics/memory.hpp"
 
 namespace nnref {
 
@@ -26,7 +27,7 @@ int inspect_command(const InspectOptions& o, std::ostream& out, std::ostream& er
   int exit = kExitOk;
   auto model = load_reporting(o.model, LoadOptions{false, kDefaultMaxMemory}, err, exit);
   if (!model) return exit;
-  auto info = shapes_reporting(*model, err, exit);
+  auto info = shapes_reporting(*model, 0, err, exit);
   if (!info) return exit;
 
   out << row("node", "op", "output shape", "parameters", "MACs", "memory (f32)");
@@ -40,7 +41,7 @@ int inspect_command(const InspectOptions& o, std::ostream& out, std::ostream& er
     for (const auto& p : ni.params) params += p.shape.count();
     for (const auto& s : ni.outputs) elements += s.count();
     int64_t macs = node_macs(node, ni, inputs);
-    int64_t bytes = (elements + params) * kBytesPerElement;
+    const int64_t bytes = tensor_bytes(CDim(elements) + params, kBytesPerElement).v;
     std::string shapes;
     for (const auto& s : ni.outputs) shapes += (shapes.empty() ? "" : " ") + s.str();
     out << row(node.name, op_name(node.op), shapes, std::to_string(params), std::to_string(macs),

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "formats/nnl/nnl.hpp"
+#include "formats/front_ends.hpp"
 
 namespace nnref {
 
@@ -13,16 +13,17 @@ bool LoadResult::has_errors() const {
 }
 
 LoadResult load_model(const std::string& path, const LoadOptions& options) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  std::string lower = ext;
-  for (char& c : lower)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  if (lower == ".nnl") return load_nnl_file(path, options);
+  if (const FrontEnd* f = front_end_for(path)) return f->load(path, options);
+  std::string known;
+  for (const FrontEnd& f : front_ends()) known += (known.empty() ? "" : ", ") + std::string(f.extension);
+  const bool one = front_ends().size() == 1;
+  const std::string ext = std::filesystem::path(path).extension().string();
   LoadResult r;
   r.diagnostics.push_back(make_error(
       "io.unknown-format",
-      ext.empty() ? "model file '" + path + "' has no extension; the known model format is .nnl"
-                  : "unknown model format '" + ext + "' of '" + path + "'; the known model format is .nnl",
+      (ext.empty() ? "model file '" + path + "' has no extension"
+                   : "unknown model format '" + ext + "' of '" + path + "'") +
+          (one ? "; the known model format is " : "; the known model formats are ") + known,
       SourceLoc{path, 0, 0}));
   return r;
 }

@@ -11,6 +11,7 @@
 
 #include "semantics/graph.hpp"
 #include "semantics/payload.hpp"
+#include "semantics/size_names.hpp"
 #include "spec/diagnostic.hpp"
 
 namespace nnref {
@@ -19,12 +20,11 @@ struct Model {
   Graph graph;
   Payload payload;
   std::string path;                    // the model file
-  std::string format;                  // "nnl"
+  std::string format;                  // the front-end's name: "nnl"
   std::string precision = "float32";   // the precision the model is meant to run in
   std::string weights_path;            // resolved weights location ("" when none)
-  // Whether the front-end prepended a batch axis to each input's declared shape (NNL does), so
-  // that size names such as `input.0` count axes from the one after it.
-  bool batch_prepended = false;
+  // The names --dim and --assume give the input extents (semantics/size_names.hpp).
+  std::vector<SizeName> size_names;
   // The name a (node, role) parameter has in the weights source, e.g. (bn1, scale) → "bn1.gamma".
   // Every parameter of every node the front-end creates has an entry.
   std::map<std::pair<std::string, std::string>, std::string> param_keys;
@@ -41,7 +41,7 @@ struct LoadResult {
   bool has_errors() const;
 };
 
-// Chooses the front-end by the file's extension (.nnl).
+// Chooses the front-end that recognises the file (formats/front_ends.hpp).
 LoadResult load_model(const std::string& path, const LoadOptions& options);
 
 }  // namespace nnref

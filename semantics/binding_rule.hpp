@@ -1,35 +1,63 @@
 // The binding obligations of one parameter, read over any dimension type: the entry exists (when
-// the op requires it), holds floating-point data, and has exactly the shape the op implies. The
-// concrete check (check_bindings) and the checker's symbolic one both run this.
+// the op requires it), holds floating-point data, and has exactly the shape the op implies.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "semantics/payload.hpp"
 #include "spec/op_rule.hpp"
 
 namespace nnref {
 
-template <class Dim, class S>
-void require_binding(const ParamShape<Dim>& p, const ParamEntry* e, const std::string& pname, S& sink) {
+inline constexpr ObligationSpec kBindMissing{
+    ObligationKind::Binding, "bind.missing", "Every parameter a node requires is in the weights.",
+    "an entry (node, role) exists, for every required parameter",
+    "A Dense layer fc1 whose weights directory has fc1.weight.npy but no fc1.bias.npy: error[bind.missing] parameter "
+    "fc1.bias of shape [128] is missing from the weights."};
+inline constexpr ObligationSpec kBindDtype{ObligationKind::Binding, "bind.dtype",
+                                           "Every parameter holds floating-point data.",
+                                           "dtype is float16, float32 or float64",
+                                           "A fc1.weight.npy stored as int32: error[bind.dtype]."};
+inline constexpr ObligationSpec kBindShape{
+    ObligationKind::Binding, "bind.shape-mismatch",
+    "Every parameter has exactly the shape the layer implies: the same rank and the same extent on every axis.",
+    "rank(file) == rank(implied) && F_i == P_i, for every axis i",
+    "`layer input = Input(shape: [28, 28, 1]); layer flat = Flatten(); layer fc = Dense(units: 10);` with a "
+    "fc.weight.npy of shape [784, 10], checked with `nnref check m.nnl --dim input.0=1..64`: the layer needs "
+    "[input.0 * 28, 10]: error[bind.shape-mismatch], counterexample: input.0 = 1."};
+inline constexpr ObligationSpec kBindUnused{
+    ObligationKind::Binding, "bind.unused",
+    "Every entry of the weights is used by some layer (a warning, not an error).",
+    "some node has the parameter (node, role), for every weights entry",
+    "A weights directory holding fc3.weight.npy for a model without a layer fc3: warning[bind.unused] parameter "
+    "fc3/weight (.../fc3.weight.npy) is not used by any layer."};
+
+inline std::vector<const ObligationSpec*> binding_obligations() {
+  return {&kBindMissing, &kBindDtype, &kBindShape, &kBindUnused};
+}
+
+template <class Dim>
+void require_binding(const ParamShape<Dim>& p, const ParamEntry* e, const std::string& pname,
+                     ObligationSink<Dim>& sink) {
   if (e == nullptr) {
-    sink.require(!p.required, "bind.missing",
+    sink.require(!p.required, kBindMissing,
                  "parameter " + pname + " of shape " + dims_str(p.dims) + " is missing from the weights");
     return;
   }
-  sink.require(dtype_is_float(e->tensor.dtype), "bind.dtype",
+  sink.require(dtype_is_float(e->tensor.dtype), kBindDtype,
                "parameter " + pname + " (" + e->source + ") has dtype " + dtype_name(e->tensor.dtype) +
                    "; parameters must be float16, float32 or float64");
   const auto& actual = e->tensor.shape.dims();
   const std::string what = "parameter " + pname + " (" + e->source + ") has shape " + e->tensor.shape.str() +
                            ", but the layer needs " + dims_str(p.dims);
   if (actual.size() != p.dims.size()) {
-    sink.require(false, "bind.shape-mismatch", what);
+    sink.require(false, kBindShape, what);
     return;
   }
   PredOf<Dim> same = true;
   for (size_t i = 0; i < actual.size(); ++i) same = same && (p.dims[i] == Dim(actual[i]));
-  sink.require(same, "bind.shape-mismatch", what);
+  sink.require(same, kBindShape, what);
 }
 
 }  // namespace nnref

@@ -4,7 +4,13 @@ namespace nnref {
 
 int64_t Graph::add(std::string name, OpAttrs op, std::vector<ValueRef> inputs, SourceLoc loc) {
   int64_t id = static_cast<int64_t>(nodes.size());
-  nodes.push_back(Node{id, std::move(name), std::move(op), std::move(inputs), std::move(loc)});
+  Node n;
+  n.id = id;
+  n.name = std::move(name);
+  n.op = std::move(op);
+  n.inputs = std::move(inputs);
+  n.loc = std::move(loc);
+  nodes.push_back(std::move(n));
   return id;
 }
 

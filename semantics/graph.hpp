@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct Node {
   OpAttrs op;
   std::vector<ValueRef> inputs;
   SourceLoc loc;
+  // The output shapes the source declares, where its format declares them (per output; nullopt
+  // or a shorter list where it does not). A declared shape the rule disagrees with is an error.
+  std::vector<std::optional<std::vector<int64_t>>> declared;
 };
 
 struct GraphOutput {

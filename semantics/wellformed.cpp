@@ -1,20 +1,75 @@
 #include "semantics/wellformed.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
-
-#include "semantics/binding_rule.hpp"
-#include "semantics/node_rule.hpp"
 
 namespace nnref {
 
 namespace {
 
-// r names a node with id < before and, when its shapes are known, one of that node's outputs.
-bool valid_ref(const GraphInfo* info, ValueRef r, int64_t before) {
-  if (r.node < 0 || r.node >= before || r.output < 0) return false;
-  return info == nullptr || r.output < static_cast<int>(info->nodes[static_cast<size_t>(r.node)].outputs.size());
-}
+// r names a node with id < before.
+bool earlier(ValueRef r, int64_t before) { return r.node >= 0 && r.node < before && r.output >= 0; }
+
+// The concrete reading: each node's failures become one diagnostic (the first, the others as notes).
+class ConcreteReading final : public GraphReading<CDim> {
+ public:
+  ConcreteReading(const Graph& g, int64_t budget, std::vector<Diagnostic>& out) : graph_(g), budget_(budget), out_(out) {}
+
+  ObligationSink<CDim>& sink() override { return sink_; }
+  void at(const Node* node) override {
+    flush();
+    node_ = node;
+  }
+  bool node_failed() const override { return !sink_.ok(); }
+  Dims<CDim> input_dims(const Node& input) override {
+    const auto& dims = std::get<InputAttrs>(input.op).dims;
+    return Dims<CDim>(dims.begin(), dims.end());
+  }
+  void require_budget(const MemoryUse<CDim>& use) override {
+    size_t peak_step = 0;
+    for (size_t t = 0; t < use.live.size(); ++t)
+      if (use.at_step(t).v > use.at_step(peak_step).v) peak_step = t;
+    peak_ = use.live.empty() ? use.params_bytes.v : use.at_step(peak_step).v;
+    if (peak_ <= budget_) return;
+    // Located at the largest tensor live at the peak: the place to start shrinking.
+    const Held<CDim>* largest = nullptr;
+    const auto consider = [&](const Held<CDim>& h) {
+      if (!largest || h.bytes.v > largest->bytes.v) largest = &h;
+    };
+    for (const auto& p : use.params) consider(p);
+    for (size_t v : use.live[peak_step]) consider(use.outputs[v]);
+    Diagnostic d = make_error(std::string(kBudget.code), "evaluation needs " + std::to_string(peak_) +
+                                                             " bytes at its peak, over the budget of " +
+                                                             std::to_string(budget_) + " bytes (--max-memory)");
+    if (largest) {
+      d.loc = graph_node(largest->node).loc;
+      d.node = graph_node(largest->node).name;
+      d.notes.push_back("the largest tensor is " + largest->what + ", " + std::to_string(largest->bytes.v) + " bytes");
+    }
+    out_.push_back(std::move(d));
+  }
+
+  // Raises the last node's diagnostic.
+  void finish() { flush(); }
+  int64_t peak() const { return peak_; }
+
+ private:
+  const Node& graph_node(int64_t id) const { return graph_.nodes[static_cast<size_t>(id)]; }
+  void flush() {
+    if (sink_.ok()) return;
+    Diagnostic d = sink_.first_failure();
+    out_.push_back(node_ ? at_node(std::move(d), *node_) : std::move(d));
+    sink_ = ConcreteSink{};
+  }
+
+  ConcreteSink sink_;
+  const Node* node_ = nullptr;
+  const Graph& graph_;
+  int64_t budget_;
+  int64_t peak_ = 0;
+  std::vector<Diagnostic>& out_;
+};
 
 }  // namespace
 
@@ -27,123 +82,103 @@ std::vector<Diagnostic> check_structure(const Graph& g) {
   std::vector<Diagnostic> out;
   std::set<std::string> names;
   const auto n = static_cast<int64_t>(g.nodes.size());
+  const auto fail = [&](const ObligationSpec& o, std::string msg, const Node* node) {
+    Diagnostic d = make_error(std::string(o.code), std::move(msg));
+    out.push_back(node ? at_node(std::move(d), *node) : std::move(d));
+  };
   for (int64_t i = 0; i < n; ++i) {
     const Node& node = g.nodes[static_cast<size_t>(i)];
-    auto fail = [&](std::string code, std::string msg) {
-      out.push_back(at_node(make_error(std::move(code), std::move(msg)), node));
-    };
-    if (node.id != i) fail("graph.id", "has id " + std::to_string(node.id) + " at position " + std::to_string(i));
-    if (node.name.empty()) fail("graph.name-empty", "has no name");
-    else if (!names.insert(node.name).second) fail("graph.name-duplicate", "the name is used by an earlier node");
-    Arity a = node_arity(node.op);
-    int k = static_cast<int>(node.inputs.size());
-    if (k < a.min || (a.max >= 0 && k > a.max))
-      fail("graph.arity", "takes " + (a.max == a.min ? std::to_string(a.min)
-                                      : a.max < 0  ? "at least " + std::to_string(a.min)
-                                                   : std::to_string(a.min) + " to " + std::to_string(a.max)) +
-                              " inputs, got " + std::to_string(k));
+    if (node.id != i) fail(kNodeId, "has id " + std::to_string(node.id) + " at position " + std::to_string(i), &node);
+    if (node.name.empty())
+      fail(kNameEmpty, "has no name", &node);
+    else if (!names.insert(node.name).second)
+      fail(kNameDuplicate, "the name is used by an earlier node", &node);
     for (const auto& r : node.inputs)
-      if (!valid_ref(nullptr, r, i))
-        fail("graph.topology", "input refers to node " + std::to_string(r.node) +
-                                   ", which is not an earlier node (nodes must be in topological order)");
+      if (!earlier(r, i))
+        fail(kTopology,
+             "input refers to node " + std::to_string(r.node) +
+                 ", which is not an earlier node (nodes must be in topological order)",
+             &node);
   }
-  if (g.outputs.empty()) out.push_back(make_error("graph.no-outputs", "the graph has no outputs"));
+  if (g.outputs.empty()) fail(kNoOutputs, "the graph has no outputs", nullptr);
   for (const auto& o : g.outputs)
-    if (!valid_ref(nullptr, o.value, n))
-      out.push_back(make_error("graph.output", "output '" + o.name + "' refers to no node"));
+    if (!earlier(o.value, n)) fail(kGraphOutput, "output '" + o.name + "' refers to no node", nullptr);
   return out;
 }
 
-Result<GraphInfo> infer_shapes(const Graph& g) {
+ConcreteCheck check_concrete(const Graph& g, const Payload* payload, const ParamNames& names, int64_t scalar_size,
+                             int64_t budget) {
+  ConcreteCheck c;
+  c.diagnostics = check_structure(g);
+  if (!c.diagnostics.empty()) return c;
+  ConcreteReading reading(g, budget, c.diagnostics);
+  const WalkResult<CDim> w = walk_graph<CDim>(g, payload, names, reading, scalar_size);
+  reading.finish();
+  add_skip_notes(g, w.root, c.diagnostics);
+  if (payload)
+    for (auto& d : unused_parameters(*payload, w.used, names)) c.diagnostics.push_back(std::move(d));
+  if (std::any_of(c.diagnostics.begin(), c.diagnostics.end(),
+                  [](const Diagnostic& d) { return d.severity == Severity::Error; }))
+    return c;
   GraphInfo info;
-  for (const Node& node : g.nodes) {
-    std::vector<Shape> in;
-    for (const auto& r : node.inputs) {
-      const auto& parent = info.nodes[static_cast<size_t>(r.node)].outputs;
-      if (r.output >= static_cast<int>(parent.size()))
-        return at_node(make_error("graph.output-index", "reads output " + std::to_string(r.output) + " of node '" +
-                                                            g.nodes[static_cast<size_t>(r.node)].name + "', which has " +
-                                                            std::to_string(parent.size())),
-                       node);
-      in.push_back(parent[static_cast<size_t>(r.output)]);
-    }
-    auto ni = node_info(node, in);
-    if (!ni) return std::move(ni).error();
-    info.nodes.push_back(std::move(ni).value());
+  info.peak_bytes = reading.peak();
+  for (size_t id = 0; id < g.nodes.size(); ++id) {
+    const ShapeOut<CDim>& s = *w.shapes[id];
+    NodeInfo ni;
+    ni.kind = w.kinds[id];
+    for (const auto& o : s.outputs) ni.outputs.push_back(*to_shape(o));  // the walk proved them valid
+    for (const auto& p : s.params) ni.params.push_back({p.role, *to_shape(p.dims), p.required});
+    info.nodes.push_back(std::move(ni));
   }
-  for (const auto& o : g.outputs)
-    if (!valid_ref(&info, o.value, static_cast<int64_t>(g.nodes.size())))
-      return make_error("graph.output", "output '" + o.name + "' refers to no output of its node");
-  return info;
+  c.info = std::move(info);
+  return c;
 }
 
-std::vector<Diagnostic> check_bindings(const Graph& g, const GraphInfo& info, const Payload& payload,
-                                       const ParamNames& names) {
-  std::vector<Diagnostic> out;
-  std::set<std::pair<std::string, std::string>> used;
-  for (const Node& node : g.nodes) {
-    for (const auto& p : info.nodes[static_cast<size_t>(node.id)].params) {
-      const ParamEntry* e = payload.find(node.name, p.role);
-      if (e != nullptr) used.insert({node.name, p.role});
-      ConcreteSink sink;
-      const ParamShape<CDim> implied{p.role, Dims<CDim>(p.shape.dims().begin(), p.shape.dims().end()), p.required};
-      require_binding(implied, e, param_name(names, node.name, p.role), sink);
-      for (const auto& f : sink.failures()) out.push_back(at_node(make_error(f.code, f.message), node));
-    }
-  }
-  for (auto& d : unused_parameters(payload, used, names)) out.push_back(std::move(d));
-  return out;
+namespace {
+
+Result<GraphInfo> first_error(ConcreteCheck c) {
+  if (c.info) return std::move(*c.info);
+  for (auto& d : c.diagnostics)
+    if (d.severity == Severity::Error) return std::move(d);
+  return make_error("graph.internal", "the check failed without a diagnostic");
 }
 
-std::vector<Diagnostic> unused_parameters(const Payload& payload, const std::set<std::pair<std::string, std::string>>& used,
+}  // namespace
+
+Result<GraphInfo> infer_shapes(const Graph& g) { return first_error(check_concrete(g, nullptr, {}, 0, 0)); }
+
+Result<GraphInfo> check_graph(const Graph& g, const Payload& payload, int64_t scalar_size, int64_t budget) {
+  return first_error(check_concrete(g, &payload, {}, scalar_size, budget));
+}
+
+std::vector<Diagnostic> unused_parameters(const Payload& payload,
+                                          const std::set<std::pair<std::string, std::string>>& used,
                                           const ParamNames& names) {
   std::vector<Diagnostic> out;
   for (const auto& [key, entry] : payload.entries())
     if (!used.count(key)) {
-      Diagnostic d = make_warning("bind.unused", "parameter " + param_name(names, key.first, key.second) + " (" +
-                                                     entry.source + ") is not used by any layer");
+      Diagnostic d = make_warning(std::string(kBindUnused.code), "parameter " +
+                                                                     param_name(names, key.first, key.second) + " (" +
+                                                                     entry.source + ") is not used by any layer");
       d.loc.file = entry.source;
       out.push_back(std::move(d));
     }
   return out;
 }
 
-Status check_memory(const Graph& g, const GraphInfo& info, int64_t scalar_size, int64_t budget) {
-  int64_t total = 0, largest = -1;
-  std::string largest_what;
-  const Node* largest_node = nullptr;
-  auto account = [&](const Node& node, const Shape& s, const std::string& what) {
-    int64_t bytes;
-    if (__builtin_mul_overflow(s.count(), scalar_size, &bytes)) bytes = INT64_MAX;
-    if (__builtin_add_overflow(total, bytes, &total)) total = INT64_MAX;
-    if (bytes > largest) largest = bytes, largest_what = what + " " + s.str(), largest_node = &node;
-  };
-  for (const Node& node : g.nodes) {
-    const NodeInfo& ni = info.nodes[static_cast<size_t>(node.id)];
-    for (size_t k = 0; k < ni.outputs.size(); ++k)
-      account(node, ni.outputs[k], "the output of node '" + node.name + "'" + (k ? " #" + std::to_string(k) : ""));
-    for (const auto& p : ni.params) account(node, p.shape, "parameter " + node.name + "/" + p.role);
+void add_skip_notes(const Graph& g, const std::vector<int64_t>& root, std::vector<Diagnostic>& diags) {
+  std::map<int64_t, int64_t> skipped;  // failed node → how many later nodes depend on it
+  for (size_t id = 0; id < root.size(); ++id)
+    if (root[id] >= 0 && root[id] != static_cast<int64_t>(id)) ++skipped[root[id]];
+  for (const auto& [failed, count] : skipped) {
+    const std::string& name = g.nodes[static_cast<size_t>(failed)].name;
+    for (auto d = diags.rbegin(); d != diags.rend(); ++d)
+      if (d->node == name) {
+        d->notes.push_back(std::to_string(count) + (count == 1 ? " later node" : " later nodes") +
+                           " not checked: " + (count == 1 ? "it depends" : "they depend") + " on '" + name + "'");
+        break;
+      }
   }
-  if (total <= budget) return {};
-  // Located at the node that holds the largest tensor: the place to start shrinking.
-  Diagnostic d = make_error("size.budget", "evaluation needs " + std::to_string(total) + " bytes, over the budget of " +
-                                               std::to_string(budget) + " bytes (--max-memory)",
-                            largest_node ? largest_node->loc : SourceLoc{});
-  if (largest_node) d.node = largest_node->name;
-  d.notes.push_back("the largest tensor is " + largest_what + ", " + std::to_string(largest) + " bytes");
-  return d;
-}
-
-Result<GraphInfo> check_graph(const Graph& g, const Payload& payload, int64_t scalar_size, int64_t budget) {
-  auto structure = check_structure(g);
-  if (!structure.empty()) return structure.front();
-  auto info = infer_shapes(g);
-  if (!info) return info;
-  for (auto& d : check_bindings(g, *info, payload))
-    if (d.severity == Severity::Error) return d;
-  auto mem = check_memory(g, *info, scalar_size, budget);
-  if (!mem) return std::move(mem).error();
-  return info;
 }
 
 }  // namespace nnref

@@ -1,79 +1,80 @@
-// The uniform interface of an op in spec/ops/<family>.hpp. For each attribute struct A:
+// The uniform interface of an op. Each op (or a small family sharing one formula) has one file
+// under spec/ops/, listed once in spec/ops/op_list.hpp, which holds:
 //
-//   std::string op_name(const A&);                 // "conv", "relu", ... (NNEF names where they exist)
-//   Arity arity(const A&);                         // how many graph inputs it takes
-//   template <class Dim, ObligationSink<Dim> S>
-//   std::optional<ShapeOut<Dim>> shape_rule(const A&, const std::vector<Dims<Dim>>& inputs, S& sink);
-//       Every precondition is a sink.require(...) with a stable code; the rule returns nullopt
-//       only when a structural fact (rank, axis index, arity) makes the outputs meaningless.
-//       ShapeOut lists the output shapes and the parameter tensors the op needs, with the exact
-//       shape each must have (the binding obligations).
+//   struct XAttrs { ... };                          its attributes
+//   inline constexpr ObligationSpec kX...{...};     its own obligations (shared ones: spec/rules/)
+//   template <> struct OpInfo<XAttrs> {
+//     static std::vector<const ObligationSpec*> obligations();   every obligation its rule raises
+//                                                               itself (not those of spec/rules/)
+//     static std::vector<XAttrs> prototypes();      optional: one per op name of a family
+//   };
+//   std::string op_name(const XAttrs&);             "conv", "relu", ... (NNEF names where they exist)
+//   Arity arity(const XAttrs&);                     how many graph inputs it takes
+//   Signature signature(const XAttrs&);             optional: element kinds; default: all real
+//   template <class Dim>
+//   std::optional<ShapeOut<Dim>> shape_rule(const XAttrs&, const std::vector<Dims<Dim>>& inputs,
+//                                           ObligationSink<Dim>& sink);
+//       Every precondition is a sink.require(...) of a typed obligation; the rule returns nullopt
+//       only when a structural fact (rank, axis index) makes the outputs meaningless. It may assume
+//       the arity and the operand kinds (op_obligations checks them first).
 //   template <Scalar T>
-//   std::vector<Tensor<T>> evaluate(const Checked<A>& op, const std::vector<const Tensor<T>*>& inputs,
-//                                   const std::vector<const Tensor<T>*>& params);
-//       The formula. `op` is the witness that the shape rule held for exactly these input shapes;
-//       params are aligned with op.params() (nullptr for an absent optional parameter).
+//   void evaluate(const Checked<XAttrs>& op, const OpIO<T>& io);
+//       The formula. `op` is the witness that the rule held for exactly these input shapes and
+//       kinds; io's outputs are allocated with the witnessed shapes, its params are aligned with
+//       op.params() (nullptr for an absent optional parameter).
 #pragma once
 
-#include <limits>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "spec/dim.hpp"
 #include "spec/obligation.hpp"
+#include "spec/op_types.hpp"
 #include "spec/reduce.hpp"
 #include "spec/result.hpp"
+#include "spec/rules/arity.hpp"
+#include "spec/rules/kinds.hpp"
+#include "spec/rules/valid_shapes.hpp"
 #include "spec/scalar.hpp"
 #include "spec/shape.hpp"
 #include "spec/tensor.hpp"
+#include "spec/value.hpp"
 
 namespace nnref {
 
-struct Arity {
-  int min = 1;
-  int max = 1;  // -1: no upper bound
-};
+template <class A>
+struct OpInfo;  // specialised in each op's file
 
-template <class Dim>
-struct ParamShape {
-  std::string role;  // "weight", "bias", "mean", ...
-  Dims<Dim> dims;    // the exact shape the op implies
-  bool required = true;
-};
-
-template <class Dim>
-struct ShapeOut {
-  std::vector<Dims<Dim>> outputs;
-  std::vector<ParamShape<Dim>> params;
-};
-
-// What every op's result must satisfy, whatever the op: each extent of each output and parameter is
-// at least 1 (not negative, then not 0) and each tensor's element count fits int64 (a saturated CDim count reaches INT64_MAX,
-// so the strict bound reads the same in both readings).
-template <class Dim, class S>
-void require_valid_shapes(const std::string& op, const ShapeOut<Dim>& out, S& sink) {
-  const auto check = [&](const Dims<Dim>& d, const std::string& what) {
-    for (size_t i = 0; i < d.size(); ++i) {
-      const std::string axis = op + " " + what + " " + dims_str(d) + " has axis " + std::to_string(i) + " of extent " +
-                               dim_str(d[i]);
-      sink.require(d[i] >= Dim(int64_t{0}), "shape.negative-extent", axis + ", which is negative");
-      sink.require(d[i] != Dim(int64_t{0}), "shape.empty-extent", axis + "; every extent must be at least 1");
-    }
-    sink.require(element_count(d) < Dim(std::numeric_limits<int64_t>::max()), "size.overflow",
-                 op + " " + what + " " + dims_str(d) + " has more elements than fit a 64-bit count");
-  };
-  for (size_t k = 0; k < out.outputs.size(); ++k)
-    check(out.outputs[k], out.outputs.size() == 1 ? "output" : "output #" + std::to_string(k));
-  for (const auto& p : out.params) check(p.dims, "parameter " + p.role);
+template <class A>
+Signature op_signature(const A& a) {
+  if constexpr (requires { signature(a); })
+    return signature(a);
+  else
+    return Signature{};
 }
 
-// shape_rule followed by require_valid_shapes: the full set of obligations of one op, which every
-// reading (concrete, symbolic) runs.
-template <class A, class Dim, class S>
-std::optional<ShapeOut<Dim>> op_obligations(const A& attrs, const std::vector<Dims<Dim>>& inputs, S& sink) {
+// Every attribute value an op file names: one per name of a family (unary: relu, exp, ...).
+template <class A>
+std::vector<A> op_prototypes() {
+  if constexpr (requires { OpInfo<A>::prototypes(); })
+    return OpInfo<A>::prototypes();
+  else
+    return {A{}};
+}
+
+// The full set of obligations of one op for these operands, which every reading (concrete,
+// symbolic) runs: the arity, the operand kinds, the op's shape rule, and the shapes every result
+// must have. `kinds` may be empty: every operand real.
+template <class A, class Dim>
+std::optional<ShapeOut<Dim>> op_obligations(const A& attrs, const std::vector<ElemKind>& kinds,
+                                            const std::vector<Dims<Dim>>& inputs, ObligationSink<Dim>& sink) {
+  const std::string op = op_name(attrs);
+  if (!require_arity(op, arity(attrs), inputs.size(), sink)) return std::nullopt;
+  if (!kinds.empty() && !require_operand_kinds(op, op_signature(attrs), kinds, sink)) return std::nullopt;
   auto out = shape_rule(attrs, inputs, sink);
-  if (out) require_valid_shapes(op_name(attrs), *out, sink);
+  if (out) require_valid_shapes(op, *out, sink);
   return out;
 }
 
@@ -89,19 +90,27 @@ inline Result<Shape> to_shape(const Dims<CDim>& d) {
   return Shape::make(std::move(v));
 }
 
-// Witness that an op's shape rule holds for particular input shapes (DESIGN idea 4). Only
-// check() builds one; kernels take it and may index without further checks.
+struct ParamInfo {
+  std::string role;
+  Shape shape;  // exactly the shape the op implies
+  bool required = true;
+};
+
+// Witness that an op's obligations hold for particular input shapes and kinds (DESIGN idea 4).
+// Only check() builds one; kernels take it and may index without further checks.
 template <class A>
 class Checked {
  public:
-  static Result<Checked> check(const A& attrs, std::vector<Shape> inputs) {
+  // `kinds` empty: every input real.
+  static Result<Checked> check(const A& attrs, std::vector<Shape> inputs, std::vector<ElemKind> kinds = {}) {
     ConcreteSink sink;
-    auto out = op_obligations(attrs, to_cdims(inputs), sink);
+    auto out = op_obligations(attrs, kinds, to_cdims(inputs), sink);
     if (!sink.ok()) return sink.first_failure();
     if (!out) return make_error("shape.internal", op_name(attrs) + ": shape rule gave no result");
     Checked c;
     c.attrs_ = attrs;
     c.inputs_ = std::move(inputs);
+    c.result_ = op_signature(attrs).result;
     for (const auto& o : out->outputs) {
       auto s = to_shape(o);
       if (!s) return std::move(s).error();
@@ -115,29 +124,38 @@ class Checked {
     return c;
   }
 
-  struct Param {
-    std::string role;
-    Shape shape;
-    bool required;
-  };
-
   const A& attrs() const { return attrs_; }
   const std::vector<Shape>& inputs() const { return inputs_; }
   const std::vector<Shape>& outputs() const { return outputs_; }
-  const std::vector<Param>& params() const { return params_; }
+  ElemKind output_kind() const { return result_; }
+  const std::vector<ParamInfo>& params() const { return params_; }
 
  private:
   Checked() = default;
   A attrs_{};
   std::vector<Shape> inputs_, outputs_;
-  std::vector<Param> params_;
+  ElemKind result_ = ElemKind::Real;
+  std::vector<ParamInfo> params_;
 };
 
-// Normalises an axis that may count from the end (-1 is the last). Returns -1 when out of range.
-inline int64_t normalize_axis(int64_t axis, size_t rank) {
-  int64_t r = static_cast<int64_t>(rank);
-  if (axis < -r || axis >= r) return -1;
-  return axis < 0 ? axis + r : axis;
+// What a kernel reads and writes. Operand kinds are witnessed, so the accessors cannot fail.
+template <Scalar T>
+struct OpIO {
+  std::vector<const Value<T>*> inputs;
+  std::vector<const Tensor<T>*> params;
+  std::vector<Value<T>*> outputs;
+
+  const Tensor<T>& in(size_t i) const { return std::get<Tensor<T>>(*inputs[i]); }
+  const Tensor<uint8_t>& logical_in(size_t i) const { return std::get<Tensor<uint8_t>>(*inputs[i]); }
+  const Tensor<T>* param(size_t i) const { return params[i]; }
+  Tensor<T>& out(size_t k) const { return std::get<Tensor<T>>(*outputs[k]); }
+};
+
+// The op's formula, explicitly instantiated once per op and scalar (spec/CMakeLists.txt), so
+// that no translation unit instantiates them all.
+template <class A, Scalar T>
+void run_kernel(const Checked<A>& op, const OpIO<T>& io) {
+  evaluate(op, io);
 }
 
 }  // namespace nnref

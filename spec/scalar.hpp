@@ -65,4 +65,8 @@ concept Scalar = std::regular<T> && requires(T a, T b, double d) {
 
 static_assert(Scalar<float> && Scalar<double> && Scalar<mp50>);
 
+// Every scalar the evaluator is instantiated in: X(ARG, scalar) for each. CMake reads this list
+// (spec/CMakeLists.txt) to generate one translation unit per op and scalar.
+#define NNREF_FOR_EACH_SCALAR(X, ARG) X(ARG, float) X(ARG, double) X(ARG, mp50)
+
 }  // namespace nnref

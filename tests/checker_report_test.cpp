@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "checker/catalogue.hpp"
+#include "semantics/catalogue.hpp"
 #include "checker/report.hpp"
 #include "temp_dir.hpp"
 
@@ -63,7 +63,7 @@ std::string read_text(const fs::path& p) {
 // warning with only a file.
 CheckReport small_report() {
   CheckReport r;
-  Diagnostic e = diag(Severity::Error, "shape.conv.window-exceeds-input",
+  Diagnostic e = diag(Severity::Error, "shape.window.exceeds-input",
                       "conv1: the window (5) exceeds the padded input", {"model.nnl", 4, 7}, "conv1");
   e.counterexample = {{"batch", 1}, {"x.1", 3}};
   e.notes = {"the kernel is 5 wide"};
@@ -104,7 +104,7 @@ TEST_CASE("report_json: every key and value") {
   const Json& e = j["diagnostics"][0];
   CHECK(keys(e) == std::set<std::string>{"code", "severity", "message", "file", "line", "column", "node",
                                          "counterexample", "notes"});
-  CHECK(e["code"] == "shape.conv.window-exceeds-input");
+  CHECK(e["code"] == "shape.window.exceeds-input");
   CHECK(e["severity"] == "error");
   CHECK(e["message"] == "conv1: the window (5) exceeds the padded input");
   CHECK(e["file"] == "model.nnl");
@@ -164,19 +164,19 @@ TEST_CASE("report_json: every key and value") {
 TEST_CASE("report_sarif: valid SARIF 2.1.0 under the OASIS schema, with the expected content") {
   const auto& cat = obligation_catalogue();
   REQUIRE(cat.size() >= 2);
-  const ObligationEntry& a = cat[0];
-  const ObligationEntry& b = cat[1];
+  const ObligationSpec& a = *cat[0];
+  const ObligationSpec& b = *cat[1];
   REQUIRE(find_obligation("nnl.parse") == nullptr);
 
   CheckReport r;
-  Diagnostic e = diag(Severity::Error, a.code, "conv1: the window exceeds the input", {"models/my model.nnl", 12, 5},
+  Diagnostic e = diag(Severity::Error, std::string(a.code), "conv1: the window exceeds the input", {"models/my model.nnl", 12, 5},
                       "conv1");
   e.counterexample = {{"batch", 2}, {"x.1", 7}};
   e.notes = {"the window is 5 wide"};
   r.diagnostics.push_back(e);
-  r.diagnostics.push_back(diag(Severity::Warning, b.code, "parameter w is never used", {"models/my model.nnl", 0, 0}));
+  r.diagnostics.push_back(diag(Severity::Warning, std::string(b.code), "parameter w is never used", {"models/my model.nnl", 0, 0}));
   r.diagnostics.push_back(diag(Severity::Error, "nnl.parse", "unexpected end of input"));  // no location at all
-  r.diagnostics.push_back(diag(Severity::Error, a.code, "fc: rank mismatch", {"/abs/dir/m#1.nnl", 3, 0}));
+  r.diagnostics.push_back(diag(Severity::Error, std::string(a.code), "fc: rank mismatch", {"/abs/dir/m#1.nnl", 3, 0}));
   r.counts = {7, 4, 2, 1};
   r.ranges = {{"batch", 1, 8}};
   const std::string text = report_sarif(r, "models/my model.nnl");
@@ -217,11 +217,11 @@ TEST_CASE("report_sarif: valid SARIF 2.1.0 under the OASIS schema, with the expe
     CHECK(driver["name"] == "nnref");
     CHECK_FALSE(driver.contains("informationUri"));
     REQUIRE(driver["rules"].size() == 3);  // one per code used, in order of first use
-    CHECK(driver["rules"][0] == Json{{"id", a.code},
-                                     {"shortDescription", {{"text", a.summary}}},
-                                     {"fullDescription", {{"text", a.formula}}},
+    CHECK(driver["rules"][0] == Json{{"id", std::string(a.code)},
+                                     {"shortDescription", {{"text", std::string(a.summary)}}},
+                                     {"fullDescription", {{"text", std::string(a.formula)}}},
                                      {"help", {{"text", explain(a)}}}});
-    CHECK(driver["rules"][1]["id"] == b.code);
+    CHECK(driver["rules"][1]["id"] == std::string(b.code));
     CHECK(driver["rules"][1]["help"]["text"] == explain(b));
     CHECK(driver["rules"][2] == Json{{"id", "nnl.parse"}});  // not in the catalogue: only the id
 

@@ -124,9 +124,9 @@ TEST_CASE("check --format sarif: one result per diagnostic") {
 }
 
 TEST_CASE("check --explain prints an obligation's meaning; an unknown code is a usage error") {
-  Run r = check({"--explain", "shape.conv.window-exceeds-input"});
+  Run r = check({"--explain", "shape.window.exceeds-input"});
   CHECK(r.code == 0);
-  CHECK(r.out.rfind("shape.conv.window-exceeds-input (", 0) == 0);
+  CHECK(r.out.rfind("shape.window.exceeds-input (", 0) == 0);
   CHECK(r.out.find("formula:") != std::string::npos);
   Run bad = check({"--explain", "no.such.code"});
   CHECK(bad.code == 2);

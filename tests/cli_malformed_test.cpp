@@ -65,7 +65,7 @@ TEST_CASE("malformed models: each reported at its line with its code, exit 1") {
       {"dense_rank.nnl", model("  layer input = Input(shape: [4, 4, 2]);\n  layer fc = Dense(units: 3);\n"), 5,
        "shape.linear.input-rank"},
       {"window.nnl", model("  layer input = Input(shape: [3, 3, 1]);\n  layer c = Conv2D(filters: 2, kernel: 5);\n"),
-       5, "shape.conv.window-exceeds-input"},
+       5, "shape.window.exceeds-input"},
       {"add_mismatch.nnl",
        model("  layer input = Input(shape: [4, 4, 2]);\n  layer p = MaxPool2D(kernel: 2);\n  layer s = Add();\n"
              "  connections {\n    input -> p;\n    [input, p] -> s;\n  }\n"),

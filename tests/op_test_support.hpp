@@ -1,5 +1,6 @@
 // Helpers shared by the spec_*_test.cpp op tests: build tensors from doubles, check and
-// evaluate an op (checking parameter and output shapes against the checker's), read a failing
+// evaluate an op through its explicitly instantiated kernel (checking parameter shapes against
+// the witness's; outputs are allocated with the witnessed shapes), read a failing
 // check's diagnostic, and compare values within a per-type tolerance.
 #pragma once
 
@@ -12,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "spec/op_rule.hpp"
+#include "spec/ops/op_list.hpp"
 
 namespace nnref::test {
 
@@ -37,21 +38,26 @@ std::vector<double> doubles(const Tensor<T>& t) {
 template <class T = double, class A>
 std::vector<Tensor<T>> run(const A& attrs, const std::vector<Tensor<T>>& ins, const std::vector<Tensor<T>>& ps = {}) {
   std::vector<Shape> shapes;
-  std::vector<const Tensor<T>*> in, par;
+  std::vector<Value<T>> in;
   for (const auto& x : ins) {
     shapes.push_back(x.shape());
-    in.push_back(&x);
+    in.emplace_back(x);
   }
-  for (const auto& p : ps) par.push_back(&p);
   auto c = Checked<A>::check(attrs, shapes);
   INFO((c ? std::string() : c.error().code + ": " + c.error().message));
   REQUIRE(c.ok());
   REQUIRE(c->params().size() == ps.size());
   for (size_t i = 0; i < ps.size(); ++i) REQUIRE(c->params()[i].shape == ps[i].shape());
-  auto out = evaluate<T>(*c, in, par);
-  REQUIRE(out.size() == c->outputs().size());
-  for (size_t i = 0; i < out.size(); ++i) REQUIRE(out[i].shape() == c->outputs()[i]);
-  return out;
+  std::vector<Value<T>> out;
+  for (const Shape& s : c->outputs()) out.push_back(zeros<T>(c->output_kind(), s));
+  OpIO<T> io;
+  for (const auto& v : in) io.inputs.push_back(&v);
+  for (const auto& p : ps) io.params.push_back(&p);
+  for (auto& v : out) io.outputs.push_back(&v);
+  run_kernel<A, T>(*c, io);
+  std::vector<Tensor<T>> reals;
+  for (auto& v : out) reals.push_back(std::get<Tensor<T>>(std::move(v)));
+  return reals;
 }
 
 // The diagnostic of a check that must fail.

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "spec/ops/conv.hpp"
-#include "spec/ops/layout_ops.hpp"
+#include "spec/ops/transpose.hpp"
 
 #include "op_test_support.hpp"
 
@@ -219,33 +219,33 @@ TEST_CASE("conv obligations", "[conv][shape]") {
     edit(a);
     return code_of(a, {in});
   };
-  CHECK(code_of(ok, {}) == "shape.arity");
-  CHECK(code_of(ok, {in, in}) == "shape.arity");
-  CHECK(code_of(ok, {Shape::of({1, 2, 5, 5})}) == "shape.conv.input-rank");
-  CHECK(with([](ConvAttrs& a) { a.kernel = {}; }) == "shape.conv.attribute-length");
-  CHECK(with([](ConvAttrs& a) { a.stride = {1, 1}; }) == "shape.conv.attribute-length");
-  CHECK(with([](ConvAttrs& a) { a.dilation = {1, 1}; }) == "shape.conv.attribute-length");
-  CHECK(with([](ConvAttrs& a) { a.padding = {{0, 0}, {0, 0}}; }) == "shape.conv.attribute-length");
-  CHECK(with([](ConvAttrs& a) { a.kernel = {0}; }) == "shape.conv.kernel-nonpositive");
-  CHECK(with([](ConvAttrs& a) { a.stride = {0}; }) == "shape.conv.stride-nonpositive");
-  CHECK(with([](ConvAttrs& a) { a.dilation = {-1}; }) == "shape.conv.dilation-nonpositive");
-  CHECK(with([](ConvAttrs& a) { a.padding = {{-1, 0}}; }) == "shape.conv.padding-negative");
-  CHECK(with([](ConvAttrs& a) { a.groups = 0; }) == "shape.conv.groups-nonpositive");
-  CHECK(with([](ConvAttrs& a) { a.out_channels = 0; }) == "shape.conv.out-channels-nonpositive");
-  CHECK(with([](ConvAttrs& a) { a.out_channels = 3, a.groups = 2; }) == "shape.conv.out-channels-indivisible");
+  CHECK(code_of(ok, {}) == "graph.arity");
+  CHECK(code_of(ok, {in, in}) == "graph.arity");
+  CHECK(code_of(ok, {Shape::of({1, 2, 5, 5})}) == "shape.window.input-rank");
+  CHECK(with([](ConvAttrs& a) { a.kernel = {}; }) == "attr.window.attribute-length");
+  CHECK(with([](ConvAttrs& a) { a.stride = {1, 1}; }) == "attr.window.attribute-length");
+  CHECK(with([](ConvAttrs& a) { a.dilation = {1, 1}; }) == "attr.window.attribute-length");
+  CHECK(with([](ConvAttrs& a) { a.padding = {{0, 0}, {0, 0}}; }) == "attr.window.attribute-length");
+  CHECK(with([](ConvAttrs& a) { a.kernel = {0}; }) == "attr.window.kernel-nonpositive");
+  CHECK(with([](ConvAttrs& a) { a.stride = {0}; }) == "attr.window.stride-nonpositive");
+  CHECK(with([](ConvAttrs& a) { a.dilation = {-1}; }) == "attr.window.dilation-nonpositive");
+  CHECK(with([](ConvAttrs& a) { a.padding = {{-1, 0}}; }) == "attr.window.padding-negative");
+  CHECK(with([](ConvAttrs& a) { a.groups = 0; }) == "attr.conv.groups-nonpositive");
+  CHECK(with([](ConvAttrs& a) { a.out_channels = 0; }) == "attr.conv.out-channels-nonpositive");
+  CHECK(with([](ConvAttrs& a) { a.out_channels = 3, a.groups = 2; }) == "attr.conv.out-channels-indivisible");
   CHECK(code_of([&] { auto a = ok; a.groups = 2; return a; }(), {Shape::of({1, 3, 5})}) ==
         "shape.conv.channels-indivisible");
-  CHECK(with([](ConvAttrs& a) { a.kernel = {6}; }) == "shape.conv.window-exceeds-input");
-  CHECK(with([](ConvAttrs& a) { a.dilation = {3}; }) == "shape.conv.window-exceeds-input");  // (3−1)·3+1 = 7 > 5
+  CHECK(with([](ConvAttrs& a) { a.kernel = {6}; }) == "shape.window.exceeds-input");
+  CHECK(with([](ConvAttrs& a) { a.dilation = {3}; }) == "shape.window.exceeds-input");  // (3−1)·3+1 = 7 > 5
 }
 
-TEST_CASE("conv window-exceeds-input message names the extents", "[conv][shape]") {
+TEST_CASE("conv window exceeds-input message names the extents", "[conv][shape]") {
   ConvAttrs a;
   a.out_channels = 1;
   a.kernel = {5, 1};
   auto c = Checked<ConvAttrs>::check(a, {Shape::of({1, 1, 3, 3})});
   REQUIRE_FALSE(c.ok());
-  CHECK(c.error().code == "shape.conv.window-exceeds-input");
+  CHECK(c.error().code == "shape.window.exceeds-input");
   CHECK(c.error().message == "conv window of height 5 does not fit the padded input height 3 (3 + 0 + 0)");
 }
 
@@ -258,13 +258,13 @@ TEST_CASE("conv absurd attributes give a diagnostic or a small exact shape, neve
   REQUIRE(c.ok());
   CHECK(c->outputs()[0] == Shape::of({1, 1, 1}));
   a = conv1d(1, huge);
-  CHECK(code_of(a, {in}) == "shape.conv.window-exceeds-input");
+  CHECK(code_of(a, {in}) == "shape.window.exceeds-input");
   a.stride = {huge};
   a.dilation = {huge};  // window (2^62−1)·2^62+1 saturates
-  CHECK(code_of(a, {in}) == "shape.conv.window-exceeds-input");
+  CHECK(code_of(a, {in}) == "shape.window.exceeds-input");
   a = conv1d(1, 1);
   a.padding = {{huge, huge}};  // 5 + 2^63 does not fit int64
-  CHECK(code_of(a, {in}) == "shape.conv.extent-overflow");
+  CHECK(code_of(a, {in}) == "size.window.extent-overflow");
   a = conv1d(4, 1);
   a.padding = {{huge, 0}};  // output [1, 4, 2^62 + 5]: more elements than int64 counts
   CHECK(code_of(a, {in}) == "size.overflow");

@@ -1,17 +1,26 @@
-// Elementwise ops (spec/ops/elementwise.hpp): unary maps, binary maps under the three broadcast
-// rules, add_n, broadcast_to. Expected values are worked out by hand in the comments or are
-// closed forms; ln 2, e and π are the usual constants.
+// Elementwise ops (spec/ops/unary.hpp, binary.hpp, add_n.hpp, broadcast_to.hpp): unary maps,
+// binary maps under the three broadcast rules, add_n, broadcast_to; and the shape rules of these
+// and of the affine, normalisation and reduction ops read over a symbolic Dim. Expected values
+// are worked out by hand in the comments or are closed forms; ln 2, e and π are the usual
+// constants.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include "spec/ops/elementwise.hpp"
+#include "spec/ops/add_n.hpp"
+#include "spec/ops/batch_norm.hpp"
+#include "spec/ops/binary.hpp"
+#include "spec/ops/broadcast_to.hpp"
+#include "spec/ops/layer_norm.hpp"
 #include "spec/ops/linear.hpp"
-#include "spec/ops/normalization.hpp"
-#include "spec/ops/reduce_ops.hpp"
+#include "spec/ops/matmul.hpp"
+#include "spec/ops/reduce.hpp"
+#include "spec/ops/softmax.hpp"
+#include "spec/ops/unary.hpp"
 
 #include "op_test_support.hpp"
 
@@ -98,7 +107,7 @@ TEST_CASE("unary obligations: alpha and arity", "[elementwise]") {
   CHECK(failure(UnaryAttrs{UnaryOp::Elu, INFINITY}, {Shape::of({2})}).code == "attr.unary.alpha");
   CHECK(Checked<UnaryAttrs>::check(UnaryAttrs{UnaryOp::Relu, nan}, {Shape::of({2})}).ok());  // alpha unused
   Diagnostic d = failure(UnaryAttrs{UnaryOp::Relu}, {Shape::of({2}), Shape::of({2})});
-  CHECK(d.code == "shape.arity");
+  CHECK(d.code == "graph.arity");
   CHECK(d.message == "relu takes 1 input, got 2");
 }
 
@@ -169,7 +178,7 @@ TEST_CASE("binary broadcast failures name the shapes and the axis", "[elementwis
   CHECK(d.message ==
         "operands of shapes [2, 3] and [2, 1] are not broadcastable (identical shapes required): axis 1 "
         "has extents 3 and 1");
-  CHECK(failure(BinaryAttrs{}, {Shape::of({2})}).code == "shape.arity");
+  CHECK(failure(BinaryAttrs{}, {Shape::of({2})}).code == "graph.arity");
 }
 
 TEMPLATE_TEST_CASE("add_n of three inputs", "[elementwise]", float, double, mp50) {
@@ -184,7 +193,7 @@ TEST_CASE("add_n obligations", "[elementwise]") {
   CHECK(failure(AddNAttrs{}, {Shape::of({2}), Shape::of({3}), Shape::of({2})}).code == "shape.add_n.mismatch");
   CHECK(failure(AddNAttrs{}, {Shape::of({2}), Shape::of({2, 1})}).code == "shape.add_n.mismatch");
   Diagnostic d = failure(AddNAttrs{}, {Shape::of({2})});
-  CHECK(d.code == "shape.arity");
+  CHECK(d.code == "graph.arity");
   CHECK(d.message == "add_n takes at least 2 inputs, got 1");
 }
 
@@ -227,14 +236,19 @@ TEST_CASE("absurd sizes are a size diagnostic, never an allocation", "[elementwi
 // ---- The shape rules over a Dim that is not an integer --------------------------------------
 //
 // ExprDim stands in for the checker's symbolic Dim: its comparisons yield an ExprPred that does
-// not convert to bool, so a rule that branched in C++ on a Dim comparison would not compile. The
-// sink records the predicates it is handed, as text. (Only the operations these rules use are
-// defined; a rule that needed another would fail to compile here.)
+// not convert to bool, so a rule that branched in C++ on a Dim comparison would not compile. An
+// ExprPred converts from bool, as the checker's predicate does, so that structural facts (ranks,
+// axis indices) are stated through the same sink. The sink records the symbolic predicates it is
+// handed, as text, and the structural facts that were false. (Only the operations these rules use
+// are defined; a rule that needed another would fail to compile here.)
 
 namespace {
 
 struct ExprPred {
   std::string text;
+  std::optional<bool> fact;  // set when converted from a bool: a structural fact
+  ExprPred(bool holds) : text(holds ? "true" : "false"), fact(holds) {}  // NOLINT: as the checker's predicate
+  ExprPred(std::string t) : text(std::move(t)) {}
 };
 struct ExprDim {
   std::string text;
@@ -248,17 +262,18 @@ ExprDim dim_select(const ExprPred& c, const ExprDim& a, const ExprDim& b) {
 }
 std::string dim_str(const ExprDim& a) { return a.text; }
 
-struct ExprSink {
+static_assert(std::is_same_v<PredOf<ExprDim>, ExprPred>);
+
+struct ExprSink final : ObligationSink<ExprDim> {
   std::vector<std::string> symbolic;  // obligations handed over as predicates
   std::vector<std::string> failed;    // structural facts that were false
-  void require(const ExprPred& p, std::string_view code, const std::string&) {
-    symbolic.push_back(std::string(code) + ": " + p.text);
-  }
-  void require(bool holds, std::string_view code, const std::string&) {
-    if (!holds) failed.emplace_back(code);
+  void require(const ExprPred& p, const ObligationSpec& obligation, std::string) override {
+    if (!p.fact)
+      symbolic.push_back(std::string(obligation.code) + ": " + p.text);
+    else if (!*p.fact)
+      failed.emplace_back(obligation.code);
   }
 };
-static_assert(ObligationSink<ExprSink, ExprDim>);
 
 using XDims = std::vector<Dims<ExprDim>>;
 
@@ -289,4 +304,10 @@ TEST_CASE("every shape rule of these families reads over a symbolic Dim", "[elem
   CHECK(dims_str(red->outputs[0]) == "[c]");
   CHECK(sink.symbolic.back() == "shape.reduce.empty-axis: n >= 1");
   CHECK(sink.failed.empty());
+  // A structural fact reaches the sink as a predicate converted from bool: recorded as failed,
+  // never as a symbolic obligation.
+  ExprSink rank_sink;
+  CHECK_FALSE(shape_rule(LinearAttrs{10}, XDims{{n, c, 3}}, rank_sink));
+  CHECK(rank_sink.failed == std::vector<std::string>{"shape.linear.input-rank"});
+  CHECK(rank_sink.symbolic.empty());
 }

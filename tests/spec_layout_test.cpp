@@ -5,7 +5,15 @@
 #include <string>
 #include <vector>
 
-#include "spec/ops/layout_ops.hpp"
+#include "spec/ops/concat.hpp"
+#include "spec/ops/flatten.hpp"
+#include "spec/ops/pad.hpp"
+#include "spec/ops/reshape.hpp"
+#include "spec/ops/slice.hpp"
+#include "spec/ops/split.hpp"
+#include "spec/ops/squeeze.hpp"
+#include "spec/ops/transpose.hpp"
+#include "spec/ops/unsqueeze.hpp"
 
 #include "op_test_support.hpp"
 
@@ -43,8 +51,52 @@ TEST_CASE("op names and arities", "[layout]") {
   CHECK(arity(ConcatAttrs{}).min == 1);
   CHECK(arity(ConcatAttrs{}).max == -1);
   CHECK(arity(SplitAttrs{}).max == 1);
-  CHECK(code_of(ReshapeAttrs{{-1}}, {Shape::of({2}), Shape::of({2})}) == "shape.arity");
-  CHECK(code_of(ConcatAttrs{0}, {}) == "shape.arity");
+  CHECK(code_of(ReshapeAttrs{{-1}}, {Shape::of({2}), Shape::of({2})}) == "graph.arity");
+  CHECK(code_of(ConcatAttrs{0}, {}) == "graph.arity");
+  CHECK(failure(ReshapeAttrs{{-1}}, {Shape::of({2}), Shape::of({2})}).message == "reshape takes 1 input, got 2");
+}
+
+namespace {
+
+// The codes each op's own rule raises (the shared axis and arity codes are spec/rules/'s).
+template <class A>
+std::vector<std::string> own_codes() {
+  std::vector<std::string> codes;
+  for (const ObligationSpec* o : OpInfo<A>::obligations()) codes.emplace_back(o->code);
+  return codes;
+}
+
+}  // namespace
+
+TEST_CASE("each layout op lists its own obligations", "[layout]") {
+  using V = std::vector<std::string>;
+  CHECK(own_codes<ReshapeAttrs>() == V{"attr.reshape.negative-extent", "attr.reshape.multiple-inferred",
+                                       "shape.reshape.zero-out-of-range", "shape.reshape.count-indivisible",
+                                       "shape.reshape.count-mismatch"});
+  CHECK(own_codes<FlattenAttrs>().empty());
+  CHECK(own_codes<TransposeAttrs>() == V{"shape.transpose.invalid-permutation"});
+  CHECK(own_codes<ConcatAttrs>() == V{"shape.concat.rank-mismatch", "shape.concat.extent-mismatch"});
+  CHECK(own_codes<SplitAttrs>() == V{"attr.split.ratio-nonpositive", "shape.split.extent-indivisible"});
+  CHECK(own_codes<SliceAttrs>() == V{"attr.slice.attribute-length", "shape.slice.empty"});
+  CHECK(own_codes<PadAttrs>() == V{"shape.pad.attribute-length", "attr.pad.padding-negative",
+                                   "shape.pad.reflect-too-wide", "shape.pad.replicate-empty"});
+  CHECK(own_codes<SqueezeAttrs>() == V{"shape.squeeze.extent-not-one"});
+  CHECK(own_codes<UnsqueezeAttrs>().empty());
+}
+
+TEST_CASE("axis messages come from the shared validator", "[layout][shape]") {
+  const Shape in = Shape::of({2, 3, 4});
+  CHECK(failure(FlattenAttrs{4}, {in}).message ==
+        "flatten: axis 4 is out of range for an input of rank 3 (valid: 0 to 3)");
+  CHECK(failure(FlattenAttrs{-1}, {in}).message ==
+        "flatten: axis -1 is out of range for an input of rank 3 (valid: 0 to 3)");
+  CHECK(failure(ConcatAttrs{-4}, {in, in}).message ==
+        "concat: axis -4 is out of range for an input of rank 3 (valid: -3 to 2)");
+  CHECK(failure(SplitAttrs{3, {1}}, {in}).message ==
+        "split: axis 3 is out of range for an input of rank 3 (valid: -3 to 2)");
+  CHECK(failure(SliceAttrs{{1, -2}, {0, 0}, {1, 1}}, {in}).message == "slice: axes [1, -2] name axis 1 more than once");
+  CHECK(failure(SqueezeAttrs{{5}}, {in}).message ==
+        "squeeze: axis 5 is out of range for an input of rank 3 (valid: -3 to 2)");
 }
 
 TEST_CASE("reshape with -1 and 0", "[layout]") {
@@ -60,8 +112,8 @@ TEST_CASE("reshape with -1 and 0", "[layout]") {
 
 TEST_CASE("reshape obligations", "[layout][shape]") {
   const Shape in = Shape::of({2, 3, 4});
-  CHECK(code_of(ReshapeAttrs{{-1, -1}}, {in}) == "shape.reshape.multiple-inferred");
-  CHECK(code_of(ReshapeAttrs{{-2, 12}}, {in}) == "shape.reshape.negative-extent");
+  CHECK(code_of(ReshapeAttrs{{-1, -1}}, {in}) == "attr.reshape.multiple-inferred");
+  CHECK(code_of(ReshapeAttrs{{-2, 12}}, {in}) == "attr.reshape.negative-extent");
   CHECK(code_of(ReshapeAttrs{{24, 1, 1, 0}}, {in}) == "shape.reshape.zero-out-of-range");
   CHECK(code_of(ReshapeAttrs{{5, 5}}, {in}) == "shape.reshape.count-mismatch");
   CHECK(code_of(ReshapeAttrs{{-1, 5}}, {in}) == "shape.reshape.count-indivisible");  // 24 mod 5 ≠ 0
@@ -76,8 +128,8 @@ TEST_CASE("flatten", "[layout]") {
   CHECK(out_shape(FlattenAttrs{0}, {in}) == Shape::of({24}));
   CHECK(out_shape(FlattenAttrs{3}, {in}) == Shape::of({2, 3, 4, 1}));
   CHECK(doubles(run(FlattenAttrs{2}, {tensor(in, iota(24))})[0]) == iota(24));
-  CHECK(code_of(FlattenAttrs{4}, {in}) == "shape.flatten.axis-out-of-range");
-  CHECK(code_of(FlattenAttrs{-1}, {in}) == "shape.flatten.axis-out-of-range");
+  CHECK(code_of(FlattenAttrs{4}, {in}) == "shape.axis.out-of-range");
+  CHECK(code_of(FlattenAttrs{-1}, {in}) == "shape.axis.out-of-range");
 }
 
 TEST_CASE("transpose 3-D", "[layout]") {
@@ -126,8 +178,8 @@ TEST_CASE("concat 3 inputs on a middle axis and on a negative axis", "[layout]")
   }
   SECTION("obligations") {
     CHECK(code_of(ConcatAttrs{1}, {Shape::of({2, 1}), Shape::of({2, 1, 1})}) == "shape.concat.rank-mismatch");
-    CHECK(code_of(ConcatAttrs{2}, {Shape::of({2, 1}), Shape::of({2, 1})}) == "shape.concat.axis-out-of-range");
-    CHECK(code_of(ConcatAttrs{-3}, {Shape::of({2, 1}), Shape::of({2, 1})}) == "shape.concat.axis-out-of-range");
+    CHECK(code_of(ConcatAttrs{2}, {Shape::of({2, 1}), Shape::of({2, 1})}) == "shape.axis.out-of-range");
+    CHECK(code_of(ConcatAttrs{-3}, {Shape::of({2, 1}), Shape::of({2, 1})}) == "shape.axis.out-of-range");
     auto c = Checked<ConcatAttrs>::check(ConcatAttrs{1}, {Shape::of({2, 1}), Shape::of({2, 1}), Shape::of({3, 1})});
     REQUIRE_FALSE(c.ok());
     CHECK(c.error().code == "shape.concat.extent-mismatch");
@@ -146,9 +198,9 @@ TEST_CASE("split ratios [1, 2]", "[layout]") {
   CHECK(doubles(zs[0]) == std::vector<double>{1, 2, 3});
   CHECK(doubles(zs[1]) == std::vector<double>{4, 5, 6});
   CHECK(code_of(SplitAttrs{1, {1, 2}}, {Shape::of({2, 4})}) == "shape.split.extent-indivisible");
-  CHECK(code_of(SplitAttrs{1, {1, 0}}, {Shape::of({2, 4})}) == "shape.split.ratio-nonpositive");
-  CHECK(code_of(SplitAttrs{1, {}}, {Shape::of({2, 4})}) == "shape.split.ratio-nonpositive");
-  CHECK(code_of(SplitAttrs{2, {1}}, {Shape::of({2, 4})}) == "shape.split.axis-out-of-range");
+  CHECK(code_of(SplitAttrs{1, {1, 0}}, {Shape::of({2, 4})}) == "attr.split.ratio-nonpositive");
+  CHECK(code_of(SplitAttrs{1, {}}, {Shape::of({2, 4})}) == "attr.split.ratio-nonpositive");
+  CHECK(code_of(SplitAttrs{2, {1}}, {Shape::of({2, 4})}) == "shape.axis.out-of-range");
 }
 
 TEST_CASE("slice with negative indices, end 0 and clamping", "[layout]") {
@@ -164,9 +216,9 @@ TEST_CASE("slice with negative indices, end 0 and clamping", "[layout]") {
   CHECK(doubles(y) == std::vector<double>{6, 7, 10, 11});
   CHECK(code_of(SliceAttrs{{0}, {5}, {3}}, {Shape::of({10})}) == "shape.slice.empty");
   CHECK(code_of(SliceAttrs{{0}, {20}, {30}}, {Shape::of({10})}) == "shape.slice.empty");  // [10, 10)
-  CHECK(code_of(SliceAttrs{{0}, {1, 2}, {3}}, {Shape::of({10})}) == "shape.slice.attribute-length");
-  CHECK(code_of(SliceAttrs{{1}, {1}, {3}}, {Shape::of({10})}) == "shape.slice.axis-out-of-range");
-  CHECK(code_of(SliceAttrs{{0, -1}, {1, 1}, {3, 3}}, {Shape::of({10})}) == "shape.slice.duplicate-axis");
+  CHECK(code_of(SliceAttrs{{0}, {1, 2}, {3}}, {Shape::of({10})}) == "attr.slice.attribute-length");
+  CHECK(code_of(SliceAttrs{{1}, {1}, {3}}, {Shape::of({10})}) == "shape.axis.out-of-range");
+  CHECK(code_of(SliceAttrs{{0, -1}, {1, 1}, {3, 3}}, {Shape::of({10})}) == "shape.axis.duplicate");
 }
 
 TEST_CASE("pad with the three borders", "[layout]") {
@@ -185,7 +237,7 @@ TEST_CASE("pad with the three borders", "[layout]") {
 
 TEST_CASE("pad obligations", "[layout][shape]") {
   CHECK(code_of(PadAttrs{{{1, 1}}}, {Shape::of({3, 3})}) == "shape.pad.attribute-length");
-  CHECK(code_of(PadAttrs{{{-1, 1}}}, {Shape::of({3})}) == "shape.pad.padding-negative");
+  CHECK(code_of(PadAttrs{{{-1, 1}}}, {Shape::of({3})}) == "attr.pad.padding-negative");
   CHECK(code_of(PadAttrs{{{3, 0}}, PadBorder::Reflect}, {Shape::of({3})}) == "shape.pad.reflect-too-wide");
   CHECK(code_of(PadAttrs{{{2, 2}}, PadBorder::Reflect}, {Shape::of({3})}) == "ok");
   CHECK(code_of(PadAttrs{{{1, 1}}, PadBorder::Replicate}, {Shape::of({0})}) == "shape.pad.replicate-empty");
@@ -203,10 +255,13 @@ TEST_CASE("squeeze and unsqueeze", "[layout]") {
   CHECK(doubles(z) == std::vector<double>{1, 2, 3});
   CHECK(out_shape(UnsqueezeAttrs{{-1}}, {Shape::of({2, 3})}) == Shape::of({2, 3, 1}));
   CHECK(code_of(SqueezeAttrs{{1}}, {Shape::of({1, 3, 1})}) == "shape.squeeze.extent-not-one");
-  CHECK(code_of(SqueezeAttrs{{3}}, {Shape::of({1, 3, 1})}) == "shape.squeeze.axis-out-of-range");
-  CHECK(code_of(SqueezeAttrs{{0, -3}}, {Shape::of({1, 3, 1})}) == "shape.squeeze.duplicate-axis");
-  CHECK(code_of(UnsqueezeAttrs{{2}}, {Shape::of({3})}) == "shape.unsqueeze.axis-out-of-range");
-  CHECK(code_of(UnsqueezeAttrs{{0, 0}}, {Shape::of({3})}) == "shape.unsqueeze.duplicate-axis");
+  CHECK(code_of(SqueezeAttrs{{3}}, {Shape::of({1, 3, 1})}) == "shape.axis.out-of-range");
+  CHECK(code_of(SqueezeAttrs{{0, -3}}, {Shape::of({1, 3, 1})}) == "shape.axis.duplicate");
+  CHECK(code_of(UnsqueezeAttrs{{2}}, {Shape::of({3})}) == "shape.axis.out-of-range");
+  CHECK(code_of(UnsqueezeAttrs{{0, 0}}, {Shape::of({3})}) == "shape.axis.duplicate");
+  // An empty list of axes is allowed: nothing removed, nothing inserted.
+  CHECK(out_shape(SqueezeAttrs{{}}, {Shape::of({1, 3})}) == Shape::of({1, 3}));
+  CHECK(out_shape(UnsqueezeAttrs{{}}, {Shape::of({1, 3})}) == Shape::of({1, 3}));
 }
 
 TEST_CASE("layout ops in float and mp50", "[layout]") {

@@ -1,5 +1,5 @@
-// Affine ops (spec/ops/linear.hpp): linear in both weight layouts, matmul with transposes and
-// batch axes. Expected values are worked out by hand in the comments.
+// Affine ops (spec/ops/linear.hpp, spec/ops/matmul.hpp): linear in both weight layouts, matmul
+// with transposes and batch axes. Expected values are worked out by hand in the comments.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "spec/ops/linear.hpp"
+#include "spec/ops/matmul.hpp"
 
 #include "op_test_support.hpp"
 
@@ -61,7 +62,7 @@ TEST_CASE("linear obligations", "[linear]") {
   CHECK(failure(LinearAttrs{4}, {Shape::of({3})}).code == "shape.linear.input-rank");
   CHECK(failure(LinearAttrs{0}, {Shape::of({2, 3})}).code == "attr.linear.units");
   CHECK(failure(LinearAttrs{-3}, {Shape::of({2, 3})}).code == "attr.linear.units");
-  CHECK(failure(LinearAttrs{4}, {Shape::of({2, 3}), Shape::of({2, 3})}).code == "shape.arity");
+  CHECK(failure(LinearAttrs{4}, {Shape::of({2, 3}), Shape::of({2, 3})}).code == "graph.arity");
   // 2^62 units: the output [4, 2^62] and the weight [8, 2^62] do not fit a 64-bit count.
   CHECK(failure(LinearAttrs{int64_t{1} << 62}, {Shape::of({4, 8})}).code == "size.overflow");
 }
@@ -114,7 +115,7 @@ TEST_CASE("matmul obligations", "[linear]") {
   // transpose_b makes [4, 2] read as [2, 4]: inner 3 against 2.
   CHECK(failure(MatMulAttrs{false, true}, {Shape::of({2, 3}), Shape::of({4, 2})}).code ==
         "shape.matmul.inner-mismatch");
-  CHECK(failure(MatMulAttrs{}, {Shape::of({2, 3})}).code == "shape.arity");
+  CHECK(failure(MatMulAttrs{}, {Shape::of({2, 3})}).code == "graph.arity");
   // [2^32, 1]·[1, 2^32] has 2^64 elements.
   const int64_t big = int64_t{1} << 32;
   CHECK(failure(MatMulAttrs{}, {Shape::of({big, 1}), Shape::of({1, big})}).code == "size.overflow");

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "spec/ops/layout_ops.hpp"
 #include "spec/ops/pool.hpp"
+#include "spec/ops/transpose.hpp"
 
 #include "op_test_support.hpp"
 
@@ -122,15 +122,15 @@ TEST_CASE("pool obligations", "[pool][shape]") {
     edit(a);
     return code_of(a, {in});
   };
-  CHECK(code_of(ok, {in, in}) == "shape.arity");
-  CHECK(code_of(ok, {Shape::of({2, 5})}) == "shape.pool.input-rank");
-  CHECK(with([](PoolAttrs& a) { a.stride = {1, 1}; }) == "shape.pool.attribute-length");
-  CHECK(with([](PoolAttrs& a) { a.kernel = {-2}; }) == "shape.pool.kernel-nonpositive");
-  CHECK(with([](PoolAttrs& a) { a.stride = {0}; }) == "shape.pool.stride-nonpositive");
-  CHECK(with([](PoolAttrs& a) { a.dilation = {0}; }) == "shape.pool.dilation-nonpositive");
-  CHECK(with([](PoolAttrs& a) { a.padding = {{0, -1}}; }) == "shape.pool.padding-negative");
-  CHECK(with([](PoolAttrs& a) { a.kernel = {7}; }) == "shape.pool.window-exceeds-input");
+  CHECK(code_of(ok, {in, in}) == "graph.arity");
+  CHECK(code_of(ok, {Shape::of({2, 5})}) == "shape.window.input-rank");
+  CHECK(with([](PoolAttrs& a) { a.stride = {1, 1}; }) == "attr.window.attribute-length");
+  CHECK(with([](PoolAttrs& a) { a.kernel = {-2}; }) == "attr.window.kernel-nonpositive");
+  CHECK(with([](PoolAttrs& a) { a.stride = {0}; }) == "attr.window.stride-nonpositive");
+  CHECK(with([](PoolAttrs& a) { a.dilation = {0}; }) == "attr.window.dilation-nonpositive");
+  CHECK(with([](PoolAttrs& a) { a.padding = {{0, -1}}; }) == "attr.window.padding-negative");
+  CHECK(with([](PoolAttrs& a) { a.kernel = {7}; }) == "shape.window.exceeds-input");
   const int64_t huge = int64_t{1} << 62;
-  CHECK(with([&](PoolAttrs& a) { a.kernel = {huge}; }) == "shape.pool.window-exceeds-input");
-  CHECK(with([&](PoolAttrs& a) { a.padding = {{huge, huge}}; }) == "shape.pool.extent-overflow");
+  CHECK(with([&](PoolAttrs& a) { a.kernel = {huge}; }) == "shape.window.exceeds-input");
+  CHECK(with([&](PoolAttrs& a) { a.padding = {{huge, huge}}; }) == "size.window.extent-overflow");
 }

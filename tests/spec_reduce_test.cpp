@@ -1,4 +1,4 @@
-// Reductions (spec/ops/reduce_ops.hpp): sum, mean, max and min over axes. Expected values are
+// Reductions (spec/ops/reduce.hpp): sum, mean, max and min over axes. Expected values are
 // worked out by hand in the comments.
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "spec/ops/reduce_ops.hpp"
+#include "spec/ops/reduce.hpp"
 
 #include "op_test_support.hpp"
 
@@ -70,9 +70,15 @@ TEMPLATE_TEST_CASE("reducing non-adjacent axes of a rank-3 tensor", "[reduce]", 
   check_values(y, {5, 7});
 }
 
+TEST_CASE("reduce names: one prototype per name", "[reduce]") {
+  std::vector<std::string> names;
+  for (const ReduceAttrs& a : op_prototypes<ReduceAttrs>()) names.push_back(op_name(a));
+  CHECK(names == std::vector<std::string>{"sum_reduce", "mean_reduce", "max_reduce", "min_reduce"});
+}
+
 TEST_CASE("reduce obligations", "[reduce]") {
   Diagnostic d = failure(ReduceAttrs{ReduceOp::Sum, {}, true}, {Shape::of({2, 3})});
-  CHECK(d.code == "shape.reduce.no-axes");
+  CHECK(d.code == "attr.axes.empty");
   CHECK(d.message == "sum_reduce: axes must name at least one axis");
   d = failure(ReduceAttrs{ReduceOp::Sum, {2}, true}, {Shape::of({2, 3})});
   CHECK(d.code == "shape.axis.out-of-range");
@@ -84,7 +90,7 @@ TEST_CASE("reduce obligations", "[reduce]") {
   CHECK(d.message == "max_reduce: reduced axis 1 of input [2, 0] must have extent at least 1, got 0");
   CHECK(failure(ReduceAttrs{ReduceOp::Mean, {1}, true}, {Shape::of({2, 0})}).code == "shape.reduce.empty-axis");
   CHECK(failure(ReduceAttrs{ReduceOp::Min, {0}, true}, {Shape::of({0})}).code == "shape.reduce.empty-axis");
-  CHECK(failure(ReduceAttrs{ReduceOp::Sum, {0}, true}, {}).code == "shape.arity");
+  CHECK(failure(ReduceAttrs{ReduceOp::Sum, {0}, true}, {}).code == "graph.arity");
   // An empty sum is 0.
   auto y = run<double>(ReduceAttrs{ReduceOp::Sum, {1}, false}, {tensor<double>(Shape::of({2, 0}), {})})[0];
   CHECK(y.shape() == Shape::of({2}));

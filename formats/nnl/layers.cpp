@@ -200,7 +200,7 @@ std::optional<LayerOps> lower_layer(const LayerDecl& L, Checker& c) {
     auto dims = c.positive_dims(*e);
     if (!dims) return std::nullopt;
     ops.input_shape = *dims;
-    ops.main = InputAttrs{};
+    ops.main = InputAttrs{{}, ElemKind::Real};
     return ops;
   }
   if (t == "Dense") {

@@ -36,7 +36,7 @@ ValueRef emit_input(Model& m, const LayerDecl& L, const LayerOps& ops, const Con
     d.error("nnl.input.too-large", "input '" + L.id + "' of shape " + dims_str(dims) + " has too many elements",
             L.loc, L.id);
   Graph& g = m.graph;
-  int64_t in = g.add(L.id, InputAttrs{dims}, {}, L.loc);
+  int64_t in = g.add(L.id, InputAttrs{dims, ElemKind::Real}, {}, L.loc);
   const std::string kSource = "<preprocess>";
   if (c.preprocess == "normalize_0_1") {
     int64_t scale = g.add(L.id + "/scale", ConstAttrs{{1}}, {}, L.loc);
@@ -110,7 +110,6 @@ std::optional<Lowered> lower(const Program& p, Diags& d) {
 
   Model& m = out.model;
   m.format = "nnl";
-  m.batch_prepended = true;
   m.precision = c.precision;
   std::vector<ValueRef> value(p.layers.size());
   for (size_t i : t.order) {
@@ -132,6 +131,7 @@ std::optional<Lowered> lower(const Program& p, Diags& d) {
   }
   for (size_t i = 0; i < p.layers.size(); ++i)
     if (!t.feeds_other[i]) m.graph.outputs.push_back(GraphOutput{p.layers[i].id, value[i]});
+  m.size_names = batched_size_names(m.graph);
   if (d.has_errors()) return std::nullopt;
   return out;
 }

@@ -7,6 +7,7 @@
 
 #include "formats/nnl/layers.hpp"
 #include "formats/tensor_files/npy.hpp"
+#include "semantics/memory.hpp"
 
 namespace nnref::nnl {
 
@@ -33,8 +34,8 @@ class Loader {
 
   // Stores one tensor named `<a>.<b>`; false when the memory budget is exhausted (reported).
   bool store(const std::string& name, HostTensor t, const std::string& source) {
-    int64_t count = t.shape.count();
-    int64_t bytes = count > (INT64_MAX / 8) ? INT64_MAX : count * 8;
+    // The payload holds every value as a double until a plan converts it.
+    const int64_t bytes = tensor_bytes(CDim(t.shape.count()), sizeof(double)).v;
     if (bytes > budget_ - total_) {
       d_.error("size.budget",
                "weights exceed the memory budget of " + std::to_string(budget_) + " bytes at '" + source + "' (" +

@@ -1,4 +1,4 @@
-// Max and average pooling over spatial axes.
+// max_pool, avg_pool: pooling over spatial axes (window geometry: spec/rules/window.hpp).
 #pragma once
 
 #include <cstdint>
@@ -7,7 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "spec/ops/conv.hpp"
+#include "spec/index.hpp"
+#include "spec/op_rule.hpp"
+#include "spec/rules/window.hpp"
 
 namespace nnref {
 
@@ -30,15 +32,25 @@ struct PoolAttrs {
   Layout layout = Layout::ChannelsFirst;
 };
 
+// Every pool obligation is a window obligation (spec/rules/window.hpp).
+template <>
+struct OpInfo<PoolAttrs> {
+  static std::vector<const ObligationSpec*> obligations() { return {}; }
+  static std::vector<PoolAttrs> prototypes() {
+    PoolAttrs max, avg;
+    avg.op = PoolOp::Avg;
+    return {max, avg};
+  }
+};
 
 inline std::string op_name(const PoolAttrs& a) { return a.op == PoolOp::Max ? "max_pool" : "avg_pool"; }
 inline Arity arity(const PoolAttrs&) { return {1, 1}; }
 
-template <class Dim, class S>
-std::optional<ShapeOut<Dim>> shape_rule(const PoolAttrs& a, const std::vector<Dims<Dim>>& inputs, S& sink) {
-  if (!layout_detail::arity_holds(a, inputs.size(), sink)) return std::nullopt;
+template <class Dim>
+std::optional<ShapeOut<Dim>> shape_rule(const PoolAttrs& a, const std::vector<Dims<Dim>>& inputs,
+                                        ObligationSink<Dim>& sink) {
   const Dims<Dim>& x = inputs[0];
-  const auto spatial = window::spatial_rule("pool", a, x, sink);
+  const auto spatial = window::spatial_rule(op_name(a), a, x, sink);
   if (!spatial) return std::nullopt;
   const Dim c = x[window::channel_axis(a.layout, x.size())];
   return ShapeOut<Dim>{{window::with_channels(a.layout, x[0], c, *spatial)}, {}};
@@ -50,18 +62,17 @@ std::optional<ShapeOut<Dim>> shape_rule(const PoolAttrs& a, const std::vector<Di
 //   avg, Ignore:   Σ_{p∈R} x[p] / |R|      avg, Constant: Σ_{p∈R} x[p] / |W|
 // A window with R empty (only possible with padding) gives 0.
 template <Scalar T>
-std::vector<Tensor<T>> evaluate(const Checked<PoolAttrs>& op, const std::vector<const Tensor<T>*>& inputs,
-                                const std::vector<const Tensor<T>*>&) {
+void evaluate(const Checked<PoolAttrs>& op, const OpIO<T>& io) {
   const PoolAttrs& a = op.attrs();
-  const Tensor<T>& x = *inputs[0];
+  const Tensor<T>& x = io.in(0);
   const window::Plan plan = window::plan(a, op.inputs()[0]);
   const auto xs = op.inputs()[0].strides();
   const Shape& out = op.outputs()[0];
   const bool ignore = a.border == PoolBorder::Ignore;
-  Tensor<T> y(out);
+  Tensor<T>& y = io.out(0);
   std::vector<int64_t> idx, o, j;
   for (int64_t f = 0; f < y.size(); ++f) {
-    layout_detail::unflatten(f, out.dims(), idx);
+    unflatten(f, out.dims(), idx);
     o.assign(idx.begin() + static_cast<int64_t>(plan.first_spatial),
              idx.begin() + static_cast<int64_t>(plan.first_spatial + plan.axes.size()));
     const window::Box box(plan, o);
@@ -80,7 +91,6 @@ std::vector<Tensor<T>> evaluate(const Checked<PoolAttrs>& op, const std::vector<
     for (int64_t t = 1; t < box.size; ++t) m = sc::max(m, value(t));
     y[f] = padded ? sc::max(m, T(0)) : m;
   }
-  return {y};
 }
 
 }  // namespace nnref

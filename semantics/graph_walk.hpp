@@ -1,0 +1,155 @@
+// The one walk of a graph (DESIGN idea 3 at the graph level), written once over the dimension
+// type: per node in id order, the edges it reads, its op's obligations, the shapes its source
+// declares, the binding of its parameters; then the graph outputs and the memory budget. Its two
+// readings are the concrete check (semantics/wellformed.cpp: CDim, at once) and the checker
+// (checker/check_model.cpp: size symbols, by Z3); they differ only in a GraphReading.
+//
+// Root causes, not cascades: a node whose obligation fails for every admissible size gives its
+// outputs no meaning, so the nodes that depend on it are not checked; the walk records, per node,
+// the failed node it depends on, and skip_notes says how many were skipped. (An obligation that
+// fails for some sizes only is assumed by the checker from then on, so later counterexamples
+// respect it.)
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "semantics/binding_rule.hpp"
+#include "semantics/graph.hpp"
+#include "semantics/graph_obligations.hpp"
+#include "semantics/memory.hpp"
+#include "semantics/node_rule.hpp"
+#include "semantics/payload.hpp"
+
+namespace nnref {
+
+// The name a (node, role) parameter has in its source, e.g. (bn1, scale) → "bn1.gamma"; absent
+// entries are named "node/role".
+using ParamNames = std::map<std::pair<std::string, std::string>, std::string>;
+std::string param_name(const ParamNames& names, const std::string& node, const std::string& role);
+
+// What differs between the readings.
+template <class Dim>
+class GraphReading {
+ public:
+  virtual ~GraphReading() = default;
+  virtual ObligationSink<Dim>& sink() = 0;
+  // The obligations raised from now on are about this node (nullptr: the graph as a whole).
+  virtual void at(const Node* node) = 0;
+  // Whether an obligation raised since the last at() fails for every admissible size.
+  virtual bool node_failed() const = 0;
+  // The extents of an Input node: its declared dims, or the checker's size symbols.
+  virtual Dims<Dim> input_dims(const Node& input) = 0;
+  // Called on each node's result before its consumers read it (the checker simplifies terms).
+  virtual void settle(ShapeOut<Dim>&) {}
+  // The budget obligation over what evaluation holds (its readings locate and explain it differently).
+  virtual void require_budget(const MemoryUse<Dim>& use) = 0;
+};
+
+template <class Dim>
+struct WalkResult {
+  std::vector<std::optional<ShapeOut<Dim>>> shapes;  // per node; nullopt where not checked
+  std::vector<ElemKind> kinds;                        // per node, the kind of its outputs
+  // Per node: -1 when its obligations were read; else the failed node it depends on (itself
+  // when its own obligations failed).
+  std::vector<int64_t> root;
+  std::set<std::pair<std::string, std::string>> used;  // payload entries some node binds
+};
+
+// Assumes check_structure (semantics/wellformed.hpp) found nothing: every input names an earlier
+// node. `payload` nullptr: the parameters are not bound (a structure-only reading). `scalar_size` bytes
+// per element for the budget; 0: no budget obligation.
+template <class Dim>
+WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNames& names,
+                           GraphReading<Dim>& reading, int64_t scalar_size) {
+  WalkResult<Dim> w;
+  ObligationSink<Dim>& sink = reading.sink();
+  for (const Node& node : g.nodes) {
+    reading.at(&node);
+    w.kinds.push_back(op_signature(node.op).result);
+    // A node that reads a failed one is not checked.
+    int64_t root = -1;
+    for (const ValueRef& r : node.inputs)
+      if (root < 0) root = w.root[static_cast<size_t>(r.node)];
+    std::vector<Dims<Dim>> in;
+    std::vector<ElemKind> kinds;
+    for (const ValueRef& r : node.inputs) {
+      if (root >= 0) break;
+      const auto& parent = *w.shapes[static_cast<size_t>(r.node)];
+      if (r.output < 0 || static_cast<size_t>(r.output) >= parent.outputs.size()) {
+        sink.require(false, kOutputIndex,
+                     "reads output " + std::to_string(r.output) + " of node '" +
+                         g.nodes[static_cast<size_t>(r.node)].name + "', which has " +
+                         std::to_string(parent.outputs.size()));
+        root = node.id;
+        break;
+      }
+      in.push_back(parent.outputs[static_cast<size_t>(r.output)]);
+      kinds.push_back(w.kinds[static_cast<size_t>(r.node)]);
+    }
+    std::optional<ShapeOut<Dim>> out;
+    if (root < 0 && std::holds_alternative<InputAttrs>(node.op)) {
+      out = ShapeOut<Dim>{{reading.input_dims(node)}, {}};
+      require_valid_shapes(op_name(node.op), *out, sink);
+    } else if (root < 0) {
+      out = node_obligations(node.op, kinds, in, sink);
+    }
+    if (out) {
+      for (size_t k = 0; k < node.declared.size() && k < out->outputs.size(); ++k) {
+        if (!node.declared[k]) continue;
+        const Dims<Dim> want(node.declared[k]->begin(), node.declared[k]->end());
+        PredOf<Dim> same = want.size() == out->outputs[k].size();
+        for (size_t i = 0; i < want.size() && i < out->outputs[k].size(); ++i)
+          same = same && (want[i] == out->outputs[k][i]);
+        sink.require(same, kDeclaredShape,
+                     "the model declares output " + std::to_string(k) + " as " + dims_str(want) +
+                         ", but the op gives " + dims_str(out->outputs[k]));
+      }
+      reading.settle(*out);
+      for (const auto& p : out->params) {
+        if (payload == nullptr) break;
+        const ParamEntry* e = payload->find(node.name, p.role);
+        if (e) w.used.insert({node.name, p.role});
+        require_binding(p, e, param_name(names, node.name, p.role), sink);
+      }
+    }
+    if (root < 0 && (!out || reading.node_failed())) root = node.id;
+    if (root >= 0 && payload != nullptr)  // its parameters are not known: do not call them unused
+      for (const auto& [key, entry] : payload->entries())
+        if (key.first == node.name) w.used.insert(key);
+    w.root.push_back(root);
+    w.shapes.push_back(root >= 0 ? std::nullopt : std::move(out));
+  }
+
+  reading.at(nullptr);
+  bool all_read = true;
+  for (const auto& s : w.shapes) all_read = all_read && s.has_value();
+  for (const GraphOutput& o : g.outputs) {
+    const auto& s = w.shapes[static_cast<size_t>(o.value.node)];
+    if (!s) continue;
+    const bool exists = o.value.output >= 0 && static_cast<size_t>(o.value.output) < s->outputs.size();
+    sink.require(exists, kGraphOutput, "output '" + o.name + "' refers to no output of its node");
+    all_read = all_read && exists;
+  }
+  if (all_read && scalar_size > 0) {
+    std::vector<std::vector<Dim>> outputs;
+    std::vector<std::vector<std::pair<std::string, Dim>>> params;
+    for (const auto& s : w.shapes) {
+      outputs.emplace_back();
+      params.emplace_back();
+      for (const auto& o : s->outputs) outputs.back().push_back(element_count(o));
+      for (const auto& p : s->params) params.back().emplace_back(p.role, element_count(p.dims));
+    }
+    reading.require_budget(memory_use(g, outputs, params, scalar_size));
+  }
+  return w;
+}
+
+// "3 later nodes not checked: they depend on 'conv1'" on the last diagnostic about each failed
+// node that others depend on.
+void add_skip_notes(const Graph& g, const std::vector<int64_t>& root, std::vector<Diagnostic>& diags);
+
+}  // namespace nnref

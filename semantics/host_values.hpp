@@ -1,0 +1,43 @@
+// Tensors as files hold them (HostTensor, doubles) read in an interpretation's scalar, and back.
+#pragma once
+
+#include <cmath>
+
+#include "spec/host_tensor.hpp"
+#include "spec/value.hpp"
+
+namespace nnref {
+
+template <Scalar T>
+Tensor<T> to_scalar(const HostTensor& h) {
+  Tensor<T> t(h.shape);
+  for (int64_t i = 0; i < t.size(); ++i) t[i] = from_double<T>(h.values[static_cast<size_t>(i)]);
+  return t;
+}
+
+// A run-time input of this kind: reals in T, integers as int64, logical values as 0 or 1.
+template <Scalar T>
+Value<T> to_value(const HostTensor& h, ElemKind kind) {
+  if (kind == ElemKind::Real) return to_scalar<T>(h);
+  if (kind == ElemKind::Integer) {
+    Tensor<int64_t> t(h.shape);
+    for (int64_t i = 0; i < t.size(); ++i) t[i] = static_cast<int64_t>(h.values[static_cast<size_t>(i)]);
+    return t;
+  }
+  Tensor<uint8_t> t(h.shape);
+  for (int64_t i = 0; i < t.size(); ++i) t[i] = h.values[static_cast<size_t>(i)] != 0.0 ? 1 : 0;
+  return t;
+}
+
+// Whether a file's dtype can be read as this kind: every dtype as reals (images are often
+// uint8), integers and booleans as integers, booleans alone as logical values.
+inline bool dtype_reads_as(DType t, ElemKind kind) {
+  switch (kind) {
+    case ElemKind::Real: return true;
+    case ElemKind::Integer: return !dtype_is_float(t);
+    case ElemKind::Logical: return t == DType::Bool;
+  }
+  return false;
+}
+
+}  // namespace nnref

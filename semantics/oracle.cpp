@@ -1,0 +1,76 @@
+#include "semantics/oracle.hpp"
+
+#include "semantics/host_values.hpp"
+#include "semantics/node_rule.hpp"
+
+namespace nnref {
+
+namespace {
+
+const std::vector<Shape>& outputs_of(const CheckedOp& op) {
+  return std::visit([](const auto& c) -> const std::vector<Shape>& { return c.outputs(); }, op);
+}
+ElemKind kind_of(const CheckedOp& op) {
+  return std::visit([](const auto& c) { return c.output_kind(); }, op);
+}
+
+template <Scalar T>
+Status check_inputs(const Plan<T>& plan, const std::vector<HostTensor>& inputs) {
+  const Graph& g = *plan.graph;
+  if (plan.input_ids.size() != inputs.size())
+    return make_error("input.count", "the model has " + std::to_string(plan.input_ids.size()) + " input(s), " +
+                                         std::to_string(inputs.size()) + " given");
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const PlannedNode<T>& p = plan.nodes[static_cast<size_t>(plan.input_ids[k])];
+    const Shape& want = outputs_of(p.op)[0];
+    if (!(inputs[k].shape == want))
+      return at_node(make_error("input.shape-mismatch", "the input given has shape " + inputs[k].shape.str() +
+                                                            ", but the model declares " + want.str()),
+                     g.nodes[static_cast<size_t>(plan.input_ids[k])]);
+    if (!dtype_reads_as(inputs[k].dtype, kind_of(p.op)))
+      return at_node(make_error("input.kind-mismatch", std::string("the input given holds ") +
+                                                           dtype_name(inputs[k].dtype) + " data, but the model "
+                                                           "declares a " + elem_kind_name(kind_of(p.op)) + " input"),
+                     g.nodes[static_cast<size_t>(plan.input_ids[k])]);
+  }
+  return {};
+}
+
+}  // namespace
+
+template <Scalar T>
+Result<std::vector<Tensor<T>>> run_oracle(const Plan<T>& plan, const std::vector<HostTensor>& inputs) {
+  if (auto s = check_inputs(plan, inputs); !s) return std::move(s).error();
+  std::vector<std::vector<std::optional<Value<T>>>> values(plan.nodes.size());
+  size_t next_input = 0;
+  for (const PlannedNode<T>& p : plan.nodes) {
+    auto& out = values[static_cast<size_t>(p.node->id)];
+    const bool is_input = std::holds_alternative<Checked<InputAttrs>>(p.op);
+    for (const Shape& s : outputs_of(p.op))
+      out.emplace_back(is_input ? to_value<T>(inputs[next_input++], kind_of(p.op)) : zeros<T>(kind_of(p.op), s));
+    OpIO<T> io;
+    for (const ValueRef& r : p.node->inputs)
+      io.inputs.push_back(&*values[static_cast<size_t>(r.node)][static_cast<size_t>(r.output)]);
+    for (const auto& param : p.params) io.params.push_back(param ? &*param : nullptr);
+    for (auto& v : out) io.outputs.push_back(&*v);
+    std::visit([&](const auto& op) { run_kernel(op, io); }, p.op);
+    for (const ValueRef& r : p.frees) values[static_cast<size_t>(r.node)][static_cast<size_t>(r.output)].reset();
+  }
+
+  std::vector<Tensor<T>> outputs;
+  for (const GraphOutput& o : plan.graph->outputs) {
+    const Value<T>& v = *values[static_cast<size_t>(o.value.node)][static_cast<size_t>(o.value.output)];
+    const auto* t = std::get_if<Tensor<T>>(&v);
+    if (t == nullptr)
+      return make_error("eval.kind", "output '" + o.name + "' holds " + elem_kind_name(kind_of(v)) + " data, not reals");
+    outputs.push_back(*t);
+  }
+  return outputs;
+}
+
+#define NNREF_ORACLE(unused, T) \
+  template Result<std::vector<Tensor<T>>> run_oracle<T>(const Plan<T>&, const std::vector<HostTensor>&);
+NNREF_FOR_EACH_SCALAR(NNREF_ORACLE, )
+#undef NNREF_ORACLE
+
+}  // namespace nnref

@@ -1,0 +1,23 @@
+// The oracle: the denotational evaluator (TorchLean's denoteAll) as an engine over a plan. Nodes
+// run in id order, each op's formula writing into its output slots; a value is freed after its
+// last reader.
+#pragma once
+
+#include <vector>
+
+#include "semantics/plan.hpp"
+#include "spec/host_tensor.hpp"
+
+namespace nnref {
+
+// `inputs` are matched by position to plan.input_ids; each must have exactly the declared shape
+// and a dtype of the declared kind. Returns the values of the graph outputs, in order.
+template <Scalar T>
+Result<std::vector<Tensor<T>>> run_oracle(const Plan<T>& plan, const std::vector<HostTensor>& inputs);
+
+#define NNREF_EXTERN_ORACLE(unused, T) \
+  extern template Result<std::vector<Tensor<T>>> run_oracle<T>(const Plan<T>&, const std::vector<HostTensor>&);
+NNREF_FOR_EACH_SCALAR(NNREF_EXTERN_ORACLE, )
+#undef NNREF_EXTERN_ORACLE
+
+}  // namespace nnref

@@ -1,0 +1,71 @@
+#include "semantics/plan.hpp"
+
+#include "semantics/host_values.hpp"
+#include "semantics/memory.hpp"
+#include "semantics/wellformed.hpp"
+
+namespace nnref {
+
+namespace {
+
+// The witness of a node whose obligations the check has proved for these inputs.
+Result<CheckedOp> witness(const Node& node, const std::vector<Shape>& shapes, const std::vector<ElemKind>& kinds) {
+  return std::visit(
+      [&](const auto& a) -> Result<CheckedOp> {
+        using A = std::decay_t<decltype(a)>;
+        auto c = Checked<A>::check(a, shapes, kinds);
+        if (!c) return std::move(c).error();
+        return CheckedOp(std::move(c).value());
+      },
+      node.op);
+}
+
+const std::vector<ParamInfo>& params_of(const CheckedOp& op) {
+  return std::visit([](const auto& c) -> const std::vector<ParamInfo>& { return c.params(); }, op);
+}
+
+}  // namespace
+
+template <Scalar T>
+Result<Plan<T>> make_plan(const Graph& g, const Payload& payload, const PlanOptions& options) {
+  auto info = check_graph(g, payload, static_cast<int64_t>(sizeof(T)), options.max_memory);
+  if (!info) return std::move(info).error();
+  Plan<T> plan;
+  plan.graph = &g;
+  plan.input_ids = g.input_ids();
+  plan.peak_bytes = info->peak_bytes;
+  std::vector<size_t> counts;
+  for (const NodeInfo& ni : info->nodes) counts.push_back(ni.outputs.size());
+  const auto last = last_uses(g, counts);
+  std::vector<std::vector<ValueRef>> frees(g.nodes.size());
+  for (size_t id = 0; id < last.size(); ++id)
+    for (size_t k = 0; k < last[id].size(); ++k)
+      if (last[id][k] < static_cast<int64_t>(g.nodes.size()))
+        frees[static_cast<size_t>(last[id][k])].push_back({static_cast<int64_t>(id), static_cast<int>(k)});
+
+  for (const Node& node : g.nodes) {
+    std::vector<Shape> shapes;
+    std::vector<ElemKind> kinds;
+    for (const ValueRef& r : node.inputs) {
+      const NodeInfo& parent = info->nodes[static_cast<size_t>(r.node)];
+      shapes.push_back(parent.outputs[static_cast<size_t>(r.output)]);
+      kinds.push_back(parent.kind);
+    }
+    auto op = witness(node, shapes, kinds);
+    if (!op) return at_node(std::move(op).error(), node);
+    PlannedNode<T> p{&node, std::move(op).value(), {}, std::move(frees[static_cast<size_t>(node.id)])};
+    // check_graph has proved every binding: each entry exists where required, with the implied shape.
+    for (const ParamInfo& param : params_of(p.op)) {
+      const ParamEntry* e = payload.find(node.name, param.role);
+      p.params.push_back(e ? std::optional<Tensor<T>>(to_scalar<T>(e->tensor)) : std::nullopt);
+    }
+    plan.nodes.push_back(std::move(p));
+  }
+  return plan;
+}
+
+#define NNREF_PLAN(unused, T) template Result<Plan<T>> make_plan<T>(const Graph&, const Payload&, const PlanOptions&);
+NNREF_FOR_EACH_SCALAR(NNREF_PLAN, )
+#undef NNREF_PLAN
+
+}  // namespace nnref

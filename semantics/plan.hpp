@@ -1,0 +1,52 @@
+// The engine seam (DESIGN idea 6): a plan, built once per graph, input shapes and scalar, holds
+// what every engine needs and none of them should compute on its own: per node the witness that
+// its op holds for its input shapes and kinds, its parameters bound and converted to the scalar
+// once, the shapes and kinds of the output slots its op writes into, and which values die after
+// it (liveness), so that an engine holds at most the peak the budget was checked against. The
+// oracle (semantics/oracle.hpp) is one engine over it; the fast path and the hardware model are
+// others.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "semantics/graph.hpp"
+#include "semantics/op.hpp"
+#include "semantics/payload.hpp"
+#include "spec/result.hpp"
+#include "spec/scalar.hpp"
+
+namespace nnref {
+
+struct PlanOptions {
+  int64_t max_memory = int64_t{4} << 30;  // bytes, at the plan's scalar size, at the peak
+};
+
+template <Scalar T>
+struct PlannedNode {
+  const Node* node = nullptr;
+  CheckedOp op;                                // the witness (its outputs: the slots' shapes)
+  std::vector<std::optional<Tensor<T>>> params;  // aligned with the witness's params; nullopt if absent
+  std::vector<ValueRef> frees;                 // values no later node reads, freed after this one
+};
+
+template <Scalar T>
+struct Plan {
+  const Graph* graph = nullptr;
+  std::vector<PlannedNode<T>> nodes;  // in id order
+  std::vector<int64_t> input_ids;     // the Input nodes, in the order run-time inputs bind to them
+  int64_t peak_bytes = 0;             // what the plan holds at its peak
+};
+
+// Checks the graph (semantics/wellformed.hpp: structure, obligations, bindings, the budget at
+// sizeof(T) bytes per element) and builds the plan; the first error otherwise.
+template <Scalar T>
+Result<Plan<T>> make_plan(const Graph& graph, const Payload& payload, const PlanOptions& options);
+
+#define NNREF_EXTERN_PLAN(unused, T) \
+  extern template Result<Plan<T>> make_plan<T>(const Graph&, const Payload&, const PlanOptions&);
+NNREF_FOR_EACH_SCALAR(NNREF_EXTERN_PLAN, )
+#undef NNREF_EXTERN_PLAN
+
+}  // namespace nnref

@@ -1,0 +1,25 @@
+// The names by which --dim and --assume refer to input extents. A front-end chooses them (NNL:
+// `batch` for axis 0 of every input, `<input id>.<k>` for axis k of the declared per-sample shape);
+// one name may stand for several extents (`batch`), which then vary together.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "semantics/graph.hpp"
+
+namespace nnref {
+
+struct SizeName {
+  std::string name;
+  int64_t node = 0;  // an Input node
+  size_t axis = 0;   // an axis of its shape
+};
+
+// `batch` for axis 0 of every input, `<input id>.<k>` for axis k + 1 (axis k of the per-sample
+// shape): the names of a front-end whose inputs declare per-sample shapes and get a batch axis
+// prepended (NNL), and of graphs built by hand.
+std::vector<SizeName> batched_size_names(const Graph& g);
+
+}  // namespace nnref

@@ -1,0 +1,61 @@
+// add_n: the sum of two or more inputs of identical shape, in input order (NNEF add_n, NNL Add).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/op_rule.hpp"
+
+namespace nnref {
+
+struct AddNAttrs {};
+
+inline constexpr ObligationSpec kAddNMismatch{
+    ObligationKind::Shape, "shape.add_n.mismatch",
+    "Every input of add_n (NNL Add) has the shape of input 0: the same rank and the same extent on every axis.",
+    "rank(x_k) == rank(x_0) && X_k == X_0, for every input k and axis",
+    "`layer input = Input(shape: [32, 32, 8]); layer conv = Conv2D(filters: 8, kernel: 3, stride: [2, 1], padding: "
+    "\"same\"); layer res = Add();` with `connections { input -> conv; [input, conv] -> res; }`, checked with "
+    "`nnref check m.nnl --dim input.0=1..64`: heights input.0 and (input.0 + 1) / 2: error[shape.add_n.mismatch], "
+    "counterexample: input.0 = 2."};
+
+template <>
+struct OpInfo<AddNAttrs> {
+  static std::vector<const ObligationSpec*> obligations() { return {&kAddNMismatch}; }
+};
+
+inline std::string op_name(const AddNAttrs&) { return "add_n"; }
+inline Arity arity(const AddNAttrs&) { return {2, -1}; }
+
+template <class Dim>
+std::optional<ShapeOut<Dim>> shape_rule(const AddNAttrs&, const std::vector<Dims<Dim>>& inputs,
+                                        ObligationSink<Dim>& sink) {
+  const Dims<Dim>& first = inputs[0];
+  for (size_t k = 1; k < inputs.size(); ++k) {
+    const std::string what = "add_n: input " + std::to_string(k) + " has shape " + dims_str(inputs[k]) +
+                             ", input 0 has shape " + dims_str(first) + "; all inputs must have the same shape";
+    if (inputs[k].size() != first.size()) {
+      sink.require(false, kAddNMismatch, what);
+      return std::nullopt;
+    }
+    for (size_t i = 0; i < first.size(); ++i)
+      sink.require(inputs[k][i] == first[i], kAddNMismatch,
+                   what + " (axis " + std::to_string(i) + ": " + dim_str(inputs[k][i]) + " vs " + dim_str(first[i]) +
+                       ")");
+  }
+  return ShapeOut<Dim>{{first}, {}};
+}
+
+// y = Σ_k x_k, in input order.
+template <Scalar T>
+void evaluate(const Checked<AddNAttrs>&, const OpIO<T>& io) {
+  std::vector<const Tensor<T>*> xs;
+  for (size_t k = 0; k < io.inputs.size(); ++k) xs.push_back(&io.in(k));
+  Tensor<T>& y = io.out(0);
+  const auto n = static_cast<int64_t>(xs.size());
+  for (int64_t i = 0; i < y.size(); ++i) y[i] = sum_of<T>(n, [&](int64_t k) { return (*xs[k])[i]; });
+}
+
+}  // namespace nnref

@@ -1,0 +1,59 @@
+// batch_normalization (inference): each channel normalised by its given mean and variance.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/op_rule.hpp"
+#include "spec/rules/axes.hpp"
+#include "spec/rules/epsilon.hpp"
+
+namespace nnref {
+
+// y = scale·(x − mean)/sqrt(variance + epsilon) + offset, per channel along channel_axis.
+// Params mean, variance, scale, offset: each [C] where C is the extent of channel_axis.
+struct BatchNormAttrs {
+  double epsilon = 1e-5;
+  int64_t channel_axis = 1;  // may count from the end (-1: last)
+};
+
+// Every batch_normalization obligation is shared: the epsilon (spec/rules/epsilon.hpp) and the
+// channel axis (spec/rules/axes.hpp).
+template <>
+struct OpInfo<BatchNormAttrs> {
+  static std::vector<const ObligationSpec*> obligations() { return {}; }
+};
+
+inline std::string op_name(const BatchNormAttrs&) { return "batch_normalization"; }
+inline Arity arity(const BatchNormAttrs&) { return {1, 1}; }
+
+template <class Dim>
+std::optional<ShapeOut<Dim>> shape_rule(const BatchNormAttrs& a, const std::vector<Dims<Dim>>& inputs,
+                                        ObligationSink<Dim>& sink) {
+  require_epsilon(op_name(a), a.epsilon, sink);
+  const Dims<Dim>& x = inputs[0];
+  const auto axis = checked_axis(op_name(a), "channel axis", a.channel_axis, x.size(), sink);
+  if (!axis) return std::nullopt;
+  Dims<Dim> c{x[*axis]};
+  return ShapeOut<Dim>{{x}, {{"mean", c, true}, {"variance", c, true}, {"scale", c, true}, {"offset", c, true}}};
+}
+
+// y = offset[c] + scale[c]·(x − mean[c])/sqrt(variance[c] + ε), c the channel of x (NNEF §4.9).
+template <Scalar T>
+void evaluate(const Checked<BatchNormAttrs>& op, const OpIO<T>& io) {
+  const Tensor<T>& x = io.in(0);
+  const Tensor<T>&mean = *io.param(0), &variance = *io.param(1), &scale = *io.param(2), &offset = *io.param(3);
+  const Shape& shape = op.inputs()[0];
+  const size_t axis = static_cast<size_t>(normalize_axis(op.attrs().channel_axis, shape.rank()));
+  const int64_t stride = shape.strides()[axis], channels = shape[axis];
+  const T eps = from_double<T>(op.attrs().epsilon);
+  Tensor<T>& y = io.out(0);
+  for (int64_t i = 0; i < y.size(); ++i) {
+    const int64_t c = i / stride % channels;
+    y[i] = offset[c] + scale[c] * (x[i] - mean[c]) / sc::sqrt(variance[c] + eps);
+  }
+}
+
+}  // namespace nnref

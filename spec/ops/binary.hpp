@@ -1,0 +1,83 @@
+// The binary elementwise maps (NNEF 1.0 §4.2): z[i] = f(x[i], y[i]), the operands broadcast
+// under the op's rule (spec/rules/broadcast.hpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/index.hpp"
+#include "spec/op_rule.hpp"
+#include "spec/rules/broadcast.hpp"
+
+namespace nnref {
+
+enum class BinaryOp { Add, Sub, Mul, Div, Pow, Min, Max };
+struct BinaryAttrs {
+  BinaryOp op = BinaryOp::Add;
+  Broadcast broadcast = Broadcast::Equal;
+};
+
+// Every binary obligation is a broadcast obligation (spec/rules/broadcast.hpp).
+template <>
+struct OpInfo<BinaryAttrs> {
+  static std::vector<const ObligationSpec*> obligations() { return {}; }
+  static std::vector<BinaryAttrs> prototypes() {
+    std::vector<BinaryAttrs> all;
+    for (int op = 0; op <= static_cast<int>(BinaryOp::Max); ++op) all.push_back({static_cast<BinaryOp>(op)});
+    return all;
+  }
+};
+
+inline std::string op_name(const BinaryAttrs& a) {
+  switch (a.op) {
+    case BinaryOp::Add: return "add";
+    case BinaryOp::Sub: return "sub";
+    case BinaryOp::Mul: return "mul";
+    case BinaryOp::Div: return "div";
+    case BinaryOp::Pow: return "pow";
+    case BinaryOp::Min: return "min";
+    case BinaryOp::Max: return "max";
+  }
+  return "binary";
+}
+inline Arity arity(const BinaryAttrs&) { return {2, 2}; }
+
+template <class Dim>
+std::optional<ShapeOut<Dim>> shape_rule(const BinaryAttrs& a, const std::vector<Dims<Dim>>& inputs,
+                                        ObligationSink<Dim>& sink) {
+  auto out = broadcast_pair(inputs[0], inputs[1], a.broadcast, sink);
+  if (!out) return std::nullopt;
+  return ShapeOut<Dim>{{std::move(*out)}, {}};
+}
+
+template <Scalar T>
+T binary_value(BinaryOp op, const T& x, const T& y) {
+  switch (op) {
+    case BinaryOp::Add: return x + y;
+    case BinaryOp::Sub: return x - y;
+    case BinaryOp::Mul: return x * y;
+    case BinaryOp::Div: return x / y;
+    case BinaryOp::Pow: return sc::pow(x, y);
+    case BinaryOp::Min: return sc::min(x, y);
+    case BinaryOp::Max: return sc::max(x, y);
+  }
+  return x;
+}
+
+// z[i] = f(x[i], y[i]), each operand read at index i of z with its missing and extent-1 axes held
+// at 0.
+template <Scalar T>
+void evaluate(const Checked<BinaryAttrs>& op, const OpIO<T>& io) {
+  const Tensor<T>&x = io.in(0), &y = io.in(1);
+  const Shape& shape = op.outputs()[0];
+  const auto sx = broadcast_strides(op.inputs()[0], shape, op.attrs().broadcast);
+  const auto sy = broadcast_strides(op.inputs()[1], shape, op.attrs().broadcast);
+  Tensor<T>& z = io.out(0);
+  for_each_index(shape, [&](int64_t flat, const std::vector<int64_t>& index) {
+    z[flat] = binary_value(op.attrs().op, x[offset_of(index, sx)], y[offset_of(index, sy)]);
+  });
+}
+
+}  // namespace nnref

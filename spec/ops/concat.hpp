@@ -1,0 +1,84 @@
+// concat: joins its inputs along one axis (NNEF 1.0 concat).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/op_rule.hpp"
+#include "spec/rules/axes.hpp"
+
+namespace nnref {
+
+// Joins inputs along axis (may count from the end); other extents equal.
+struct ConcatAttrs {
+  int64_t axis = 0;
+};
+
+inline constexpr ObligationSpec kConcatRankMismatch{
+    ObligationKind::Shape, "shape.concat.rank-mismatch", "Every input of concat has the rank of input 0.",
+    "rank(x_k) == rank(x_0), for every input k",
+    "`layer input = Input(shape: [8, 8, 3]); layer flat = Flatten(); layer cat = Concat();` with "
+    "`connections { input -> flat; [input, flat] -> cat; }`: ranks 4 and 2: error[shape.concat.rank-mismatch]."};
+inline constexpr ObligationSpec kConcatExtentMismatch{
+    ObligationKind::Shape, "shape.concat.extent-mismatch",
+    "Every input of concat (NNL Concat) has the extents of input 0 on every axis but the concat axis.",
+    "X_k == X_0, for every input k and every axis other than axis",
+    "`layer input = Input(shape: [32, 32, 8]); layer conv = Conv2D(filters: 8, kernel: 3, stride: [2, 1], padding: "
+    "\"same\"); layer cat = Concat();` with `connections { input -> conv; [input, conv] -> cat; }`, checked with "
+    "`nnref check m.nnl --dim input.0=1..64`: error[shape.concat.extent-mismatch], counterexample: input.0 = 2."};
+
+template <>
+struct OpInfo<ConcatAttrs> {
+  static std::vector<const ObligationSpec*> obligations() { return {&kConcatRankMismatch, &kConcatExtentMismatch}; }
+};
+
+inline std::string op_name(const ConcatAttrs&) { return "concat"; }
+inline Arity arity(const ConcatAttrs&) { return {1, -1}; }
+
+template <class Dim>
+std::optional<ShapeOut<Dim>> shape_rule(const ConcatAttrs& a, const std::vector<Dims<Dim>>& inputs,
+                                        ObligationSink<Dim>& sink) {
+  const Dims<Dim>& x0 = inputs[0];
+  for (size_t k = 1; k < inputs.size(); ++k) {
+    const bool same_rank = inputs[k].size() == x0.size();
+    sink.require(same_rank, kConcatRankMismatch,
+                 "concat input " + std::to_string(k) + " has rank " + std::to_string(inputs[k].size()) +
+                     " but input 0 has rank " + std::to_string(x0.size()));
+    if (!same_rank) return std::nullopt;
+  }
+  const auto axis = checked_axis(op_name(a), "axis", a.axis, x0.size(), sink);
+  if (!axis) return std::nullopt;
+  Dims<Dim> out = x0;
+  for (size_t k = 1; k < inputs.size(); ++k) {
+    for (size_t i = 0; i < x0.size(); ++i) {
+      if (i == *axis) continue;
+      sink.require(inputs[k][i] == x0[i], kConcatExtentMismatch,
+                   "concat inputs disagree on axis " + std::to_string(i) + ": input 0 has extent " + dim_str(x0[i]) +
+                       ", input " + std::to_string(k) + " has " + dim_str(inputs[k][i]));
+    }
+    out[*axis] = out[*axis] + inputs[k][*axis];
+  }
+  return ShapeOut<Dim>{{out}, {}};
+}
+
+// y = x_0 ⧺ x_1 ⧺ ... along axis. Row-major: for each index of the axes before `axis`, the
+// inputs' blocks follow one another.
+template <Scalar T>
+void evaluate(const Checked<ConcatAttrs>& op, const OpIO<T>& io) {
+  const Shape& out = op.outputs()[0];
+  const auto axis = static_cast<size_t>(normalize_axis(op.attrs().axis, out.rank()));
+  const int64_t outer = checked_element_count({out.dims().begin(), out.dims().begin() + axis});
+  Tensor<T>& y = io.out(0);
+  int64_t at = 0;
+  for (int64_t o = 0; o < outer; ++o) {
+    for (size_t k = 0; k < io.inputs.size(); ++k) {
+      const Tensor<T>& x = io.in(k);
+      const int64_t block = x.size() / outer;
+      for (int64_t e = 0; e < block; ++e) y[at++] = x[o * block + e];
+    }
+  }
+}
+
+}  // namespace nnref

@@ -1,0 +1,40 @@
+// input: a model input, a fresh tensor per run of the declared shape and kind. The engine binds
+// the run's tensor to the node's output; the checker reads its extents as size symbols.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spec/op_rule.hpp"
+
+namespace nnref {
+
+struct InputAttrs {
+  InputAttrs() = default;
+  InputAttrs(std::vector<int64_t> d, ElemKind k = ElemKind::Real) : dims(std::move(d)), kind(k) {}  // NOLINT
+  std::vector<int64_t> dims;  // the whole shape, batch axis included
+  ElemKind kind = ElemKind::Real;
+};
+
+template <>
+struct OpInfo<InputAttrs> {
+  static std::vector<const ObligationSpec*> obligations() { return {}; }
+};
+
+inline std::string op_name(const InputAttrs&) { return "input"; }
+inline Arity arity(const InputAttrs&) { return {0, 0}; }
+inline Signature signature(const InputAttrs& a) { return {{}, ElemKind::Real, a.kind}; }
+
+template <class Dim>
+std::optional<ShapeOut<Dim>> shape_rule(const InputAttrs& a, const std::vector<Dims<Dim>>&, ObligationSink<Dim>&) {
+  return ShapeOut<Dim>{{Dims<Dim>(a.dims.begin(), a.dims.end())}, {}};
+}
+
+// Nothing to compute: the engine has put the run's tensor in the output slot.
+template <Scalar T>
+void evaluate(const Checked<InputAttrs>&, const OpIO<T>&) {}
+
+}  // namespace nnref

@@ -1,0 +1,79 @@
+// layer_normalization: each group of positions over the given axes normalised by its own statistics.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/axis_groups.hpp"
+#include "spec/op_rule.hpp"
+#include "spec/rules/axes.hpp"
+#include "spec/rules/epsilon.hpp"
+
+namespace nnref {
+
+// y = (x − μ)/sqrt(σ² + epsilon) over `axes` (μ, σ² the mean and biased variance over them);
+// with affine, then ·scale + offset, both shaped like the normalised axes.
+struct LayerNormAttrs {
+  std::vector<int64_t> axes;  // may count from the end
+  double epsilon = 1e-5;
+  bool affine = false;
+};
+
+// Every layer_normalization obligation is shared: the axes (spec/rules/axes.hpp) and the epsilon
+// (spec/rules/epsilon.hpp).
+template <>
+struct OpInfo<LayerNormAttrs> {
+  static std::vector<const ObligationSpec*> obligations() { return {}; }
+};
+
+inline std::string op_name(const LayerNormAttrs&) { return "layer_normalization"; }
+inline Arity arity(const LayerNormAttrs&) { return {1, 1}; }
+
+// With affine, scale and offset are shaped as the normalised axes' extents, in ascending axis order.
+template <class Dim>
+std::optional<ShapeOut<Dim>> shape_rule(const LayerNormAttrs& a, const std::vector<Dims<Dim>>& inputs,
+                                        ObligationSink<Dim>& sink) {
+  require_epsilon(op_name(a), a.epsilon, sink);
+  const Dims<Dim>& x = inputs[0];
+  const auto axes = checked_axes(op_name(a), a.axes, x.size(), false, sink);
+  if (!axes) return std::nullopt;
+  ShapeOut<Dim> out{{x}, {}};
+  if (a.affine) {
+    Dims<Dim> p;
+    for (size_t k : *axes) p.push_back(x[k]);
+    out.params = {{"scale", p, true}, {"offset", p, true}};
+  }
+  return out;
+}
+
+// Over each group G of positions that differ only on the axes: μ = Σ_G x/|G|,
+// σ² = Σ_G (x − μ)²/|G| (biased), y = (x − μ)/sqrt(σ² + ε), then ·scale[r] + offset[r] with affine
+// (r the position within G).
+template <Scalar T>
+void evaluate(const Checked<LayerNormAttrs>& op, const OpIO<T>& io) {
+  const Tensor<T>& x = io.in(0);
+  const LayerNormAttrs& a = op.attrs();
+  const Shape& shape = op.inputs()[0];
+  const AxisSplit split = split_axes(shape, normalized_axes(a.axes, shape.rank()));
+  const std::vector<int64_t>& outer = split.outer;
+  const std::vector<int64_t>& inner = split.inner;
+  const int64_t n = static_cast<int64_t>(inner.size());
+  const T count = from_double<T>(static_cast<double>(n)), eps = from_double<T>(a.epsilon);
+  const Tensor<T>* scale = a.affine ? io.param(0) : nullptr;
+  const Tensor<T>* offset = a.affine ? io.param(1) : nullptr;
+  Tensor<T>& y = io.out(0);
+  for (int64_t o : outer) {
+    auto at = [&](int64_t r) { return o + inner[static_cast<size_t>(r)]; };
+    T mu = sum_of<T>(n, [&](int64_t r) { return x[at(r)]; }) / count;
+    T var = sum_of<T>(n, [&](int64_t r) { return (x[at(r)] - mu) * (x[at(r)] - mu); }) / count;
+    T den = sc::sqrt(var + eps);
+    for (int64_t r = 0; r < n; ++r) {
+      T v = (x[at(r)] - mu) / den;
+      y[at(r)] = a.affine ? v * (*scale)[r] + (*offset)[r] : v;
+    }
+  }
+}
+
+}  // namespace nnref

@@ -1,0 +1,102 @@
+// matmul: batched matrix product with optional transposes of either operand (NNEF matmul).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/index.hpp"
+#include "spec/op_rule.hpp"
+
+namespace nnref {
+
+// A [..., m, k] (or [..., k, m] transposed) times B [..., k, n] (or [..., n, k] transposed);
+// rank ≥ 2, leading (batch) axes equal.
+struct MatMulAttrs {
+  bool transpose_a = false;
+  bool transpose_b = false;
+};
+
+inline constexpr ObligationSpec kMatMulRank{
+    ObligationKind::Shape, "shape.matmul.rank", "Both operands of matmul have rank at least 2.",
+    "rank(A) >= 2 && rank(B) >= 2", "An IR matmul of [3] and [3, 4]: error[shape.matmul.rank]."};
+inline constexpr ObligationSpec kMatMulRankMismatch{
+    ObligationKind::Shape, "shape.matmul.rank-mismatch",
+    "The operands of matmul have the same rank (batch axes do not broadcast).", "rank(A) == rank(B)",
+    "An IR matmul of [2, 3, 4] and [4, 5]: error[shape.matmul.rank-mismatch]."};
+inline constexpr ObligationSpec kMatMulBatchMismatch{
+    ObligationKind::Shape, "shape.matmul.batch-mismatch",
+    "The leading (batch) axes of the matmul operands have equal extents.", "A_i == B_i, for every axis i < rank(A) - 2",
+    "An IR matmul of [2, 3, 4] and [5, 4, 6]: error[shape.matmul.batch-mismatch] (batch axis 0: 2 and 5)."};
+inline constexpr ObligationSpec kMatMulInnerMismatch{
+    ObligationKind::Shape, "shape.matmul.inner-mismatch",
+    "The inner extents of matmul agree after the optional transposes: the last axis of A (second to last with "
+    "transpose_a) equals the second to last axis of B (last with transpose_b).",
+    "K_A == K_B", "An IR matmul of [3, 4] and [5, 6]: error[shape.matmul.inner-mismatch] (inner extents 4 and 5)."};
+
+template <>
+struct OpInfo<MatMulAttrs> {
+  static std::vector<const ObligationSpec*> obligations() {
+    return {&kMatMulRank, &kMatMulRankMismatch, &kMatMulBatchMismatch, &kMatMulInnerMismatch};
+  }
+};
+
+inline std::string op_name(const MatMulAttrs&) { return "matmul"; }
+inline Arity arity(const MatMulAttrs&) { return {2, 2}; }
+
+template <class Dim>
+std::optional<ShapeOut<Dim>> shape_rule(const MatMulAttrs& a, const std::vector<Dims<Dim>>& inputs,
+                                        ObligationSink<Dim>& sink) {
+  const Dims<Dim>&A = inputs[0], &B = inputs[1];
+  const std::string shapes = "matmul of shapes " + dims_str(A) + " and " + dims_str(B);
+  const bool ranks_ok = A.size() >= 2 && B.size() >= 2;
+  sink.require(ranks_ok, kMatMulRank, shapes + ": both operands need rank at least 2");
+  if (!ranks_ok) return std::nullopt;
+  sink.require(A.size() == B.size(), kMatMulRankMismatch, shapes + ": the operands' ranks must be equal");
+  if (A.size() != B.size()) return std::nullopt;
+  const size_t r = A.size();
+  Dims<Dim> out;
+  for (size_t i = 0; i + 2 < r; ++i) {
+    sink.require(A[i] == B[i], kMatMulBatchMismatch,
+                 shapes + ": batch axis " + std::to_string(i) + " has extents " + dim_str(A[i]) + " and " +
+                     dim_str(B[i]));
+    out.push_back(A[i]);
+  }
+  // A' = [m, k] and B' = [k, n] after the optional transposes.
+  const Dim& m = a.transpose_a ? A[r - 1] : A[r - 2];
+  const Dim& ka = a.transpose_a ? A[r - 2] : A[r - 1];
+  const Dim& kb = a.transpose_b ? B[r - 1] : B[r - 2];
+  const Dim& n = a.transpose_b ? B[r - 2] : B[r - 1];
+  sink.require(ka == kb, kMatMulInnerMismatch,
+               shapes + " (transpose_a " + (a.transpose_a ? "true" : "false") + ", transpose_b " +
+                   (a.transpose_b ? "true" : "false") + "): inner extents " + dim_str(ka) + " and " + dim_str(kb) +
+                   " differ");
+  out.push_back(m);
+  out.push_back(n);
+  return ShapeOut<Dim>{{std::move(out)}, {}};
+}
+
+// C[b, i, j] = Σ_l A'[b, i, l]·B'[b, l, j], A' = A or Aᵀ, B' = B or Bᵀ on the last two axes.
+template <Scalar T>
+void evaluate(const Checked<MatMulAttrs>& op, const OpIO<T>& io) {
+  const Tensor<T>&A = io.in(0), &B = io.in(1);
+  const Shape &out = op.outputs()[0], &sa = op.inputs()[0], &sb = op.inputs()[1];
+  const size_t r = out.rank();
+  const int64_t m = out[r - 2], n = out[r - 1];
+  const int64_t ra = sa[r - 2], ca = sa[r - 1], rb = sb[r - 2], cb = sb[r - 1];
+  const bool ta = op.attrs().transpose_a, tb = op.attrs().transpose_b;
+  const int64_t k = ta ? ra : ca;
+  const int64_t batches = product(out.dims(), 0, r - 2);
+  Tensor<T>& C = io.out(0);
+  for (int64_t b = 0; b < batches; ++b) {
+    const int64_t a0 = b * ra * ca, b0 = b * rb * cb, c0 = b * m * n;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        C[c0 + i * n + j] = sum_of<T>(k, [&](int64_t l) {
+          return A[a0 + (ta ? l * ca + i : i * ca + l)] * B[b0 + (tb ? j * cb + l : l * cb + j)];
+        });
+  }
+}
+
+}  // namespace nnref

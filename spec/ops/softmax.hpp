@@ -1,0 +1,58 @@
+// softmax: the normalised exponentials of each group of positions over the given axes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/axis_groups.hpp"
+#include "spec/op_rule.hpp"
+#include "spec/rules/axes.hpp"
+
+namespace nnref {
+
+// y = exp(x − max)/Σ exp(x − max) over `axes` (the max subtracted for range, not meaning).
+struct SoftmaxAttrs {
+  std::vector<int64_t> axes;  // may count from the end
+};
+
+// Every softmax obligation is an axes obligation (spec/rules/axes.hpp).
+template <>
+struct OpInfo<SoftmaxAttrs> {
+  static std::vector<const ObligationSpec*> obligations() { return {}; }
+};
+
+inline std::string op_name(const SoftmaxAttrs&) { return "softmax"; }
+inline Arity arity(const SoftmaxAttrs&) { return {1, 1}; }
+
+template <class Dim>
+std::optional<ShapeOut<Dim>> shape_rule(const SoftmaxAttrs& a, const std::vector<Dims<Dim>>& inputs,
+                                        ObligationSink<Dim>& sink) {
+  const Dims<Dim>& x = inputs[0];
+  if (!checked_axes(op_name(a), a.axes, x.size(), false, sink)) return std::nullopt;
+  return ShapeOut<Dim>{{x}, {}};
+}
+
+// Over each group G of positions that differ only on the axes: m = max_G x, e = exp(x − m),
+// y = e/Σ_G e. Subtracting m changes nothing in exact arithmetic; it keeps exp in range.
+template <Scalar T>
+void evaluate(const Checked<SoftmaxAttrs>& op, const OpIO<T>& io) {
+  const Tensor<T>& x = io.in(0);
+  Tensor<T>& y = io.out(0);
+  if (x.size() == 0) return;  // no group to read
+  const Shape& shape = op.inputs()[0];
+  const AxisSplit split = split_axes(shape, normalized_axes(op.attrs().axes, shape.rank()));
+  const std::vector<int64_t>& outer = split.outer;
+  const std::vector<int64_t>& inner = split.inner;
+  const int64_t n = static_cast<int64_t>(inner.size());
+  for (int64_t o : outer) {
+    auto at = [&](int64_t r) { return o + inner[static_cast<size_t>(r)]; };
+    T m = fold<T>(n, [&](int64_t r) { return x[at(r)]; }, sc::max<T>);
+    for (int64_t r = 0; r < n; ++r) y[at(r)] = sc::exp(x[at(r)] - m);
+    T total = sum_of<T>(n, [&](int64_t r) { return y[at(r)]; });
+    for (int64_t r = 0; r < n; ++r) y[at(r)] = y[at(r)] / total;
+  }
+}
+
+}  // namespace nnref

@@ -1,0 +1,86 @@
+// split: the inverse of concat, parts proportional to ratios along one axis (NNEF 1.0 split).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/op_rule.hpp"
+#include "spec/rules/axes.hpp"
+
+namespace nnref {
+
+// Splits along axis (may count from the end) into parts proportional to ratios; one output per ratio.
+struct SplitAttrs {
+  int64_t axis = 0;
+  std::vector<int64_t> ratios;
+};
+
+inline constexpr ObligationSpec kSplitRatioNonpositive{
+    ObligationKind::Attribute, "attr.split.ratio-nonpositive",
+    "split has at least one ratio, and every ratio is at least 1.", "len(ratios) >= 1 && r >= 1, for every ratio r",
+    "An IR split with ratios [1, 0]: error[attr.split.ratio-nonpositive]."};
+inline constexpr ObligationSpec kSplitExtentIndivisible{
+    ObligationKind::Shape, "shape.split.extent-indivisible",
+    "The extent of the split axis is a multiple of the sum of the ratios.", "X % (r_0 + r_1 + ... + r_{n-1}) == 0",
+    "An IR split on axis 1 with ratios [1, 2] of an input [2, 4]: error[shape.split.extent-indivisible] (4 is not a "
+    "multiple of 3)."};
+
+template <>
+struct OpInfo<SplitAttrs> {
+  static std::vector<const ObligationSpec*> obligations() {
+    return {&kSplitRatioNonpositive, &kSplitExtentIndivisible};
+  }
+};
+
+inline std::string op_name(const SplitAttrs&) { return "split"; }
+inline Arity arity(const SplitAttrs&) { return {1, 1}; }
+
+template <class Dim>
+std::optional<ShapeOut<Dim>> shape_rule(const SplitAttrs& a, const std::vector<Dims<Dim>>& inputs,
+                                        ObligationSink<Dim>& sink) {
+  const Dims<Dim>& x = inputs[0];
+  const auto axis = checked_axis(op_name(a), "axis", a.axis, x.size(), sink);
+  bool ok = axis && !a.ratios.empty();
+  sink.require(!a.ratios.empty(), kSplitRatioNonpositive, "split needs at least one ratio");
+  CDim total = 0;  // attribute arithmetic, saturating
+  for (int64_t r : a.ratios) {
+    sink.require(r >= 1, kSplitRatioNonpositive, "split ratio " + std::to_string(r) + " is not positive");
+    ok = ok && r >= 1;
+    total = total + r;
+  }
+  if (!ok) return std::nullopt;
+  const Dim extent = x[*axis];
+  const Dim unit = floor_div(extent, total.v);
+  sink.require(unit * total.v == extent, kSplitExtentIndivisible,
+               "split axis " + std::to_string(a.axis) + " has extent " + dim_str(extent) +
+                   ", not a multiple of the ratios' sum " + std::to_string(total.v));
+  ShapeOut<Dim> r;
+  for (int64_t ratio : a.ratios) {
+    Dims<Dim> part = x;
+    part[*axis] = unit * ratio;
+    r.outputs.push_back(part);
+  }
+  return r;
+}
+
+// y_k = the k-th part along axis, of extent X·r_k / Σ r. Row-major: for each index of the axes
+// before `axis`, the outputs' blocks in turn.
+template <Scalar T>
+void evaluate(const Checked<SplitAttrs>& op, const OpIO<T>& io) {
+  const Shape& in = op.inputs()[0];
+  const auto axis = static_cast<size_t>(normalize_axis(op.attrs().axis, in.rank()));
+  const int64_t outer = checked_element_count({in.dims().begin(), in.dims().begin() + axis});
+  const Tensor<T>& x = io.in(0);
+  int64_t at = 0;
+  for (int64_t o = 0; o < outer; ++o) {
+    for (size_t k = 0; k < io.outputs.size(); ++k) {
+      Tensor<T>& y = io.out(k);
+      const int64_t block = y.size() / outer;
+      for (int64_t e = 0; e < block; ++e) y[o * block + e] = x[at++];
+    }
+  }
+}
+
+}  // namespace nnref

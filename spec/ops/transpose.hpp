@@ -1,0 +1,65 @@
+// transpose: permutes the axes (NNEF 1.0 transpose).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/index.hpp"
+#include "spec/op_rule.hpp"
+
+namespace nnref {
+
+// Output axis i is input axis perm[i].
+struct TransposeAttrs {
+  std::vector<int64_t> perm;
+};
+
+inline constexpr ObligationSpec kTransposeInvalidPermutation{
+    ObligationKind::Shape, "shape.transpose.invalid-permutation",
+    "The perm of transpose is a permutation of 0 .. rank - 1.",
+    "len(perm) == rank(x), and perm sorted is 0, 1, ..., rank(x) - 1",
+    "An IR transpose with perm [0, 2, 2, 1] of a rank-4 input: error[shape.transpose.invalid-permutation]."};
+
+template <>
+struct OpInfo<TransposeAttrs> {
+  static std::vector<const ObligationSpec*> obligations() { return {&kTransposeInvalidPermutation}; }
+};
+
+inline std::string op_name(const TransposeAttrs&) { return "transpose"; }
+inline Arity arity(const TransposeAttrs&) { return {1, 1}; }
+
+template <class Dim>
+std::optional<ShapeOut<Dim>> shape_rule(const TransposeAttrs& a, const std::vector<Dims<Dim>>& inputs,
+                                        ObligationSink<Dim>& sink) {
+  const Dims<Dim>& x = inputs[0];
+  std::vector<int64_t> sorted = a.perm;
+  std::sort(sorted.begin(), sorted.end());
+  bool ok = sorted.size() == x.size();
+  for (size_t i = 0; ok && i < sorted.size(); ++i) ok = sorted[i] == static_cast<int64_t>(i);
+  std::string perm;
+  for (size_t i = 0; i < a.perm.size(); ++i) perm += (i ? ", " : "") + std::to_string(a.perm[i]);
+  sink.require(ok, kTransposeInvalidPermutation,
+               "transpose perm [" + perm + "] is not a permutation of 0.." + std::to_string(x.size()) +
+                   "-1 for an input of rank " + std::to_string(x.size()));
+  if (!ok) return std::nullopt;
+  Dims<Dim> out;
+  for (int64_t p : a.perm) out.push_back(x[static_cast<size_t>(p)]);
+  return ShapeOut<Dim>{{out}, {}};
+}
+
+// y[i0, ..., in] = x[j] with j[perm[k]] = i[k].
+template <Scalar T>
+void evaluate(const Checked<TransposeAttrs>& op, const OpIO<T>& io) {
+  const auto x_strides = op.inputs()[0].strides();
+  const auto& perm = op.attrs().perm;
+  gather(io.out(0), io.in(0), [&](const std::vector<int64_t>& i) {
+    int64_t f = 0;
+    for (size_t k = 0; k < i.size(); ++k) f += i[k] * x_strides[static_cast<size_t>(perm[k])];
+    return f;
+  });
+}
+
+}  // namespace nnref

@@ -1,0 +1,134 @@
+// The unary elementwise maps (NNEF 1.0 §4.2, §4.9): one formula per name, y[i] = f(x[i]).
+#pragma once
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "spec/op_rule.hpp"
+
+namespace nnref {
+
+enum class UnaryOp {
+  Copy, Neg, Rcp, Exp, Log, Sin, Cos, Tan, Sinh, Cosh, Tanh, Asin, Acos, Atan, Asinh, Acosh, Atanh,
+  Abs, Sign, Floor, Ceil, Round, Sqr, Sqrt, Rsqr, Rsqrt, Log2,
+  Relu, Sigmoid, Elu, LeakyRelu, Softplus
+};
+struct UnaryAttrs {
+  UnaryOp op = UnaryOp::Copy;
+  double alpha = 0.0;  // LeakyRelu slope, Elu alpha; unused otherwise
+};
+
+
+inline constexpr ObligationSpec kUnaryAlpha{
+    ObligationKind::Attribute, "attr.unary.alpha", "The alpha of elu and leaky_relu is a finite number.",
+    "alpha is finite: neither NaN nor infinite",
+    "An IR leaky_relu with alpha NaN (NNL has no layer with an alpha): error[attr.unary.alpha]."};
+
+template <>
+struct OpInfo<UnaryAttrs> {
+  static std::vector<const ObligationSpec*> obligations() { return {&kUnaryAlpha}; }
+  static std::vector<UnaryAttrs> prototypes() {
+    std::vector<UnaryAttrs> all;
+    for (int op = 0; op <= static_cast<int>(UnaryOp::Softplus); ++op) all.push_back({static_cast<UnaryOp>(op), 0.0});
+    return all;
+  }
+};
+
+inline std::string op_name(const UnaryAttrs& a) {
+  switch (a.op) {
+    case UnaryOp::Copy: return "copy";
+    case UnaryOp::Neg: return "neg";
+    case UnaryOp::Rcp: return "rcp";
+    case UnaryOp::Exp: return "exp";
+    case UnaryOp::Log: return "log";
+    case UnaryOp::Sin: return "sin";
+    case UnaryOp::Cos: return "cos";
+    case UnaryOp::Tan: return "tan";
+    case UnaryOp::Sinh: return "sinh";
+    case UnaryOp::Cosh: return "cosh";
+    case UnaryOp::Tanh: return "tanh";
+    case UnaryOp::Asin: return "asin";
+    case UnaryOp::Acos: return "acos";
+    case UnaryOp::Atan: return "atan";
+    case UnaryOp::Asinh: return "asinh";
+    case UnaryOp::Acosh: return "acosh";
+    case UnaryOp::Atanh: return "atanh";
+    case UnaryOp::Abs: return "abs";
+    case UnaryOp::Sign: return "sign";
+    case UnaryOp::Floor: return "floor";
+    case UnaryOp::Ceil: return "ceil";
+    case UnaryOp::Round: return "round";
+    case UnaryOp::Sqr: return "sqr";
+    case UnaryOp::Sqrt: return "sqrt";
+    case UnaryOp::Rsqr: return "rsqr";
+    case UnaryOp::Rsqrt: return "rsqrt";
+    case UnaryOp::Log2: return "log2";
+    case UnaryOp::Relu: return "relu";
+    case UnaryOp::Sigmoid: return "sigmoid";
+    case UnaryOp::Elu: return "elu";
+    case UnaryOp::LeakyRelu: return "leaky_relu";
+    case UnaryOp::Softplus: return "softplus";
+  }
+  return "unary";
+}
+inline Arity arity(const UnaryAttrs&) { return {1, 1}; }
+
+template <class Dim>
+std::optional<ShapeOut<Dim>> shape_rule(const UnaryAttrs& a, const std::vector<Dims<Dim>>& inputs,
+                                        ObligationSink<Dim>& sink) {
+  if (a.op == UnaryOp::Elu || a.op == UnaryOp::LeakyRelu)
+    sink.require(std::isfinite(a.alpha), kUnaryAlpha,
+                 op_name(a) + ": alpha must be a finite number, got " + std::to_string(a.alpha));
+  return ShapeOut<Dim>{{inputs[0]}, {}};
+}
+
+// The NNEF 1.0 definitions (§4.2, §4.9).
+template <Scalar T>
+T unary_value(const UnaryAttrs& a, const T& x) {
+  const T zero = from_double<T>(0.0), one = from_double<T>(1.0), alpha = from_double<T>(a.alpha);
+  switch (a.op) {
+    case UnaryOp::Copy: return x;
+    case UnaryOp::Neg: return -x;
+    case UnaryOp::Rcp: return one / x;
+    case UnaryOp::Exp: return sc::exp(x);
+    case UnaryOp::Log: return sc::log(x);
+    case UnaryOp::Sin: return sc::sin(x);
+    case UnaryOp::Cos: return sc::cos(x);
+    case UnaryOp::Tan: return sc::tan(x);
+    case UnaryOp::Sinh: return sc::sinh(x);
+    case UnaryOp::Cosh: return sc::cosh(x);
+    case UnaryOp::Tanh: return sc::tanh(x);
+    case UnaryOp::Asin: return sc::asin(x);
+    case UnaryOp::Acos: return sc::acos(x);
+    case UnaryOp::Atan: return sc::atan(x);
+    case UnaryOp::Asinh: return sc::asinh(x);
+    case UnaryOp::Acosh: return sc::acosh(x);
+    case UnaryOp::Atanh: return sc::atanh(x);
+    case UnaryOp::Abs: return sc::abs(x);
+    case UnaryOp::Sign: return x > zero ? one : x < zero ? -one : x;  // x itself keeps 0 and NaN
+    case UnaryOp::Floor: return sc::floor(x);
+    case UnaryOp::Ceil: return sc::ceil(x);
+    case UnaryOp::Round: return sc::floor(x + from_double<T>(0.5));
+    case UnaryOp::Sqr: return x * x;
+    case UnaryOp::Sqrt: return sc::sqrt(x);
+    case UnaryOp::Rsqr: return one / (x * x);
+    case UnaryOp::Rsqrt: return one / sc::sqrt(x);
+    case UnaryOp::Log2: return sc::log(x) / sc::log(from_double<T>(2.0));
+    case UnaryOp::Relu: return sc::max(x, zero);
+    case UnaryOp::Sigmoid: return one / (one + sc::exp(-x));
+    case UnaryOp::Elu: return x < zero ? alpha * (sc::exp(x) - one) : x;
+    case UnaryOp::LeakyRelu: return x < zero ? alpha * x : x;
+    case UnaryOp::Softplus: return sc::log(sc::exp(x) + one);
+  }
+  return x;
+}
+
+template <Scalar T>
+void evaluate(const Checked<UnaryAttrs>& op, const OpIO<T>& io) {
+  const Tensor<T>& x = io.in(0);
+  Tensor<T>& y = io.out(0);
+  for (int64_t i = 0; i < y.size(); ++i) y[i] = unary_value(op.attrs(), x[i]);
+}
+
+}  // namespace nnref

@@ -1,0 +1,35 @@
+// The element kinds of an op's operands against its signature.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "spec/obligation.hpp"
+#include "spec/op_types.hpp"
+
+namespace nnref {
+
+inline constexpr ObligationSpec kOperandKind{
+    ObligationKind::Kind, "kind.operand",
+    "Every input of an op has the element kind its signature states: real for every op except the condition of "
+    "select, which is logical.",
+    "kind(x_i) == signature(op).operand(i), for every input i",
+    "An IR select whose condition is a real input: error[kind.operand] select input 0 must be logical, got real."};
+
+// Every operand has its kind; false when one does not. Like the graph's edges (graph.output-index),
+// kinds are structural facts, never symbolic: the obligation is raised (and counted) only when it
+// fails, for the first operand of the wrong kind.
+template <class Dim>
+bool require_operand_kinds(const std::string& op, const Signature& sig, const std::vector<ElemKind>& kinds,
+                           ObligationSink<Dim>& sink) {
+  for (size_t i = 0; i < kinds.size(); ++i)
+    if (kinds[i] != sig.operand(i)) {
+      sink.require(false, kOperandKind,
+                   op + " input " + std::to_string(i) + " must be " + elem_kind_name(sig.operand(i)) + ", got " +
+                       elem_kind_name(kinds[i]));
+      return false;
+    }
+  return true;
+}
+
+}  // namespace nnref

@@ -1,0 +1,266 @@
+// Window geometry, shared by conv and the pools: the layout of channels and spatial axes, the
+// padding modes, the output extent of each spatial axis and its obligations, and the concrete
+// geometry a kernel walks.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "spec/obligation.hpp"
+#include "spec/shape.hpp"
+
+namespace nnref {
+
+// ChannelsFirst: [N, C, spatial...] (NCHW, NNEF). ChannelsLast: [N, spatial..., C] (NHWC, NNL).
+enum class Layout { ChannelsFirst, ChannelsLast };
+// Explicit: `padding` as given. Valid: no padding. SameUpper/SameLower: per spatial axis total
+// padding max((⌈in/stride⌉ − 1)·stride + (k−1)·dilation + 1 − in, 0), the odd one after (Upper,
+// TensorFlow SAME, ONNX SAME_UPPER) or before (Lower); output extent ⌈in/stride⌉.
+enum class PadMode { Explicit, Valid, SameUpper, SameLower };
+
+namespace window {
+
+inline constexpr ObligationSpec kWindowAttributeLength{
+    ObligationKind::Attribute, "attr.window.attribute-length",
+    "The window attributes of a conv or pool have one entry per spatial axis: kernel has at least one entry, and "
+    "stride, dilation and (explicit) padding are each empty or as long as kernel.",
+    "len(kernel) >= 1 && (len(L) == 0 || len(L) == len(kernel)), for L = stride, dilation, padding",
+    "An IR conv with kernel [3, 3] and stride [1, 1, 1]: error[attr.window.attribute-length] (NNL always gives two "
+    "entries)."};
+inline constexpr ObligationSpec kWindowInputRank{
+    ObligationKind::Shape, "shape.window.input-rank",
+    "The input of a conv or pool has rank len(kernel) + 2: the batch axis, the channel axis and one axis per kernel "
+    "entry.",
+    "rank(x) == len(kernel) + 2",
+    "`layer input = Input(shape: [28, 28, 1]); layer flat = Flatten(); layer l = MaxPool2D(kernel: 5);`: the layer "
+    "reads the rank-2 [1, 784]: error[shape.window.input-rank] (constant: decided without Z3)."};
+inline constexpr ObligationSpec kWindowKernel{
+    ObligationKind::Attribute, "attr.window.kernel-nonpositive", "Every kernel extent of a conv or pool is at least 1.",
+    "k >= 1, for every spatial axis", "An IR max_pool with kernel [0, 3]: error[attr.window.kernel-nonpositive]."};
+inline constexpr ObligationSpec kWindowStride{
+    ObligationKind::Attribute, "attr.window.stride-nonpositive", "Every stride of a conv or pool is at least 1.",
+    "s >= 1, for every spatial axis", "An IR conv with stride [0, 1]: error[attr.window.stride-nonpositive]."};
+inline constexpr ObligationSpec kWindowDilation{
+    ObligationKind::Attribute, "attr.window.dilation-nonpositive", "Every dilation of a conv or pool is at least 1.",
+    "d >= 1, for every spatial axis", "An IR conv with dilation [1, -1]: error[attr.window.dilation-nonpositive]."};
+inline constexpr ObligationSpec kWindowPadding{
+    ObligationKind::Attribute, "attr.window.padding-negative",
+    "Every explicit padding of a conv or pool is at least 0.",
+    "pad_before >= 0 && pad_after >= 0, for every spatial axis",
+    "An IR avg_pool with padding [(0, 0), (-1, 0)]: error[attr.window.padding-negative]."};
+inline constexpr ObligationSpec kWindowExtentOverflow{
+    ObligationKind::Size, "size.window.extent-overflow",
+    "The padded extent of every spatial axis of the input of a conv or pool fits a 64-bit index.",
+    "H + pad_before + pad_after < 9223372036854775807, for every spatial axis (same padding: "
+    "H + max((ceil(H/sH) - 1) * sH + (kH - 1) * dH + 1 - H, 0) < 9223372036854775807)",
+    "An IR conv with padding (4611686018427387904, 4611686018427387904) on the height axis: the padded height "
+    "saturates at 2^63 - 1: error[size.window.extent-overflow]."};
+inline constexpr ObligationSpec kWindowExceedsInput{
+    ObligationKind::Shape, "shape.window.exceeds-input",
+    "On every spatial axis the window of a conv or pool, (k - 1) * d + 1, fits the padded input, so every output "
+    "extent, (padded - window) / s + 1, is at least 1.",
+    "H + pad_before + pad_after >= (kH - 1) * dH + 1, for every spatial axis (valid padding: both pads 0; same "
+    "padding: the padded extent is H + max((ceil(H/sH) - 1) * sH + (kH - 1) * dH + 1 - H, 0), ceil(H/sH) being "
+    "(H + sH - 1) / sH, and the obligation always holds)",
+    "`layer input = Input(shape: [32, 32, 3]); layer l = Conv2D(filters: 8, kernel: 5);` (valid padding) checked with "
+    "`nnref check m.nnl --dim input.0=1..100`: error[shape.window.exceeds-input], counterexample: input.0 = 1 (the "
+    "window of height 5 needs input.0 >= 5)."};
+
+
+// One spatial axis's attributes with the defaults filled in.
+struct Axis {
+  int64_t k = 1, s = 1, d = 1;     // kernel, stride, dilation
+  int64_t before = 0, after = 0;  // explicit padding (0 for Valid and Same modes)
+};
+
+// The window's extent (k−1)·d + 1, in saturating attribute arithmetic.
+inline int64_t extent(const Axis& a) { return ((CDim(a.k) - 1) * a.d + 1).v; }
+
+template <class A>
+Axis axis(const A& attrs, size_t i) {
+  Axis a;
+  a.k = attrs.kernel[i];
+  if (!attrs.stride.empty()) a.s = attrs.stride[i];
+  if (!attrs.dilation.empty()) a.d = attrs.dilation[i];
+  if (attrs.pad_mode == PadMode::Explicit && !attrs.padding.empty()) std::tie(a.before, a.after) = attrs.padding[i];
+  return a;
+}
+
+inline bool is_same(PadMode m) { return m == PadMode::SameUpper || m == PadMode::SameLower; }
+
+// SameUpper/SameLower: total padding max((⌈in/s⌉ − 1)·s + (k−1)·d + 1 − in, 0).
+template <class Dim>
+Dim same_total(const Dim& in, const Axis& a) {
+  return dim_max((ceil_div(in, Dim(a.s)) - int64_t{1}) * a.s + extent(a) - in, Dim(int64_t{0}));
+}
+
+// The input extent with its padding on both sides.
+template <class Dim>
+Dim padded(const Dim& in, const Axis& a, PadMode m) {
+  return is_same(m) ? in + same_total(in, a) : in + (CDim(a.before) + a.after).v;
+}
+
+// The padding before the first element: SameUpper puts the odd unit of the total after, SameLower
+// before.
+inline int64_t pad_before(int64_t in, const Axis& a, PadMode m) {
+  if (m == PadMode::SameUpper) return floor_div(same_total(CDim(in), a), 2).v;
+  if (m == PadMode::SameLower) return ceil_div(same_total(CDim(in), a), 2).v;
+  return a.before;
+}
+
+inline size_t channel_axis(Layout l, size_t rank) { return l == Layout::ChannelsFirst ? 1 : rank - 1; }
+inline size_t first_spatial_axis(Layout l) { return l == Layout::ChannelsFirst ? 2 : 1; }
+
+// [N, C, s...] or [N, s..., C].
+template <class Dim>
+Dims<Dim> with_channels(Layout l, const Dim& n, const Dim& c, const Dims<Dim>& spatial) {
+  Dims<Dim> out{n};
+  if (l == Layout::ChannelsFirst) out.push_back(c);
+  out.insert(out.end(), spatial.begin(), spatial.end());
+  if (l == Layout::ChannelsLast) out.push_back(c);
+  return out;
+}
+
+inline std::string axis_name(size_t i, size_t spatial_rank) {
+  static const char* const names[] = {"depth", "height", "width"};
+  return spatial_rank <= 3 ? names[3 - spatial_rank + i] : "spatial axis " + std::to_string(i);
+}
+
+// The window attributes of a conv or pool, the input rank, and per spatial axis that the window
+// fits the padded input. Returns the output's spatial
+// extents ⌊(padded − window)/s⌋ + 1, or nullopt when an attribute makes them meaningless.
+template <class A, class Dim>
+std::optional<Dims<Dim>> spatial_rule(const std::string& op, const A& attrs, const Dims<Dim>& in,
+                                      ObligationSink<Dim>& sink) {
+  const size_t sr = attrs.kernel.size();
+  bool ok = true;
+  const auto length = [&](size_t n, bool may_be_empty, const char* name) {
+    const bool holds = (n == sr && sr >= 1) || (may_be_empty && n == 0);
+    sink.require(holds, kWindowAttributeLength,
+                 op + " " + name + " has " + std::to_string(n) + " entries for " + std::to_string(sr) +
+                     " spatial axes (kernel size)" + (sr == 0 ? "; at least one spatial axis is needed" : ""));
+    ok = ok && holds;
+  };
+  length(sr, false, "kernel");
+  length(attrs.stride.size(), true, "stride");
+  length(attrs.dilation.size(), true, "dilation");
+  if (attrs.pad_mode == PadMode::Explicit) length(attrs.padding.size(), true, "padding");
+  const bool rank_ok = in.size() == sr + 2;
+  sink.require(rank_ok, kWindowInputRank,
+               op + " with " + std::to_string(sr) + " spatial axes needs an input of rank " + std::to_string(sr + 2) +
+                   ", got " + dims_str(in));
+  if (!ok || !rank_ok) return std::nullopt;
+
+  for (size_t i = 0; i < sr; ++i) {
+    const Axis a = axis(attrs, i);
+    const std::string where = " of " + axis_name(i, sr) + " axis";
+    const auto positive = [&](int64_t v, const ObligationSpec& what, const char* name) {
+      sink.require(v >= 1, what, op + " " + name + where + " is " + std::to_string(v) + ", must be at least 1");
+      ok = ok && v >= 1;
+    };
+    positive(a.k, kWindowKernel, "kernel");
+    positive(a.s, kWindowStride, "stride");
+    positive(a.d, kWindowDilation, "dilation");
+    const bool pads = a.before >= 0 && a.after >= 0;
+    sink.require(pads, kWindowPadding,
+                 op + " padding (" + std::to_string(a.before) + ", " + std::to_string(a.after) + ")" + where +
+                     " is negative");
+    ok = ok && pads;
+  }
+  if (!ok) return std::nullopt;
+
+  Dims<Dim> out;
+  const size_t s0 = first_spatial_axis(attrs.layout);
+  for (size_t i = 0; i < sr; ++i) {
+    const Axis a = axis(attrs, i);
+    const Dim x = in[s0 + i];
+    const Dim p = padded(x, a, attrs.pad_mode);
+    const std::string pads = is_same(attrs.pad_mode)
+                                 ? dim_str(same_total(x, a)) + " (same padding)"
+                                 : std::to_string(a.before) + " + " + std::to_string(a.after);
+    sink.require(p < Dim(std::numeric_limits<int64_t>::max()), kWindowExtentOverflow,
+                 op + " padded input " + axis_name(i, sr) + " (" + dim_str(x) + " + " + pads +
+                     ") does not fit a 64-bit index");
+    sink.require(p >= Dim(extent(a)), kWindowExceedsInput,
+                 op + " window of " + axis_name(i, sr) + " " + std::to_string(extent(a)) +
+                     " does not fit the padded input " + axis_name(i, sr) + " " + dim_str(p) + " (" + dim_str(x) +
+                     " + " + pads + ")");
+    // Same padding: ⌊(x + total − extent)/s⌋ + 1 is exactly ⌈x/s⌉ (total is chosen for that), and
+    // the closed form keeps symbolic extents readable.
+    out.push_back(is_same(attrs.pad_mode) ? ceil_div(x, Dim(a.s)) : floor_div(p - extent(a), Dim(a.s)) + int64_t{1});
+  }
+  return out;
+}
+
+// Concrete geometry for a kernel: per spatial axis the attributes, input extent and padding before.
+struct Plan {
+  std::vector<Axis> axes;
+  std::vector<int64_t> in, pad_before;
+  size_t channel = 1, first_spatial = 2;
+  int64_t volume = 1;  // Π k, saturating
+};
+
+template <class A>
+Plan plan(const A& attrs, const Shape& input) {
+  Plan p;
+  p.channel = channel_axis(attrs.layout, input.rank());
+  p.first_spatial = first_spatial_axis(attrs.layout);
+  CDim volume = 1;
+  for (size_t i = 0; i < attrs.kernel.size(); ++i) {
+    p.axes.push_back(axis(attrs, i));
+    p.in.push_back(input[p.first_spatial + i]);
+    p.pad_before.push_back(pad_before(p.in.back(), p.axes.back(), attrs.pad_mode));
+    volume = volume * attrs.kernel[i];
+  }
+  p.volume = volume.v;
+  return p;
+}
+
+// The in-bounds part of the window at output position o: on axis i, the kernel offsets
+// j ∈ [lo_i, lo_i + count_i) whose input position start_i + j·d_i lies in [0, in_i), where
+// start_i = o_i·s_i − pad_before_i. Padded positions are left out.
+struct Box {
+  std::vector<int64_t> start, lo, count, d;
+  int64_t size = 1;  // Π count
+
+  Box(const Plan& p, const std::vector<int64_t>& o) {
+    for (size_t i = 0; i < p.axes.size(); ++i) {
+      const Axis& a = p.axes[i];
+      const CDim st = CDim(o[i]) * a.s - p.pad_before[i];
+      const CDim first = dim_max(ceil_div(CDim(0) - st, a.d), 0);
+      const CDim end = floor_div(CDim(p.in[i]) - 1 - st, a.d) + 1;
+      const int64_t last = end.v < a.k ? end.v : a.k;
+      start.push_back(st.v);
+      lo.push_back(first.v);
+      count.push_back(last > first.v ? last - first.v : 0);
+      d.push_back(a.d);
+      size *= count.back();
+    }
+  }
+  // The kernel offsets j of the t-th in-bounds position, row-major over the box.
+  void kernel_index(int64_t t, std::vector<int64_t>& j) const {
+    j.resize(count.size());
+    for (size_t i = count.size(); i-- > 0;) {
+      j[i] = lo[i] + t % count[i];
+      t /= count[i];
+    }
+  }
+  int64_t input_pos(size_t i, int64_t j) const { return start[i] + j * d[i]; }
+};
+
+// Σ_i input_pos(i, j_i) · strides[first + i]: the input offset of a window position.
+inline int64_t input_offset(const Box& b, const std::vector<int64_t>& j, const std::vector<int64_t>& strides,
+                            size_t first) {
+  int64_t f = 0;
+  for (size_t i = 0; i < j.size(); ++i) f += b.input_pos(i, j[i]) * strides[first + i];
+  return f;
+}
+
+}  // namespace window
+
+}  // namespace nnref
