@@ -1,7 +1,6 @@
 // Helpers shared by the spec_*_test.cpp op tests: build tensors from doubles, check and
-// evaluate an op through its explicitly instantiated kernel (checking parameter shapes against
-// the witness's; outputs are allocated with the witnessed shapes), read a failing
-// check's diagnostic, and compare values within a per-type tolerance.
+// evaluate an op through its explicitly instantiated kernel, read a failing check's diagnostic,
+// and compare values within a per-type tolerance.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -13,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "semantics/catalogue.hpp"
 #include "spec/ops/op_list.hpp"
 
 namespace nnref::test {
@@ -25,6 +25,12 @@ Tensor<T> tensor(Shape s, const std::vector<double>& values) {
   return std::move(Tensor<T>::from(std::move(s), std::move(data))).value();
 }
 
+// A logical tensor of the given shape (each value 0 or 1).
+inline Tensor<uint8_t> logical(Shape s, const std::vector<int>& values) {
+  std::vector<uint8_t> data(values.begin(), values.end());
+  return std::move(Tensor<uint8_t>::from(std::move(s), std::move(data))).value();
+}
+
 template <class T>
 std::vector<double> doubles(const Tensor<T>& t) {
   std::vector<double> out;
@@ -35,15 +41,18 @@ std::vector<double> doubles(const Tensor<T>& t) {
 // Checks attrs against the input shapes (the check must pass), requires the given parameters
 // and the evaluated outputs to have the shapes the check promised, and returns the outputs.
 // T comes first so that run<float>(attrs, ...) names the element type; it defaults to double.
-template <class T = double, class A>
-std::vector<Tensor<T>> run(const A& attrs, const std::vector<Tensor<T>>& ins, const std::vector<Tensor<T>>& ps = {}) {
+// Checks attrs against the input values' shapes and kinds (the check must pass), requires the
+// given parameters to have the shapes the check promised, and returns the outputs, allocated with
+// the witnessed shapes and written by the op's kernel.
+template <class T, class A>
+std::vector<Value<T>> run_values(const A& attrs, const std::vector<Value<T>>& ins, const std::vector<Tensor<T>>& ps = {}) {
   std::vector<Shape> shapes;
-  std::vector<Value<T>> in;
+  std::vector<ElemKind> kinds;
   for (const auto& x : ins) {
-    shapes.push_back(x.shape());
-    in.emplace_back(x);
+    shapes.push_back(shape_of(x));
+    kinds.push_back(kind_of(x));
   }
-  auto c = Checked<A>::check(attrs, shapes);
+  auto c = Checked<A>::check(attrs, shapes, kinds);
   INFO((c ? std::string() : c.error().code + ": " + c.error().message));
   REQUIRE(c.ok());
   REQUIRE(c->params().size() == ps.size());
@@ -51,28 +60,40 @@ std::vector<Tensor<T>> run(const A& attrs, const std::vector<Tensor<T>>& ins, co
   std::vector<Value<T>> out;
   for (const Shape& s : c->outputs()) out.push_back(zeros<T>(c->output_kind(), s));
   OpIO<T> io;
-  for (const auto& v : in) io.inputs.push_back(&v);
+  for (const auto& v : ins) io.inputs.push_back(&v);
   for (const auto& p : ps) io.params.push_back(&p);
   for (auto& v : out) io.outputs.push_back(&v);
   run_kernel<A, T>(*c, io);
+  return out;
+}
+
+// run_values for an op that takes and gives reals.
+template <class T = double, class A>
+std::vector<Tensor<T>> run(const A& attrs, const std::vector<Tensor<T>>& ins, const std::vector<Tensor<T>>& ps = {}) {
+  std::vector<Value<T>> values(ins.begin(), ins.end());
   std::vector<Tensor<T>> reals;
-  for (auto& v : out) reals.push_back(std::get<Tensor<T>>(std::move(v)));
+  for (auto& v : run_values<T>(attrs, values, ps)) reals.push_back(std::get<Tensor<T>>(std::move(v)));
   return reals;
 }
 
-// The diagnostic of a check that must fail.
+// The diagnostic of a check that must fail; its code is an obligation of the catalogue.
 template <class A>
-Diagnostic failure(const A& attrs, std::vector<Shape> shapes) {
-  auto c = Checked<A>::check(attrs, std::move(shapes));
+Diagnostic failure(const A& attrs, std::vector<Shape> shapes, std::vector<ElemKind> kinds = {}) {
+  auto c = Checked<A>::check(attrs, std::move(shapes), std::move(kinds));
   REQUIRE_FALSE(c.ok());
+  INFO(c.error().code << " is not in the obligation catalogue");
+  CHECK(find_obligation(c.error().code) != nullptr);
   return c.error();
 }
 
-// "ok" when the check passes, else the failing diagnostic's code.
+// "ok" when the check passes, else the failing diagnostic's code (an obligation of the catalogue).
 template <class A>
-std::string code_of(const A& attrs, std::vector<Shape> shapes) {
-  auto c = Checked<A>::check(attrs, std::move(shapes));
-  return c ? "ok" : c.error().code;
+std::string code_of(const A& attrs, std::vector<Shape> shapes, std::vector<ElemKind> kinds = {}) {
+  auto c = Checked<A>::check(attrs, std::move(shapes), std::move(kinds));
+  if (c) return "ok";
+  INFO(c.error().code << " is not in the obligation catalogue");
+  CHECK(find_obligation(c.error().code) != nullptr);
+  return c.error().code;
 }
 
 // Absolute and relative tolerance: float keeps ~7 digits, double and mp50 (fed double

@@ -10,9 +10,8 @@ namespace nnref {
 
 inline constexpr ObligationSpec kArity{
     ObligationKind::Graph, "graph.arity",
-    "Every node has a number of inputs its op accepts: none for input and const; 1 for conv, the pools, linear, "
-    "the unary maps, the normalisations, the reductions and the layout ops other than concat; 2 for the binary maps "
-    "and matmul; at least 2 for add_n; at least 1 for concat.",
+    "Every node has a number of inputs its op accepts (each op's page in docs/ops/ states its arity; input and "
+    "const take none).",
     "min_arity <= inputs && (max_arity == -1 || inputs <= max_arity), max_arity -1 meaning no upper bound",
     "An IR add node (binary: 2 inputs) with one input: error[graph.arity] add takes 2 inputs, got 1 (NNL reports a "
     "wrong input count earlier, as nnl.layer.arity)."};

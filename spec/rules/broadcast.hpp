@@ -18,8 +18,8 @@ enum class Broadcast { Equal, NumpyRight, NnefLeft };
 
 inline constexpr ObligationSpec kBroadcastIncompatible{
     ObligationKind::Shape, "shape.broadcast.incompatible",
-    "The operands of an elementwise op (the binary maps, clamp, prelu, select) combine under its broadcast rule: on "
-    "every aligned axis the extents are equal or one is 1 (NumpyRight aligns the trailing axes, NnefLeft the leading "
+    "The operands of an elementwise op with several operands combine under its broadcast rule: on every aligned "
+    "axis the extents are equal or one is 1 (NumpyRight aligns the trailing axes, NnefLeft the leading "
     "ones); under Equal the shapes are identical.",
     "X == Y || X == 1 || Y == 1, for every aligned axis with extents X and Y (Equal: rank(x) == rank(y) && X == Y)",
     "NNL with `preprocess: \"standardize\"` and three preprocess_mean / preprocess_std entries, "

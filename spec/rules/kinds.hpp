@@ -11,10 +11,10 @@ namespace nnref {
 
 inline constexpr ObligationSpec kOperandKind{
     ObligationKind::Kind, "kind.operand",
-    "Every input of an op has the element kind its signature states: real for every op except the condition of "
-    "select, which is logical.",
+    "Every input of an op has the element kind (real, integer, logical) its signature states: real unless the "
+    "op's page in docs/ops/ says otherwise.",
     "kind(x_i) == signature(op).operand(i), for every input i",
-    "An IR select whose condition is a real input: error[kind.operand] select input 0 must be logical, got real."};
+    "An IR relu of an Input declared logical: error[kind.operand] relu input 0 must be real, got logical."};
 
 // Every operand has its kind; false when one does not. Like the graph's edges (graph.output-index),
 // kinds are structural facts, never symbolic: the obligation is raised (and counted) only when it
