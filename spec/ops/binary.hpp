@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "spec/index.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/rules/broadcast.hpp"
 
@@ -70,14 +69,10 @@ T binary_value(BinaryOp op, const T& x, const T& y) {
 // at 0.
 template <Scalar T>
 void evaluate(const Checked<BinaryAttrs>& op, const OpIO<T>& io) {
-  const Tensor<T>&x = io.in(0), &y = io.in(1);
-  const Shape& shape = op.outputs()[0];
-  const auto sx = broadcast_strides(op.inputs()[0], shape, op.attrs().broadcast);
-  const auto sy = broadcast_strides(op.inputs()[1], shape, op.attrs().broadcast);
   Tensor<T>& z = io.out(0);
-  for_each_index(shape, [&](int64_t flat, const std::vector<int64_t>& index) {
-    z[flat] = binary_value(op.attrs().op, x[offset_of(index, sx)], y[offset_of(index, sy)]);
-  });
+  broadcast_map(
+      z.shape(), op.attrs().broadcast,
+      [&](int64_t i, const T& x, const T& y) { z[i] = binary_value(op.attrs().op, x, y); }, io.in(0), io.in(1));
 }
 
 }  // namespace nnref

@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "spec/index.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/rules/broadcast.hpp"
 
@@ -74,10 +73,8 @@ std::optional<ShapeOut<Dim>> shape_rule(const BroadcastToAttrs& a, const std::ve
 // y[i] = x[i], x read at index i of y with its missing and extent-1 axes held at 0.
 template <Scalar T>
 void evaluate(const Checked<BroadcastToAttrs>& op, const OpIO<T>& io) {
-  const Tensor<T>& x = io.in(0);
-  const Shape& shape = op.outputs()[0];
-  const auto sx = broadcast_strides(op.inputs()[0], shape, op.attrs().broadcast);
-  gather(io.out(0), x, [&](const std::vector<int64_t>& index) { return offset_of(index, sx); });
+  Tensor<T>& y = io.out(0);
+  broadcast_map(y.shape(), op.attrs().broadcast, [&](int64_t i, const T& x) { y[i] = x; }, io.in(0));
 }
 
 }  // namespace nnref

@@ -3,11 +3,14 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <utility>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "spec/obligation.hpp"
+#include "spec/index.hpp"
 #include "spec/shape.hpp"
 
 namespace nnref {
@@ -99,6 +102,18 @@ inline std::vector<int64_t> broadcast_strides(const Shape& in, const Shape& out,
   for (size_t j = 0; j < in.rank(); ++j)
     if (in[j] != 1) strides[j + shift] = own[j];
   return strides;
+}
+
+// f(i, x₀[i₀], x₁[i₁], ...) for every flat index i of `out`, each operand read at the position
+// that broadcasts to i: the loop of every elementwise op with several operands.
+template <class F, class... Operands>
+void broadcast_map(const Shape& out, Broadcast rule, F&& f, const Operands&... xs) {
+  const std::array<std::vector<int64_t>, sizeof...(Operands)> strides{broadcast_strides(xs.shape(), out, rule)...};
+  [&]<size_t... K>(std::index_sequence<K...>) {
+    for_each_index(out, [&](int64_t flat, const std::vector<int64_t>& index) {
+      f(flat, xs[offset_of(index, strides[K])]...);
+    });
+  }(std::index_sequence_for<Operands...>{});
 }
 
 }  // namespace nnref
