@@ -9,6 +9,7 @@
 #include "spec/ops/batch_norm.hpp"
 #include "spec/ops/binary.hpp"
 #include "spec/ops/broadcast_to.hpp"
+#include "spec/ops/clamp.hpp"
 #include "spec/ops/concat.hpp"
 #include "spec/ops/const.hpp"
 #include "spec/ops/conv.hpp"
@@ -37,6 +38,7 @@
   X(BinaryAttrs, binary)               \
   X(AddNAttrs, add_n)                  \
   X(BroadcastToAttrs, broadcast_to)    \
+  X(ClampAttrs, clamp)                 \
   X(LinearAttrs, linear)               \
   X(MatMulAttrs, matmul)               \
   X(ConvAttrs, conv)                   \
