@@ -20,6 +20,7 @@
 #include "spec/ops/matmul.hpp"
 #include "spec/ops/pad.hpp"
 #include "spec/ops/pool.hpp"
+#include "spec/ops/prelu.hpp"
 #include "spec/ops/reduce.hpp"
 #include "spec/ops/reshape.hpp"
 #include "spec/ops/slice.hpp"
@@ -39,6 +40,7 @@
   X(AddNAttrs, add_n)                  \
   X(BroadcastToAttrs, broadcast_to)    \
   X(ClampAttrs, clamp)                 \
+  X(PreluAttrs, prelu)                 \
   X(LinearAttrs, linear)               \
   X(MatMulAttrs, matmul)               \
   X(ConvAttrs, conv)                   \

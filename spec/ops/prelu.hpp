@@ -1,0 +1,46 @@
+// prelu (NNEF 1.0 §4.9): leaky_relu with a slope per element, the two operands broadcast.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/op_rule.hpp"
+#include "spec/rules/broadcast.hpp"
+
+namespace nnref {
+
+struct PreluAttrs {
+  Broadcast broadcast = Broadcast::NnefLeft;
+};
+
+// Every prelu obligation is a broadcast obligation (spec/rules/broadcast.hpp).
+template <>
+struct OpInfo<PreluAttrs> {
+  static std::vector<const ObligationSpec*> obligations() { return {}; }
+};
+
+inline std::string op_name(const PreluAttrs&) { return "prelu"; }
+inline Arity arity(const PreluAttrs&) { return {2, 2}; }
+
+// Inputs x and alpha; the output has their broadcast shape.
+template <class Dim>
+std::optional<ShapeOut<Dim>> shape_rule(const PreluAttrs& p, const std::vector<Dims<Dim>>& inputs,
+                                        ObligationSink<Dim>& sink) {
+  auto out = broadcast_pair(inputs[0], inputs[1], p.broadcast, sink);
+  if (!out) return std::nullopt;
+  return ShapeOut<Dim>{{std::move(*out)}, {}};
+}
+
+// y[i] = alpha[i]·x[i] if x[i] < 0, else x[i]: NNEF's select(x < 0.0, alpha * x, x), as leaky_relu.
+template <Scalar T>
+void evaluate(const Checked<PreluAttrs>& op, const OpIO<T>& io) {
+  Tensor<T>& y = io.out(0);
+  const T zero = from_double<T>(0.0);
+  broadcast_map(
+      y.shape(), op.attrs().broadcast, [&](int64_t i, const T& x, const T& alpha) { y[i] = x < zero ? alpha * x : x; },
+      io.in(0), io.in(1));
+}
+
+}  // namespace nnref
