@@ -23,6 +23,7 @@
 #include "spec/ops/prelu.hpp"
 #include "spec/ops/reduce.hpp"
 #include "spec/ops/reshape.hpp"
+#include "spec/ops/select.hpp"
 #include "spec/ops/slice.hpp"
 #include "spec/ops/softmax.hpp"
 #include "spec/ops/split.hpp"
@@ -41,6 +42,7 @@
   X(BroadcastToAttrs, broadcast_to)    \
   X(ClampAttrs, clamp)                 \
   X(PreluAttrs, prelu)                 \
+  X(SelectAttrs, select)               \
   X(LinearAttrs, linear)               \
   X(MatMulAttrs, matmul)               \
   X(ConvAttrs, conv)                   \

@@ -1,0 +1,51 @@
+// select (NNEF 1.0 §4.2.3): per element, true_value where the logical condition holds, else
+// false_value; the three operands broadcast.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/op_rule.hpp"
+#include "spec/rules/broadcast.hpp"
+
+namespace nnref {
+
+struct SelectAttrs {
+  Broadcast broadcast = Broadcast::NnefLeft;
+};
+
+// Every select obligation is shared: the condition's kind (spec/rules/kinds.hpp) and broadcasting.
+template <>
+struct OpInfo<SelectAttrs> {
+  static std::vector<const ObligationSpec*> obligations() { return {}; }
+};
+
+inline std::string op_name(const SelectAttrs&) { return "select"; }
+inline Arity arity(const SelectAttrs&) { return {3, 3}; }
+// The condition is logical; the values and the result are real.
+inline Signature signature(const SelectAttrs&) {
+  return {{ElemKind::Logical, ElemKind::Real, ElemKind::Real}, ElemKind::Real, ElemKind::Real};
+}
+
+// Inputs condition, true_value, false_value; the output has their broadcast shape.
+template <class Dim>
+std::optional<ShapeOut<Dim>> shape_rule(const SelectAttrs& s, const std::vector<Dims<Dim>>& inputs,
+                                        ObligationSink<Dim>& sink) {
+  auto out = broadcast_all(inputs, s.broadcast, sink);
+  if (!out) return std::nullopt;
+  return ShapeOut<Dim>{{std::move(*out)}, {}};
+}
+
+// y[i] = true_value[i] if condition[i], else false_value[i].
+template <Scalar T>
+void evaluate(const Checked<SelectAttrs>& op, const OpIO<T>& io) {
+  Tensor<T>& y = io.out(0);
+  broadcast_map(
+      y.shape(), op.attrs().broadcast,
+      [&](int64_t i, uint8_t condition, const T& t, const T& f) { y[i] = condition != 0 ? t : f; },
+      io.logical_in(0), io.in(1), io.in(2));
+}
+
+}  // namespace nnref
