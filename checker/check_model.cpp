@@ -40,11 +40,14 @@ class SymbolicReading final : public GraphReading<SymDim>, private ObligationSin
   bool node_failed() const override { return failed_; }
   Dims<SymDim> input_dims(const Node& input) override { return symbols_.input_dims(input); }
   // Simplified at each node so that terms stay small along a chain of layers: "same" padding
-  // mentions its input several times, so unsimplified terms would grow exponentially.
+  // mentions its input several times, so unsimplified terms would grow exponentially. And
+  // settled under the facts, so that an extent prints without the case splits the facts decide
+  // ("3", not "(input.2 == 1 ? 3 : input.2)" once input.2 must be 1 or 3), and one they fix is
+  // known from then on.
   void settle(ShapeOut<SymDim>& out) override {
     const auto simplify = [&](SymDim& d) {
       if (d.is_known()) return;
-      const z3::expr t = prover_.simplify(d.term());
+      const z3::expr t = prover_.settle(d.term());
       int64_t v = 0;
       d = t.is_numeral_i64(v) ? SymDim(v) : SymDim(t);
     };

@@ -47,7 +47,7 @@ struct CheckReport {
   std::vector<Diagnostic> diagnostics;
   ObligationCounts counts;
   std::vector<DimRange> ranges;  // the symbols, as given
-  int64_t solver_calls = 0;      // how many obligations reached Z3 (the rest were known or cached)
+  int64_t solver_calls = 0;      // Z3 solver calls: obligations that reached it, their minimisations, settled extents
 };
 
 // A usage error (bad --dim or --assume, contradictory assumptions: code "usage.*") is the error

@@ -70,6 +70,119 @@ z3::expr Prover::simplify(const z3::expr& term) {
   return it->second.second;
 }
 
+z3::expr Prover::settle(const z3::expr& raw) {
+  const z3::expr term = simplify(raw);
+  if (!term.is_app() || term.num_args() == 0) return term;  // a number or a size symbol
+  if (facts_settled_ != facts_.size()) {
+    // The facts grew (a refuted or undecided obligation is assumed from now on): what was
+    // settled stays equal, but an ite left undecided may be decided now.
+    settled_.clear();
+    ites_decided_.clear();
+    implied_.clear();
+    facts_model_.reset();
+    facts_model_tried_ = false;
+    facts_settled_ = facts_.size();
+  }
+  if (auto it = settled_.find(term.id()); it != settled_.end()) return it->second.result;
+  bool had_ite = false;
+  z3::expr out = decide_ites(term, had_ite);
+  if (had_ite) {
+    out = simplify(out);
+    // Still a term: it may have one value wherever the facts hold (broadcasting [C] against [3]
+    // where C must be 1 or 3 gives C == 1 ? 3 : C, which is 3 for both). Any model of the facts
+    // gives the only candidate, and one call proves that no admissible size gives another.
+    const z3::model* m = out.is_numeral() ? nullptr : facts_model();
+    int64_t v = 0;
+    if (m && m->eval(out, true).is_numeral_i64(v)) {
+      const z3::expr value = c_.int_val(v);
+      bool fixed = bounds_.holds_everywhere(out == value).has_value();
+      if (!fixed) {
+        solver_.push();
+        solver_.add(out != value);
+        ++solver_calls_;
+        fixed = solver_.check() == z3::unsat;
+        solver_.pop();
+      }
+      if (fixed) out = value;
+    }
+  }
+  settled_.emplace(term.id(), Settled{term, out, had_ite});
+  return out;
+}
+
+z3::expr Prover::decide_ites(const z3::expr& e, bool& had_ite) {
+  had_ite = false;
+  if (!e.is_app() || e.num_args() == 0) return e;
+  if (auto it = ites_decided_.find(e.id()); it != ites_decided_.end()) {
+    had_ite = it->second.had_ite;
+    return it->second.result;
+  }
+  z3::expr_vector args(c_);
+  bool changed = false;
+  for (unsigned i = 0; i < e.num_args(); ++i) {
+    bool sub = false;
+    args.push_back(decide_ites(e.arg(i), sub));
+    had_ite = had_ite || sub;
+    changed = changed || !z3::eq(args.back(), e.arg(i));
+  }
+  z3::expr r = changed ? e.decl()(args) : e;
+  if (e.decl().decl_kind() == Z3_OP_ITE) {
+    had_ite = true;
+    const z3::expr cond = r.arg(0), then = r.arg(1), other = r.arg(2);
+    if (implied(cond)) r = then;
+    else if (implied(!cond)) r = other;
+    else if (branches_agree(cond, then, other)) r = other;
+  }
+  ites_decided_.emplace(e.id(), Settled{e, r, had_ite});
+  return r;
+}
+
+bool Prover::branches_agree(const z3::expr& cond, const z3::expr& then, const z3::expr& other) {
+  // Broadcasting x against an extent 1 gives x == 1 ? 1 : x, which is x for every x: where the
+  // condition is x == k, the branches agree when they do with k for x. No solver call.
+  if (cond.decl().decl_kind() == Z3_OP_EQ) {
+    for (unsigned side = 0; side < 2; ++side) {
+      const z3::expr x = cond.arg(side), k = cond.arg(1 - side);
+      if (!k.is_numeral() || x.is_numeral()) continue;
+      z3::expr_vector from(c_), to(c_);
+      from.push_back(x);
+      to.push_back(k);
+      z3::expr a = then, b = other;  // substitute is not const
+      if (z3::eq(simplify(a.substitute(from, to)), simplify(b.substitute(from, to)))) return true;
+    }
+  }
+  // Otherwise: whether the facts imply that where cond holds, the branches are equal.
+  return implied(z3::implies(cond, then == other));
+}
+
+bool Prover::implied(const z3::expr& pred) {
+  if (pred.is_true()) return true;
+  if (pred.is_false()) return false;
+  if (auto it = implied_.find(pred.id()); it != implied_.end()) return it->second.second;
+  bool yes = bounds_.holds_everywhere(pred).has_value();
+  // A model of the facts that violates pred shows they do not imply it, without a solver call;
+  // so of an ite's condition and its negation, at most one reaches the solver.
+  if (!yes)
+    if (const z3::model* m = facts_model(); m && m->eval(pred, true).is_true()) {
+      solver_.push();
+      solver_.add(!pred);
+      ++solver_calls_;
+      yes = solver_.check() == z3::unsat;  // unknown: not shown, the ite stays
+      solver_.pop();
+    }
+  implied_.emplace(pred.id(), std::pair{pred, yes});
+  return yes;
+}
+
+const z3::model* Prover::facts_model() {
+  if (!facts_model_tried_) {
+    facts_model_tried_ = true;
+    ++solver_calls_;
+    if (solver_.check() == z3::sat) facts_model_ = solver_.get_model();
+  }
+  return facts_model_ ? &*facts_model_ : nullptr;
+}
+
 Outcome Prover::discharge(const z3::expr& pred) {
   const z3::expr p = simplify(pred);
   if (auto it = cache_.find(p.id()); it != cache_.end()) {

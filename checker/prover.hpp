@@ -40,6 +40,14 @@ class Prover {
   // The term simplified by Z3, memoised: Z3's simplify costs ~15 µs a call, and along a chain
   // of layers the same raw term recurs.
   z3::expr simplify(const z3::expr& term);
+  // The term simplified, then, where it contains an ite (a size rule's case split: broadcasting,
+  // max, division by a size), settled under the facts: each ite whose condition the facts decide
+  // (interval bounds first, else one solver call) is replaced by its branch, so is each whose
+  // branches are equal where its condition holds (x == 1 ? 1 : x is x), and the whole term by a
+  // number when the facts fix its value. The result equals the term for every size the facts
+  // admit, and facts only grow, so it stays equal for every later obligation: a verdict never
+  // depends on it. Undecided or out of budget, the ite stays. Memoised, as simplify.
+  z3::expr settle(const z3::expr& term);
   // The admissible sizes, maximised in symbol order, under which pred holds; nullopt if none is found.
   std::optional<Assignment> largest_satisfying(const z3::expr& pred);
   // The value of an integer term at the given sizes.
@@ -55,6 +63,14 @@ class Prover {
   Assignment read(const z3::model& m) const;
   // An optimal model of the base facts and `goal`, minimising (or maximising) each symbol in order.
   std::optional<Assignment> optimise(const z3::expr& goal, bool maximise);
+  // settle's parts: a model of the facts as they are now (null when none was found: then only
+  // interval bounds and substitution decide), the term with its decided ites replaced, and
+  // whether the facts imply `pred` (false when undecided).
+  const z3::model* facts_model();
+  z3::expr decide_ites(const z3::expr& term, bool& had_ite);
+  bool implied(const z3::expr& pred);
+  // Whether ite(cond, then, other) equals other wherever the facts hold.
+  bool branches_agree(const z3::expr& cond, const z3::expr& then, const z3::expr& other);
 
   z3::context& c_;
   const SizeSymbols& symbols_;
@@ -65,6 +81,19 @@ class Prover {
   std::unordered_map<unsigned, Outcome> cache_;  // by the simplified predicate's AST id
   // Raw term id → (raw term, kept alive so that its id is not reused; simplified term).
   std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> simplified_;
+  // settle's memos, by AST id, each entry keeping its term alive; valid for the facts they were
+  // computed under (facts_settled_ of them): when facts grow, an ite left undecided may become
+  // decidable, so they are cleared, and so is the model of the facts.
+  struct Settled {
+    z3::expr term, result;
+    bool had_ite;
+  };
+  std::unordered_map<unsigned, Settled> settled_;      // a whole (simplified) term
+  std::unordered_map<unsigned, Settled> ites_decided_;  // every subterm decide_ites visited
+  std::unordered_map<unsigned, std::pair<z3::expr, bool>> implied_;  // a predicate → whether implied
+  std::optional<z3::model> facts_model_;
+  bool facts_model_tried_ = false;
+  size_t facts_settled_ = 0;
   int64_t solver_calls_ = 0;
 };
 

@@ -886,6 +886,117 @@ TEST_CASE("graph.arity: a wrong input count is the node's first obligation, befo
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Extents settled under the facts: a broadcast's extent is a case split (X == 1 ? other : X);
+// where the --dim ranges, the --assume options and the obligations refuted so far decide it, the
+// extent prints without it. Shown by a conv after the broadcast, whose weights are missing: the
+// bind.missing message prints the weight shape [4, C, 3, 3], C being the broadcast's extent.
+
+namespace {
+
+// input [1, 4, 4, input.2] (line 1), input.2 over 1..8, `op` (line 3) with a Const `k` of shape
+// [k_extent] (line 2), conv (line 4) with 4 filters of 3 x 3, its bias bound and its weight bound
+// only when `weight` is not empty.
+Model broadcast_then_conv(BinaryOp op, int64_t k_extent, std::vector<std::string> assume,
+                          std::vector<int64_t> weight = {}) {
+  Model m;
+  const int64_t x = m.input("input", {1, 4, 4, 3}, 1);
+  const int64_t k = m.op("k", ConstAttrs{{k_extent}}, {}, 2);
+  m.param("k", "value", {k_extent});
+  const int64_t y = m.op("op", BinaryAttrs{op, Broadcast::NumpyRight}, {x, k}, 3);
+  m.out(m.op("conv", conv_attrs(4, {3, 3}), {y}, 4));
+  m.param("conv", "bias", {4});
+  if (!weight.empty()) m.param("conv", "weight", weight);
+  m.dim("input.2", 1, 8);
+  m.s.assumptions = std::move(assume);
+  return m;
+}
+
+// The message of the first diagnostic with this code ("" if none).
+std::string message_of(const CheckReport& r, const std::string& code) {
+  for (const auto& d : r.diagnostics)
+    if (d.code == code) return d.message;
+  return "";
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("settled extents: a case split the facts decide prints as its value") {
+  // input.2 - [3]: the broadcast obligation needs input.2 == 1 || input.2 == 3 (refuted at
+  // input.2 = 2, assumed from then on), and the extent is input.2 == 1 ? 3 : input.2.
+  SECTION("with --assume 'input.2 % 3 == 0'") {
+    // The facts exclude input.2 == 1 (1 % 3 != 0), so the extent is input.2; and they fix
+    // input.2 = 3 (the only size in 1..8 that is 1 or 3 and a multiple of 3), so it is 3.
+    const Model m = broadcast_then_conv(BinaryOp::Sub, 3, {"input.2 % 3 == 0"});
+    auto r = check_model(m.g, m.p, {}, m.s);
+    REQUIRE(r.ok());
+    INFO(describe(*r));
+    CHECK(message_of(*r, "shape.broadcast.incompatible") != "");
+    CHECK(contains(message_of(*r, "bind.missing"), "conv/weight of shape [4, 3, 3, 3] is missing"));
+  }
+  SECTION("with no --assume") {
+    // Neither branch is excluded (input.2 may be 1 or 3), but both give 3: the extent is 3.
+    const Model m = broadcast_then_conv(BinaryOp::Sub, 3, {});
+    auto r = check_model(m.g, m.p, {}, m.s);
+    REQUIRE(r.ok());
+    INFO(describe(*r));
+    CHECK(contains(message_of(*r, "bind.missing"), "conv/weight of shape [4, 3, 3, 3] is missing"));
+  }
+  SECTION("input.2 * [1]: input.2 == 1 ? 1 : input.2 is input.2 for every size") {
+    const Model m = broadcast_then_conv(BinaryOp::Mul, 1, {});
+    auto r = check_model(m.g, m.p, {}, m.s);
+    REQUIRE(r.ok());
+    INFO(describe(*r));
+    CHECK(r->counts.refuted == 1);  // only the missing weight: the broadcast holds for every size
+    CHECK(contains(message_of(*r, "bind.missing"), "conv/weight of shape [4, input.2, 3, 3] is missing"));
+  }
+}
+
+TEST_CASE("settled extents: the verdicts are those of the unsettled terms") {
+  // The settled extent 3 is equal to the case split wherever the facts hold, so the weights
+  // [4, 3, 3, 3] bind (proved) and [4, 5, 3, 3] do not (refuted), with the assumption or not.
+  using Assume = std::vector<std::string>;
+  for (const Assume& assume : {Assume{}, Assume{"input.2 % 3 == 0"}}) {
+    const Model good = broadcast_then_conv(BinaryOp::Sub, 3, assume, {4, 3, 3, 3});
+    auto r = check_model(good.g, good.p, {}, good.s);
+    REQUIRE(r.ok());
+    INFO(describe(*r));
+    CHECK(r->counts.refuted == 1);  // the broadcast, at input.2 = 2 (or 6 with the assumption)
+    CHECK(r->counts.unknown == 0);
+    CHECK(message_of(*r, "bind.shape-mismatch") == "");
+
+    const Model bad = broadcast_then_conv(BinaryOp::Sub, 3, assume, {4, 5, 3, 3});
+    auto r2 = check_model(bad.g, bad.p, {}, bad.s);
+    REQUIRE(r2.ok());
+    INFO(describe(*r2));
+    CHECK(r2->counts.refuted == 2);
+    CHECK(contains(message_of(*r2, "bind.shape-mismatch"), "[4, 3, 3, 3]"));
+  }
+}
+
+TEST_CASE("settled extents: a case split the facts do not decide stays") {
+  // a [1, 4, 4, a.2] + b [1, 4, 4, b.2], both over 1..8: the broadcast needs the two case splits
+  // to agree, that is a.2 == 1 || b.2 == 1 || a.2 == b.2 (refuted at a.2 = 2, b.2 = 3, assumed
+  // from then on), and the extent is a.2 == 1 ? b.2 : a.2. Nothing settles it: the facts admit
+  // a.2 = 1 and a.2 = 2 (the condition is undecided), the branches differ at a.2 = 1, b.2 = 2, and
+  // the extent is 1 at a.2 = b.2 = 1 but 2 at a.2 = b.2 = 2 (no single value).
+  Model m;
+  const int64_t a = m.input("a", {1, 4, 4, 3}, 1);
+  const int64_t b = m.input("b", {1, 4, 4, 3}, 2);
+  const int64_t y = m.op("add", BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight}, {a, b}, 3);
+  m.out(m.op("conv", conv_attrs(4, {3, 3}), {y}, 4));
+  m.param("conv", "bias", {4});
+  m.dim("a.2", 1, 8);
+  m.dim("b.2", 1, 8);
+  auto r = check_model(m.g, m.p, {}, m.s);
+  REQUIRE(r.ok());
+  INFO(describe(*r));
+  CHECK(message_of(*r, "shape.broadcast.incompatible") != "");
+  CHECK(contains(message_of(*r, "bind.missing"), "conv/weight of shape [4, (a.2 == 1 ? b.2 : a.2), 3, 3] is missing"));
+}
+
 TEST_CASE("the table covers every catalogue code, or lists it as unreachable") {
   std::set<std::string> covered, catalogue;
   for (const auto& c : cases()) covered.insert(c.code);
