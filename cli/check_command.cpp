@@ -82,7 +82,7 @@ CheckReport deadline_report(const CheckOptions& o) {
     if (auto range = parse_dim_range(text)) r.ranges.push_back(*range);
   Diagnostic d = make_error("check.deadline", "the check did not finish within --deadline " +
                                                   std::to_string(o.deadline_s) + " s; nothing was proved");
-  d.notes = {std::string("lower --solver-budget, narrow the --dim ranges, or raise --deadline")};
+  d.notes.push_back("lower --solver-budget, narrow the --dim ranges, or raise --deadline");
   r.diagnostics.push_back(std::move(d));
   r.counts.total = r.counts.unknown = 1;
   return r;

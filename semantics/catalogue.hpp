@@ -1,7 +1,7 @@
 // The catalogue of obligations: every typed obligation constant of every rule (the graph's, the
 // shared rules of spec/rules/, each op's from the op list, the bindings'), grouped by kind. The
 // single source of `nnref check --explain CODE`, of the SARIF rules, and of the generated part of
-// docs/obligations.md (catalogue_markdown; the docs/ target obligations_doc writes it).
+// docs/obligations.md (catalogue_markdown; the target obligations_doc, tools/, writes it).
 #pragma once
 
 #include <string>

@@ -1,42 +1,8 @@
 #include "semantics/oracle.hpp"
 
 #include "semantics/host_values.hpp"
-#include "semantics/node_rule.hpp"
 
 namespace nnref {
-
-namespace {
-
-const std::vector<Shape>& outputs_of(const CheckedOp& op) {
-  return std::visit([](const auto& c) -> const std::vector<Shape>& { return c.outputs(); }, op);
-}
-ElemKind kind_of(const CheckedOp& op) {
-  return std::visit([](const auto& c) { return c.output_kind(); }, op);
-}
-
-template <Scalar T>
-Status check_inputs(const Plan<T>& plan, const std::vector<HostTensor>& inputs) {
-  const Graph& g = *plan.graph;
-  if (plan.input_ids.size() != inputs.size())
-    return make_error("input.count", "the model has " + std::to_string(plan.input_ids.size()) + " input(s), " +
-                                         std::to_string(inputs.size()) + " given");
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    const PlannedNode<T>& p = plan.nodes[static_cast<size_t>(plan.input_ids[k])];
-    const Shape& want = outputs_of(p.op)[0];
-    if (!(inputs[k].shape == want))
-      return at_node(make_error("input.shape-mismatch", "the input given has shape " + inputs[k].shape.str() +
-                                                            ", but the model declares " + want.str()),
-                     g.nodes[static_cast<size_t>(plan.input_ids[k])]);
-    if (!dtype_reads_as(inputs[k].dtype, kind_of(p.op)))
-      return at_node(make_error("input.kind-mismatch", std::string("the input given holds ") +
-                                                           dtype_name(inputs[k].dtype) + " data, but the model "
-                                                           "declares a " + elem_kind_name(kind_of(p.op)) + " input"),
-                     g.nodes[static_cast<size_t>(plan.input_ids[k])]);
-  }
-  return {};
-}
-
-}  // namespace
 
 template <Scalar T>
 Result<std::vector<Tensor<T>>> run_oracle(const Plan<T>& plan, const std::vector<HostTensor>& inputs) {

@@ -14,6 +14,7 @@
 #include "semantics/graph.hpp"
 #include "semantics/op.hpp"
 #include "semantics/payload.hpp"
+#include "spec/host_tensor.hpp"
 #include "spec/result.hpp"
 #include "spec/scalar.hpp"
 
@@ -44,8 +45,18 @@ struct Plan {
 template <Scalar T>
 Result<Plan<T>> make_plan(const Graph& graph, const Payload& payload, const PlanOptions& options);
 
-#define NNREF_EXTERN_PLAN(unused, T) \
-  extern template Result<Plan<T>> make_plan<T>(const Graph&, const Payload&, const PlanOptions&);
+// The run's inputs against the plan, which every engine checks first: their count (matched by
+// position to input_ids), and each one's shape and dtype against its Input node's.
+template <Scalar T>
+Status check_inputs(const Plan<T>& plan, const std::vector<HostTensor>& inputs);
+
+// The output shapes and kind of a node's witness.
+const std::vector<Shape>& outputs_of(const CheckedOp& op);
+ElemKind kind_of(const CheckedOp& op);
+
+#define NNREF_EXTERN_PLAN(unused, T)                                                                   \
+  extern template Result<Plan<T>> make_plan<T>(const Graph&, const Payload&, const PlanOptions&);      \
+  extern template Status check_inputs<T>(const Plan<T>&, const std::vector<HostTensor>&);
 NNREF_FOR_EACH_SCALAR(NNREF_EXTERN_PLAN, )
 #undef NNREF_EXTERN_PLAN
 

@@ -18,7 +18,7 @@ enum class Severity { Error, Warning, Note };
 
 struct Diagnostic {
   Severity severity = Severity::Error;
-  std::string code;     // stable, dotted: "shape.conv.window-exceeds-input"
+  std::string code;     // stable, dotted: "shape.window.exceeds-input"
   std::string message;  // one sentence, names the culprit
   SourceLoc loc;
   std::string node;     // the node or layer the problem is about, when there is one
