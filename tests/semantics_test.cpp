@@ -253,3 +253,46 @@ TEST_CASE("memory: the budget diagnostic is located at the node with the largest
   CHECK(over[0].loc.line == 9);
   CHECK(over[0].node == "wide");
 }
+
+// x [1, 1000] → a → b → c, each a relu, c the output. Every tensor has 1000 elements, 8000 bytes
+// in f64; the four together are 32000 bytes, but a value dies after its last reader, so while a
+// node runs only its input and its output are live: the peak is 16000 bytes.
+TEST_CASE("memory: the budget bounds the peak live set, not the sum of every tensor") {
+  Graph g;
+  int64_t prev = g.add("x", InputAttrs{{1, 1000}});
+  for (const char* name : {"a", "b", "c"}) prev = g.add(name, UnaryAttrs{UnaryOp::Relu, 0.0}, {{prev, 0}});
+  g.outputs = {{"c", {prev, 0}}};
+  auto fits = check_concrete(g, nullptr, {}, 8, 16000);
+  REQUIRE(fits.ok());
+  CHECK(fits.info->peak_bytes == 16000);
+  auto over = budget_check(g, 15999);
+  REQUIRE(over.size() == 1);
+  CHECK(over[0].message.find("16000 bytes at its peak") != std::string::npos);
+
+  // The oracle frees as the plan says, and runs within that budget.
+  auto r = evaluate<double>(g, {}, {host({1, 1000}, std::vector<double>(1000, -1.0))}, EvalOptions{16000});
+  REQUIRE(r.ok());
+  CHECK((*r)[0][999] == 0.0);
+}
+
+// x [1, 4] → bad (reshape to [3, 3]: 9 elements of 4) → r1 → r2, and x → other: the reshape's
+// error is reported once; the two nodes after it are not checked; other, which does not depend on
+// it, is, and has an error of its own.
+TEST_CASE("root causes: the nodes that depend on a failed node are skipped, and counted") {
+  Graph g;
+  const int64_t x = g.add("x", InputAttrs{{1, 4}}, {}, at(1));
+  const int64_t bad = g.add("bad", ReshapeAttrs{{3, 3}}, {{x, 0}}, at(2));
+  const int64_t r1 = g.add("r1", UnaryAttrs{UnaryOp::Relu, 0.0}, {{bad, 0}}, at(3));
+  const int64_t r2 = g.add("r2", UnaryAttrs{UnaryOp::Relu, 0.0}, {{r1, 0}}, at(4));
+  const int64_t other = g.add("other", BroadcastToAttrs{{2, 0}, Broadcast::NumpyRight}, {{x, 0}}, at(5));
+  g.outputs = {{"r2", {r2, 0}}, {"other", {other, 0}}};
+  auto c = check_concrete(g, nullptr, {}, 0, 0);
+  REQUIRE(c.diagnostics.size() == 2);
+  CHECK(c.diagnostics[0].code == "shape.reshape.count-mismatch");
+  CHECK(c.diagnostics[0].node == "bad");
+  REQUIRE_FALSE(c.diagnostics[0].notes.empty());
+  CHECK(c.diagnostics[0].notes.back() == "2 later nodes not checked: they depend on 'bad'");
+  // An independent failure is still found: [1, 4] does not broadcast to [2, 0].
+  CHECK(c.diagnostics[1].node == "other");
+  CHECK(c.diagnostics[1].loc.line == 5);
+}
