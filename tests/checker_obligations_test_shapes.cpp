@@ -1,0 +1,271 @@
+// The extent, binding and size cases of checker_obligations_test (tests/obligation_cases.hpp).
+#include "obligation_cases.hpp"
+
+namespace nnref::test {
+
+std::vector<Case> shape_binding_and_size_cases() {
+  std::vector<Case> t;
+  // ----- shape: extents, symbolic where they can vary ----------------------------------------
+  // input [1, 4, 4, C], C = input.2 over 1..8, minus a Const mean [3] (NumPy rule): C must be 1
+  // or 3, so the smallest failing C is 2.
+  {
+    const auto standardize = [](std::vector<std::string> assume) {
+      return [assume] {
+        Model m;
+        const int64_t x = m.input("input", {1, 4, 4, 3}, 1);
+        const int64_t mean = m.op("mean", ConstAttrs{{3}}, {}, 2);
+        m.param("mean", "value", {3});
+        m.out(m.op("sub", BinaryAttrs{BinaryOp::Sub, Broadcast::NumpyRight}, {x, mean}, 3));
+        m.dim("input.2", 1, 8);
+        m.s.assumptions = assume;
+        return m;
+      };
+    };
+    add(t, "shape.broadcast.incompatible", "[1, 4, 4, input.2] - [3], input.2 = 1..8", standardize({}),
+        standardize({"input.2 == 3 || input.2 == 1"}), {"sub", 3, {{"input.2", 2}}});
+  }
+  // Equal rule: the ranks differ (constant).
+  add(t, "shape.broadcast.incompatible", "Equal rule, ranks 2 and 3",
+      two_inputs({1, 4}, {1, 1, 4}, BinaryAttrs{BinaryOp::Mul, Broadcast::Equal}),
+      two_inputs({1, 4}, {1, 4}, BinaryAttrs{BinaryOp::Mul, Broadcast::Equal}), {"op", 3});
+  // add_n of a [1, a.0, 4] and b [1, b.0, 4], both over 1..100: minimised in --dim order, a.0 = 1
+  // and then the smallest b.0 != 1.
+  add(t, "shape.add_n.mismatch", "a.0 and b.0 independent",
+      two_inputs({1, 5, 4}, {1, 5, 4}, AddNAttrs{}, {{"a.0", 1, 100}, {"b.0", 1, 100}}),
+      two_inputs({1, 5, 4}, {1, 5, 4}, AddNAttrs{}, {{"a.0", 1, 100}, {"b.0", 1, 100}}, {"a.0 == b.0"}),
+      {"op", 3, {{"a.0", 1}, {"b.0", 2}}});
+  // The same with the --dim options in the other order: b.0 is minimised first.
+  add(t, "shape.add_n.mismatch", "a.0 and b.0 independent, --dim b.0 first",
+      two_inputs({1, 5, 4}, {1, 5, 4}, AddNAttrs{}, {{"b.0", 1, 100}, {"a.0", 1, 100}}),
+      two_inputs({1, 5, 4}, {1, 5, 4}, AddNAttrs{}, {{"b.0", 1, 100}, {"a.0", 1, 100}}, {"a.0 == b.0"}),
+      {"op", 3, {{"b.0", 1}, {"a.0", 2}}});
+  // broadcast_to [1, 6] of [1, x.0], x.0 over 1..100: x.0 must be 1 or 6, so 2 fails first.
+  add(t, "shape.broadcast_to.incompatible", "[1, input.0] to [1, 6]",
+      sym_op({1, 3}, BroadcastToAttrs{{1, 6}}, {{"input.0", 1, 100}}),
+      sym_op({1, 3}, BroadcastToAttrs{{1, 6}}, {{"input.0", 1, 100}}, {"input.0 == 1 || input.0 == 6"}),
+      {"op", 2, {{"input.0", 2}}});
+  // matmul of a [1, a.0, 3, 4] and b [1, 5, 4, 6]: batch axis 1 needs a.0 == 5.
+  add(t, "shape.matmul.batch-mismatch", "batch axis a.0 against 5",
+      two_inputs({1, 5, 3, 4}, {1, 5, 4, 6}, MatMulAttrs{}, {{"a.0", 1, 100}}),
+      two_inputs({1, 5, 3, 4}, {1, 5, 4, 6}, MatMulAttrs{}, {{"a.0", 1, 100}}, {"a.0 == 5"}),
+      {"op", 3, {{"a.0", 1}}});
+  // matmul of a [1, 3, a.1] and b [1, 5, 6]: the inner extents need a.1 == 5.
+  add(t, "shape.matmul.inner-mismatch", "inner extent a.1 against 5",
+      two_inputs({1, 3, 5}, {1, 5, 6}, MatMulAttrs{}, {{"a.1", 1, 100}}),
+      two_inputs({1, 3, 5}, {1, 5, 6}, MatMulAttrs{}, {{"a.1", 1, 100}}, {"a.1 == 5"}), {"op", 3, {{"a.1", 1}}});
+  // conv with groups 4 over [1, 8, 8, C], C = input.2 over 4..100: C % 4 == 0 first fails at 5.
+  {
+    const auto grouped = [](std::vector<std::string> assume) {
+      return [assume] {
+        Model m = conv(conv_attrs(4, {1, 1}, {}, {}, {}, 4), {4, 2, 1, 1}, {1, 8, 8, 8})();
+        m.dim("input.2", 4, 100);
+        m.s.assumptions = assume;
+        return m;
+      };
+    };
+    add(t, "shape.conv.channels-indivisible", "groups 4, channels input.2 = 4..100", grouped({}),
+        grouped({"input.2 == 8"}), {"conv", 2, {{"input.2", 5}}});
+  }
+  // mean_reduce over an axis of extent 0. A --dim extent is at least 1, so only a declared 0
+  // (itself refuted at the input as shape.empty-extent, a constant fact) reaches the reduction.
+  // reshape [-1, 4] of [1, N, 6]: 6 * N % 4 == 0 needs N even.
+  add(t, "shape.reshape.count-indivisible", "[-1, 4] of [1, input.0, 6]",
+      sym_op({1, 2, 6}, ReshapeAttrs{{-1, 4}}, {{"input.0", 1, 100}}),
+      sym_op({1, 2, 6}, ReshapeAttrs{{-1, 4}}, {{"input.0", 1, 100}}, {"input.0 % 2 == 0"}),
+      {"op", 2, {{"input.0", 1}}});
+  // reshape [1, 24] of [1, N, 6]: 6 * N == 24 needs N == 4; [1, 0, 2, 3] holds for every N.
+  add(t, "shape.reshape.count-mismatch", "[1, 24] of [1, input.0, 6]",
+      sym_op({1, 4, 6}, ReshapeAttrs{{1, 24}}, {{"input.0", 1, 100}}),
+      sym_op({1, 4, 6}, ReshapeAttrs{{1, 0, 2, 3}}, {{"input.0", 1, 100}}), {"op", 2, {{"input.0", 1}}});
+  // concat on the channel axis of input [1, H, 8, 8] and its max_pool with stride [2, 1] and
+  // same padding, of height ceil(H / 2): equal only for H = 1, so over 1..64 H = 2 fails first.
+  {
+    const auto cat = [](int64_t stride) {
+      return [stride] {
+        Model m;
+        const int64_t x = m.input("input", {1, 8, 8, 8}, 1);
+        const int64_t p = m.op("pool",
+                               pool_attrs({3, 3}, {stride, 1}, {}, {}, PadMode::SameUpper),
+                               {x}, 2);
+        m.out(m.op("cat", ConcatAttrs{3}, {x, p}, 3));
+        m.dim("input.0", 1, 64);
+        return m;
+      };
+    };
+    add(t, "shape.concat.extent-mismatch", "input and its stride-2 same pool", cat(2), cat(1),
+        {"cat", 3, {{"input.0", 2}}});
+  }
+  // split on axis 1 of [1, N, 4] with ratios [1, 3]: N % 4 == 0; over 4..100, 5 fails first.
+  {
+    const auto split = [](std::vector<std::string> assume) {
+      return [assume] {
+        Model m;
+        const int64_t x = m.input("input", {1, 8, 4}, 1);
+        const int64_t s = m.op("split", SplitAttrs{1, {1, 3}}, {x}, 2);
+        m.out(s, 0);
+        m.out(s, 1);
+        m.dim("input.0", 4, 100);
+        m.s.assumptions = assume;
+        return m;
+      };
+    };
+    add(t, "shape.split.extent-indivisible", "ratios [1, 3] of input.0 = 4..100", split({}), split({"input.0 % 4 == 0"}),
+        {"split", 2, {{"input.0", 5}}});
+  }
+  // slice [4, end) of axis 1 of [1, N, 3]: needs N >= 5.
+  add(t, "shape.slice.empty", "[4, end) of input.0 = 1..100",
+      sym_op({1, 8, 3}, SliceAttrs{{1}, {4}, {0}}, {{"input.0", 1, 100}}),
+      sym_op({1, 8, 3}, SliceAttrs{{1}, {4}, {0}}, {{"input.0", 5, 100}}), {"op", 2, {{"input.0", 1}}});
+  // reflect pad (2, 2) of axis 1 of [1, N, 3]: needs N - 1 >= 2.
+  add(t, "shape.pad.reflect-too-wide", "(2, 2) on input.0 = 1..100",
+      sym_op({1, 8, 3}, PadAttrs{{{0, 0}, {2, 2}, {0, 0}}, PadBorder::Reflect}, {{"input.0", 1, 100}}),
+      sym_op({1, 8, 3}, PadAttrs{{{0, 0}, {2, 2}, {0, 0}}, PadBorder::Reflect}, {{"input.0", 3, 100}}),
+      {"op", 2, {{"input.0", 1}}});
+  // Replicate of an empty axis: as for the reductions, only a declared extent 0 is empty.
+  // squeeze axis 1 of [1, N, 3]: N == 1, so 2 fails first.
+  add(t, "shape.squeeze.extent-not-one", "axis 1 of extent input.0 = 1..100",
+      sym_op({1, 1, 3}, SqueezeAttrs{{1}}, {{"input.0", 1, 100}}),
+      sym_op({1, 1, 3}, SqueezeAttrs{{1}}, {{"input.0", 1, 100}}, {"input.0 == 1"}), {"op", 2, {{"input.0", 2}}});
+  // The catalogue's example: broadcast_to [1, 0] of [1, 1] (constant).
+  attr(t, "shape.empty-extent", "broadcast_to [1, 0]", one_op({1, 1}, BroadcastToAttrs{{1, 0}}),
+       one_op({1, 1}, BroadcastToAttrs{{1, 2}}));
+  // Symbolic: the slice [4, end) of [1, N, 3] has the extent N - min(4, N), empty for N <= 4. With
+  // N over 1..4 the slice's own obligation (the same predicate) holds for no admissible size, so
+  // it is not assumed afterwards and the output's extent is refuted as well, first at N = 1.
+  add(t, "shape.empty-extent", "the output of slice [4, end) of input.0 = 1..4",
+      sym_op({1, 8, 3}, SliceAttrs{{1}, {4}, {0}}, {{"input.0", 1, 4}}),
+      sym_op({1, 8, 3}, SliceAttrs{{1}, {4}, {0}}, {{"input.0", 5, 100}}),
+      {"op", 2, {{"input.0", 1}}, Severity::Error, kFile, "fails for every size"});
+  // A valid 5 x 5 conv over [1, H, 32, 3]: needs H >= 5.
+  {
+    const auto conv5 = [](int64_t lo) {
+      return [lo] {
+        Model m = conv(conv_attrs(8, {5, 5}, {}, {}, {}, 1, PadMode::Valid), {8, 3, 5, 5},
+                       {1, 32, 32, 3})();
+        m.dim("input.0", lo, 100);
+        return m;
+      };
+    };
+    add(t, "shape.window.exceeds-input", "kernel 5, input.0 = 1..100", conv5(1), conv5(5),
+        {"conv", 2, {{"input.0", 1}}});
+    // Same padding always fits the window: proved over the whole range.
+    add(t, "shape.window.exceeds-input", "kernel 5: valid against same padding, input.0 = 1..100", conv5(1), [] {
+      Model m = conv(conv_attrs(8, {5, 5}, {2, 2}, {}, {}, 1, PadMode::SameUpper), {8, 3, 5, 5}, {1, 32, 32, 3})();
+      m.dim("input.0", 1, 100);
+      return m;
+    }, {"conv", 2, {{"input.0", 1}}});
+  }
+  // A 3 x 3 conv with dilation 2 (window 5) and padding (1, 0) on the height: needs H + 1 >= 5.
+  {
+    const auto dilated = [](int64_t lo) {
+      return [lo] {
+        Model m = conv(conv_attrs(4, {3, 3}, {}, {2, 1}, {{1, 0}, {0, 0}}),
+                       kConv3Weight)();
+        m.dim("input.0", lo, 100);
+        return m;
+      };
+    };
+    add(t, "shape.window.exceeds-input", "dilation 2, padding (1, 0), input.0 = 2..100", dilated(2), dilated(4),
+        {"conv", 2, {{"input.0", 2}}});
+  }
+  add(t, "shape.window.exceeds-input", "kernel 5, input.0 = 1..100",
+      sym_op({1, 32, 32, 3}, pool_attrs({5, 5}, {}, {}, {}, PadMode::Valid),
+             {{"input.0", 1, 100}}, {}, "pool"),
+      sym_op({1, 32, 32, 3}, pool_attrs({5, 5}, {}, {}, {}, PadMode::Valid),
+             {{"input.0", 5, 100}}, {}, "pool"),
+      {"pool", 2, {{"input.0", 1}}});
+
+  // ----- binding -----------------------------------------------------------------------------
+  attr(t, "bind.missing", "fc without its bias", linear(LinearAttrs{3}, true, false), linear(LinearAttrs{3}, true, true), "fc");
+  attr(t, "bind.dtype", "fc.weight of int32", linear(LinearAttrs{3}, true, true, DType::I32),
+       linear(LinearAttrs{3}, true, true, DType::F64), "fc");
+  // input [1, H, 28, 1] -> flatten -> linear with a weight [784, 10]: needs 28 * H == 784.
+  {
+    const auto mnist = [](std::vector<std::string> assume) {
+      return [assume] {
+        Model m;
+        const int64_t x = m.input("input", {1, 28, 28, 1}, 1);
+        const int64_t f = m.op("flat", FlattenAttrs{1}, {x}, 2);
+        m.out(m.op("fc", LinearAttrs{10}, {f}, 3));
+        m.param("fc", "weight", {784, 10});
+        m.param("fc", "bias", {10});
+        m.dim("input.0", 1, 64);
+        m.s.assumptions = assume;
+        return m;
+      };
+    };
+    add(t, "bind.shape-mismatch", "weight [784, 10] for input.0 = 1..64", mnist({}), mnist({"input.0 == 28"}),
+        {"fc", 3, {{"input.0", 1}}});
+  }
+  add(t, "bind.shape-mismatch", "a bias of rank 2 (constant)",
+      [] {
+        Model m = linear(LinearAttrs{3}, true, false)();
+        m.param("fc", "bias", {1, 3});
+        return m;
+      },
+      linear(LinearAttrs{3}, true, true), {"fc", 2});
+  // A weights entry no node has: a warning, located at the entry's file.
+  add(t, "bind.unused", "weights for a node ghost",
+      [] {
+        Model m = relu_model();
+        m.param("ghost", "weight", {2});
+        return m;
+      },
+      relu_model, {"", 0, {}, Severity::Warning, "weights/ghost.weight.npy"});
+
+  // ----- size --------------------------------------------------------------------------------
+  // input [1, H, 2^60]: H * 2^60 < 2^63 - 1 needs H <= 7. One byte per element and no budget, so
+  // that only the count is in question.
+  {
+    const auto big = [](int64_t hi) {
+      return [hi] {
+        Model m;
+        m.out(m.input("input", {1, 1, kTwo60}, 1));
+        m.dim("input.0", 1, hi);
+        m.s.scalar_size = 1;
+        m.s.budget = std::numeric_limits<int64_t>::max();
+        return m;
+      };
+    };
+    add(t, "size.overflow", "[1, input.0, 2^60], input.0 = 1..100", big(100), big(7), {"input", 1, {{"input.0", 8}}});
+  }
+  // input [batch, 64] -> linear 64 units: 8 * (64 b + 64 b + 64 * 64 + 64) = 1024 b + 33280 bytes
+  // fit 65536 for b <= 31. At b = 32 the largest tensor is fc's weight (32768 bytes).
+  {
+    const auto fc = [](int64_t hi) {
+      return [hi] {
+        Model m;
+        const int64_t x = m.input("input", {1, 64}, 1);
+        m.out(m.op("fc", LinearAttrs{64}, {x}, 2));
+        m.param("fc", "weight", {64, 64});
+        m.param("fc", "bias", {64});
+        m.dim("batch", 1, hi);
+        m.s.budget = 65536;
+        return m;
+      };
+    };
+    add(t, "size.budget", "batch = 1..100000 under 64K", fc(100000), fc(31),
+        {"fc", 2, {{"batch", 32}}, Severity::Error, kFile, "batch = 31"});
+  }
+  // A padding (2^62, 2^62 - 100) on the height: H + 2^63 - 100 < 2^63 - 1 needs H <= 98. The
+  // stride 2^62 keeps the output small.
+  {
+    const ConvAttrs c = conv_attrs(1, {1, 1}, {kTwo62, 1}, {}, {{kTwo62, kTwo62 - 100}, {0, 0}});
+    const auto wide = [c](int64_t hi) {
+      return [c, hi] {
+        Model m = conv(c, {1, 1, 1, 1}, {1, 8, 4, 1})();
+        m.dim("input.0", 1, hi);
+        return m;
+      };
+    };
+    add(t, "size.window.extent-overflow", "padding (2^62, 2^62 - 100), input.0 = 1..100", wide(100), wide(98),
+        {"conv", 2, {{"input.0", 99}}});
+    const PoolAttrs p = pool_attrs({1, 1}, {kTwo62, 1}, {}, {{kTwo62, kTwo62 - 100}, {0, 0}});
+    add(t, "size.window.extent-overflow", "padding (2^62, 2^62 - 100), input.0 = 1..100",
+        sym_op({1, 8, 4, 1}, p, {{"input.0", 1, 100}}, {}, "pool"),
+        sym_op({1, 8, 4, 1}, p, {{"input.0", 1, 98}}, {}, "pool"), {"pool", 2, {{"input.0", 99}}});
+  }
+  return t;
+}
+
+}  // namespace nnref::test
