@@ -127,49 +127,33 @@ z3::context& shared_context() {
 // that fit.
 void SymbolicReading::require_budget(const MemoryUse<SymDim>& use) {
   const int64_t budget = settings_.budget;
+  const std::vector<SymDim> totals = use.totals();
   SymPred fits = true;
-  for (size_t t = 0; t < use.live.size(); ++t) fits = fits && (use.at_step(t) <= SymDim(budget));
-  if (use.live.empty()) fits = use.params_bytes <= SymDim(budget);
+  // The peak as a number when every step is known; the message is the same in the concrete reading.
+  std::optional<int64_t> peak = 0;
+  for (const SymDim& b : totals) {
+    fits = fits && (b <= SymDim(budget));
+    peak = peak && b.is_known() ? std::optional(std::max(*peak, b.known())) : std::nullopt;
+  }
   const size_t before = report_.diagnostics.size();
   at(nullptr);
   const std::string over = "over the budget of " + std::to_string(budget) + " bytes (--max-memory)";
-  // The peak as a number when every step is known; the message is the same in the concrete reading.
-  std::optional<int64_t> peak = use.params_bytes.is_known() ? std::optional(use.params_bytes.known()) : std::nullopt;
-  for (size_t t = 0; t < use.live.size() && peak; ++t) {
-    const SymDim b = use.at_step(t);
-    peak = b.is_known() ? std::optional(std::max(*peak, b.known())) : std::nullopt;
-  }
   require(fits, kBudget,
           peak ? "evaluation needs " + std::to_string(*peak) + " bytes at its peak, " + over
                : "evaluation can need more bytes than fit, " + over);
   if (report_.diagnostics.size() == before) return;
-  // Located at the largest tensor live at the peak for the failing sizes: the place to start shrinking.
   Diagnostic& d = report_.diagnostics.back();
-  const bool sizes_known = peak.has_value() || !d.counterexample.empty();  // not when undecided
-  if (!sizes_known) return;
-  const auto value = [&](const SymDim& x) {
+  if (!peak && d.counterexample.empty()) return;  // undecided: no sizes to read the peak at
+  const Peak<SymDim> at_peak = find_peak(use, totals, [&](const SymDim& x) {
     return x.is_known() ? x.known() : prover_.value_at(x.term(), d.counterexample);
-  };
-  size_t peak_step = 0;
-  for (size_t t = 0; t < use.live.size(); ++t)
-    if (value(use.at_step(t)) > value(use.at_step(peak_step))) peak_step = t;
-  if (!peak) d.notes.push_back("at the counterexample it needs " +
-                               std::to_string(use.live.empty() ? value(use.params_bytes) : value(use.at_step(peak_step))) +
-                               " bytes at its peak");
-  const Held<SymDim>* largest = nullptr;
-  int64_t largest_bytes = -1;
-  const auto consider = [&](const Held<SymDim>& h) {
-    if (const int64_t b = value(h.bytes); b > largest_bytes) largest = &h, largest_bytes = b;
-  };
-  for (const auto& p : use.params) consider(p);
-  if (!use.live.empty())
-    for (size_t v : use.live[peak_step]) consider(use.outputs[v]);
-  if (largest) {
-    const Node& node = graph_->nodes[static_cast<size_t>(largest->node)];
+  });
+  if (!peak) d.notes.push_back("at the counterexample it needs " + std::to_string(at_peak.bytes) + " bytes at its peak");
+  if (at_peak.largest) {
+    const Node& node = graph_->nodes[static_cast<size_t>(at_peak.largest->node)];
     d.loc = node.loc;
     d.node = node.name;
-    d.notes.push_back("the largest tensor is " + largest->what + ", " + std::to_string(largest_bytes) + " bytes" +
-                      (d.counterexample.empty() ? "" : " at the counterexample"));
+    d.notes.push_back("the largest tensor is " + at_peak.largest->what + ", " + std::to_string(at_peak.largest_bytes) +
+                      " bytes" + (d.counterexample.empty() ? "" : " at the counterexample"));
   }
   if (!fits.is_known() && !d.counterexample.empty())  // refuted, not undecided
     if (auto fit = prover_.largest_satisfying(fits.term())) {

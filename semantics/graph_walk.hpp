@@ -109,12 +109,12 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
                          ", but the op gives " + dims_str(out->outputs[k]));
       }
       reading.settle(*out);
-      for (const auto& p : out->params) {
-        if (payload == nullptr) break;
-        const ParamEntry* e = payload->find(node.name, p.role);
-        if (e) w.used.insert({node.name, p.role});
-        require_binding(p, e, param_name(names, node.name, p.role), sink);
-      }
+      if (payload != nullptr)
+        for (const auto& p : out->params) {
+          const ParamEntry* e = payload->find(node.name, p.role);
+          if (e) w.used.insert({node.name, p.role});
+          require_binding(p, e, param_name(names, node.name, p.role), sink);
+        }
     }
     if (root < 0 && (!out || reading.node_failed())) root = node.id;
     if (root >= 0 && payload != nullptr)  // its parameters are not known: do not call them unused

@@ -41,12 +41,43 @@ struct MemoryUse {
   std::vector<std::vector<size_t>> live;    // live[step]: indices into `outputs`
   Dim params_bytes = Dim(int64_t{0});
 
-  Dim at_step(size_t step) const {
-    Dim total = params_bytes;
-    for (size_t v : live[step]) total = total + outputs[v].bytes;
-    return total;
+  // What is held while each node runs (the parameters alone for a graph without nodes).
+  std::vector<Dim> totals() const {
+    std::vector<Dim> out;
+    for (const auto& step : live) {
+      Dim total = params_bytes;
+      for (size_t v : step) total = total + outputs[v].bytes;
+      out.push_back(total);
+    }
+    if (out.empty()) out.push_back(params_bytes);
+    return out;
   }
 };
+
+// Where the peak is, with sizes read as numbers by `value` (the checker reads them at its
+// counterexample): the step whose total is largest, and the largest tensor live then, the place
+// to start shrinking (nullptr when nothing is held).
+template <class Dim>
+struct Peak {
+  size_t step = 0;
+  int64_t bytes = 0;
+  const Held<Dim>* largest = nullptr;
+  int64_t largest_bytes = 0;
+};
+
+template <class Dim, class Value>
+Peak<Dim> find_peak(const MemoryUse<Dim>& use, const std::vector<Dim>& totals, Value&& value) {
+  Peak<Dim> p;
+  for (size_t t = 0; t < totals.size(); ++t)
+    if (const int64_t b = value(totals[t]); t == 0 || b > p.bytes) p.step = t, p.bytes = b;
+  const auto consider = [&](const Held<Dim>& h) {
+    if (const int64_t b = value(h.bytes); !p.largest || b > p.largest_bytes) p.largest = &h, p.largest_bytes = b;
+  };
+  for (const auto& h : use.params) consider(h);
+  if (p.step < use.live.size())
+    for (size_t v : use.live[p.step]) consider(use.outputs[v]);
+  return p;
+}
 
 // outputs[node][k] and params[node][p] are element counts; `scalar_size` bytes per element.
 template <class Dim>

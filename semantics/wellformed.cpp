@@ -27,25 +27,17 @@ class ConcreteReading final : public GraphReading<CDim> {
     return Dims<CDim>(dims.begin(), dims.end());
   }
   void require_budget(const MemoryUse<CDim>& use) override {
-    size_t peak_step = 0;
-    for (size_t t = 0; t < use.live.size(); ++t)
-      if (use.at_step(t).v > use.at_step(peak_step).v) peak_step = t;
-    peak_ = use.live.empty() ? use.params_bytes.v : use.at_step(peak_step).v;
+    const Peak<CDim> peak = find_peak(use, use.totals(), [](CDim b) { return b.v; });
+    peak_ = peak.bytes;
     if (peak_ <= budget_) return;
-    // Located at the largest tensor live at the peak: the place to start shrinking.
-    const Held<CDim>* largest = nullptr;
-    const auto consider = [&](const Held<CDim>& h) {
-      if (!largest || h.bytes.v > largest->bytes.v) largest = &h;
-    };
-    for (const auto& p : use.params) consider(p);
-    for (size_t v : use.live[peak_step]) consider(use.outputs[v]);
     Diagnostic d = make_error(std::string(kBudget.code), "evaluation needs " + std::to_string(peak_) +
                                                              " bytes at its peak, over the budget of " +
                                                              std::to_string(budget_) + " bytes (--max-memory)");
-    if (largest) {
-      d.loc = graph_node(largest->node).loc;
-      d.node = graph_node(largest->node).name;
-      d.notes.push_back("the largest tensor is " + largest->what + ", " + std::to_string(largest->bytes.v) + " bytes");
+    if (peak.largest) {
+      d.loc = graph_node(peak.largest->node).loc;
+      d.node = graph_node(peak.largest->node).name;
+      d.notes.push_back("the largest tensor is " + peak.largest->what + ", " + std::to_string(peak.largest_bytes) +
+                        " bytes");
     }
     out_.push_back(std::move(d));
   }
