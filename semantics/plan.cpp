@@ -9,7 +9,9 @@ namespace nnref {
 
 namespace {
 
-// The witness of a node whose obligations the check has proved for these inputs.
+// The witness of a node whose obligations the check has proved for these inputs. Its rule is read
+// once more here, once per plan (not per run), so that a witness exists only through
+// Checked::check.
 Result<CheckedOp> witness(const Node& node, const std::vector<Shape>& shapes, const std::vector<ElemKind>& kinds) {
   return std::visit(
       [&](const auto& a) -> Result<CheckedOp> {
