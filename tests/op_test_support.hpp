@@ -96,6 +96,21 @@ std::string code_of(const A& attrs, std::vector<Shape> shapes, std::vector<ElemK
   return c.error().code;
 }
 
+// The output shape of a check that must pass.
+template <class A>
+Shape out_shape(const A& a, std::vector<Shape> shapes, size_t i = 0) {
+  auto c = Checked<A>::check(a, std::move(shapes));
+  REQUIRE(c.ok());
+  return c->outputs()[i];
+}
+
+// 0, 1, 2, ... n−1
+inline std::vector<double> iota(int n) {
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) v.push_back(i);
+  return v;
+}
+
 // Absolute and relative tolerance: float keeps ~7 digits, double and mp50 (fed double
 // constants) ~16.
 template <class T>
