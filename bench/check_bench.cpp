@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
   const int nodes = argc > 1 ? std::atoi(argv[1]) : 10000;
   const fs::path file = fs::temp_directory_path() / ("nnref_check_bench_" + std::to_string(::getpid()) + ".nnl");
   std::ofstream(file) << generate(nodes);
-  LoadResult loaded = load_model(file.string(), LoadOptions{false, int64_t{1} << 50});
+  LoadResult loaded = load_model(file.string(), LoadOptions{WeightsPolicy::Skip, int64_t{1} << 50});
   fs::remove(file);
   if (loaded.has_errors() || !loaded.model) {
     for (const auto& d : loaded.diagnostics) std::fprintf(stderr, "%s\n", format_diagnostic(d).c_str());

@@ -195,9 +195,12 @@ Result<CheckReport> check_model(const Graph& g, const Payload& payload, const Pa
     return make_error("usage.assume", "no size satisfies the --dim ranges and the --assume options together");
 
   SymbolicReading reading(prover, *symbols, settings, report, g);
-  const WalkResult<SymDim> w = walk_graph<SymDim>(g, &payload, names, reading, settings.scalar_size);
+  const Payload* bound = settings.check_bindings ? &payload : nullptr;
+  const WalkResult<SymDim> w = walk_graph<SymDim>(g, bound, names, reading, settings.scalar_size);
   add_skip_notes(g, w.root, report.diagnostics);
-  for (auto& d : unused_parameters(payload, w.used, names)) report.diagnostics.push_back(std::move(d));
+  if (bound)
+    for (auto& d : unused_parameters(payload, w.used, names)) report.diagnostics.push_back(std::move(d));
+  report.bindings_checked = settings.check_bindings;
   report.solver_calls = prover.solver_calls();
   return report;
 }

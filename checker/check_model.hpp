@@ -35,6 +35,7 @@ struct CheckSettings {
   int64_t budget = int64_t{4} << 30;     // bytes
   int64_t scalar_size = 8;               // bytes per element (the f64 evaluation)
   std::vector<SizeName> size_names;      // the front-end's; empty: batched_size_names
+  bool check_bindings = true;            // false: there are no weights yet; only structure, shapes and sizes
 };
 
 struct ObligationCounts {
@@ -47,6 +48,8 @@ struct CheckReport {
   std::vector<Diagnostic> diagnostics;
   ObligationCounts counts;
   std::vector<DimRange> ranges;  // the symbols, as given
+  bool model_read = true;        // false: the model could not be read, and nothing was checked
+  bool bindings_checked = true;  // false: CheckSettings::check_bindings was off
   int64_t solver_calls = 0;      // Z3 solver calls: obligations that reached it, their minimisations, settled extents
 };
 

@@ -73,9 +73,12 @@ std::string file_uri(const std::string& path) {
 
 std::string report_summary(const CheckReport& r, const std::string& model_path) {
   const auto& c = r.counts;
-  if (c.refuted == 0 && c.unknown == 0) return model_path + ": ok, " + std::to_string(c.total) + " obligations proved\n";
+  if (!r.model_read) return model_path + ": not checked: the model could not be read\n";
+  const std::string unbound = r.bindings_checked ? "" : "; bindings not checked (no weights)";
+  if (c.refuted == 0 && c.unknown == 0)
+    return model_path + ": ok, " + std::to_string(c.total) + " obligations proved" + unbound + "\n";
   return model_path + ": " + std::to_string(c.total) + " obligations: " + std::to_string(c.proved) + " proved, " +
-         std::to_string(c.refuted) + " refuted, " + std::to_string(c.unknown) + " unknown\n";
+         std::to_string(c.refuted) + " refuted, " + std::to_string(c.unknown) + " unknown" + unbound + "\n";
 }
 
 std::string report_json(const CheckReport& r, const std::string& model_path) {
@@ -97,6 +100,8 @@ std::string report_json(const CheckReport& r, const std::string& model_path) {
   Json root{{"model", model_path},
             {"diagnostics", std::move(diags)},
             {"obligations", counts_json(r.counts)},
+            {"model_read", r.model_read},
+            {"bindings_checked", r.bindings_checked},
             {"symbols", std::move(symbols)}};
   return dump(root);
 }
@@ -152,7 +157,10 @@ std::string report_sarif(const CheckReport& r, const std::string& model_path) {
 
   Json run{{"tool", Json{{"driver", Json{{"name", "nnref"}, {"rules", std::move(rules)}}}}},
            {"results", std::move(results)},
-           {"properties", Json{{"model", model_path}, {"obligations", counts_json(r.counts)}}}};
+           {"properties", Json{{"model", model_path},
+                               {"obligations", counts_json(r.counts)},
+                               {"model_read", r.model_read},
+                               {"bindings_checked", r.bindings_checked}}}};
   Json root{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
             {"version", "2.1.0"},
             {"runs", Json::array({std::move(run)})}};

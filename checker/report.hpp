@@ -9,12 +9,15 @@ namespace nnref {
 
 // The text format's last line (the diagnostics before it are format_diagnostic's, on stderr):
 // "MODEL: ok, N obligations proved" when nothing is refuted or unknown, else
-// "MODEL: N obligations: P proved, R refuted, U unknown". Ends in a newline.
+// "MODEL: N obligations: P proved, R refuted, U unknown"; either followed by "; bindings not
+// checked (no weights)" when they were not. "MODEL: not checked: the model could not be read"
+// when it could not. Ends in a newline.
 std::string report_summary(const CheckReport& r, const std::string& model_path);
 
 // {"model": model_path,
 //  "diagnostics": [{code, severity, message, file, line, column, node, counterexample?, notes}],
 //  "obligations": {total, proved, refuted, unknown},
+//  "model_read": bool, "bindings_checked": bool,
 //  "symbols": [{name, lo, hi}]}   (report.ranges)
 // severity is "error" | "warning" | "note". An unknown file or node is "", an unknown line or
 // column is 0 (always an integer, never null). counterexample, present only when the diagnostic
@@ -29,8 +32,8 @@ std::string report_json(const CheckReport& r, const std::string& model_path);
 // lines), a location with the physical location (file as a URI reference, percent-encoded; an
 // absolute path as a file:// URI; region only for a known line, startColumn only for a known
 // column) when the file is known and a logical location (the node) when the node is, and the
-// counterexample under properties. The run's properties hold the model path and the obligation
-// counts. Pretty-printed with a 2-space indent and a trailing newline.
+// counterexample under properties. The run's properties hold the model path, the obligation
+// counts, model_read and bindings_checked. Pretty-printed with a 2-space indent and a trailing newline.
 std::string report_sarif(const CheckReport& r, const std::string& model_path);
 
 }  // namespace nnref

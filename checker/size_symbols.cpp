@@ -31,6 +31,15 @@ Result<DimRange> parse_dim_range(std::string_view text) {
   return DimRange{std::string(text.substr(0, eq)), *lo, *hi};
 }
 
+Result<DimRange> parse_dim_value(std::string_view text) {
+  const std::string quoted = "--dim '" + std::string(text) + "'";
+  const size_t eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0) return dim_error(quoted + ": expected NAME=SIZE, e.g. batch=8");
+  auto v = parse_int(text.substr(eq + 1));
+  if (!v || *v < 1) return dim_error(quoted + ": SIZE must be a positive integer, e.g. batch=8");
+  return DimRange{std::string(text.substr(0, eq)), *v, *v};
+}
+
 Result<SizeSymbols> SizeSymbols::bind(z3::context& c, const Graph& g, const std::vector<SizeName>& names,
                                       const std::vector<DimRange>& ranges) {
   SizeSymbols s;

@@ -28,6 +28,8 @@ struct DimRange {
 
 // Parses "NAME=LO..HI"; a "usage.dim" error otherwise.
 Result<DimRange> parse_dim_range(std::string_view text);
+// Parses "NAME=V" (run --dim: one size), as the range V..V; a "usage.dim" error otherwise.
+Result<DimRange> parse_dim_value(std::string_view text);
 
 // Values for some size symbols, in the order the symbols were declared.
 using Assignment = std::vector<std::pair<std::string, int64_t>>;

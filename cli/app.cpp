@@ -16,6 +16,10 @@ void add_max_memory(CLI::App* cmd, int64_t& target) {
       ->capture_default_str();
 }
 
+void add_precision(CLI::App* cmd, std::string& target, const std::string& what) {
+  cmd->add_option("--precision", target, what)->check(CLI::IsMember({"f32", "f64", "mp"}))->capture_default_str();
+}
+
 }  // namespace
 
 int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -27,10 +31,10 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   auto* run_cmd = app.add_subcommand("run", "evaluate a model on inputs with the reference oracle");
   run_cmd->add_option("model", run.model, "model file (.nnl)")->required();
   run_cmd->add_option("--input,-i", run.inputs, "input tensor: X.npy, or NAME=X.npy for a named input")->required();
+  run_cmd->add_option("--dim", run.dims,
+                      "run at another size: NAME=SIZE for an input extent, as check names them (batch=8, input.0=128)");
   run_cmd->add_option("--output,-o", run.output, "where to write the outputs: Y.npy (one output) or Y.npz");
-  run_cmd->add_option("--precision", run.precision, "f32 (float), f64 (double) or mp (50 decimal digits)")
-      ->check(CLI::IsMember({"f32", "f64", "mp"}))
-      ->capture_default_str();
+  add_precision(run_cmd, run.precision, "f32 (float), f64 (double) or mp (50 decimal digits)");
   add_max_memory(run_cmd, run.max_memory);
   run_cmd->add_flag("--quiet,-q", run.quiet, "print nothing but diagnostics");
 
@@ -62,12 +66,15 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   InspectOptions inspect;
   auto* inspect_cmd = app.add_subcommand("inspect", "list every node with its shape, parameters, MACs and memory");
   inspect_cmd->add_option("model", inspect.model, "model file (.nnl)")->required();
+  add_precision(inspect_cmd, inspect.precision, "the precision whose bytes per element the memory column counts");
 
   InitWeightsOptions init;
   auto* init_cmd = app.add_subcommand("init-weights", "write deterministic random weights of the right shapes");
   init_cmd->add_option("model", init.model, "model file (.nnl)")->required();
   init_cmd->add_option("--seed", init.seed, "random seed")->capture_default_str();
-  init_cmd->add_option("--out", init.out, "a directory (one .npy per parameter) or a .npz file")->required();
+  init_cmd->add_option("--out", init.out,
+                       "a directory (one .npy per parameter) or a .npz file; default: where the model's config says");
+  add_max_memory(init_cmd, init.max_memory);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {

@@ -6,6 +6,7 @@
 #include "checker/report.hpp"
 #include "semantics/catalogue.hpp"
 #include "cli/app.hpp"
+#include "cli/codes.hpp"
 #include "cli/commands.hpp"
 #include "cli/deadline.hpp"
 
@@ -13,23 +14,40 @@ namespace nnref {
 
 namespace {
 
+// An obligation's catalogue entry, or what another code means and where it is documented.
 int explain_command(const std::string& code, std::ostream& out, std::ostream& err) {
   if (const ObligationSpec* e = find_obligation(code)) {
     out << explain(*e);
     return kExitOk;
   }
-  err << "error[usage.explain]: no obligation has the code '" << code
-      << "'; docs/obligations.md lists them all\n";
+  if (const CodeInfo* c = find_code(code)) {
+    out << code << ": " << c->meaning << "\n"
+        << (c->warning ? std::string("a warning") : "an error, exit code " + std::to_string(exit_code_for(make_error(code, ""))))
+        << "; see docs/" << c->page << ".md\n";
+    return kExitOk;
+  }
+  err << "error[usage.explain]: nnref prints no code '" << code
+      << "'; docs/obligations.md and docs/cli.md list them all\n";
   return kExitUsage;
+}
+
+// The warning of a check before the weights exist: what was not checked, and how to go on.
+Diagnostic bindings_not_checked(const Model& m) {
+  Diagnostic d = make_warning("check.no-weights",
+                              "weights '" + m.weights_path + "' do not exist: the bindings of " +
+                                  std::to_string(m.param_keys.size()) +
+                                  " parameters were not checked, only structure, shapes and memory",
+                              m.weights_loc);
+  d.notes.push_back("`nnref init-weights " + m.path + "` writes random weights of the right shapes there");
+  return d;
 }
 
 // The findings of a check, or of a load that failed before one could run.
 Result<CheckReport> findings(const CheckOptions& o) {
-  LoadResult loaded = load_model(o.model, LoadOptions{true, o.max_memory});
-  CheckReport report;
+  LoadResult loaded = load_model(o.model, LoadOptions{WeightsPolicy::IfPresent, o.max_memory});
   if (loaded.has_errors() || !loaded.model) {
-    for (const auto& d : loaded.diagnostics)
-      if (d.severity == Severity::Error) ++report.counts.total, ++report.counts.refuted;
+    CheckReport report;
+    report.model_read = false;
     report.diagnostics = std::move(loaded.diagnostics);
     return report;
   }
@@ -44,10 +62,12 @@ Result<CheckReport> findings(const CheckOptions& o) {
   s.budget = o.max_memory;
   s.size_names = loaded.model->size_names;
   const Model& m = *loaded.model;
+  s.check_bindings = m.weights_loaded;
   auto checked = check_model(m.graph, m.payload, m.param_keys, s);
   if (!checked) return checked;
   // The front-end's warnings come first, in source order.
   checked->diagnostics.insert(checked->diagnostics.begin(), loaded.diagnostics.begin(), loaded.diagnostics.end());
+  if (!m.weights_loaded) checked->diagnostics.push_back(bindings_not_checked(m));
   return checked;
 }
 
@@ -63,7 +83,8 @@ int print_report(const CheckReport& r, const CheckOptions& o, std::ostream& out,
   }
   const int worst = exit_code_for(r.diagnostics);
   if (worst != kExitOk) return worst;
-  return r.counts.refuted + r.counts.unknown > 0 ? kExitInvalid : kExitOk;
+  if (r.counts.refuted + r.counts.unknown > 0) return kExitInvalid;
+  return r.bindings_checked ? kExitOk : kExitBindingsNotChecked;
 }
 
 int check_and_report(const CheckOptions& o, std::ostream& out, std::ostream& err) {

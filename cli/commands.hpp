@@ -15,6 +15,7 @@ struct RunOptions {
   std::string model;
   std::vector<std::string> inputs;  // "X.npy" or "name=X.npy"
   std::string output;               // ".npy" (one output) or ".npz"
+  std::vector<std::string> dims;    // NAME=SIZE: input extents other than the declared ones
   std::string precision = "f64";    // f32 | f64 | mp
   int64_t max_memory = kDefaultMaxMemory;
   bool quiet = false;
@@ -35,13 +36,15 @@ int check_command(const CheckOptions& o, std::ostream& out, std::ostream& err);
 
 struct InspectOptions {
   std::string model;
+  std::string precision = "f64";  // f32 | f64 | mp: the bytes per element of the memory column
 };
 int inspect_command(const InspectOptions& o, std::ostream& out, std::ostream& err);
 
 struct InitWeightsOptions {
   std::string model;
   uint64_t seed = 0;
-  std::string out;  // a directory, or a file ending .npz
+  std::string out;  // a directory, or a file ending .npz; empty: where the model's config says
+  int64_t max_memory = kDefaultMaxMemory;  // bounds the parameters held while writing them
 };
 int init_weights_command(const InitWeightsOptions& o, std::ostream& out, std::ostream& err);
 

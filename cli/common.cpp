@@ -3,14 +3,25 @@
 #include <ostream>
 
 #include "cli/app.hpp"
+#include "spec/scalar.hpp"
 
 namespace nnref {
+
+int64_t bytes_per_element(const std::string& precision) {
+  if (precision == "f32") return sizeof(float);
+  if (precision == "mp") return sizeof(mp50);
+  return sizeof(double);
+}
 
 void print_diagnostics(std::ostream& err, const std::vector<Diagnostic>& diags) {
   for (const auto& d : diags) err << format_diagnostic(d) << "\n";
 }
 
-int exit_code_for(const Diagnostic& d) { return d.code.rfind("io.", 0) == 0 ? kExitUsage : kExitInvalid; }
+int exit_code_for(const Diagnostic& d) {
+  for (const char* prefix : {"io.", "usage.", "npy.", "npz.", "input.", "internal."})
+    if (d.code.rfind(prefix, 0) == 0) return kExitUsage;
+  return kExitInvalid;
+}
 
 int exit_code_for(const std::vector<Diagnostic>& diags) {
   int code = kExitOk;

@@ -14,9 +14,14 @@ namespace nnref {
 
 constexpr int64_t kDefaultMaxMemory = int64_t{4} << 30;
 
+// The bytes an element takes in the scalar of a --precision (f32, f64, mp): what run's budget and
+// inspect's memory column count.
+int64_t bytes_per_element(const std::string& precision);
+
 void print_diagnostics(std::ostream& err, const std::vector<Diagnostic>& diags);
 
-// 2 when an error is about I/O (codes "io.*"), 1 for any other error.
+// 2 when an error is about the files given rather than the model (I/O, usage, a tensor file that
+// cannot be read, inputs that do not match the model), 1 for any other error.
 int exit_code_for(const std::vector<Diagnostic>& diags);
 int exit_code_for(const Diagnostic& d);
 

@@ -1,6 +1,7 @@
 // nnref init-weights: deterministic random parameters of exactly the shapes the model implies,
 // so that anyone can run a model without training it. Each tensor's stream is seeded from the
 // seed and the parameter's name, so a tensor does not change when other layers are added.
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <ostream>
@@ -9,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/model_stats.hpp"
 #include "formats/tensor_files/npy.hpp"
+#include "semantics/memory.hpp"
 
 namespace nnref {
 
@@ -48,44 +50,101 @@ double draw(SplitMix64& rng, const std::string& role, int64_t fan_in) {
   return 0.1 * rng.normal();  // bias, offset, mean
 }
 
+// Where the weights go: --out, else where the model's config says (resolved as the front-end
+// resolves it, against the model file's folder). A directory gets one .npy per parameter, a path
+// ending .npz one archive; a path naming another tensor file is refused, since it would become a
+// directory of that name.
+Result<std::string> destination(const InitWeightsOptions& o, const Model& m) {
+  const std::string dest = o.out.empty() ? m.weights_path : o.out;
+  const std::string from = o.out.empty() ? "the model's config names weights '" + dest + "'" : "--out '" + dest + "'";
+  if (dest.empty()) return make_error("usage.out", "the model names no weights location: give --out DIR or --out FILE.npz");
+  std::string ext = std::filesystem::path(dest).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* tensor : {".npy", ".onnx", ".pt", ".pth", ".safetensors", ".h5", ".pb", ".bin"})
+    if (ext == tensor)
+      return make_error("usage.out", from + ", a " + ext + " file: init-weights writes a directory of .npy files "
+                                         "(one per parameter) or one .npz archive");
+  return dest;
+}
+
+// A parameter to write: its name in the model's format, its shape, and what draws its values.
+struct Param {
+  std::string name;
+  Shape shape;
+  const Node* node;
+  std::string role;
+};
+
+// The parameters init-weights will hold, 8 bytes per element (values are doubles until written),
+// against --max-memory; the error names the largest.
+Status within_budget(const std::vector<Param>& params, int64_t budget) {
+  CDim total(0);
+  const Param* largest = nullptr;
+  for (const Param& p : params) {
+    total = total + tensor_bytes(CDim(p.shape.count()), sizeof(double));
+    if (!largest || p.shape.count() > largest->shape.count()) largest = &p;
+  }
+  if (total.v <= budget) return {};
+  Diagnostic d = make_error("size.budget", "the weights need " + std::to_string(total.v) +
+                                               " bytes, over the budget of " + std::to_string(budget) +
+                                               " bytes (--max-memory)");
+  d.notes.push_back("the largest is " + largest->name + " " + largest->shape.str() + ", " +
+                    std::to_string(tensor_bytes(CDim(largest->shape.count()), sizeof(double)).v) + " bytes");
+  return d;
+}
+
 }  // namespace
 
 int init_weights_command(const InitWeightsOptions& o, std::ostream& out, std::ostream& err) {
   int exit = kExitOk;
-  auto model = load_reporting(o.model, LoadOptions{false, kDefaultMaxMemory}, err, exit);
+  auto model = load_reporting(o.model, LoadOptions{WeightsPolicy::Skip, kDefaultMaxMemory}, err, exit);
   if (!model) return exit;
-  auto info = shapes_reporting(*model, sizeof(double), err, exit);
+  auto dest = destination(o, *model);
+  if (!dest) {
+    print_diagnostics(err, {dest.error()});
+    return kExitUsage;
+  }
+  auto info = shapes_reporting(*model, 0, err, exit);  // no evaluation: its memory is not at stake
   if (!info) return exit;
+
+  // Each parameter by the name the model's format gives it; constants come from the model.
+  std::vector<Param> params;
+  for (const Node& node : model->graph.nodes) {
+    if (std::holds_alternative<ConstAttrs>(node.op)) continue;
+    for (const auto& p : info->nodes[static_cast<size_t>(node.id)].params) {
+      auto key = model->param_keys.find({node.name, p.role});
+      params.push_back({key != model->param_keys.end() ? key->second : node.name + "." + p.role, p.shape, &node, p.role});
+    }
+  }
+  if (Status fits = within_budget(params, o.max_memory); !fits) {
+    print_diagnostics(err, {fits.error()});
+    return kExitInvalid;
+  }
 
   const DType dtype = model->precision == "float64" ? DType::F64 : DType::F32;
   NamedTensors tensors;
-  for (const Node& node : model->graph.nodes) {
-    if (std::holds_alternative<ConstAttrs>(node.op)) continue;  // constants come from the model, not weights
-    for (const auto& p : info->nodes[static_cast<size_t>(node.id)].params) {
-      auto key = model->param_keys.find({node.name, p.role});
-      std::string name = key != model->param_keys.end() ? key->second : node.name + "." + p.role;
-      SplitMix64 rng(o.seed ^ fnv1a(name));
-      int64_t fan_in = weight_fan_in(node, p.shape);
-      HostTensor t{dtype, p.shape, {}};
-      t.values.reserve(static_cast<size_t>(p.shape.count()));
-      for (int64_t i = 0; i < p.shape.count(); ++i) {
-        double v = draw(rng, p.role, fan_in);
-        t.values.push_back(dtype == DType::F32 ? double(float(v)) : v);
-      }
-      tensors.emplace_back(name, std::move(t));
+  for (const Param& p : params) {
+    SplitMix64 rng(o.seed ^ fnv1a(p.name));
+    const int64_t fan_in = weight_fan_in(*p.node, p.shape);
+    HostTensor t{dtype, p.shape, {}};
+    t.values.reserve(static_cast<size_t>(p.shape.count()));
+    for (int64_t i = 0; i < p.shape.count(); ++i) {
+      double v = draw(rng, p.role, fan_in);
+      t.values.push_back(dtype == DType::F32 ? double(float(v)) : v);
     }
+    tensors.emplace_back(p.name, std::move(t));
   }
 
   Status written;
-  if (o.out.ends_with(".npz")) {
-    written = write_npz(o.out, tensors);
+  if (dest->ends_with(".npz")) {
+    written = write_npz(*dest, tensors);
   } else {
     std::error_code ec;
-    std::filesystem::create_directories(o.out, ec);
-    if (ec) written = make_error("io.write", "cannot create directory " + o.out + ": " + ec.message());
+    std::filesystem::create_directories(*dest, ec);
+    if (ec) written = make_error("io.write", "cannot create directory " + *dest + ": " + ec.message());
     for (const auto& [name, t] : tensors) {
       if (!written) break;
-      written = write_npy((std::filesystem::path(o.out) / (name + ".npy")).string(), t);
+      written = write_npy((std::filesystem::path(*dest) / (name + ".npy")).string(), t);
     }
   }
   if (!written) {
@@ -93,7 +152,7 @@ int init_weights_command(const InitWeightsOptions& o, std::ostream& out, std::os
     return kExitUsage;
   }
   out << "wrote " << tensors.size() << " parameter tensors (" << dtype_name(dtype) << ", seed " << o.seed << ") to "
-      << o.out << "\n";
+      << *dest << "\n";
   return kExitOk;
 }
 

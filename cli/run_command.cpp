@@ -1,12 +1,15 @@
 // nnref run: the oracle on a model and its inputs.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ostream>
 
 #include "cli/app.hpp"
+#include "checker/size_symbols.hpp"
 #include "cli/commands.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "semantics/evaluate.hpp"
+#include "semantics/size_names.hpp"
 
 namespace nnref {
 
@@ -88,6 +91,28 @@ Result<NamedTensors> evaluate_as(const Model& m, const std::vector<HostTensor>& 
   return named;
 }
 
+// For an input whose shape differs from the declared one only in extents that have size names:
+// the --dim options that run the model at the given shape ("--dim batch=2").
+std::optional<std::string> dim_hint(const Model& m, const std::vector<HostTensor>& inputs, const std::string& node) {
+  const auto ids = m.graph.input_ids();
+  for (size_t k = 0; k < ids.size() && k < inputs.size(); ++k) {
+    const Node& n = m.graph.nodes[static_cast<size_t>(ids[k])];
+    const auto& declared = std::get<InputAttrs>(n.op).dims;
+    const auto& given = inputs[k].shape.dims();
+    if (n.name != node || given.size() != declared.size()) continue;
+    std::string hint;
+    for (size_t axis = 0; axis < given.size(); ++axis) {
+      if (given[axis] == declared[axis]) continue;
+      const auto name = std::find_if(m.size_names.begin(), m.size_names.end(),
+                                     [&](const SizeName& s) { return s.node == n.id && s.axis == axis; });
+      if (name == m.size_names.end()) return std::nullopt;
+      hint += " --dim " + name->name + "=" + std::to_string(given[axis]);
+    }
+    if (!hint.empty()) return "to run the model at the given size, add" + hint;
+  }
+  return std::nullopt;
+}
+
 void print_output(std::ostream& out, const std::string& name, const HostTensor& t) {
   out << "output " << name << ": shape " << t.shape.str() << " " << dtype_name(t.dtype) << "\n";
   if (t.shape.count() > kPrintedValues) return;
@@ -105,8 +130,22 @@ void print_output(std::ostream& out, const std::string& name, const HostTensor& 
 
 int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
   int exit = kExitOk;
-  auto model = load_reporting(o.model, LoadOptions{true, o.max_memory}, err, exit);
+  auto model = load_reporting(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, err, exit);
   if (!model) return exit;
+  // Other sizes replace the declared ones; the plan checks the model at them before it runs.
+  std::vector<std::pair<std::string, int64_t>> sizes;
+  for (const auto& text : o.dims) {
+    auto d = parse_dim_value(text);
+    if (!d) {
+      print_diagnostics(err, {d.error()});
+      return kExitUsage;
+    }
+    sizes.emplace_back(d->name, d->lo);
+  }
+  if (Status set = set_input_extents(model->graph, model->size_names, sizes); !set) {
+    print_diagnostics(err, {set.error()});
+    return kExitUsage;
+  }
   auto inputs = read_inputs(model->graph, o.inputs);
   if (!inputs) {
     print_diagnostics(err, {inputs.error()});
@@ -120,10 +159,12 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
                             : evaluate_as<double>(*model, *inputs, o.max_memory, DType::F64);
   auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!outputs) {
-    print_diagnostics(err, {outputs.error()});
-    return exit_code_for(outputs.error());
+    Diagnostic d = std::move(outputs).error();
+    if (d.code == "input.shape-mismatch")
+      if (auto hint = dim_hint(*model, *inputs, d.node)) d.notes.push_back(*hint);
+    print_diagnostics(err, {d});
+    return exit_code_for(d);
   }
-
   if (!o.output.empty()) {
     Status written = make_error("io.output-format", "--output must end in .npy or .npz: " + o.output);
     if (o.output.ends_with(".npz")) {

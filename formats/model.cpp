@@ -13,6 +13,13 @@ bool LoadResult::has_errors() const {
 }
 
 LoadResult load_model(const std::string& path, const LoadOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    LoadResult r;
+    r.diagnostics.push_back(make_error("io.not-a-file", "'" + path + "' is a directory, not a model file",
+                                       SourceLoc{path, 0, 0}));
+    return r;
+  }
   if (const FrontEnd* f = front_end_for(path)) return f->load(path, options);
   std::string known;
   for (const FrontEnd& f : front_ends()) known += (known.empty() ? "" : ", ") + std::string(f.extension);

@@ -23,6 +23,8 @@ struct Model {
   std::string format;                  // the front-end's name: "nnl"
   std::string precision = "float32";   // the precision the model is meant to run in
   std::string weights_path;            // resolved weights location ("" when none)
+  SourceLoc weights_loc;               // where the source names its weights
+  bool weights_loaded = false;         // the weights source was read into the payload
   // The names --dim and --assume give the input extents (semantics/size_names.hpp).
   std::vector<SizeName> size_names;
   // The name a (node, role) parameter has in the weights source, e.g. (bn1, scale) → "bn1.gamma".
@@ -30,8 +32,15 @@ struct Model {
   std::map<std::pair<std::string, std::string>, std::string> param_keys;
 };
 
+// What a load does with the weights the model names.
+enum class WeightsPolicy {
+  Required,   // read them; a source that does not exist is an error (run)
+  IfPresent,  // read them when the source exists; otherwise the model loads without them (check)
+  Skip,       // structure only (init-weights, inspect)
+};
+
 struct LoadOptions {
-  bool load_weights = true;            // false: structure only (init-weights, inspect without weights)
+  WeightsPolicy weights = WeightsPolicy::Required;
   int64_t max_memory = int64_t{4} << 30;  // bytes; weights beyond it are a diagnostic
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "semantics/graph.hpp"
+#include "spec/result.hpp"
 
 namespace nnref {
 
@@ -21,5 +22,10 @@ struct SizeName {
 // shape): the names of a front-end whose inputs declare per-sample shapes and get a batch axis
 // prepended (NNL), and of graphs built by hand.
 std::vector<SizeName> batched_size_names(const Graph& g);
+
+// Sets every input extent a name stands for to its value (run --dim NAME=SIZE). A name that no
+// extent has, or that is given twice, is a "usage.dim" error listing the names.
+Status set_input_extents(Graph& g, const std::vector<SizeName>& names,
+                         const std::vector<std::pair<std::string, int64_t>>& values);
 
 }  // namespace nnref

@@ -291,7 +291,7 @@ Tally run_agreement(const Case& c) {
 
 Case nnl_case(const std::string& example) {
   const std::string path = (fs::path(NNREF_SOURCE_DIR) / "examples" / example / "model.nnl").string();
-  LoadResult lr = load_model(path, LoadOptions{true, kHugeBudget});
+  LoadResult lr = load_model(path, LoadOptions{WeightsPolicy::Required, kHugeBudget});
   std::string diags;
   for (const auto& d : lr.diagnostics) diags += format_diagnostic(d) + "\n";
   INFO(path << "\n" << diags);

@@ -16,6 +16,14 @@ TEST_CASE("report_summary: the counts, or ok when nothing failed") {
   CHECK(report_summary(fine, "m.nnl") == "m.nnl: ok, 7 obligations proved\n");
   fine.counts = {7, 6, 0, 1};
   CHECK(report_summary(fine, "m.nnl") == "m.nnl: 7 obligations: 6 proved, 0 refuted, 1 unknown\n");
+  fine.bindings_checked = false;
+  CHECK(report_summary(fine, "m.nnl") ==
+        "m.nnl: 7 obligations: 6 proved, 0 refuted, 1 unknown; bindings not checked (no weights)\n");
+  fine.counts = {7, 7, 0, 0};
+  CHECK(report_summary(fine, "m.nnl") == "m.nnl: ok, 7 obligations proved; bindings not checked (no weights)\n");
+  CheckReport unread;
+  unread.model_read = false;
+  CHECK(report_summary(unread, "m.nnl") == "m.nnl: not checked: the model could not be read\n");
 }
 
 TEST_CASE("report_json: every key and value") {
@@ -28,8 +36,11 @@ TEST_CASE("report_json: every key and value") {
   CHECK(text == j.dump(2) + "\n");
   CHECK(text.rfind("{\n  \"", 0) == 0);
 
-  CHECK(keys(j) == std::set<std::string>{"model", "diagnostics", "obligations", "symbols"});
+  CHECK(keys(j) == std::set<std::string>{"model", "diagnostics", "obligations", "model_read", "bindings_checked",
+                                         "symbols"});
   CHECK(j["model"] == "models/model.nnl");
+  CHECK(j["model_read"] == true);
+  CHECK(j["bindings_checked"] == true);
 
   REQUIRE(j["diagnostics"].is_array());
   REQUIRE(j["diagnostics"].size() == 3);

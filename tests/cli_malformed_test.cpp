@@ -1,5 +1,6 @@
 // Malformed input of every kind, through the nnref command: each gets a located diagnostic with
-// its stable code and exit 1 (invalid model) or 2 (usage or I/O), never a crash or a hang.
+// its stable code and exit 1 (invalid model) or 2 (usage, I/O, a file that cannot be read as the
+// tensor it claims to be), never a crash or a hang.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -110,24 +111,33 @@ TEST_CASE("malformed files: garbage, missing and unreadable inputs") {
       CHECK(o.err.find((dir / "garbage.nnl").string() + ":1:") != std::string::npos);
     }
   }
-  SECTION("I/O: a missing model, a directory, an unknown extension, a missing weights directory: exit 2") {
+  SECTION("I/O: a missing model, a directory, an unknown extension: exit 2") {
     CHECK(check(dir / "absent.nnl").code == 2);
     CHECK(check(dir / "w").code == 2);
+    fs::create_directories(dir / "folder.nnl");
+    Outcome folder = check(dir / "folder.nnl");
+    CHECK(folder.code == 2);
+    CHECK(folder.err.find("error[io.not-a-file]") != std::string::npos);
+    CHECK(folder.err.find("is a directory") != std::string::npos);
     write_bytes(dir / "model.onnx", "not yet");
     Outcome onnx = check(dir / "model.onnx");
     CHECK(onnx.code == 2);
     CHECK(onnx.err.find("io.unknown-format") != std::string::npos);
     write_bytes(dir / "noweights.nnl",
                 "version 0.2;\nmodel m {\n  config { weights: \"./nowhere\"; }\n  layer input = Input(shape: [4]);\n}\n");
+    // check before the weights exist: shapes are proved, bindings not checked (exit 3); run needs them.
     Outcome nw = check(dir / "noweights.nnl");
-    CHECK(nw.code == 2);
-    CHECK(nw.err.find("io.weights-missing") != std::string::npos);
+    CHECK(nw.code == 3);
+    CHECK(nw.err.find("warning[check.no-weights]") != std::string::npos);
+    std::ostringstream out, err;
+    CHECK(run_app({"run", (dir / "noweights.nnl").string(), "--input", "x.npy"}, out, err) == 2);
+    CHECK(err.str().find("io.weights-missing") != std::string::npos);
   }
-  SECTION("weights: garbage and truncated .npy files are named, exit 1") {
+  SECTION("weights: garbage and truncated .npy files are named, exit 2") {
     write_bytes(dir / "dense.nnl", model("  layer input = Input(shape: [2]);\n  layer fc = Dense(units: 2);\n"));
     write_bytes(dir / "w" / "fc.weight.npy", "garbage, not a tensor");
     Outcome bad = check(dir / "dense.nnl");
-    CHECK(bad.code == 1);
+    CHECK(bad.code == 2);
     CHECK(bad.err.find("fc.weight.npy") != std::string::npos);
     CHECK(bad.err.find("npy.bad-magic") != std::string::npos);
     // A valid header promising 2×2 float64 values, with 3 bytes of data.
@@ -137,15 +147,15 @@ TEST_CASE("malformed files: garbage, missing and unreadable inputs") {
     std::string npy = std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header + "abc";
     write_bytes(dir / "w" / "fc.weight.npy", npy);
     Outcome trunc = check(dir / "dense.nnl");
-    CHECK(trunc.code == 1);
+    CHECK(trunc.code == 2);
     CHECK(trunc.err.find("npy.truncated") != std::string::npos);
   }
-  SECTION("an input that is not a tensor file") {
+  SECTION("an input that is not a tensor file: exit 2") {
     write_bytes(dir / "relu.nnl", model("  layer input = Input(shape: [2]);\n  layer r = ReLU();\n"));
     write_bytes(dir / "x.npy", "\x93NUMPY garbage");
     std::ostringstream out, err;
     int code = run_app({"run", (dir / "relu.nnl").string(), "--input", (dir / "x.npy").string()}, out, err);
-    CHECK(code == 1);
+    CHECK(code == 2);
     CHECK(err.str().find("x.npy") != std::string::npos);
   }
   SECTION("a model with two inputs given one") {

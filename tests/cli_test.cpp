@@ -88,7 +88,7 @@ TEST_CASE("cli: for a batch-1 model the bare per-sample input is accepted") {
   CHECK(read_npy((tmp / "b.npy").string())->shape == Shape::of({1, 3}));
 }
 
-TEST_CASE("cli: run on bad inputs gives located diagnostics and exit 1 or 2") {
+TEST_CASE("cli: run on bad inputs gives located diagnostics and exit 2") {
   test::TempDir tmp("cli_bad");
   const fs::path& dir = tmp.path;
   SECTION("missing input file: I/O, exit 2") {
@@ -114,8 +114,17 @@ TEST_CASE("cli: run on bad inputs gives located diagnostics and exit 1 or 2") {
   }
   SECTION("input of the wrong shape: the model is fine, the input is not") {
     Run r = nnref_cli({"run", example("mlp", "model.nnl"), "--input", example("mnist_classifier", "input.npy")});
-    CHECK(r.code == 1);
+    CHECK(r.code == 2);
     CHECK(r.err.find("input.shape-mismatch") != std::string::npos);
+  }
+  SECTION("a truncated input file") {
+    std::ifstream in(example("mlp", "input.npy"), std::ios::binary);
+    std::string bytes(60, '\0');
+    in.read(bytes.data(), 60);
+    write_text(dir / "short.npy", bytes);
+    Run r = nnref_cli({"run", example("mlp", "model.nnl"), "--input", (dir / "short.npy").string()});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("npy.truncated") != std::string::npos);
   }
   SECTION("a budget too small for the model") {
     Run r = nnref_cli({"run", example("resnet_block", "model.nnl"), "--input", example("resnet_block", "input.npy"),
@@ -150,7 +159,7 @@ TEST_CASE("cli: check reports every binding problem; init-weights makes a model 
   const fs::path& dir = tmp.path;
   fs::copy_file(example("resnet_block", "model.nnl"), dir / "model.nnl");
   Run missing = nnref_cli({"check", (dir / "model.nnl").string()});
-  CHECK(missing.code != 0);
+  CHECK(missing.code == 3);  // shapes proved, bindings not checked
 
   Run init = nnref_cli({"init-weights", (dir / "model.nnl").string(), "--seed", "7", "--out", (dir / "weights").string()});
   INFO(init.err);

@@ -11,6 +11,7 @@
 
 #include "formats/model.hpp"
 #include "formats/nnl/nnl.hpp"
+#include "temp_dir.hpp"
 
 using namespace nnref;
 
@@ -20,7 +21,7 @@ const std::string kDataDir = std::string(NNREF_SOURCE_DIR) + "/tests/data/nnl";
 
 LoadOptions structure_only() {
   LoadOptions o;
-  o.load_weights = false;
+  o.weights = WeightsPolicy::Skip;
   return o;
 }
 
@@ -727,12 +728,32 @@ TEST_CASE("nnl: weight errors", "[nnl][weights]") {
   CHECK(has_diag(dir, "size.budget", 3, 19));
   CHECK_FALSE(dir.model);
   CHECK(has_diag(load("mlp.npz", tiny), "size.budget", 3, 19));
-  // Without load_weights nothing is read: a missing or .onnx source is fine.
+  // Structure only, nothing is read: a missing or .onnx source is fine.
   CHECK_FALSE(load("model.onnx", structure_only()).has_errors());
   CHECK_FALSE(load("no_such_dir", structure_only()).has_errors());
+  CHECK_FALSE(ok_model(load("weights", structure_only())).weights_loaded);
+  // If present (check before weights exist): a source that does not exist is no error, and the
+  // model says it has no weights; one that exists is read as when required.
+  LoadOptions if_present;
+  if_present.weights = WeightsPolicy::IfPresent;
+  const Model& without = ok_model(load("no_such_dir", if_present));
+  CHECK_FALSE(without.weights_loaded);
+  CHECK(without.payload.entries().empty());
+  CHECK(ok_model(load("weights", if_present)).weights_loaded);
+  CHECK(has_diag(load("not_weights.txt", if_present), "nnl.weights.unknown-format", 3, 19));
 }
 
 // ---------------------------------------------------------------- load_model
+
+TEST_CASE("nnl: a directory named like a model is an I/O error", "[nnl]") {
+  const test::TempDir tmp("nnl_dir_model");
+  std::filesystem::create_directories(tmp / "model.nnl");
+  LoadResult r = load_model((tmp / "model.nnl").string(), structure_only());
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0].code == "io.not-a-file");
+  CHECK(r.diagnostics[0].message.find("is a directory") != std::string::npos);
+  CHECK_FALSE(r.model);
+}
 
 TEST_CASE("nnl: load_model dispatches on the extension", "[nnl]") {
   LoadResult r = load_model(kDataDir + "/resnet_block.nnl", structure_only());

@@ -24,7 +24,9 @@ LoadResult load_nnl_text(const std::string& text, const std::string& filename, c
       Model& m = lowered->model;
       m.path = filename;
       m.weights_path = nnl::resolve_weights_path(lowered->config.weights, filename);
-      if (options.load_weights) nnl::load_weights(m, program, lowered->config.weights_loc, options.max_memory, diags);
+      m.weights_loc = lowered->config.weights_loc;
+      if (options.weights != WeightsPolicy::Skip)
+        nnl::load_weights(m, program, options.max_memory, options.weights == WeightsPolicy::IfPresent, diags);
       if (!diags.has_errors()) result.model = std::move(m);
     }
   } catch (const std::bad_alloc&) {

@@ -124,8 +124,9 @@ std::string resolve_weights_path(const std::string& weights, const std::string& 
   return (dir / w).lexically_normal().string();
 }
 
-void load_weights(Model& m, const Program& p, const SourceLoc& loc, int64_t max_memory, Diags& d) {
+void load_weights(Model& m, const Program& p, int64_t max_memory, bool if_present, Diags& d) {
   const std::string& path = m.weights_path;
+  const SourceLoc& loc = m.weights_loc;
   std::string lower = lower_ascii(path);
   if (ends_with(lower, ".onnx")) {
     d.error("nnl.weights.onnx-unsupported",
@@ -135,9 +136,12 @@ void load_weights(Model& m, const Program& p, const SourceLoc& loc, int64_t max_
   std::error_code ec;
   fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st)) {
-    d.error("io.weights-missing", "weights '" + path + "' do not exist", loc);
+    if (!if_present)
+      d.error("io.weights-missing", "weights '" + path + "' do not exist", loc, {},
+              {"`nnref init-weights " + m.path + "` writes random weights there"});
     return;
   }
+  m.weights_loaded = true;
   Loader loader(m, p, loc, max_memory, d);
   if (fs::is_directory(st)) {
     loader.directory(path);

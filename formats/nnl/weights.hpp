@@ -14,7 +14,9 @@ namespace nnref::nnl {
 // The weights location written in the config, resolved against the model file's directory.
 std::string resolve_weights_path(const std::string& weights, const std::string& model_file);
 
-// Loads model.weights_path into model.payload. `loc` is the config entry, for diagnostics.
-void load_weights(Model& model, const Program& program, const SourceLoc& loc, int64_t max_memory, Diags& diags);
+// Loads model.weights_path into model.payload and sets model.weights_loaded. A source that does
+// not exist is an error unless `if_present`; then the model has no weights. Diagnostics point at
+// model.weights_loc, the config entry.
+void load_weights(Model& model, const Program& program, int64_t max_memory, bool if_present, Diags& diags);
 
 }  // namespace nnref::nnl

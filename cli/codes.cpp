@@ -1,0 +1,132 @@
+#include "cli/codes.hpp"
+
+#include <array>
+
+namespace nnref {
+
+namespace {
+
+using namespace std::string_view_literals;
+
+// Every code nnref prints that is not an obligation (those are in the catalogue), by prefix; the
+// page is docs/<page>.md.
+// tests/explain_test.cpp fails when a code in the sources is missing here or in the catalogue.
+constexpr std::array kCodes = {
+    // Files and usage: exit code 2.
+    CodeInfo{"io.open-failed", "the model file cannot be opened (it does not exist, or permissions)", "cli"},
+    CodeInfo{"io.read-failed", "the model file was opened but reading it failed", "cli"},
+    CodeInfo{"io.not-a-file", "the model path names a directory, not a model file", "cli"},
+    CodeInfo{"io.unknown-format", "the model file's extension names no front-end (.nnl is the one known)", "cli"},
+    CodeInfo{"io.read", "a tensor file (.npy/.npz) cannot be opened or read", "tensor-files"},
+    CodeInfo{"io.write", "an output, weights file or directory cannot be written", "cli"},
+    CodeInfo{"io.weights-missing", "run: the weights the model's config names do not exist; `nnref init-weights MODEL` "
+                                   "writes random ones there", "nnl"},
+    CodeInfo{"io.weights-unreadable", "the weights directory cannot be listed", "nnl"},
+    CodeInfo{"io.input-unknown", "run --input NAME=FILE names no input of the model", "cli"},
+    CodeInfo{"io.input-repeated", "run --input names the same input twice", "cli"},
+    CodeInfo{"io.input-count", "run is given more --input files than the model has inputs", "cli"},
+    CodeInfo{"io.input-missing", "run is given no --input for one of the model's inputs", "cli"},
+    CodeInfo{"io.output-format", "run --output is not .npy/.npz, or .npy for a model with several outputs", "cli"},
+    CodeInfo{"io.process", "check --deadline could not start the child process that runs the check", "cli"},
+    CodeInfo{"usage.model", "check is given no model file (and no --explain)", "cli"},
+    CodeInfo{"usage.explain", "check --explain names a code nnref does not print", "cli"},
+    CodeInfo{"usage.dim", "a --dim that is not NAME=LO..HI (check) or NAME=SIZE (run), or names no input extent",
+             "cli"},
+    CodeInfo{"usage.assume", "an --assume that does not parse, names an unknown size, or contradicts the ranges",
+             "cli"},
+    CodeInfo{"usage.out", "init-weights --out names a tensor file other than .npz, or the model names no weights "
+                          "location", "cli"},
+    CodeInfo{"input.count", "the number of inputs given differs from the model's", "cli"},
+    CodeInfo{"input.shape-mismatch", "an input's shape differs from the one the model declares (run --dim runs the "
+                                     "model at other sizes)", "cli"},
+    CodeInfo{"input.kind-mismatch", "an input's data cannot be read as the input's kind: a logical input takes bool "
+                                    "data", "cli"},
+    // Tensor files: exit code 2.
+    CodeInfo{"npy.bad-magic", "a .npy file does not start with \\x93NUMPY", "tensor-files"},
+    CodeInfo{"npy.truncated", "a .npy file ends early: inside its header or its data", "tensor-files"},
+    CodeInfo{"npy.unsupported-version", "a .npy format version other than 1.0, 2.0 or 3.0", "tensor-files"},
+    CodeInfo{"npy.bad-header", "a .npy header that is not a well-formed dict of descr, fortran_order and shape",
+             "tensor-files"},
+    CodeInfo{"npy.unsupported-dtype", "a .npy dtype nnref does not read: complex, object, strings, structured, "
+                                      "datetime, odd sizes", "tensor-files"},
+    CodeInfo{"npy.trailing-data", "bytes after a .npy file's data: its header and data disagree", "tensor-files"},
+    CodeInfo{"npy.integer-out-of-range", "a 64-bit integer element above 2^53, which a double cannot hold exactly",
+             "tensor-files"},
+    CodeInfo{"npy.bad-bool", "a bool element that is neither 0 nor 1", "tensor-files"},
+    CodeInfo{"npy.bad-tensor", "a tensor to write whose values do not match its shape (a bug in nnref)",
+             "tensor-files"},
+    CodeInfo{"npy.value-not-representable", "a value to write that its dtype cannot hold", "tensor-files"},
+    CodeInfo{"npz.bad-zip", "an .npz that is not a valid zip archive, or a member that cannot be inflated",
+             "tensor-files"},
+    CodeInfo{"npz.bad-member", "an .npz member whose name does not end in .npy", "tensor-files"},
+    CodeInfo{"npz.duplicate-member", "two .npz members with the same name", "tensor-files"},
+    CodeInfo{"npz.member-too-large", "an .npz member declaring more than 8 GiB", "tensor-files"},
+    CodeInfo{"npz.bad-name", "a tensor name that cannot be an .npz member name", "tensor-files"},
+    // The NNL front-end: exit code 1.
+    CodeInfo{"nnl.syntax.unexpected-char", "characters that start no NNL token", "nnl"},
+    CodeInfo{"nnl.syntax.unterminated-comment", "a /* comment that is never closed", "nnl"},
+    CodeInfo{"nnl.syntax.unterminated-string", "a string without its closing quote on the same line", "nnl"},
+    CodeInfo{"nnl.syntax.bad-number", "a malformed number literal (1., 1e, 3x)", "nnl"},
+    CodeInfo{"nnl.syntax.expected", "a token other than the grammar expects here", "nnl"},
+    CodeInfo{"nnl.syntax.unexpected-token", "a model statement that is not config, layer or connections", "nnl"},
+    CodeInfo{"nnl.syntax.trailing", "text after the model's closing brace", "nnl"},
+    CodeInfo{"nnl.number.out-of-range", "an integer beyond int64, or a number beyond a finite double", "nnl"},
+    CodeInfo{"nnl.version.missing", "no `version 0.2;` line; the file is read as 0.2", "nnl", true},
+    CodeInfo{"nnl.version.unsupported", "a version other than 0.2", "nnl"},
+    CodeInfo{"nnl.config.missing", "the model has no config block", "nnl"},
+    CodeInfo{"nnl.config.duplicate-block", "more than one config block", "nnl"},
+    CodeInfo{"nnl.config.unknown-key", "a config key NNL does not define", "nnl"},
+    CodeInfo{"nnl.config.duplicate-key", "a config key given twice", "nnl"},
+    CodeInfo{"nnl.config.type", "a config value of the wrong type", "nnl"},
+    CodeInfo{"nnl.config.value", "a config value outside its allowed set", "nnl"},
+    CodeInfo{"nnl.config.int8-unsupported", "precision \"int8\": NNL v0.2 has no quantization parameters", "nnl"},
+    CodeInfo{"nnl.config.weights-missing", "the config does not say where the weights are", "nnl"},
+    CodeInfo{"nnl.config.preprocess-missing", "preprocess \"standardize\" without preprocess_mean and preprocess_std",
+             "nnl"},
+    CodeInfo{"nnl.config.preprocess-unused", "preprocess_mean or preprocess_std without \"standardize\"", "nnl",
+             true},
+    CodeInfo{"nnl.config.preprocess-shape", "preprocess_mean or preprocess_std does not fit the input's channels",
+             "nnl"},
+    CodeInfo{"nnl.model.no-layers", "the model declares no layers", "nnl"},
+    CodeInfo{"nnl.model.no-input", "the model declares no Input layer", "nnl"},
+    CodeInfo{"nnl.layer.unknown-type", "a layer type NNL does not define", "nnl"},
+    CodeInfo{"nnl.layer.duplicate-id", "two layers with the same id", "nnl"},
+    CodeInfo{"nnl.layer.arity", "a layer with more or fewer inputs than its type takes", "nnl"},
+    CodeInfo{"nnl.param.unknown", "a parameter the layer type does not take", "nnl"},
+    CodeInfo{"nnl.param.duplicate", "a layer parameter given twice", "nnl"},
+    CodeInfo{"nnl.param.missing", "a required layer parameter is not given", "nnl"},
+    CodeInfo{"nnl.param.type", "a layer parameter of the wrong type", "nnl"},
+    CodeInfo{"nnl.param.value", "a layer parameter outside its allowed values", "nnl"},
+    CodeInfo{"nnl.input.too-large", "an Input shape whose element count does not fit 64 bits", "nnl"},
+    CodeInfo{"nnl.connection.unknown-layer", "an edge names a layer that is not declared", "nnl"},
+    CodeInfo{"nnl.connection.duplicate-block", "more than one connections block", "nnl"},
+    CodeInfo{"nnl.graph.cycle", "the connections form a cycle", "nnl"},
+    CodeInfo{"nnl.graph.unreachable", "a layer no edge leads into, so no Input reaches it", "nnl"},
+    CodeInfo{"nnl.weights.onnx-unsupported", "weights in an .onnx file: the ONNX front-end does not exist yet",
+             "nnl"},
+    CodeInfo{"nnl.weights.unknown-format", "weights that are neither a directory of .npy files nor an .npz",
+             "nnl"},
+    CodeInfo{"nnl.too-many-errors", "after 100 errors the rest are counted, not listed", "nnl"},
+    CodeInfo{"nnl.internal", "an unexpected failure while reading the model (a bug in nnref)", "nnl"},
+    // The checker, the evaluator and the command.
+    CodeInfo{"check.no-weights", "the weights do not exist, so the bindings were not checked, only structure, "
+                                 "shapes and memory: check exits with 3 when nothing else failed", "cli", true},
+    CodeInfo{"check.deadline", "check --deadline passed before the check ended: nothing was proved (exit code 1)",
+             "cli"},
+    CodeInfo{"eval.kind", "a graph output holds integer or logical data: run writes reals only", "cli"},
+    CodeInfo{"size.out-of-memory", "the machine ran out of memory while reading the model", "nnl"},
+    CodeInfo{"shape.internal", "a shape rule gave no result without failing an obligation (a bug in nnref)",
+             "obligations"},
+    CodeInfo{"graph.internal", "a check failed without saying why (a bug in nnref)", "obligations"},
+    CodeInfo{"internal.signal", "the child process of check --deadline died of a signal (a bug in nnref)", "cli"},
+};
+
+}  // namespace
+
+const CodeInfo* find_code(std::string_view code) {
+  for (const CodeInfo& c : kCodes)
+    if (c.code == code) return &c;
+  return nullptr;
+}
+
+}  // namespace nnref
