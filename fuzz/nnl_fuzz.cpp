@@ -13,7 +13,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
   nnref::LoadOptions options;
-  options.load_weights = false;
+  options.weights = nnref::WeightsPolicy::Skip;
   nnref::LoadResult r = nnref::load_nnl_text(text, "fuzz.nnl", options);
   // Invariants: errors and a model never come together; a model is in topological order.
   if (r.has_errors() && r.model) std::abort();
