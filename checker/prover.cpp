@@ -8,11 +8,17 @@ namespace nnref {
 
 namespace {
 
-// A minimisation (the smallest counterexample, the largest sizes that fit) is a sequence of
-// solver calls, so it gets this many budgets. Measured: the checker's tests need up to 2; on
-// resnet_block over 1..4096 the memory budget's search takes 0.07 s at 1, 0.66 s at 5 and 5.6 s
-// at 10. When it runs out, the counterexample is some failing size rather than the smallest.
-constexpr unsigned kOptimiserBudgets = 4;
+// The interval search judges one box (a pass of interval arithmetic over the facts and the goal,
+// no Z3 call) per this many units of the solver budget: 10,000 boxes at the default budget.
+// Measured: a box costs about 7 µs on the checker's small models; the memory budget of a CNN whose
+// Dense weight pins (H/4)·(W/4), over batch 1..64 and H, W 32..1024, needs up to 3,809 boxes.
+constexpr unsigned kUnitsPerBox = 5;
+
+std::string gave_up(const BoxSearch& s) {
+  return s.end == BoxSearch::End::CannotEvaluate
+             ? "so did the interval search, at a size where it cannot evaluate a term"
+             : "so did the interval search, after " + std::to_string(s.boxes) + " boxes of sizes";
+}
 
 }  // namespace
 
@@ -23,9 +29,9 @@ Prover::Prover(z3::context& c, const SizeSymbols& symbols, std::vector<z3::expr>
   for (const auto& f : facts_) solver_.add(f);
 }
 
-z3::params Prover::budget_params(unsigned budgets) {
+z3::params Prover::budget_params() {
   z3::params p(c_);
-  p.set("rlimit", static_cast<unsigned>(std::min<uint64_t>(uint64_t{budget_} * budgets, UINT32_MAX)));
+  p.set("rlimit", budget_);
   p.set("ctrl_c", false);  // Ctrl-C ends nnref, rather than cancelling one call and going on
   return p;
 }
@@ -53,15 +59,75 @@ Assignment Prover::read(const z3::model& m) const {
   return a;
 }
 
-std::optional<Assignment> Prover::optimise(const z3::expr& goal, bool maximise) {
-  z3::optimize opt(c_);
-  opt.set(budget_params(kOptimiserBudgets));
-  for (const auto& f : facts_) opt.add(f);
-  opt.add(goal);
-  for (const auto& s : symbols_.symbols()) maximise ? opt.maximize(s.var) : opt.minimize(s.var);  // lexicographic
+Prover::Search Prover::exists(const z3::expr& goal, bool maximise) {
+  Search out;
+  solver_.push();
+  solver_.add(goal);
   ++solver_calls_;
-  if (opt.check() != z3::sat) return std::nullopt;
-  return read(opt.get_model());
+  out.result = solver_.check();
+  if (out.result == z3::sat) out.best = Optimum{read(solver_.get_model()), false, ""};
+  if (out.result == z3::unknown) out.best.reason = "Z3 gave up: " + unknown_reason();
+  solver_.pop();
+  if (out.result != z3::unknown) return out;
+  const BoxSearch s = search(goal, maximise);
+  if (s.end == BoxSearch::End::Found) return Search{z3::sat, Optimum{s.sizes, true, ""}};
+  if (s.end == BoxSearch::End::None) return Search{z3::unsat, {}};
+  out.best.reason += "; " + gave_up(s);
+  return out;
+}
+
+Prover::Search Prover::optimise(const z3::expr& goal, bool maximise) {
+  Search out = exists(goal, maximise);
+  if (out.result != z3::sat || out.best.optimal) return out;
+  out.best = bisect(goal, maximise, std::move(out.best.sizes));
+  if (out.best.optimal) return out;
+  const BoxSearch s = search(goal, maximise);
+  if (s.end == BoxSearch::End::Found) out.best = Optimum{s.sizes, true, ""};
+  else out.best.reason += "; " + gave_up(s);
+  return out;
+}
+
+Optimum Prover::bisect(const z3::expr& goal, bool maximise, Assignment witness) {
+  Optimum out{std::move(witness), true, ""};
+  solver_.push();
+  solver_.add(goal);
+  const auto& symbols = symbols_.symbols();
+  for (size_t i = 0; i < symbols.size() && out.optimal; ++i) {
+    const z3::expr& x = symbols[i].var;
+    // The optimum lies between the value found and the end of the symbol's range. The first
+    // probe is that end, where the optimum often is (the smallest batch, the largest extent).
+    int64_t found = out.sizes[i].second;
+    int64_t limit = maximise ? symbols[i].hi : symbols[i].lo;
+    bool first = true;
+    while (found != limit) {
+      const int64_t mid = first ? limit : maximise ? found + (limit - found + 1) / 2 : found - (found - limit + 1) / 2;
+      first = false;
+      solver_.push();
+      solver_.add(maximise ? x >= c_.int_val(mid) : x <= c_.int_val(mid));
+      ++solver_calls_;
+      const z3::check_result r = solver_.check();
+      if (r == z3::sat) {
+        out.sizes = read(solver_.get_model());
+        found = out.sizes[i].second;
+      } else if (r == z3::unsat) {
+        limit = maximise ? mid - 1 : mid + 1;
+      } else {
+        out.optimal = false;
+        out.reason = "Z3 gave up: " + unknown_reason();
+      }
+      solver_.pop();
+      if (!out.optimal) break;
+    }
+    solver_.add(x == c_.int_val(found));
+  }
+  solver_.pop();
+  return out;
+}
+
+int64_t Prover::max_boxes() const { return budget_ / kUnitsPerBox; }
+
+BoxSearch Prover::search(const z3::expr& goal, bool maximise) {
+  return search_boxes(symbols_, facts_, goal, maximise, max_boxes());
 }
 
 z3::expr Prover::simplify(const z3::expr& term) {
@@ -73,16 +139,7 @@ z3::expr Prover::simplify(const z3::expr& term) {
 z3::expr Prover::settle(const z3::expr& raw) {
   const z3::expr term = simplify(raw);
   if (!term.is_app() || term.num_args() == 0) return term;  // a number or a size symbol
-  if (facts_settled_ != facts_.size()) {
-    // The facts grew (a refuted or undecided obligation is assumed from now on): what was
-    // settled stays equal, but an ite left undecided may be decided now.
-    settled_.clear();
-    ites_decided_.clear();
-    implied_.clear();
-    facts_model_.reset();
-    facts_model_tried_ = false;
-    facts_settled_ = facts_.size();
-  }
+  refresh();
   if (auto it = settled_.find(term.id()); it != settled_.end()) return it->second.result;
   bool had_ite = false;
   z3::expr out = decide_ites(term, had_ite);
@@ -174,7 +231,20 @@ bool Prover::implied(const z3::expr& pred) {
   return yes;
 }
 
+void Prover::refresh() {
+  if (facts_settled_ == facts_.size()) return;
+  // The facts grew (a refuted or undecided obligation is assumed from now on): what was settled
+  // stays equal, but an ite left undecided may be decided now, and the model may not hold.
+  settled_.clear();
+  ites_decided_.clear();
+  implied_.clear();
+  facts_model_.reset();
+  facts_model_tried_ = false;
+  facts_settled_ = facts_.size();
+}
+
 const z3::model* Prover::facts_model() {
+  refresh();
   if (!facts_model_tried_) {
     facts_model_tried_ = true;
     ++solver_calls_;
@@ -199,28 +269,20 @@ Outcome Prover::discharge(const z3::expr& pred) {
     out.everywhere = true;
     return cache_.emplace(p.id(), out).first->second;
   }
-  solver_.push();
-  solver_.add(!p);
-  ++solver_calls_;
-  const z3::check_result r = solver_.check();
-  std::optional<Assignment> witness;
-  if (r == z3::sat) witness = read(solver_.get_model());
-  if (r == z3::unknown) out.reason = unknown_reason();
-  solver_.pop();
-
-  if (r == z3::unsat) return cache_.emplace(p.id(), out).first->second;
-  if (r == z3::unknown) {
+  const Search failing = optimise(!p, false);
+  if (failing.result == z3::unsat) return cache_.emplace(p.id(), out).first->second;
+  if (failing.result == z3::unknown) {
     out.verdict = Verdict::Unknown;
+    out.reason = failing.best.reason;
+    if (const z3::model* m = facts_model()) out.sample = read(*m);
+    else if (BoxSearch any = search(c_.bool_val(true), false); any.end == BoxSearch::End::Found) out.sample = any.sizes;
   } else {
     out.verdict = Verdict::Refuted;
-    auto smallest = optimise(!p, false);
-    out.counterexample = smallest ? *smallest : *witness;
+    out.counterexample = failing.best.sizes;
+    out.smallest = failing.best.optimal;
+    out.reason = failing.best.reason;
     // Assumed from here on only where some size satisfies it; otherwise it fails everywhere.
-    solver_.push();
-    solver_.add(p);
-    ++solver_calls_;
-    out.everywhere = solver_.check() == z3::unsat;
-    solver_.pop();
+    out.everywhere = exists(p, false).result == z3::unsat;
     if (out.everywhere) return cache_.emplace(p.id(), out).first->second;
   }
   // Later obligations are checked where this one holds (for Unknown: as if it held).
@@ -229,7 +291,11 @@ Outcome Prover::discharge(const z3::expr& pred) {
   return cache_.emplace(p.id(), out).first->second;
 }
 
-std::optional<Assignment> Prover::largest_satisfying(const z3::expr& pred) { return optimise(pred, true); }
+std::optional<Optimum> Prover::largest_satisfying(const z3::expr& pred) {
+  Search fits = optimise(pred, true);
+  if (fits.result != z3::sat) return std::nullopt;
+  return std::move(fits.best);
+}
 
 int64_t Prover::value_at(const z3::expr& term, const Assignment& a) {
   z3::expr_vector from(c_), to(c_);
