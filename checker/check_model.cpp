@@ -173,13 +173,19 @@ void SymbolicReading::require_budget(const MemoryUse<SymDim>& use) {
     d.notes.push_back("the largest tensor is " + at_peak.largest->what + ", " + std::to_string(at_peak.largest_bytes) +
                       " bytes" + (peak ? "" : " " + there));
   }
-  if (undecided)
+  if (undecided) {
     d.notes.push_back("to decide it, narrow the --dim ranges or --assume the sizes the model allows (those the "
                       "weights pin, say), so that fewer sizes remain to cover");
-  else if (!fits.is_known())
-    if (auto fit = prover_.largest_satisfying(fits.term()))
-      d.notes.push_back(fit->optimal ? "the largest admissible sizes that fit (maximised in --dim order): " + show(fit->sizes)
-                                     : "admissible sizes that fit (not maximised: " + fit->reason + "): " + show(fit->sizes));
+    return;
+  }
+  if (fits.is_known()) return;
+  const Prover::Search fit = prover_.largest_satisfying(fits.term());
+  if (fit.result == z3::sat)
+    d.notes.push_back(fit.best.optimal
+                          ? "the largest admissible sizes that fit (maximised in --dim order): " + show(fit.best.sizes)
+                          : "admissible sizes that fit (not maximised: " + fit.best.reason + "): " + show(fit.best.sizes));
+  else if (fit.result == z3::unknown)
+    d.notes.push_back("no admissible sizes that fit were found: " + fit.best.reason);
 }
 
 }  // namespace

@@ -291,11 +291,7 @@ Outcome Prover::discharge(const z3::expr& pred) {
   return cache_.emplace(p.id(), out).first->second;
 }
 
-std::optional<Optimum> Prover::largest_satisfying(const z3::expr& pred) {
-  Search fits = optimise(pred, true);
-  if (fits.result != z3::sat) return std::nullopt;
-  return std::move(fits.best);
-}
+Prover::Search Prover::largest_satisfying(const z3::expr& pred) { return optimise(pred, true); }
 
 int64_t Prover::value_at(const z3::expr& term, const Assignment& a) {
   z3::expr_vector from(c_), to(c_);

@@ -60,8 +60,15 @@ class Prover {
   // admit, and facts only grow, so it stays equal for every later obligation: a verdict never
   // depends on it. Undecided or out of budget, the ite stays. Memoised, as simplify.
   z3::expr settle(const z3::expr& term);
-  // The admissible sizes, maximised in symbol order, under which pred holds; nullopt if none is found.
-  std::optional<Optimum> largest_satisfying(const z3::expr& pred);
+  // Whether some admissible size satisfies `goal`: sat with such sizes in `best`, unsat when
+  // none does, unknown (with the reason in best.reason) when neither Z3 nor the interval search
+  // could tell.
+  struct Search {
+    z3::check_result result = z3::unknown;
+    Optimum best;
+  };
+  // Whether some admissible size satisfies pred, with the largest such sizes, maximised in symbol order.
+  Search largest_satisfying(const z3::expr& pred);
   // The value of an integer term at the given sizes.
   int64_t value_at(const z3::expr& term, const Assignment& a);
 
@@ -73,13 +80,6 @@ class Prover {
   // Why the last solver call was undecided, in the user's terms.
   std::string unknown_reason();
   Assignment read(const z3::model& m) const;
-  // Whether some admissible size satisfies `goal`: sat with such sizes in `best`, unsat when
-  // none does, unknown (with the reason in best.reason) when neither Z3 nor the interval search
-  // could tell.
-  struct Search {
-    z3::check_result result = z3::unknown;
-    Optimum best;
-  };
   // Z3 first, the interval search when Z3 gives up (whose sizes are then the optimum; Z3's model
   // is any size, not marked optimal, with an empty reason).
   Search exists(const z3::expr& goal, bool maximise);
