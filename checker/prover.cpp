@@ -13,6 +13,9 @@ namespace {
 // Measured: a box costs about 7 µs on the checker's small models; the memory budget of a CNN whose
 // Dense weight pins (H/4)·(W/4), over batch 1..64 and H, W 32..1024, needs up to 3,809 boxes.
 constexpr unsigned kUnitsPerBox = 5;
+// The interval search for some admissible size judges at least this many boxes (a CNN whose
+// weights pin ⌊H/4⌋·⌊W/4⌋ over H, W 32..1024 needs 198).
+constexpr int64_t kSampleBoxes = 1'000;
 
 std::string gave_up(const BoxSearch& s) {
   return s.end == BoxSearch::End::CannotEvaluate
@@ -126,8 +129,8 @@ Optimum Prover::bisect(const z3::expr& goal, bool maximise, Assignment witness) 
 
 int64_t Prover::max_boxes() const { return budget_ / kUnitsPerBox; }
 
-BoxSearch Prover::search(const z3::expr& goal, bool maximise) {
-  return search_boxes(symbols_, facts_, goal, maximise, max_boxes());
+BoxSearch Prover::search(const z3::expr& goal, bool maximise, std::optional<int64_t> boxes) {
+  return search_boxes(symbols_, facts_, goal, maximise, boxes.value_or(max_boxes()));
 }
 
 z3::expr Prover::simplify(const z3::expr& term) {
@@ -274,8 +277,12 @@ Outcome Prover::discharge(const z3::expr& pred) {
   if (failing.result == z3::unknown) {
     out.verdict = Verdict::Unknown;
     out.reason = failing.best.reason;
+    // Some admissible size, to say where the failure would be (the budget's largest tensor):
+    // found with at least kSampleBoxes boxes, so that a small budget still names one.
     if (const z3::model* m = facts_model()) out.sample = read(*m);
-    else if (BoxSearch any = search(c_.bool_val(true), false); any.end == BoxSearch::End::Found) out.sample = any.sizes;
+    else if (BoxSearch any = search(c_.bool_val(true), false, std::max(max_boxes(), kSampleBoxes));
+             any.end == BoxSearch::End::Found)
+      out.sample = any.sizes;
   } else {
     out.verdict = Verdict::Refuted;
     out.counterexample = failing.best.sizes;

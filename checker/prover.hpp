@@ -91,8 +91,9 @@ class Prover {
   // the earlier symbols fixed at theirs, each step one solver call ("some model of the facts, goal
   // and s <= mid" is monotone in mid). Stops at the first unknown step, with the best sizes found.
   Optimum bisect(const z3::expr& goal, bool maximise, Assignment witness);
-  // The interval search for the optimum over the facts as they are now, within max_boxes.
-  BoxSearch search(const z3::expr& goal, bool maximise);
+  // The interval search for the optimum over the facts as they are now, within `boxes` boxes
+  // (by default max_boxes).
+  BoxSearch search(const z3::expr& goal, bool maximise, std::optional<int64_t> boxes = {});
   int64_t max_boxes() const;
   // When the facts have grown since settle's memos and the model of the facts were computed,
   // clears them.
