@@ -3,6 +3,7 @@
 #include "checker/term_text.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 namespace nnref {
 
@@ -146,8 +147,9 @@ z3::expr Prover::settle(const z3::expr& raw) {
   if (auto it = settled_.find(term.id()); it != settled_.end()) return it->second.result;
   bool had_ite = false;
   z3::expr out = decide_ites(term, had_ite);
+  if (had_ite) out = simplify(out);
+  out = tidy(out);
   if (had_ite) {
-    out = simplify(out);
     // Still a term: it may have one value wherever the facts hold (broadcasting [C] against [3]
     // where C must be 1 or 3 gives C == 1 ? 3 : C, which is 3 for both). Any model of the facts
     // gives the only candidate, and one call proves that no admissible size gives another.
@@ -168,6 +170,53 @@ z3::expr Prover::settle(const z3::expr& raw) {
   }
   settled_.emplace(term.id(), Settled{term, out, had_ite});
   return out;
+}
+
+std::pair<z3::expr, int64_t> Prover::split_constant(const z3::expr& sum) {
+  if (!sum.is_app() || sum.decl().decl_kind() != Z3_OP_ADD) return {sum, 0};
+  int64_t c = 0;
+  z3::expr rest = c_.int_val(0);
+  for (unsigned i = 0; i < sum.num_args(); ++i) {
+    int64_t v = 0;
+    if (c == 0 && sum.arg(i).is_numeral_i64(v)) c = v;
+    else rest = rest + sum.arg(i);
+  }
+  return {simplify(rest), c};
+}
+
+z3::expr Prover::tidy(const z3::expr& e) {
+  if (!e.is_app() || e.num_args() == 0) return e;
+  refresh();
+  if (auto it = tidied_.find(e.id()); it != tidied_.end()) return it->second.second;
+  z3::expr_vector args(c_);
+  bool changed = false;
+  for (unsigned i = 0; i < e.num_args(); ++i) {
+    args.push_back(tidy(e.arg(i)));
+    changed = changed || !z3::eq(args.back(), e.arg(i));
+  }
+  z3::expr r = changed ? simplify(e.decl()(args)) : e;
+  int64_t k = 0;
+  if (r.decl().decl_kind() == Z3_OP_IDIV && r.arg(1).is_numeral_i64(k) && k >= 1) {
+    const z3::expr x = r.arg(0);
+    int64_t j = 0;
+    if (x.is_app() && x.decl().decl_kind() == Z3_OP_IDIV && x.arg(1).is_numeral_i64(j) && j >= 1 &&
+        j <= INT64_MAX / k) {
+      r = tidy(x.arg(0) / c_.int_val(j * k));  // ⌊⌊y/j⌋/k⌋ = ⌊y/(j·k)⌋
+    } else if (const auto [rest, c] = split_constant(x); c != 0) {
+      const int64_t q = c >= 0 ? c / k : -((-c + k - 1) / k), m = c - q * k;  // c = q·k + m, 0 <= m < k
+      z3::expr y = rest;
+      int64_t cj = 0;
+      // ⌈⌈y/j⌉/k⌉ = ⌈y/(j·k)⌉, ⌈y/j⌉ being ⌊(y + j - 1)/j⌋: strided "same" convolutions.
+      if (c == k - 1 && rest.is_app() && rest.decl().decl_kind() == Z3_OP_IDIV && rest.arg(1).is_numeral_i64(j) &&
+          j >= 1 && j <= INT64_MAX / k && (std::tie(y, cj) = split_constant(rest.arg(0)), cj == j - 1))
+        r = tidy((y + c_.int_val(j * k - 1)) / c_.int_val(j * k));
+      else if (m == 0 || implied(z3::mod(rest, c_.int_val(k)) == 0))
+        r = tidy(rest / c_.int_val(k)) + c_.int_val(q);
+    }
+    r = simplify(r);
+  }
+  tidied_.emplace(e.id(), std::pair{e, r});
+  return r;
 }
 
 z3::expr Prover::decide_ites(const z3::expr& e, bool& had_ite) {
@@ -241,6 +290,7 @@ void Prover::refresh() {
   settled_.clear();
   ites_decided_.clear();
   implied_.clear();
+  tidied_.clear();
   facts_model_.reset();
   facts_model_tried_ = false;
   facts_settled_ = facts_.size();
@@ -265,7 +315,7 @@ Outcome Prover::discharge(const z3::expr& pred) {
     return it->second;
   }
   Outcome out;
-  out.formula = term_text(p);
+  out.formula = term_text(tidy(p));
   if (p.is_true() || bounds_.holds_everywhere(p)) return cache_.emplace(p.id(), out).first->second;
   if (p.is_false()) {
     out.verdict = Verdict::Refuted;

@@ -60,6 +60,14 @@ class Prover {
   // admit, and facts only grow, so it stays equal for every later obligation: a verdict never
   // depends on it. Undecided or out of budget, the ite stays. Memoised, as simplify.
   z3::expr settle(const z3::expr& term);
+  // The term with its floor divisions by constants written as a person would, equal wherever the
+  // facts hold: ⌊⌊x/a⌋/b⌋ is ⌊x/(a·b)⌋ (always), ⌊(x + q·k)/k⌋ is ⌊x/k⌋ + q (always), and
+  // ⌈⌈x/a⌉/b⌉ is ⌈x/(a·b)⌉ (always), and ⌊(x + r)/k⌋ with 0 < r < k is x/k where the facts imply
+  // x % k == 0 (one solver call at most, memoised). Five halvings of input.0 read input.0 / 32 under input.0 % 32 == 0. Memoised
+  // until the facts grow; settle applies it, and the "needs" formulas are printed through it.
+  z3::expr tidy(const z3::expr& term);
+  // A sum as (the rest, its constant term), the constant 0 when there is none.
+  std::pair<z3::expr, int64_t> split_constant(const z3::expr& sum);
   // Whether some admissible size satisfies `goal`: sat with such sizes in `best`, unsat when
   // none does, unknown (with the reason in best.reason) when neither Z3 nor the interval search
   // could tell.
@@ -126,6 +134,7 @@ class Prover {
   std::unordered_map<unsigned, Settled> settled_;      // a whole (simplified) term
   std::unordered_map<unsigned, Settled> ites_decided_;  // every subterm decide_ites visited
   std::unordered_map<unsigned, std::pair<z3::expr, bool>> implied_;  // a predicate → whether implied
+  std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> tidied_;  // a term → tidy's result
   std::optional<z3::model> facts_model_;
   bool facts_model_tried_ = false;
   size_t facts_settled_ = 0;

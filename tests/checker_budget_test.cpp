@@ -9,31 +9,14 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
-#include <filesystem>
 #include <iostream>
 
 #include "checker_sizes_support.hpp"
-#include "temp_dir.hpp"
 
 using namespace nnref;
 using namespace nnref::test;
-namespace fs = std::filesystem;
 
 namespace {
-
-// The model `name` of tests/data/deploy, copied with weights made by `nnref init-weights --seed 1`.
-struct Deployed {
-  TempDir dir;
-  Subject subject;
-  explicit Deployed(const std::string& name) : dir("checker_budget_" + name) {
-    fs::copy_file(fs::path(NNREF_SOURCE_DIR) / "tests" / "data" / "deploy" / name / "model.nnl", dir / "model.nnl");
-    const std::string cmd = std::string(NNREF_BINARY) + " init-weights '" + (dir / "model.nnl").string() +
-                            "' --seed 1 --out '" + (dir / "weights").string() + "' > /dev/null";
-    REQUIRE(std::system(cmd.c_str()) == 0);
-    subject = load_subject((dir / "model.nnl").string());
-  }
-};
 
 struct Cnn {
   std::string name;

@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -20,6 +22,7 @@
 #include "formats/model.hpp"
 #include "semantics/wellformed.hpp"
 #include "spec/diagnostic.hpp"
+#include "temp_dir.hpp"
 
 namespace nnref::test {
 
@@ -40,6 +43,21 @@ inline Subject load_subject(const std::string& path) {
   REQUIRE(lr.model.has_value());
   return Subject{lr.model->graph, lr.model->payload, lr.model->param_keys, lr.model->size_names};
 }
+
+// The model `name` of tests/data/deploy, copied with weights made by `nnref init-weights --seed 1`
+// (the weights are not committed: cnn224's are 26 MB).
+struct Deployed {
+  TempDir dir;
+  Subject subject;
+  explicit Deployed(const std::string& name) : dir("checker_deploy_" + name) {
+    std::filesystem::copy_file(
+        std::filesystem::path(NNREF_SOURCE_DIR) / "tests" / "data" / "deploy" / name / "model.nnl", dir / "model.nnl");
+    const std::string cmd = std::string(NNREF_BINARY) + " init-weights '" + (dir / "model.nnl").string() +
+                            "' --seed 1 --out '" + (dir / "weights").string() + "' > /dev/null";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    subject = load_subject((dir / "model.nnl").string());
+  }
+};
 
 struct Query {
   std::vector<DimRange> dims;
