@@ -18,6 +18,11 @@ Bounds::Bounds(const SizeSymbols& symbols) {
   for (const auto& s : symbols.symbols()) symbols_[s.name] = {s.lo, s.hi};
 }
 
+Bounds::Bounds(const SizeSymbols& symbols, const Box& box) {
+  for (size_t i = 0; i < symbols.symbols().size(); ++i)
+    symbols_[symbols.symbols()[i].name] = {box[i].first, box[i].second};
+}
+
 Bounds::Range Bounds::range(const z3::expr& e) {
   if (auto it = memo_.find(e.id()); it != memo_.end()) return it->second.second;
   Range r{kMin, kMax};
@@ -69,8 +74,14 @@ Bounds::Range Bounds::range(const z3::expr& e) {
         break;
       }
       case Z3_OP_MOD: {
-        const Range d = arg(1);
+        const Range a = arg(0), d = arg(1);
         if (d.lo.v >= 1 && !unbounded(d.hi)) r = {0, d.hi - int64_t{1}};
+        // A known divisor and a dividend within one multiple of it: a mod d = a - d·⌊a/d⌋ is
+        // exact (a single value for a single size).
+        if (d.lo == d.hi && d.lo.v >= 1 && !unbounded(a.lo) && !unbounded(a.hi)) {
+          const CDim q = floor_div(a.lo, d.lo);
+          if (q == floor_div(a.hi, d.lo)) r = {a.lo - q * d.lo, a.hi - q * d.lo};
+        }
         break;
       }
       case Z3_OP_ITE: {
@@ -103,11 +114,13 @@ std::optional<bool> Bounds::truth(const z3::expr& p) {
     case Z3_OP_LT: return cmp(true, false);
     case Z3_OP_GE: return cmp(false, true);
     case Z3_OP_GT: return cmp(true, true);
-    case Z3_OP_EQ: {
-      if (!p.arg(0).is_int()) return std::nullopt;
+    case Z3_OP_EQ:
+    case Z3_OP_DISTINCT: {
+      if (p.num_args() != 2 || !p.arg(0).is_int()) return std::nullopt;
+      const bool eq = p.decl().decl_kind() == Z3_OP_EQ;
       const Range a = range(p.arg(0)), b = range(p.arg(1));
-      if (a.lo == a.hi && b.lo == b.hi && a.lo == b.lo) return true;
-      if (a.hi < b.lo || b.hi < a.lo) return false;
+      if (a.lo == a.hi && b.lo == b.hi && a.lo == b.lo && !unbounded(a.lo)) return eq;
+      if (a.hi < b.lo || b.hi < a.lo) return !eq;
       return std::nullopt;
     }
     case Z3_OP_NOT: {

@@ -14,6 +14,13 @@ namespace nnref {
 
 namespace {
 
+// "batch = 1, input.0 = 64".
+std::string show(const Assignment& a) {
+  std::string s;
+  for (const auto& [name, v] : a) s += (s.empty() ? "" : ", ") + name + " = " + std::to_string(v);
+  return s;
+}
+
 // Whether `name` occurs in `text` as a whole name (not inside a longer one).
 bool mentions(const std::string& text, const std::string& name) {
   const auto part = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.'; };
@@ -61,6 +68,7 @@ class SymbolicReading final : public GraphReading<SymDim>, private ObligationSin
   void require(const SymPred& pred, const ObligationSpec& obligation, std::string message) override {
     ++report_.counts.total;
     const std::string code(obligation.code);
+    last_ = Outcome{};
     if (pred.is_known()) {
       if (pred.known()) {
         ++report_.counts.proved;
@@ -71,7 +79,8 @@ class SymbolicReading final : public GraphReading<SymDim>, private ObligationSin
       }
       return;
     }
-    const Outcome o = prover_.discharge(pred.term());
+    last_ = prover_.discharge(pred.term());
+    const Outcome& o = last_;
     if (o.verdict == Verdict::Proved) {
       ++report_.counts.proved;
       return;
@@ -80,10 +89,14 @@ class SymbolicReading final : public GraphReading<SymDim>, private ObligationSin
     if (o.verdict == Verdict::Unknown) {
       ++report_.counts.unknown;
       d.message = "could not be decided: " + d.message;
-      d.notes.push_back("Z3 gave up: " + o.reason + "; raise --solver-budget or narrow the --dim ranges");
+      d.notes.push_back(o.reason + "; raise --solver-budget or narrow the --dim ranges");
     } else {
       ++report_.counts.refuted;
       d.counterexample = o.counterexample;
+      d.counterexample_minimised = o.smallest;
+      if (!o.smallest)
+        d.notes.push_back("the counterexample is not minimised: " + o.reason +
+                          "; raise --solver-budget for the smallest");
     }
     d.notes.push_back("needs " + o.formula + allowed(o.formula));
     if (o.everywhere) {
@@ -113,6 +126,7 @@ class SymbolicReading final : public GraphReading<SymDim>, private ObligationSin
   const Graph* graph_;
   const Node* node_ = nullptr;
   bool failed_ = false;  // an obligation of the current node fails for every admissible size
+  Outcome last_;         // the prover's outcome for the last obligation (Proved when it was known)
 };
 
 // One Z3 context per thread, created once and never destroyed: Z3 4.8's Z3_del_context takes
@@ -143,24 +157,35 @@ void SymbolicReading::require_budget(const MemoryUse<SymDim>& use) {
                : "evaluation can need more bytes than fit, " + over);
   if (report_.diagnostics.size() == before) return;
   Diagnostic& d = report_.diagnostics.back();
-  if (!peak && d.counterexample.empty()) return;  // undecided: no sizes to read the peak at
+  // The sizes to read the peak at: the counterexample, or when undecided some admissible size.
+  const bool undecided = last_.verdict == Verdict::Unknown;
+  const Assignment& sizes = undecided ? last_.sample : d.counterexample;
+  if (!peak && sizes.empty()) return;  // no sizes to read the peak at
+  const std::string there = undecided ? "at the admissible size " + show(sizes) : "at the counterexample";
   const Peak<SymDim> at_peak = find_peak(use, totals, [&](const SymDim& x) {
-    return x.is_known() ? x.known() : prover_.value_at(x.term(), d.counterexample);
+    return x.is_known() ? x.known() : prover_.value_at(x.term(), sizes);
   });
-  if (!peak) d.notes.push_back("at the counterexample it needs " + std::to_string(at_peak.bytes) + " bytes at its peak");
+  if (!peak) d.notes.push_back(there + " it needs " + std::to_string(at_peak.bytes) + " bytes at its peak");
   if (at_peak.largest) {
     const Node& node = graph_->nodes[static_cast<size_t>(at_peak.largest->node)];
     d.loc = node.loc;
     d.node = node.name;
     d.notes.push_back("the largest tensor is " + at_peak.largest->what + ", " + std::to_string(at_peak.largest_bytes) +
-                      " bytes" + (d.counterexample.empty() ? "" : " at the counterexample"));
+                      " bytes" + (peak ? "" : " " + there));
   }
-  if (!fits.is_known() && !d.counterexample.empty())  // refuted, not undecided
-    if (auto fit = prover_.largest_satisfying(fits.term())) {
-      std::string s2;
-      for (const auto& [name, v] : *fit) s2 += (s2.empty() ? "" : ", ") + name + " = " + std::to_string(v);
-      d.notes.push_back("the largest admissible sizes that fit (maximised in --dim order): " + s2);
-    }
+  if (undecided) {
+    d.notes.push_back("to decide it, narrow the --dim ranges or --assume the sizes the model allows (those the "
+                      "weights pin, say), so that fewer sizes remain to cover");
+    return;
+  }
+  if (fits.is_known()) return;
+  const Prover::Search fit = prover_.largest_satisfying(fits.term());
+  if (fit.result == z3::sat)
+    d.notes.push_back(fit.best.optimal
+                          ? "the largest admissible sizes that fit (maximised in --dim order): " + show(fit.best.sizes)
+                          : "admissible sizes that fit (not maximised: " + fit.best.reason + "): " + show(fit.best.sizes));
+  else if (fit.result == z3::unknown)
+    d.notes.push_back("no admissible sizes that fit were found: " + fit.best.reason);
 }
 
 }  // namespace

@@ -91,7 +91,10 @@ std::string report_json(const CheckReport& r, const std::string& model_path) {
            {"line", d.loc.line},
            {"column", d.loc.column},
            {"node", d.node}};
-    if (!d.counterexample.empty()) j["counterexample"] = counterexample_json(d);
+    if (!d.counterexample.empty()) {
+      j["counterexample"] = counterexample_json(d);
+      j["counterexample_minimised"] = d.counterexample_minimised;
+    }
     j["notes"] = d.notes;
     diags.push_back(std::move(j));
   }
@@ -126,7 +129,8 @@ std::string report_sarif(const CheckReport& r, const std::string& model_path) {
   for (const auto& d : r.diagnostics) {
     std::string text = d.message;
     for (size_t i = 0; i < d.counterexample.size(); ++i)
-      text += (i ? ", " : "\ncounterexample: ") + d.counterexample[i].first + " = " +
+      text += (i ? ", " : d.counterexample_minimised ? "\ncounterexample: " : "\ncounterexample (not minimised): ") +
+              d.counterexample[i].first + " = " +
               std::to_string(d.counterexample[i].second);
     for (const auto& n : d.notes) text += "\nnote: " + n;
 
@@ -151,7 +155,8 @@ std::string report_sarif(const CheckReport& r, const std::string& model_path) {
     if (!location.empty()) result["locations"] = Json::array({std::move(location)});
 
     if (!d.counterexample.empty())
-      result["properties"] = Json{{"counterexample", counterexample_json(d)}};
+      result["properties"] =
+          Json{{"counterexample", counterexample_json(d)}, {"counterexample_minimised", d.counterexample_minimised}};
     results.push_back(std::move(result));
   }
 

@@ -15,13 +15,15 @@ namespace nnref {
 std::string report_summary(const CheckReport& r, const std::string& model_path);
 
 // {"model": model_path,
-//  "diagnostics": [{code, severity, message, file, line, column, node, counterexample?, notes}],
+//  "diagnostics": [{code, severity, message, file, line, column, node, counterexample?,
+//                   counterexample_minimised?, notes}],
 //  "obligations": {total, proved, refuted, unknown},
 //  "model_read": bool, "bindings_checked": bool,
 //  "symbols": [{name, lo, hi}]}   (report.ranges)
 // severity is "error" | "warning" | "note". An unknown file or node is "", an unknown line or
 // column is 0 (always an integer, never null). counterexample, present only when the diagnostic
-// has one, maps symbol names to integers; notes is a list of strings. Pretty-printed with a
+// has one, maps symbol names to integers, and counterexample_minimised (with it) says whether it
+// is proved the smallest in --dim order; notes is a list of strings. Pretty-printed with a
 // 2-space indent and a trailing newline.
 std::string report_json(const CheckReport& r, const std::string& model_path);
 
@@ -32,8 +34,9 @@ std::string report_json(const CheckReport& r, const std::string& model_path);
 // lines), a location with the physical location (file as a URI reference, percent-encoded; an
 // absolute path as a file:// URI; region only for a known line, startColumn only for a known
 // column) when the file is known and a logical location (the node) when the node is, and the
-// counterexample under properties. The run's properties hold the model path, the obligation
-// counts, model_read and bindings_checked. Pretty-printed with a 2-space indent and a trailing newline.
+// counterexample and counterexample_minimised under properties. The run's properties hold the
+// model path, the obligation counts, model_read and bindings_checked. Pretty-printed with a
+// 2-space indent and a trailing newline.
 std::string report_sarif(const CheckReport& r, const std::string& model_path);
 
 }  // namespace nnref

@@ -32,7 +32,8 @@ std::string format_diagnostic(const Diagnostic& d) {
   out += severity_name(d.severity);
   out += "[" + d.code + "]: " + d.message;
   for (size_t i = 0; i < d.counterexample.size(); ++i)
-    out += (i ? ", " : "\n  counterexample: ") + d.counterexample[i].first + " = " +
+    out += (i ? ", " : d.counterexample_minimised ? "\n  counterexample: " : "\n  counterexample (not minimised): ") +
+           d.counterexample[i].first + " = " +
            std::to_string(d.counterexample[i].second);
   for (const auto& n : d.notes) out += "\n  note: " + n;
   return out;

@@ -25,13 +25,17 @@ struct Diagnostic {
   std::vector<std::string> notes;
   // Size symbols and the values for which the obligation fails (the checker's refutations).
   std::vector<std::pair<std::string, int64_t>> counterexample;
+  // Whether the counterexample is proved the smallest (in the order of the size symbols); false
+  // when the search for it gave up, and a note says why.
+  bool counterexample_minimised = true;
 };
 
 Diagnostic make_error(std::string code, std::string message, SourceLoc loc = {});
 Diagnostic make_warning(std::string code, std::string message, SourceLoc loc = {});
 
 // "file:line:col: error[code]: message", then "  counterexample: a = 1, b = 2" when there is
-// one, then one "  note: ..." line per note.
+// one ("  counterexample (not minimised): ..." when it is not proved the smallest), then one
+// "  note: ..." line per note.
 std::string format_diagnostic(const Diagnostic& d);
 
 const char* severity_name(Severity s);

@@ -46,7 +46,7 @@ TEST_CASE("report_json: every key and value") {
   REQUIRE(j["diagnostics"].size() == 3);
   const Json& e = j["diagnostics"][0];
   CHECK(keys(e) == std::set<std::string>{"code", "severity", "message", "file", "line", "column", "node",
-                                         "counterexample", "notes"});
+                                         "counterexample", "counterexample_minimised", "notes"});
   CHECK(e["code"] == "shape.window.exceeds-input");
   CHECK(e["severity"] == "error");
   CHECK(e["message"] == "conv1: the window (5) exceeds the padded input");
@@ -61,10 +61,12 @@ TEST_CASE("report_json: every key and value") {
   CHECK(e["counterexample"]["batch"].is_number_integer());
   CHECK(e["counterexample"]["batch"] == 1);
   CHECK(e["counterexample"]["x.1"] == 3);
+  CHECK(e["counterexample_minimised"] == true);
   CHECK(e["notes"] == Json::array({"the kernel is 5 wide"}));
 
   const Json& w = j["diagnostics"][1];  // only a file; no counterexample key at all
   CHECK(keys(w) == std::set<std::string>{"code", "severity", "message", "file", "line", "column", "node", "notes"});
+  CHECK_FALSE(w.contains("counterexample_minimised"));
   CHECK(w["code"] == "binding.unused");
   CHECK(w["severity"] == "warning");
   CHECK(w["message"] == "parameter fc.bias is never used");
@@ -84,6 +86,7 @@ TEST_CASE("report_json: every key and value") {
   CHECK(p["column"] == 0);
   CHECK(p["node"] == "");
   CHECK_FALSE(p.contains("counterexample"));
+  CHECK_FALSE(p.contains("counterexample_minimised"));
 
   const Json& o = j["obligations"];
   CHECK(keys(o) == std::set<std::string>{"total", "proved", "refuted", "unknown"});
@@ -102,4 +105,22 @@ TEST_CASE("report_json: every key and value") {
   CHECK(empty["diagnostics"] == Json::array());
   CHECK(empty["symbols"] == Json::array());
   CHECK(empty["obligations"] == Json{{"total", 0}, {"proved", 0}, {"refuted", 0}, {"unknown", 0}});
+}
+
+TEST_CASE("a counterexample that is not proved the smallest is labelled in text and JSON") {
+  CheckReport r = small_report();
+  r.diagnostics[0].counterexample_minimised = false;
+  CHECK(format_diagnostic(r.diagnostics[0]) ==
+        "model.nnl:4:7: error[shape.window.exceeds-input]: conv1: the window (5) exceeds the padded input\n"
+        "  counterexample (not minimised): batch = 1, x.1 = 3\n"
+        "  note: the kernel is 5 wide");
+  r.diagnostics[0].counterexample_minimised = true;
+  CHECK(format_diagnostic(r.diagnostics[0]) ==
+        "model.nnl:4:7: error[shape.window.exceeds-input]: conv1: the window (5) exceeds the padded input\n"
+        "  counterexample: batch = 1, x.1 = 3\n"
+        "  note: the kernel is 5 wide");
+  r.diagnostics[0].counterexample_minimised = false;
+  const Json j = Json::parse(report_json(r, "m.nnl"));
+  CHECK(j["diagnostics"][0]["counterexample"] == Json{{"batch", 1}, {"x.1", 3}});
+  CHECK(j["diagnostics"][0]["counterexample_minimised"] == false);
 }

@@ -27,6 +27,8 @@ TEST_CASE("report_sarif: valid SARIF 2.1.0 under the OASIS schema, with the expe
   r.diagnostics.push_back(diag(Severity::Warning, std::string(b.code), "parameter w is never used", {"models/my model.nnl", 0, 0}));
   r.diagnostics.push_back(diag(Severity::Error, "nnl.parse", "unexpected end of input"));  // no location at all
   r.diagnostics.push_back(diag(Severity::Error, std::string(a.code), "fc: rank mismatch", {"/abs/dir/m#1.nnl", 3, 0}));
+  r.diagnostics.back().counterexample = {{"batch", 5}};
+  r.diagnostics.back().counterexample_minimised = false;  // the search for the smallest gave up
   r.counts = {7, 4, 2, 1};
   r.ranges = {{"batch", 1, 8}};
   const std::string text = report_sarif(r, "models/my model.nnl");
@@ -91,7 +93,8 @@ TEST_CASE("report_sarif: valid SARIF 2.1.0 under the OASIS schema, with the expe
                 {{"artifactLocation", {{"uri", "models/my%20model.nnl"}}},
                  {"region", {{"startLine", 12}, {"startColumn", 5}}}}},
                {"logicalLocations", Json::array({Json{{"name", "conv1"}, {"kind", "object"}}})}});
-    CHECK(res[0]["properties"] == Json{{"counterexample", {{"batch", 2}, {"x.1", 7}}}});
+    CHECK(res[0]["properties"] ==
+          Json{{"counterexample", {{"batch", 2}, {"x.1", 7}}}, {"counterexample_minimised", true}});
 
     CHECK(res[1]["ruleId"] == b.code);
     CHECK(res[1]["ruleIndex"] == 1);
@@ -109,6 +112,8 @@ TEST_CASE("report_sarif: valid SARIF 2.1.0 under the OASIS schema, with the expe
     CHECK(res[3]["ruleIndex"] == 0);
     CHECK(res[3]["locations"][0]["physicalLocation"] ==
           Json{{"artifactLocation", {{"uri", "file:///abs/dir/m%231.nnl"}}}, {"region", {{"startLine", 3}}}});
+    CHECK(res[3]["message"]["text"] == "fc: rank mismatch\ncounterexample (not minimised): batch = 5");
+    CHECK(res[3]["properties"] == Json{{"counterexample", {{"batch", 5}}}, {"counterexample_minimised", false}});
   }
 }
 
