@@ -31,6 +31,10 @@ namespace nnref {
 using ParamNames = std::map<std::pair<std::string, std::string>, std::string>;
 std::string param_name(const ParamNames& names, const std::string& node, const std::string& role);
 
+// The names messages give a node's inputs: the node that produces each ("split output 1" for an
+// output other than the first), so that "input 1" reads as the layer the model connected there.
+std::vector<std::string> operand_names(const Graph& g, const Node& node);
+
 // What differs between the readings.
 template <class Dim>
 class GraphReading {
@@ -95,7 +99,9 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
       out = ShapeOut<Dim>{{reading.input_dims(node)}, {}};
       require_valid_shapes(op_name(node.op), *out, sink);
     } else if (root < 0) {
+      sink.name_operands(operand_names(g, node));
       out = node_obligations(node.op, kinds, in, sink);
+      sink.name_operands({});
     }
     if (out) {
       for (size_t k = 0; k < node.declared.size() && k < out->outputs.size(); ++k) {

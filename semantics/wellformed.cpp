@@ -70,6 +70,15 @@ std::string param_name(const ParamNames& names, const std::string& node, const s
   return it != names.end() ? it->second : node + "/" + role;
 }
 
+std::vector<std::string> operand_names(const Graph& g, const Node& node) {
+  std::vector<std::string> names;
+  for (const ValueRef& r : node.inputs) {
+    const std::string& producer = g.nodes[static_cast<size_t>(r.node)].name;
+    names.push_back(r.output == 0 ? producer : producer + " output " + std::to_string(r.output));
+  }
+  return names;
+}
+
 std::vector<Diagnostic> check_structure(const Graph& g) {
   std::vector<Diagnostic> out;
   std::set<std::string> names;

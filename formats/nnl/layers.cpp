@@ -11,6 +11,9 @@ namespace {
 
 using PT = ParamType;
 
+// NNL axes count the per-sample shape: the batch axis every tensor leads with is not addressable.
+constexpr size_t kBatchAxes = 1;
+
 const std::vector<LayerSpec>& specs() {
   static const std::vector<LayerSpec> s = {
       {"Input", {{"shape", PT::Shape, true}}, {}, 0, 0},
@@ -218,7 +221,7 @@ std::optional<LayerOps> lower_layer(const LayerDecl& L, Checker& c) {
     } else if (act == "sigmoid") {
       ops.activation = {"sigmoid", UnaryAttrs{UnaryOp::Sigmoid, 0.0}};
     } else if (act == "softmax") {
-      ops.activation = {"softmax", SoftmaxAttrs{{-1}}};
+      ops.activation = {"softmax", SoftmaxAttrs{{-1}, kBatchAxes}};
     } else if (act != "none") {
       c.error("nnl.param.value",
               "activation must be \"none\", \"relu\", \"sigmoid\" or \"softmax\", not \"" + act + "\"", act_loc);
@@ -309,9 +312,9 @@ std::optional<LayerOps> lower_layer(const LayerDecl& L, Checker& c) {
     auto a = axis_param(c, "axis");
     if (!a) return std::nullopt;
     if (t == "Concat")
-      ops.main = ConcatAttrs{batched_axis(*a)};
+      ops.main = ConcatAttrs{*a, kBatchAxes};
     else
-      ops.main = SoftmaxAttrs{{batched_axis(*a)}};
+      ops.main = SoftmaxAttrs{{*a}, kBatchAxes};
     return ops;
   }
   if (t == "ReLU") {
@@ -332,8 +335,6 @@ const LayerSpec* find_layer_spec(const std::string& type) {
     if (type == s.type) return &s;
   return nullptr;
 }
-
-int64_t batched_axis(int64_t axis) { return axis >= 0 ? axis + 1 : axis; }
 
 std::optional<LayerOps> check_layer(const LayerDecl& L, Diags& diags) {
   const LayerSpec* spec = find_layer_spec(L.type);

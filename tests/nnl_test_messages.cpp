@@ -1,0 +1,146 @@
+// NNL messages in the model's own terms: per-sample axes, and operands named by the layers that
+// feed them.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "checker/check_model.hpp"
+#include "nnl_test_support.hpp"
+#include "semantics/evaluate.hpp"
+#include "semantics/wellformed.hpp"
+
+using namespace nnref;
+using namespace nnref::test;
+
+namespace {
+
+// The errors and warnings of the concrete walk over the declared sizes (parameters bound when
+// the model has weights).
+std::vector<Diagnostic> walk(const Model& m, bool bind) {
+  return check_concrete(m.graph, bind ? &m.payload : nullptr, m.param_keys, 8, int64_t{1} << 40).diagnostics;
+}
+
+const Diagnostic& only(const std::vector<Diagnostic>& diags, const std::string& code) {
+  const Diagnostic* found = nullptr;
+  int count = 0;
+  for (const auto& d : diags)
+    if (d.code == code) {
+      found = &d;
+      ++count;
+    }
+  INFO("code " << code);
+  REQUIRE(count == 1);
+  return *found;
+}
+
+Result<CheckReport> check_batches(const Model& m, int64_t max_batch) {
+  CheckSettings s;
+  s.dims.push_back(DimRange{"batch", 1, max_batch});
+  s.size_names = m.size_names;
+  return check_model(m.graph, m.payload, m.param_keys, s);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- 1. per-sample axes
+
+TEST_CASE("nnl: axes count the per-sample shape; the batch axis is not addressable", "[nnl][axes]") {
+  SECTION("the axis domain: -r..r-1 of the per-sample rank r, as tensor axes past the batch axis") {
+    const AxisDomain per_sample(Dims<CDim>{CDim(1), CDim(16), CDim(16), CDim(4)}, 1);
+    CHECK(per_sample.counted() == 3);
+    CHECK(per_sample.per_sample == "[16, 16, 4]");
+    CHECK(normalize_axis(-3, per_sample) == 1);
+    CHECK(normalize_axis(-1, per_sample) == 3);
+    CHECK(normalize_axis(0, per_sample) == 1);
+    CHECK(normalize_axis(2, per_sample) == 3);
+    CHECK(normalize_axis(-4, per_sample) == -1);
+    CHECK(normalize_axis(3, per_sample) == -1);
+    CHECK(normalize_axis(-4, AxisDomain(4)) == 0);  // a format that names every axis
+    CHECK(normalize_axis(0, AxisDomain(Dims<CDim>{CDim(1)}, 1)) == -1);  // nothing per sample
+  }
+  SECTION("Softmax(axis: -4) and Softmax(axis: 5) on [16, 16, 4] are errors, said per sample") {
+    for (const char* axis : {"-4", "5", "3"}) {
+      const Model m = ok_model(one_layer(std::string("Softmax(axis: ") + axis + ")", "[16, 16, 4]"));
+      const auto diags = walk(m, false);
+      const Diagnostic& d = only(diags, "shape.axis.out-of-range");
+      CHECK(d.message == std::string("node 'x' (softmax): softmax: axis ") + axis +
+                             " is out of range: the input has per-sample axes -3..2 (per-sample shape [16, 16, 4])");
+      CHECK(d.loc.line == 5);
+      CHECK(d.loc.column == 7);
+    }
+    for (const char* axis : {"-3", "2"}) CHECK(walk(ok_model(one_layer(std::string("Softmax(axis: ") + axis + ")",
+                                                                       "[16, 16, 4]")),
+                                                    false)
+                                                   .empty());
+  }
+  SECTION("Concat(axis: -4) is an error, also for the checker at every batch size") {
+    const Model m = ok_model(parse(wrap("layer a = Input(shape: [16, 16, 4]);\nlayer b = Input(shape: [16, 16, 4]);\n"
+                                        "layer c = Concat(axis: -4);\nconnections { [a, b] -> c; }\n")));
+    const std::string want =
+        "node 'c' (concat): concat: axis -4 is out of range: the input has per-sample axes -3..2 (per-sample shape "
+        "[16, 16, 4])";
+    CHECK(only(walk(m, false), "shape.axis.out-of-range").message == want);
+    auto report = check_batches(m, 4);
+    REQUIRE(report);
+    CHECK(only(report->diagnostics, "shape.axis.out-of-range").message == want);
+    CHECK(report->counts.refuted >= 1);
+  }
+  SECTION("run: Softmax(axis: 0) normalises over per-sample axis 0, separately for each sample") {
+    const Model m = ok_model(parse(wrap("layer input = Input(shape: [2, 3]);\nlayer sm = Softmax(axis: 0);\n",
+                                        "weights: \"w\"; batch: 2;")));
+    std::vector<double> x = {0, 1, 2, 3, 4, 5, -1, 0, 1, 0.5, 0.25, 0.125};
+    auto y = evaluate<double>(m.graph, m.payload, {HostTensor{DType::F64, Shape::of({2, 2, 3}), x}}, EvalOptions{});
+    REQUIRE(y);
+    REQUIRE((*y)[0].shape() == Shape::of({2, 2, 3}));
+    for (int b = 0; b < 2; ++b)
+      for (int j = 0; j < 3; ++j) {
+        const double e0 = std::exp(x[static_cast<size_t>(b * 6 + j)]);
+        const double e1 = std::exp(x[static_cast<size_t>(b * 6 + 3 + j)]);
+        CHECK((*y)[0][b * 6 + j] == Approx(e0 / (e0 + e1)).epsilon(1e-15));
+        CHECK((*y)[0][b * 6 + 3 + j] == Approx(e1 / (e0 + e1)).epsilon(1e-15));
+      }
+  }
+  SECTION("run: Concat(axis: 0) joins per-sample axis 0; the batch stays 1") {
+    const Model m = ok_model(parse(wrap("layer a = Input(shape: [1, 2]);\nlayer b = Input(shape: [2, 2]);\n"
+                                        "layer c = Concat(axis: 0);\nconnections { [a, b] -> c; }\n")));
+    auto y = evaluate<double>(m.graph, m.payload,
+                              {HostTensor{DType::F64, Shape::of({1, 1, 2}), {1, 2}},
+                               HostTensor{DType::F64, Shape::of({1, 2, 2}), {3, 4, 5, 6}}},
+                              EvalOptions{});
+    REQUIRE(y);
+    CHECK((*y)[0].shape() == Shape::of({1, 3, 2}));
+    const auto data = (*y)[0].data();
+    CHECK(std::vector<double>(data.begin(), data.end()) == std::vector<double>{1, 2, 3, 4, 5, 6});
+  }
+}
+
+// ---------------------------------------------------------------- 5. operands named by their layers
+
+TEST_CASE("nnl: Add and Concat mismatches name the layers that feed them", "[nnl][shapes]") {
+  const std::string layers = "layer input = Input(shape: [8, 8, 2]);\nlayer conv = Conv2D(filters: 2, kernel: 3);\n";
+  SECTION("Add") {
+    const Model m = ok_model(parse(wrap(layers + "layer res = Add();\nconnections { input -> conv; [input, conv] -> res; }\n")));
+    CHECK(only(walk(m, false), "shape.add_n.mismatch").message ==
+          "node 'res' (add_n): add_n: 'conv' (input 1) has shape [1, 6, 6, 2], but 'input' (input 0) has shape "
+          "[1, 8, 8, 2]; all inputs must have the same shape (axis 1: 6 vs 8)");
+  }
+  SECTION("Concat") {
+    const Model m = ok_model(parse(wrap(layers + "layer cat = Concat();\nconnections { input -> conv; [input, conv] -> cat; }\n")));
+    CHECK(only(walk(m, false), "shape.concat.extent-mismatch").message ==
+          "node 'cat' (concat): concat inputs disagree on per-sample axis 0: 'input' (input 0) has extent 8, 'conv' "
+          "(input 1) has 6");
+  }
+  SECTION("any op of the IR: broadcasting names both operands, and the ones combined so far") {
+    Graph g;
+    const int64_t a = g.add("a", InputAttrs{{2, 3}, ElemKind::Real});
+    const int64_t b = g.add("b", InputAttrs{{4, 3}, ElemKind::Real});
+    const int64_t sum = g.add("sum", BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight}, {{a, 0}, {b, 0}});
+    g.outputs.push_back({"sum", {sum, 0}});
+    const auto diags = check_concrete(g, nullptr, {}, 0, 0).diagnostics;
+    CHECK(only(diags, "shape.broadcast.incompatible").message ==
+          "node 'sum' (add): 'a' (input 0) of shape [2, 3] and 'b' (input 1) of shape [4, 3] are not broadcastable "
+          "(NumPy rule): axis 0 has extents 2 and 4");
+  }
+}
