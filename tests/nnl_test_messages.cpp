@@ -1,5 +1,5 @@
-// NNL messages in the model's own terms: per-sample axes, and operands named by the layers that
-// feed them.
+// NNL messages in the model's own terms: per-sample axes, layers left out of the connections, and
+// operands named by the layers that feed them.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -114,6 +114,32 @@ TEST_CASE("nnl: axes count the per-sample shape; the batch axis is not addressab
     const auto data = (*y)[0].data();
     CHECK(std::vector<double>(data.begin(), data.end()) == std::vector<double>{1, 2, 3, 4, 5, 6});
   }
+}
+
+// ---------------------------------------------------------------- 2. layers left out
+
+TEST_CASE("nnl: a layer no layer reads is warned about as an extra output", "[nnl][connections]") {
+  LoadResult r = parse(wrap("layer input = Input(shape: [4]);\nlayer fc1 = ReLU();\nlayer fc3 = Sigmoid();\n"
+                            "layer out = ReLU();\nconnections { input -> fc1; input -> fc3; fc1 -> out; }\n"));
+  const Model m = ok_model(r);
+  REQUIRE(r.diagnostics.size() == 1);
+  const Diagnostic& w = r.diagnostics[0];
+  CHECK(w.severity == Severity::Warning);
+  CHECK(w.code == "nnl.graph.extra-output");
+  CHECK(w.message == "layer 'fc3' is not connected to anything: no layer reads it, so it becomes a model output "
+                     "besides 'out'");
+  CHECK(w.loc.line == 6);
+  CHECK(w.loc.column == 7);
+  CHECK(w.node == "fc3");
+  // It stays an output (in declaration order), as before.
+  REQUIRE(m.graph.outputs.size() == 2);
+  CHECK(m.graph.outputs[0].name == "fc3");
+  CHECK(m.graph.outputs[1].name == "out");
+  // One output, the last layer, whether or not the connections are explicit: no warning.
+  CHECK(parse(wrap("layer input = Input(shape: [4]);\nlayer a = ReLU();\nlayer b = ReLU();\n")).diagnostics.empty());
+  CHECK(parse(wrap("layer input = Input(shape: [4]);\nlayer a = ReLU();\nlayer b = ReLU();\n"
+                   "connections { input -> a; input -> b; [a, b] -> s; }\nlayer s = Add();\n"))
+            .diagnostics.empty());
 }
 
 // ---------------------------------------------------------------- 5. operands named by their layers
