@@ -22,14 +22,10 @@
 #include "semantics/graph_obligations.hpp"
 #include "semantics/memory.hpp"
 #include "semantics/node_rule.hpp"
+#include "semantics/param_names.hpp"
 #include "semantics/payload.hpp"
 
 namespace nnref {
-
-// The name a (node, role) parameter has in its source, e.g. (bn1, scale) → "bn1.gamma"; absent
-// entries are named "node/role".
-using ParamNames = std::map<std::pair<std::string, std::string>, std::string>;
-std::string param_name(const ParamNames& names, const std::string& node, const std::string& role);
 
 // The names messages give a node's inputs: the node that produces each ("split output 1" for an
 // output other than the first), so that "input 1" reads as the layer the model connected there.
@@ -119,7 +115,14 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
         for (const auto& p : out->params) {
           const ParamEntry* e = payload->find(node.name, p.role);
           if (e) w.used.insert({node.name, p.role});
-          require_binding(p, e, param_name(names, node.name, p.role), sink);
+          const std::string name = param_name(names, node.name, p.role);
+          std::string lookalike;
+          if (!e) {
+            std::vector<std::string> roles;
+            for (const auto& q : out->params) roles.push_back(q.role);
+            lookalike = unbindable_lookalike(g, *payload, names, node.name, roles, name);
+          }
+          require_binding(p, e, name, lookalike, sink);
         }
     }
     if (root < 0 && (!out || reading.node_failed())) root = node.id;

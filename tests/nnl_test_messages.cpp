@@ -1,15 +1,19 @@
-// NNL messages in the model's own terms: per-sample axes, layers left out of the connections, and
-// operands named by the layers that feed them.
+// NNL messages in the model's own terms: per-sample axes, layers left out of the connections,
+// parameter names as the reference writes them, and operands named by the layers that feed them.
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "checker/check_model.hpp"
+#include "formats/tensor_files/npy.hpp"
 #include "nnl_test_support.hpp"
 #include "semantics/evaluate.hpp"
+#include "semantics/spelling.hpp"
 #include "semantics/wellformed.hpp"
+#include "temp_dir.hpp"
 
 using namespace nnref;
 using namespace nnref::test;
@@ -40,6 +44,20 @@ Result<CheckReport> check_batches(const Model& m, int64_t max_batch) {
   s.dims.push_back(DimRange{"batch", 1, max_batch});
   s.size_names = m.size_names;
   return check_model(m.graph, m.payload, m.param_keys, s);
+}
+
+void save(const std::filesystem::path& path, std::vector<int64_t> dims) {
+  HostTensor t{DType::F32, Shape::make(std::move(dims)).value(), {}};
+  t.values.assign(static_cast<size_t>(t.shape.count()), 0.5);
+  REQUIRE(write_npy(path.string(), t));
+}
+
+// A model file in `dir` whose weights are the directory `dir/w`.
+Model load_with_weights(const test::TempDir& dir, const std::string& body) {
+  const auto path = dir / "m.nnl";
+  std::ofstream(path) << wrap(body);
+  LoadResult r = load_nnl_file(path.string(), LoadOptions{});
+  return ok_model(r);
 }
 
 }  // namespace
@@ -140,6 +158,88 @@ TEST_CASE("nnl: a layer no layer reads is warned about as an extra output", "[nn
   CHECK(parse(wrap("layer input = Input(shape: [4]);\nlayer a = ReLU();\nlayer b = ReLU();\n"
                    "connections { input -> a; input -> b; [a, b] -> s; }\nlayer s = Add();\n"))
             .diagnostics.empty());
+}
+
+// ---------------------------------------------------------------- 3. parameter names
+
+TEST_CASE("nnl: parameters are named as the reference writes them, lookalikes paired", "[nnl][weights]") {
+  test::TempDir dir("nnl_param_names");
+  std::filesystem::create_directories(dir / "w");
+  save(dir / "w" / "bn.gamma.npy", {4});
+  save(dir / "w" / "bn.beta.npy", {4});
+  save(dir / "w" / "bn.running_mean.npy", {4});
+  save(dir / "w" / "bn_var.npy", {4});
+  const Model m = load_with_weights(dir, "layer input = Input(shape: [4]);\nlayer bn = BatchNorm();\n");
+  const std::string var_file = (dir / "w" / "bn_var.npy").string();
+  const std::string missing =
+      "parameter bn.running_var of shape [4] is missing from the weights; did you mean bn.running_var for bn_var "
+      "(which no layer uses)?";
+  const std::string unused = "parameter bn_var (" + var_file +
+                             ") is not used by any layer; did you mean bn.running_var for bn_var?";
+  SECTION("check over the declared sizes") {
+    const auto diags = walk(m, true);
+    CHECK(only(diags, "bind.missing").message == "node 'bn' (batch_normalization): " + missing);
+    CHECK(only(diags, "bind.unused").message == unused);
+  }
+  SECTION("the checker") {
+    auto report = check_batches(m, 8);
+    REQUIRE(report);
+    CHECK(only(report->diagnostics, "bind.missing").message == "node 'bn' (batch_normalization): " + missing);
+    CHECK(only(report->diagnostics, "bind.unused").message == unused);
+  }
+  SECTION("run, given the model's names") {
+    auto y = evaluate<double>(m.graph, m.payload, {HostTensor{DType::F64, Shape::of({1, 4}), {1, 2, 3, 4}}},
+                              EvalOptions{int64_t{1} << 30, m.param_keys});
+    REQUIRE_FALSE(y);
+    CHECK(y.error().message == "node 'bn' (batch_normalization): " + missing);
+  }
+}
+
+TEST_CASE("nnl: a weight saved in another layout gets a hint", "[nnl][weights]") {
+  test::TempDir dir("nnl_layout_hint");
+  std::filesystem::create_directories(dir / "w");
+  save(dir / "w" / "fc.weight.npy", {3, 4});  // [units, in]: PyTorch's nn.Linear layout
+  save(dir / "w" / "fc.bias.npy", {3});
+  save(dir / "w" / "conv.weight.npy", {3, 3, 1, 2});  // [kH, kW, in, filters]: TensorFlow's layout
+  save(dir / "w" / "conv.bias.npy", {2});
+  save(dir / "w" / "fc2.weight.npy", {4, 5});  // simply wrong: no hint
+  save(dir / "w" / "fc2.bias.npy", {3});
+  const Model m = load_with_weights(dir,
+                                    "layer v = Input(shape: [4]);\nlayer fc = Dense(units: 3);\n"
+                                    "layer img = Input(shape: [5, 5, 1]);\nlayer conv = Conv2D(filters: 2, kernel: 3);\n"
+                                    "layer u = Input(shape: [4]);\nlayer fc2 = Dense(units: 3);\n");
+  const auto diags = walk(m, true);
+  std::vector<std::string> messages;
+  for (const auto& d : diags)
+    if (d.code == "bind.shape-mismatch") messages.push_back(d.message);
+  CHECK(messages == std::vector<std::string>{
+                        "node 'fc' (linear): parameter fc.weight (" + (dir / "w" / "fc.weight.npy").string() +
+                            ") has shape [3, 4], but the layer needs [4, 3]; transposed? it holds the layer's extents "
+                            "in reverse order",
+                        "node 'conv' (conv): parameter conv.weight (" + (dir / "w" / "conv.weight.npy").string() +
+                            ") has shape [3, 3, 1, 2], but the layer needs [2, 1, 3, 3]; another weight layout? it "
+                            "holds the layer's extents in another order",
+                        "node 'fc2' (linear): parameter fc2.weight (" + (dir / "w" / "fc2.weight.npy").string() +
+                            ") has shape [4, 5], but the layer needs [4, 3]"});
+}
+
+TEST_CASE("spelling: edit distance, near misses, lookalike parameters", "[nnl][spelling]") {
+  CHECK(edit_distance("weigths", "weights") == 1);  // a swap of adjacent letters is one edit
+  CHECK(edit_distance("Relu", "ReLU") == 0);        // case is ignored
+  CHECK(edit_distance("", "abc") == 3);
+  CHECK(edit_distance("kitten", "sitting") == 3);
+  const std::vector<std::string> keys = {"precision", "weights", "batch", "io"};
+  CHECK(closest_spelling("weigths", keys) == "weights");
+  CHECK(closest_spelling("btch", keys) == "batch");
+  CHECK(closest_spelling("weights", keys) == std::nullopt);  // an exact match is no suggestion
+  CHECK(closest_spelling("target", keys) == std::nullopt);
+  CHECK(params_look_alike("bn.running_var", "bn_var"));
+  CHECK(params_look_alike("fc1.weight", "fc1.wieght"));
+  CHECK(params_look_alike("fc1.weight", "fc1_w"));
+  CHECK_FALSE(params_look_alike("bn.beta", "bn_gamma"));
+  CHECK_FALSE(params_look_alike("fc1.weight", "conv2.bias"));
+  CHECK(lookalike_param("bn.running_var", {"bn_mean", "bn_var"}) == "bn_var");
+  CHECK(lookalike_param("bn.running_var", {"fc.kernel"}) == std::nullopt);
 }
 
 // ---------------------------------------------------------------- 5. operands named by their layers
