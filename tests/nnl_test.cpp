@@ -167,13 +167,14 @@ TEST_CASE("nnl: parameter defaults and values", "[nnl]") {
   SECTION("Softmax axis: default -1, kept as written, counted per sample (past 1 batch axis)") {
     for (int64_t axis : {-3, -2, -1, 0, 2}) {
       const std::string decl = "Softmax(axis: " + std::to_string(axis) + ")";
-      const auto& a = attrs<SoftmaxAttrs>(ok_model(one_layer(decl)), "x");
+      const Model m = ok_model(one_layer(decl));
+      const auto& a = attrs<SoftmaxAttrs>(m, "x");
       CHECK(a.axes == std::vector<int64_t>{axis});
       CHECK(a.batch_axes == 1);
     }
     CHECK(attrs<SoftmaxAttrs>(ok_model(one_layer("Softmax()")), "x").axes == std::vector<int64_t>{-1});
-    const auto& dense = attrs<SoftmaxAttrs>(ok_model(one_layer("Dense(units: 2, activation: \"softmax\")", "[5]")),
-                                            "x/softmax");
+    const Model dense_model = ok_model(one_layer("Dense(units: 2, activation: \"softmax\")", "[5]"));
+    const auto& dense = attrs<SoftmaxAttrs>(dense_model, "x/softmax");
     CHECK(dense.axes == std::vector<int64_t>{-1});
     CHECK(dense.batch_axes == 1);
   }
@@ -198,7 +199,8 @@ TEST_CASE("nnl: Concat axis and multiple inputs", "[nnl]") {
   };
   CHECK(attrs<ConcatAttrs>(ok_model(model("Concat()")), "c").axis == -1);
   for (int64_t axis : {-3, -1, 0, 2}) {
-    const auto& a = attrs<ConcatAttrs>(ok_model(model("Concat(axis: " + std::to_string(axis) + ")")), "c");
+    const Model m = ok_model(model("Concat(axis: " + std::to_string(axis) + ")"));
+    const auto& a = attrs<ConcatAttrs>(m, "c");
     CHECK(a.axis == axis);
     CHECK(a.batch_axes == 1);
   }
