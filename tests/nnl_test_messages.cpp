@@ -1,5 +1,6 @@
 // NNL messages in the model's own terms: per-sample axes, layers left out of the connections,
-// parameter names as the reference writes them, and operands named by the layers that feed them.
+// parameter names as the reference writes them, "did you mean", follow-on errors after their
+// cause, and operands named by the layers that feed them.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -37,6 +38,37 @@ const Diagnostic& only(const std::vector<Diagnostic>& diags, const std::string& 
   INFO("code " << code);
   REQUIRE(count == 1);
   return *found;
+}
+
+bool has_note(const Diagnostic& d, const std::string& note) {
+  for (const auto& n : d.notes)
+    if (n == note) return true;
+  return false;
+}
+
+struct At {
+  std::string code;
+  int line, column;
+};
+
+// The position of the diagnostic in the list (-1 when absent).
+long position(const LoadResult& r, const At& at) {
+  for (size_t i = 0; i < r.diagnostics.size(); ++i)
+    if (r.diagnostics[i].code == at.code && r.diagnostics[i].loc.line == at.line &&
+        r.diagnostics[i].loc.column == at.column)
+      return static_cast<long>(i);
+  return -1;
+}
+
+// The near miss `cause` suggests `meant`, and the error it causes, `effect`, is listed after it
+// (wherever each is in the text).
+void near_miss(const LoadResult& r, const At& cause, const std::string& meant, const At& effect) {
+  INFO(dump(r));
+  const long c = position(r, cause), e = position(r, effect);
+  REQUIRE(c >= 0);
+  REQUIRE(e >= 0);
+  CHECK(has_note(r.diagnostics[static_cast<size_t>(c)], "did you mean '" + meant + "'?"));
+  CHECK(c < e);
 }
 
 Result<CheckReport> check_batches(const Model& m, int64_t max_batch) {
@@ -240,6 +272,43 @@ TEST_CASE("spelling: edit distance, near misses, lookalike parameters", "[nnl][s
   CHECK_FALSE(params_look_alike("fc1.weight", "conv2.bias"));
   CHECK(lookalike_param("bn.running_var", {"bn_mean", "bn_var"}) == "bn_var");
   CHECK(lookalike_param("bn.running_var", {"fc.kernel"}) == std::nullopt);
+}
+
+// ---------------------------------------------------------------- 4. did you mean, BOM, order
+
+TEST_CASE("nnl: near misses get 'did you mean', and the errors they cause follow them", "[nnl]") {
+  SECTION("a config key: the missing 'weights' error comes after the misspelt key") {
+    near_miss(parse(wrap("layer input = Input(shape: [4]);\n", "weigths: \"w\";")),
+              {"nnl.config.unknown-key", 3, 10}, "weights", {"nnl.config.weights-missing", 3, 1});
+  }
+  SECTION("a layer parameter: the missing 'units' error comes after the misspelt 'unit'") {
+    near_miss(one_layer("Dense(unit: 3)", "[4]"), {"nnl.param.unknown", 5, 17}, "units", {"nnl.param.missing", 5, 11});
+    CHECK(find_diag(one_layer("ReLU(alpha: 0.1)"), "nnl.param.unknown", 5, 16)->notes.empty());
+  }
+  SECTION("a connection name, into or out of a layer: its unreachable layer's error follows") {
+    near_miss(parse(wrap("layer input = Input(shape: [4]);\nlayer dense1 = ReLU();\nconnections { input -> dens1; }\n")),
+              {"nnl.connection.unknown-layer", 6, 24}, "dense1", {"nnl.graph.unreachable", 5, 7});
+    near_miss(parse(wrap("layer input = Input(shape: [4]);\nlayer a = ReLU();\nconnections { inptu -> a; }\n")),
+              {"nnl.connection.unknown-layer", 6, 15}, "input", {"nnl.graph.unreachable", 5, 7});
+  }
+  SECTION("a layer type") {
+    CHECK(has_note(*find_diag(one_layer("Conv2d(filters: 1, kernel: 1)"), "nnl.layer.unknown-type", 5, 11),
+                   "did you mean 'Conv2D'?"));
+    CHECK(has_note(*find_diag(one_layer("Dens(units: 1)", "[4]"), "nnl.layer.unknown-type", 5, 11),
+                   "did you mean 'Dense'?"));
+  }
+}
+
+TEST_CASE("nnl: a UTF-8 byte-order mark at the start is accepted", "[nnl]") {
+  const std::string bom = "\xEF\xBB\xBF";
+  LoadResult r = parse(bom + wrap("layer input = Input(shape: [4]);\nlayer r = ReLU();\n"));
+  CHECK(r.diagnostics.empty());
+  CHECK(ok_model(r).graph.nodes.size() == 2);
+  // Columns on line 1 count from after the mark.
+  LoadResult v = parse(bom + "version 0.3;\nmodel m {\nconfig { weights: \"w\"; }\nlayer i = Input(shape: [1]);\n}\n");
+  CHECK(has_diag(v, "nnl.version.unsupported", 1, 1));
+  // Elsewhere it is no token.
+  CHECK(has_diag(parse(wrap("layer input = Input(shape: [4]);\n" + bom + "\n")), "nnl.syntax.unexpected-char", 5, 1));
 }
 
 // ---------------------------------------------------------------- 5. operands named by their layers
