@@ -67,6 +67,8 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
                            GraphReading<Dim>& reading, int64_t scalar_size) {
   WalkResult<Dim> w;
   ObligationSink<Dim>& sink = reading.sink();
+  std::optional<SpareEntries> spare;
+  if (payload != nullptr) spare.emplace(g, *payload, names);
   for (const Node& node : g.nodes) {
     reading.at(&node);
     w.kinds.push_back(op_signature(node.op).result);
@@ -120,7 +122,7 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
           if (!e) {
             std::vector<std::string> roles;
             for (const auto& q : out->params) roles.push_back(q.role);
-            lookalike = unbindable_lookalike(g, *payload, names, node.name, roles, name);
+            lookalike = spare->lookalike(node.name, roles, name);
           }
           require_binding(p, e, name, lookalike, sink);
         }

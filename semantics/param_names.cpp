@@ -1,6 +1,7 @@
 #include "semantics/param_names.hpp"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "semantics/spelling.hpp"
 
@@ -12,14 +13,23 @@ std::string param_name(const ParamNames& names, const std::string& node, const s
   return role.empty() ? node : node + "/" + role;
 }
 
-std::string unbindable_lookalike(const Graph& g, const Payload& payload, const ParamNames& names,
-                                 const std::string& node, const std::vector<std::string>& roles,
-                                 const std::string& wanted) {
-  std::vector<std::string> spare;
-  for (const auto& [key, entry] : payload.entries()) {
-    const bool other_role = key.first == node && std::find(roles.begin(), roles.end(), key.second) == roles.end();
-    if (other_role || g.find(key.first) == nullptr) spare.push_back(param_name(names, key.first, key.second));
-  }
+SpareEntries::SpareEntries(const Graph& g, const Payload& payload, const ParamNames& names)
+    : payload_(payload), names_(names) {
+  std::unordered_set<std::string> nodes;
+  for (const Node& n : g.nodes) nodes.insert(n.name);
+  for (const auto& [key, entry] : payload.entries())
+    if (!nodes.count(key.first)) orphans_.push_back(param_name(names, key.first, key.second));
+}
+
+std::string SpareEntries::lookalike(const std::string& node, const std::vector<std::string>& roles,
+                                    const std::string& wanted) {
+  if (searches_ >= kMaxLookalikeSearches) return "";
+  ++searches_;
+  std::vector<std::string> spare = orphans_;
+  const auto& entries = payload_.entries();
+  for (auto it = entries.lower_bound({node, ""}); it != entries.end() && it->first.first == node; ++it)
+    if (std::find(roles.begin(), roles.end(), it->first.second) == roles.end())
+      spare.push_back(param_name(names_, node, it->first.second));
   return lookalike_param(wanted, spare).value_or("");
 }
 

@@ -2,6 +2,7 @@
 // weights entries a missing parameter may have been saved as.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <utility>
@@ -17,12 +18,25 @@ namespace nnref {
 using ParamNames = std::map<std::pair<std::string, std::string>, std::string>;
 std::string param_name(const ParamNames& names, const std::string& node, const std::string& role);
 
-// The name of a weights entry that no layer can use, because the graph has no node of its name or
-// `node` (whose parameter roles are `roles`) has no parameter of its role, and that looks like the
-// missing parameter `wanted` (semantics/spelling.hpp); "" when there is none.
-std::string unbindable_lookalike(const Graph& g, const Payload& payload, const ParamNames& names,
-                                 const std::string& node, const std::vector<std::string>& roles,
-                                 const std::string& wanted);
+// A model whose weights are all misnamed would pair every missing parameter with every entry
+// (quadratic); the first this many pairings show the pattern.
+inline constexpr size_t kMaxLookalikeSearches = 64;
+
+// The weights entries that no layer can use, for suggesting one for a missing parameter: those of
+// a node the graph lacks, and those of a node under a role it does not have. Built once per walk.
+class SpareEntries {
+ public:
+  SpareEntries(const Graph& g, const Payload& payload, const ParamNames& names);
+  // An entry that looks like the missing parameter `wanted` of `node`, whose parameter roles are
+  // `roles` (semantics/spelling.hpp); "" when none does, or after kMaxLookalikeSearches calls.
+  std::string lookalike(const std::string& node, const std::vector<std::string>& roles, const std::string& wanted);
+
+ private:
+  const Payload& payload_;
+  const ParamNames& names_;
+  std::vector<std::string> orphans_;  // the names of entries of nodes the graph lacks
+  size_t searches_ = 0;
+};
 
 // The names of the parameters `names` lists that `payload` does not hold (the front-end's
 // parameters that are missing), for pairing with the unused entries.

@@ -60,11 +60,15 @@ std::optional<std::string> closest_spelling(const std::string& word, const std::
 }
 
 bool params_look_alike(const std::string& a, const std::string& b) {
-  if (edit_distance(a, b) <= std::max<size_t>(2, std::max(a.size(), b.size()) / 3)) return true;
   const Split x = split_param(a), y = split_param(b);
-  if (x.part.empty() || y.part.empty() || edit_distance(x.layer, y.layer) != 0) return false;
-  return contains_folded(x.part, y.part) || contains_folded(y.part, x.part) ||
-         edit_distance(x.part, y.part) <= std::max<size_t>(1, std::max(x.part.size(), y.part.size()) / 3);
+  if (!x.part.empty() && !y.part.empty() && edit_distance(x.layer, y.layer) == 0 &&
+      (contains_folded(x.part, y.part) || contains_folded(y.part, x.part) ||
+       edit_distance(x.part, y.part) <= std::max<size_t>(1, std::max(x.part.size(), y.part.size()) / 3)))
+    return true;
+  const size_t edits = std::max<size_t>(2, std::max(a.size(), b.size()) / 3);
+  // Names whose lengths differ by more than that are that many edits apart at least.
+  const size_t gap = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+  return gap <= edits && edit_distance(a, b) <= edits;
 }
 
 std::optional<std::string> lookalike_param(const std::string& name, const std::vector<std::string>& candidates) {

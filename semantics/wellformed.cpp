@@ -155,10 +155,11 @@ std::vector<Diagnostic> unused_parameters(const Payload& payload,
                                           const ParamNames& names) {
   std::vector<Diagnostic> out;
   const std::vector<std::string> absent = absent_params(payload, names);
+  size_t searches = 0;
   for (const auto& [key, entry] : payload.entries())
     if (!used.count(key)) {
       const std::string name = param_name(names, key.first, key.second);
-      const auto meant = lookalike_param(name, absent);
+      const auto meant = searches++ < kMaxLookalikeSearches ? lookalike_param(name, absent) : std::nullopt;
       Diagnostic d = make_warning(std::string(kBindUnused.code),
                                   "parameter " + name + " (" + entry.source + ") is not used by any layer" +
                                       (meant ? "; did you mean " + *meant + " for " + name + "?" : ""));

@@ -227,6 +227,36 @@ TEST_CASE("nnl: parameters are named as the reference writes them, lookalikes pa
   }
 }
 
+TEST_CASE("nnl: pairing lookalikes is bounded when every weight is misnamed", "[nnl][weights]") {
+  constexpr int kLayers = 400;
+  std::string body;
+  for (int k = 0; k < kLayers; ++k)
+    body += "layer i" + std::to_string(k) + " = Input(shape: [1]);\nlayer d" + std::to_string(k) +
+            " = Dense(units: 1);\n";
+  Model m = ok_model(parse(wrap(body)));
+  for (int k = 0; k < kLayers; ++k)
+    for (const char* suffix : {"_w", "_b"})
+      m.payload.set("d" + std::to_string(k) + suffix, "", ParamEntry{HostTensor{DType::F64, Shape::of({1}), {0}}, "t"});
+  const auto diags = walk(m, true);
+  // One error per layer (the bias's failure is a note of the weight's); one warning per entry.
+  size_t missing = 0, unused = 0, paired_missing = 0, paired_unused = 0;
+  const auto paired = [](const std::string& text) { return text.find("did you mean") != std::string::npos; };
+  for (const auto& d : diags) {
+    if (d.code == "bind.missing") {
+      ++missing;
+      paired_missing += paired(d.message);
+      for (const auto& n : d.notes) paired_missing += paired(n);
+    }
+    if (d.code == "bind.unused") ++unused, paired_unused += paired(d.message);
+  }
+  CHECK(missing == kLayers);
+  CHECK(unused == 2 * kLayers);
+  CHECK(paired_missing == kMaxLookalikeSearches);
+  CHECK(paired_unused == kMaxLookalikeSearches);
+  CHECK(diags[0].message == "node 'd0' (linear): parameter d0.weight of shape [1, 1] is missing from the weights; did "
+                            "you mean d0.weight for d0_w (which no layer uses)?");
+}
+
 TEST_CASE("nnl: a weight saved in another layout gets a hint", "[nnl][weights]") {
   test::TempDir dir("nnl_layout_hint");
   std::filesystem::create_directories(dir / "w");
