@@ -61,7 +61,8 @@ std::string layout_hint(const std::vector<int64_t>& actual, const Dims<Dim>& nee
     if (!v) return "";
     want.push_back(*v);
   }
-  if (actual.size() != want.size() || actual == want || !std::is_permutation(actual.begin(), actual.end(), want.begin()))
+  if (actual.size() != want.size() || actual == want ||
+      !std::is_permutation(actual.begin(), actual.end(), want.begin()))
     return "";
   if (actual.size() == 2) return "; transposed? it holds the layer's extents in reverse order";
   return "; another weight layout? it holds the layer's extents in another order";
@@ -73,9 +74,10 @@ template <class Dim>
 void require_binding(const ParamShape<Dim>& p, const ParamEntry* e, const std::string& pname,
                      const std::string& lookalike, ObligationSink<Dim>& sink) {
   if (e == nullptr) {
+    const std::string hint =
+        lookalike.empty() ? "" : "; did you mean " + pname + " for " + lookalike + " (which no layer uses)?";
     sink.require(!p.required, kBindMissing,
-                 "parameter " + pname + " of shape " + dims_str(p.dims) + " is missing from the weights" +
-                     (lookalike.empty() ? "" : "; did you mean " + pname + " for " + lookalike + " (which no layer uses)?"));
+                 "parameter " + pname + " of shape " + dims_str(p.dims) + " is missing from the weights" + hint);
     return;
   }
   sink.require(dtype_is_float(e->tensor.dtype), kBindDtype,

@@ -268,7 +268,8 @@ TEST_CASE("nnl: a weight saved in another layout gets a hint", "[nnl][weights]")
   save(dir / "w" / "fc2.bias.npy", {3});
   const Model m = load_with_weights(dir,
                                     "layer v = Input(shape: [4]);\nlayer fc = Dense(units: 3);\n"
-                                    "layer img = Input(shape: [5, 5, 1]);\nlayer conv = Conv2D(filters: 2, kernel: 3);\n"
+                                    "layer img = Input(shape: [5, 5, 1]);\n"
+                                    "layer conv = Conv2D(filters: 2, kernel: 3);\n"
                                     "layer u = Input(shape: [4]);\nlayer fc2 = Dense(units: 3);\n");
   const auto diags = walk(m, true);
   std::vector<std::string> messages;
@@ -316,7 +317,8 @@ TEST_CASE("nnl: near misses get 'did you mean', and the errors they cause follow
     CHECK(find_diag(one_layer("ReLU(alpha: 0.1)"), "nnl.param.unknown", 5, 16)->notes.empty());
   }
   SECTION("a connection name, into or out of a layer: its unreachable layer's error follows") {
-    near_miss(parse(wrap("layer input = Input(shape: [4]);\nlayer dense1 = ReLU();\nconnections { input -> dens1; }\n")),
+    near_miss(parse(wrap("layer input = Input(shape: [4]);\nlayer dense1 = ReLU();\n"
+                         "connections { input -> dens1; }\n")),
               {"nnl.connection.unknown-layer", 6, 24}, "dense1", {"nnl.graph.unreachable", 5, 7});
     near_miss(parse(wrap("layer input = Input(shape: [4]);\nlayer a = ReLU();\nconnections { inptu -> a; }\n")),
               {"nnl.connection.unknown-layer", 6, 15}, "input", {"nnl.graph.unreachable", 5, 7});
@@ -346,13 +348,15 @@ TEST_CASE("nnl: a UTF-8 byte-order mark at the start is accepted", "[nnl]") {
 TEST_CASE("nnl: Add and Concat mismatches name the layers that feed them", "[nnl][shapes]") {
   const std::string layers = "layer input = Input(shape: [8, 8, 2]);\nlayer conv = Conv2D(filters: 2, kernel: 3);\n";
   SECTION("Add") {
-    const Model m = ok_model(parse(wrap(layers + "layer res = Add();\nconnections { input -> conv; [input, conv] -> res; }\n")));
+    const Model m =
+        ok_model(parse(wrap(layers + "layer res = Add();\nconnections { input -> conv; [input, conv] -> res; }\n")));
     CHECK(only(walk(m, false), "shape.add_n.mismatch").message ==
           "node 'res' (add_n): add_n: 'conv' (input 1) has shape [1, 6, 6, 2], but 'input' (input 0) has shape "
           "[1, 8, 8, 2]; all inputs must have the same shape (axis 1: 6 vs 8)");
   }
   SECTION("Concat") {
-    const Model m = ok_model(parse(wrap(layers + "layer cat = Concat();\nconnections { input -> conv; [input, conv] -> cat; }\n")));
+    const Model m =
+        ok_model(parse(wrap(layers + "layer cat = Concat();\nconnections { input -> conv; [input, conv] -> cat; }\n")));
     CHECK(only(walk(m, false), "shape.concat.extent-mismatch").message ==
           "node 'cat' (concat): concat inputs disagree on per-sample axis 0: 'input' (input 0) has extent 8, 'conv' "
           "(input 1) has 6");

@@ -92,7 +92,8 @@ TEST_CASE("binary broadcast failures name the shapes and the axis", "[elementwis
   d = failure(BinaryAttrs{BinaryOp::Add, Broadcast::NnefLeft}, {Shape::of({2, 3}), Shape::of({3})});
   CHECK(d.code == "shape.broadcast.incompatible");
   CHECK(d.message ==
-        "input 0 of shape [2, 3] and input 1 of shape [3] are not broadcastable (NNEF rule): axis 0 has extents 2 and 3");
+        "input 0 of shape [2, 3] and input 1 of shape [3] are not broadcastable (NNEF rule): axis 0 has extents 2 "
+        "and 3");
   // Equal: different ranks, then different extents.
   CHECK(failure(BinaryAttrs{BinaryOp::Mul, Broadcast::Equal}, {Shape::of({2, 3}), Shape::of({3})}).code ==
         "shape.broadcast.incompatible");

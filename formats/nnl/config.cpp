@@ -174,8 +174,9 @@ Config check_config(const Program& p, Diags& d) {
     }
   }
   if (!has_weights)
-    missing("weights", d.error("nnl.config.weights-missing",
-                               "config key 'weights' is required (a directory of .npy files or an .npz)", p.config_loc));
+    missing("weights",
+            d.error("nnl.config.weights-missing",
+                    "config key 'weights' is required (a directory of .npy files or an .npz)", p.config_loc));
   if (c.preprocess == "standardize") {
     for (const char* key : {"preprocess_mean", "preprocess_std"})
       if (!seen.count(key))

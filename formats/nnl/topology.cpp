@@ -129,8 +129,9 @@ Topology connect(const Program& p, Diags& d) {
     if (!spec) continue;
     int count = static_cast<int>(t.inputs[i].size());
     if (spec->min_inputs == 0 && count > 0) {
-      report(i, d.error("nnl.layer.arity", "Input layer '" + L.id + "' cannot have inputs, but " + std::to_string(count) +
-                                                (count == 1 ? " connection leads" : " connections lead") + " into it",
+      report(i, d.error("nnl.layer.arity",
+                        "Input layer '" + L.id + "' cannot have inputs, but " + std::to_string(count) +
+                            (count == 1 ? " connection leads" : " connections lead") + " into it",
                         L.loc, L.id));
     } else if (count == 0 && spec->min_inputs > 0) {
       if (explicit_edges)

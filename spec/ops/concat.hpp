@@ -72,7 +72,8 @@ std::optional<ShapeOut<Dim>> shape_rule(const ConcatAttrs& a, const std::vector<
 template <Scalar T>
 void evaluate(const Checked<ConcatAttrs>& op, const OpIO<T>& io) {
   const Shape& out = op.outputs()[0];
-  const auto axis = static_cast<size_t>(normalize_axis(op.attrs().axis, AxisDomain(out.dims(), op.attrs().batch_axes)));
+  const AxisDomain domain(out.dims(), op.attrs().batch_axes);
+  const auto axis = static_cast<size_t>(normalize_axis(op.attrs().axis, domain));
   const int64_t outer = checked_element_count({out.dims().begin(), out.dims().begin() + axis});
   Tensor<T>& y = io.out(0);
   int64_t at = 0;

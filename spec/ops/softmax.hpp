@@ -44,7 +44,8 @@ void evaluate(const Checked<SoftmaxAttrs>& op, const OpIO<T>& io) {
   Tensor<T>& y = io.out(0);
   if (x.size() == 0) return;  // no group to read
   const Shape& shape = op.inputs()[0];
-  const AxisSplit split = split_axes(shape, normalized_axes(op.attrs().axes, AxisDomain(shape.dims(), op.attrs().batch_axes)));
+  const AxisDomain domain(shape.dims(), op.attrs().batch_axes);
+  const AxisSplit split = split_axes(shape, normalized_axes(op.attrs().axes, domain));
   const std::vector<int64_t>& outer = split.outer;
   const std::vector<int64_t>& inner = split.inner;
   const int64_t n = static_cast<int64_t>(inner.size());

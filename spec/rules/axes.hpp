@@ -51,7 +51,8 @@ struct AxisDomain {
   AxisDomain(size_t r) : rank(r) {}  // every axis addressable
   template <class Dim>
   AxisDomain(const Dims<Dim>& x, size_t batch) : rank(x.size()), batch_axes(batch) {
-    if (batch > 0 && batch <= x.size()) per_sample = dims_str(Dims<Dim>(x.begin() + static_cast<ptrdiff_t>(batch), x.end()));
+    if (batch > 0 && batch <= x.size())
+      per_sample = dims_str(Dims<Dim>(x.begin() + static_cast<ptrdiff_t>(batch), x.end()));
   }
   // The number of addressable axes (0 when the tensor has no more axes than batch axes).
   size_t counted() const { return rank > batch_axes ? rank - batch_axes : 0; }
