@@ -102,6 +102,8 @@ constexpr std::array kCodes = {
     CodeInfo{"nnl.connection.duplicate-block", "more than one connections block", "nnl"},
     CodeInfo{"nnl.graph.cycle", "the connections form a cycle", "nnl"},
     CodeInfo{"nnl.graph.unreachable", "a layer no edge leads into, so no Input reaches it", "nnl"},
+    CodeInfo{"nnl.graph.extra-output", "a layer that no layer reads, other than the last declared one: it becomes "
+                                       "a model output too, which is rarely meant", "nnl", true},
     CodeInfo{"nnl.weights.onnx-unsupported", "weights in an .onnx file: the ONNX front-end does not exist yet",
              "nnl"},
     CodeInfo{"nnl.weights.unknown-format", "weights that are neither a directory of .npy files nor an .npz",

@@ -77,7 +77,7 @@ Result<std::vector<HostTensor>> read_inputs(const Graph& g, const std::vector<st
 template <Scalar T>
 Result<NamedTensors> evaluate_as(const Model& m, const std::vector<HostTensor>& inputs, int64_t max_memory,
                                  DType out_type) {
-  auto r = evaluate<T>(m.graph, m.payload, inputs, EvalOptions{max_memory});
+  auto r = evaluate<T>(m.graph, m.payload, inputs, EvalOptions{max_memory, m.param_keys});
   if (!r) return std::move(r).error();
   NamedTensors named;
   for (size_t k = 0; k < r->size(); ++k) {

@@ -28,7 +28,8 @@ struct Model {
   // The names --dim and --assume give the input extents (semantics/size_names.hpp).
   std::vector<SizeName> size_names;
   // The name a (node, role) parameter has in the weights source, e.g. (bn1, scale) → "bn1.gamma".
-  // Every parameter of every node the front-end creates has an entry.
+  // Every parameter of every node the front-end creates has an entry, and so does every entry of
+  // the weights (under its own name, "bn_var", when no layer declares it).
   std::map<std::pair<std::string, std::string>, std::string> param_keys;
 };
 

@@ -2,7 +2,11 @@
 // the op requires it), holds floating-point data, and has exactly the shape the op implies.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "semantics/payload.hpp"
@@ -31,18 +35,49 @@ inline constexpr ObligationSpec kBindUnused{
     "Every entry of the weights is used by some layer (a warning, not an error).",
     "some node has the parameter (node, role), for every weights entry",
     "A weights directory holding fc3.weight.npy for a model without a layer fc3: warning[bind.unused] parameter "
-    "fc3/weight (.../fc3.weight.npy) is not used by any layer."};
+    "fc3.weight (.../fc3.weight.npy) is not used by any layer."};
 
 inline std::vector<const ObligationSpec*> binding_obligations() {
   return {&kBindMissing, &kBindDtype, &kBindShape, &kBindUnused};
 }
 
+// The extent as a number when the reading knows it: always concretely, symbolically once fixed.
+template <class Dim>
+std::optional<int64_t> known_extent(const Dim& d) {
+  if constexpr (std::is_same_v<Dim, CDim>)
+    return d.v;
+  else
+    return d.is_known() ? std::optional<int64_t>(d.known()) : std::nullopt;
+}
+
+// "; transposed? ..." when the file holds the extents the layer needs in another order (a Dense
+// weight saved as [units, in], a convolution weight in another layout); "" otherwise, or when the
+// reading does not know every extent.
+template <class Dim>
+std::string layout_hint(const std::vector<int64_t>& actual, const Dims<Dim>& needed) {
+  std::vector<int64_t> want;
+  for (const Dim& d : needed) {
+    const auto v = known_extent(d);
+    if (!v) return "";
+    want.push_back(*v);
+  }
+  if (actual.size() != want.size() || actual == want ||
+      !std::is_permutation(actual.begin(), actual.end(), want.begin()))
+    return "";
+  if (actual.size() == 2) return "; transposed? it holds the layer's extents in reverse order";
+  return "; another weight layout? it holds the layer's extents in another order";
+}
+
+// `pname` is the parameter's name in the model's terms; `lookalike`, when not empty, an entry of
+// the weights that no layer uses and whose name looks like pname (the missing error suggests it).
 template <class Dim>
 void require_binding(const ParamShape<Dim>& p, const ParamEntry* e, const std::string& pname,
-                     ObligationSink<Dim>& sink) {
+                     const std::string& lookalike, ObligationSink<Dim>& sink) {
   if (e == nullptr) {
+    const std::string hint =
+        lookalike.empty() ? "" : "; did you mean " + pname + " for " + lookalike + " (which no layer uses)?";
     sink.require(!p.required, kBindMissing,
-                 "parameter " + pname + " of shape " + dims_str(p.dims) + " is missing from the weights");
+                 "parameter " + pname + " of shape " + dims_str(p.dims) + " is missing from the weights" + hint);
     return;
   }
   sink.require(dtype_is_float(e->tensor.dtype), kBindDtype,
@@ -50,7 +85,7 @@ void require_binding(const ParamShape<Dim>& p, const ParamEntry* e, const std::s
                    "; parameters must be float16, float32 or float64");
   const auto& actual = e->tensor.shape.dims();
   const std::string what = "parameter " + pname + " (" + e->source + ") has shape " + e->tensor.shape.str() +
-                           ", but the layer needs " + dims_str(p.dims);
+                           ", but the layer needs " + dims_str(p.dims) + layout_hint(actual, p.dims);
   if (actual.size() != p.dims.size()) {
     sink.require(false, kBindShape, what);
     return;

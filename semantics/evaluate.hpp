@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "semantics/graph.hpp"
+#include "semantics/param_names.hpp"
 #include "semantics/payload.hpp"
 #include "spec/host_tensor.hpp"
 #include "spec/result.hpp"
@@ -16,6 +17,7 @@ namespace nnref {
 
 struct EvalOptions {
   int64_t max_memory = int64_t{4} << 30;  // bytes the evaluation holds at its peak, in the scalar type
+  ParamNames param_names{};               // how binding errors name parameters (Model::param_keys)
 };
 
 // `inputs` are matched by position to graph.input_ids(); each must have exactly the declared

@@ -22,14 +22,14 @@
 #include "semantics/graph_obligations.hpp"
 #include "semantics/memory.hpp"
 #include "semantics/node_rule.hpp"
+#include "semantics/param_names.hpp"
 #include "semantics/payload.hpp"
 
 namespace nnref {
 
-// The name a (node, role) parameter has in its source, e.g. (bn1, scale) → "bn1.gamma"; absent
-// entries are named "node/role".
-using ParamNames = std::map<std::pair<std::string, std::string>, std::string>;
-std::string param_name(const ParamNames& names, const std::string& node, const std::string& role);
+// The names messages give a node's inputs: the node that produces each ("split output 1" for an
+// output other than the first), so that "input 1" reads as the layer the model connected there.
+std::vector<std::string> operand_names(const Graph& g, const Node& node);
 
 // What differs between the readings.
 template <class Dim>
@@ -67,6 +67,8 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
                            GraphReading<Dim>& reading, int64_t scalar_size) {
   WalkResult<Dim> w;
   ObligationSink<Dim>& sink = reading.sink();
+  std::optional<SpareEntries> spare;
+  if (payload != nullptr) spare.emplace(g, *payload, names);
   for (const Node& node : g.nodes) {
     reading.at(&node);
     w.kinds.push_back(op_signature(node.op).result);
@@ -95,7 +97,9 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
       out = ShapeOut<Dim>{{reading.input_dims(node)}, {}};
       require_valid_shapes(op_name(node.op), *out, sink);
     } else if (root < 0) {
+      sink.name_operands(operand_names(g, node));
       out = node_obligations(node.op, kinds, in, sink);
+      sink.name_operands({});
     }
     if (out) {
       for (size_t k = 0; k < node.declared.size() && k < out->outputs.size(); ++k) {
@@ -113,7 +117,14 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
         for (const auto& p : out->params) {
           const ParamEntry* e = payload->find(node.name, p.role);
           if (e) w.used.insert({node.name, p.role});
-          require_binding(p, e, param_name(names, node.name, p.role), sink);
+          const std::string name = param_name(names, node.name, p.role);
+          std::string lookalike;
+          if (!e) {
+            std::vector<std::string> roles;
+            for (const auto& q : out->params) roles.push_back(q.role);
+            lookalike = spare->lookalike(node.name, roles, name);
+          }
+          require_binding(p, e, name, lookalike, sink);
         }
     }
     if (root < 0 && (!out || reading.node_failed())) root = node.id;

@@ -13,6 +13,7 @@
 
 #include "semantics/graph.hpp"
 #include "semantics/op.hpp"
+#include "semantics/param_names.hpp"
 #include "semantics/payload.hpp"
 #include "spec/host_tensor.hpp"
 #include "spec/result.hpp"
@@ -22,6 +23,7 @@ namespace nnref {
 
 struct PlanOptions {
   int64_t max_memory = int64_t{4} << 30;  // bytes, at the plan's scalar size, at the peak
+  ParamNames param_names{};               // how binding errors name parameters (Model::param_keys)
 };
 
 template <Scalar T>

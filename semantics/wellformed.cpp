@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <set>
 
+#include "semantics/spelling.hpp"
+
 namespace nnref {
 
 namespace {
@@ -65,9 +67,13 @@ class ConcreteReading final : public GraphReading<CDim> {
 
 }  // namespace
 
-std::string param_name(const ParamNames& names, const std::string& node, const std::string& role) {
-  auto it = names.find({node, role});
-  return it != names.end() ? it->second : node + "/" + role;
+std::vector<std::string> operand_names(const Graph& g, const Node& node) {
+  std::vector<std::string> names;
+  for (const ValueRef& r : node.inputs) {
+    const std::string& producer = g.nodes[static_cast<size_t>(r.node)].name;
+    names.push_back(r.output == 0 ? producer : producer + " output " + std::to_string(r.output));
+  }
+  return names;
 }
 
 std::vector<Diagnostic> check_structure(const Graph& g) {
@@ -139,19 +145,24 @@ Result<GraphInfo> first_error(ConcreteCheck c) {
 
 Result<GraphInfo> infer_shapes(const Graph& g) { return first_error(check_concrete(g, nullptr, {}, 0, 0)); }
 
-Result<GraphInfo> check_graph(const Graph& g, const Payload& payload, int64_t scalar_size, int64_t budget) {
-  return first_error(check_concrete(g, &payload, {}, scalar_size, budget));
+Result<GraphInfo> check_graph(const Graph& g, const Payload& payload, int64_t scalar_size, int64_t budget,
+                              const ParamNames& names) {
+  return first_error(check_concrete(g, &payload, names, scalar_size, budget));
 }
 
 std::vector<Diagnostic> unused_parameters(const Payload& payload,
                                           const std::set<std::pair<std::string, std::string>>& used,
                                           const ParamNames& names) {
   std::vector<Diagnostic> out;
+  const std::vector<std::string> absent = absent_params(payload, names);
+  size_t searches = 0;
   for (const auto& [key, entry] : payload.entries())
     if (!used.count(key)) {
-      Diagnostic d = make_warning(std::string(kBindUnused.code), "parameter " +
-                                                                     param_name(names, key.first, key.second) + " (" +
-                                                                     entry.source + ") is not used by any layer");
+      const std::string name = param_name(names, key.first, key.second);
+      const auto meant = searches++ < kMaxLookalikeSearches ? lookalike_param(name, absent) : std::nullopt;
+      Diagnostic d = make_warning(std::string(kBindUnused.code),
+                                  "parameter " + name + " (" + entry.source + ") is not used by any layer" +
+                                      (meant ? "; did you mean " + *meant + " for " + name + "?" : ""));
       d.loc.file = entry.source;
       out.push_back(std::move(d));
     }

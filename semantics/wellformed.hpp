@@ -50,7 +50,9 @@ ConcreteCheck check_concrete(const Graph& graph, const Payload* payload, const P
 Result<GraphInfo> infer_shapes(const Graph& graph);
 
 // Everything check_concrete checks; the first error (warnings are skipped). Used by every engine.
-Result<GraphInfo> check_graph(const Graph& graph, const Payload& payload, int64_t scalar_size, int64_t budget);
+// `names`: the parameters' names in the model's terms (semantics/param_names.hpp).
+Result<GraphInfo> check_graph(const Graph& graph, const Payload& payload, int64_t scalar_size, int64_t budget,
+                              const ParamNames& names = {});
 
 // A warning ("bind.unused") for each payload entry whose (node, role) is not in `used`.
 std::vector<Diagnostic> unused_parameters(const Payload& payload,

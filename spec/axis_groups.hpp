@@ -11,11 +11,11 @@
 
 namespace nnref {
 
-// An axes attribute normalised (-1 the last axis). Only for axes a shape rule has accepted, as a
+// An axes attribute as tensor axes (-1 the last axis). Only for axes a shape rule has accepted, as a
 // Checked witness guarantees: each is in range.
-inline std::vector<size_t> normalized_axes(const std::vector<int64_t>& axes, size_t rank) {
+inline std::vector<size_t> normalized_axes(const std::vector<int64_t>& axes, const AxisDomain& d) {
   std::vector<size_t> out;
-  for (int64_t axis : axes) out.push_back(static_cast<size_t>(normalize_axis(axis, rank)));
+  for (int64_t axis : axes) out.push_back(static_cast<size_t>(normalize_axis(axis, d)));
   return out;
 }
 

@@ -6,6 +6,7 @@
 // checker's symbolic sink hands it to Z3.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -72,6 +73,19 @@ class ObligationSink {
  public:
   virtual ~ObligationSink() = default;
   virtual void require(const PredOf<Dim>& holds, const ObligationSpec& obligation, std::string message) = 0;
+
+  // How a message names input k of the op being checked: "input 3", or, once the caller has named
+  // the inputs (the graph walk names each by the node that produces it), "'conv1' (input 3)".
+  std::string operand(size_t k) const {
+    const std::string index = "input " + std::to_string(k);
+    if (k >= operand_names_.size() || operand_names_[k].empty()) return index;
+    return "'" + operand_names_[k] + "' (" + index + ")";
+  }
+  // The names of the inputs of the op checked next (empty: unnamed).
+  void name_operands(std::vector<std::string> names) { operand_names_ = std::move(names); }
+
+ private:
+  std::vector<std::string> operand_names_;
 };
 
 // Checks each obligation at once and keeps the ones that fail, in order.

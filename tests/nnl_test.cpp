@@ -12,93 +12,10 @@
 #include "formats/model.hpp"
 #include "formats/nnl/nnl.hpp"
 #include "temp_dir.hpp"
+#include "nnl_test_support.hpp"
 
 using namespace nnref;
-
-namespace {
-
-const std::string kDataDir = std::string(NNREF_SOURCE_DIR) + "/tests/data/nnl";
-
-LoadOptions structure_only() {
-  LoadOptions o;
-  o.weights = WeightsPolicy::Skip;
-  return o;
-}
-
-LoadResult parse(const std::string& text) { return load_nnl_text(text, "t.nnl", structure_only()); }
-
-LoadResult parse_file(const std::string& name) { return load_nnl_file(kDataDir + "/" + name, structure_only()); }
-
-std::string dump(const LoadResult& r) {
-  std::string s;
-  for (const auto& d : r.diagnostics) s += format_diagnostic(d) + "\n";
-  return s;
-}
-
-// A diagnostic with this code at this line (and column, when col > 0).
-const Diagnostic* find_diag(const LoadResult& r, const std::string& code, int line, int col = 0) {
-  for (const auto& d : r.diagnostics)
-    if (d.code == code && d.loc.line == line && (col == 0 || d.loc.column == col)) return &d;
-  return nullptr;
-}
-
-bool has_diag(const LoadResult& r, const std::string& code, int line, int col = 0) {
-  return find_diag(r, code, line, col) != nullptr;
-}
-
-// version on line 1, model on 2, config on 3: the text given starts on line 4.
-std::string wrap(const std::string& body, const std::string& config = "weights: \"w\";") {
-  return "version 0.2;\nmodel m {\nconfig { " + config + " }\n" + body + "}\n";
-}
-
-const Node& node(const Model& m, const std::string& name) {
-  const Node* n = m.graph.find(name);
-  INFO("node " << name);
-  REQUIRE(n != nullptr);
-  return *n;
-}
-
-std::vector<std::string> names(const Model& m) {
-  std::vector<std::string> v;
-  for (const auto& n : m.graph.nodes) v.push_back(n.name);
-  return v;
-}
-
-std::vector<std::string> input_names(const Model& m, const std::string& name) {
-  std::vector<std::string> v;
-  for (const auto& in : node(m, name).inputs) v.push_back(m.graph.nodes.at(in.node).name);
-  return v;
-}
-
-void check_topological(const Model& m) {
-  for (size_t i = 0; i < m.graph.nodes.size(); ++i) {
-    REQUIRE(m.graph.nodes[i].id == static_cast<int64_t>(i));
-    for (const auto& in : m.graph.nodes[i].inputs) REQUIRE(in.node < static_cast<int64_t>(i));
-  }
-}
-
-// A copy, so that `const Model& m = ok_model(parse(...))` does not dangle.
-Model ok_model(const LoadResult& r) {
-  INFO(dump(r));
-  REQUIRE_FALSE(r.has_errors());
-  REQUIRE(r.model.has_value());
-  check_topological(*r.model);
-  return *r.model;
-}
-
-template <class A>
-const A& attrs(const Model& m, const std::string& name) {
-  const Node& n = node(m, name);
-  REQUIRE(std::holds_alternative<A>(n.op));
-  return std::get<A>(n.op);
-}
-
-// The model of a single layer after an Input of the given shape.
-LoadResult one_layer(const std::string& decl, const std::string& shape = "[8, 8, 3]") {
-  return parse(wrap("layer input = Input(shape: " + shape + ");\nlayer x = " + decl + ";\n"));
-}
-
-}  // namespace
+using namespace nnref::test;
 
 // ---------------------------------------------------------------- the spec's examples
 
@@ -248,11 +165,19 @@ TEST_CASE("nnl: parameter defaults and values", "[nnl]") {
     CHECK(attrs<UnaryAttrs>(ok_model(one_layer("Sigmoid()")), "x").op == UnaryOp::Sigmoid);
     CHECK(attrs<FlattenAttrs>(ok_model(one_layer("Flatten()")), "x").axis == 1);
   }
-  SECTION("Softmax axis: default -1, per-sample axes shift past the batch") {
+  SECTION("Softmax axis: default -1, kept as written, counted per sample (past 1 batch axis)") {
+    for (int64_t axis : {-3, -2, -1, 0, 2}) {
+      const std::string decl = "Softmax(axis: " + std::to_string(axis) + ")";
+      const Model m = ok_model(one_layer(decl));
+      const auto& a = attrs<SoftmaxAttrs>(m, "x");
+      CHECK(a.axes == std::vector<int64_t>{axis});
+      CHECK(a.batch_axes == 1);
+    }
     CHECK(attrs<SoftmaxAttrs>(ok_model(one_layer("Softmax()")), "x").axes == std::vector<int64_t>{-1});
-    CHECK(attrs<SoftmaxAttrs>(ok_model(one_layer("Softmax(axis: 0)")), "x").axes == std::vector<int64_t>{1});
-    CHECK(attrs<SoftmaxAttrs>(ok_model(one_layer("Softmax(axis: 2)")), "x").axes == std::vector<int64_t>{3});
-    CHECK(attrs<SoftmaxAttrs>(ok_model(one_layer("Softmax(axis: -2)")), "x").axes == std::vector<int64_t>{-2});
+    const Model dense_model = ok_model(one_layer("Dense(units: 2, activation: \"softmax\")", "[5]"));
+    const auto& dense = attrs<SoftmaxAttrs>(dense_model, "x/softmax");
+    CHECK(dense.axes == std::vector<int64_t>{-1});
+    CHECK(dense.batch_axes == 1);
   }
   SECTION("Dense activations") {
     const Model& none = ok_model(one_layer("Dense(units: 2)", "[5]"));
@@ -268,15 +193,18 @@ TEST_CASE("nnl: parameter defaults and values", "[nnl]") {
   }
 }
 
-TEST_CASE("nnl: Concat axis translation and multiple inputs", "[nnl]") {
+TEST_CASE("nnl: Concat axis and multiple inputs", "[nnl]") {
   auto model = [](const std::string& concat) {
     return parse(wrap("layer a = Input(shape: [4, 4, 2]);\nlayer b = Input(shape: [4, 4, 3]);\nlayer c = " +
                       concat + ";\nconnections { [a, b] -> c; }\n"));
   };
   CHECK(attrs<ConcatAttrs>(ok_model(model("Concat()")), "c").axis == -1);
-  CHECK(attrs<ConcatAttrs>(ok_model(model("Concat(axis: -1)")), "c").axis == -1);
-  CHECK(attrs<ConcatAttrs>(ok_model(model("Concat(axis: 0)")), "c").axis == 1);
-  CHECK(attrs<ConcatAttrs>(ok_model(model("Concat(axis: 2)")), "c").axis == 3);
+  for (int64_t axis : {-3, -1, 0, 2}) {
+    const Model m = ok_model(model("Concat(axis: " + std::to_string(axis) + ")"));
+    const auto& a = attrs<ConcatAttrs>(m, "c");
+    CHECK(a.axis == axis);
+    CHECK(a.batch_axes == 1);
+  }
   const Model& m = ok_model(model("Concat()"));
   CHECK(input_names(m, "c") == std::vector<std::string>{"a", "b"});
   CHECK(m.graph.input_ids().size() == 2);

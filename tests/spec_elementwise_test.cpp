@@ -84,21 +84,24 @@ TEST_CASE("binary broadcast failures name the shapes and the axis", "[elementwis
   Diagnostic d = failure(BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight}, {Shape::of({2, 3}), Shape::of({4, 3})});
   CHECK(d.code == "shape.broadcast.incompatible");
   CHECK(d.message ==
-        "operands of shapes [2, 3] and [4, 3] are not broadcastable (NumPy rule): axis 0 has extents 2 and 4");
+        "input 0 of shape [2, 3] and input 1 of shape [4, 3] are not broadcastable (NumPy rule): axis 0 has extents 2 "
+        "and 4");
   CHECK(failure(BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight}, {Shape::of({2, 3}), Shape::of({2})}).code ==
         "shape.broadcast.incompatible");
   // [2, 3] with [3] under the NNEF rule: [3] is read as [3, 1], and 2 ≠ 3 on axis 0.
   d = failure(BinaryAttrs{BinaryOp::Add, Broadcast::NnefLeft}, {Shape::of({2, 3}), Shape::of({3})});
   CHECK(d.code == "shape.broadcast.incompatible");
-  CHECK(d.message == "operands of shapes [2, 3] and [3] are not broadcastable (NNEF rule): axis 0 has extents 2 and 3");
+  CHECK(d.message ==
+        "input 0 of shape [2, 3] and input 1 of shape [3] are not broadcastable (NNEF rule): axis 0 has extents 2 "
+        "and 3");
   // Equal: different ranks, then different extents.
   CHECK(failure(BinaryAttrs{BinaryOp::Mul, Broadcast::Equal}, {Shape::of({2, 3}), Shape::of({3})}).code ==
         "shape.broadcast.incompatible");
   d = failure(BinaryAttrs{BinaryOp::Mul, Broadcast::Equal}, {Shape::of({2, 3}), Shape::of({2, 1})});
   CHECK(d.code == "shape.broadcast.incompatible");
   CHECK(d.message ==
-        "operands of shapes [2, 3] and [2, 1] are not broadcastable (identical shapes required): axis 1 "
-        "has extents 3 and 1");
+        "input 0 of shape [2, 3] and input 1 of shape [2, 1] are not broadcastable (identical shapes required): "
+        "axis 1 has extents 3 and 1");
   CHECK(failure(BinaryAttrs{}, {Shape::of({2})}).code == "graph.arity");
 }
 

@@ -3,6 +3,8 @@
 #include <map>
 #include <set>
 
+#include "semantics/spelling.hpp"
+
 namespace nnref::nnl {
 
 namespace {
@@ -68,6 +70,11 @@ Config check_config(const Program& p, Diags& d) {
             p.config_loc);
 
   std::set<std::string> seen;
+  std::map<std::string, size_t> misspelt;  // a key → the error about a near miss of it
+  // An error about a key that is missing follows the near miss of it, if there is one.
+  const auto missing = [&](const std::string& key, size_t id) {
+    if (auto cause = misspelt.find(key); cause != misspelt.end()) d.follows(id, cause->second);
+  };
   bool has_weights = false;
   for (const auto& k : p.broken_config_keys) has_weights = has_weights || k == "weights";
   for (const Entry& e : p.config) {
@@ -75,9 +82,15 @@ Config check_config(const Program& p, Diags& d) {
     for (const auto& k : keys())
       if (e.key == k.key) ks = &k;
     if (!ks) {
-      d.error("nnl.config.unknown-key", "unknown config key '" + e.key + "'", e.loc, {},
-              {"the keys are: precision, weights, target, align, batch, preprocess, preprocess_mean, "
-               "preprocess_std, io"});
+      std::vector<std::string> names, notes;
+      for (const auto& k : keys()) names.emplace_back(k.key);
+      const auto meant = closest_spelling(e.key, names);
+      if (meant) notes.push_back("did you mean '" + *meant + "'?");
+      notes.push_back("the keys are: precision, weights, target, align, batch, preprocess, preprocess_mean, "
+                      "preprocess_std, io");
+      const size_t id = d.error("nnl.config.unknown-key", "unknown config key '" + e.key + "'", e.loc, {},
+                                std::move(notes));
+      if (meant) misspelt.emplace(*meant, id);
       continue;
     }
     if (!seen.insert(e.key).second) {
@@ -161,13 +174,14 @@ Config check_config(const Program& p, Diags& d) {
     }
   }
   if (!has_weights)
-    d.error("nnl.config.weights-missing", "config key 'weights' is required (a directory of .npy files or an .npz)",
-            p.config_loc);
+    missing("weights",
+            d.error("nnl.config.weights-missing",
+                    "config key 'weights' is required (a directory of .npy files or an .npz)", p.config_loc));
   if (c.preprocess == "standardize") {
-    if (!seen.count("preprocess_mean"))
-      d.error("nnl.config.preprocess-missing", "preprocess \"standardize\" needs preprocess_mean", c.preprocess_loc);
-    if (!seen.count("preprocess_std"))
-      d.error("nnl.config.preprocess-missing", "preprocess \"standardize\" needs preprocess_std", c.preprocess_loc);
+    for (const char* key : {"preprocess_mean", "preprocess_std"})
+      if (!seen.count(key))
+        missing(key, d.error("nnl.config.preprocess-missing",
+                             std::string("preprocess \"standardize\" needs ") + key, c.preprocess_loc));
   } else {
     if (c.has_mean)
       d.warning("nnl.config.preprocess-unused", "preprocess_mean is ignored unless preprocess is \"standardize\"",

@@ -1,15 +1,19 @@
 #include "formats/nnl/layers.hpp"
 
-#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <map>
+
+#include "semantics/spelling.hpp"
 
 namespace nnref::nnl {
 
 namespace {
 
 using PT = ParamType;
+
+// NNL axes count the per-sample shape: the batch axis every tensor leads with is not addressable.
+constexpr size_t kBatchAxes = 1;
 
 const std::vector<LayerSpec>& specs() {
   static const std::vector<LayerSpec> s = {
@@ -58,11 +62,6 @@ bool type_ok(ParamType t, Value::Kind k) {
   return false;
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // Checks one declaration against its spec; the params that passed, by name.
 class Checker {
  public:
@@ -75,11 +74,19 @@ class Checker {
         if (e.key == p.name) ps = &p;
       if (!ps) {
         std::string known;
-        for (const auto& p : spec_.params) known += (known.empty() ? "" : ", ") + std::string(p.name);
-        error("nnl.param.unknown",
-              std::string(spec_.type) + " has no parameter '" + e.key + "'" +
-                  (known.empty() ? " (it takes none)" : " (it takes: " + known + ")"),
-              e.loc);
+        std::vector<std::string> names;
+        for (const auto& p : spec_.params) {
+          known += (known.empty() ? "" : ", ") + std::string(p.name);
+          names.emplace_back(p.name);
+        }
+        const auto meant = closest_spelling(e.key, names);
+        std::vector<std::string> notes;
+        if (meant) notes.push_back("did you mean '" + *meant + "'?");
+        const size_t id = error("nnl.param.unknown",
+                                std::string(spec_.type) + " has no parameter '" + e.key + "'" +
+                                    (known.empty() ? " (it takes none)" : " (it takes: " + known + ")"),
+                                e.loc, std::move(notes));
+        if (meant) misspelt_[*meant] = id;
         continue;
       }
       if (given_.count(e.key)) {
@@ -104,9 +111,13 @@ class Checker {
       given_[e.key] = &e;
     }
     for (const auto& p : spec_.params) {
-      if (p.required && !given_.count(p.name) && !mentioned(p.name))
-        error("nnl.param.missing", std::string(spec_.type) + " layer '" + L_.id + "' needs parameter '" + p.name + "'",
-              L_.type_loc);
+      if (p.required && !given_.count(p.name) && !mentioned(p.name)) {
+        const size_t id = error("nnl.param.missing",
+                                std::string(spec_.type) + " layer '" + L_.id + "' needs parameter '" + p.name + "'",
+                                L_.type_loc);
+        // Listed after the misspelling that caused it, though the layer type comes first in the text.
+        if (auto cause = misspelt_.find(p.name); cause != misspelt_.end()) d_.follows(id, cause->second);
+      }
     }
     return ok_;
   }
@@ -116,10 +127,10 @@ class Checker {
     return it == given_.end() ? nullptr : it->second;
   }
 
-  void error(const std::string& code, const std::string& message, const SourceLoc& loc,
-             std::vector<std::string> notes = {}) {
-    d_.error(code, message, loc, L_.id, std::move(notes));
+  size_t error(const std::string& code, const std::string& message, const SourceLoc& loc,
+               std::vector<std::string> notes = {}) {
     ok_ = false;
+    return d_.error(code, message, loc, L_.id, std::move(notes));
   }
   bool ok() const { return ok_; }
 
@@ -173,6 +184,7 @@ class Checker {
   const LayerSpec& spec_;
   Diags& d_;
   std::map<std::string, const Entry*> given_;
+  std::map<std::string, size_t> misspelt_;  // a parameter's name → the error about a near miss of it
   bool ok_ = true;
 };
 
@@ -218,7 +230,7 @@ std::optional<LayerOps> lower_layer(const LayerDecl& L, Checker& c) {
     } else if (act == "sigmoid") {
       ops.activation = {"sigmoid", UnaryAttrs{UnaryOp::Sigmoid, 0.0}};
     } else if (act == "softmax") {
-      ops.activation = {"softmax", SoftmaxAttrs{{-1}}};
+      ops.activation = {"softmax", SoftmaxAttrs{{-1}, kBatchAxes}};
     } else if (act != "none") {
       c.error("nnl.param.value",
               "activation must be \"none\", \"relu\", \"sigmoid\" or \"softmax\", not \"" + act + "\"", act_loc);
@@ -309,9 +321,9 @@ std::optional<LayerOps> lower_layer(const LayerDecl& L, Checker& c) {
     auto a = axis_param(c, "axis");
     if (!a) return std::nullopt;
     if (t == "Concat")
-      ops.main = ConcatAttrs{batched_axis(*a)};
+      ops.main = ConcatAttrs{*a, kBatchAxes};
     else
-      ops.main = SoftmaxAttrs{{batched_axis(*a)}};
+      ops.main = SoftmaxAttrs{{*a}, kBatchAxes};
     return ops;
   }
   if (t == "ReLU") {
@@ -333,16 +345,16 @@ const LayerSpec* find_layer_spec(const std::string& type) {
   return nullptr;
 }
 
-int64_t batched_axis(int64_t axis) { return axis >= 0 ? axis + 1 : axis; }
-
 std::optional<LayerOps> check_layer(const LayerDecl& L, Diags& diags) {
   const LayerSpec* spec = find_layer_spec(L.type);
   if (!spec) {
-    std::vector<std::string> notes;
-    for (const auto& s : specs())
-      if (lower(s.type) == lower(L.type)) notes.push_back(std::string("did you mean '") + s.type + "'?");
+    std::vector<std::string> notes, types;
     std::string known;
-    for (const auto& s : specs()) known += (known.empty() ? "" : ", ") + std::string(s.type);
+    for (const auto& s : specs()) {
+      known += (known.empty() ? "" : ", ") + std::string(s.type);
+      types.emplace_back(s.type);
+    }
+    if (auto meant = closest_spelling(L.type, types)) notes.push_back("did you mean '" + *meant + "'?");
     notes.push_back("the layer types are: " + known);
     diags.error("nnl.layer.unknown-type", "unknown layer type '" + L.type + "'", L.type_loc, L.id, std::move(notes));
     return std::nullopt;

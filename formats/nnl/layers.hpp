@@ -49,7 +49,4 @@ struct LayerOps {
 // nullopt when the layer has an error.
 std::optional<LayerOps> check_layer(const LayerDecl& layer, Diags& diags);
 
-// An axis counted in the per-sample shape, as an axis of the batched tensor.
-int64_t batched_axis(int64_t axis);
-
 }  // namespace nnref::nnl

@@ -14,6 +14,9 @@ class Lexer {
 
   std::vector<Token> run() {
     std::vector<Token> out;
+    // A UTF-8 byte-order mark (Windows editors write one) is not part of the text: columns on
+    // line 1 count from after it.
+    if (src_.starts_with("\xEF\xBB\xBF")) pos_ = 3;
     while (true) {
       skip_space_and_comments();
       if (pos_ >= src_.size()) break;

@@ -73,6 +73,26 @@ ValueRef emit_input(Model& m, const LayerDecl& L, const LayerOps& ops, const Con
   return ValueRef{in, 0};
 }
 
+// The model's output is its last declared layer that feeds no other (NNL v0.2 has no output
+// declaration; its examples end with the output layer). Any other layer that feeds none is left
+// out of the connections by mistake, most likely: it stays an output, with a warning.
+void warn_extra_outputs(const Program& p, const std::vector<GraphOutput>& outputs, Diags& d) {
+  if (outputs.size() < 2) return;
+  const std::string& main = outputs.back().name;
+  for (size_t k = 0; k + 1 < outputs.size(); ++k) {
+    const auto L = std::find_if(p.layers.begin(), p.layers.end(),
+                                [&](const LayerDecl& x) { return x.id == outputs[k].name; });
+    Diagnostic w = make_warning("nnl.graph.extra-output",
+                                "layer '" + L->id + "' is not connected to anything: no layer reads it, so it becomes "
+                                "a model output besides '" + main + "'",
+                                L->loc);
+    w.node = L->id;
+    w.notes.push_back("the model's output is its last declared layer that no layer reads ('" + main +
+                      "'); connect '" + L->id + "' (" + L->id + " -> ...;) or remove it");
+    d.add(std::move(w));
+  }
+}
+
 }  // namespace
 
 std::optional<Lowered> lower(const Program& p, Diags& d) {
@@ -131,6 +151,7 @@ std::optional<Lowered> lower(const Program& p, Diags& d) {
   }
   for (size_t i = 0; i < p.layers.size(); ++i)
     if (!t.feeds_other[i]) m.graph.outputs.push_back(GraphOutput{p.layers[i].id, value[i]});
+  warn_extra_outputs(p, m.graph.outputs, d);
   m.size_names = batched_size_names(m.graph);
   if (d.has_errors()) return std::nullopt;
   return out;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "formats/nnl/layers.hpp"
+#include "semantics/spelling.hpp"
 
 namespace nnref::nnl {
 
@@ -69,6 +70,7 @@ Topology connect(const Program& p, Diags& d) {
   t.feeds_other.assign(n, false);
   size_t errors_before = d.error_count();
 
+  std::map<size_t, size_t> broken_edge;  // a layer → the error about an unknown name in an edge into it
   std::map<std::string, size_t> index;
   for (size_t i = 0; i < n; ++i) index.emplace(p.layers[i].id, i);  // first declaration wins
   auto is_input = [&](size_t i) { return p.layers[i].type == "Input"; };
@@ -84,20 +86,40 @@ Topology connect(const Program& p, Diags& d) {
       if (i > 0) t.inputs[i].push_back(index.at(p.layers[i - 1].id));
     }
   } else {
+    std::vector<std::string> ids;
+    for (const LayerDecl& L : p.layers) ids.push_back(L.id);
+    // "connection to unknown layer 'dens1'", with "did you mean 'dense1'?"; the id of the error.
+    const auto unknown = [&](const NameRef& name, const char* direction) {
+      const auto meant = closest_spelling(name.name, ids);
+      std::vector<std::string> notes;
+      if (meant) notes.push_back("did you mean '" + *meant + "'?");
+      const size_t id = d.error("nnl.connection.unknown-layer",
+                                std::string("connection ") + direction + " unknown layer '" + name.name + "'",
+                                name.loc, name.name, std::move(notes));
+      return std::pair{id, meant};
+    };
     for (const Edge& e : p.edges) {
       auto to = index.find(e.to.name);
-      if (to == index.end())
-        d.error("nnl.connection.unknown-layer", "connection to unknown layer '" + e.to.name + "'", e.to.loc, e.to.name);
+      if (to == index.end()) {
+        // The layer meant is likely left without inputs: its error follows from this one.
+        const auto [id, meant] = unknown(e.to, "to");
+        if (meant) broken_edge.emplace(index.at(*meant), id);
+      }
       for (const NameRef& f : e.from) {
         auto from = index.find(f.name);
         if (from == index.end()) {
-          d.error("nnl.connection.unknown-layer", "connection from unknown layer '" + f.name + "'", f.loc, f.name);
+          const size_t id = unknown(f, "from").first;
+          if (to != index.end()) broken_edge.emplace(to->second, id);
           continue;
         }
         if (to != index.end()) t.inputs[to->second].push_back(from->second);
       }
     }
   }
+  // Input count errors of a layer an unknown name was meant for follow from that name's error.
+  const auto report = [&](size_t layer, size_t id) {
+    if (auto cause = broken_edge.find(layer); cause != broken_edge.end()) d.follows(id, cause->second);
+  };
 
   // Input counts.
   for (size_t i = 0; i < n; ++i) {
@@ -107,23 +129,25 @@ Topology connect(const Program& p, Diags& d) {
     if (!spec) continue;
     int count = static_cast<int>(t.inputs[i].size());
     if (spec->min_inputs == 0 && count > 0) {
-      d.error("nnl.layer.arity", "Input layer '" + L.id + "' cannot have inputs, but " + std::to_string(count) +
-                                     (count == 1 ? " connection leads" : " connections lead") + " into it",
-              L.loc, L.id);
+      report(i, d.error("nnl.layer.arity",
+                        "Input layer '" + L.id + "' cannot have inputs, but " + std::to_string(count) +
+                            (count == 1 ? " connection leads" : " connections lead") + " into it",
+                        L.loc, L.id));
     } else if (count == 0 && spec->min_inputs > 0) {
       if (explicit_edges)
-        d.error("nnl.graph.unreachable",
-                "layer '" + L.id + "' is not reachable from an Input: no connection leads into it", L.loc, L.id);
+        report(i, d.error("nnl.graph.unreachable",
+                          "layer '" + L.id + "' is not reachable from an Input: no connection leads into it", L.loc,
+                          L.id));
       else
         d.error("nnl.layer.arity", "layer '" + L.id + "' has no input: the first layer must be an Input", L.loc,
                 L.id);
     } else if (count < spec->min_inputs) {
       std::vector<std::string> notes;
       if (!explicit_edges) notes.push_back("Add and Concat need an explicit connections block, e.g. [a, b] -> " + L.id + ";");
-      d.error("nnl.layer.arity",
-              std::string(spec->type) + " layer '" + L.id + "' needs at least " + std::to_string(spec->min_inputs) +
-                  " inputs, but has " + std::to_string(count),
-              L.loc, L.id, std::move(notes));
+      report(i, d.error("nnl.layer.arity",
+                        std::string(spec->type) + " layer '" + L.id + "' needs at least " +
+                            std::to_string(spec->min_inputs) + " inputs, but has " + std::to_string(count),
+                        L.loc, L.id, std::move(notes)));
     } else if (spec->max_inputs >= 0 && count > spec->max_inputs) {
       d.error("nnl.layer.arity",
               std::string(spec->type) + " layer '" + L.id + "' takes exactly " + std::to_string(spec->max_inputs) +

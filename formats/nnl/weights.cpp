@@ -54,6 +54,8 @@ class Loader {
         for (const WeightFile& w : spec->weights)
           if (b == w.file) role = w.role;
     }
+    // An entry no layer declares keeps its own name in messages ("bn_var", not "bn_var/").
+    m_.param_keys.emplace(std::pair{a, role}, name);
     m_.payload.set(a, role, ParamEntry{std::move(t), source});
     return true;
   }

@@ -34,8 +34,9 @@ std::optional<ShapeOut<Dim>> shape_rule(const AddNAttrs&, const std::vector<Dims
                                         ObligationSink<Dim>& sink) {
   const Dims<Dim>& first = inputs[0];
   for (size_t k = 1; k < inputs.size(); ++k) {
-    const std::string what = "add_n: input " + std::to_string(k) + " has shape " + dims_str(inputs[k]) +
-                             ", input 0 has shape " + dims_str(first) + "; all inputs must have the same shape";
+    const std::string what = "add_n: " + sink.operand(k) + " has shape " + dims_str(inputs[k]) + ", but " +
+                             sink.operand(0) + " has shape " + dims_str(first) +
+                             "; all inputs must have the same shape";
     if (inputs[k].size() != first.size()) {
       sink.require(false, kAddNMismatch, what);
       return std::nullopt;

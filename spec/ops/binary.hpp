@@ -46,7 +46,7 @@ inline Arity arity(const BinaryAttrs&) { return {2, 2}; }
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const BinaryAttrs& a, const std::vector<Dims<Dim>>& inputs,
                                         ObligationSink<Dim>& sink) {
-  auto out = broadcast_pair(inputs[0], inputs[1], a.broadcast, sink);
+  auto out = broadcast_all(inputs, a.broadcast, sink);
   if (!out) return std::nullopt;
   return ShapeOut<Dim>{{std::move(*out)}, {}};
 }

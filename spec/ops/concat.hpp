@@ -1,6 +1,7 @@
 // concat: joins its inputs along one axis (NNEF 1.0 concat).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,9 +12,11 @@
 
 namespace nnref {
 
-// Joins inputs along axis (may count from the end); other extents equal.
+// Joins inputs along axis (may count from the end); other extents equal. The axis counts the axes
+// after the first batch_axes (spec/rules/axes.hpp: NNL 1, others 0).
 struct ConcatAttrs {
   int64_t axis = 0;
+  size_t batch_axes = 0;
 };
 
 inline constexpr ObligationSpec kConcatRankMismatch{
@@ -44,19 +47,20 @@ std::optional<ShapeOut<Dim>> shape_rule(const ConcatAttrs& a, const std::vector<
   for (size_t k = 1; k < inputs.size(); ++k) {
     const bool same_rank = inputs[k].size() == x0.size();
     sink.require(same_rank, kConcatRankMismatch,
-                 "concat input " + std::to_string(k) + " has rank " + std::to_string(inputs[k].size()) +
-                     " but input 0 has rank " + std::to_string(x0.size()));
+                 "concat: " + sink.operand(k) + " has shape " + dims_str(inputs[k]) + " of rank " +
+                     std::to_string(inputs[k].size()) + ", but " + sink.operand(0) + " has shape " + dims_str(x0) +
+                     " of rank " + std::to_string(x0.size()));
     if (!same_rank) return std::nullopt;
   }
-  const auto axis = checked_axis(op_name(a), "axis", a.axis, x0.size(), sink);
+  const auto axis = checked_axis(op_name(a), "axis", a.axis, AxisDomain(x0, a.batch_axes), sink);
   if (!axis) return std::nullopt;
   Dims<Dim> out = x0;
   for (size_t k = 1; k < inputs.size(); ++k) {
     for (size_t i = 0; i < x0.size(); ++i) {
       if (i == *axis) continue;
       sink.require(inputs[k][i] == x0[i], kConcatExtentMismatch,
-                   "concat inputs disagree on axis " + std::to_string(i) + ": input 0 has extent " + dim_str(x0[i]) +
-                       ", input " + std::to_string(k) + " has " + dim_str(inputs[k][i]));
+                   "concat inputs disagree on " + axis_label(i, a.batch_axes) + ": " + sink.operand(0) +
+                       " has extent " + dim_str(x0[i]) + ", " + sink.operand(k) + " has " + dim_str(inputs[k][i]));
     }
     out[*axis] = out[*axis] + inputs[k][*axis];
   }
@@ -68,7 +72,8 @@ std::optional<ShapeOut<Dim>> shape_rule(const ConcatAttrs& a, const std::vector<
 template <Scalar T>
 void evaluate(const Checked<ConcatAttrs>& op, const OpIO<T>& io) {
   const Shape& out = op.outputs()[0];
-  const auto axis = static_cast<size_t>(normalize_axis(op.attrs().axis, out.rank()));
+  const AxisDomain domain(out.dims(), op.attrs().batch_axes);
+  const auto axis = static_cast<size_t>(normalize_axis(op.attrs().axis, domain));
   const int64_t outer = checked_element_count({out.dims().begin(), out.dims().begin() + axis});
   Tensor<T>& y = io.out(0);
   int64_t at = 0;

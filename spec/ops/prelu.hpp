@@ -28,7 +28,7 @@ inline Arity arity(const PreluAttrs&) { return {2, 2}; }
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const PreluAttrs& p, const std::vector<Dims<Dim>>& inputs,
                                         ObligationSink<Dim>& sink) {
-  auto out = broadcast_pair(inputs[0], inputs[1], p.broadcast, sink);
+  auto out = broadcast_all(inputs, p.broadcast, sink);
   if (!out) return std::nullopt;
   return ShapeOut<Dim>{{std::move(*out)}, {}};
 }

@@ -1,6 +1,7 @@
 // softmax: the normalised exponentials of each group of positions over the given axes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@ namespace nnref {
 // y = exp(x − max)/Σ exp(x − max) over `axes` (the max subtracted for range, not meaning).
 struct SoftmaxAttrs {
   std::vector<int64_t> axes;  // may count from the end
+  size_t batch_axes = 0;      // leading axes the axes do not count (spec/rules/axes.hpp: NNL 1, others 0)
 };
 
 // Every softmax obligation is an axes obligation (spec/rules/axes.hpp).
@@ -30,7 +32,7 @@ template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const SoftmaxAttrs& a, const std::vector<Dims<Dim>>& inputs,
                                         ObligationSink<Dim>& sink) {
   const Dims<Dim>& x = inputs[0];
-  if (!checked_axes(op_name(a), a.axes, x.size(), false, sink)) return std::nullopt;
+  if (!checked_axes(op_name(a), a.axes, AxisDomain(x, a.batch_axes), false, sink)) return std::nullopt;
   return ShapeOut<Dim>{{x}, {}};
 }
 
@@ -42,7 +44,8 @@ void evaluate(const Checked<SoftmaxAttrs>& op, const OpIO<T>& io) {
   Tensor<T>& y = io.out(0);
   if (x.size() == 0) return;  // no group to read
   const Shape& shape = op.inputs()[0];
-  const AxisSplit split = split_axes(shape, normalized_axes(op.attrs().axes, shape.rank()));
+  const AxisDomain domain(shape.dims(), op.attrs().batch_axes);
+  const AxisSplit split = split_axes(shape, normalized_axes(op.attrs().axes, domain));
   const std::vector<int64_t>& outer = split.outer;
   const std::vector<int64_t>& inner = split.inner;
   const int64_t n = static_cast<int64_t>(inner.size());

@@ -59,10 +59,12 @@ PredOf<Dim> extents_combine(const Dim& x, const Dim& y) {
   return dim_select(x == int64_t{1}, y, x) == dim_select(y == int64_t{1}, x, y);
 }
 
-// The shape of a and b combined under `rule`, each aligned axis an obligation.
+// The shape of a and b combined under `rule`, each aligned axis an obligation; messages call them
+// `a_name` and `b_name`.
 template <class Dim>
-std::optional<Dims<Dim>> broadcast_pair(const Dims<Dim>& a, const Dims<Dim>& b, Broadcast rule, ObligationSink<Dim>& sink) {
-  const std::string what = "operands of shapes " + dims_str(a) + " and " + dims_str(b) +
+std::optional<Dims<Dim>> broadcast_pair(const Dims<Dim>& a, const std::string& a_name, const Dims<Dim>& b,
+                                        const std::string& b_name, Broadcast rule, ObligationSink<Dim>& sink) {
+  const std::string what = a_name + " of shape " + dims_str(a) + " and " + b_name + " of shape " + dims_str(b) +
                            " are not broadcastable (" + rule_name(rule) + ")";
   if (rule == Broadcast::Equal && a.size() != b.size()) {
     sink.require(false, kBroadcastIncompatible,
@@ -85,11 +87,14 @@ std::optional<Dims<Dim>> broadcast_pair(const Dims<Dim>& a, const Dims<Dim>& b, 
   return out;
 }
 
-// The shape of all operands combined, left to right.
+// The shape of all the op's inputs combined, left to right, each named as the sink names it.
 template <class Dim>
 std::optional<Dims<Dim>> broadcast_all(const std::vector<Dims<Dim>>& operands, Broadcast rule, ObligationSink<Dim>& sink) {
   std::optional<Dims<Dim>> out = operands.at(0);
-  for (size_t k = 1; k < operands.size() && out; ++k) out = broadcast_pair(*out, operands[k], rule, sink);
+  for (size_t k = 1; k < operands.size() && out; ++k) {
+    const std::string so_far = k == 1 ? sink.operand(0) : "inputs 0 to " + std::to_string(k - 1) + " combined";
+    out = broadcast_pair(*out, so_far, operands[k], sink.operand(k), rule, sink);
+  }
   return out;
 }
 

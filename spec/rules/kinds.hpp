@@ -25,7 +25,7 @@ bool require_operand_kinds(const std::string& op, const Signature& sig, const st
   for (size_t i = 0; i < kinds.size(); ++i)
     if (kinds[i] != sig.operand(i)) {
       sink.require(false, kOperandKind,
-                   op + " input " + std::to_string(i) + " must be " + elem_kind_name(sig.operand(i)) + ", got " +
+                   op + " " + sink.operand(i) + " must be " + elem_kind_name(sig.operand(i)) + ", got " +
                        elem_kind_name(kinds[i]));
       return false;
     }
