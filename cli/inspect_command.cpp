@@ -22,7 +22,7 @@ std::string row(const std::string& name, const std::string& op, const std::strin
 
 // What evaluation holds while each node runs, at `scalar_size` bytes per element: the same
 // reading of memory as the budget of run and check (semantics/memory.hpp).
-MemoryUse<CDim> memory_of(const Graph& g, const GraphInfo& info, int64_t scalar_size) {
+MemoryUse<CDim> memory_of(const Graph& g, const GraphInfo& info, int64_t scalar_size, const ParamNames& names) {
   std::vector<std::vector<CDim>> outputs;
   std::vector<std::vector<std::pair<std::string, CDim>>> params;
   for (const NodeInfo& ni : info.nodes) {
@@ -31,7 +31,7 @@ MemoryUse<CDim> memory_of(const Graph& g, const GraphInfo& info, int64_t scalar_
     for (const Shape& s : ni.outputs) outputs.back().push_back(CDim(s.count()));
     for (const ParamInfo& p : ni.params) params.back().emplace_back(p.role, CDim(p.shape.count()));
   }
-  return memory_use(g, outputs, params, scalar_size);
+  return memory_use(g, outputs, params, scalar_size, names);
 }
 
 }  // namespace
@@ -44,7 +44,7 @@ int inspect_command(const InspectOptions& o, std::ostream& out, std::ostream& er
   if (!info) return exit;
 
   const int64_t scalar_size = bytes_per_element(o.precision);
-  const MemoryUse<CDim> use = memory_of(model->graph, *info, scalar_size);
+  const MemoryUse<CDim> use = memory_of(model->graph, *info, scalar_size, model->param_keys);
   const std::vector<CDim> live = use.totals();
   out << row("node", "op", "output shape", "parameters", "MACs", "live (" + o.precision + ")");
   int64_t total_params = 0, total_macs = 0;

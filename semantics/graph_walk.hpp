@@ -154,7 +154,7 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
       for (const auto& o : s->outputs) outputs.back().push_back(element_count(o));
       for (const auto& p : s->params) params.back().emplace_back(p.role, element_count(p.dims));
     }
-    reading.require_budget(memory_use(g, outputs, params, scalar_size));
+    reading.require_budget(memory_use(g, outputs, params, scalar_size, names));
   }
   return w;
 }

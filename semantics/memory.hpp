@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "semantics/graph.hpp"
+#include "semantics/param_names.hpp"
 #include "spec/dim.hpp"
 
 namespace nnref {
@@ -80,9 +81,11 @@ Peak<Dim> find_peak(const MemoryUse<Dim>& use, const std::vector<Dim>& totals, V
 }
 
 // outputs[node][k] and params[node][p] are element counts; `scalar_size` bytes per element.
+// Parameters are named as `names` (the model's source) names them.
 template <class Dim>
 MemoryUse<Dim> memory_use(const Graph& g, const std::vector<std::vector<Dim>>& outputs,
-                          const std::vector<std::vector<std::pair<std::string, Dim>>>& params, int64_t scalar_size) {
+                          const std::vector<std::vector<std::pair<std::string, Dim>>>& params, int64_t scalar_size,
+                          const ParamNames& names) {
   MemoryUse<Dim> m;
   std::vector<size_t> counts;
   for (const auto& o : outputs) counts.push_back(o.size());
@@ -91,7 +94,7 @@ MemoryUse<Dim> memory_use(const Graph& g, const std::vector<std::vector<Dim>>& o
   for (const Node& node : g.nodes) {
     const auto id = static_cast<size_t>(node.id);
     for (const auto& [role, count] : params[id]) {
-      m.params.push_back({node.id, "parameter " + node.name + "/" + role, tensor_bytes(count, scalar_size)});
+      m.params.push_back({node.id, "parameter " + param_name(names, node.name, role), tensor_bytes(count, scalar_size)});
       m.params_bytes = m.params_bytes + m.params.back().bytes;
     }
     for (size_t k = 0; k < outputs[id].size(); ++k) {

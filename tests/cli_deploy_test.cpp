@@ -198,6 +198,8 @@ TEST_CASE("deploy: inspect's peak is the bytes check and run compare with --max-
   Run over = nnref_cli({"check", mlp, "--max-memory", "2199"});
   CHECK(over.code == 1);
   CHECK(has(over.err, "evaluation needs 2200 bytes at its peak"));
+  // fc2.weight, 16·8 elements, is the largest tensor held then; named as NNL names it.
+  CHECK(has(over.err, "the largest tensor is parameter fc2.weight, 1024 bytes"));
   const std::string x = example("mlp", "input.npy");
   CHECK(nnref_cli({"run", mlp, "--input", x, "--max-memory", "2200", "-q"}).code == 0);
   CHECK(nnref_cli({"run", mlp, "--input", x, "--max-memory", "2199", "-q"}).code == 1);
