@@ -6,28 +6,15 @@
 #include <sstream>
 
 #include "cli/app.hpp"
+#include "cli_test_support.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "temp_dir.hpp"
 
 using namespace nnref;
+using namespace nnref::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run nnref_cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  int code = run_app(args, out, err);
-  return {code, out.str(), err.str()};
-}
-
-std::string example(const std::string& name, const std::string& file) {
-  return (fs::path(NNREF_SOURCE_DIR) / "examples" / name / file).string();
-}
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 

@@ -5,32 +5,13 @@
 #include <sstream>
 
 #include "cli/app.hpp"
+#include "cli_test_support.hpp"
 #include "temp_dir.hpp"
 #include "formats/tensor_files/npy.hpp"
 
 using namespace nnref;
+using namespace nnref::test;
 namespace fs = std::filesystem;
-
-namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run nnref_cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  int code = run_app(args, out, err);
-  return {code, out.str(), err.str()};
-}
-
-std::string example(const std::string& name, const std::string& file) {
-  return (fs::path(NNREF_SOURCE_DIR) / "examples" / name / file).string();
-}
-
-void write_text(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
-
-}  // namespace
 
 TEST_CASE("cli: usage errors exit 2, help exits 0") {
   CHECK(nnref_cli({}).code == 2);
