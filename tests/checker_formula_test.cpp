@@ -39,7 +39,7 @@ TEST_CASE("formulas: a 4x4 max pool reads input.0 / 4, a stride-4 same conv (3 +
   REQUIRE(d != nullptr);
   INFO(all_text(r));
   CHECK(d->message.find("(input 0) has shape [1, input.0 / 4, 8, 8]") != std::string::npos);
-  CHECK(d->message.find("(axis 1: (3 + input.0) / 4 vs input.0 / 4)") != std::string::npos);
+  CHECK(d->message.find("(per-sample axis 0: (3 + input.0) / 4 vs input.0 / 4)") != std::string::npos);
   CHECK(d->notes.at(0) == "needs (3 + input.0) / 4 == input.0 / 4, but --dim allows input.0 = 4..512");
 }
 

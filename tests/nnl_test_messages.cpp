@@ -352,7 +352,7 @@ TEST_CASE("nnl: Add and Concat mismatches name the layers that feed them", "[nnl
         ok_model(parse(wrap(layers + "layer res = Add();\nconnections { input -> conv; [input, conv] -> res; }\n")));
     CHECK(only(walk(m, false), "shape.add_n.mismatch").message ==
           "node 'res' (add_n): add_n: 'conv' (input 1) has shape [1, 6, 6, 2], but 'input' (input 0) has shape "
-          "[1, 8, 8, 2]; all inputs must have the same shape (axis 1: 6 vs 8)");
+          "[1, 8, 8, 2]; all inputs must have the same shape (per-sample axis 0: 6 vs 8)");
   }
   SECTION("Concat") {
     const Model m =

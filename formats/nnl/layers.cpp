@@ -314,7 +314,7 @@ std::optional<LayerOps> lower_layer(const LayerDecl& L, Checker& c) {
     return ops;
   }
   if (t == "Add") {
-    ops.main = AddNAttrs{};
+    ops.main = AddNAttrs{1};
     return ops;
   }
   if (t == "Concat" || t == "Softmax") {

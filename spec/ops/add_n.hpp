@@ -7,10 +7,15 @@
 #include <vector>
 
 #include "spec/op_rule.hpp"
+#include "spec/rules/axes.hpp"
 
 namespace nnref {
 
-struct AddNAttrs {};
+// batch_axes: how many leading axes messages do not count, as for an axis attribute
+// (spec/rules/axes.hpp: NNL 1, so that its users read per-sample axes; others 0).
+struct AddNAttrs {
+  size_t batch_axes = 0;
+};
 
 inline constexpr ObligationSpec kAddNMismatch{
     ObligationKind::Shape, "shape.add_n.mismatch",
@@ -30,7 +35,7 @@ inline std::string op_name(const AddNAttrs&) { return "add_n"; }
 inline Arity arity(const AddNAttrs&) { return {2, -1}; }
 
 template <class Dim>
-std::optional<ShapeOut<Dim>> shape_rule(const AddNAttrs&, const std::vector<Dims<Dim>>& inputs,
+std::optional<ShapeOut<Dim>> shape_rule(const AddNAttrs& a, const std::vector<Dims<Dim>>& inputs,
                                         ObligationSink<Dim>& sink) {
   const Dims<Dim>& first = inputs[0];
   for (size_t k = 1; k < inputs.size(); ++k) {
@@ -43,8 +48,8 @@ std::optional<ShapeOut<Dim>> shape_rule(const AddNAttrs&, const std::vector<Dims
     }
     for (size_t i = 0; i < first.size(); ++i)
       sink.require(inputs[k][i] == first[i], kAddNMismatch,
-                   what + " (axis " + std::to_string(i) + ": " + dim_str(inputs[k][i]) + " vs " + dim_str(first[i]) +
-                       ")");
+                   what + " (" + axis_label(i, a.batch_axes) + ": " + dim_str(inputs[k][i]) + " vs " +
+                       dim_str(first[i]) + ")");
   }
   return ShapeOut<Dim>{{first}, {}};
 }
