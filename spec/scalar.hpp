@@ -39,9 +39,11 @@ template <class T> T atanh(const T& x) { using std::atanh; return T(atanh(x)); }
 template <class T> T floor(const T& x) { using std::floor; return T(floor(x)); }
 template <class T> T ceil(const T& x)  { using std::ceil;  return T(ceil(x)); }
 template <class T> T pow(const T& x, const T& y) { using std::pow; return T(pow(x, y)); }
-template <class T> T max(const T& a, const T& b) { return a < b ? b : a; }
-template <class T> T min(const T& a, const T& b) { return b < a ? b : a; }
 template <class T> bool isnan(const T& x) { using std::isnan; return isnan(x); }
+// A NaN operand, in either position, gives NaN (as torch.maximum, IEEE 754-2019 maximum): a
+// comparison alone would keep the other operand when the NaN comes second.
+template <class T> T max(const T& a, const T& b) { return sc::isnan(b) ? b : a < b ? b : a; }
+template <class T> T min(const T& a, const T& b) { return sc::isnan(b) ? b : b < a ? b : a; }
 template <class T> double to_double(const T& x) { return static_cast<double>(x); }
 // clang-format on
 }  // namespace sc
