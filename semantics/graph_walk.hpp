@@ -67,8 +67,7 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
                            GraphReading<Dim>& reading, int64_t scalar_size) {
   WalkResult<Dim> w;
   ObligationSink<Dim>& sink = reading.sink();
-  std::optional<SpareEntries> spare;
-  if (payload != nullptr) spare.emplace(g, *payload, names);
+  std::optional<SpareEntries> spare;  // built at the first missing parameter: most walks have none
   for (const Node& node : g.nodes) {
     reading.at(&node);
     w.kinds.push_back(op_signature(node.op).result);
@@ -122,6 +121,7 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
           if (!e) {
             std::vector<std::string> roles;
             for (const auto& q : out->params) roles.push_back(q.role);
+            if (!spare) spare.emplace(g, *payload, names);
             lookalike = spare->lookalike(node.name, roles, name);
           }
           require_binding(p, e, name, lookalike, sink);

@@ -23,7 +23,8 @@ std::string param_name(const ParamNames& names, const std::string& node, const s
 inline constexpr size_t kMaxLookalikeSearches = 64;
 
 // The weights entries that no layer can use, for suggesting one for a missing parameter: those of
-// a node the graph lacks, and those of a node under a role it does not have. Built once per walk.
+// a node the graph lacks, and those of a node under a role it does not have. Built once per walk,
+// when a parameter is first found missing.
 class SpareEntries {
  public:
   SpareEntries(const Graph& g, const Payload& payload, const ParamNames& names);

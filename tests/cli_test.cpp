@@ -107,6 +107,17 @@ TEST_CASE("cli: run on bad inputs gives located diagnostics and exit 2") {
     CHECK(r.code == 2);
     CHECK(r.err.find("npy.truncated") != std::string::npos);
   }
+  SECTION("an input of a dtype nnref does not read (complex): exit 2") {
+    std::string header = "{'descr': '<c16', 'fortran_order': False, 'shape': (1, 4), }";
+    header.append(128 - 10 - header.size() - 1, ' ');
+    header += '\n';
+    std::string npy = std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header +
+                      std::string(64, '\0');
+    write_text(dir / "complex.npy", npy);
+    Run r = nnref_cli({"run", example("mlp", "model.nnl"), "--input", (dir / "complex.npy").string()});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("npy.unsupported-dtype") != std::string::npos);
+  }
   SECTION("a budget too small for the model") {
     Run r = nnref_cli({"run", example("resnet_block", "model.nnl"), "--input", example("resnet_block", "input.npy"),
                        "--max-memory", "1M"});
@@ -177,6 +188,12 @@ TEST_CASE("cli: check reports every binding problem; init-weights makes a model 
   CHECK(bad.err.find("bn1.gamma") != std::string::npos);
   CHECK(bad.err.find("warning[bind.unused]") != std::string::npos);
   CHECK(bad.err.find("model.nnl:") != std::string::npos);
+  // run names the parameter as check does, as NNL writes it: bn1.gamma, not the IR's bn1/scale.
+  Run run = nnref_cli({"run", (dir / "model.nnl").string(), "--input", example("resnet_block", "input.npy")});
+  CHECK(run.code == 1);
+  CHECK(run.err.find("error[bind.shape-mismatch]") != std::string::npos);
+  CHECK(run.err.find("parameter bn1.gamma") != std::string::npos);
+  CHECK(run.err.find("bn1/scale") == std::string::npos);
 }
 
 TEST_CASE("cli: inspect lists shapes, parameters and MACs") {
