@@ -3,7 +3,7 @@
 #include <ostream>
 
 #include "cli/app.hpp"
-#include "spec/scalar.hpp"
+#include "spec/scalars.hpp"
 
 namespace nnref {
 

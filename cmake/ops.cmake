@@ -1,8 +1,8 @@
-# Reads the op list (spec/ops/op_list.hpp) and the scalar list (spec/scalar.hpp), so that each op
+# Reads the op list (spec/ops/op_list.hpp) and the scalar list (spec/scalars.hpp), so that each op
 # gets its own translation units: adding an op or a scalar adds units instead of growing one.
 #
 # nnref_op_list(<out-var>): "Attrs;stem;Attrs;stem;..." in list order.
-# nnref_scalar_list(<out-var>): "float;double;mp50".
+# nnref_scalar_list(<out-var>): "float;double;mp50;Interval;Envelope".
 # nnref_generate_op_units(<out-var> <prefix> <body>): writes one .cpp per op into the build tree,
 #   with @ATTRS@ and @STEM@ replaced in <body>, and returns their paths.
 # nnref_generate_rule_units, nnref_generate_kernel_units: the two kinds of unit, below.
@@ -18,15 +18,15 @@ function(nnref_op_list out)
   endforeach()
   set(${out} ${result} PARENT_SCOPE)
   set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-               ${PROJECT_SOURCE_DIR}/spec/ops/op_list.hpp ${PROJECT_SOURCE_DIR}/spec/scalar.hpp)
+               ${PROJECT_SOURCE_DIR}/spec/ops/op_list.hpp ${PROJECT_SOURCE_DIR}/spec/scalars.hpp)
 endfunction()
 
 function(nnref_scalar_list out)
-  file(STRINGS ${PROJECT_SOURCE_DIR}/spec/scalar.hpp line REGEX "^#define NNREF_FOR_EACH_SCALAR")
-  string(REGEX MATCHALL "X\\(ARG, [a-z_0-9]+\\)" items "${line}")
+  file(STRINGS ${PROJECT_SOURCE_DIR}/spec/scalars.hpp line REGEX "^#define NNREF_FOR_EACH_SCALAR")
+  string(REGEX MATCHALL "X\\(ARG, [A-Za-z_0-9]+\\)" items "${line}")
   set(result "")
   foreach(item ${items})
-    string(REGEX MATCH "X\\(ARG, ([a-z_0-9]+)\\)" _ "${item}")
+    string(REGEX MATCH "X\\(ARG, ([A-Za-z_0-9]+)\\)" _ "${item}")
     list(APPEND result ${CMAKE_MATCH_1})
   endforeach()
   set(${out} ${result} PARENT_SCOPE)

@@ -10,7 +10,7 @@
 #include "semantics/payload.hpp"
 #include "spec/host_tensor.hpp"
 #include "spec/result.hpp"
-#include "spec/scalar.hpp"
+#include "spec/scalars.hpp"
 #include "spec/tensor.hpp"
 
 namespace nnref {

@@ -17,7 +17,7 @@
 #include "semantics/payload.hpp"
 #include "spec/host_tensor.hpp"
 #include "spec/result.hpp"
-#include "spec/scalar.hpp"
+#include "spec/scalars.hpp"
 
 namespace nnref {
 

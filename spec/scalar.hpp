@@ -1,11 +1,19 @@
 // The Scalar concept (TorchLean's Context α): what an interpretation of the reals must provide.
-// The evaluator and every op are templates over it; float, double and mp50 instantiate it now,
-// intervals and conformance balls later. Elementary functions are reached through sc:: so that
-// std:: overloads (float, double) and ADL overloads (Boost.Multiprecision) are found alike.
+// The evaluator and every op are templates over it. Points (float, double, mp50) compute one value
+// per operation; enclosures (Interval in spec/scalar_interval.hpp, Envelope in
+// spec/scalar_envelope.hpp) compute a set that soundly contains every value the operation can take.
+//
+// An op never compares or branches on values itself: everything beyond + − × ÷ goes through the
+// customization point ScalarOps<T> (reached as sc::name), so that an enclosure can answer soundly
+// where `a < b` has no honest meaning. The concept below lists every such function, so a scalar
+// that lacks one fails there, not deep inside an op.
 #pragma once
 
 #include <cmath>
 #include <concepts>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
 
 #include <boost/multiprecision/cpp_bin_float.hpp>
 
@@ -13,62 +21,185 @@ namespace nnref {
 
 using mp50 = boost::multiprecision::cpp_bin_float_50;
 
+// A value as two doubles lo ≤ hi: the enclosure of an interval or envelope, or a point twice.
+struct Enclosure {
+  double lo = 0.0, hi = 0.0;
+};
+
+// Specialised per scalar: PointOps below for the points, one specialisation per enclosure type.
+template <class T>
+struct ScalarOps;
+
+// The points' customization points: each function computes its formula once, in T.
+template <class T>
+struct PointOps {
+  static T from_double(double x) { return T(x); }
+  // The nearest T to the decimal (float and double round once, mp50 to its 166 bits).
+  static T from_decimal(const std::string& s) {
+    if constexpr (std::is_same_v<T, float>) return std::strtof(s.c_str(), nullptr);
+    else if constexpr (std::is_same_v<T, double>) return std::strtod(s.c_str(), nullptr);
+    else return T(s);
+  }
+  // clang-format off
+  static T exp(const T& x)   { using std::exp;   return T(exp(x)); }
+  static T log(const T& x)   { using std::log;   return T(log(x)); }
+  static T log2(const T& x)  { using std::log;   return T(log(x) / log(T(2))); }
+  static T sqrt(const T& x)  { using std::sqrt;  return T(sqrt(x)); }
+  static T rsqrt(const T& x) { return T(1) / sqrt(x); }
+  static T tanh(const T& x)  { using std::tanh;  return T(tanh(x)); }
+  static T sigmoid(const T& x) { return T(1) / (T(1) + exp(-x)); }
+  static T softplus(const T& x) { return log(exp(x) + T(1)); }
+  static T sin(const T& x)   { using std::sin;   return T(sin(x)); }
+  static T cos(const T& x)   { using std::cos;   return T(cos(x)); }
+  static T tan(const T& x)   { using std::tan;   return T(tan(x)); }
+  static T sinh(const T& x)  { using std::sinh;  return T(sinh(x)); }
+  static T cosh(const T& x)  { using std::cosh;  return T(cosh(x)); }
+  static T asin(const T& x)  { using std::asin;  return T(asin(x)); }
+  static T acos(const T& x)  { using std::acos;  return T(acos(x)); }
+  static T atan(const T& x)  { using std::atan;  return T(atan(x)); }
+  static T asinh(const T& x) { using std::asinh; return T(asinh(x)); }
+  static T acosh(const T& x) { using std::acosh; return T(acosh(x)); }
+  static T atanh(const T& x) { using std::atanh; return T(atanh(x)); }
+  static T abs(const T& x)   { using std::abs;   return T(abs(x)); }
+  static T floor(const T& x) { using std::floor; return T(floor(x)); }
+  static T ceil(const T& x)  { using std::ceil;  return T(ceil(x)); }
+  static T pow(const T& x, const T& y) { using std::pow; return T(pow(x, y)); }
+  static bool isnan(const T& x) { using std::isnan; return isnan(x); }
+  // A NaN operand, in either position, gives NaN (as torch.maximum, IEEE 754-2019 maximum): a
+  // comparison alone would keep the other operand when the NaN comes second.
+  static T max(const T& a, const T& b) { return isnan(b) ? b : a < b ? b : a; }
+  static T min(const T& a, const T& b) { return isnan(b) ? b : b < a ? b : a; }
+  static T relu(const T& x) { return max(x, T(0)); }
+  static T sqr(const T& x)  { return x * x; }
+  static T mid(const T& x)  { return x; }
+  // −1, 0 or 1; NaN stays NaN.
+  static T sign(const T& x) { return x > T(0) ? T(1) : x < T(0) ? T(-1) : x; }
+  // below(x) where x < 0, else at_or_above(x): a function defined piecewise at 0.
+  template <class Below, class Above>
+  static T piecewise_at_zero(const T& x, Below&& below, Above&& at_or_above) {
+    return x < T(0) ? below(x) : at_or_above(x);
+  }
+  // init + Σ_{i<n} term(i), accumulated left to right.
+  template <class Term>
+  static T sum(int64_t n, Term&& term, const T& init) {
+    T acc = init;
+    for (int64_t i = 0; i < n; ++i) acc = acc + term(i);
+    return acc;
+  }
+  // init + Σ_{i<n} x(i)·w(i), accumulated left to right.
+  template <class X, class W>
+  static T dot(int64_t n, X&& x, W&& w, const T& init) {
+    T acc = init;
+    for (int64_t i = 0; i < n; ++i) acc = acc + x(i) * w(i);
+    return acc;
+  }
+  static double to_double(const T& x) { return static_cast<double>(x); }
+  static Enclosure enclosure(const T& x) { return {to_double(x), to_double(x)}; }
+  // clang-format on
+};
+
+template <class T>
+  requires std::floating_point<T> || std::same_as<T, mp50>
+struct ScalarOps<T> : PointOps<T> {};
+
 template <class T>
 T from_double(double x) {
-  return T(x);
+  return ScalarOps<T>::from_double(x);
+}
+template <class T>
+T from_decimal(const std::string& s) {
+  return ScalarOps<T>::from_decimal(s);
 }
 
+// The customization points as functions, sc::exp(x) for ScalarOps<T>::exp(x).
 namespace sc {
 // clang-format off
-template <class T> T exp(const T& x)   { using std::exp;   return T(exp(x)); }
-template <class T> T log(const T& x)   { using std::log;   return T(log(x)); }
-template <class T> T sqrt(const T& x)  { using std::sqrt;  return T(sqrt(x)); }
-template <class T> T tanh(const T& x)  { using std::tanh;  return T(tanh(x)); }
-template <class T> T abs(const T& x)   { using std::abs;   return T(abs(x)); }
-template <class T> T sin(const T& x)   { using std::sin;   return T(sin(x)); }
-template <class T> T cos(const T& x)   { using std::cos;   return T(cos(x)); }
-template <class T> T tan(const T& x)   { using std::tan;   return T(tan(x)); }
-template <class T> T sinh(const T& x)  { using std::sinh;  return T(sinh(x)); }
-template <class T> T cosh(const T& x)  { using std::cosh;  return T(cosh(x)); }
-template <class T> T asin(const T& x)  { using std::asin;  return T(asin(x)); }
-template <class T> T acos(const T& x)  { using std::acos;  return T(acos(x)); }
-template <class T> T atan(const T& x)  { using std::atan;  return T(atan(x)); }
-template <class T> T asinh(const T& x) { using std::asinh; return T(asinh(x)); }
-template <class T> T acosh(const T& x) { using std::acosh; return T(acosh(x)); }
-template <class T> T atanh(const T& x) { using std::atanh; return T(atanh(x)); }
-template <class T> T floor(const T& x) { using std::floor; return T(floor(x)); }
-template <class T> T ceil(const T& x)  { using std::ceil;  return T(ceil(x)); }
-template <class T> T pow(const T& x, const T& y) { using std::pow; return T(pow(x, y)); }
-template <class T> bool isnan(const T& x) { using std::isnan; return isnan(x); }
-// A NaN operand, in either position, gives NaN (as torch.maximum, IEEE 754-2019 maximum): a
-// comparison alone would keep the other operand when the NaN comes second.
-template <class T> T max(const T& a, const T& b) { return sc::isnan(b) ? b : a < b ? b : a; }
-template <class T> T min(const T& a, const T& b) { return sc::isnan(b) ? b : b < a ? b : a; }
-template <class T> double to_double(const T& x) { return static_cast<double>(x); }
+template <class T> T exp(const T& x)      { return ScalarOps<T>::exp(x); }
+template <class T> T log(const T& x)      { return ScalarOps<T>::log(x); }
+template <class T> T log2(const T& x)     { return ScalarOps<T>::log2(x); }
+template <class T> T sqrt(const T& x)     { return ScalarOps<T>::sqrt(x); }
+template <class T> T rsqrt(const T& x)    { return ScalarOps<T>::rsqrt(x); }
+template <class T> T tanh(const T& x)     { return ScalarOps<T>::tanh(x); }
+template <class T> T sigmoid(const T& x)  { return ScalarOps<T>::sigmoid(x); }
+template <class T> T softplus(const T& x) { return ScalarOps<T>::softplus(x); }
+template <class T> T sin(const T& x)      { return ScalarOps<T>::sin(x); }
+template <class T> T cos(const T& x)      { return ScalarOps<T>::cos(x); }
+template <class T> T tan(const T& x)      { return ScalarOps<T>::tan(x); }
+template <class T> T sinh(const T& x)     { return ScalarOps<T>::sinh(x); }
+template <class T> T cosh(const T& x)     { return ScalarOps<T>::cosh(x); }
+template <class T> T asin(const T& x)     { return ScalarOps<T>::asin(x); }
+template <class T> T acos(const T& x)     { return ScalarOps<T>::acos(x); }
+template <class T> T atan(const T& x)     { return ScalarOps<T>::atan(x); }
+template <class T> T asinh(const T& x)    { return ScalarOps<T>::asinh(x); }
+template <class T> T acosh(const T& x)    { return ScalarOps<T>::acosh(x); }
+template <class T> T atanh(const T& x)    { return ScalarOps<T>::atanh(x); }
+template <class T> T abs(const T& x)      { return ScalarOps<T>::abs(x); }
+template <class T> T floor(const T& x)    { return ScalarOps<T>::floor(x); }
+template <class T> T ceil(const T& x)     { return ScalarOps<T>::ceil(x); }
+template <class T> T pow(const T& x, const T& y) { return ScalarOps<T>::pow(x, y); }
+template <class T> bool isnan(const T& x) { return ScalarOps<T>::isnan(x); }
+template <class T> T max(const T& a, const T& b) { return ScalarOps<T>::max(a, b); }
+template <class T> T min(const T& a, const T& b) { return ScalarOps<T>::min(a, b); }
+template <class T> T relu(const T& x)     { return ScalarOps<T>::relu(x); }
+template <class T> T sqr(const T& x)      { return ScalarOps<T>::sqr(x); }
+template <class T> T mid(const T& x)      { return ScalarOps<T>::mid(x); }
+template <class T> T sign(const T& x)     { return ScalarOps<T>::sign(x); }
+template <class T, class Below, class Above>
+T piecewise_at_zero(const T& x, Below&& below, Above&& at_or_above) {
+  return ScalarOps<T>::piecewise_at_zero(x, below, at_or_above);
+}
+// The midpoint (or the point itself) as a double, and the enclosure as two doubles rounded outward.
+template <class T> double to_double(const T& x) { return ScalarOps<T>::to_double(x); }
+template <class T> Enclosure enclosure(const T& x)    { return ScalarOps<T>::enclosure(x); }
 // clang-format on
 }  // namespace sc
 
 template <class T>
-concept Scalar = std::regular<T> && requires(T a, T b, double d) {
+concept Scalar = std::copyable<T> && std::default_initializable<T> && requires(T a, T b, double d, std::string s, T (*f)(const T&), T (*term)(int64_t)) {
   { a + b } -> std::convertible_to<T>;
   { a - b } -> std::convertible_to<T>;
   { a * b } -> std::convertible_to<T>;
   { a / b } -> std::convertible_to<T>;
   { -a } -> std::convertible_to<T>;
-  { a < b } -> std::convertible_to<bool>;
-  { a == b } -> std::convertible_to<bool>;
-  { from_double<T>(d) } -> std::same_as<T>;
-  { sc::exp(a) } -> std::same_as<T>;
-  { sc::log(a) } -> std::same_as<T>;
-  { sc::sqrt(a) } -> std::same_as<T>;
-  { sc::tanh(a) } -> std::same_as<T>;
-  { sc::to_double(a) } -> std::same_as<double>;
+  { ScalarOps<T>::from_double(d) } -> std::same_as<T>;
+  { ScalarOps<T>::from_decimal(s) } -> std::same_as<T>;
+  { ScalarOps<T>::exp(a) } -> std::same_as<T>;
+  { ScalarOps<T>::log(a) } -> std::same_as<T>;
+  { ScalarOps<T>::log2(a) } -> std::same_as<T>;
+  { ScalarOps<T>::sqrt(a) } -> std::same_as<T>;
+  { ScalarOps<T>::rsqrt(a) } -> std::same_as<T>;
+  { ScalarOps<T>::tanh(a) } -> std::same_as<T>;
+  { ScalarOps<T>::sigmoid(a) } -> std::same_as<T>;
+  { ScalarOps<T>::softplus(a) } -> std::same_as<T>;
+  { ScalarOps<T>::sin(a) } -> std::same_as<T>;
+  { ScalarOps<T>::cos(a) } -> std::same_as<T>;
+  { ScalarOps<T>::tan(a) } -> std::same_as<T>;
+  { ScalarOps<T>::sinh(a) } -> std::same_as<T>;
+  { ScalarOps<T>::cosh(a) } -> std::same_as<T>;
+  { ScalarOps<T>::asin(a) } -> std::same_as<T>;
+  { ScalarOps<T>::acos(a) } -> std::same_as<T>;
+  { ScalarOps<T>::atan(a) } -> std::same_as<T>;
+  { ScalarOps<T>::asinh(a) } -> std::same_as<T>;
+  { ScalarOps<T>::acosh(a) } -> std::same_as<T>;
+  { ScalarOps<T>::atanh(a) } -> std::same_as<T>;
+  { ScalarOps<T>::abs(a) } -> std::same_as<T>;
+  { ScalarOps<T>::floor(a) } -> std::same_as<T>;
+  { ScalarOps<T>::ceil(a) } -> std::same_as<T>;
+  { ScalarOps<T>::pow(a, b) } -> std::same_as<T>;
+  { ScalarOps<T>::isnan(a) } -> std::same_as<bool>;
+  { ScalarOps<T>::max(a, b) } -> std::same_as<T>;
+  { ScalarOps<T>::min(a, b) } -> std::same_as<T>;
+  { ScalarOps<T>::relu(a) } -> std::same_as<T>;
+  { ScalarOps<T>::sqr(a) } -> std::same_as<T>;
+  { ScalarOps<T>::mid(a) } -> std::same_as<T>;
+  { ScalarOps<T>::sign(a) } -> std::same_as<T>;
+  { ScalarOps<T>::piecewise_at_zero(a, f, f) } -> std::same_as<T>;
+  { ScalarOps<T>::sum(int64_t{1}, term, b) } -> std::same_as<T>;
+  { ScalarOps<T>::dot(int64_t{1}, term, term, b) } -> std::same_as<T>;
+  { ScalarOps<T>::to_double(a) } -> std::same_as<double>;
+  { ScalarOps<T>::enclosure(a) } -> std::same_as<Enclosure>;
 };
 
 static_assert(Scalar<float> && Scalar<double> && Scalar<mp50>);
-
-// Every scalar the evaluator is instantiated in: X(ARG, scalar) for each. CMake reads this list
-// (spec/CMakeLists.txt) to generate one translation unit per op and scalar.
-#define NNREF_FOR_EACH_SCALAR(X, ARG) X(ARG, float) X(ARG, double) X(ARG, mp50)
 
 }  // namespace nnref

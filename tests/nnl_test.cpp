@@ -105,7 +105,7 @@ TEST_CASE("nnl: the ResNet block example", "[nnl]") {
         std::vector<std::string>{"input", "conv1", "bn1", "relu1", "conv2", "bn2", "res", "relu2"});
   CHECK(attrs<ConvAttrs>(m, "conv1").pad_mode == PadMode::SameUpper);
   const auto& bn = attrs<BatchNormAttrs>(m, "bn1");
-  CHECK(bn.epsilon == 1e-5);
+  CHECK(bn.epsilon.value == 1e-5);
   CHECK(bn.channel_axis == -1);
   CHECK(std::holds_alternative<AddNAttrs>(node(m, "res").op));
   CHECK(input_names(m, "res") == std::vector<std::string>{"input", "bn2"});
@@ -151,9 +151,11 @@ TEST_CASE("nnl: parameter defaults and values", "[nnl]") {
     CHECK(p.stride == std::vector<int64_t>{1, 1});
   }
   SECTION("BatchNorm epsilon") {
-    CHECK(attrs<BatchNormAttrs>(ok_model(one_layer("BatchNorm()")), "x").epsilon == 1e-5);
-    CHECK(attrs<BatchNormAttrs>(ok_model(one_layer("BatchNorm(epsilon: 1e-6)")), "x").epsilon == 1e-6);
-    CHECK(attrs<BatchNormAttrs>(ok_model(one_layer("BatchNorm(epsilon: 1)")), "x").epsilon == 1.0);
+    CHECK(attrs<BatchNormAttrs>(ok_model(one_layer("BatchNorm()")), "x").epsilon.value == 1e-5);
+    CHECK(attrs<BatchNormAttrs>(ok_model(one_layer("BatchNorm(epsilon: 1e-6)")), "x").epsilon.value == 1e-6);
+    // The decimal as written, for the 50-digit and interval readings.
+    CHECK(attrs<BatchNormAttrs>(ok_model(one_layer("BatchNorm(epsilon: 0.001)")), "x").epsilon.decimal == "0.001");
+    CHECK(attrs<BatchNormAttrs>(ok_model(one_layer("BatchNorm(epsilon: 1)")), "x").epsilon.value == 1.0);
   }
   SECTION("Dropout is a copy, rate ignored") {
     CHECK(attrs<UnaryAttrs>(ok_model(one_layer("Dropout()")), "x").op == UnaryOp::Copy);

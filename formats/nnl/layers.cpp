@@ -291,10 +291,10 @@ std::optional<LayerOps> lower_layer(const LayerDecl& L, Checker& c) {
     return ops;
   }
   if (t == "BatchNorm") {
-    double eps = 1e-5;
+    Real eps{1e-5, "1e-5"};  // NNL's default, as the reference states it
     if (const Entry* e = c.get("epsilon")) {
-      eps = e->value.number;
-      if (!(eps > 0.0)) {
+      eps = Real(e->value.number, e->value.text);  // the decimal as written
+      if (!(eps.value > 0.0)) {
         c.error("nnl.param.value", "epsilon must be positive, not " + e->value.text, e->value.loc);
         return std::nullopt;
       }

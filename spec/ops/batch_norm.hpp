@@ -15,7 +15,7 @@ namespace nnref {
 // y = scale·(x − mean)/sqrt(variance + epsilon) + offset, per channel along channel_axis.
 // Params mean, variance, scale, offset: each [C] where C is the extent of channel_axis.
 struct BatchNormAttrs {
-  double epsilon = 1e-5;
+  Real epsilon{1e-5, "1e-5"};
   int64_t channel_axis = 1;  // may count from the end (-1: last)
 };
 
@@ -32,7 +32,7 @@ inline Arity arity(const BatchNormAttrs&) { return {1, 1}; }
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const BatchNormAttrs& a, const std::vector<Dims<Dim>>& inputs,
                                         ObligationSink<Dim>& sink) {
-  require_epsilon(op_name(a), a.epsilon, sink);
+  require_epsilon(op_name(a), a.epsilon.value, sink);
   const Dims<Dim>& x = inputs[0];
   const auto axis = checked_axis(op_name(a), "channel axis", a.channel_axis, x.size(), sink);
   if (!axis) return std::nullopt;
@@ -40,7 +40,10 @@ std::optional<ShapeOut<Dim>> shape_rule(const BatchNormAttrs& a, const std::vect
   return ShapeOut<Dim>{{x}, {{"mean", c, true}, {"variance", c, true}, {"scale", c, true}, {"offset", c, true}}};
 }
 
-// y = offset[c] + scale[c]·(x − mean[c])/sqrt(variance[c] + ε), c the channel of x (NNEF §4.9).
+// y = offset[c] + scale[c]·(x − mean[c])/sqrt(variance[c] + ε), c the channel of x (NNEF §4.9),
+// computed as the dot product offset[c] + x·a[c] + mean[c]·(−a[c]) with a[c] = scale[c]/sqrt(variance[c] + ε):
+// the same value, written so that the envelope bounds the rounding of every order of those three
+// terms, including a runtime that folds a[c] and offset[c] − mean[c]·a[c] before it reads x.
 template <Scalar T>
 void evaluate(const Checked<BatchNormAttrs>& op, const OpIO<T>& io) {
   const Tensor<T>& x = io.in(0);
@@ -48,11 +51,18 @@ void evaluate(const Checked<BatchNormAttrs>& op, const OpIO<T>& io) {
   const Shape& shape = op.inputs()[0];
   const size_t axis = static_cast<size_t>(normalize_axis(op.attrs().channel_axis, shape.rank()));
   const int64_t stride = shape.strides()[axis], channels = shape[axis];
-  const T eps = from_double<T>(op.attrs().epsilon);
+  const T eps = real_value<T>(op.attrs().epsilon);
+  std::vector<T> a, minus_a;
+  for (int64_t c = 0; c < channels; ++c) {
+    a.push_back(scale[c] / sc::sqrt(variance[c] + eps));
+    minus_a.push_back(-a.back());
+  }
   Tensor<T>& y = io.out(0);
   for (int64_t i = 0; i < y.size(); ++i) {
     const int64_t c = i / stride % channels;
-    y[i] = offset[c] + scale[c] * (x[i] - mean[c]) / sc::sqrt(variance[c] + eps);
+    y[i] = dot_of<T>(
+        2, [&](int64_t t) -> const T& { return t == 0 ? x[i] : mean[c]; },
+        [&](int64_t t) -> const T& { return t == 0 ? a[c] : minus_a[c]; }, offset[c]);
   }
 }
 

@@ -93,9 +93,9 @@ void evaluate(const Checked<MatMulAttrs>& op, const OpIO<T>& io) {
     const int64_t a0 = b * ra * ca, b0 = b * rb * cb, c0 = b * m * n;
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j)
-        C[c0 + i * n + j] = sum_of<T>(k, [&](int64_t l) {
-          return A[a0 + (ta ? l * ca + i : i * ca + l)] * B[b0 + (tb ? j * cb + l : l * cb + j)];
-        });
+        C[c0 + i * n + j] = dot_of<T>(
+            k, [&](int64_t l) -> const T& { return A[a0 + (ta ? l * ca + i : i * ca + l)]; },
+            [&](int64_t l) -> const T& { return B[b0 + (tb ? j * cb + l : l * cb + j)]; });
   }
 }
 

@@ -17,7 +17,7 @@ enum class PadBorder { Constant, Reflect, Replicate };
 struct PadAttrs {
   std::vector<std::pair<int64_t, int64_t>> padding;  // (before, after) per axis, all axes
   PadBorder border = PadBorder::Constant;
-  double value = 0.0;
+  Real value = 0.0;
 };
 
 inline constexpr ObligationSpec kPadAttributeLength{
@@ -99,7 +99,7 @@ void evaluate(const Checked<PadAttrs>& op, const OpIO<T>& io) {
   const Shape& out = op.outputs()[0];
   const PadAttrs& a = op.attrs();
   const auto strides = in.strides();
-  const T value = from_double<T>(a.value);
+  const T value = real_value<T>(a.value);
   const Tensor<T>& x = io.in(0);
   Tensor<T>& y = io.out(0);
   std::vector<int64_t> idx;

@@ -37,9 +37,11 @@ std::optional<ShapeOut<Dim>> shape_rule(const PreluAttrs& p, const std::vector<D
 template <Scalar T>
 void evaluate(const Checked<PreluAttrs>& op, const OpIO<T>& io) {
   Tensor<T>& y = io.out(0);
-  const T zero = from_double<T>(0.0);
   broadcast_map(
-      y.shape(), op.attrs().broadcast, [&](int64_t i, const T& x, const T& alpha) { y[i] = x < zero ? alpha * x : x; },
+      y.shape(), op.attrs().broadcast,
+      [&](int64_t i, const T& x, const T& alpha) {
+        y[i] = sc::piecewise_at_zero(x, [&](const T& v) { return alpha * v; }, [](const T& v) { return v; });
+      },
       io.in(0), io.in(1));
 }
 

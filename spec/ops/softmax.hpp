@@ -37,7 +37,8 @@ std::optional<ShapeOut<Dim>> shape_rule(const SoftmaxAttrs& a, const std::vector
 }
 
 // Over each group G of positions that differ only on the axes: m = max_G x, e = exp(x − m),
-// y = e/Σ_G e. Subtracting m changes nothing in exact arithmetic; it keeps exp in range.
+// y = e/Σ_G e. Subtracting m changes nothing in exact arithmetic; it keeps exp in range, so an
+// enclosure subtracts a point of m's (sc::mid), not m's whole range.
 template <Scalar T>
 void evaluate(const Checked<SoftmaxAttrs>& op, const OpIO<T>& io) {
   const Tensor<T>& x = io.in(0);
@@ -51,7 +52,7 @@ void evaluate(const Checked<SoftmaxAttrs>& op, const OpIO<T>& io) {
   const int64_t n = static_cast<int64_t>(inner.size());
   for (int64_t o : outer) {
     auto at = [&](int64_t r) { return o + inner[static_cast<size_t>(r)]; };
-    T m = fold<T>(n, [&](int64_t r) { return x[at(r)]; }, sc::max<T>);
+    const T m = sc::mid(fold<T>(n, [&](int64_t r) { return x[at(r)]; }, sc::max<T>));
     for (int64_t r = 0; r < n; ++r) y[at(r)] = sc::exp(x[at(r)] - m);
     T total = sum_of<T>(n, [&](int64_t r) { return y[at(r)]; });
     for (int64_t r = 0; r < n; ++r) y[at(r)] = y[at(r)] / total;

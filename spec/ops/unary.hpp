@@ -16,7 +16,7 @@ enum class UnaryOp {
 };
 struct UnaryAttrs {
   UnaryOp op = UnaryOp::Copy;
-  double alpha = 0.0;  // LeakyRelu slope, Elu alpha; unused otherwise
+  Real alpha = 0.0;  // LeakyRelu slope, Elu alpha; unused otherwise
 };
 
 
@@ -30,7 +30,7 @@ struct OpInfo<UnaryAttrs> {
   static std::vector<const ObligationSpec*> obligations() { return {&kUnaryAlpha}; }
   static std::vector<UnaryAttrs> prototypes() {
     std::vector<UnaryAttrs> all;
-    for (int op = 0; op <= static_cast<int>(UnaryOp::Softplus); ++op) all.push_back({static_cast<UnaryOp>(op), 0.0});
+    for (int op = 0; op <= static_cast<int>(UnaryOp::Softplus); ++op) all.push_back({static_cast<UnaryOp>(op), Real(0.0)});
     return all;
   }
 };
@@ -78,15 +78,16 @@ template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const UnaryAttrs& a, const std::vector<Dims<Dim>>& inputs,
                                         ObligationSink<Dim>& sink) {
   if (a.op == UnaryOp::Elu || a.op == UnaryOp::LeakyRelu)
-    sink.require(std::isfinite(a.alpha), kUnaryAlpha,
-                 op_name(a) + ": alpha must be a finite number, got " + std::to_string(a.alpha));
+    sink.require(std::isfinite(a.alpha.value), kUnaryAlpha,
+                 op_name(a) + ": alpha must be a finite number, got " + std::to_string(a.alpha.value));
   return ShapeOut<Dim>{{inputs[0]}, {}};
 }
 
-// The NNEF 1.0 definitions (§4.2, §4.9).
+// The NNEF 1.0 definitions (§4.2, §4.9). Branches on the sign of x go through
+// sc::piecewise_at_zero, so that an enclosure holding both signs takes both pieces.
 template <Scalar T>
 T unary_value(const UnaryAttrs& a, const T& x) {
-  const T zero = from_double<T>(0.0), one = from_double<T>(1.0), alpha = from_double<T>(a.alpha);
+  const T one = from_double<T>(1.0);
   switch (a.op) {
     case UnaryOp::Copy: return x;
     case UnaryOp::Neg: return -x;
@@ -106,20 +107,26 @@ T unary_value(const UnaryAttrs& a, const T& x) {
     case UnaryOp::Acosh: return sc::acosh(x);
     case UnaryOp::Atanh: return sc::atanh(x);
     case UnaryOp::Abs: return sc::abs(x);
-    case UnaryOp::Sign: return x > zero ? one : x < zero ? -one : x;  // x itself keeps 0 and NaN
+    case UnaryOp::Sign: return sc::sign(x);  // 0 and NaN stay themselves
     case UnaryOp::Floor: return sc::floor(x);
     case UnaryOp::Ceil: return sc::ceil(x);
     case UnaryOp::Round: return sc::floor(x + from_double<T>(0.5));
-    case UnaryOp::Sqr: return x * x;
+    case UnaryOp::Sqr: return sc::sqr(x);
     case UnaryOp::Sqrt: return sc::sqrt(x);
-    case UnaryOp::Rsqr: return one / (x * x);
-    case UnaryOp::Rsqrt: return one / sc::sqrt(x);
-    case UnaryOp::Log2: return sc::log(x) / sc::log(from_double<T>(2.0));
-    case UnaryOp::Relu: return sc::max(x, zero);
-    case UnaryOp::Sigmoid: return one / (one + sc::exp(-x));
-    case UnaryOp::Elu: return x < zero ? alpha * (sc::exp(x) - one) : x;
-    case UnaryOp::LeakyRelu: return x < zero ? alpha * x : x;
-    case UnaryOp::Softplus: return sc::log(sc::exp(x) + one);
+    case UnaryOp::Rsqr: return one / sc::sqr(x);
+    case UnaryOp::Rsqrt: return sc::rsqrt(x);
+    case UnaryOp::Log2: return sc::log2(x);
+    case UnaryOp::Relu: return sc::relu(x);
+    case UnaryOp::Sigmoid: return sc::sigmoid(x);  // 1/(1 + exp(−x))
+    case UnaryOp::Elu: {
+      const T alpha = real_value<T>(a.alpha);
+      return sc::piecewise_at_zero(x, [&](const T& v) { return alpha * (sc::exp(v) - one); }, [](const T& v) { return v; });
+    }
+    case UnaryOp::LeakyRelu: {
+      const T alpha = real_value<T>(a.alpha);
+      return sc::piecewise_at_zero(x, [&](const T& v) { return alpha * v; }, [](const T& v) { return v; });
+    }
+    case UnaryOp::Softplus: return sc::softplus(x);  // log(exp(x) + 1)
   }
   return x;
 }

@@ -1,0 +1,227 @@
+#include "spec/scalar_envelope.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <mpfi.h>
+
+namespace nnref {
+namespace {
+
+RuntimeModel make_model(const std::string& name, int digits, int min_exponent, double max_finite, double ulps) {
+  RuntimeModel m;
+  m.name = name;
+  m.digits = digits;
+  m.u = std::ldexp(1.0, -digits);
+  m.tiny = std::ldexp(1.0, min_exponent - 1);
+  m.max_finite = max_finite;
+  m.ulps = ulps;
+  return m;
+}
+
+const RuntimeModel& float32_model() {
+  static const RuntimeModel m = *runtime_model("f32");
+  return m;
+}
+
+thread_local const RuntimeModel* active = nullptr;
+
+// Our own rounding: a relative 2^-48 covers the few round-to-nearest steps of one widening.
+constexpr double kOwnRounding = 0x1p-48;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+double mag(const Envelope& e) { return std::max(std::abs(e.lo), std::abs(e.hi)); }
+
+// γ(k) = k·u/(1 − k·u), infinite when k·u ≥ 1 (no bound holds then).
+double gamma(double k, double u) { return k * u < 1 ? k * u / (1 - k * u) : kInf; }
+
+// Subnormal operands may be flushed to zero (DAZ): an operand whose envelope reaches into
+// (−tiny, tiny) may also be 0.
+Envelope flushed(const Envelope& e) {
+  const double t = current_runtime().tiny;
+  return e.lo < t && e.hi > -t ? envelope::hull(e, Envelope(0.0)) : e;
+}
+
+Envelope product(const Envelope& a, const Envelope& b) {
+  const double p[] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+  if (std::any_of(std::begin(p), std::end(p), [](double v) { return std::isnan(v); })) {
+    // 0·∞: the operands hold a zero and an unbounded side; every product is possible.
+    return {-kInf, kInf};
+  }
+  return {*std::min_element(std::begin(p), std::end(p)), *std::max_element(std::begin(p), std::end(p))};
+}
+
+using MpfiFn = int (*)(mpfi_ptr, mpfi_srcptr);
+
+int sigmoid(mpfi_ptr r, mpfi_srcptr x) {  // 1/(1 + exp(−x)): x occurs once, so the image is exact
+  mpfi_neg(r, x);
+  mpfi_exp(r, r);
+  mpfi_add_ui(r, r, 1);
+  return mpfi_ui_div(r, 1, r);
+}
+int softplus(mpfi_ptr r, mpfi_srcptr x) {  // log(exp(x) + 1)
+  mpfi_exp(r, x);
+  mpfi_add_ui(r, r, 1);
+  return mpfi_log(r, r);
+}
+int rsqrt(mpfi_ptr r, mpfi_srcptr x) {
+  mpfi_sqrt(r, x);
+  return mpfi_ui_div(r, 1, r);
+}
+
+MpfiFn mpfi_function(envelope::Fn f) {
+  using F = envelope::Fn;
+  switch (f) {
+    case F::Exp: return mpfi_exp;
+    case F::Log: return mpfi_log;
+    case F::Log2: return mpfi_log2;
+    case F::Sqrt: return mpfi_sqrt;
+    case F::Rsqrt: return rsqrt;
+    case F::Tanh: return mpfi_tanh;
+    case F::Sigmoid: return sigmoid;
+    case F::Softplus: return softplus;
+    case F::Sin: return mpfi_sin;
+    case F::Cos: return mpfi_cos;
+    case F::Tan: return mpfi_tan;
+    case F::Sinh: return mpfi_sinh;
+    case F::Cosh: return mpfi_cosh;
+    case F::Asin: return mpfi_asin;
+    case F::Acos: return mpfi_acos;
+    case F::Atan: return mpfi_atan;
+    case F::Asinh: return mpfi_asinh;
+    case F::Acosh: return mpfi_acosh;
+    case F::Atanh: return mpfi_atanh;
+  }
+  return mpfi_exp;
+}
+
+// The exact image of [lo, hi] under f, rounded outward to doubles.
+Envelope image(MpfiFn f, const Envelope& x) {
+  mpfi_t v;
+  mpfi_init2(v, 64);
+  mpfi_interv_d(v, x.lo, x.hi);
+  f(v, v);
+  const Envelope r{mpfr_get_d(&v->left, MPFR_RNDD), mpfr_get_d(&v->right, MPFR_RNDU)};
+  mpfi_clear(v);
+  return r;
+}
+
+}  // namespace
+
+std::optional<RuntimeModel> runtime_model(const std::string& name, double ulps) {
+  if (name == "f32") return make_model(name, 24, -125, 0x1.fffffep127, ulps);
+  if (name == "f16") return make_model(name, 11, -13, 65504.0, ulps);
+  if (name == "bf16") return make_model(name, 8, -125, 0x1.fep127, ulps);
+  return std::nullopt;
+}
+
+const RuntimeModel& current_runtime() { return active ? *active : float32_model(); }
+
+RuntimeScope::RuntimeScope(const RuntimeModel& m) : previous_(active) { active = &m; }
+RuntimeScope::~RuntimeScope() { active = previous_; }
+
+namespace envelope {
+
+bool isnan(const Envelope& e) { return std::isnan(e.lo) || std::isnan(e.hi); }
+
+Envelope hull(const Envelope& a, const Envelope& b) {
+  if (isnan(a) || isnan(b)) return isnan(a) ? a : b;
+  return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)};
+}
+
+Envelope widen(Envelope e, double k) {
+  if (isnan(e)) return e;
+  const RuntimeModel& m = current_runtime();
+  const double d = (k * m.u + kOwnRounding) * mag(e) + m.tiny;
+  e.lo -= d;
+  e.hi += d;
+  if (e.hi > m.max_finite) e.hi = kInf;
+  if (e.lo < -m.max_finite) e.lo = -kInf;
+  return e;
+}
+
+// Rounding by the runtime: each of the n products and n additions (init counts as a term) within
+// γ(n+1)·Σ|x̂ŵ| ≤ γ(n+1)·(mag + rad); flushed subnormals: tiny per operand magnitude (an operand
+// flushed to 0 moves its product by |other|·tiny) and per product and partial sum. Our own
+// arithmetic: midpoint and radius of each operand within 2^-52 relative, so the midpoint products'
+// balls may miss by 2^-50·(mag + rad) in all; the sums of mid, mag, rad and flush are within
+// γ_double(n+1) of the exact sums; one outward step on each side covers the final subtraction.
+Envelope finish_dot(int64_t n, double mid, double mag, double rad, double flush) {
+  const RuntimeModel& m = current_runtime();
+  const double k = static_cast<double>(n) + 1;
+  const double own = gamma(k + 4, 0x1p-53);
+  const double runtime = gamma(k, m.u) * (mag + rad) + m.tiny * (flush + 2 * k);
+  const double r = (rad + runtime) * (1 + own) + (own + 0x1p-50) * (mag + rad) + 0x1p-1074;
+  Envelope e{std::nextafter(mid - r, -kInf), std::nextafter(mid + r, kInf)};
+  if (e.hi > m.max_finite) e.hi = kInf;
+  if (e.lo < -m.max_finite) e.lo = -kInf;
+  return e;
+}
+
+Envelope apply(Fn f, const Envelope& x) {
+  if (isnan(x)) return x;
+  const RuntimeModel& m = current_runtime();
+  // sqrt is correctly rounded (IEEE 754); the others get the ulp allowance. An ulp of a normal
+  // result y is at most 2u·|y|.
+  const double k = f == Fn::Sqrt ? 1.0 : 2 * m.ulps;
+  return widen(image(mpfi_function(f), flushed(x)), k);
+}
+
+// x^y = exp(y·log x) for x > 0 (the runtime's powf within the ulp allowance); a base that may be
+// 0 or negative leaves the envelope unbounded.
+Envelope pow(const Envelope& x, const Envelope& y) {
+  if (isnan(x) || isnan(y)) return isnan(x) ? x : y;
+  const Envelope b = flushed(x);
+  if (!(b.lo > 0)) return {-kInf, kInf};
+  mpfi_t vx, vy;
+  mpfi_init2(vx, 64);
+  mpfi_init2(vy, 64);
+  mpfi_interv_d(vx, b.lo, b.hi);
+  mpfi_interv_d(vy, y.lo, y.hi);
+  mpfi_log(vx, vx);
+  mpfi_mul(vx, vx, vy);
+  mpfi_exp(vx, vx);
+  const Envelope r{mpfr_get_d(&vx->left, MPFR_RNDD), mpfr_get_d(&vx->right, MPFR_RNDU)};
+  mpfi_clear(vx);
+  mpfi_clear(vy);
+  return widen(r, 2 * current_runtime().ulps);
+}
+
+// A value the runtime reads from a file or an attribute: exact when its precision holds it,
+// else rounded once.
+Envelope from_double(double x) {
+  const RuntimeModel& m = current_runtime();
+  if (!std::isfinite(x)) return Envelope(x);
+  int e = 0;
+  const double frac = std::frexp(x, &e);
+  const int min_exponent = std::ilogb(m.tiny) + 1;  // frexp's exponent of the smallest normal
+  const int bits = m.digits - std::max(0, min_exponent - e);
+  const double scaled = std::ldexp(frac, bits);
+  if (bits > 0 && scaled == std::nearbyint(scaled) && std::abs(x) <= m.max_finite) return Envelope(x);
+  return widen(Envelope(x), 1);
+}
+
+// A decimal attribute: its double is within 2^-53 relative of the decimal's value, which the
+// widening by u (plus our 2^-48) covers, whether or not the runtime's precision holds the double.
+Envelope from_decimal(const std::string& s) { return widen(Envelope(std::strtod(s.c_str(), nullptr)), 1); }
+
+}  // namespace envelope
+
+Envelope operator+(const Envelope& a, const Envelope& b) {
+  const Envelope x = flushed(a), y = flushed(b);
+  return envelope::widen({x.lo + y.lo, x.hi + y.hi}, 1);
+}
+Envelope operator-(const Envelope& a, const Envelope& b) {
+  const Envelope x = flushed(a), y = flushed(b);
+  return envelope::widen({x.lo - y.hi, x.hi - y.lo}, 1);
+}
+Envelope operator*(const Envelope& a, const Envelope& b) {
+  return envelope::widen(product(flushed(a), flushed(b)), 1);
+}
+Envelope operator/(const Envelope& a, const Envelope& b) {
+  const Envelope d = flushed(b);
+  if (d.lo <= 0 && d.hi >= 0) return {-kInf, kInf};  // the divisor may be 0
+  return envelope::widen(product(flushed(a), {1 / d.hi, 1 / d.lo}), 3);
+}
+
+}  // namespace nnref

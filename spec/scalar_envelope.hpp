@@ -1,0 +1,176 @@
+// Envelope: the conformance interpretation. Each value is an interval [lo, hi] of doubles that
+// contains every result a correct implementation of the model in the runtime's precision (float32
+// by default) can produce, whatever its order of summation, blocking or fusion of multiply-add.
+// The error model of each operation (docs/conformance.md derives each line):
+//   + − ×            the exact image of the operands' envelopes, widened by u·|result|
+//   ÷                by 3u·|result| (a runtime may multiply by a rounded reciprocal)
+//   sqrt             by u·|result| (IEEE 754 rounds it correctly)
+//   exp, log, tanh, sigmoid, rsqrt, softplus, sin, ..., pow: by `ulps` units in the last place
+//   sum, dot of n terms with init: Σ of the terms' envelopes, widened by γ(n+1)·Σ|terms| with
+//                    γ(k) = k·u/(1 − k·u), whatever the order (Higham, Accuracy and Stability, §3.1)
+//   max, min, relu, floor, ceil, sign, abs, negation: exact images (no rounding)
+// Every widening also adds `tiny` (the smallest normal number) per rounding, so that flushing
+// subnormal results or operands to zero stays inside, and overflow past the largest finite number
+// makes the side infinite. Our own double arithmetic is rounded too: a relative 2^-48 on every
+// widening, and outward steps in the dot product, keep the bounds rigorous.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "spec/scalar.hpp"
+
+namespace nnref {
+
+// What the runtime under judgement computes in.
+struct RuntimeModel {
+  std::string name;   // f32, f16, bf16
+  double u = 0;       // unit roundoff: 2^-24, 2^-11, 2^-8
+  double tiny = 0;    // the smallest positive normal number
+  double max_finite = 0;
+  int digits = 0;     // significand bits, the implicit one included
+  double ulps = 4;    // allowance of the transcendentals, in units in the last place
+};
+
+// f32, f16 or bf16 with the given transcendental allowance; nullopt for another name.
+std::optional<RuntimeModel> runtime_model(const std::string& name, double ulps = 4);
+// The model the Envelope scalar uses on this thread: float32 with 4 ulps unless a scope says else.
+const RuntimeModel& current_runtime();
+class RuntimeScope {
+ public:
+  explicit RuntimeScope(const RuntimeModel& m);
+  ~RuntimeScope();
+  RuntimeScope(const RuntimeScope&) = delete;
+  RuntimeScope& operator=(const RuntimeScope&) = delete;
+
+ private:
+  const RuntimeModel* previous_;
+};
+
+struct Envelope {
+  double lo = 0.0, hi = 0.0;
+  Envelope() = default;
+  Envelope(double v) : lo(v), hi(v) {}  // NOLINT: an exact value, as for the point scalars
+  Envelope(double l, double h) : lo(l), hi(h) {}
+};
+
+Envelope operator+(const Envelope& a, const Envelope& b);
+Envelope operator-(const Envelope& a, const Envelope& b);
+Envelope operator*(const Envelope& a, const Envelope& b);
+Envelope operator/(const Envelope& a, const Envelope& b);
+inline Envelope operator-(const Envelope& a) { return {-a.hi, -a.lo}; }
+
+namespace envelope {
+// [lo − d, hi + d], d = (k·u + 2^-48)·max(|lo|, |hi|) + tiny; a side past the largest finite
+// number becomes infinite.
+Envelope widen(Envelope e, double k);
+Envelope hull(const Envelope& a, const Envelope& b);
+bool isnan(const Envelope& e);
+// The sum's envelope from the accumulated midpoint, Σ|midpoint products|, Σ radii and
+// Σ operand magnitudes (for flushed subnormals) of n terms; see Envelope's dot below.
+Envelope finish_dot(int64_t n, double mid, double mag, double rad, double flush);
+// The runtime's transcendental f, from MPFI's enclosure of f's image: see scalar_envelope.cpp.
+enum class Fn { Exp, Log, Log2, Sqrt, Rsqrt, Tanh, Sigmoid, Softplus, Sin, Cos, Tan, Sinh, Cosh, Asin, Acos, Atan,
+                Asinh, Acosh, Atanh };
+Envelope apply(Fn f, const Envelope& x);
+Envelope pow(const Envelope& x, const Envelope& y);
+Envelope from_decimal(const std::string& s);
+Envelope from_double(double x);
+}  // namespace envelope
+
+template <>
+struct ScalarOps<Envelope> {
+  using E = Envelope;
+  using Fn = envelope::Fn;
+  static E from_double(double x) { return envelope::from_double(x); }
+  static E from_decimal(const std::string& s) { return envelope::from_decimal(s); }
+  // clang-format off
+  static E exp(const E& x)      { return envelope::apply(Fn::Exp, x); }
+  static E log(const E& x)      { return envelope::apply(Fn::Log, x); }
+  static E log2(const E& x)     { return envelope::apply(Fn::Log2, x); }
+  static E sqrt(const E& x)     { return envelope::apply(Fn::Sqrt, x); }
+  static E rsqrt(const E& x)    { return envelope::apply(Fn::Rsqrt, x); }
+  static E tanh(const E& x)     { return envelope::apply(Fn::Tanh, x); }
+  static E sigmoid(const E& x)  { return envelope::apply(Fn::Sigmoid, x); }
+  static E softplus(const E& x) { return envelope::apply(Fn::Softplus, x); }
+  static E sin(const E& x)      { return envelope::apply(Fn::Sin, x); }
+  static E cos(const E& x)      { return envelope::apply(Fn::Cos, x); }
+  static E tan(const E& x)      { return envelope::apply(Fn::Tan, x); }
+  static E sinh(const E& x)     { return envelope::apply(Fn::Sinh, x); }
+  static E cosh(const E& x)     { return envelope::apply(Fn::Cosh, x); }
+  static E asin(const E& x)     { return envelope::apply(Fn::Asin, x); }
+  static E acos(const E& x)     { return envelope::apply(Fn::Acos, x); }
+  static E atan(const E& x)     { return envelope::apply(Fn::Atan, x); }
+  static E asinh(const E& x)    { return envelope::apply(Fn::Asinh, x); }
+  static E acosh(const E& x)    { return envelope::apply(Fn::Acosh, x); }
+  static E atanh(const E& x)    { return envelope::apply(Fn::Atanh, x); }
+  static E pow(const E& x, const E& y) { return envelope::pow(x, y); }
+  static E floor(const E& x)    { return {std::floor(x.lo), std::floor(x.hi)}; }
+  static E ceil(const E& x)     { return {std::ceil(x.lo), std::ceil(x.hi)}; }
+  static bool isnan(const E& x) { return envelope::isnan(x); }
+  // clang-format on
+  static E abs(const E& x) {
+    if (x.lo >= 0) return x;
+    if (x.hi <= 0) return -x;
+    return {0.0, std::max(-x.lo, x.hi)};
+  }
+  static E sqr(const E& x) {
+    const E a = abs(x);
+    const E r = envelope::widen({a.lo * a.lo, a.hi * a.hi}, 1);
+    return {std::max(r.lo, 0.0), r.hi};  // a rounded square is never negative
+  }
+  static E max(const E& a, const E& b) {
+    if (isnan(a) || isnan(b)) return isnan(a) ? a : b;
+    return {std::max(a.lo, b.lo), std::max(a.hi, b.hi)};
+  }
+  static E min(const E& a, const E& b) {
+    if (isnan(a) || isnan(b)) return isnan(a) ? a : b;
+    return {std::min(a.lo, b.lo), std::min(a.hi, b.hi)};
+  }
+  static E relu(const E& x) { return max(x, E(0.0)); }
+  // A point inside: what a runtime subtracts for range (softmax's max) is its own choice, exact.
+  static E mid(const E& x) { return E(isnan(x) ? x.lo : std::isinf(x.lo) || std::isinf(x.hi) ? x.hi : 0.5 * x.lo + 0.5 * x.hi); }
+  static E sign(const E& x) {
+    if (isnan(x)) return x;
+    const auto s = [](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; };
+    return {s(x.lo), s(x.hi)};
+  }
+  template <class Below, class Above>
+  static E piecewise_at_zero(const E& x, Below&& below, Above&& at_or_above) {
+    if (isnan(x) || x.lo >= 0) return at_or_above(x);
+    if (x.hi < 0) return below(x);
+    return envelope::hull(below(E(x.lo, 0.0)), at_or_above(E(0.0, x.hi)));
+  }
+  template <class Term>
+  static E sum(int64_t n, Term&& term, const E& init) {
+    const E one(1.0);
+    return dot(n, term, [&](int64_t) -> const E& { return one; }, init);
+  }
+  // Each term's operands as midpoint ± radius; the sum of the midpoint products, Σ|midpoint
+  // products| and Σ radius terms, so that γ(n+1) applies once to the whole sum.
+  template <class X, class W>
+  static E dot(int64_t n, X&& x, W&& w, const E& init) {
+    double mid = 0.5 * init.lo + 0.5 * init.hi, rad = 0.5 * init.hi - 0.5 * init.lo;
+    double mag = std::abs(mid), flush = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const E &a = x(i), &b = w(i);
+      const double am = 0.5 * a.lo + 0.5 * a.hi, ar = 0.5 * a.hi - 0.5 * a.lo;
+      const double bm = 0.5 * b.lo + 0.5 * b.hi, br = 0.5 * b.hi - 0.5 * b.lo;
+      const double p = am * bm;
+      mid += p;
+      mag += std::abs(p);
+      rad += ar * std::abs(bm) + std::abs(am) * br + ar * br;
+      flush += std::abs(am) + ar + std::abs(bm) + br;
+    }
+    return envelope::finish_dot(n, mid, mag, rad, flush);
+  }
+  static double to_double(const E& x) { return mid(x).lo; }
+  static Enclosure enclosure(const E& x) { return {x.lo, x.hi}; }
+};
+
+static_assert(Scalar<Envelope>);
+
+}  // namespace nnref

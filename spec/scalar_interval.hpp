@@ -1,0 +1,135 @@
+// Interval: the rigorous interpretation. Each value is an MPFI interval (Boost.Multiprecision's
+// mpfi_float, 61-bit endpoints: Boost's 18 decimal digits, one machine word of significand) that
+// contains the exact real-number result for the given weights and inputs. Arithmetic and the
+// transcendentals are MPFI's, which round every endpoint outward; the customization points below
+// answer comparisons and branches by the set of values the interval holds.
+#pragma once
+
+#include <boost/multiprecision/mpfi.hpp>
+
+#include "spec/scalar.hpp"
+
+namespace nnref {
+
+using Interval = boost::multiprecision::number<boost::multiprecision::mpfi_float_backend<18>,
+                                               boost::multiprecision::et_off>;
+
+template <>
+struct ScalarOps<Interval> {
+  using I = Interval;
+  static I from_double(double x) { return I(x); }
+  // MPFI encloses the decimal's exact value (mpfi_set_str rounds each endpoint outward).
+  static I from_decimal(const std::string& s) { return I(s); }
+  // clang-format off
+  static I exp(const I& x)   { return apply(x, mpfi_exp); }
+  static I log(const I& x)   { return apply(x, mpfi_log); }
+  static I log2(const I& x)  { return apply(x, mpfi_log2); }
+  static I sqrt(const I& x)  { return apply(x, mpfi_sqrt); }
+  static I rsqrt(const I& x) { return I(1) / sqrt(x); }
+  static I tanh(const I& x)  { return apply(x, mpfi_tanh); }
+  static I sigmoid(const I& x) { return I(1) / (I(1) + exp(-x)); }  // x occurs once: no overestimate
+  static I softplus(const I& x) { return log(exp(x) + I(1)); }
+  static I sin(const I& x)   { return apply(x, mpfi_sin); }
+  static I cos(const I& x)   { return apply(x, mpfi_cos); }
+  static I tan(const I& x)   { return apply(x, mpfi_tan); }
+  static I sinh(const I& x)  { return apply(x, mpfi_sinh); }
+  static I cosh(const I& x)  { return apply(x, mpfi_cosh); }
+  static I asin(const I& x)  { return apply(x, mpfi_asin); }
+  static I acos(const I& x)  { return apply(x, mpfi_acos); }
+  static I atan(const I& x)  { return apply(x, mpfi_atan); }
+  static I asinh(const I& x) { return apply(x, mpfi_asinh); }
+  static I acosh(const I& x) { return apply(x, mpfi_acosh); }
+  static I atanh(const I& x) { return apply(x, mpfi_atanh); }
+  static I abs(const I& x)   { return apply(x, mpfi_abs); }
+  static I sqr(const I& x)   { return apply(x, mpfi_sqr); }
+  // clang-format on
+  static I floor(const I& x) { return endpoints(x, mpfr_floor); }
+  static I ceil(const I& x) { return endpoints(x, mpfr_ceil); }
+  static I pow(const I& x, const I& y) { return boost::multiprecision::pow(x, y); }
+  static bool isnan(const I& x) { return mpfi_nan_p(x.backend().data()) != 0; }
+  // max and min are monotone in each operand: the interval of their values is that of the
+  // endpoints'. A NaN operand gives NaN, as for points.
+  static I max(const I& a, const I& b) { return extremum(a, b, mpfr_max); }
+  static I min(const I& a, const I& b) { return extremum(a, b, mpfr_min); }
+  static I relu(const I& x) { return max(x, I(0)); }
+  static I mid(const I& x) { return I(boost::multiprecision::median(x)); }
+  // The hull of the signs the interval's values have.
+  static I sign(const I& x) {
+    if (isnan(x)) return x;
+    return hull(I(sign_of(&x.backend().data()->left)), I(sign_of(&x.backend().data()->right)));
+  }
+  // The hull of both pieces' images where the interval holds values on both sides of 0.
+  template <class Below, class Above>
+  static I piecewise_at_zero(const I& x, Below&& below, Above&& at_or_above) {
+    if (isnan(x) || mpfr_sgn(&x.backend().data()->left) >= 0) return at_or_above(x);
+    if (mpfr_sgn(&x.backend().data()->right) < 0) return below(x);
+    return hull(below(hull(lower(x), I(0))), at_or_above(hull(I(0), upper(x))));
+  }
+  template <class Term>
+  static I sum(int64_t n, Term&& term, const I& init) {
+    return dot(n, term, [](int64_t) -> const I& { return one(); }, init);
+  }
+  // init + Σ x(i)·w(i), the lower endpoint accumulated rounding down, the upper rounding up, by
+  // fused multiply-adds on the endpoints (no temporary interval per term).
+  template <class X, class W>
+  static I dot(int64_t n, X&& x, W&& w, const I& init) {
+    I acc = init;
+    mpfr_ptr lo = &acc.backend().data()->left, hi = &acc.backend().data()->right;
+    for (int64_t i = 0; i < n; ++i) {
+      const I &xi = x(i), &wi = w(i);
+      mpfr_srcptr xl = &xi.backend().data()->left, xh = &xi.backend().data()->right;
+      mpfr_srcptr wl = &wi.backend().data()->left;
+      if (mpfr_equal_p(wl, &wi.backend().data()->right)) {  // a point weight: one product per endpoint
+        const bool nonneg = mpfr_sgn(wl) >= 0;
+        mpfr_fma(lo, wl, nonneg ? xl : xh, lo, MPFR_RNDD);
+        mpfr_fma(hi, wl, nonneg ? xh : xl, hi, MPFR_RNDU);
+      } else {
+        const I p = xi * wi;
+        mpfr_add(lo, lo, &p.backend().data()->left, MPFR_RNDD);
+        mpfr_add(hi, hi, &p.backend().data()->right, MPFR_RNDU);
+      }
+    }
+    return acc;
+  }
+  static double to_double(const I& x) { return mpfr_get_d(boost::multiprecision::median(x).backend().data(), MPFR_RNDN); }
+  static Enclosure enclosure(const I& x) {
+    return {mpfr_get_d(&x.backend().data()->left, MPFR_RNDD), mpfr_get_d(&x.backend().data()->right, MPFR_RNDU)};
+  }
+
+ private:
+  static const I& one() {
+    static const I v(1);
+    return v;
+  }
+  static I apply(const I& x, int (*f)(mpfi_ptr, mpfi_srcptr)) {
+    I r;
+    f(r.backend().data(), x.backend().data());
+    return r;
+  }
+  static I endpoints(const I& x, int (*f)(mpfr_ptr, mpfr_srcptr)) {
+    I r = x;
+    f(&r.backend().data()->left, &x.backend().data()->left);
+    f(&r.backend().data()->right, &x.backend().data()->right);
+    return r;
+  }
+  static I extremum(const I& a, const I& b, int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t)) {
+    if (isnan(a)) return a;
+    if (isnan(b)) return b;
+    I r;
+    f(&r.backend().data()->left, &a.backend().data()->left, &b.backend().data()->left, MPFR_RNDD);
+    f(&r.backend().data()->right, &a.backend().data()->right, &b.backend().data()->right, MPFR_RNDU);
+    return r;
+  }
+  static I lower(const I& x) { return I(boost::multiprecision::lower(x)); }
+  static I upper(const I& x) { return I(boost::multiprecision::upper(x)); }
+  static I hull(const I& a, const I& b) {
+    I r;
+    mpfi_union(r.backend().data(), a.backend().data(), b.backend().data());
+    return r;
+  }
+  static int sign_of(mpfr_srcptr v) { return mpfr_sgn(v) > 0 ? 1 : mpfr_sgn(v) < 0 ? -1 : 0; }
+};
+
+static_assert(Scalar<Interval>);
+
+}  // namespace nnref

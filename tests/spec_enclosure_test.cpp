@@ -1,0 +1,137 @@
+// The enclosure scalars at hand-computed points: Interval (MPFI) answers comparisons and branches
+// by the set of its values, and the float32 Envelope widens each operation by its stated error.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <vector>
+
+#include "spec/reduce.hpp"
+#include "spec/scalars.hpp"
+
+using namespace nnref;
+
+namespace {
+
+Interval iv(double lo, double hi) {
+  Interval r;
+  mpfi_interv_d(r.backend().data(), lo, hi);
+  return r;
+}
+
+void check_bounds(const Enclosure& e, double lo, double hi) {
+  CHECK(e.lo == lo);
+  CHECK(e.hi == hi);
+}
+
+}  // namespace
+
+TEST_CASE("interval: max, min, relu of overlapping intervals are the hull of the endpoints' (no terminate)") {
+  check_bounds(sc::enclosure(sc::max(iv(-1, 2), iv(0, 0.5))), 0, 2);
+  check_bounds(sc::enclosure(sc::min(iv(-1, 2), iv(0, 0.5))), -1, 0.5);
+  check_bounds(sc::enclosure(sc::relu(iv(-1, 2))), 0, 2);
+  const Interval nan(std::nan(""));
+  CHECK(sc::isnan(sc::max(iv(1, 2), nan)));
+  CHECK(sc::isnan(sc::max(nan, iv(1, 2))));
+}
+
+TEST_CASE("interval: sqr is the square's range, sign and piecewise take both sides of 0") {
+  // Layer norm's (x − μ)² with x = [−1, 2], μ = [0, 0.5]: x − μ = [−1.5, 2], squared [0, 4] (x·x gives [−3, 4]).
+  check_bounds(sc::enclosure(sc::sqr(iv(-1, 2) - iv(0, 0.5))), 0, 4);
+  check_bounds(sc::enclosure((iv(-1, 2) - iv(0, 0.5)) * (iv(-1, 2) - iv(0, 0.5))), -3, 4);
+  check_bounds(sc::enclosure(sc::sign(iv(-1, 2))), -1, 1);
+  check_bounds(sc::enclosure(sc::sign(iv(0, 2))), 0, 1);
+  const auto leaky = [](const Interval& x) {
+    return sc::piecewise_at_zero(x, [](const Interval& v) { return Interval(0.25) * v; }, [](const Interval& v) { return v; });
+  };
+  check_bounds(sc::enclosure(leaky(iv(-2, 3))), -0.5, 3);
+  check_bounds(sc::enclosure(leaky(iv(-2, -1))), -0.5, -0.25);
+  check_bounds(sc::enclosure(sc::floor(iv(-1.5, 2.5))), -2, 2);
+}
+
+TEST_CASE("interval: a decimal attribute is enclosed exactly, and dot products enclose the exact sum") {
+  const Enclosure e = sc::enclosure(from_decimal<Interval>("1e-5"));
+  CHECK(e.lo < e.hi);  // 10^-5 has no binary representation
+  CHECK(mp50(e.lo) <= mp50("1e-5"));
+  CHECK(mp50(e.hi) >= mp50("1e-5"));
+  // Σ_{i<100} (i + 0.1)·(−1)^i·0.3 with 0.1 and 0.3 as decimals: exact value by hand,
+  // −50·0.1·0.3·... computed in mp50 as the reference.
+  std::vector<Interval> x, w;
+  mp50 exact = 0;
+  for (int i = 0; i < 100; ++i) {
+    x.push_back(Interval(i) + from_decimal<Interval>("0.1"));
+    w.push_back(from_decimal<Interval>(i % 2 ? "-0.3" : "0.3"));
+    exact += (mp50(i) + mp50("0.1")) * mp50(i % 2 ? "-0.3" : "0.3");
+  }
+  const Interval d = dot_of<Interval>(100, [&](int64_t i) -> const Interval& { return x[i]; },
+                                      [&](int64_t i) -> const Interval& { return w[i]; }, Interval(1));
+  const Enclosure b = sc::enclosure(d);
+  CHECK(mp50(b.lo) <= exact + 1);
+  CHECK(mp50(b.hi) >= exact + 1);
+  CHECK(b.hi - b.lo < 1e-14);
+}
+
+TEST_CASE("envelope: a dot product of n terms is widened by γ(n+1)·Σ|terms| and holds float32 in any order") {
+  const int n = 300;
+  std::vector<float> xf, wf;
+  double abs_sum = 0, exact = 0.5;
+  for (int i = 0; i < n; ++i) {
+    xf.push_back(static_cast<float>(std::sin(i * 1.7) * 3));
+    wf.push_back(static_cast<float>(std::cos(i * 0.3) / 7));
+    abs_sum += std::abs(double(xf.back()) * wf.back());
+    exact += double(xf.back()) * wf.back();
+  }
+  std::vector<Envelope> x(xf.begin(), xf.end()), w(wf.begin(), wf.end());
+  const Envelope d = dot_of<Envelope>(n, [&](int64_t i) -> const Envelope& { return x[i]; },
+                                      [&](int64_t i) -> const Envelope& { return w[i]; }, Envelope(0.5));
+  const double u = 0x1p-24, gamma = (n + 1) * u / (1 - (n + 1) * u);
+  const double radius = (d.hi - d.lo) / 2;
+  CHECK(radius >= gamma * (abs_sum + 0.5));
+  CHECK(radius <= gamma * (abs_sum + 0.5) * 1.0001);
+  CHECK(d.lo <= exact);
+  CHECK(exact <= d.hi);
+  // Forward, backward and pairwise float32 sums all lie inside.
+  float fwd = 0.5f, bwd = 0.5f;
+  for (int i = 0; i < n; ++i) fwd += xf[i] * wf[i];
+  for (int i = n - 1; i >= 0; --i) bwd += xf[i] * wf[i];
+  std::vector<float> level;
+  for (int i = 0; i < n; ++i) level.push_back(xf[i] * wf[i]);
+  while (level.size() > 1) {
+    std::vector<float> next;
+    for (size_t i = 0; i < level.size(); i += 2) next.push_back(i + 1 < level.size() ? level[i] + level[i + 1] : level[i]);
+    level = next;
+  }
+  const float pairwise = level[0] + 0.5f;
+  for (float v : {fwd, bwd, pairwise}) {
+    CHECK(d.lo <= v);
+    CHECK(v <= d.hi);
+  }
+}
+
+TEST_CASE("envelope: values the runtime can hold exactly stay points; others are rounded once") {
+  CHECK(from_double<Envelope>(0.5).lo == 0.5);
+  CHECK(from_double<Envelope>(0.5).hi == 0.5);
+  const Envelope tenth = from_double<Envelope>(0.1);
+  CHECK(tenth.lo <= double(0.1f));
+  CHECK(double(0.1f) <= tenth.hi);
+  CHECK(tenth.hi - tenth.lo < 2 * 0.1 * 0x1p-24 * 1.001);  // one rounding: u·|x| each side
+  // In float16 (u = 2^-11) 0.1 is rounded with a 2^-11 relative error: 0.0999755859375.
+  const RuntimeModel f16 = *runtime_model("f16");
+  RuntimeScope scope(f16);
+  const Envelope h = from_double<Envelope>(0.1);
+  CHECK(h.lo <= 0.0999755859375);
+  CHECK(h.hi - h.lo > 2 * 0.1 * 0x1p-11 * 0.99);
+  CHECK(from_double<Envelope>(1e5).hi == std::numeric_limits<double>::infinity());  // past 65504
+}
+
+TEST_CASE("envelope: exp holds the ulp allowance, division 3u, sqr no dependency, max propagates NaN") {
+  const Envelope e = sc::exp(Envelope(1.0));
+  const double y = std::exp(1.0), allowance = 8 * 0x1p-24 * y;  // 4 ulps ≤ 8u·|y|
+  CHECK(e.lo <= y - allowance * 0.99);
+  CHECK(e.hi >= y + allowance * 0.99);
+  CHECK(e.hi - e.lo < 2.01 * allowance);
+  const Envelope q = Envelope(1.0) / Envelope(3.0);
+  CHECK(q.hi - q.lo >= 2 * 3 * 0x1p-24 / 3);
+  CHECK(sc::sqr(Envelope(-1.0, 2.0)).lo == 0.0);
+  CHECK(sc::isnan(sc::max(Envelope(1.0), Envelope(std::nan("")))));
+  const Envelope divisor_may_be_zero = Envelope(1.0) / Envelope(-1.0, 1.0);
+  CHECK(divisor_may_be_zero.lo == -std::numeric_limits<double>::infinity());
+}
