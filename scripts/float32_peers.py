@@ -10,15 +10,17 @@ Peers (name: runtime precision, how):
   numpy_f32_lanes     f32   NumPy float32, every sum in 8 strided lanes combined pairwise
   numpy_f16           f16   NumPy float16: all arithmetic, weights and input in float16
   numpy_bf16          bf16  bfloat16 emulated in NumPy: every operation rounded to bfloat16
-  torch_bf16          bf16  PyTorch bfloat16 tensors (its kernels accumulate in float32 inside)
+  torch_bf16          bf16  PyTorch bfloat16 tensors; its linear and conv2d sum in float32 (256 + 256
+                            ones gives 512, where bfloat16 sums would stay at 256)
 
 Usage:
-    float32_peers.py MODEL.nnl --input X.npy --out DIR [--peers NAME,NAME...]
+    float32_peers.py MODEL.nnl|MODEL_DIR --input X.npy --out DIR [--peers NAME,NAME...]
     float32_peers.py --list
     float32_peers.py --self-test
 
-Writes DIR/<peer>.npz, one float32 member per output layer (named by layer id, shape
-[B, *per-sample shape]), and DIR/<peer>.npy as well when the model has a single output.
+MODEL_DIR means MODEL_DIR/model.nnl. Writes DIR/<peer>.npz, one float32 member per output layer
+(named by layer id, shape [B, *per-sample shape]), and DIR/<peer>.npy as well when the model has a
+single output.
 Exit 0, or 2 for a usage, I/O or model error. Runs with Debian's /usr/bin/python3 (numpy, torch);
 the NumPy peers do not need torch.
 """
@@ -61,10 +63,6 @@ PEERS = {
 }
 
 
-def peers_of(precision):
-    return [name for name, (p, _) in PEERS.items() if p == precision]
-
-
 def evaluate(name, m, weights, x):
     """Peer `name`'s outputs as {output id: float32 array} (float16/bfloat16 values are exact)."""
     outs = PEERS[name][1](m, weights, x)
@@ -79,6 +77,8 @@ def write_outputs(outs, out_dir, name):
 
 
 def run_peers(model_path, x, out_dir, names):
+    if os.path.isdir(model_path):
+        model_path = os.path.join(model_path, "model.nnl")
     m = ref.load_model(model_path)
     weights = ref.load_weights(m)
     ref.evaluate(m, weights, x)   # the float64 reference checks the input, shapes and parameters
