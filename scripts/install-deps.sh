@@ -8,6 +8,7 @@ packages=(
   librapidcheck-dev catch2 libhwy-dev
   libzip-dev zlib1g-dev nlohmann-json3-dev libcli11-dev
   python3-numpy python3-jsonschema
+  python3-torch   # the float32 peers of the conform tests (scripts/float32_peers.py)
 )
 
 missing=()

@@ -13,6 +13,7 @@ The output .npz holds one float64 member per output layer (layers that feed
 no other layer), named by layer id, each with shape [B, *per_sample_shape].
 
 Importable: parse_nnl(text), load_model(path), load_weights(model, base_dir),
+layer_weight(weights, id, param, shape), check_input(model, x),
 evaluate(model, weights, x), run(model_path, x) and the per-op functions
 (conv2d, maxpool2d, avgpool2d, dense, batchnorm, softmax, ...).
 
@@ -745,7 +746,8 @@ def preprocess(m, x):
     raise NNLError("unknown preprocess %r" % mode)
 
 
-def _w(weights, lid, p, shape=None):
+def layer_weight(weights, lid, p, shape=None):
+    """The parameter (lid, p), checked against the expected shape when one is given."""
     a = weights[(lid, p)]
     if shape is not None and tuple(a.shape) != tuple(shape):
         raise NNLError("weight %s.%s has shape %r, expected %r" % (lid, p, a.shape, tuple(shape)))
@@ -763,15 +765,15 @@ def eval_layer(layer, ins, weights):
     if t == "Dense":
         if x.ndim != 2:
             raise NNLError("Dense %r: expects 1-D per-sample input, got %r" % (lid, x.shape[1:]))
-        w = _w(weights, lid, "weight", (x.shape[1], p["units"]))
-        b = _w(weights, lid, "bias", (p["units"],))
+        w = layer_weight(weights, lid, "weight", (x.shape[1], p["units"]))
+        b = layer_weight(weights, lid, "bias", (p["units"],))
         return dense(x, w, b, p["activation"])
     if t == "Conv2D":
         if x.ndim != 4:
             raise NNLError("Conv2D %r: expects HWC input, got %r" % (lid, x.shape[1:]))
         kH, kW = pair(p["kernel"], "kernel")
-        w = _w(weights, lid, "weight", (p["filters"], x.shape[3], kH, kW))
-        b = _w(weights, lid, "bias", (p["filters"],))
+        w = layer_weight(weights, lid, "weight", (p["filters"], x.shape[3], kH, kW))
+        b = layer_weight(weights, lid, "bias", (p["filters"],))
         return conv2d(x, w, b, pair(p["stride"], "stride"), p["padding"])
     if t in ("MaxPool2D", "AvgPool2D"):
         if x.ndim != 4:
@@ -783,8 +785,8 @@ def eval_layer(layer, ins, weights):
         return x.reshape(x.shape[0], -1)
     if t == "BatchNorm":
         C = x.shape[-1]
-        return batchnorm(x, _w(weights, lid, "gamma", (C,)), _w(weights, lid, "beta", (C,)),
-                         _w(weights, lid, "running_mean", (C,)), _w(weights, lid, "running_var", (C,)),
+        return batchnorm(x, layer_weight(weights, lid, "gamma", (C,)), layer_weight(weights, lid, "beta", (C,)),
+                         layer_weight(weights, lid, "running_mean", (C,)), layer_weight(weights, lid, "running_var", (C,)),
                          float(p["epsilon"]))
     if t == "Dropout":
         return x
@@ -813,17 +815,22 @@ def eval_layer(layer, ins, weights):
     raise NNLError("cannot evaluate layer type %r" % t)
 
 
-def evaluate(m, weights, x, keep_all=False):
-    """Evaluate model on batched input x [B, *shape]. Returns {output_id: array}
-    (or all layer values if keep_all)."""
+def check_input(m, x):
+    """Raise NNLError unless x is [batch, *input shape] for the model's Input and config batch."""
     inp = next(l for l in m.layers if l.type == "Input")
     shape = tuple(int(d) for d in inp.params["shape"])
-    x = np.asarray(x)
     if x.shape[1:] != shape or x.ndim != len(shape) + 1:
         raise NNLError("input has shape %r, expected [B, %s]" % (x.shape, ", ".join(map(str, shape))))
     batch = m.config.get("batch", 1)
     if x.shape[0] != batch:
         raise NNLError("input batch %d does not match config batch %d" % (x.shape[0], batch))
+
+
+def evaluate(m, weights, x, keep_all=False):
+    """Evaluate model on batched input x [B, *shape]. Returns {output_id: array}
+    (or all layer values if keep_all)."""
+    x = np.asarray(x)
+    check_input(m, x)
     vals = {}
     for lid in m.order:
         layer = m.by_id[lid]
