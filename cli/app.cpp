@@ -17,7 +17,18 @@ void add_max_memory(CLI::App* cmd, int64_t& target) {
 }
 
 void add_precision(CLI::App* cmd, std::string& target, const std::string& what) {
-  cmd->add_option("--precision", target, what)->check(CLI::IsMember({"f32", "f64", "mp"}))->capture_default_str();
+  cmd->add_option("--precision", target, what)
+      ->check(CLI::IsMember({"f32", "f64", "mp", "interval", "envelope"}))
+      ->capture_default_str();
+}
+
+void add_runtime_model(CLI::App* cmd, std::string& precision, double& ulps) {
+  cmd->add_option("--runtime-precision", precision, "the runtime judged computes in f32, f16 or bf16")
+      ->check(CLI::IsMember({"f32", "f16", "bf16"}))
+      ->capture_default_str();
+  cmd->add_option("--ulps", ulps, "error allowance of exp, log, tanh, sigmoid, rsqrt, ..., in units in the last place")
+      ->check(CLI::Range(0.0, 1e6))
+      ->capture_default_str();
 }
 
 }  // namespace
@@ -34,7 +45,12 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   run_cmd->add_option("--dim", run.dims,
                       "run at another size: NAME=SIZE for an input extent, as check names them (batch=8, input.0=128)");
   run_cmd->add_option("--output,-o", run.output, "where to write the outputs: Y.npy (one output) or Y.npz");
-  add_precision(run_cmd, run.precision, "f32 (float), f64 (double) or mp (50 decimal digits)");
+  add_precision(run_cmd, run.precision,
+                "f32 (float), f64 (double), mp (50 decimal digits), interval (rigorous enclosures, their "
+                "midpoints written) or envelope (every correct runtime's answer, its midpoints written)");
+  run_cmd->add_option("--radius-output", run.radius_output,
+                      "interval, envelope: write each output element's radius here (.npy or .npz)");
+  add_runtime_model(run_cmd, run.runtime_precision, run.ulps);
   add_max_memory(run_cmd, run.max_memory);
   run_cmd->add_flag("--quiet,-q", run.quiet, "print nothing but diagnostics");
 
@@ -63,6 +79,23 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                         "wall-clock limit on the whole check, in seconds; when it passes the check is unknown")
       ->check(CLI::Range(1u, 86400u));
 
+  ConformOptions conform;
+  auto* conform_cmd =
+      app.add_subcommand("conform", "judge another runtime's output: inside the proved envelope of every correct answer?");
+  conform_cmd->add_option("model", conform.model, "model file (.nnl)")->required();
+  conform_cmd->add_option("--input,-i", conform.inputs, "input tensor: X.npy, or NAME=X.npy for a named input")
+      ->required();
+  auto* actual = conform_cmd->add_option("--actual", conform.actual,
+                                         "the runtime's output: Y.npy (one output) or Y.npz keyed by output name");
+  conform_cmd->add_option("--engine", conform.engine, "judge one of nnref's own engines instead: f32 (the oracle in float)")
+      ->check(CLI::IsMember({"f32"}))
+      ->excludes(actual);
+  add_runtime_model(conform_cmd, conform.runtime_precision, conform.ulps);
+  conform_cmd->add_option("--format", conform.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  add_max_memory(conform_cmd, conform.max_memory);
+
   InspectOptions inspect;
   auto* inspect_cmd = app.add_subcommand("inspect", "list every node with its shape, parameters, MACs and memory");
   inspect_cmd->add_option("model", inspect.model, "model file (.nnl)")->required();
@@ -85,6 +118,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   }
   if (run_cmd->parsed()) return run_command(run, out, err);
   if (check_cmd->parsed()) return check_command(check, out, err);
+  if (conform_cmd->parsed()) return conform_command(conform, out, err);
   if (inspect_cmd->parsed()) return inspect_command(inspect, out, err);
   return init_weights_command(init, out, err);
 }

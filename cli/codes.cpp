@@ -36,6 +36,14 @@ constexpr std::array kCodes = {
              "cli"},
     CodeInfo{"usage.out", "init-weights --out names a tensor file other than .npz, or the model names no weights "
                           "location", "cli"},
+    CodeInfo{"usage.radius-output", "run --radius-output with a point precision (f32, f64, mp), which has no radius",
+             "cli"},
+    CodeInfo{"usage.conform-subject", "conform is given neither --actual nor --engine, or both", "cli"},
+    CodeInfo{"usage.actual-format", "conform --actual is not .npy or .npz, or .npy for a model with several outputs",
+             "cli"},
+    CodeInfo{"usage.actual-missing", "conform --actual lacks an array named as one of the model's outputs", "cli"},
+    CodeInfo{"usage.actual-shape", "an array of conform --actual has a shape other than its output's", "cli"},
+    CodeInfo{"usage.actual-unknown", "conform --actual has an array that names no output of the model", "cli"},
     CodeInfo{"input.count", "the number of inputs given differs from the model's", "cli"},
     CodeInfo{"input.shape-mismatch", "an input's shape differs from the one the model declares (run --dim runs the "
                                      "model at other sizes)", "cli"},

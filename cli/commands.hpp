@@ -16,11 +16,26 @@ struct RunOptions {
   std::vector<std::string> inputs;  // "X.npy" or "name=X.npy"
   std::string output;               // ".npy" (one output) or ".npz"
   std::vector<std::string> dims;    // NAME=SIZE: input extents other than the declared ones
-  std::string precision = "f64";    // f32 | f64 | mp
+  std::string precision = "f64";    // f32 | f64 | mp | interval | envelope
+  std::string radius_output;        // interval, envelope: where to write each output's radii
+  std::string runtime_precision = "f32";  // envelope: f32 | f16 | bf16
+  double ulps = 4;                  // envelope: the transcendentals' allowance
   int64_t max_memory = kDefaultMaxMemory;
   bool quiet = false;
 };
 int run_command(const RunOptions& o, std::ostream& out, std::ostream& err);
+
+struct ConformOptions {
+  std::string model;
+  std::vector<std::string> inputs;  // as for run
+  std::string actual;               // Y.npy (one output) or Y.npz keyed by output name
+  std::string engine;               // instead of --actual: one of nnref's engines (f32)
+  std::string runtime_precision = "f32";
+  double ulps = 4;
+  std::string format = "text";      // text | json
+  int64_t max_memory = kDefaultMaxMemory;
+};
+int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& err);
 
 struct CheckOptions {
   std::string model;

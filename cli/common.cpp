@@ -10,6 +10,8 @@ namespace nnref {
 int64_t bytes_per_element(const std::string& precision) {
   if (precision == "f32") return sizeof(float);
   if (precision == "mp") return sizeof(mp50);
+  if (precision == "interval") return ScalarOps<Interval>::bytes;
+  if (precision == "envelope") return ScalarOps<Envelope>::bytes;
   return sizeof(double);
 }
 

@@ -10,6 +10,7 @@
 #include "formats/tensor_files/npy.hpp"
 #include "semantics/evaluate.hpp"
 #include "semantics/size_names.hpp"
+#include "cli/inputs.hpp"
 
 namespace nnref {
 
@@ -17,78 +18,39 @@ namespace {
 
 constexpr int64_t kPrintedValues = 32;  // outputs up to this many elements are printed in full
 
-struct NamedInput {
-  std::string name;  // empty: positional
-  std::string path;
-};
-
-NamedInput split_input(const std::string& arg) {
-  auto eq = arg.find('=');
-  if (eq == std::string::npos) return {"", arg};
-  return {arg.substr(0, eq), arg.substr(eq + 1)};
-}
-
-// A per-sample tensor given for a model declared with batch 1 gets the batch axis.
-HostTensor with_batch_axis(HostTensor t, const std::vector<int64_t>& declared) {
-  if (declared.size() == t.shape.rank() + 1 && declared[0] == 1 &&
-      std::equal(t.shape.dims().begin(), t.shape.dims().end(), declared.begin() + 1)) {
-    t.shape = Shape::make(declared).value();
-  }
-  return t;
-}
-
-// Matches --input arguments to the model's Input nodes: by name, then the unnamed ones in order.
-Result<std::vector<HostTensor>> read_inputs(const Graph& g, const std::vector<std::string>& args) {
-  auto ids = g.input_ids();
-  std::vector<std::optional<HostTensor>> bound(ids.size());
-  std::vector<NamedInput> positional;
-  for (const auto& a : args) {
-    NamedInput in = split_input(a);
-    if (in.name.empty()) {
-      positional.push_back(in);
-      continue;
-    }
-    size_t k = 0;
-    while (k < ids.size() && g.nodes[static_cast<size_t>(ids[k])].name != in.name) ++k;
-    if (k == ids.size()) return make_error("io.input-unknown", "the model has no input named '" + in.name + "'");
-    if (bound[k]) return make_error("io.input-repeated", "input '" + in.name + "' is given twice");
-    auto t = read_npy(in.path);
-    if (!t) return std::move(t).error();
-    bound[k] = std::move(t).value();
-  }
-  size_t next = 0;
-  for (const auto& in : positional) {
-    while (next < ids.size() && bound[next]) ++next;
-    if (next == ids.size())
-      return make_error("io.input-count", "more inputs given than the model's " + std::to_string(ids.size()));
-    auto t = read_npy(in.path);
-    if (!t) return std::move(t).error();
-    bound[next] = std::move(t).value();
-  }
-  std::vector<HostTensor> out;
-  for (size_t k = 0; k < ids.size(); ++k) {
-    const Node& node = g.nodes[static_cast<size_t>(ids[k])];
-    if (!bound[k]) return make_error("io.input-missing", "no --input given for model input '" + node.name + "'");
-    out.push_back(with_batch_axis(std::move(*bound[k]), std::get<InputAttrs>(node.op).dims));
-  }
-  return out;
-}
-
+// The outputs in T as doubles (an enclosure's midpoints), and with radii, each enclosure's
+// half-width rounded up.
 template <Scalar T>
 Result<NamedTensors> evaluate_as(const Model& m, const std::vector<HostTensor>& inputs, int64_t max_memory,
-                                 DType out_type) {
+                                 DType out_type, NamedTensors* radii) {
   auto r = evaluate<T>(m.graph, m.payload, inputs, EvalOptions{max_memory, m.param_keys});
   if (!r) return std::move(r).error();
   NamedTensors named;
   for (size_t k = 0; k < r->size(); ++k) {
     const Tensor<T>& t = (*r)[k];
-    HostTensor h{out_type, t.shape(), {}};
+    HostTensor h{out_type, t.shape(), {}}, radius{DType::F64, t.shape(), {}};
     h.values.reserve(static_cast<size_t>(t.size()));
-    for (const T& x : t.data()) h.values.push_back(out_type == DType::F32 ? double(float(sc::to_double(x)))
-                                                                          : sc::to_double(x));
+    for (const T& x : t.data()) {
+      h.values.push_back(out_type == DType::F32 ? double(float(sc::to_double(x))) : sc::to_double(x));
+      if (radii) radius.values.push_back(radius_of(sc::enclosure(x)));
+    }
     named.emplace_back(m.graph.outputs[k].name, std::move(h));
+    if (radii) radii->emplace_back(m.graph.outputs[k].name, std::move(radius));
   }
   return named;
+}
+
+Result<NamedTensors> evaluate_at(const RunOptions& o, const Model& m, const std::vector<HostTensor>& inputs,
+                                 NamedTensors* radii) {
+  if (o.precision == "f32") return evaluate_as<float>(m, inputs, o.max_memory, DType::F32, nullptr);
+  if (o.precision == "mp") return evaluate_as<mp50>(m, inputs, o.max_memory, DType::F64, nullptr);
+  if (o.precision == "interval") return evaluate_as<Interval>(m, inputs, o.max_memory, DType::F64, radii);
+  if (o.precision == "envelope") {
+    const RuntimeModel runtime = *runtime_model(o.runtime_precision, o.ulps);
+    RuntimeScope scope(runtime);
+    return evaluate_as<Envelope>(m, inputs, o.max_memory, DType::F64, radii);
+  }
+  return evaluate_as<double>(m, inputs, o.max_memory, DType::F64, nullptr);
 }
 
 // For an input whose shape differs from the declared one only in extents that have size names:
@@ -126,6 +88,16 @@ void print_output(std::ostream& out, const std::string& name, const HostTensor& 
   out << "\n";
 }
 
+// Y.npz, or Y.npy for a model with one output.
+Status write_tensors(const std::string& path, const NamedTensors& tensors) {
+  if (path.ends_with(".npz")) return write_npz(path, tensors);
+  if (!path.ends_with(".npy")) return make_error("io.output-format", "an output file must end in .npy or .npz: " + path);
+  if (tensors.size() != 1)
+    return make_error("io.output-format",
+                      "the model has " + std::to_string(tensors.size()) + " outputs; write them to an .npz file");
+  return write_npy(path, tensors.front().second);
+}
+
 }  // namespace
 
 int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
@@ -153,10 +125,14 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
   }
 
   auto start = std::chrono::steady_clock::now();
-  Result<NamedTensors> outputs =
-      o.precision == "f32"  ? evaluate_as<float>(*model, *inputs, o.max_memory, DType::F32)
-      : o.precision == "mp" ? evaluate_as<mp50>(*model, *inputs, o.max_memory, DType::F64)
-                            : evaluate_as<double>(*model, *inputs, o.max_memory, DType::F64);
+  const bool enclosure = o.precision == "interval" || o.precision == "envelope";
+  if (!o.radius_output.empty() && !enclosure) {
+    print_diagnostics(err, {make_error("usage.radius-output", "--radius-output needs --precision interval or envelope; "
+                                                              "a point precision has no radius")});
+    return kExitUsage;
+  }
+  NamedTensors radii;
+  Result<NamedTensors> outputs = evaluate_at(o, *model, *inputs, &radii);
   auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!outputs) {
     Diagnostic d = std::move(outputs).error();
@@ -165,17 +141,9 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     print_diagnostics(err, {d});
     return exit_code_for(d);
   }
-  if (!o.output.empty()) {
-    Status written = make_error("io.output-format", "--output must end in .npy or .npz: " + o.output);
-    if (o.output.ends_with(".npz")) {
-      written = write_npz(o.output, *outputs);
-    } else if (o.output.ends_with(".npy")) {
-      written = outputs->size() == 1
-                    ? write_npy(o.output, outputs->front().second)
-                    : Status(make_error("io.output-format", "the model has " + std::to_string(outputs->size()) +
-                                                                " outputs; write them to an .npz file"));
-    }
-    if (!written) {
+  for (const auto& [path, tensors] : {std::pair{o.output, &*outputs}, std::pair{o.radius_output, &radii}}) {
+    if (path.empty()) continue;
+    if (Status written = write_tensors(path, *tensors); !written) {
       print_diagnostics(err, {written.error()});
       return kExitUsage;
     }

@@ -39,7 +39,7 @@ ElemKind kind_of(const CheckedOp& op) {
 
 template <Scalar T>
 Result<Plan<T>> make_plan(const Graph& g, const Payload& payload, const PlanOptions& options) {
-  auto info = check_graph(g, payload, static_cast<int64_t>(sizeof(T)), options.max_memory, options.param_names);
+  auto info = check_graph(g, payload, ScalarOps<T>::bytes, options.max_memory, options.param_names);
   if (!info) return std::move(info).error();
   Plan<T> plan;
   plan.graph = &g;

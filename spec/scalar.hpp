@@ -33,6 +33,7 @@ struct ScalarOps;
 // The points' customization points: each function computes its formula once, in T.
 template <class T>
 struct PointOps {
+  static constexpr int64_t bytes = sizeof(T);  // memory per value, for the budget
   static T from_double(double x) { return T(x); }
   // The nearest T to the decimal (float and double round once, mp50 to its 166 bits).
   static T from_decimal(const std::string& s) {
@@ -198,6 +199,7 @@ concept Scalar = std::copyable<T> && std::default_initializable<T> && requires(T
   { ScalarOps<T>::dot(int64_t{1}, term, term, b) } -> std::same_as<T>;
   { ScalarOps<T>::to_double(a) } -> std::same_as<double>;
   { ScalarOps<T>::enclosure(a) } -> std::same_as<Enclosure>;
+  { ScalarOps<T>::bytes } -> std::convertible_to<int64_t>;
 };
 
 static_assert(Scalar<float> && Scalar<double> && Scalar<mp50>);

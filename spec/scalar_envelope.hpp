@@ -84,6 +84,7 @@ Envelope from_double(double x);
 template <>
 struct ScalarOps<Envelope> {
   using E = Envelope;
+  static constexpr int64_t bytes = sizeof(E);
   using Fn = envelope::Fn;
   static E from_double(double x) { return envelope::from_double(x); }
   static E from_decimal(const std::string& s) { return envelope::from_decimal(s); }

@@ -17,6 +17,8 @@ using Interval = boost::multiprecision::number<boost::multiprecision::mpfi_float
 template <>
 struct ScalarOps<Interval> {
   using I = Interval;
+  // The object and its two endpoints' significands on the heap (a word each, with malloc's header).
+  static constexpr int64_t bytes = sizeof(I) + 2 * 32;
   static I from_double(double x) { return I(x); }
   // MPFI encloses the decimal's exact value (mpfi_set_str rounds each endpoint outward).
   static I from_decimal(const std::string& s) { return I(s); }

@@ -1,0 +1,248 @@
+// nnref conform: is another runtime's output a correct answer for this model and input? Every
+// element must lie in the float32 (or f16, bf16) envelope of the model (spec/scalar_envelope.hpp);
+// the rigorous interval gives the exact value's enclosure next to it. docs/conformance.md.
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "cli/app.hpp"
+#include "cli/commands.hpp"
+#include "cli/inputs.hpp"
+#include "formats/tensor_files/npy.hpp"
+#include "semantics/evaluate.hpp"
+
+namespace nnref {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// One output's verdict: the element that lies farthest outside its envelope, or, when all lie
+// inside, the one that uses most of its envelope's radius.
+struct OutputVerdict {
+  std::string name;
+  Shape shape;
+  int64_t elements = 0, outside = 0, unbounded = 0;
+  int64_t worst = -1;
+  double actual = 0, excess = -std::numeric_limits<double>::infinity();  // excess: in radii beyond the envelope
+  Enclosure exact, envelope;
+  double max_radius = 0, max_magnitude = 0;
+};
+
+template <Scalar T>
+Result<std::vector<Tensor<T>>> run(const Model& m, const std::vector<HostTensor>& inputs, int64_t max_memory) {
+  return evaluate<T>(m.graph, m.payload, inputs, EvalOptions{max_memory, m.param_keys});
+}
+
+// How far outside [lo, hi] the value lies, in units of the radius: ≤ 0 inside (−1 at the centre).
+double excess_in_radii(double v, const Enclosure& e) {
+  const double mid = 0.5 * e.lo + 0.5 * e.hi, radius = 0.5 * e.hi - 0.5 * e.lo;
+  if (std::isnan(v)) return std::numeric_limits<double>::infinity();
+  const double beyond = v > e.hi ? v - e.hi : v < e.lo ? e.lo - v : std::abs(v - mid) - radius;
+  if (radius == 0) return beyond > 0 ? std::numeric_limits<double>::infinity() : -1;
+  return beyond / radius;
+}
+
+OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, const Tensor<Interval>& exact,
+                    const HostTensor& actual) {
+  OutputVerdict v;
+  v.name = name;
+  v.shape = envelope.shape();
+  v.elements = envelope.size();
+  for (int64_t i = 0; i < envelope.size(); ++i) {
+    const Enclosure e = sc::enclosure(envelope[i]);
+    const double a = actual.values[static_cast<size_t>(i)];
+    if (std::isnan(e.lo) || std::isnan(e.hi)) {  // no bound holds here: every answer is accepted
+      ++v.unbounded;
+      continue;
+    }
+    const double excess = excess_in_radii(a, e);
+    if (a < e.lo || a > e.hi || std::isnan(a)) ++v.outside;
+    v.max_radius = std::max(v.max_radius, radius_of(e));
+    v.max_magnitude = std::max(v.max_magnitude, std::max(std::abs(e.lo), std::abs(e.hi)));
+    if (excess > v.excess) {
+      v.excess = excess;
+      v.worst = i;
+      v.actual = a;
+      v.exact = sc::enclosure(exact[i]);
+      v.envelope = e;
+    }
+  }
+  return v;
+}
+
+// The runtime's outputs, checked against the model's names and shapes.
+Result<NamedTensors> read_actual(const std::string& path, const Model& m, const std::vector<Shape>& shapes) {
+  NamedTensors given;
+  if (path.ends_with(".npy")) {
+    if (m.graph.outputs.size() != 1)
+      return make_error("usage.actual-format", "the model has " + std::to_string(m.graph.outputs.size()) +
+                                                   " outputs; give them as an .npz keyed by output name");
+    auto t = read_npy(path);
+    if (!t) return std::move(t).error();
+    given.emplace_back(m.graph.outputs[0].name, std::move(t).value());
+  } else if (path.ends_with(".npz")) {
+    auto all = read_npz(path);
+    if (!all) return std::move(all).error();
+    given = std::move(all).value();
+  } else {
+    return make_error("usage.actual-format", "--actual must end in .npy or .npz: " + path);
+  }
+  NamedTensors ordered;
+  for (size_t k = 0; k < m.graph.outputs.size(); ++k) {
+    const std::string& name = m.graph.outputs[k].name;
+    auto it = std::find_if(given.begin(), given.end(), [&](const auto& p) { return p.first == name; });
+    if (it == given.end())
+      return make_error("usage.actual-missing", path + " has no array named '" + name + "', an output of the model");
+    HostTensor t = it->second;
+    // A per-sample array for a batch-1 output gets its batch axis, as run's inputs do.
+    if (t.shape.rank() + 1 == shapes[k].rank() && shapes[k][0] == 1 &&
+        std::equal(t.shape.dims().begin(), t.shape.dims().end(), shapes[k].dims().begin() + 1))
+      t.shape = shapes[k];
+    if (t.shape != shapes[k])
+      return make_error("usage.actual-shape", "output '" + name + "' has shape " + shapes[k].str() + ", but " + path +
+                                                  " gives " + t.shape.str());
+    ordered.emplace_back(name, std::move(t));
+  }
+  for (const auto& [name, t] : given)
+    if (std::none_of(ordered.begin(), ordered.end(), [&](const auto& p) { return p.first == name; }))
+      return make_error("usage.actual-unknown", path + " has an array '" + name + "' that is not an output of the model");
+  return ordered;
+}
+
+std::string num(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string index_str(const Shape& s, int64_t flat) {
+  std::string out;
+  for (size_t k = s.rank(); k-- > 0;) {
+    out = std::to_string(flat % s[k]) + (out.empty() ? "" : ", ") + out;
+    flat /= s[k];
+  }
+  return "[" + out + "]";
+}
+
+Json index_json(const Shape& s, int64_t flat) {
+  std::vector<int64_t> idx(s.rank());
+  for (size_t k = s.rank(); k-- > 0;) {
+    idx[k] = flat % s[k];
+    flat /= s[k];
+  }
+  return idx;
+}
+
+void print_text(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime) {
+  for (const auto& v : verdicts) {
+    out << (v.outside ? "FAIL " : "ok   ") << v.name << ": " << v.elements << " elements, " << v.outside
+        << " outside the " << runtime.name << " envelope";
+    if (v.unbounded) out << ", " << v.unbounded << " unbounded";
+    out << "\n";
+    if (v.worst < 0) continue;
+    out << "  " << (v.outside ? "worst" : "closest to its bound") << ": element " << index_str(v.shape, v.worst)
+        << " = " << num(v.actual) << "; exact value in [" << num(v.exact.lo) << ", " << num(v.exact.hi)
+        << "]; envelope [" << num(v.envelope.lo) << ", " << num(v.envelope.hi) << "]; ";
+    if (v.excess > 0) out << "outside by " << num(v.excess) << " envelope radii\n";
+    else out << "uses " << num(1 + v.excess) << " of the envelope's radius\n";
+  }
+}
+
+void print_json(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime,
+                bool conforms) {
+  Json j;
+  j["verdict"] = conforms ? "conforms" : "does-not-conform";
+  j["runtime_precision"] = runtime.name;
+  j["unit_roundoff"] = runtime.u;
+  j["ulps"] = runtime.ulps;
+  j["outputs"] = Json::array();
+  for (const auto& v : verdicts) {
+    Json o;
+    o["name"] = v.name;
+    o["shape"] = v.shape.dims();
+    o["elements"] = v.elements;
+    o["outside"] = v.outside;
+    o["unbounded"] = v.unbounded;
+    o["max_radius"] = v.max_radius;
+    o["max_magnitude"] = v.max_magnitude;
+    if (v.worst >= 0) {
+      o["worst"] = {{"index", index_json(v.shape, v.worst)},
+                    {"actual", v.actual},
+                    {"exact", {v.exact.lo, v.exact.hi}},
+                    {"envelope", {v.envelope.lo, v.envelope.hi}},
+                    {"excess_radii", v.excess}};
+    }
+    j["outputs"].push_back(o);
+  }
+  out << j.dump(2) << "\n";
+}
+
+}  // namespace
+
+int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& err) {
+  if (o.actual.empty() == o.engine.empty()) {
+    print_diagnostics(err, {make_error("usage.conform-subject", "give the runtime's output (--actual Y.npy) or one of "
+                                                                "nnref's engines (--engine f32), not both")});
+    return kExitUsage;
+  }
+  int exit = kExitOk;
+  auto model = load_reporting(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, err, exit);
+  if (!model) return exit;
+  auto inputs = read_inputs(model->graph, o.inputs);
+  if (!inputs) {
+    print_diagnostics(err, {inputs.error()});
+    return exit_code_for(inputs.error());
+  }
+  const RuntimeModel runtime = *runtime_model(o.runtime_precision, o.ulps);
+  Result<std::vector<Tensor<Envelope>>> envelope = [&] {
+    RuntimeScope scope(runtime);
+    return run<Envelope>(*model, *inputs, o.max_memory);
+  }();
+  if (!envelope) {
+    print_diagnostics(err, {envelope.error()});
+    return exit_code_for(envelope.error());
+  }
+  std::vector<Shape> shapes;
+  for (const auto& t : *envelope) shapes.push_back(t.shape());
+
+  NamedTensors actual;
+  if (!o.engine.empty()) {  // today the f32 oracle; the fast path and the hardware model add themselves here
+    auto f32 = run<float>(*model, *inputs, o.max_memory);
+    if (!f32) {
+      print_diagnostics(err, {f32.error()});
+      return exit_code_for(f32.error());
+    }
+    for (size_t k = 0; k < f32->size(); ++k) {
+      HostTensor h{DType::F32, shapes[k], {}};
+      for (float v : (*f32)[k].data()) h.values.push_back(v);
+      actual.emplace_back(model->graph.outputs[k].name, std::move(h));
+    }
+  } else {
+    auto given = read_actual(o.actual, *model, shapes);
+    if (!given) {
+      print_diagnostics(err, {given.error()});
+      return exit_code_for(given.error());
+    }
+    actual = std::move(given).value();
+  }
+  auto exact = run<Interval>(*model, *inputs, o.max_memory);
+  if (!exact) {
+    print_diagnostics(err, {exact.error()});
+    return exit_code_for(exact.error());
+  }
+
+  std::vector<OutputVerdict> verdicts;
+  bool conforms = true;
+  for (size_t k = 0; k < envelope->size(); ++k) {
+    verdicts.push_back(judge(actual[k].first, (*envelope)[k], (*exact)[k], actual[k].second));
+    conforms = conforms && verdicts.back().outside == 0;
+  }
+  if (o.format == "json") print_json(out, verdicts, runtime, conforms);
+  else print_text(out, verdicts, runtime);
+  return conforms ? kExitOk : kExitInvalid;
+}
+
+}  // namespace nnref

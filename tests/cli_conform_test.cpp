@@ -1,0 +1,92 @@
+// nnref conform and run's enclosure precisions, end to end on the mlp example: a correct float32
+// answer (nnref's own f32 oracle, and the exact answer rounded to float32) conforms; an answer one
+// element off by 1e-3 relative does not; wrong files are usage errors (exit 2).
+#include <catch2/catch.hpp>
+
+#include "cli_test_support.hpp"
+#include "formats/tensor_files/npy.hpp"
+#include "temp_dir.hpp"
+
+using namespace nnref;
+using namespace nnref::test;
+
+namespace {
+
+// The model's output by nnref run at a precision, read back.
+HostTensor run_output(const test::TempDir& tmp, const std::string& precision) {
+  const std::string path = (tmp / ("out_" + precision + ".npy")).string();
+  const Run r = nnref_cli({"run", example("mlp", "model.nnl"), "--input", example("mlp", "input.npy"), "--output", path,
+                           "--precision", precision, "--quiet"});
+  REQUIRE(r.code == 0);
+  return *read_npy(path);
+}
+
+std::string write(const test::TempDir& tmp, const std::string& name, const HostTensor& t) {
+  const std::string path = (tmp / name).string();
+  REQUIRE(write_npy(path, t).ok());
+  return path;
+}
+
+Run conform(const std::vector<std::string>& extra) {
+  std::vector<std::string> args{"conform", example("mlp", "model.nnl"), "--input", example("mlp", "input.npy")};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return nnref_cli(args);
+}
+
+}  // namespace
+
+TEST_CASE("conform: correct float32 answers conform, a 1e-3 relative slip does not") {
+  test::TempDir tmp("conform");
+  HostTensor exact = run_output(tmp, "mp");
+  HostTensor rounded = exact;
+  rounded.dtype = DType::F32;
+  for (double& v : rounded.values) v = static_cast<float>(v);
+  CHECK(conform({"--actual", write(tmp, "rounded.npy", rounded)}).code == 0);
+  CHECK(conform({"--engine", "f32"}).code == 0);
+
+  HostTensor slipped = rounded;
+  slipped.values[1] *= 1 + 1e-3;
+  const Run bad = conform({"--actual", write(tmp, "slipped.npy", slipped), "--format", "json"});
+  CHECK(bad.code == 1);
+  CHECK(bad.out.find("\"verdict\": \"does-not-conform\"") != std::string::npos);
+  CHECK(bad.out.find("\"index\": [\n") != std::string::npos);
+  const Run text = conform({"--actual", write(tmp, "slipped2.npy", slipped)});
+  CHECK(text.out.find("FAIL output: 3 elements, 1 outside the f32 envelope") != std::string::npos);
+  CHECK(text.out.find("element [0, 1]") != std::string::npos);
+}
+
+TEST_CASE("conform: a wrong shape, a missing output name or no subject is a usage error") {
+  test::TempDir tmp("conform-usage");
+  HostTensor wrong{DType::F32, *Shape::make({1, 4}), {0, 0, 0, 0}};
+  const Run shape = conform({"--actual", write(tmp, "wrong.npy", wrong)});
+  CHECK(shape.code == 2);
+  CHECK(shape.err.find("error[usage.actual-shape]") != std::string::npos);
+  const std::string npz = (tmp / "named.npz").string();
+  HostTensor three{DType::F32, *Shape::make({1, 3}), {0, 0, 0}};
+  REQUIRE(write_npz(npz, {{"logits", three}}).ok());
+  const Run missing = conform({"--actual", npz});
+  CHECK(missing.code == 2);
+  CHECK(missing.err.find("error[usage.actual-missing]") != std::string::npos);
+  CHECK(conform({}).code == 2);
+}
+
+TEST_CASE("run: interval and envelope write midpoints and radii; the interval's radius is tiny") {
+  test::TempDir tmp("run-radius");
+  const std::string mid = (tmp / "mid.npy").string(), rad = (tmp / "rad.npy").string();
+  for (const char* precision : {"interval", "envelope"}) {
+    INFO(precision);
+    const Run r = nnref_cli({"run", example("mlp", "model.nnl"), "--input", example("mlp", "input.npy"), "--output",
+                             mid, "--radius-output", rad, "--precision", precision, "--quiet"});
+    REQUIRE(r.code == 0);
+    const HostTensor m = *read_npy(mid), radius = *read_npy(rad), exact = run_output(tmp, "mp");
+    for (size_t i = 0; i < m.values.size(); ++i) {
+      CHECK(std::abs(m.values[i] - exact.values[i]) <= radius.values[i]);
+      CHECK(radius.values[i] < (std::string(precision) == "interval" ? 1e-15 : 1e-4));
+      CHECK(radius.values[i] > (std::string(precision) == "interval" ? 0 : 1e-9));
+    }
+  }
+  const Run point = nnref_cli({"run", example("mlp", "model.nnl"), "--input", example("mlp", "input.npy"),
+                               "--radius-output", rad});
+  CHECK(point.code == 2);
+  CHECK(point.err.find("error[usage.radius-output]") != std::string::npos);
+}
