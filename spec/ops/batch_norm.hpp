@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "spec/index.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/rules/axes.hpp"
 #include "spec/rules/epsilon.hpp"
@@ -41,19 +42,22 @@ std::optional<ShapeOut<Dim>> shape_rule(const BatchNormAttrs& a, const std::vect
 }
 
 // y = offset[c] + scale[c]·(x − mean[c])/sqrt(variance[c] + ε), c the channel of x (NNEF §4.9).
+// sqrt(variance[c] + ε) is computed once per channel; x is walked as [outer, C, inner].
 template <Scalar T>
 void evaluate(const Checked<BatchNormAttrs>& op, const OpIO<T>& io) {
   const Tensor<T>& x = io.in(0);
   const Tensor<T>&mean = *io.param(0), &variance = *io.param(1), &scale = *io.param(2), &offset = *io.param(3);
   const Shape& shape = op.inputs()[0];
   const size_t axis = static_cast<size_t>(normalize_axis(op.attrs().channel_axis, shape.rank()));
-  const int64_t stride = shape.strides()[axis], channels = shape[axis];
+  const int64_t outer = product(shape.dims(), 0, axis), channels = shape[axis], inner = shape.strides()[axis];
   const T eps = from_double<T>(op.attrs().epsilon);
+  std::vector<T> root;
+  for (int64_t c = 0; c < channels; ++c) root.push_back(sc::sqrt(variance[c] + eps));
   Tensor<T>& y = io.out(0);
-  for (int64_t i = 0; i < y.size(); ++i) {
-    const int64_t c = i / stride % channels;
-    y[i] = offset[c] + scale[c] * (x[i] - mean[c]) / sc::sqrt(variance[c] + eps);
-  }
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t c = 0; c < channels; ++c)
+      for (int64_t i = (o * channels + c) * inner, end = i + inner; i < end; ++i)
+        y[i] = offset[c] + scale[c] * (x[i] - mean[c]) / root[static_cast<size_t>(c)];
 }
 
 }  // namespace nnref
