@@ -2,6 +2,7 @@
 // and an explicit layout (window geometry: spec/rules/window.hpp).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -48,6 +49,10 @@ inline constexpr ObligationSpec kConvChannelsIndivisible{
     "extent a size symbol ranging over 1..64, refuted with the counterexample 1 (NNL's Conv2D has groups 1, which "
     "always holds)."};
 
+// The weights of a block of output channels that evaluate reads at every output position before
+// the next block: well inside a core's L2 cache.
+inline constexpr int64_t kConvBlockBytes = int64_t{1} << 20;
+
 template <>
 struct OpInfo<ConvAttrs> {
   static std::vector<const ObligationSpec*> obligations() {
@@ -91,6 +96,7 @@ std::optional<ShapeOut<Dim>> shape_rule(const ConvAttrs& a, const std::vector<Di
 // Per output position o the window is built once, as offset lists over its terms t (channel-major,
 // then the window's in-bounds positions row-major): x_at(t) = x[n, g·C/G + c, …] and
 // w_at(t) = w[m, c, j], shared by every n and m; the sum starts from the bias (0 without).
+// Output channels are taken in blocks whose weights stay in cache while every position reads them.
 template <Scalar T>
 void evaluate(const Checked<ConvAttrs>& op, const OpIO<T>& io) {
   const ConvAttrs& a = op.attrs();
@@ -103,28 +109,30 @@ void evaluate(const Checked<ConvAttrs>& op, const OpIO<T>& io) {
   const int64_t xc = xs[plan.channel], yc = ys[plan.channel];
   const int64_t per_group = op.params()[0].shape[1];
   const int64_t out_per_group = a.out_channels / a.groups;
+  const int64_t block = std::max<int64_t>(1, kConvBlockBytes / (ws[0] * static_cast<int64_t>(sizeof(T))));
   Tensor<T>& y = io.out(0);
   window::Offsets win;
   std::vector<int64_t> xo, wo;  // per term t: offsets from x[n, g·C/G, 0…0] and from w[m, 0, 0…0]
-  window::for_each_position(plan, out, [&](const std::vector<int64_t>& o, int64_t yo) {
-    window::offsets_at(plan, o, win);
-    xo.clear();
-    wo.clear();
-    for (int64_t c = 0; c < per_group; ++c)
-      for (int64_t t = 0; t < win.size(); ++t) {
-        xo.push_back(c * xc + win.input[t]);
-        wo.push_back(c * ws[1] + win.kernel[t]);
-      }
-    const int64_t terms = static_cast<int64_t>(xo.size());
-    for (int64_t n = 0; n < in[0]; ++n)
-      for (int64_t m = 0; m < a.out_channels; ++m) {
-        const int64_t x0 = n * xs[0] + m / out_per_group * per_group * xc, w0 = m * ws[0];
-        const auto x_at = [&](int64_t t) -> const T& { return x[x0 + xo[t]]; };
-        const auto w_at = [&](int64_t t) -> const T& { return w[w0 + wo[t]]; };
-        y[n * ys[0] + m * yc + yo] =
-            sum_of(terms, [&](int64_t t) { return x_at(t) * w_at(t); }, bias ? (*bias)[m] : T(0));
-      }
-  });
+  for (int64_t m0 = 0; m0 < a.out_channels; m0 += block)
+    window::for_each_position(plan, out, [&](const std::vector<int64_t>& o, int64_t yo) {
+      window::offsets_at(plan, o, win);
+      const int64_t k = win.size(), terms = per_group * k;
+      xo.resize(static_cast<size_t>(terms));
+      wo.resize(static_cast<size_t>(terms));
+      for (int64_t c = 0; c < per_group; ++c)
+        for (int64_t t = 0; t < k; ++t) {
+          xo[c * k + t] = c * xc + win.input[t];
+          wo[c * k + t] = c * ws[1] + win.kernel[t];
+        }
+      for (int64_t n = 0; n < in[0]; ++n)
+        for (int64_t m = m0; m < std::min(m0 + block, a.out_channels); ++m) {
+          const int64_t x0 = n * xs[0] + m / out_per_group * per_group * xc, w0 = m * ws[0];
+          const auto x_at = [&](int64_t t) -> const T& { return x[x0 + xo[t]]; };
+          const auto w_at = [&](int64_t t) -> const T& { return w[w0 + wo[t]]; };
+          y[n * ys[0] + m * yc + yo] =
+              sum_of(terms, [&](int64_t t) { return x_at(t) * w_at(t); }, bias ? (*bias)[m] : T(0));
+        }
+    });
 }
 
 }  // namespace nnref
