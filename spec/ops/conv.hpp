@@ -93,10 +93,11 @@ std::optional<ShapeOut<Dim>> shape_rule(const ConvAttrs& a, const std::vector<Di
 
 // y[n, m, o] = b[m] + Σ_{c < C/G} Σ_{j in window} x[n, g·C/G + c, o·s + j·d − pad_before] · w[m, c, j],
 // g = ⌊m / (M/G)⌋ the group of output channel m; positions in the padding read 0 and are left out.
-// Per output position o the window is built once, as offset lists over its terms t (channel-major,
-// then the window's in-bounds positions row-major): x_at(t) = x[n, g·C/G + c, …] and
-// w_at(t) = w[m, c, j], shared by every n and m; the sum starts from the bias (0 without).
-// Output channels are taken in blocks whose weights stay in cache while every position reads them.
+// Per output position o the window is laid out as offset lists over its terms t (channel-major,
+// then the window's in-bounds positions row-major), so that x_at(t) = x[n, g·C/G + c, …] and
+// w_at(t) = w[m, c, j] for every n and m; the sum starts from the bias (0 without). Output
+// channels go in blocks whose weights stay in cache while every position reads them; each block
+// lays the windows out again.
 template <Scalar T>
 void evaluate(const Checked<ConvAttrs>& op, const OpIO<T>& io) {
   const ConvAttrs& a = op.attrs();
