@@ -128,7 +128,7 @@ TEST_CASE("conv groups 2 and depthwise", "[conv]") {
   }
 }
 
-TEST_CASE("conv bias is added after the sum", "[conv]") {
+TEST_CASE("conv bias starts the sum", "[conv]") {
   auto a = conv1d(2, 1);
   a.has_bias = true;
   auto x = tensor(Shape::of({1, 1, 3}), {1, 2, 3});
@@ -136,6 +136,14 @@ TEST_CASE("conv bias is added after the sum", "[conv]") {
   auto b = tensor(Shape::of({2}), {5, 0.5});
   // channel 0: 2x + 5; channel 1: −x + 0.5
   CHECK(doubles(run(a, {x}, {w, b})[0]) == std::vector<double>{7, 9, 11, -0.5, -1.5, -2.5});
+  // The order shows in rounding: with b = 1 and terms 2^53·1, 2^53·(−1), (1 + 2^53) rounds to 2^53
+  // (ties to even) and the result is 0, where the sum first and the bias after would give 1.
+  auto a2 = conv1d(1, 2);
+  a2.has_bias = true;
+  const double big = 9007199254740992.0;  // 2^53
+  CHECK(doubles(run(a2, {tensor(Shape::of({1, 1, 2}), {big, big})}, {tensor(Shape::of({1, 1, 2}), {1, -1}),
+                                                                    tensor(Shape::of({1}), {1})})[0]) ==
+        std::vector<double>{0});
 }
 
 TEST_CASE("conv 3-D", "[conv]") {

@@ -38,6 +38,15 @@ TEMPLATE_TEST_CASE("linear, both weight layouts, with and without bias", "[linea
   check_values(y, {4, 5, 10, 11});
 }
 
+TEST_CASE("linear's sum starts from the bias", "[linear]") {
+  // With b = 1 and terms 2^53·1, 2^53·(−1): (1 + 2^53) rounds to 2^53 (ties to even), so the result
+  // is 0, where the sum first and the bias after would give 1.
+  const double big = 9007199254740992.0;  // 2^53
+  auto y = run(LinearAttrs{1, WeightLayout::InOut, true}, {tensor(Shape::of({1, 2}), {big, big})},
+               {tensor(Shape::of({2, 1}), {1, -1}), tensor(Shape::of({1}), {1})})[0];
+  CHECK(doubles(y) == std::vector<double>{0});
+}
+
 TEST_CASE("linear parameter shapes follow the layout and the input", "[linear]") {
   auto c = Checked<LinearAttrs>::check(LinearAttrs{5, WeightLayout::InOut, true}, {Shape::of({8, 3})});
   REQUIRE(c.ok());

@@ -134,3 +134,21 @@ TEST_CASE("pool obligations", "[pool][shape]") {
   CHECK(with([&](PoolAttrs& a) { a.kernel = {huge}; }) == "shape.window.exceeds-input");
   CHECK(with([&](PoolAttrs& a) { a.padding = {{huge, huge}}; }) == "size.window.extent-overflow");
 }
+
+TEST_CASE("pool with a window of 2^80 positions reads its one real element", "[pool]") {
+  // Kernel 2^40 × 2^40 with padding 2^40 − 1 before on both axes, over one element: the padded
+  // extent is 2^40, one output position, and its only real position is the window's last, whose
+  // offset in the kernel, (2^40 − 1)·2^40 + 2^40 − 1, does not fit an int64 (and is not needed).
+  const int64_t k = int64_t{1} << 40;
+  PoolAttrs a;
+  a.kernel = {k, k};
+  a.padding = {{k - 1, 0}, {k - 1, 0}};
+  auto x = tensor(Shape::of({1, 1, 1, 1}), {-3});
+  a.op = PoolOp::Max;
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{-3});
+  a.border = PoolBorder::Constant;  // the padded zeros count
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{0});
+  a.op = PoolOp::Avg;
+  a.border = PoolBorder::Ignore;
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{-3});
+}

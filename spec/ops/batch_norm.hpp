@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "spec/index.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/rules/axes.hpp"
 #include "spec/rules/epsilon.hpp"
@@ -50,7 +51,7 @@ void evaluate(const Checked<BatchNormAttrs>& op, const OpIO<T>& io) {
   const Tensor<T>&mean = *io.param(0), &variance = *io.param(1), &scale = *io.param(2), &offset = *io.param(3);
   const Shape& shape = op.inputs()[0];
   const size_t axis = static_cast<size_t>(normalize_axis(op.attrs().channel_axis, shape.rank()));
-  const int64_t stride = shape.strides()[axis], channels = shape[axis];
+  const int64_t outer = product(shape.dims(), 0, axis), channels = shape[axis], inner = shape.strides()[axis];
   const T eps = real_value<T>(op.attrs().epsilon);
   std::vector<T> a, minus_a;
   for (int64_t c = 0; c < channels; ++c) {
@@ -58,12 +59,12 @@ void evaluate(const Checked<BatchNormAttrs>& op, const OpIO<T>& io) {
     minus_a.push_back(-a.back());
   }
   Tensor<T>& y = io.out(0);
-  for (int64_t i = 0; i < y.size(); ++i) {
-    const int64_t c = i / stride % channels;
-    y[i] = dot_of<T>(
-        2, [&](int64_t t) -> const T& { return t == 0 ? x[i] : mean[c]; },
-        [&](int64_t t) -> const T& { return t == 0 ? a[c] : minus_a[c]; }, offset[c]);
-  }
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t c = 0; c < channels; ++c)
+      for (int64_t i = (o * channels + c) * inner, end = i + inner; i < end; ++i)
+        y[i] = dot_of<T>(
+            2, [&](int64_t t) -> const T& { return t == 0 ? x[i] : mean[c]; },
+            [&](int64_t t) -> const T& { return t == 0 ? a[c] : minus_a[c]; }, offset[c]);
 }
 
 }  // namespace nnref

@@ -2,6 +2,7 @@
 // and an explicit layout (window geometry: spec/rules/window.hpp).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -48,6 +49,10 @@ inline constexpr ObligationSpec kConvChannelsIndivisible{
     "extent a size symbol ranging over 1..64, refuted with the counterexample 1 (NNL's Conv2D has groups 1, which "
     "always holds)."};
 
+// The weights of a block of output channels that evaluate reads at every output position before
+// the next block: well inside a core's L2 cache.
+inline constexpr int64_t kConvBlockBytes = int64_t{1} << 20;
+
 template <>
 struct OpInfo<ConvAttrs> {
   static std::vector<const ObligationSpec*> obligations() {
@@ -86,39 +91,49 @@ std::optional<ShapeOut<Dim>> shape_rule(const ConvAttrs& a, const std::vector<Di
   return r;
 }
 
-// y[n, m, o] = Σ_{c < C/G} Σ_{j in window} x[n, g·C/G + c, o·s + j·d − pad_before] · w[m, c, j] + b[m],
+// y[n, m, o] = b[m] + Σ_{c < C/G} Σ_{j in window} x[n, g·C/G + c, o·s + j·d − pad_before] · w[m, c, j],
 // g = ⌊m / (M/G)⌋ the group of output channel m; positions in the padding read 0 and are left out.
+// Per output position o the window is laid out as offset lists over its terms t (channel-major,
+// then the window's in-bounds positions row-major), so that x_at(t) = x[n, g·C/G + c, …] and
+// w_at(t) = w[m, c, j] for every n and m; the sum starts from the bias (0 without). Output
+// channels go in blocks whose weights stay in cache while every position reads them; each block
+// lays the windows out again.
 template <Scalar T>
 void evaluate(const Checked<ConvAttrs>& op, const OpIO<T>& io) {
   const ConvAttrs& a = op.attrs();
   const Tensor<T>& x = io.in(0);
   const Tensor<T>& w = *io.param(0);
   const Tensor<T>* bias = a.has_bias ? io.param(1) : nullptr;
-  const window::Plan plan = window::plan(a, op.inputs()[0]);
-  const auto xs = op.inputs()[0].strides();
-  const auto ws = op.params()[0].shape.strides();
+  const Shape &in = op.inputs()[0], &out = op.outputs()[0];
+  const window::Plan plan = window::plan(a, in);
+  const auto xs = in.strides(), ys = out.strides(), ws = op.params()[0].shape.strides();
+  const int64_t xc = xs[plan.channel], yc = ys[plan.channel];
   const int64_t per_group = op.params()[0].shape[1];
   const int64_t out_per_group = a.out_channels / a.groups;
-  const Shape& out = op.outputs()[0];
+  const int64_t block = std::max<int64_t>(1, kConvBlockBytes / (ws[0] * ScalarOps<T>::bytes));
+  const T zero = from_double<T>(0.0);
   Tensor<T>& y = io.out(0);
-  std::vector<int64_t> idx, o, j;
-  for (int64_t f = 0; f < y.size(); ++f) {
-    unflatten(f, out.dims(), idx);
-    o.assign(idx.begin() + static_cast<int64_t>(plan.first_spatial),
-             idx.begin() + static_cast<int64_t>(plan.first_spatial + plan.axes.size()));
-    const int64_t n = idx[0], m = idx[plan.channel];
-    const int64_t c0 = (m / out_per_group) * per_group;
-    const window::Box box(plan, o);
-    const T acc = sum_of<T>(per_group * box.size, [&](int64_t t) {
-      const int64_t c = t / box.size;
-      box.kernel_index(t % box.size, j);
-      int64_t wf = m * ws[0] + c * ws[1];
-      for (size_t i = 0; i < j.size(); ++i) wf += j[i] * ws[2 + i];
-      const int64_t xf = n * xs[0] + (c0 + c) * xs[plan.channel] + window::input_offset(box, j, xs, plan.first_spatial);
-      return x[xf] * w[wf];
+  window::Offsets win;
+  std::vector<int64_t> xo, wo;  // per term t: offsets from x[n, g·C/G, 0…0] and from w[m, 0, 0…0]
+  for (int64_t m0 = 0; m0 < a.out_channels; m0 += block)
+    window::for_each_position(plan, out, [&](const std::vector<int64_t>& o, int64_t yo) {
+      window::offsets_at(plan, o, win);
+      const int64_t k = win.size(), terms = per_group * k;
+      xo.resize(static_cast<size_t>(terms));
+      wo.resize(static_cast<size_t>(terms));
+      for (int64_t c = 0; c < per_group; ++c)
+        for (int64_t t = 0; t < k; ++t) {
+          xo[c * k + t] = c * xc + win.input[t];
+          wo[c * k + t] = c * ws[1] + win.kernel[t];
+        }
+      for (int64_t n = 0; n < in[0]; ++n)
+        for (int64_t m = m0; m < std::min(m0 + block, a.out_channels); ++m) {
+          const int64_t x0 = n * xs[0] + m / out_per_group * per_group * xc, w0 = m * ws[0];
+          const auto x_at = [&](int64_t t) -> const T& { return x[x0 + xo[t]]; };
+          const auto w_at = [&](int64_t t) -> const T& { return w[w0 + wo[t]]; };
+          y[n * ys[0] + m * yc + yo] = dot_of<T>(terms, x_at, w_at, bias ? (*bias)[m] : zero);
+        }
     });
-    y[f] = bias ? acc + (*bias)[m] : acc;
-  }
 }
 
 }  // namespace nnref

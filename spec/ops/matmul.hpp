@@ -88,15 +88,18 @@ void evaluate(const Checked<MatMulAttrs>& op, const OpIO<T>& io) {
   const bool ta = op.attrs().transpose_a, tb = op.attrs().transpose_b;
   const int64_t k = ta ? ra : ca;
   const int64_t batches = product(out.dims(), 0, r - 2);
+  // From A'[i, l] to A'[i, l + 1] and from B'[l, j] to B'[l + 1, j].
+  const int64_t a_step = ta ? ca : 1, b_step = tb ? 1 : cb;
   Tensor<T>& C = io.out(0);
-  for (int64_t b = 0; b < batches; ++b) {
-    const int64_t a0 = b * ra * ca, b0 = b * rb * cb, c0 = b * m * n;
+  for (int64_t b = 0; b < batches; ++b)
     for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j)
-        C[c0 + i * n + j] = dot_of<T>(
-            k, [&](int64_t l) -> const T& { return A[a0 + (ta ? l * ca + i : i * ca + l)]; },
-            [&](int64_t l) -> const T& { return B[b0 + (tb ? j * cb + l : l * cb + j)]; });
-  }
+      for (int64_t j = 0; j < n; ++j) {
+        // A'[b, i, 0] and B'[b, 0, j].
+        const int64_t a0 = b * ra * ca + (ta ? i : i * ca), b0 = b * rb * cb + (tb ? j * cb : j);
+        const auto a_at = [&](int64_t l) -> const T& { return A[a0 + l * a_step]; };
+        const auto b_at = [&](int64_t l) -> const T& { return B[b0 + l * b_step]; };
+        C[(b * m + i) * n + j] = dot_of<T>(k, a_at, b_at);
+      }
 }
 
 }  // namespace nnref

@@ -60,37 +60,40 @@ std::optional<ShapeOut<Dim>> shape_rule(const PoolAttrs& a, const std::vector<Di
 // inside the input:
 //   max, Ignore:   max_{p∈R} x[p]          max, Constant: max(max_{p∈R} x[p], 0 if R ≠ W)
 //   avg, Ignore:   Σ_{p∈R} x[p] / |R|      avg, Constant: Σ_{p∈R} x[p] / |W|
-// A window with R empty (only possible with padding) gives 0.
+// A window with R empty (only possible with padding) gives 0. Per output position o, R is built
+// once as offsets (spec/rules/window.hpp), shared by every n and c.
 template <Scalar T>
 void evaluate(const Checked<PoolAttrs>& op, const OpIO<T>& io) {
   const PoolAttrs& a = op.attrs();
   const Tensor<T>& x = io.in(0);
-  const window::Plan plan = window::plan(a, op.inputs()[0]);
-  const auto xs = op.inputs()[0].strides();
-  const Shape& out = op.outputs()[0];
+  const Shape &in = op.inputs()[0], &out = op.outputs()[0];
+  const window::Plan plan = window::plan(a, in);
+  const auto xs = in.strides(), ys = out.strides();
+  const int64_t channels = in[plan.channel], xc = xs[plan.channel], yc = ys[plan.channel];
   const bool ignore = a.border == PoolBorder::Ignore;
   Tensor<T>& y = io.out(0);
-  std::vector<int64_t> idx, o, j;
-  for (int64_t f = 0; f < y.size(); ++f) {
-    unflatten(f, out.dims(), idx);
-    o.assign(idx.begin() + static_cast<int64_t>(plan.first_spatial),
-             idx.begin() + static_cast<int64_t>(plan.first_spatial + plan.axes.size()));
-    const window::Box box(plan, o);
-    const int64_t base = idx[0] * xs[0] + idx[plan.channel] * xs[plan.channel];
-    const auto value = [&](int64_t t) {
-      box.kernel_index(t, j);
-      return x[base + window::input_offset(box, j, xs, plan.first_spatial)];
-    };
-    const int64_t divisor = ignore ? box.size : plan.volume;
-    if (a.op == PoolOp::Avg) {
-      y[f] = box.size == 0 ? T(0) : sum_of<T>(box.size, value) / from_double<T>(static_cast<double>(divisor));
-      continue;
-    }
-    const bool padded = !ignore && box.size < plan.volume;
-    T m = box.size == 0 ? T(0) : value(0);
-    for (int64_t t = 1; t < box.size; ++t) m = sc::max(m, value(t));
-    y[f] = padded ? sc::max(m, T(0)) : m;
-  }
+  window::Offsets win;
+  window::for_each_position(plan, out, [&](const std::vector<int64_t>& o, int64_t yo) {
+    window::offsets_at(plan, o, win);
+    const int64_t size = win.size();
+    const bool padded = !ignore && size < plan.volume;
+    const T divisor = from_double<T>(static_cast<double>(ignore ? size : plan.volume));
+    for (int64_t n = 0; n < in[0]; ++n)
+      for (int64_t c = 0; c < channels; ++c) {
+        const int64_t x0 = n * xs[0] + c * xc;
+        const auto x_at = [&](int64_t t) -> const T& { return x[x0 + win.input[t]]; };
+        T& result = y[n * ys[0] + c * yc + yo];
+        if (size == 0) {
+          result = T(0);
+        } else if (a.op == PoolOp::Avg) {
+          result = sum_of<T>(size, x_at) / divisor;
+        } else {
+          T m = x_at(0);
+          for (int64_t t = 1; t < size; ++t) m = sc::max(m, x_at(t));
+          result = padded ? sc::max(m, T(0)) : m;
+        }
+      }
+  });
 }
 
 }  // namespace nnref

@@ -1,6 +1,6 @@
 // Window geometry, shared by conv and the pools: the layout of channels and spatial axes, the
 // padding modes, the output extent of each spatial axis and its obligations, and the concrete
-// geometry a kernel walks.
+// geometry a kernel walks: each output position's window as lists of input and kernel offsets.
 #pragma once
 
 #include <cstdint>
@@ -197,10 +197,13 @@ std::optional<Dims<Dim>> spatial_rule(const std::string& op, const A& attrs, con
   return out;
 }
 
-// Concrete geometry for a kernel: per spatial axis the attributes, input extent and padding before.
+// Concrete geometry for a kernel: per spatial axis the attributes, input extent, padding before,
+// the input's stride and the kernel's row-major stride.
 struct Plan {
   std::vector<Axis> axes;
   std::vector<int64_t> in, pad_before;
+  std::vector<int64_t> in_strides;      // the input's stride along each spatial axis
+  std::vector<int64_t> kernel_strides;  // row-major strides of [k1..kr] (saturating)
   size_t channel = 1, first_spatial = 2;
   int64_t volume = 1;  // Π k, saturating
 };
@@ -210,55 +213,86 @@ Plan plan(const A& attrs, const Shape& input) {
   Plan p;
   p.channel = channel_axis(attrs.layout, input.rank());
   p.first_spatial = first_spatial_axis(attrs.layout);
+  const std::vector<int64_t> strides = input.strides();
   CDim volume = 1;
   for (size_t i = 0; i < attrs.kernel.size(); ++i) {
     p.axes.push_back(axis(attrs, i));
     p.in.push_back(input[p.first_spatial + i]);
     p.pad_before.push_back(pad_before(p.in.back(), p.axes.back(), attrs.pad_mode));
+    p.in_strides.push_back(strides[p.first_spatial + i]);
     volume = volume * attrs.kernel[i];
+  }
+  CDim stride = 1;
+  p.kernel_strides.resize(attrs.kernel.size());
+  for (size_t i = attrs.kernel.size(); i-- > 0;) {
+    p.kernel_strides[i] = stride.v;
+    stride = stride * attrs.kernel[i];
   }
   p.volume = volume.v;
   return p;
 }
 
-// The in-bounds part of the window at output position o: on axis i, the kernel offsets
-// j ∈ [lo_i, lo_i + count_i) whose input position start_i + j·d_i lies in [0, in_i), where
-// start_i = o_i·s_i − pad_before_i. Padded positions are left out.
-struct Box {
-  std::vector<int64_t> start, lo, count, d;
-  int64_t size = 1;  // Π count
-
-  Box(const Plan& p, const std::vector<int64_t>& o) {
-    for (size_t i = 0; i < p.axes.size(); ++i) {
-      const Axis& a = p.axes[i];
-      const CDim st = CDim(o[i]) * a.s - p.pad_before[i];
-      const CDim first = dim_max(ceil_div(CDim(0) - st, a.d), 0);
-      const CDim end = floor_div(CDim(p.in[i]) - 1 - st, a.d) + 1;
-      const int64_t last = end.v < a.k ? end.v : a.k;
-      start.push_back(st.v);
-      lo.push_back(first.v);
-      count.push_back(last > first.v ? last - first.v : 0);
-      d.push_back(a.d);
-      size *= count.back();
-    }
-  }
-  // The kernel offsets j of the t-th in-bounds position, row-major over the box.
-  void kernel_index(int64_t t, std::vector<int64_t>& j) const {
-    j.resize(count.size());
-    for (size_t i = count.size(); i-- > 0;) {
-      j[i] = lo[i] + t % count[i];
-      t /= count[i];
-    }
-  }
-  int64_t input_pos(size_t i, int64_t j) const { return start[i] + j * d[i]; }
+// The in-bounds part of the window at one output position o, as two offset lists over its
+// positions t, row-major over the kernel offsets j, positions in the padding left out:
+//   input[t]  = Σ_i (o_i·s_i + j_i·d_i − pad_before_i)·in_strides_i, the position's offset in the
+//               input from element (n, c, 0, …, 0);
+//   kernel[t] = Σ_i j_i·kernel_strides_i, the offset of j in a row-major [k1..kr] (saturating:
+//               exact whenever Π k fits an int64, as it does for a conv's weight).
+struct Offsets {
+  std::vector<int64_t> input, kernel;
+  int64_t size() const { return static_cast<int64_t>(input.size()); }
 };
 
-// Σ_i input_pos(i, j_i) · strides[first + i]: the input offset of a window position.
-inline int64_t input_offset(const Box& b, const std::vector<int64_t>& j, const std::vector<int64_t>& strides,
-                            size_t first) {
-  int64_t f = 0;
-  for (size_t i = 0; i < j.size(); ++i) f += b.input_pos(i, j[i]) * strides[first + i];
-  return f;
+namespace detail {
+
+// Appends the window's positions on axes i.. to w, the axes before i contributing `input` and
+// `kernel`. On axis i the kernel offsets j ∈ [first, last) are those whose input position
+// start + j·d lies in [0, in_i), start = o_i·s_i − pad_before_i.
+inline void append_window(const Plan& p, const std::vector<int64_t>& o, size_t i, int64_t input, CDim kernel,
+                          Offsets& w) {
+  if (i == p.axes.size()) {
+    w.input.push_back(input);
+    w.kernel.push_back(kernel.v);
+    return;
+  }
+  const Axis& a = p.axes[i];
+  const CDim start = CDim(o[i]) * a.s - p.pad_before[i];
+  const int64_t first = dim_max(ceil_div(CDim(0) - start, a.d), 0).v;
+  const int64_t end = (floor_div(CDim(p.in[i]) - 1 - start, a.d) + 1).v;
+  const int64_t last = end < a.k ? end : a.k;
+  for (int64_t j = first; j < last; ++j)
+    append_window(p, o, i + 1, input + (start + CDim(j) * a.d).v * p.in_strides[i],
+                  kernel + CDim(j) * p.kernel_strides[i], w);
+}
+
+}  // namespace detail
+
+// The window at output position o, written into w (whose storage is reused).
+inline void offsets_at(const Plan& p, const std::vector<int64_t>& o, Offsets& w) {
+  w.input.clear();
+  w.kernel.clear();
+  detail::append_window(p, o, 0, 0, CDim(0), w);
+}
+
+// Calls f(o, offset) for every output position o, row-major over the spatial extents of `out`,
+// with offset = Σ_i o_i·(stride of out's spatial axis i): its offset in the output from element
+// (n, c, 0, …, 0).
+template <class F>
+void for_each_position(const Plan& p, const Shape& out, F&& f) {
+  const size_t r = p.axes.size();
+  const std::vector<int64_t> strides = out.strides();
+  std::vector<int64_t> o(r, 0);
+  int64_t positions = 1;
+  for (size_t i = 0; i < r; ++i) positions *= out[p.first_spatial + i];
+  for (int64_t q = 0; q < positions; ++q) {
+    int64_t offset = 0;
+    for (size_t i = 0; i < r; ++i) offset += o[i] * strides[p.first_spatial + i];
+    f(static_cast<const std::vector<int64_t>&>(o), offset);
+    for (size_t i = r; i-- > 0;) {
+      if (++o[i] < out[p.first_spatial + i]) break;
+      o[i] = 0;
+    }
+  }
 }
 
 }  // namespace window
