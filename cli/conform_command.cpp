@@ -12,6 +12,7 @@
 #include "cli/inputs.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "semantics/evaluate.hpp"
+#include "spec/index.hpp"
 
 namespace nnref {
 
@@ -38,9 +39,9 @@ Result<std::vector<Tensor<T>>> run(const Model& m, const std::vector<HostTensor>
 
 // How far outside [lo, hi] the value lies, in units of the radius: ≤ 0 inside (−1 at the centre).
 double excess_in_radii(double v, const Enclosure& e) {
-  const double mid = 0.5 * e.lo + 0.5 * e.hi, radius = 0.5 * e.hi - 0.5 * e.lo;
+  const double radius = e.radius();
   if (std::isnan(v)) return std::numeric_limits<double>::infinity();
-  const double beyond = v > e.hi ? v - e.hi : v < e.lo ? e.lo - v : std::abs(v - mid) - radius;
+  const double beyond = v > e.hi ? v - e.hi : v < e.lo ? e.lo - v : std::abs(v - e.midpoint()) - radius;
   if (radius == 0) return beyond > 0 ? std::numeric_limits<double>::infinity() : -1;
   return beyond / radius;
 }
@@ -60,7 +61,7 @@ OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, c
     }
     const double excess = excess_in_radii(a, e);
     if (a < e.lo || a > e.hi || std::isnan(a)) ++v.outside;
-    v.max_radius = std::max(v.max_radius, radius_of(e));
+    v.max_radius = std::max(v.max_radius, e.radius());
     v.max_magnitude = std::max(v.max_magnitude, std::max(std::abs(e.lo), std::abs(e.hi)));
     if (excess > v.excess) {
       v.excess = excess;
@@ -114,26 +115,20 @@ Result<NamedTensors> read_actual(const std::string& path, const Model& m, const 
 
 std::string num(double v) {
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
+  std::snprintf(buf, sizeof buf, "%.9g", v + 0.0);  // + 0.0: −0 prints as 0
   return buf;
+}
+
+std::vector<int64_t> index_of(const Shape& s, int64_t flat) {
+  std::vector<int64_t> idx;
+  unflatten(flat, s.dims(), idx);
+  return idx;
 }
 
 std::string index_str(const Shape& s, int64_t flat) {
   std::string out;
-  for (size_t k = s.rank(); k-- > 0;) {
-    out = std::to_string(flat % s[k]) + (out.empty() ? "" : ", ") + out;
-    flat /= s[k];
-  }
+  for (int64_t i : index_of(s, flat)) out += (out.empty() ? "" : ", ") + std::to_string(i);
   return "[" + out + "]";
-}
-
-Json index_json(const Shape& s, int64_t flat) {
-  std::vector<int64_t> idx(s.rank());
-  for (size_t k = s.rank(); k-- > 0;) {
-    idx[k] = flat % s[k];
-    flat /= s[k];
-  }
-  return idx;
 }
 
 void print_text(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime) {
@@ -169,7 +164,7 @@ void print_json(std::ostream& out, const std::vector<OutputVerdict>& verdicts, c
     o["max_radius"] = v.max_radius;
     o["max_magnitude"] = v.max_magnitude;
     if (v.worst >= 0) {
-      o["worst"] = {{"index", index_json(v.shape, v.worst)},
+      o["worst"] = {{"index", index_of(v.shape, v.worst)},
                     {"actual", v.actual},
                     {"exact", {v.exact.lo, v.exact.hi}},
                     {"envelope", {v.envelope.lo, v.envelope.hi}},

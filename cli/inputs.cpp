@@ -1,7 +1,6 @@
 #include "cli/inputs.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <optional>
 
 #include "formats/tensor_files/npy.hpp"
@@ -68,9 +67,5 @@ Result<std::vector<HostTensor>> read_inputs(const Graph& g, const std::vector<st
   return out;
 }
 
-
-double radius_of(const Enclosure& e) {
-  return std::nextafter(0.5 * e.hi - 0.5 * e.lo, std::numeric_limits<double>::infinity());
-}
 
 }  // namespace nnref

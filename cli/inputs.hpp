@@ -7,15 +7,11 @@
 #include "semantics/graph.hpp"
 #include "spec/host_tensor.hpp"
 #include "spec/result.hpp"
-#include "spec/scalar.hpp"
 
 namespace nnref {
 
 // By name (NAME=X.npy), then the unnamed ones in order; a per-sample tensor given for a model
 // declared with batch 1 gets the batch axis.
 Result<std::vector<HostTensor>> read_inputs(const Graph& g, const std::vector<std::string>& args);
-
-// An enclosure's half-width, rounded up.
-double radius_of(const Enclosure& e);
 
 }  // namespace nnref

@@ -32,7 +32,7 @@ Result<NamedTensors> evaluate_as(const Model& m, const std::vector<HostTensor>& 
     h.values.reserve(static_cast<size_t>(t.size()));
     for (const T& x : t.data()) {
       h.values.push_back(out_type == DType::F32 ? double(float(sc::to_double(x))) : sc::to_double(x));
-      if (radii) radius.values.push_back(radius_of(sc::enclosure(x)));
+      if (radii) radius.values.push_back(sc::enclosure(x).radius());
     }
     named.emplace_back(m.graph.outputs[k].name, std::move(h));
     if (radii) radii->emplace_back(m.graph.outputs[k].name, std::move(radius));

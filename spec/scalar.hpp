@@ -24,6 +24,9 @@ using mp50 = boost::multiprecision::cpp_bin_float_50;
 // A value as two doubles lo ≤ hi: the enclosure of an interval or envelope, or a point twice.
 struct Enclosure {
   double lo = 0.0, hi = 0.0;
+  double midpoint() const { return 0.5 * lo + 0.5 * hi; }
+  // The half-width, rounded up: [midpoint − radius, midpoint + radius] holds [lo, hi].
+  double radius() const { return std::nextafter(0.5 * hi - 0.5 * lo, HUGE_VAL); }
 };
 
 // Specialised per scalar: PointOps below for the points, one specialisation per enclosure type.

@@ -133,7 +133,10 @@ struct ScalarOps<Envelope> {
   }
   static E relu(const E& x) { return max(x, E(0.0)); }
   // A point inside: what a runtime subtracts for range (softmax's max) is its own choice, exact.
-  static E mid(const E& x) { return E(isnan(x) ? x.lo : std::isinf(x.lo) || std::isinf(x.hi) ? x.hi : 0.5 * x.lo + 0.5 * x.hi); }
+  static E mid(const E& x) {
+    if (isnan(x) || std::isinf(x.lo) || std::isinf(x.hi)) return E(isnan(x) ? x.lo : x.hi);
+    return E(enclosure(x).midpoint());
+  }
   static E sign(const E& x) {
     if (isnan(x)) return x;
     const auto s = [](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; };
