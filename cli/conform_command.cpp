@@ -37,6 +37,9 @@ Result<std::vector<Tensor<T>>> run(const Model& m, const std::vector<HostTensor>
   return evaluate<T>(m.graph, m.payload, inputs, EvalOptions{max_memory, m.param_keys});
 }
 
+// How far outside [lo, hi] the value lies: 0 inside.
+double distance_outside(double v, const Enclosure& e) { return v > e.hi ? v - e.hi : v < e.lo ? e.lo - v : 0.0; }
+
 // How far outside [lo, hi] the value lies, in units of the radius: ≤ 0 inside (−1 at the centre).
 double excess_in_radii(double v, const Enclosure& e) {
   const double radius = e.radius();
@@ -141,7 +144,9 @@ void print_text(std::ostream& out, const std::vector<OutputVerdict>& verdicts, c
     out << "  " << (v.outside ? "worst" : "closest to its bound") << ": element " << index_str(v.shape, v.worst)
         << " = " << num(v.actual) << "; exact value in [" << num(v.exact.lo) << ", " << num(v.exact.hi)
         << "]; envelope [" << num(v.envelope.lo) << ", " << num(v.envelope.hi) << "]; ";
-    if (v.excess > 0) out << "outside by " << num(v.excess) << " envelope radii\n";
+    if (v.excess > 0)
+      out << "outside by " << num(distance_outside(v.actual, v.envelope)) << " (" << num(v.excess)
+          << " envelope radii)\n";
     else out << "uses " << num(1 + v.excess) << " of the envelope's radius\n";
   }
 }
@@ -168,6 +173,8 @@ void print_json(std::ostream& out, const std::vector<OutputVerdict>& verdicts, c
                     {"actual", v.actual},
                     {"exact", {v.exact.lo, v.exact.hi}},
                     {"envelope", {v.envelope.lo, v.envelope.hi}},
+                    {"distance", distance_outside(v.actual, v.envelope)},
+                    // null (JSON has no infinity) when the envelope is a single point
                     {"excess_radii", v.excess}};
     }
     j["outputs"].push_back(o);
