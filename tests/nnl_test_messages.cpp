@@ -96,7 +96,7 @@ Model load_with_weights(const test::TempDir& dir, const std::string& body) {
 
 // ---------------------------------------------------------------- 1. per-sample axes
 
-TEST_CASE("nnl: axes count the per-sample shape; the batch axis is not addressable", "[nnl][axes]") {
+TEST_CASE("nnl: axes count the per-sample shape, the batch axis is not addressable", "[nnl][axes]") {
   SECTION("the axis domain: -r..r-1 of the per-sample rank r, as tensor axes past the batch axis") {
     const AxisDomain per_sample(Dims<CDim>{CDim(1), CDim(16), CDim(16), CDim(4)}, 1);
     CHECK(per_sample.counted() == 3);

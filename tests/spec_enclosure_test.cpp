@@ -106,7 +106,7 @@ TEST_CASE("envelope: a dot product of n terms is widened by γ(n+1)·Σ|terms| a
   }
 }
 
-TEST_CASE("envelope: values the runtime can hold exactly stay points; others are rounded once") {
+TEST_CASE("envelope: values the runtime can hold exactly stay points, others are rounded once") {
   CHECK(from_double<Envelope>(0.5).lo == 0.5);
   CHECK(from_double<Envelope>(0.5).hi == 0.5);
   const Envelope tenth = from_double<Envelope>(0.1);
