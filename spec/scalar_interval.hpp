@@ -7,6 +7,7 @@
 
 #include <boost/multiprecision/mpfi.hpp>
 
+#include "spec/exact_dot.hpp"
 #include "spec/scalar.hpp"
 
 namespace nnref {
@@ -71,26 +72,32 @@ struct ScalarOps<Interval> {
   static I sum(int64_t n, Term&& term, const I& init) {
     return dot(n, term, [](int64_t) -> const I& { return one(); }, init);
   }
-  // init + Σ x(i)·w(i), the lower endpoint accumulated rounding down, the upper rounding up, by
-  // fused multiply-adds on the endpoints (no temporary interval per term).
+  // init + Σ x(i)·w(i). For a point weight w the lower endpoint is Σ w·(x's lower endpoint if
+  // w ≥ 0, else its upper), the upper endpoint likewise: two exact dot products (ExactDot), each
+  // rounded once outward. Other terms (an interval weight, an endpoint ExactDot cannot split)
+  // are added to the endpoints by MPFR, rounding down and up.
   template <class X, class W>
   static I dot(int64_t n, X&& x, W&& w, const I& init) {
     I acc = init;
     mpfr_ptr lo = &acc.backend().data()->left, hi = &acc.backend().data()->right;
+    ExactDot exact_lo, exact_hi;
     for (int64_t i = 0; i < n; ++i) {
       const I &xi = x(i), &wi = w(i);
       mpfr_srcptr xl = &xi.backend().data()->left, xh = &xi.backend().data()->right;
-      mpfr_srcptr wl = &wi.backend().data()->left;
-      if (mpfr_equal_p(wl, &wi.backend().data()->right)) {  // a point weight: one product per endpoint
-        const bool nonneg = mpfr_sgn(wl) >= 0;
-        mpfr_fma(lo, wl, nonneg ? xl : xh, lo, MPFR_RNDD);
-        mpfr_fma(hi, wl, nonneg ? xh : xl, hi, MPFR_RNDU);
+      mpfr_srcptr wl = &wi.backend().data()->left, wh = &wi.backend().data()->right;
+      const auto w_lo = split_exactly(wl), w_hi = split_exactly(wh), x_lo = split_exactly(xl), x_hi = split_exactly(xh);
+      if (w_lo && w_hi && x_lo && x_hi && *w_lo == *w_hi) {
+        const bool nonneg = w_lo->hi >= 0;
+        exact_lo.add(*w_lo, nonneg ? *x_lo : *x_hi);
+        exact_hi.add(*w_lo, nonneg ? *x_hi : *x_lo);
       } else {
         const I p = xi * wi;
         mpfr_add(lo, lo, &p.backend().data()->left, MPFR_RNDD);
         mpfr_add(hi, hi, &p.backend().data()->right, MPFR_RNDU);
       }
     }
+    exact_lo.finish(lo, MPFR_RNDD);
+    exact_hi.finish(hi, MPFR_RNDU);
     return acc;
   }
   static double to_double(const I& x) { return mpfr_get_d(boost::multiprecision::median(x).backend().data(), MPFR_RNDN); }
