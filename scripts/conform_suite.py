@@ -316,6 +316,8 @@ def main(argv=None):
             failures = bug_failures(args.nnref, found, controls)
     for f in failures:
         print(f)
+    if failures and not args.work:
+        print("(the files above were in a temporary directory, now removed: --work DIR keeps them)")
     print("%s: %s (%d failures)" % (args.suite, "PASS" if not failures else "FAIL", len(failures)))
     return 1 if failures else 0
 
