@@ -40,12 +40,13 @@ Result<std::vector<Tensor<T>>> run(const Model& m, const std::vector<HostTensor>
 // How far outside [lo, hi] the value lies: 0 inside.
 double distance_outside(double v, const Enclosure& e) { return v > e.hi ? v - e.hi : v < e.lo ? e.lo - v : 0.0; }
 
-// How far outside [lo, hi] the value lies, in units of the radius: ≤ 0 inside (−1 at the centre).
+// How far outside [lo, hi] the value lies, in units of the radius: ≤ 0 inside (−1 at the centre);
+// infinite outside an envelope that is a single point or has an infinite side.
 double excess_in_radii(double v, const Enclosure& e) {
   const double radius = e.radius();
   if (std::isnan(v)) return std::numeric_limits<double>::infinity();
   const double beyond = v > e.hi ? v - e.hi : v < e.lo ? e.lo - v : std::abs(v - e.midpoint()) - radius;
-  if (radius == 0) return beyond > 0 ? std::numeric_limits<double>::infinity() : -1;
+  if (radius == 0 || !std::isfinite(radius)) return beyond > 0 ? std::numeric_limits<double>::infinity() : -1;
   return beyond / radius;
 }
 
@@ -58,14 +59,18 @@ OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, c
   for (int64_t i = 0; i < envelope.size(); ++i) {
     const Enclosure e = sc::enclosure(envelope[i]);
     const double a = actual.values[static_cast<size_t>(i)];
-    if (std::isnan(e.lo) || std::isnan(e.hi)) {  // no bound holds here: every answer is accepted
-      ++v.unbounded;
-      continue;
+    // An element is outside when it fails a finite side of its envelope (a NaN answer fails any).
+    // A side that is NaN or infinite bounds nothing: no finite bound holds on that side.
+    const bool below = std::isfinite(e.lo) && !(a >= e.lo), above = std::isfinite(e.hi) && !(a <= e.hi);
+    const bool bounded = std::isfinite(e.lo) && std::isfinite(e.hi);
+    if (!bounded) ++v.unbounded;
+    if (below || above) ++v.outside;
+    else if (!bounded) continue;
+    if (bounded) {
+      v.max_radius = std::max(v.max_radius, e.radius());
+      v.max_magnitude = std::max(v.max_magnitude, std::max(std::abs(e.lo), std::abs(e.hi)));
     }
     const double excess = excess_in_radii(a, e);
-    if (a < e.lo || a > e.hi || std::isnan(a)) ++v.outside;
-    v.max_radius = std::max(v.max_radius, e.radius());
-    v.max_magnitude = std::max(v.max_magnitude, std::max(std::abs(e.lo), std::abs(e.hi)));
     if (excess > v.excess) {
       v.excess = excess;
       v.worst = i;
@@ -174,7 +179,7 @@ void print_json(std::ostream& out, const std::vector<OutputVerdict>& verdicts, c
                     {"exact", {v.exact.lo, v.exact.hi}},
                     {"envelope", {v.envelope.lo, v.envelope.hi}},
                     {"distance", distance_outside(v.actual, v.envelope)},
-                    // null (JSON has no infinity) when the envelope is a single point
+                    // null (JSON has no infinity) outside a point envelope or one with an infinite side
                     {"excess_radii", v.excess}};
     }
     j["outputs"].push_back(o);

@@ -146,12 +146,12 @@ def print_soundness(verdicts, seconds):
     print("soundness: %d verdicts (%d models), %d rejected, %d without a verdict, %.1f s"
           % (len(verdicts), len({v.case for v in verdicts}), sum(v.code == 1 for v in verdicts),
              len(verdicts) - len(judged), seconds))
-    print("  unbounded: elements whose envelope is NaN (no bound holds, every answer is accepted);")
-    print("  infinite: outputs with an element whose envelope reaches an infinity (max_radius null)")
+    print("  unbounded: elements whose envelope is not finite (NaN or a side at infinity: no bound holds,")
+    print("  every answer is accepted), and the outputs that have any")
     print("  share: of the envelope's radius, used by an output's worst element (1 + excess_radii), largest;")
     print("  outputs whose worst element lies on a bound equal to the exact value (a relu's 0) are counted apart")
     print("  %-19s %-4s %8s %8s %-18s %-15s %-7s %-44s %s"
-          % ("peer", "prec", "verdicts", "rejected", "unbounded/elements", "infinite/outputs", "share", "where",
+          % ("peer", "prec", "verdicts", "rejected", "unbounded/elements", "unbounded/outputs", "share", "where",
              "on an exact bound"))
     for subject in dict.fromkeys(v.subject for v in verdicts):
         mine = [v for v in judged if v.subject == subject]
@@ -160,7 +160,7 @@ def print_soundness(verdicts, seconds):
         print("  %-19s %-4s %8d %8d %-18s %-15s %-7.4g %-44s %d"
               % (subject, peers.PEERS[subject][0], len(mine), sum(v.code == 1 for v in mine),
                  "%d/%d" % (sum(o["unbounded"] for o in outputs), sum(o["elements"] for o in outputs)),
-                 "%d/%d" % (sum(o["max_radius"] is None for o in outputs), len(outputs)), best, where, on_bound))
+                 "%d/%d" % (sum(o["unbounded"] > 0 for o in outputs), len(outputs)), best, where, on_bound))
 
 
 # --------------------------------------------------------------------------------------------

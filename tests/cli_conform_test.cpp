@@ -2,6 +2,9 @@
 // answer (nnref's own f32 oracle, and the exact answer rounded to float32) conforms; an answer one
 // element off by 1e-3 relative does not; wrong files are usage errors (exit 2).
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <limits>
 
 #include "cli_test_support.hpp"
 #include "formats/tensor_files/npy.hpp"
@@ -9,6 +12,7 @@
 
 using namespace nnref;
 using namespace nnref::test;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -68,6 +72,39 @@ TEST_CASE("conform: a wrong shape, a missing output name or no subject is a usag
   CHECK(missing.code == 2);
   CHECK(missing.err.find("error[usage.actual-missing]") != std::string::npos);
   CHECK(conform({}).code == 2);
+}
+
+TEST_CASE("conform: where no finite bound holds, any answer is accepted, and a half-bounded envelope is judged on its finite side") {
+  test::TempDir tmp("conform-unbounded");
+  // mnist_classifier's fc1 sums 5,408 products and a bias: at float16 (u = 2^-11) the worst-case
+  // factor γ(5409) = 5409·u/(1 − 5409·u) has 5409·u > 1, so no bound holds for fc1 or anything after.
+  HostTensor anything{DType::F32, *Shape::make({1, 10}), std::vector<double>(10, 1e6)};
+  const Run none = nnref_cli({"conform", example("mnist_classifier", "model.nnl"), "--input",
+                              example("mnist_classifier", "input.npy"), "--actual", write(tmp, "anything.npy", anything),
+                              "--runtime-precision", "f16", "--format", "json"});
+  CHECK(none.code == 0);
+  CHECK(none.out.find("\"unbounded\": 10") != std::string::npos);
+  CHECK(none.out.find("\"outside\": 0") != std::string::npos);
+
+  // 2 · 60000 = 120000 overflows float16 (largest 65504): a correct f16 runtime prints +inf, so the
+  // envelope is [about 120000, +inf]; +inf conforms, 0 does not.
+  const fs::path model = tmp / "overflow";
+  fs::create_directories(model / "weights");
+  std::ofstream(model / "model.nnl") << "version 0.2;\nmodel overflow {\n  config { weights: \"./weights\"; }\n"
+                                        "  layer input = Input(shape: [1]);\n  layer fc = Dense(units: 1);\n}\n";
+  REQUIRE(write_npy((model / "weights" / "fc.weight.npy").string(), HostTensor{DType::F32, *Shape::make({1, 1}), {2.0}}).ok());
+  REQUIRE(write_npy((model / "weights" / "fc.bias.npy").string(), HostTensor{DType::F32, *Shape::make({1}), {0.0}}).ok());
+  const std::string input = write(tmp, "x.npy", HostTensor{DType::F32, *Shape::make({1, 1}), {60000.0}});
+  const auto judge = [&](double y) {
+    return nnref_cli({"conform", (model / "model.nnl").string(), "--input", input, "--actual",
+                      write(tmp, "y.npy", HostTensor{DType::F32, *Shape::make({1, 1}), {y}}), "--runtime-precision", "f16"});
+  };
+  const Run inf = judge(std::numeric_limits<double>::infinity());
+  CHECK(inf.code == 0);
+  CHECK(inf.out.find("0 outside the f16 envelope, 1 unbounded") != std::string::npos);
+  const Run zero = judge(0.0);
+  CHECK(zero.code == 1);
+  CHECK(zero.out.find("1 outside the f16 envelope, 1 unbounded") != std::string::npos);
 }
 
 TEST_CASE("run: interval and envelope write midpoints and radii, the interval's radius is tiny") {
