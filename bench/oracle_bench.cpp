@@ -1,6 +1,7 @@
 // The oracle's benchmark: the resnet_block example and a generated ResNet-18-shaped model
 // (bench/resnet18.hpp), each run by nnref's oracle and, in the same run, by PyTorch in float64
 // (bench/torch_nnl.py, through Python). Prints per model the best time of each and their ratio,
+// the interval and float32-envelope interpretations' times as ratios to the f64 oracle's,
 // and the largest difference between the two answers (rounding: both compute in float64, in
 // different orders). nnref's oracle runs on one thread, and PyTorch is given one too
 // (torch.set_num_threads(1)) unless --torch-threads says otherwise.
@@ -58,7 +59,6 @@ double cpu_seconds() {
 
 // An interpretation of the model, run as `nnref run --precision NAME` runs it: the plan (checks,
 // parameters converted to the scalar once) and the oracle, from a loaded model to its outputs.
-// The interval and envelope interpretations add themselves to this list.
 struct Interpretation {
   std::string precision;
   std::function<Result<Run>(const Model&, const std::vector<HostTensor>&)> run;
@@ -84,7 +84,8 @@ Result<Run> oracle(const Model& m, const std::vector<HostTensor>& inputs) {
 }
 
 const std::vector<Interpretation>& interpretations() {
-  static const std::vector<Interpretation> all{{"f64", oracle<double>}};
+  static const std::vector<Interpretation> all{
+      {"f64", oracle<double>}, {"interval", oracle<Interval>}, {"envelope", oracle<Envelope>}};  // f32 runtime
   return all;
 }
 
