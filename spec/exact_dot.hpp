@@ -9,16 +9,16 @@
 // exponent limit below guarantees both):
 //  - each value v is split exactly as v = hi + lo (hi its top 53 bits, lo the rest);
 //  - w·a = w.hi·a.hi + (w.hi·a.lo + w.lo·a.hi + w.lo·a.lo); the first product is split exactly
-//    into ph + pl by Dekker's product (Dekker 1971; Boldo 2006 proves it for any split of the
-//    factors into halves of 26 bits, the high half rounded to nearest), and ph enters the
-//    running sum by Knuth's TwoSum,
-//    whose error e is exact; so Σ w·a = sum + Σ tail terms exactly, the tail terms being pl, e and
-//    the three small products;
+//    into ph + pl by Dekker's product (Dekker 1971; Boldo 2006 proves it for factors split into
+//    halves of 26 bits, the high half rounded to nearest), and ph enters the running sum by
+//    Knuth's TwoSum, whose error e is exact; so Σ w·a = sum + Σ tail terms exactly, the tail
+//    terms being pl, e and the three small products;
 //  - the tail terms are added in double: with m of them, each at most one rounding of an exact
 //    real term, |tail − Σ exact tail terms| ≤ γ(m)·Σ|exact tail terms| in any order of summation
-//    (Higham, Accuracy and Stability of Numerical Algorithms, §3.1 and §4.2), and Σ|exact| ≤ tail_abs/((1 − u)(1 − γ(m))) for
-//    tail_abs, the double sum of their magnitudes. For m·u ≤ 0.1 that is below 1.25·m·u·tail_abs,
-//    and 2·m·u·tail_abs computed in double (one rounding) is at least that;
+//    (Higham, Accuracy and Stability of Numerical Algorithms, §3.1 and §4.2), and
+//    Σ|exact| ≤ tail_abs/((1 − u)(1 − γ(m))) for tail_abs, the double sum of their magnitudes.
+//    For m·u ≤ 0.1 that is below 1.25·m·u·tail_abs, and 2·m·u·tail_abs computed in double (one
+//    rounding) is at least that;
 //  - finish adds sum, tail and ∓ that bound to an MPFR accumulator, each addition rounded in the
 //    accumulator's direction, so a lower (upper) endpoint stays a lower (upper) bound.
 // m ≤ 5·n and n terms of 48+ bytes each fit in memory, so m·u ≤ 0.1 holds on any machine.
