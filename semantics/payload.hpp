@@ -13,6 +13,10 @@ namespace nnref {
 struct ParamEntry {
   HostTensor tensor;
   std::string source;  // where it came from, for diagnostics: "weights/fc1.weight.npy"
+  // The decimal the model states for each value, when it states them in text (NNL's
+  // preprocess_mean): the 50-digit and interval readings use it, not the double nearest to it.
+  // Empty: the doubles are the values (tensor files hold binary numbers).
+  std::vector<std::string> decimals = {};
 };
 
 class Payload {

@@ -4,6 +4,7 @@
 #include "semantics/memory.hpp"
 #include "semantics/node_rule.hpp"
 #include "semantics/wellformed.hpp"
+#include "spec/real.hpp"
 
 namespace nnref {
 
@@ -25,6 +26,18 @@ Result<CheckedOp> witness(const Node& node, const std::vector<Shape>& shapes, co
 
 const std::vector<ParamInfo>& params_of(const CheckedOp& op) {
   return std::visit([](const auto& c) -> const std::vector<ParamInfo>& { return c.params(); }, op);
+}
+
+// A parameter in T, each value read from the decimal the model states where it states one.
+template <Scalar T>
+Tensor<T> param_to_scalar(const ParamEntry& e) {
+  if (e.decimals.empty()) return to_scalar<T>(e.tensor);
+  Tensor<T> t(e.tensor.shape);
+  for (int64_t i = 0; i < t.size(); ++i) {
+    const auto k = static_cast<size_t>(i);
+    t[i] = real_value<T>(Real(e.tensor.values[k], e.decimals[k]));
+  }
+  return t;
 }
 
 }  // namespace
@@ -68,7 +81,7 @@ Result<Plan<T>> make_plan(const Graph& g, const Payload& payload, const PlanOpti
     // check_graph has proved every binding: each entry exists where required, with the implied shape.
     for (const ParamInfo& param : params_of(p.op)) {
       const ParamEntry* e = payload.find(node.name, param.role);
-      p.params.push_back(e ? std::optional<Tensor<T>>(to_scalar<T>(e->tensor)) : std::nullopt);
+      p.params.push_back(e ? std::optional<Tensor<T>>(param_to_scalar<T>(*e)) : std::nullopt);
     }
     plan.nodes.push_back(std::move(p));
   }

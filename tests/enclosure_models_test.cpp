@@ -3,10 +3,12 @@
 // float32 oracle, which is one correct float32 implementation.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 
 #include "formats/model.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "semantics/evaluate.hpp"
+#include "temp_dir.hpp"
 
 using namespace nnref;
 namespace fs = std::filesystem;
@@ -62,4 +64,28 @@ TEST_CASE("enclosures: interval ∋ mp50 answer, float32 envelope ∋ mp50 answe
       CHECK(widest <= 1e-12 * std::max(scale, 1.0));  // 61-bit endpoints: far tighter than float32
     }
   }
+}
+
+TEST_CASE("enclosures: a config decimal (preprocess_mean, preprocess_std) is read as the file writes it") {
+  // (0 − 0.1) / 0.3 is −1/3 exactly; the doubles nearest 0.1 and 0.3 give −0.33333333333333335,
+  // 2·10⁻¹⁷ away, far more than the interval's 61-bit width.
+  test::TempDir tmp("config-decimal");
+  fs::create_directories(tmp / "w");
+  std::ofstream(tmp / "model.nnl") << "version 0.2;\nmodel s {\n  config { weights: \"./w\"; preprocess: \"standardize\"; "
+                                      "preprocess_mean: [0.1]; preprocess_std: [0.3]; }\n"
+                                      "  layer input = Input(shape: [1]);\n  layer out = Flatten();\n}\n";
+  LoadResult r = load_model((tmp / "model.nnl").string(), {});
+  REQUIRE_FALSE(r.has_errors());
+  const std::vector<HostTensor> zero{HostTensor{DType::F32, *Shape::make({1, 1}), {0.0}}};
+  const Interval y = run<Interval>(*r.model, zero)[0][0];
+  mpfr_t third_down, third_up;  // −1/3 rounded down and up at 200 bits
+  mpfr_inits2(200, third_down, third_up, static_cast<mpfr_ptr>(nullptr));
+  mpfr_set_si(third_down, -1, MPFR_RNDN);
+  mpfr_div_ui(third_down, third_down, 3, MPFR_RNDD);
+  mpfr_set_si(third_up, -1, MPFR_RNDN);
+  mpfr_div_ui(third_up, third_up, 3, MPFR_RNDU);
+  CHECK(mpfr_lessequal_p(&y.backend().data()->left, third_down));
+  CHECK(mpfr_greaterequal_p(&y.backend().data()->right, third_up));
+  mpfr_clears(third_down, third_up, static_cast<mpfr_ptr>(nullptr));
+  CHECK(abs(run<mp50>(*r.model, zero)[0][0] + mp50(1) / 3) < mp50("1e-48"));  // 50 digits: a few roundings
 }

@@ -151,7 +151,7 @@ Config check_config(const Program& p, Diags& d) {
       c.preprocess_loc = v.loc;
     } else if (e.key == "preprocess_mean" || e.key == "preprocess_std") {
       bool is_std = e.key == "preprocess_std";
-      std::vector<double> vals;
+      std::vector<Real> vals;
       bool ok = true;
       for (const Value& it : v.items) {
         if (is_std && !(it.number > 0.0)) {
@@ -159,7 +159,7 @@ Config check_config(const Program& p, Diags& d) {
           ok = false;
           break;
         }
-        vals.push_back(it.number);
+        vals.emplace_back(it.number, it.text);
       }
       if (!ok) continue;
       if (vals.empty()) {

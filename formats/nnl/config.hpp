@@ -7,6 +7,7 @@
 
 #include "formats/nnl/ast.hpp"
 #include "formats/nnl/diags.hpp"
+#include "spec/real.hpp"
 
 namespace nnref::nnl {
 
@@ -19,7 +20,7 @@ struct Config {
   int64_t batch = 1;
   std::string preprocess = "none";
   SourceLoc preprocess_loc;
-  std::vector<double> mean, std;
+  std::vector<Real> mean, std;  // each with the decimal the file writes
   bool has_mean = false, has_std = false;
   SourceLoc mean_loc, std_loc;
   std::string io = "stdio";

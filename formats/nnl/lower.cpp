@@ -22,10 +22,16 @@ void check_version(const Program& p, Diags& d) {
             p.version_loc);
 }
 
-// A config literal as the nearest double to its decimal text: each interpretation then rounds
-// it to its own scalar (f32 to float), rather than every reading seeing a float32 value.
-HostTensor constant(const std::vector<double>& values) {
-  return HostTensor{DType::F64, Shape::of({static_cast<int64_t>(values.size())}), values};
+// Config literals as a parameter: the nearest doubles and the decimals the file writes, which
+// each interpretation reads in its own scalar (f32 rounds the decimal to float, the interval
+// encloses it exactly), rather than every reading seeing a float32 value.
+ParamEntry constant(const std::vector<Real>& values) {
+  ParamEntry e{HostTensor{DType::F64, Shape::of({static_cast<int64_t>(values.size())}), {}}, "<preprocess>"};
+  for (const Real& v : values) {
+    e.tensor.values.push_back(v.value);
+    e.decimals.push_back(v.decimal);
+  }
+  return e;
 }
 
 // The Input node and the preprocessing nodes after it; returns the value its consumers read.
@@ -37,10 +43,9 @@ ValueRef emit_input(Model& m, const LayerDecl& L, const LayerOps& ops, const Con
             L.loc, L.id);
   Graph& g = m.graph;
   int64_t in = g.add(L.id, InputAttrs{dims, ElemKind::Real}, {}, L.loc);
-  const std::string kSource = "<preprocess>";
   if (c.preprocess == "normalize_0_1") {
     int64_t scale = g.add(L.id + "/scale", ConstAttrs{{1}}, {}, L.loc);
-    m.payload.set(L.id + "/scale", "value", ParamEntry{constant({255.0}), kSource});
+    m.payload.set(L.id + "/scale", "value", constant({Real(255.0)}));
     int64_t div = g.add(L.id + "/normalize", BinaryAttrs{BinaryOp::Div, Broadcast::NumpyRight},
                         {ValueRef{in, 0}, ValueRef{scale, 0}}, L.loc);
     return ValueRef{div, 0};
@@ -48,7 +53,7 @@ ValueRef emit_input(Model& m, const LayerDecl& L, const LayerOps& ops, const Con
   if (c.preprocess == "standardize") {
     int64_t channels = ops.input_shape.back();
     bool ok = true;
-    auto check = [&](const std::vector<double>& v, const char* key, const SourceLoc& loc) {
+    auto check = [&](const std::vector<Real>& v, const char* key, const SourceLoc& loc) {
       if (static_cast<int64_t>(v.size()) != channels) {
         d.error("nnl.config.preprocess-shape",
                 std::string(key) + " has " + std::to_string(v.size()) + " entries, but input '" + L.id + "' has " +
@@ -61,9 +66,9 @@ ValueRef emit_input(Model& m, const LayerDecl& L, const LayerOps& ops, const Con
     check(c.std, "preprocess_std", c.std_loc);
     if (!ok) return ValueRef{in, 0};
     int64_t mean = g.add(L.id + "/mean", ConstAttrs{{channels}}, {}, L.loc);
-    m.payload.set(L.id + "/mean", "value", ParamEntry{constant(c.mean), kSource});
+    m.payload.set(L.id + "/mean", "value", constant(c.mean));
     int64_t std = g.add(L.id + "/std", ConstAttrs{{channels}}, {}, L.loc);
-    m.payload.set(L.id + "/std", "value", ParamEntry{constant(c.std), kSource});
+    m.payload.set(L.id + "/std", "value", constant(c.std));
     int64_t sub = g.add(L.id + "/center", BinaryAttrs{BinaryOp::Sub, Broadcast::NumpyRight},
                         {ValueRef{in, 0}, ValueRef{mean, 0}}, L.loc);
     int64_t div = g.add(L.id + "/standardize", BinaryAttrs{BinaryOp::Div, Broadcast::NumpyRight},
