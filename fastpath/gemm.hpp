@@ -15,10 +15,18 @@ namespace nnref::fastpath {
 
 // B [K, N] (row-major) and a bias [N], laid out for the micro-kernel: panels of `panel` columns
 // (two vectors of the target), each K rows of `panel` floats, the last panel padded with zeros.
+// What the kernels read of a packed matrix.
+struct PackedView {
+  int64_t k = 0, n = 0, panel = 0;
+  const float* data = nullptr;
+  const float* bias = nullptr;
+};
+
 struct PackedMatrix {
   int64_t k = 0, n = 0, panel = 0;
   hwy::AlignedFreeUniquePtr<float[]> data;  // ceil(n / panel) panels of k × panel
   hwy::AlignedFreeUniquePtr<float[]> bias;  // n rounded up to panels, zeros past n
+  PackedView view() const { return {k, n, panel, data.get(), bias.get()}; }
 };
 
 // Packs b [k, n] row-major and bias [n] (nullptr: zeros) for the target dispatch picks now.

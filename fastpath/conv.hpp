@@ -1,0 +1,30 @@
+// The fast path's 2-D convolution in float32, channels last (NHWC), groups 1: an implicit GEMM
+// over the matrix product's micro-kernel (fastpath/gemm.cpp), with the weights packed once as
+// B [(ky, kx, channel), out_channel]. Each output element is a dot product of kH·kW·C terms
+// started at its bias: inside the float32 envelope γ(kH·kW·C + 1)·(|bias| + Σ|x||w|), like the
+// matrix product.
+#pragma once
+
+#include <cstdint>
+
+#include "fastpath/gemm.hpp"
+
+namespace nnref::fastpath {
+
+// One sample's geometry: input [height, width, channels], kernel, stride, dilation, the padding
+// before each axis (the padding after is implied by out_h and out_w), output [out_h, out_w, F].
+struct ConvGeometry {
+  int64_t height = 0, width = 0, channels = 0;
+  int64_t kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
+  int64_t pad_top = 0, pad_left = 0;
+  int64_t out_h = 0, out_w = 0;
+};
+
+// w [out_channels, channels, kernel_h, kernel_w] (the IR's layout) and bias [out_channels]
+// (nullptr: zeros), packed for the target dispatch picks now.
+PackedMatrix pack_conv_weights(const float* w, const float* bias, const ConvGeometry& g, int64_t out_channels);
+
+// y [out_h, out_w, out_channels] = conv(x [height, width, channels]) for one sample.
+void conv2d(const float* x, const ConvGeometry& g, const PackedMatrix& w, float* y);
+
+}  // namespace nnref::fastpath

@@ -1,0 +1,99 @@
+// The blocked matrix product every fast-path kernel that reduces over a K axis shares: the
+// micro-kernel and the walk over panels, blocks of K and rows (Highway's -inl.h pattern: included
+// once per target by each kernel file after hwy/foreach_target.h).
+//
+// Blocking: the packed B is walked panel by panel (two vectors of columns); each panel is cut into
+// blocks of at most kDepth rows of K (kDepth × panel floats: 32 KB at AVX-512, held in L1 while
+// every row block of A passes over it), and the micro-kernel computes kRows rows × one panel of C
+// in 2·kRows vector accumulators, one broadcast element of A and two vectors of B per step of K.
+
+// Per-target include guard.
+#if defined(NNREF_FASTPATH_PRODUCT_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef NNREF_FASTPATH_PRODUCT_INL_H_
+#undef NNREF_FASTPATH_PRODUCT_INL_H_
+#else
+#define NNREF_FASTPATH_PRODUCT_INL_H_
+#endif
+
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "fastpath/gemm.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace nnref::fastpath {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+constexpr int64_t kRows = 6;     // rows of C per micro-kernel call
+constexpr int64_t kDepth = 256;  // rows of B per block
+constexpr size_t kMaxPanel = 2 * HWY_MAX_BYTES / sizeof(float);
+
+inline int64_t PanelWidth() {
+  const hn::ScalableTag<float> d;
+  return 2 * static_cast<int64_t>(hn::Lanes(d));
+}
+
+struct KBlock {
+  int64_t k0 = 0, depth = 0;  // rows [k0, k0 + depth) of B, at most kDepth
+};
+
+// tile[r] (one panel of C's row r) += a[r][0..depth) · b (depth rows of one panel), for every r.
+template <size_t... R>
+HWY_INLINE void MicroKernel(std::index_sequence<R...>, const float* const* a, int64_t depth, const float* HWY_RESTRICT b,
+                            float (*tile)[kMaxPanel]) {
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  using V = decltype(hn::Zero(d));
+  V left[] = {hn::Load(d, tile[R])...}, right[] = {hn::Load(d, tile[R] + lanes)...};
+  for (int64_t k = 0; k < depth; ++k, b += 2 * lanes) {
+    const V b0 = hn::Load(d, b), b1 = hn::Load(d, b + lanes);
+    ((left[R] = hn::MulAdd(hn::Set(d, a[R][k]), b0, left[R]), right[R] = hn::MulAdd(hn::Set(d, a[R][k]), b1, right[R])),
+     ...);
+  }
+  (hn::Store(left[R], d, tile[R]), ...);
+  (hn::Store(right[R], d, tile[R] + lanes), ...);
+}
+
+// c [m, n] = bias + Σ over the blocks of K of (A's rows there) · (B's rows there): block b covers
+// rows [b.k0, b.k0 + b.depth) of the packed B, and row_of(i, b) gives A's row i there (depth
+// floats). The blocks cover each row of B once; the first one starts the accumulators at the bias.
+template <class RowOf>
+void Product(int64_t m, int64_t n, const PackedView& b, const std::vector<KBlock>& blocks, RowOf&& row_of, float* c) {
+  HWY_ASSERT(b.panel == PanelWidth());
+  if (blocks.empty()) {  // no terms: every element is its bias
+    for (int64_t i = 0; i < m; ++i) std::memcpy(c + i * n, b.bias, static_cast<size_t>(n) * sizeof(float));
+    return;
+  }
+  HWY_ALIGN float tile[kRows][kMaxPanel] = {};
+  for (int64_t j0 = 0; j0 < n; j0 += b.panel) {
+    const int64_t width = std::min(b.panel, n - j0);
+    const float* panel_data = b.data + (j0 / b.panel) * b.k * b.panel;
+    for (const KBlock& block : blocks) {
+      const bool first = &block == &blocks.front();
+      for (int64_t i0 = 0; i0 < m; i0 += kRows) {
+        const int64_t rows = std::min(kRows, m - i0);
+        const float* a_rows[kRows];  // rows past m repeat the last one; their results are dropped
+        for (int64_t r = 0; r < kRows; ++r) {
+          a_rows[r] = row_of(std::min(i0 + r, m - 1), block);
+          // the accumulators start at the bias, then at what the earlier blocks of K summed
+          if (first) std::memcpy(tile[r], b.bias + j0, static_cast<size_t>(b.panel) * sizeof(float));
+          else if (r < rows) std::memcpy(tile[r], c + (i0 + r) * n + j0, static_cast<size_t>(width) * sizeof(float));
+        }
+        MicroKernel(std::make_index_sequence<kRows>(), a_rows, block.depth, panel_data + block.k0 * b.panel, tile);
+        for (int64_t r = 0; r < rows; ++r)
+          std::memcpy(c + (i0 + r) * n + j0, tile[r], static_cast<size_t>(width) * sizeof(float));
+      }
+    }
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace nnref::fastpath
+HWY_AFTER_NAMESPACE();
+
+#endif  // NNREF_FASTPATH_PRODUCT_INL_H_
