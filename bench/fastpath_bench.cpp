@@ -24,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/peer_json.hpp"
 #include "fastpath/conv.hpp"
 #include "fastpath/gemm.hpp"
 
@@ -85,18 +86,11 @@ double best_seconds(const Kernel& kernel, int repeat) {
 }
 
 std::optional<nlohmann::json> torch_times(const std::string& python, const std::vector<std::string>& items, int repeat) {
-  std::string cmd = "'" + python + "' '" + std::string(NNREF_SOURCE_DIR) + "/bench/torch_kernels.py' --repeat " +
+  std::string cmd = nnref::bench::quoted(python) + " " +
+                    nnref::bench::quoted(std::string(NNREF_SOURCE_DIR) + "/bench/torch_kernels.py") + " --repeat " +
                     std::to_string(repeat) + " --threads 1";
   for (const auto& item : items) cmd += " " + item;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return std::nullopt;
-  std::string text;
-  char buf[4096];
-  while (size_t n = std::fread(buf, 1, sizeof buf, p)) text.append(buf, n);
-  if (pclose(p) != 0) return std::nullopt;
-  auto j = nlohmann::json::parse(text, nullptr, false);
-  if (!j.is_object() || !j.contains("best_s") || !j.contains("version")) return std::nullopt;
-  return j;
+  return nnref::bench::peer_json(cmd, {"best_s", "version"});
 }
 
 }  // namespace

@@ -32,6 +32,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/peer_json.hpp"
 #include "bench/resnet18.hpp"
 #include "cli/commands.hpp"
 #include "formats/tensor_files/npy.hpp"
@@ -115,25 +116,14 @@ Times best_of(int repeat, F&& f) {
   return best;
 }
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
-
 // Runs bench/torch_nnl.py on the model and input, its outputs written to `out`; its JSON line
 // (cpu_s, wall_s, threads, version), or nullopt if it failed.
 std::optional<nlohmann::json> run_torch(const Options& o, const std::string& model, const std::string& input,
                                         const std::string& out) {
-  const std::string cmd = quoted(o.python) + " " + quoted(std::string(NNREF_SOURCE_DIR) + "/bench/torch_nnl.py") +
-                          " " + quoted(model) + " " + quoted(input) + " " + quoted(out) + " --repeat " +
+  const std::string cmd = bench::quoted(o.python) + " " + bench::quoted(std::string(NNREF_SOURCE_DIR) + "/bench/torch_nnl.py") +
+                          " " + bench::quoted(model) + " " + bench::quoted(input) + " " + bench::quoted(out) + " --repeat " +
                           std::to_string(o.repeat) + " --threads " + std::to_string(o.torch_threads);
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return std::nullopt;
-  std::string text;
-  char buf[4096];
-  while (size_t n = std::fread(buf, 1, sizeof buf, p)) text.append(buf, n);
-  if (pclose(p) != 0) return std::nullopt;
-  auto j = nlohmann::json::parse(text, nullptr, false);
-  const bool complete = j.is_object() && j.contains("cpu_s") && j.contains("wall_s") && j.contains("threads") &&
-                        j.contains("version");
-  return complete ? std::optional(j) : std::nullopt;
+  return bench::peer_json(cmd, {"cpu_s", "wall_s", "threads", "version"});
 }
 
 std::string ms(double seconds) {
