@@ -1,0 +1,82 @@
+// The softmax kernel, compiled once per Highway target and chosen at run time.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "fastpath/softmax.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "fastpath/exp-inl.h"
+#include "fastpath/softmax.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace nnref::fastpath {
+namespace HWY_NAMESPACE {
+
+// f(v, i, count) for the row's elements [i, i + count) as the vector v: each full vector, then the
+// tail padded with `pad`.
+template <class D, class F>
+HWY_INLINE void ForVectors(D d, const float* row, int64_t n, float pad, F&& f) {
+  const auto lanes = static_cast<int64_t>(hn::Lanes(d));
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) f(hn::LoadU(d, row + i), i, lanes);
+  if (i < n) {
+    HWY_ALIGN float tail[HWY_MAX_BYTES / sizeof(float)];
+    std::fill_n(tail, lanes, pad);
+    std::copy(row + i, row + n, tail);
+    f(hn::Load(d, tail), i, n - i);
+  }
+}
+
+// v's first `count` lanes to out.
+template <class D, class V>
+HWY_INLINE void StoreFirst(D d, V v, int64_t count, float* out) {
+  if (count == static_cast<int64_t>(hn::Lanes(d))) return hn::StoreU(v, d, out);
+  HWY_ALIGN float lanes[HWY_MAX_BYTES / sizeof(float)];
+  hn::Store(v, d, lanes);
+  std::copy(lanes, lanes + count, out);
+}
+
+void SoftmaxRows(const float* x, int64_t rows, int64_t n, float* y) {
+  const hn::ScalableTag<float> d;
+  using V = decltype(hn::Zero(d));
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* in = x + r * n;
+    float* out = y + r * n;
+    V high = hn::Set(d, -inf);
+    auto nan = hn::IsNaN(high);
+    ForVectors(d, in, n, -inf, [&](V v, int64_t, int64_t) {
+      nan = hn::Or(nan, hn::IsNaN(v));
+      high = hn::Max(high, v);
+    });
+    const float max = hn::GetLane(hn::MaxOfLanes(d, high));
+    if (!hn::AllFalse(d, nan) || max == inf) {  // NaN in the row, or inf − inf: every element NaN
+      std::fill_n(out, n, std::numeric_limits<float>::quiet_NaN());
+      continue;
+    }
+    V total = hn::Zero(d);  // padding is −inf, whose exp is 0
+    ForVectors(d, in, n, -inf, [&](V v, int64_t i, int64_t count) {
+      const V e = ExpOf(d, hn::Sub(v, hn::Set(d, max)));
+      total = hn::Add(total, e);
+      StoreFirst(d, e, count, out + i);
+    });
+    const V sum = hn::Set(d, hn::GetLane(hn::SumOfLanes(d, total)));
+    ForVectors(d, out, n, 0.0f, [&](V e, int64_t i, int64_t count) { StoreFirst(d, hn::Div(e, sum), count, out + i); });
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace nnref::fastpath
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace nnref::fastpath {
+
+HWY_EXPORT(SoftmaxRows);
+
+void softmax_rows(const float* x, int64_t rows, int64_t n, float* y) { HWY_DYNAMIC_DISPATCH(SoftmaxRows)(x, rows, n, y); }
+
+}  // namespace nnref::fastpath
+#endif  // HWY_ONCE

@@ -1,0 +1,14 @@
+// The fast path's softmax over the last axis in float32: each row of x [rows, n] as
+// exp(x − max) / Σ exp(x − max), the maximum and the sum in vector lanes, exp by
+// fastpath/exp-inl.h, a division per element: the formula of the spec's softmax, so inside its
+// float32 envelope (fastpath_softmax_test judges it with the Envelope scalar itself). A row with a
+// NaN, or whose maximum is +inf, is all NaN, as in the spec.
+#pragma once
+
+#include <cstdint>
+
+namespace nnref::fastpath {
+
+void softmax_rows(const float* x, int64_t rows, int64_t n, float* y);
+
+}  // namespace nnref::fastpath
