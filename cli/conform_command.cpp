@@ -59,12 +59,9 @@ OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, c
   for (int64_t i = 0; i < envelope.size(); ++i) {
     const Enclosure e = sc::enclosure(envelope[i]);
     const double a = actual.values[static_cast<size_t>(i)];
-    // An element is outside when it fails a finite side of its envelope (a NaN answer fails any).
-    // A side that is NaN or infinite bounds nothing: no finite bound holds on that side.
-    const bool below = std::isfinite(e.lo) && !(a >= e.lo), above = std::isfinite(e.hi) && !(a <= e.hi);
-    const bool bounded = std::isfinite(e.lo) && std::isfinite(e.hi);
+    const bool bounded = e.bounded();
     if (!bounded) ++v.unbounded;
-    if (below || above) ++v.outside;
+    if (e.rejects(a)) ++v.outside;
     else if (!bounded) continue;
     if (bounded) {
       v.max_radius = std::max(v.max_radius, e.radius());

@@ -26,9 +26,8 @@ void Conv2D(const float* x, const ConvGeometry& g, const PackedView& w, float* y
   HWY_ALIGN static const float zeros[kDepth] = {};
   const auto row_of = [&](int64_t i, const KBlock& block) -> const float* {
     const int64_t position = block.k0 / g.channels, c0 = block.k0 % g.channels;
-    const int64_t iy = i / g.out_w * g.stride_h + position / g.kernel_w * g.dilation_h - g.pad_top;
-    const int64_t ix = i % g.out_w * g.stride_w + position % g.kernel_w * g.dilation_w - g.pad_left;
-    if (iy < 0 || iy >= g.height || ix < 0 || ix >= g.width) return zeros;
+    const int64_t iy = g.row(i / g.out_w, position / g.kernel_w), ix = g.column(i % g.out_w, position % g.kernel_w);
+    if (!g.inside(iy, ix)) return zeros;
     return x + (iy * g.width + ix) * g.channels + c0;
   };
   Product(g.out_h * g.out_w, w.n, w, blocks, row_of, y);

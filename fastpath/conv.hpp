@@ -8,17 +8,11 @@
 #include <cstdint>
 
 #include "fastpath/gemm.hpp"
+#include "fastpath/window.hpp"
 
 namespace nnref::fastpath {
 
-// One sample's geometry: input [height, width, channels], kernel, stride, dilation, the padding
-// before each axis (the padding after is implied by out_h and out_w), output [out_h, out_w, F].
-struct ConvGeometry {
-  int64_t height = 0, width = 0, channels = 0;
-  int64_t kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
-  int64_t pad_top = 0, pad_left = 0;
-  int64_t out_h = 0, out_w = 0;
-};
+using ConvGeometry = WindowGeometry;
 
 // w [out_channels, channels, kernel_h, kernel_w] (the IR's layout) and bias [out_channels]
 // (nullptr: zeros), packed for the target dispatch picks now.

@@ -27,6 +27,11 @@ struct Enclosure {
   double midpoint() const { return 0.5 * lo + 0.5 * hi; }
   // The half-width, rounded up: [midpoint − radius, midpoint + radius] holds [lo, hi].
   double radius() const { return std::nextafter(0.5 * hi - 0.5 * lo, HUGE_VAL); }
+  // Both sides finite. A side that is NaN or infinite bounds nothing.
+  bool bounded() const { return std::isfinite(lo) && std::isfinite(hi); }
+  // Whether an envelope rejects the answer a: a fails one of its finite sides (a NaN answer fails
+  // any). conform's verdict and the engines' differential tests use this one rule.
+  bool rejects(double a) const { return (std::isfinite(lo) && !(a >= lo)) || (std::isfinite(hi) && !(a <= hi)); }
 };
 
 // Specialised per scalar: PointOps below for the points, one specialisation per enclosure type.
