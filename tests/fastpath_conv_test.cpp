@@ -9,22 +9,11 @@
 #include <vector>
 
 #include "fastpath/conv.hpp"
+#include "fastpath_test_support.hpp"
 
 using namespace nnref;
 
 namespace {
-
-double gamma_f32(int64_t n) {
-  const double nu = static_cast<double>(n) * 0x1p-24;
-  return nu / (1 - nu);
-}
-
-std::vector<float> random_values(std::mt19937_64& gen, int64_t count) {
-  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
-  std::vector<float> v(static_cast<size_t>(count));
-  for (float& x : v) x = unit(gen);
-  return v;
-}
 
 // The geometry with its output extents: ⌊(in + pads − ((k − 1)·dilation + 1)) / stride⌋ + 1.
 fastpath::ConvGeometry geometry(int64_t h, int64_t w, int64_t c, int64_t k, int64_t stride, int64_t dilation,
@@ -40,8 +29,8 @@ void check_conv(const fastpath::ConvGeometry& g, int64_t f) {
                  << ", kernel " << g.kernel_h << ", stride " << g.stride_h << ", dilation " << g.dilation_h
                  << ", pad " << g.pad_top << ", filters " << f);
   std::mt19937_64 gen(static_cast<uint64_t>(g.channels * 131 + f));
-  const auto x = random_values(gen, g.height * g.width * g.channels);
-  const auto w = random_values(gen, f * g.channels * g.kernel_h * g.kernel_w), bias = random_values(gen, f);
+  const auto x = test::random_floats(gen, g.height * g.width * g.channels);
+  const auto w = test::random_floats(gen, f * g.channels * g.kernel_h * g.kernel_w), bias = test::random_floats(gen, f);
   const fastpath::PackedMatrix packed = fastpath::pack_conv_weights(w.data(), bias.data(), g, f);
   std::vector<float> y(static_cast<size_t>(g.out_h * g.out_w * f), std::nanf(""));
   fastpath::conv2d(x.data(), g, packed, y.data());
@@ -63,7 +52,7 @@ void check_conv(const fastpath::ConvGeometry& g, int64_t f) {
               magnitude += std::abs(p);
             }
           }
-        const double bound = (gamma_f32(terms + 1) + static_cast<double>(terms + 1) * 0x1p-53) * magnitude;
+        const double bound = (test::gamma_f32(terms + 1) + static_cast<double>(terms + 1) * 0x1p-53) * magnitude;
         if (!(std::abs(double(y[(oy * g.out_w + ox) * f + o]) - exact) <= bound)) ++outside;
       }
   CHECK(outside == 0);
@@ -73,13 +62,11 @@ void check_conv(const fastpath::ConvGeometry& g, int64_t f) {
 
 TEST_CASE("fastpath conv2d: every target, padding, stride, dilation and channel blocks, within the float32 envelope") {
   REQUIRE(hwy::SupportedAndGeneratedTargets().size() >= 2);
-  for (const uint32_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
+  test::for_each_target([] {
     check_conv(geometry(9, 7, 5, 3, 1, 1, 1, 1), 7);     // "same" 3x3
     check_conv(geometry(10, 11, 3, 3, 2, 1, 0, 1), 33);  // stride 2, the odd padding after
     check_conv(geometry(12, 12, 4, 3, 1, 2, 2, 2), 16);  // dilation 2
     check_conv(geometry(6, 5, 300, 1, 1, 1, 0, 0), 9);   // 1x1 over 300 channels: two blocks of K
     check_conv(geometry(5, 5, 2, 5, 1, 1, 0, 0), 1);     // one output pixel, one filter
-  }
-  hwy::SetSupportedTargetsForTest(0);
+  });
 }

@@ -10,28 +10,17 @@
 #include <vector>
 
 #include "fastpath/gemm.hpp"
+#include "fastpath_test_support.hpp"
 
 using namespace nnref;
 
 namespace {
 
-double gamma_f32(int64_t n) {
-  const double nu = static_cast<double>(n) * 0x1p-24;
-  return nu / (1 - nu);
-}
-
-std::vector<float> random_matrix(std::mt19937_64& gen, int64_t count, double scale) {
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  std::vector<float> v(static_cast<size_t>(count));
-  for (float& x : v) x = static_cast<float>(scale * unit(gen));
-  return v;
-}
-
 // The product of one shape under the target dispatch picks now, checked element by element.
 void check_product(int64_t m, int64_t k, int64_t n, bool with_bias) {
   INFO("target " << fastpath::current_target() << ", m " << m << ", k " << k << ", n " << n);
   std::mt19937_64 gen(static_cast<uint64_t>(m * 1000003 + k * 1009 + n));
-  const auto a = random_matrix(gen, m * k, 1.0), b = random_matrix(gen, k * n, 3.0), bias = random_matrix(gen, n, 2.0);
+  const auto a = test::random_floats(gen, m * k), b = test::random_floats(gen, k * n, 3.0), bias = test::random_floats(gen, n, 2.0);
   const fastpath::PackedMatrix packed = fastpath::pack_b(b.data(), with_bias ? bias.data() : nullptr, k, n);
   std::vector<float> c(static_cast<size_t>(m * n), std::nanf(""));
   fastpath::gemm(a.data(), m, packed, c.data());
@@ -44,7 +33,7 @@ void check_product(int64_t m, int64_t k, int64_t n, bool with_bias) {
         magnitude += std::abs(double(a[i * k + t]) * double(b[t * n + j]));
       }
       // the double sum's own error, k·2⁻⁵³·magnitude, is added to the bound
-      const double bound = (gamma_f32(k + 1) + static_cast<double>(k + 1) * 0x1p-53) * magnitude;
+      const double bound = (test::gamma_f32(k + 1) + static_cast<double>(k + 1) * 0x1p-53) * magnitude;
       if (!(std::abs(double(c[i * n + j]) - exact) <= bound)) ++outside;
     }
   CHECK(outside == 0);
@@ -53,12 +42,10 @@ void check_product(int64_t m, int64_t k, int64_t n, bool with_bias) {
 }  // namespace
 
 TEST_CASE("fastpath gemm: every target, shapes at and around the blocks' edges, within the float32 envelope") {
-  REQUIRE(hwy::SupportedAndGeneratedTargets().size() >= 2);  // at least a vector target and scalar
-  for (const uint32_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
+  REQUIRE(hwy::SupportedAndGeneratedTargets().size() >= 2);  // targets to compare
+  test::for_each_target([] {
     for (const auto& [m, k, n] : {std::tuple{1, 1, 1}, {6, 8, 16}, {7, 3, 33}, {13, 257, 31}, {64, 600, 64},
                                  {5, 0, 9}, {100, 129, 70}})
       for (bool with_bias : {true, false}) check_product(m, k, n, with_bias);
-  }
-  hwy::SetSupportedTargetsForTest(0);
+  });
 }

@@ -12,6 +12,7 @@
 
 #include "fastpath/gemm.hpp"
 #include "fastpath/pool.hpp"
+#include "fastpath_test_support.hpp"
 #include "op_test_support.hpp"
 #include "spec/scalars.hpp"
 
@@ -46,12 +47,7 @@ void check_pool(const Case& t, fastpath::Pooling op, PoolBorder border, const st
   a.layout = Layout::ChannelsLast;
   const auto envelope = test::run<Envelope>(a, {test::tensor<Envelope>(Shape::of({1, t.h, t.w, t.c}), values)});
   REQUIRE(envelope[0].size() == static_cast<int64_t>(y.size()));
-  int64_t outside = 0;
-  for (size_t i = 0; i < y.size(); ++i) {
-    const Enclosure e = sc::enclosure(envelope[0][static_cast<int64_t>(i)]);
-    if (e.rejects(y[i])) ++outside;
-  }
-  CHECK(outside == 0);
+  CHECK(test::rejected(envelope[0], y) == 0);
 }
 
 }  // namespace
@@ -61,8 +57,7 @@ TEST_CASE("fastpath pool2d: every target, max and avg in both border modes, insi
   std::uniform_real_distribution<double> unit(-4.0, 4.0);
   const std::vector<Case> cases = {{6, 6, 3, 2, 2, 1, 0, 0},   {7, 5, 17, 3, 2, 1, 1, 1}, {9, 9, 33, 3, 1, 2, 2, 2},
                                    {4, 4, 16, 3, 3, 1, 0, 2},  {3, 3, 1, 3, 1, 1, 2, 2}};
-  for (const uint32_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
+  test::for_each_target([&] {
     for (const Case& t : cases) {
       std::vector<double> values;
       for (int64_t i = 0; i < t.h * t.w * t.c; ++i) values.push_back(static_cast<float>(unit(gen)));
@@ -70,20 +65,17 @@ TEST_CASE("fastpath pool2d: every target, max and avg in both border modes, insi
       for (auto op : {fastpath::Pooling::Max, fastpath::Pooling::Avg})
         for (auto border : {PoolBorder::Ignore, PoolBorder::Constant}) check_pool(t, op, border, values);
     }
-  }
-  hwy::SetSupportedTargetsForTest(0);
+  });
 }
 
 TEST_CASE("fastpath pool2d: a NaN in the window makes max and avg NaN, as in the spec") {
   const std::vector<float> x = {1.0f, std::numeric_limits<float>::quiet_NaN(), 3.0f, 4.0f};
   const fastpath::WindowGeometry g{2, 2, 1, 2, 2, 2, 2, 1, 1, 0, 0, 1, 1};
-  for (const uint32_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
+  test::for_each_target([&] {
     for (auto op : {fastpath::Pooling::Max, fastpath::Pooling::Avg}) {
       float y = 0;
       fastpath::pool2d(x.data(), g, op, false, &y);
       CHECK(std::isnan(y));
     }
-  }
-  hwy::SetSupportedTargetsForTest(0);
+  });
 }

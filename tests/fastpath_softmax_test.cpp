@@ -15,6 +15,7 @@
 #include "fastpath/exp.hpp"
 #include "fastpath/gemm.hpp"
 #include "fastpath/softmax.hpp"
+#include "fastpath_test_support.hpp"
 #include "op_test_support.hpp"
 #include "spec/scalars.hpp"
 
@@ -44,9 +45,8 @@ TEST_CASE("fastpath exp: every target, within 4 ulps of e^x from -104 to 88, NaN
   for (float& v : x) v = range(gen);
   x.insert(x.end(), {0.0f, -0.0f, 1.0f, -1.0f, 88.72f, -87.3f, -103.9f});
   std::vector<float> y(x.size());
-  for (const uint32_t target : hwy::SupportedAndGeneratedTargets()) {
-    INFO("target " << hwy::TargetName(target));
-    hwy::SetSupportedTargetsForTest(target);
+  test::for_each_target([&] {
+    INFO("target " << fastpath::current_target());
     fastpath::exp_elementwise(x.data(), static_cast<int64_t>(x.size()), y.data());
     double worst = 0;
     for (size_t i = 0; i < x.size(); ++i) worst = std::max(worst, ulps_from_exp(x[i], y[i]));
@@ -60,15 +60,13 @@ TEST_CASE("fastpath exp: every target, within 4 ulps of e^x from -104 to 88, NaN
     CHECK(out[2] == 0.0f);
     CHECK(out[3] == inf);
     CHECK(out[4] == 0.0f);
-  }
-  hwy::SetSupportedTargetsForTest(0);
+  });
 }
 
 TEST_CASE("fastpath softmax: every target, every element inside the spec's float32 envelope, NaN rows as the spec") {
   std::mt19937_64 gen(5);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  for (const uint32_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
+  test::for_each_target([&] {
     for (const auto& [rows, n, scale] : {std::tuple{3, 1, 1.0}, {2, 17, 5.0}, {4, 1000, 30.0}, {1, 33, 80.0}}) {
       INFO("target " << fastpath::current_target() << ", rows " << rows << ", n " << n);
       std::vector<double> values;
@@ -76,12 +74,7 @@ TEST_CASE("fastpath softmax: every target, every element inside the spec's float
       std::vector<float> x(values.begin(), values.end()), y(x.size());
       fastpath::softmax_rows(x.data(), rows, n, y.data());
       const auto envelope = test::run<Envelope>(SoftmaxAttrs{{-1}, 0}, {test::tensor<Envelope>(Shape::of({rows, n}), values)});
-      int64_t outside = 0;
-      for (size_t i = 0; i < y.size(); ++i) {
-        const Enclosure e = sc::enclosure(envelope[0][static_cast<int64_t>(i)]);
-        if (e.rejects(y[i])) ++outside;
-      }
-      CHECK(outside == 0);
+      CHECK(test::rejected(envelope[0], y) == 0);
     }
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
     const std::vector<float> x = {1.0f, nan, 2.0f, 1.0f, inf, 2.0f, -inf, 0.0f, 3.0f};
@@ -90,6 +83,5 @@ TEST_CASE("fastpath softmax: every target, every element inside the spec's float
     for (int i = 0; i < 6; ++i) CHECK(std::isnan(y[static_cast<size_t>(i)]));  // a NaN row, a row whose max is inf
     CHECK(y[6] == 0.0f);                                                        // exp(−inf) = 0
     CHECK(std::abs(y[7] - 1.0f / (1.0f + std::exp(3.0f))) < 1e-6f);
-  }
-  hwy::SetSupportedTargetsForTest(0);
+  });
 }
