@@ -4,10 +4,9 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
-#include <algorithm>
-
 #include "fastpath/exp-inl.h"
 #include "fastpath/exp.hpp"
+#include "fastpath/vectors-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace nnref::fastpath {
@@ -15,15 +14,7 @@ namespace HWY_NAMESPACE {
 
 void ExpElementwise(const float* x, int64_t n, float* y) {
   const hn::ScalableTag<float> d;
-  const auto lanes = static_cast<int64_t>(hn::Lanes(d));
-  int64_t i = 0;
-  for (; i + lanes <= n; i += lanes) hn::StoreU(ExpOf(d, hn::LoadU(d, x + i)), d, y + i);
-  if (i < n) {  // the tail through a full vector
-    HWY_ALIGN float tail[HWY_MAX_BYTES / sizeof(float)] = {};
-    std::copy(x + i, x + n, tail);
-    hn::Store(ExpOf(d, hn::Load(d, tail)), d, tail);
-    std::copy(tail, tail + (n - i), y + i);
-  }
+  ForVectors(d, x, n, 0.0f, [&](hn::Vec<decltype(d)> v, int64_t i, int64_t count) { StoreFirst(d, ExpOf(d, v), count, y + i); });
 }
 
 }  // namespace HWY_NAMESPACE

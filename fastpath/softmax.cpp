@@ -8,35 +8,12 @@
 #include <limits>
 
 #include "fastpath/exp-inl.h"
+#include "fastpath/vectors-inl.h"
 #include "fastpath/softmax.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace nnref::fastpath {
 namespace HWY_NAMESPACE {
-
-// f(v, i, count) for the row's elements [i, i + count) as the vector v: each full vector, then the
-// tail padded with `pad`.
-template <class D, class F>
-HWY_INLINE void ForVectors(D d, const float* row, int64_t n, float pad, F&& f) {
-  const auto lanes = static_cast<int64_t>(hn::Lanes(d));
-  int64_t i = 0;
-  for (; i + lanes <= n; i += lanes) f(hn::LoadU(d, row + i), i, lanes);
-  if (i < n) {
-    HWY_ALIGN float tail[HWY_MAX_BYTES / sizeof(float)];
-    std::fill_n(tail, lanes, pad);
-    std::copy(row + i, row + n, tail);
-    f(hn::Load(d, tail), i, n - i);
-  }
-}
-
-// v's first `count` lanes to out.
-template <class D, class V>
-HWY_INLINE void StoreFirst(D d, V v, int64_t count, float* out) {
-  if (count == static_cast<int64_t>(hn::Lanes(d))) return hn::StoreU(v, d, out);
-  HWY_ALIGN float lanes[HWY_MAX_BYTES / sizeof(float)];
-  hn::Store(v, d, lanes);
-  std::copy(lanes, lanes + count, out);
-}
 
 void SoftmaxRows(const float* x, int64_t rows, int64_t n, float* y) {
   const hn::ScalableTag<float> d;
