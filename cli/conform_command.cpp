@@ -59,13 +59,14 @@ OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, c
   for (int64_t i = 0; i < envelope.size(); ++i) {
     const Enclosure e = sc::enclosure(envelope[i]);
     const double a = actual.values[static_cast<size_t>(i)];
-    const bool bounded = e.bounded();
-    if (!bounded) ++v.unbounded;
-    if (e.rejects(a)) ++v.outside;
-    else if (!bounded) continue;
-    if (bounded) {
+    const bool rejected = e.rejects(a);
+    if (rejected) ++v.outside;
+    if (e.bounded()) {
       v.max_radius = std::max(v.max_radius, e.radius());
       v.max_magnitude = std::max(v.max_magnitude, std::max(std::abs(e.lo), std::abs(e.hi)));
+    } else {
+      ++v.unbounded;
+      if (!rejected) continue;  // accepted, with no radius to say how close it came
     }
     const double excess = excess_in_radii(a, e);
     if (excess > v.excess) {
