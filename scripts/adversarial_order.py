@@ -137,7 +137,7 @@ class MnistClassifier(Example):
         _, self.conv, self.pool, _, fc1, fc2 = self.layers
         if self.m.config.get("preprocess") != "normalize_0_1" or fc1.params["activation"] != "relu" or \
                 fc2.params["activation"] != "softmax":
-                raise ref.NNLError("mnist_classifier: expected x / 255, a relu fc1 and a softmax output")
+            raise ref.NNLError("mnist_classifier: expected x / 255, a relu fc1 and a softmax output")
         self.w1, self.b1, self.w2, self.b2 = self.w(fc1, "weight"), self.w(fc1, "bias"), self.w(fc2, "weight"), \
             self.w(fc2, "bias")
 
