@@ -41,7 +41,6 @@ static_assert(GMP_NUMB_BITS == 64, "ExactDot reads a 64-bit limb");
 // that a product of two his splits exactly into doubles (Dekker's product).
 struct SplitValue {
   double hi = 0, lo = 0, big = 0, small = 0;
-  bool operator==(const SplitValue&) const = default;
 };
 
 // v split, or nothing when v is NaN or infinite, wider than 64 bits, or so large or small (|v|
@@ -59,6 +58,20 @@ inline std::optional<SplitValue> split_exactly(mpfr_srcptr v) {
   const double scale = (mpfr_signbit(v) ? -1.0 : 1.0) * pow2(e - 53);
   return SplitValue{static_cast<double>(hi) * scale, static_cast<double>(m & 0x7FF) * (scale * 0x1p-11),
                     static_cast<double>(big) * scale, static_cast<double>(hi - big) * scale};
+}
+
+// [lo, hi] split as one value when it is a point (both endpoints the same number), or nothing: an
+// interval, or a value split_exactly refuses. The upper endpoint is compared, not split again.
+inline std::optional<SplitValue> split_point(mpfr_srcptr lo, mpfr_srcptr hi) {
+  auto v = split_exactly(lo);
+  if (!v || mpfr_get_prec(hi) > 64) return std::nullopt;
+  const bool zero = mpfr_zero_p(lo);
+  const bool same = zero ? mpfr_zero_p(hi) != 0
+                         : mpfr_regular_p(hi) && mpfr_get_exp(hi) == mpfr_get_exp(lo) &&
+                               mpfr_signbit(hi) == mpfr_signbit(lo) &&
+                               *static_cast<const mp_limb_t*>(mpfr_custom_get_significand(hi)) ==
+                                   *static_cast<const mp_limb_t*>(mpfr_custom_get_significand(lo));
+  return same ? v : std::nullopt;
 }
 
 class ExactDot {

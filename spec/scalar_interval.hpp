@@ -85,11 +85,11 @@ struct ScalarOps<Interval> {
       const I &xi = x(i), &wi = w(i);
       mpfr_srcptr xl = &xi.backend().data()->left, xh = &xi.backend().data()->right;
       mpfr_srcptr wl = &wi.backend().data()->left, wh = &wi.backend().data()->right;
-      const auto w_lo = split_exactly(wl), w_hi = split_exactly(wh), x_lo = split_exactly(xl), x_hi = split_exactly(xh);
-      if (w_lo && w_hi && x_lo && x_hi && *w_lo == *w_hi) {
-        const bool nonneg = w_lo->hi >= 0;
-        exact_lo.add(*w_lo, nonneg ? *x_lo : *x_hi);
-        exact_hi.add(*w_lo, nonneg ? *x_hi : *x_lo);
+      const auto w_point = split_point(wl, wh), x_lo = split_exactly(xl), x_hi = split_exactly(xh);
+      if (w_point && x_lo && x_hi) {
+        const bool nonneg = w_point->hi >= 0;
+        exact_lo.add(*w_point, nonneg ? *x_lo : *x_hi);
+        exact_hi.add(*w_point, nonneg ? *x_hi : *x_lo);
       } else {
         const I p = xi * wi;
         mpfr_add(lo, lo, &p.backend().data()->left, MPFR_RNDD);
