@@ -10,6 +10,7 @@
 
 #include "fastpath/conv.hpp"
 #include "fastpath/product-inl.h"
+#include "fastpath/threads.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace nnref::fastpath {
@@ -18,7 +19,7 @@ namespace HWY_NAMESPACE {
 // Implicit GEMM: B's rows are the weights in (ky, kx, channel) order, and A's row for output
 // position i in the block of kernel position (ky, kx) is the input pixel that position reads
 // (its channels are contiguous, NHWC), or zeros in the padding. No im2col copy.
-void Conv2D(const float* x, const ConvGeometry& g, const PackedView& w, float* y) {
+void Conv2D(const float* x, const ConvGeometry& g, const PackedView& w, int64_t row_begin, int64_t row_end, float* y) {
   std::vector<KBlock> blocks;
   for (int64_t position = 0; position < g.kernel_h * g.kernel_w; ++position)
     for (int64_t c0 = 0; c0 < g.channels; c0 += kDepth)
@@ -30,7 +31,7 @@ void Conv2D(const float* x, const ConvGeometry& g, const PackedView& w, float* y
     if (!g.inside(iy, ix)) return zeros;
     return x + (iy * g.width + ix) * g.channels + c0;
   };
-  Product(g.out_h * g.out_w, w.n, w, blocks, row_of, y);
+  Product(row_begin, row_end, w.n, w, blocks, row_of, y);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -42,7 +43,8 @@ namespace nnref::fastpath {
 
 HWY_EXPORT(Conv2D);
 
-PackedMatrix pack_conv_weights(const float* w, const float* bias, const ConvGeometry& g, int64_t out_channels) {
+PackedMatrix pack_conv_weights(const float* w, const float* bias, const ConvGeometry& g, int64_t out_channels,
+                               const Epilogue& epilogue) {
   const int64_t k = g.kernel_h * g.kernel_w * g.channels;
   std::vector<float> rows(static_cast<size_t>(k * out_channels));  // [(ky, kx, c), f]
   for (int64_t f = 0; f < out_channels; ++f)
@@ -51,11 +53,14 @@ PackedMatrix pack_conv_weights(const float* w, const float* bias, const ConvGeom
         for (int64_t kx = 0; kx < g.kernel_w; ++kx)
           rows[static_cast<size_t>(((ky * g.kernel_w + kx) * g.channels + c) * out_channels + f)] =
               w[((f * g.channels + c) * g.kernel_h + ky) * g.kernel_w + kx];
-  return pack_b(rows.data(), bias, k, out_channels);
+  return pack_b(rows.data(), bias, k, out_channels, epilogue);
 }
 
-void conv2d(const float* x, const ConvGeometry& g, const PackedMatrix& w, float* y) {
-  HWY_DYNAMIC_DISPATCH(Conv2D)(x, g, w.view(), y);
+void conv2d(const float* x, const ConvGeometry& g, const PackedMatrix& w, float* y, ThreadPool* pool) {
+  const PackedView view = w.view();
+  const auto rows = [&](int64_t begin, int64_t end) { HWY_DYNAMIC_DISPATCH(Conv2D)(x, g, view, begin, end, y); };
+  if (pool) pool->parallel_for(g.out_h * g.out_w, kProductRows, rows);
+  else rows(0, g.out_h * g.out_w);
 }
 
 }  // namespace nnref::fastpath

@@ -14,11 +14,13 @@ namespace nnref::fastpath {
 
 using ConvGeometry = WindowGeometry;
 
-// w [out_channels, channels, kernel_h, kernel_w] (the IR's layout) and bias [out_channels]
-// (nullptr: zeros), packed for the target dispatch picks now.
-PackedMatrix pack_conv_weights(const float* w, const float* bias, const ConvGeometry& g, int64_t out_channels);
+// w [out_channels, channels, kernel_h, kernel_w] (the IR's layout), bias [out_channels] (nullptr:
+// zeros) and the epilogue, packed for the target dispatch picks now.
+PackedMatrix pack_conv_weights(const float* w, const float* bias, const ConvGeometry& g, int64_t out_channels,
+                               const Epilogue& epilogue = {});
 
-// y [out_h, out_w, out_channels] = conv(x [height, width, channels]) for one sample.
-void conv2d(const float* x, const ConvGeometry& g, const PackedMatrix& w, float* y);
+// y [out_h, out_w, out_channels] = epilogue(conv(x [height, width, channels])) for one sample,
+// output pixels split over the pool's threads (nullptr: this thread).
+void conv2d(const float* x, const ConvGeometry& g, const PackedMatrix& w, float* y, ThreadPool* pool = nullptr);
 
 }  // namespace nnref::fastpath

@@ -29,7 +29,7 @@ namespace nnref::fastpath {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-constexpr int64_t kRows = 6;     // rows of C per micro-kernel call
+constexpr int64_t kRows = kProductRows;  // rows of C per micro-kernel call
 constexpr int64_t kDepth = 256;  // rows of B per block
 constexpr size_t kMaxPanel = 2 * HWY_MAX_BYTES / sizeof(float);
 
@@ -59,34 +59,57 @@ HWY_INLINE void MicroKernel(std::index_sequence<R...>, const float* const* a, in
   (hn::Store(right[R], d, tile[R] + lanes), ...);
 }
 
-// c [m, n] = bias + Σ over the blocks of K of (A's rows there) · (B's rows there): block b covers
-// rows [b.k0, b.k0 + b.depth) of the packed B, and row_of(i, b) gives A's row i there (depth
-// floats). The blocks cover each row of B once; the first one starts the accumulators at the bias.
-template <class RowOf>
-void Product(int64_t m, int64_t n, const PackedView& b, const std::vector<KBlock>& blocks, RowOf&& row_of, float* c) {
-  HWY_ASSERT(b.panel == PanelWidth());
-  if (blocks.empty()) {  // no terms: every element is its bias
-    for (int64_t i = 0; i < m; ++i) std::memcpy(c + i * n, b.bias, static_cast<size_t>(n) * sizeof(float));
-    return;
+// The epilogue on one finished row of a tile (one panel of C, starting at column j0): the fused
+// normalization fma(t, scale, shift), then relu (kept NaN: x86's max would drop it).
+HWY_INLINE void Finish(const PackedView& b, int64_t j0, float* tile_row) {
+  if (b.scale == nullptr && !b.relu) return;
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  for (size_t half = 0; half < 2; ++half) {
+    float* at = tile_row + half * lanes;
+    auto v = hn::Load(d, at);
+    if (b.scale) v = hn::MulAdd(v, hn::Load(d, b.scale + j0 + half * lanes), hn::Load(d, b.shift + j0 + half * lanes));
+    if (b.relu) v = hn::IfThenElse(hn::Lt(v, hn::Zero(d)), hn::Zero(d), v);
+    hn::Store(v, d, at);
   }
+}
+
+// Rows [row_begin, row_end) of c [m, n] = epilogue(bias + Σ over the blocks of K of (A's rows
+// there) · (B's rows there)): block b covers rows [b.k0, b.k0 + b.depth) of the packed B, and
+// row_of(i, b) gives A's row i there (depth floats). The blocks cover each row of B once; the
+// first one starts the accumulators at the bias, the last one ends with the epilogue. Each row's
+// sums are the same whichever rows a call covers, so rows can be split over threads.
+template <class RowOf>
+void Product(int64_t row_begin, int64_t row_end, int64_t n, const PackedView& b, const std::vector<KBlock>& blocks,
+             RowOf&& row_of, float* c) {
+  HWY_ASSERT(b.panel == PanelWidth());
   HWY_ALIGN float tile[kRows][kMaxPanel] = {};
   for (int64_t j0 = 0; j0 < n; j0 += b.panel) {
     const int64_t width = std::min(b.panel, n - j0);
     const float* panel_data = b.data + (j0 / b.panel) * b.k * b.panel;
+    if (blocks.empty()) {  // no terms: every element is its bias, then the epilogue
+      std::memcpy(tile[0], b.bias + j0, static_cast<size_t>(b.panel) * sizeof(float));
+      Finish(b, j0, tile[0]);
+      for (int64_t i = row_begin; i < row_end; ++i)
+        std::memcpy(c + i * n + j0, tile[0], static_cast<size_t>(width) * sizeof(float));
+      continue;
+    }
     for (const KBlock& block : blocks) {
-      const bool first = &block == &blocks.front();
-      for (int64_t i0 = 0; i0 < m; i0 += kRows) {
-        const int64_t rows = std::min(kRows, m - i0);
-        const float* a_rows[kRows];  // rows past m repeat the last one; their results are dropped
+      const bool first = &block == &blocks.front(), last = &block == &blocks.back();
+      for (int64_t i0 = row_begin; i0 < row_end; i0 += kRows) {
+        const int64_t rows = std::min(kRows, row_end - i0);
+        const float* a_rows[kRows];  // rows past row_end repeat the last one; their results are dropped
         for (int64_t r = 0; r < kRows; ++r) {
-          a_rows[r] = row_of(std::min(i0 + r, m - 1), block);
+          a_rows[r] = row_of(std::min(i0 + r, row_end - 1), block);
           // the accumulators start at the bias, then at what the earlier blocks of K summed
           if (first) std::memcpy(tile[r], b.bias + j0, static_cast<size_t>(b.panel) * sizeof(float));
           else if (r < rows) std::memcpy(tile[r], c + (i0 + r) * n + j0, static_cast<size_t>(width) * sizeof(float));
         }
         MicroKernel(std::make_index_sequence<kRows>(), a_rows, block.depth, panel_data + block.k0 * b.panel, tile);
-        for (int64_t r = 0; r < rows; ++r)
+        for (int64_t r = 0; r < rows; ++r) {
+          if (last) Finish(b, j0, tile[r]);
           std::memcpy(c + (i0 + r) * n + j0, tile[r], static_cast<size_t>(width) * sizeof(float));
+        }
       }
     }
   }

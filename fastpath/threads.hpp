@@ -1,0 +1,46 @@
+// The fast path's threads: a fixed pool that splits a range of independent work items (rows of a
+// product, output channels, samples) into one contiguous part per thread. Work items never share
+// a reduction: each output element is summed whole by one thread in one fixed order, so results
+// are identical for every thread count (docs/fastpath.md, "Threads").
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace nnref::fastpath {
+
+class ThreadPool {
+ public:
+  explicit ThreadPool(int threads);  // threads ≥ 1: the caller and threads − 1 workers
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int size() const { return static_cast<int>(workers_.size()) + 1; }
+
+  // body(begin, end) over [0, count) cut into at most size() parts whose edges are multiples of
+  // grain; returns when every part is done. The caller runs the first part.
+  void parallel_for(int64_t count, int64_t grain, const std::function<void(int64_t, int64_t)>& body);
+
+ private:
+  struct Part {
+    int64_t begin = 0, end = 0;
+  };
+  std::vector<Part> parts(int64_t count, int64_t grain) const;
+  void work(int index);
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable start_, done_;
+  uint64_t generation_ = 0;
+  int pending_ = 0;
+  bool stopping_ = false;
+  const std::function<void(int64_t, int64_t)>* body_ = nullptr;
+  std::vector<Part> parts_;
+};
+
+}  // namespace nnref::fastpath
