@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <cstring>
 #include <utility>
-#include <vector>
 
 #include "fastpath/gemm.hpp"
 
@@ -75,27 +74,28 @@ HWY_INLINE void Finish(const PackedView& b, int64_t j0, float* tile_row) {
 }
 
 // Rows [row_begin, row_end) of c [m, n] = epilogue(bias + Σ over the blocks of K of (A's rows
-// there) · (B's rows there)): block b covers rows [b.k0, b.k0 + b.depth) of the packed B, and
-// row_of(i, b) gives A's row i there (depth floats). The blocks cover each row of B once; the
-// first one starts the accumulators at the bias, the last one ends with the epilogue. Each row's
-// sums are the same whichever rows a call covers, so rows can be split over threads.
-template <class RowOf>
-void Product(int64_t row_begin, int64_t row_end, int64_t n, const PackedView& b, const std::vector<KBlock>& blocks,
+// there) · (B's rows there)): block_at(t), t < blocks, covers rows [k0, k0 + depth) of the packed
+// B, and row_of(i, block) gives A's row i there (depth floats). The blocks cover each row of B
+// once; the first one starts the accumulators at the bias, the last one ends with the epilogue.
+// Each row's sums are the same whichever rows a call covers, so rows can be split over threads.
+template <class BlockAt, class RowOf>
+void Product(int64_t row_begin, int64_t row_end, int64_t n, const PackedView& b, int64_t blocks, BlockAt&& block_at,
              RowOf&& row_of, float* c) {
   HWY_ASSERT(b.panel == PanelWidth());
   HWY_ALIGN float tile[kRows][kMaxPanel] = {};
   for (int64_t j0 = 0; j0 < n; j0 += b.panel) {
     const int64_t width = std::min(b.panel, n - j0);
     const float* panel_data = b.data + (j0 / b.panel) * b.k * b.panel;
-    if (blocks.empty()) {  // no terms: every element is its bias, then the epilogue
+    if (blocks == 0) {  // no terms: every element is its bias, then the epilogue
       std::memcpy(tile[0], b.bias + j0, static_cast<size_t>(b.panel) * sizeof(float));
       Finish(b, j0, tile[0]);
       for (int64_t i = row_begin; i < row_end; ++i)
         std::memcpy(c + i * n + j0, tile[0], static_cast<size_t>(width) * sizeof(float));
       continue;
     }
-    for (const KBlock& block : blocks) {
-      const bool first = &block == &blocks.front(), last = &block == &blocks.back();
+    for (int64_t t = 0; t < blocks; ++t) {
+      const KBlock block = block_at(t);
+      const bool first = t == 0, last = t == blocks - 1;
       for (int64_t i0 = row_begin; i0 < row_end; i0 += kRows) {
         const int64_t rows = std::min(kRows, row_end - i0);
         const float* a_rows[kRows];  // rows past row_end repeat the last one; their results are dropped

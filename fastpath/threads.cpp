@@ -5,6 +5,7 @@
 namespace nnref::fastpath {
 
 ThreadPool::ThreadPool(int threads) {
+  parts_.resize(static_cast<size_t>(std::max(threads, 1)));
   for (int i = 1; i < std::max(threads, 1); ++i) workers_.emplace_back([this, i] { work(i); });
 }
 
@@ -17,13 +18,11 @@ ThreadPool::~ThreadPool() {
   for (auto& w : workers_) w.join();
 }
 
-std::vector<ThreadPool::Part> ThreadPool::parts(int64_t count, int64_t grain) const {
+void ThreadPool::cut(int64_t count, int64_t grain) {
   const int64_t grains = (count + grain - 1) / grain;
   const int64_t n = std::min<int64_t>(size(), grains);
-  std::vector<Part> out(static_cast<size_t>(size()));
-  for (int64_t p = 0; p < n; ++p)
-    out[static_cast<size_t>(p)] = {std::min(count, grains * p / n * grain), std::min(count, grains * (p + 1) / n * grain)};
-  return out;
+  for (int64_t p = 0; p < size(); ++p)
+    parts_[static_cast<size_t>(p)] = p < n ? Part{std::min(count, grains * p / n * grain), std::min(count, grains * (p + 1) / n * grain)} : Part{};
 }
 
 void ThreadPool::parallel_for(int64_t count, int64_t grain, const std::function<void(int64_t, int64_t)>& body) {
@@ -32,7 +31,7 @@ void ThreadPool::parallel_for(int64_t count, int64_t grain, const std::function<
   if (workers_.empty() || count <= grain) return body(0, count);
   {
     std::lock_guard lock(mutex_);
-    parts_ = parts(count, grain);
+    cut(count, grain);
     body_ = &body;
     pending_ = static_cast<int>(workers_.size());
     ++generation_;

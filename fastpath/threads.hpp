@@ -30,7 +30,7 @@ class ThreadPool {
   struct Part {
     int64_t begin = 0, end = 0;
   };
-  std::vector<Part> parts(int64_t count, int64_t grain) const;
+  void cut(int64_t count, int64_t grain);  // into parts_, without allocating
   void work(int index);
 
   std::vector<std::thread> workers_;
