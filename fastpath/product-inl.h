@@ -41,36 +41,36 @@ struct KBlock {
   int64_t k0 = 0, depth = 0;  // rows [k0, k0 + depth) of B, at most kDepth
 };
 
-// tile[r] (one panel of C's row r) += a[r][0..depth) · b (depth rows of one panel), for every r.
+// The epilogue on one finished vector of a row (half 0 or 1 of the panel at column j0): the
+// fused normalization fma(t, scale, shift), then relu (kept NaN: x86's max would drop it).
+template <class D, class V>
+HWY_INLINE V Finish(D d, const PackedView& b, int64_t j0, size_t half, V v) {
+  const size_t at = static_cast<size_t>(j0) + half * hn::Lanes(d);
+  if (b.scale) v = hn::MulAdd(v, hn::Load(d, b.scale + at), hn::Load(d, b.shift + at));
+  if (b.relu) v = hn::IfThenElse(hn::Lt(v, hn::Zero(d)), hn::Zero(d), v);
+  return v;
+}
+
+// acc[r] (one panel of C's row r: two vectors) = (start, or acc[r] itself if start is null) +
+// a[r][0..depth) · b (depth rows of one panel), for every r, then the epilogue if `finish`. The
+// accumulators stay in registers for the whole block.
 template <size_t... R>
 HWY_INLINE void MicroKernel(std::index_sequence<R...>, const float* const* a, int64_t depth, const float* HWY_RESTRICT b,
-                            float (*tile)[kMaxPanel]) {
+                            float* const* acc, const float* start, const PackedView& view, int64_t j0, bool finish) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   using V = decltype(hn::Zero(d));
-  V left[] = {hn::Load(d, tile[R])...}, right[] = {hn::Load(d, tile[R] + lanes)...};
+  V left[] = {hn::LoadU(d, start ? start : acc[R])...}, right[] = {hn::LoadU(d, (start ? start : acc[R]) + lanes)...};
   for (int64_t k = 0; k < depth; ++k, b += 2 * lanes) {
     const V b0 = hn::Load(d, b), b1 = hn::Load(d, b + lanes);
     ((left[R] = hn::MulAdd(hn::Set(d, a[R][k]), b0, left[R]), right[R] = hn::MulAdd(hn::Set(d, a[R][k]), b1, right[R])),
      ...);
   }
-  (hn::Store(left[R], d, tile[R]), ...);
-  (hn::Store(right[R], d, tile[R] + lanes), ...);
-}
-
-// The epilogue on one finished row of a tile (one panel of C, starting at column j0): the fused
-// normalization fma(t, scale, shift), then relu (kept NaN: x86's max would drop it).
-HWY_INLINE void Finish(const PackedView& b, int64_t j0, float* tile_row) {
-  if (b.scale == nullptr && !b.relu) return;
-  const hn::ScalableTag<float> d;
-  const size_t lanes = hn::Lanes(d);
-  for (size_t half = 0; half < 2; ++half) {
-    float* at = tile_row + half * lanes;
-    auto v = hn::Load(d, at);
-    if (b.scale) v = hn::MulAdd(v, hn::Load(d, b.scale + j0 + half * lanes), hn::Load(d, b.shift + j0 + half * lanes));
-    if (b.relu) v = hn::IfThenElse(hn::Lt(v, hn::Zero(d)), hn::Zero(d), v);
-    hn::Store(v, d, at);
+  if (finish) {
+    ((left[R] = Finish(d, view, j0, 0, left[R]), right[R] = Finish(d, view, j0, 1, right[R])), ...);
   }
+  (hn::StoreU(left[R], d, acc[R]), ...);
+  (hn::StoreU(right[R], d, acc[R] + lanes), ...);
 }
 
 // Rows [row_begin, row_end) of c [m, n] = epilogue(bias + Σ over the blocks of K of (A's rows
@@ -82,13 +82,14 @@ template <class BlockAt, class RowOf>
 void Product(int64_t row_begin, int64_t row_end, int64_t n, const PackedView& b, int64_t blocks, BlockAt&& block_at,
              RowOf&& row_of, float* c) {
   HWY_ASSERT(b.panel == PanelWidth());
-  HWY_ALIGN float tile[kRows][kMaxPanel] = {};
+  const hn::ScalableTag<float> d;
+  HWY_ALIGN float tile[kRows][kMaxPanel] = {};  // rows past row_end, and panels narrower than b.panel
   for (int64_t j0 = 0; j0 < n; j0 += b.panel) {
     const int64_t width = std::min(b.panel, n - j0);
     const float* panel_data = b.data + (j0 / b.panel) * b.k * b.panel;
     if (blocks == 0) {  // no terms: every element is its bias, then the epilogue
-      std::memcpy(tile[0], b.bias + j0, static_cast<size_t>(b.panel) * sizeof(float));
-      Finish(b, j0, tile[0]);
+      for (size_t half = 0; half < 2; ++half)
+        hn::Store(Finish(d, b, j0, half, hn::Load(d, b.bias + j0 + half * hn::Lanes(d))), d, tile[0] + half * hn::Lanes(d));
       for (int64_t i = row_begin; i < row_end; ++i)
         std::memcpy(c + i * n + j0, tile[0], static_cast<size_t>(width) * sizeof(float));
       continue;
@@ -99,17 +100,19 @@ void Product(int64_t row_begin, int64_t row_end, int64_t n, const PackedView& b,
       for (int64_t i0 = row_begin; i0 < row_end; i0 += kRows) {
         const int64_t rows = std::min(kRows, row_end - i0);
         const float* a_rows[kRows];  // rows past row_end repeat the last one; their results are dropped
+        float* acc[kRows];           // where each row's accumulators live between blocks: C itself if it can
         for (int64_t r = 0; r < kRows; ++r) {
           a_rows[r] = row_of(std::min(i0 + r, row_end - 1), block);
-          // the accumulators start at the bias, then at what the earlier blocks of K summed
-          if (first) std::memcpy(tile[r], b.bias + j0, static_cast<size_t>(b.panel) * sizeof(float));
-          else if (r < rows) std::memcpy(tile[r], c + (i0 + r) * n + j0, static_cast<size_t>(width) * sizeof(float));
+          float* c_row = c + (i0 + r) * n + j0;
+          acc[r] = r < rows && width == b.panel ? c_row : tile[r];
+          if (r < rows && width < b.panel && !first) std::memcpy(tile[r], c_row, static_cast<size_t>(width) * sizeof(float));
         }
-        MicroKernel(std::make_index_sequence<kRows>(), a_rows, block.depth, panel_data + block.k0 * b.panel, tile);
-        for (int64_t r = 0; r < rows; ++r) {
-          if (last) Finish(b, j0, tile[r]);
-          std::memcpy(c + (i0 + r) * n + j0, tile[r], static_cast<size_t>(width) * sizeof(float));
-        }
+        // the accumulators start at the bias, then at what the earlier blocks of K summed
+        MicroKernel(std::make_index_sequence<kRows>(), a_rows, block.depth, panel_data + block.k0 * b.panel, acc,
+                    first ? b.bias + j0 : nullptr, b, j0, last);
+        if (width < b.panel)
+          for (int64_t r = 0; r < rows; ++r)
+            std::memcpy(c + (i0 + r) * n + j0, tile[r], static_cast<size_t>(width) * sizeof(float));
       }
     }
   }
