@@ -9,6 +9,7 @@ packages=(
   libzip-dev zlib1g-dev nlohmann-json3-dev libcli11-dev
   python3-numpy python3-jsonschema
   python3-torch   # the float32 peers of the conform tests (scripts/float32_peers.py)
+  libdnnl-dev     # oneDNN 2.6, a peer of bench/fastpath_bench (bench/README.md)
 )
 
 missing=()
