@@ -39,21 +39,37 @@ struct Fold {
   }
 };
 
+// Up to kBlock vectors accumulate side by side: independent chains of additions (or max, min)
+// that the processor overlaps, and one pass over a run kept across up to kBlock vectors.
+constexpr int64_t kBlock = 4;
+
 template <ReduceOp Op>
 void ReduceAlongRun(const float* x, const GroupLayout& g, int64_t k_begin, int64_t k_end, float* y) {
   using F = Fold<Op>;
   const hn::ScalableTag<float> d;
   using V = decltype(hn::Zero(d));
+  const auto lanes = static_cast<int64_t>(hn::Lanes(d));
   const float count = static_cast<float>(g.group_size());
   for (int64_t k = k_begin; k < k_end; ++k) {
-    V acc = hn::Set(d, F::identity());
-    auto nan = hn::IsNaN(acc);
-    for (int64_t r : g.grouped)
-      ForVectors(d, x + g.kept[static_cast<size_t>(k)] + r, g.run, F::identity(), [&](V v, int64_t, int64_t) {
-        acc = F::apply(acc, v);
+    V acc[kBlock];
+    for (V& a : acc) a = hn::Set(d, F::identity());
+    auto nan = hn::IsNaN(acc[0]);
+    for (int64_t r : g.grouped) {
+      const float* row = x + g.kept[static_cast<size_t>(k)] + r;
+      int64_t i = 0;
+      for (; i + kBlock * lanes <= g.run; i += kBlock * lanes)
+        for (int64_t b = 0; b < kBlock; ++b) {
+          const V v = hn::LoadU(d, row + i + b * lanes);
+          acc[b] = F::apply(acc[b], v);
+          if constexpr (F::kExtremum) nan = hn::Or(nan, hn::IsNaN(v));
+        }
+      ForVectors(d, row + i, g.run - i, F::identity(), [&](V v, int64_t, int64_t) {
+        acc[0] = F::apply(acc[0], v);
         if constexpr (F::kExtremum) nan = hn::Or(nan, hn::IsNaN(v));
       });
-    float v = F::lanes(d, acc);
+    }
+    for (int64_t b = 1; b < kBlock; ++b) acc[0] = F::apply(acc[0], acc[b]);
+    float v = F::lanes(d, acc[0]);
     if (F::kExtremum && !hn::AllFalse(d, nan)) v = std::numeric_limits<float>::quiet_NaN();
     y[k] = Op == ReduceOp::Mean ? v / count : v;
   }
@@ -64,31 +80,43 @@ void ReduceAcrossRun(const float* x, const GroupLayout& g, int64_t k_begin, int6
   using F = Fold<Op>;
   const hn::ScalableTag<float> d;
   using V = decltype(hn::Zero(d));
+  using M = decltype(hn::IsNaN(hn::Zero(d)));
   const auto lanes = static_cast<int64_t>(hn::Lanes(d));
   const float count = static_cast<float>(g.group_size());
   const V nan_value = hn::Set(d, std::numeric_limits<float>::quiet_NaN());
   HWY_ALIGN float tail[HWY_MAX_BYTES / sizeof(float)];
   for (int64_t k = k_begin; k < k_end; ++k) {
     const float* base = x + g.kept[static_cast<size_t>(k)];
-    for (int64_t i = 0; i < g.run; i += lanes) {
-      const int64_t width = std::min(lanes, g.run - i);
-      V acc = hn::Set(d, F::identity());
-      auto nan = hn::IsNaN(acc);
-      for (int64_t r : g.grouped) {
-        V v;
-        if (width == lanes) {
-          v = hn::LoadU(d, base + r + i);
-        } else {
-          std::fill_n(tail, lanes, F::identity());
-          std::copy_n(base + r + i, width, tail);
-          v = hn::Load(d, tail);
-        }
-        acc = F::apply(acc, v);
-        if constexpr (F::kExtremum) nan = hn::Or(nan, hn::IsNaN(v));
+    for (int64_t i = 0; i < g.run; i += kBlock * lanes) {
+      // vectors [i, i + width) of the run, the last one partial when the run ends inside it
+      const int64_t width = std::min(kBlock * lanes, g.run - i), vectors = (width + lanes - 1) / lanes;
+      V acc[kBlock];
+      M nan[kBlock];
+      for (int64_t b = 0; b < kBlock; ++b) {
+        acc[b] = hn::Set(d, F::identity());
+        nan[b] = hn::IsNaN(acc[b]);
       }
-      if constexpr (F::kExtremum) acc = hn::IfThenElse(nan, nan_value, acc);
-      if constexpr (Op == ReduceOp::Mean) acc = hn::Div(acc, hn::Set(d, count));
-      StoreFirst(d, acc, width, y + k * g.run + i);
+      for (int64_t r : g.grouped)
+        for (int64_t b = 0; b < vectors; ++b) {
+          const float* at = base + r + i + b * lanes;
+          const int64_t n = std::min(lanes, width - b * lanes);
+          V v;
+          if (n == lanes) {
+            v = hn::LoadU(d, at);
+          } else {
+            std::fill_n(tail, lanes, F::identity());
+            std::copy_n(at, n, tail);
+            v = hn::Load(d, tail);
+          }
+          acc[b] = F::apply(acc[b], v);
+          if constexpr (F::kExtremum) nan[b] = hn::Or(nan[b], hn::IsNaN(v));
+        }
+      for (int64_t b = 0; b < vectors; ++b) {
+        V v = acc[b];
+        if constexpr (F::kExtremum) v = hn::IfThenElse(nan[b], nan_value, v);
+        if constexpr (Op == ReduceOp::Mean) v = hn::Div(v, hn::Set(d, count));
+        StoreFirst(d, v, std::min(lanes, width - b * lanes), y + k * g.run + i + b * lanes);
+      }
     }
   }
 }
