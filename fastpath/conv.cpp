@@ -34,6 +34,19 @@ void Conv2D(const float* x, const ConvGeometry& g, const PackedView& w, int64_t 
   Product(row_begin, row_end, w.n, w, blocks, row_of, y);
 }
 
+void ConvWindows(const float* x, int64_t first_channel, int64_t per_group, const WindowTable& t,
+                 const PackedView& w, int64_t row_begin, int64_t row_end, float* y) {
+  std::vector<KBlock> blocks;
+  for (int64_t j = 0; j < t.volume; ++j)
+    for (int64_t c0 = 0; c0 < per_group; c0 += kDepth) blocks.push_back({j * per_group + c0, std::min(kDepth, per_group - c0)});
+  HWY_ALIGN static const float zeros[kDepth] = {};
+  const auto row_of = [&](int64_t p, const KBlock& block) -> const float* {
+    const int64_t offset = t.row(p)[block.k0 / per_group];
+    return offset < 0 ? zeros : x + offset + first_channel + block.k0 % per_group;
+  };
+  Product(row_begin, row_end, w.n, w, blocks, row_of, y);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace nnref::fastpath
 HWY_AFTER_NAMESPACE();
@@ -42,6 +55,7 @@ HWY_AFTER_NAMESPACE();
 namespace nnref::fastpath {
 
 HWY_EXPORT(Conv2D);
+HWY_EXPORT(ConvWindows);
 
 PackedMatrix pack_conv_weights(const float* w, const float* bias, const ConvGeometry& g, int64_t out_channels,
                                const Epilogue& epilogue) {
@@ -61,6 +75,32 @@ void conv2d(const float* x, const ConvGeometry& g, const PackedMatrix& w, float*
   const auto rows = [&](int64_t begin, int64_t end) { HWY_DYNAMIC_DISPATCH(Conv2D)(x, g, view, begin, end, y); };
   if (pool) pool->parallel_for(g.out_h * g.out_w, kProductRows, rows);
   else rows(0, g.out_h * g.out_w);
+}
+
+PackedMatrix pack_group_weights(const float* w, const float* bias, int64_t volume, int64_t per_group,
+                                int64_t out_channels, int64_t groups, int64_t g, const Epilogue& epilogue) {
+  const int64_t n = out_channels / groups, m0 = g * n, k = volume * per_group;
+  std::vector<float> rows(static_cast<size_t>(k * n));  // [(j, c), m]
+  for (int64_t m = 0; m < n; ++m)
+    for (int64_t c = 0; c < per_group; ++c)
+      for (int64_t j = 0; j < volume; ++j)
+        rows[static_cast<size_t>((j * per_group + c) * n + m)] = w[((m0 + m) * per_group + c) * volume + j];
+  Epilogue slice{{}, {}, epilogue.relu};
+  if (!epilogue.scale.empty()) {
+    slice.scale.assign(epilogue.scale.begin() + m0, epilogue.scale.begin() + m0 + n);
+    slice.shift.assign(epilogue.shift.begin() + m0, epilogue.shift.begin() + m0 + n);
+  }
+  return pack_b(rows.data(), bias ? bias + m0 : nullptr, k, n, slice);
+}
+
+void conv_windows(const float* x, int64_t first_channel, int64_t per_group, const WindowTable& table,
+                  const PackedMatrix& w, float* y, ThreadPool* pool) {
+  const PackedView view = w.view();
+  const auto rows = [&](int64_t begin, int64_t end) {
+    HWY_DYNAMIC_DISPATCH(ConvWindows)(x, first_channel, per_group, table, view, begin, end, y);
+  };
+  if (pool) pool->parallel_for(table.positions, kProductRows, rows);
+  else rows(0, table.positions);
 }
 
 }  // namespace nnref::fastpath

@@ -11,4 +11,8 @@ namespace nnref::fastpath {
 
 void softmax_rows(const float* x, int64_t rows, int64_t n, float* y);
 
+// The same over the middle axis of x [outer, n, inner] (inner > 1: a run of axes that is not the
+// last), vectorized over the inner positions, each lane its own group.
+void softmax_strided(const float* x, int64_t outer, int64_t n, int64_t inner, float* y);
+
 }  // namespace nnref::fastpath
