@@ -1,4 +1,5 @@
-// The fast path's 2-D convolution in float32, channels last (NHWC), groups 1: an implicit GEMM
+// The fast path's convolution in float32 on channels-last samples: 2-D with groups 1 (NHWC), and
+// any rank and groups over a WindowTable (below), both an implicit GEMM
 // over the matrix product's micro-kernel (fastpath/gemm.cpp), with the weights packed once as
 // B [(ky, kx, channel), out_channel]. Each output element is a dot product of kH·kW·C terms
 // started at its bias: inside the float32 envelope γ(kH·kW·C + 1)·(|bias| + Σ|x||w|), like the

@@ -1,5 +1,5 @@
-// The fast path's 2-D max and average pooling in float32, channels last, vectorized over the
-// channels of each input pixel. The formulas are the spec's (spec/ops/pool.hpp), per output
+// The fast path's max and average pooling in float32, channels last, vectorized over the
+// channels of each input pixel: 2-D over its geometry, any rank over a WindowTable. The formulas are the spec's (spec/ops/pool.hpp), per output
 // position, R the window positions inside the input and W the whole window:
 //   max, Ignore: max over R              max, Constant: max over R and 0 if R ≠ W
 //   avg, Ignore: Σ over R / |R|          avg, Constant: Σ over R / |W|

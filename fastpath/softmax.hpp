@@ -1,4 +1,4 @@
-// The fast path's softmax over the last axis in float32: each row of x [rows, n] as
+// The fast path's softmax in float32, over the last axis and (softmax_strided) a middle one: each row of x [rows, n] as
 // exp(x − max) / Σ exp(x − max), the maximum and the sum in vector lanes, exp by
 // fastpath/exp-inl.h, a division per element: the formula of the spec's softmax, so inside its
 // float32 envelope (fastpath_softmax_test judges it with the Envelope scalar itself). A row with a

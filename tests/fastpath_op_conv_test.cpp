@@ -116,8 +116,11 @@ TEST_CASE("fastpath conv lowering: groups and depthwise, both layouts") {
 namespace {
 
 // The fast conv with a fused batch normalization (and relu) against the spec's conv, then the
-// spec's batch_norm over its output channels, then relu, all over the Envelope scalar.
-void check_conv_epilogue(const ConvAttrs& a, int64_t c, const std::vector<int64_t>& spatial, bool relu) {
+// spec's batch_norm over its output channels, then relu, all over the Envelope scalar. Means and
+// offsets in [−shift, shift): a large shift against the conv's outputs (|t| ≲ 20 here) makes
+// x − mean and the shift's offset − mean·a cancel, where an epilogue's rounding shows most.
+void check_conv_epilogue(const ConvAttrs& a, int64_t c, const std::vector<int64_t>& spatial, bool relu,
+                         double shift = 1.0) {
   std::mt19937_64 gen(static_cast<uint64_t>(c * 7 + a.groups));
   const Shape xs = input_shape(a.layout, 2, c, spatial);
   const Tensor<double> x = random_tensor(gen, xs, 2.0);
@@ -126,8 +129,8 @@ void check_conv_epilogue(const ConvAttrs& a, int64_t c, const std::vector<int64_
   const auto variance_values = test::random_floats(gen, a.out_channels);
   std::vector<double> variance;
   for (float v : variance_values) variance.push_back(std::abs(v) + 0.25);
-  const std::vector<Tensor<double>> bn = {random_tensor(gen, channels), test::tensor(channels, variance),
-                                          random_tensor(gen, channels, 3.0), random_tensor(gen, channels)};
+  const std::vector<Tensor<double>> bn = {random_tensor(gen, channels, shift), test::tensor(channels, variance),
+                                          random_tensor(gen, channels, 3.0), random_tensor(gen, channels, shift)};
   BatchNormAttrs b;
   b.channel_axis = a.layout == Layout::ChannelsFirst ? 1 : -1;
   const Shape ys = test::out_shape(a, {xs});
@@ -165,6 +168,8 @@ TEST_CASE("fastpath conv lowering: a fused batch normalization and relu stay ins
     first.groups = 2;
     first.has_bias = false;
     check_conv_epilogue(first, 4, {9}, relu);
+    check_conv_epilogue(common, 8, {6, 7}, relu, 1000.0);
+    check_conv_epilogue(first, 4, {9}, relu, 1000.0);
   }
 }
 
