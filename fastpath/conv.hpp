@@ -42,4 +42,23 @@ PackedMatrix pack_group_weights(const float* w, const float* bias, int64_t volum
 void conv_windows(const float* x, int64_t first_channel, int64_t per_group, const WindowTable& table,
                   const PackedMatrix& w, float* y, ThreadPool* pool = nullptr);
 
+// Depthwise convs (groups = channels = out_channels) as a vector loop over the channels instead:
+// the weights as [kernel position, channel] rows of `stride` floats (channels rounded up to the
+// widest vector, zeros past them), the bias and the epilogue's scale and shift likewise.
+struct DepthwiseWeights {
+  int64_t stride = 0;
+  hwy::AlignedFreeUniquePtr<float[]> data, bias, scale, shift;  // scale, shift: null without a normalization
+  bool relu = false;
+};
+
+// w [channels, 1, k...] (the IR's layout), bias [channels] (nullptr: zeros), the epilogue.
+DepthwiseWeights pack_depthwise_weights(const float* w, const float* bias, int64_t volume, int64_t channels,
+                                        const Epilogue& epilogue);
+
+// y [table.positions, channels] = epilogue(bias + the depthwise conv of x), one channels-last
+// sample: each output the spec's dot product of its window's in-bounds terms started at its bias;
+// output positions split over the pool's threads (nullptr: this thread).
+void depthwise_windows(const float* x, int64_t channels, const WindowTable& table, const DepthwiseWeights& w, float* y,
+                       ThreadPool* pool = nullptr);
+
 }  // namespace nnref::fastpath

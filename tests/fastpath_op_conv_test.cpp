@@ -106,6 +106,15 @@ TEST_CASE("fastpath conv lowering: groups and depthwise, both layouts") {
     depthwise.padding = {{1, 1}, {1, 1}};
     depthwise.stride = {2, 2};
     check_conv(depthwise, 1, 17, {7, 7}, 21);
+    ConvAttrs depthwise_3d = conv(5, {2, 3, 3}, layout, PadMode::SameLower);
+    depthwise_3d.groups = 5;
+    depthwise_3d.dilation = {1, 1, 2};
+    check_conv(depthwise_3d, 2, 5, {3, 4, 6}, 23);
+    ConvAttrs depthwise_1d = conv(32, {4}, layout, PadMode::Valid);
+    depthwise_1d.groups = 32;
+    depthwise_1d.has_bias = false;
+    check_conv(depthwise_1d, 1, 32, {9}, 24);
+    check_conv(conv(1, {3}, layout, PadMode::SameUpper), 2, 1, {8}, 25);  // one channel: depthwise too
     ConvAttrs multiplier = conv(8, {5}, layout, PadMode::SameLower);  // depth multiplier 2
     multiplier.groups = 4;
     multiplier.has_bias = false;
@@ -168,6 +177,10 @@ TEST_CASE("fastpath conv lowering: a fused batch normalization and relu stay ins
     first.groups = 2;
     first.has_bias = false;
     check_conv_epilogue(first, 4, {9}, relu);
+    ConvAttrs depthwise = conv(19, {3, 3}, Layout::ChannelsLast, PadMode::SameUpper);
+    depthwise.groups = 19;
+    check_conv_epilogue(depthwise, 19, {5, 6}, relu);
+    check_conv_epilogue(depthwise, 19, {5, 6}, relu, 1000.0);
     check_conv_epilogue(common, 8, {6, 7}, relu, 1000.0);
     check_conv_epilogue(first, 4, {9}, relu, 1000.0);
   }
