@@ -62,6 +62,9 @@ HWY_INLINE V SoftplusOf(D d, V x) {
   return hn::IfThenElse(hn::IsNaN(x), x, y);
 }
 
+// floor x with x's sign, which floor keeps (floor(−0) = −0); Highway's SSSE3 Floor loses it.
+HWY_INLINE V FloorOf(V x) { return hn::CopySign(hn::Floor(x), x); }
+
 template <class F>
 HWY_INLINE void Map(D d, const float* x, int64_t n, float* y, F&& f) {
   ForVectors(d, x, n, 1.0f, [&](V v, int64_t i, int64_t count) { StoreFirst(d, f(v), count, y + i); });
@@ -97,9 +100,9 @@ void UnaryRun(UnaryOp op, float alpha, const float* x, int64_t n, float* y) {
       return Map(d, x, n, y, [&](V v) {
         return hn::IfThenElse(hn::Gt(v, zero), one, hn::IfThenElse(hn::Lt(v, zero), hn::Neg(one), v));
       });
-    case UnaryOp::Floor: return Map(d, x, n, y, [&](V v) { return hn::Floor(v); });
-    case UnaryOp::Ceil: return Map(d, x, n, y, [&](V v) { return hn::Ceil(v); });
-    case UnaryOp::Round: return Map(d, x, n, y, [&](V v) { return hn::Floor(hn::Add(v, hn::Set(d, 0.5f))); });
+    case UnaryOp::Floor: return Map(d, x, n, y, [&](V v) { return FloorOf(v); });
+    case UnaryOp::Ceil: return Map(d, x, n, y, [&](V v) { return hn::CopySign(hn::Ceil(v), v); });
+    case UnaryOp::Round: return Map(d, x, n, y, [&](V v) { return FloorOf(hn::Add(v, hn::Set(d, 0.5f))); });
     default: return;  // loops over glibc's functions (fastpath/ops/unary.cpp)
   }
 }
