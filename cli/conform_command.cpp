@@ -9,6 +9,7 @@
 
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
+#include "cli/engines.hpp"
 #include "cli/inputs.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "semantics/evaluate.hpp"
@@ -188,9 +189,14 @@ void print_json(std::ostream& out, const std::vector<OutputVerdict>& verdicts, c
 }  // namespace
 
 int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& err) {
-  if (o.actual.empty() == o.engine.empty()) {
+  if (o.actual.empty() == o.engine.engine.empty()) {
     print_diagnostics(err, {make_error("usage.conform-subject", "give the runtime's output (--actual Y.npy) or one of "
-                                                                "nnref's engines (--engine f32), not both")});
+                                                                "nnref's engines (--engine f32|fast), not both")});
+    return kExitUsage;
+  }
+  const EngineChoice engine{o.engine.engine == "f32" ? "oracle" : o.engine.engine, o.engine.threads, o.engine.target};
+  if (Status chosen = prepare_engine_choice(engine); !chosen) {
+    print_diagnostics(err, {chosen.error()});
     return kExitUsage;
   }
   int exit = kExitOk;
@@ -214,8 +220,8 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
   for (const auto& t : *envelope) shapes.push_back(t.shape());
 
   NamedTensors actual;
-  if (!o.engine.empty()) {  // today the f32 oracle; the fast path and the hardware model add themselves here
-    auto f32 = run<float>(*model, *inputs, o.max_memory);
+  if (!o.engine.engine.empty()) {
+    auto f32 = run_float32(*model, *inputs, o.max_memory, engine);
     if (!f32) {
       print_diagnostics(err, {f32.error()});
       return exit_code_for(f32.error());

@@ -32,9 +32,7 @@ void PackPanels(const float* b, int64_t k, int64_t n, bool transposed, int64_t p
 }
 
 void ProductRows(const float* a, int64_t row_begin, int64_t row_end, const PackedView& b, float* c) {
-  std::vector<KBlock> blocks;
-  for (int64_t k0 = 0; k0 < b.k; k0 += kDepth) blocks.push_back({k0, std::min(kDepth, b.k - k0)});
-  Product(row_begin, row_end, b.n, b, blocks, [&](int64_t i, const KBlock& block) { return a + i * b.k + block.k0; }, c);
+  RowMajorProduct(a, row_begin, row_end, b, c);
 }
 
 }  // namespace HWY_NAMESPACE

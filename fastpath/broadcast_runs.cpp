@@ -70,7 +70,7 @@ Run BroadcastRuns::run(int64_t item) const {
   return r;
 }
 
-void BroadcastRuns::parallel(ThreadPool* pool, const std::function<void(int64_t, int64_t)>& body) const {
+void BroadcastRuns::parallel(ThreadPool* pool, RangeBody body) const {
   const int64_t grain = std::max<int64_t>(1, kItemElements / chunk_);
   if (pool == nullptr) return body(0, items_);
   pool->parallel_for(items_, grain, body);

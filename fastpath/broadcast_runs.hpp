@@ -8,15 +8,14 @@
 
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
+#include "fastpath/threads.hpp"
 #include "spec/rules/broadcast.hpp"
 #include "spec/shape.hpp"
 
 namespace nnref::fastpath {
 
-class ThreadPool;
 
 inline constexpr size_t kMaxRunOperands = 3;  // clamp and select read three
 
@@ -44,7 +43,7 @@ class BroadcastRuns {
 
  private:
   Run run(int64_t item) const;
-  void parallel(ThreadPool* pool, const std::function<void(int64_t, int64_t)>& body) const;
+  void parallel(ThreadPool* pool, RangeBody body) const;
 
   size_t operands_ = 0;
   int64_t inner_ = 0, chunk_ = 1, chunks_per_row_ = 0, items_ = 0;

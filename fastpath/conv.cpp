@@ -21,12 +21,7 @@ namespace HWY_NAMESPACE {
 // position i in the block of kernel position (ky, kx) is the input pixel that position reads
 // (its channels are contiguous, NHWC), or zeros in the padding. No im2col copy.
 void Conv2D(const float* x, const ConvGeometry& g, const PackedView& w, int64_t row_begin, int64_t row_end, float* y) {
-  // One block per kernel position and run of at most kDepth channels.
-  const int64_t per_position = (g.channels + kDepth - 1) / kDepth;
-  const auto block_at = [&](int64_t t) {
-    const int64_t position = t / per_position, c0 = t % per_position * kDepth;
-    return KBlock{position * g.channels + c0, std::min(kDepth, g.channels - c0)};
-  };
+  const PositionBlocks blocks{g.kernel_h * g.kernel_w, g.channels};
   HWY_ALIGN static const float zeros[kDepth] = {};
   const auto row_of = [&](int64_t i, const KBlock& block) -> const float* {
     const int64_t position = block.k0 / g.channels, c0 = block.k0 % g.channels;
@@ -34,20 +29,18 @@ void Conv2D(const float* x, const ConvGeometry& g, const PackedView& w, int64_t 
     if (!g.inside(iy, ix)) return zeros;
     return x + (iy * g.width + ix) * g.channels + c0;
   };
-  Product(row_begin, row_end, w.n, w, g.kernel_h * g.kernel_w * per_position, block_at, row_of, y);
+  Product(row_begin, row_end, w.n, w, blocks.count(), blocks, row_of, y);
 }
 
 void ConvWindows(const float* x, int64_t first_channel, int64_t per_group, const WindowTable& t,
                  const PackedView& w, int64_t row_begin, int64_t row_end, float* y) {
-  std::vector<KBlock> blocks;
-  for (int64_t j = 0; j < t.volume; ++j)
-    for (int64_t c0 = 0; c0 < per_group; c0 += kDepth) blocks.push_back({j * per_group + c0, std::min(kDepth, per_group - c0)});
+  const PositionBlocks blocks{t.volume, per_group};
   HWY_ALIGN static const float zeros[kDepth] = {};
   const auto row_of = [&](int64_t p, const KBlock& block) -> const float* {
     const int64_t offset = t.row(p)[block.k0 / per_group];
     return offset < 0 ? zeros : x + offset + first_channel + block.k0 % per_group;
   };
-  Product(row_begin, row_end, w.n, w, blocks, row_of, y);
+  Product(row_begin, row_end, w.n, w, blocks.count(), blocks, row_of, y);
 }
 
 // Depthwise: y[p, c] = epilogue(bias[c] + Σ_j x[row(p)[j] + c]·w[j, c]) over the in-bounds

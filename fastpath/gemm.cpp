@@ -17,9 +17,7 @@ namespace nnref::fastpath {
 namespace HWY_NAMESPACE {
 
 void Gemm(const float* a, int64_t row_begin, int64_t row_end, const PackedView& b, float* c) {
-  const auto block_at = [&](int64_t t) { return KBlock{t * kDepth, std::min(kDepth, b.k - t * kDepth)}; };
-  Product(row_begin, row_end, b.n, b, (b.k + kDepth - 1) / kDepth, block_at,
-          [&](int64_t i, const KBlock& block) { return a + i * b.k + block.k0; }, c);
+  RowMajorProduct(a, row_begin, row_end, b, c);
 }
 
 const char* TargetName() { return hwy::TargetName(HWY_TARGET); }

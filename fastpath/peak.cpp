@@ -17,6 +17,7 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include <algorithm>
+#include <cstdio>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -191,6 +192,13 @@ std::optional<int> fma_override_from_env() {
   auto v = parse_fma_per_cycle(text);
   if (!v) throw std::invalid_argument(std::string("NNREF_FMA_PER_CYCLE='") + text + "': expected a whole number from 1 to 16");
   return v;
+}
+
+std::string Peak::derivation() const {
+  char text[256];
+  std::snprintf(text, sizeof text, "%.1f GFLOP/s = %d thread(s) x %d FMA/cycle x %d lanes (%s) x 2 flops x %.3f GHz (measured)",
+                flops() / 1e9, threads, fma.per_cycle, lanes, target.c_str(), hz / 1e9);
+  return std::string(text) + "; FMA rate: " + fma.source;
 }
 
 Peak measure_peak(int threads, std::optional<int> fma_override) {

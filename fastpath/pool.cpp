@@ -81,13 +81,12 @@ void Pool2D(const float* x, const WindowGeometry& g, Pooling op, bool constant, 
     }
 }
 
-void PoolWindows(const float* x, int64_t channels, const WindowTable& t, Pooling op, bool constant, int64_t begin,
+void PoolWindows(const float* x, int64_t channels, const WindowLists& t, Pooling op, bool constant, int64_t begin,
                  int64_t end, float* y) {
   for (int64_t p = begin; p < end; ++p) {
-    const int64_t* row = t.row(p);
     const auto for_each_pixel = [&](auto&& visit) {
-      for (int64_t j = 0; j < t.volume; ++j)
-        if (row[j] >= 0) visit(row[j] / channels);
+      for (int64_t i = t.start[static_cast<size_t>(p)]; i < t.start[static_cast<size_t>(p) + 1]; ++i)
+        visit(t.pixel[static_cast<size_t>(i)]);
     };
     PoolPosition(x, channels, t.volume, op, constant, for_each_pixel, y + p * channels);
   }
@@ -107,7 +106,7 @@ void pool2d(const float* x, const WindowGeometry& g, Pooling op, bool padded_cou
   HWY_DYNAMIC_DISPATCH(Pool2D)(x, g, op, padded_count_as_zero, y);
 }
 
-void pool_windows(const float* x, int64_t channels, const WindowTable& table, Pooling op, bool padded_count_as_zero,
+void pool_windows(const float* x, int64_t channels, const WindowLists& table, Pooling op, bool padded_count_as_zero,
                   float* y, ThreadPool* pool) {
   const auto rows = [&](int64_t begin, int64_t end) {
     HWY_DYNAMIC_DISPATCH(PoolWindows)(x, channels, table, op, padded_count_as_zero, begin, end, y);

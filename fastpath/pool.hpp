@@ -1,5 +1,5 @@
 // The fast path's max and average pooling in float32, channels last, vectorized over the
-// channels of each input pixel: 2-D over its geometry, any rank over a WindowTable. The formulas are the spec's (spec/ops/pool.hpp), per output
+// channels of each input pixel: 2-D over its geometry, any rank over the WindowLists of its in-bounds pixels. The formulas are the spec's (spec/ops/pool.hpp), per output
 // position, R the window positions inside the input and W the whole window:
 //   max, Ignore: max over R              max, Constant: max over R and 0 if R ≠ W
 //   avg, Ignore: Σ over R / |R|          avg, Constant: Σ over R / |W|
@@ -25,7 +25,7 @@ class ThreadPool;
 // Every other pool (any spatial rank, padding mode): y [table.positions, channels] from one
 // channels-last sample x with `channels` channels a pixel, the same formulas over each position's
 // window in the table; positions split over the pool's threads (nullptr: this thread).
-void pool_windows(const float* x, int64_t channels, const WindowTable& table, Pooling op, bool padded_count_as_zero,
+void pool_windows(const float* x, int64_t channels, const WindowLists& table, Pooling op, bool padded_count_as_zero,
                   float* y, ThreadPool* pool = nullptr);
 
 }  // namespace nnref::fastpath

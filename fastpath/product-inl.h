@@ -41,6 +41,18 @@ struct KBlock {
   int64_t k0 = 0, depth = 0;  // rows [k0, k0 + depth) of B, at most kDepth
 };
 
+// The blocks of K of a window's product: K runs over `positions` window positions, each a
+// pixel's `channels` contiguous channels; one block per position and run of at most kDepth.
+struct PositionBlocks {
+  int64_t positions = 0, channels = 0;
+  int64_t per_position() const { return (channels + kDepth - 1) / kDepth; }
+  int64_t count() const { return positions * per_position(); }
+  KBlock operator()(int64_t t) const {
+    const int64_t position = t / per_position(), c0 = t % per_position() * kDepth;
+    return KBlock{position * channels + c0, std::min(kDepth, channels - c0)};
+  }
+};
+
 // The epilogue on one finished vector of a row (half 0 or 1 of the panel at column j0): the
 // fused normalization fma(t, scale, shift), then relu (kept NaN: x86's max would drop it).
 template <class D, class V>
@@ -116,6 +128,13 @@ void Product(int64_t row_begin, int64_t row_end, int64_t n, const PackedView& b,
       }
     }
   }
+}
+
+// Rows [row_begin, row_end) of c = epilogue(bias + a · b) for a [m, b.k] row-major.
+inline void RowMajorProduct(const float* a, int64_t row_begin, int64_t row_end, const PackedView& b, float* c) {
+  const auto block_at = [&](int64_t t) { return KBlock{t * kDepth, std::min(kDepth, b.k - t * kDepth)}; };
+  Product(row_begin, row_end, b.n, b, (b.k + kDepth - 1) / kDepth, block_at,
+          [&](int64_t i, const KBlock& block) { return a + i * b.k + block.k0; }, c);
 }
 
 }  // namespace HWY_NAMESPACE

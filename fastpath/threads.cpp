@@ -25,7 +25,7 @@ void ThreadPool::cut(int64_t count, int64_t grain) {
     parts_[static_cast<size_t>(p)] = p < n ? Part{std::min(count, grains * p / n * grain), std::min(count, grains * (p + 1) / n * grain)} : Part{};
 }
 
-void ThreadPool::parallel_for(int64_t count, int64_t grain, const std::function<void(int64_t, int64_t)>& body) {
+void ThreadPool::parallel_for(int64_t count, int64_t grain, RangeBody body) {
   if (count <= 0) return;
   grain = std::max<int64_t>(grain, 1);
   if (workers_.empty() || count <= grain) return body(0, count);
@@ -46,7 +46,7 @@ void ThreadPool::work(int index) {
   uint64_t seen = 0;
   for (;;) {
     Part part;
-    const std::function<void(int64_t, int64_t)>* body = nullptr;
+    const RangeBody* body = nullptr;
     {
       std::unique_lock lock(mutex_);
       start_.wait(lock, [&] { return stopping_ || generation_ != seen; });

@@ -6,12 +6,28 @@
 
 #include <condition_variable>
 #include <cstdint>
-#include <functional>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace nnref::fastpath {
+
+// A reference to a callable body(begin, end) that owns nothing and allocates nothing (a
+// std::function of a capturing lambda may allocate on every call to parallel_for).
+class RangeBody {
+ public:
+  template <class F>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, RangeBody>)
+  RangeBody(F&& body)  // NOLINT: converts from any callable, which must outlive the call that takes it
+      : object_(const_cast<void*>(static_cast<const void*>(&body))),
+        call_([](void* o, int64_t begin, int64_t end) { (*static_cast<std::remove_reference_t<F>*>(o))(begin, end); }) {}
+  void operator()(int64_t begin, int64_t end) const { call_(object_, begin, end); }
+
+ private:
+  void* object_;
+  void (*call_)(void*, int64_t, int64_t);
+};
 
 class ThreadPool {
  public:
@@ -24,7 +40,7 @@ class ThreadPool {
 
   // body(begin, end) over [0, count) cut into at most size() parts whose edges are multiples of
   // grain; returns when every part is done. The caller runs the first part.
-  void parallel_for(int64_t count, int64_t grain, const std::function<void(int64_t, int64_t)>& body);
+  void parallel_for(int64_t count, int64_t grain, RangeBody body);
 
  private:
   struct Part {
@@ -39,7 +55,7 @@ class ThreadPool {
   uint64_t generation_ = 0;
   int pending_ = 0;
   bool stopping_ = false;
-  const std::function<void(int64_t, int64_t)>* body_ = nullptr;
+  const RangeBody* body_ = nullptr;
   std::vector<Part> parts_;
 };
 

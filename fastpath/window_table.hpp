@@ -47,6 +47,35 @@ WindowTable window_table(const A& attrs, const Shape& in, const Shape& out) {
   return t;
 }
 
+// The in-bounds pixels of every output position's window (positions in the padding left out,
+// pixels counted in one channels-last sample) and the window's whole size (saturating): what
+// pooling reads, whatever the kernel's size. A window of 2^80 positions over one pixel lists one.
+struct WindowLists {
+  int64_t positions = 0, volume = 0;
+  std::vector<int64_t> start;  // position p's pixels are pixel[start[p] .. start[p + 1])
+  std::vector<int64_t> pixel;
+};
+
+template <class A>
+WindowLists window_lists(const A& attrs, const Shape& in, const Shape& out) {
+  A last = attrs;
+  last.layout = Layout::ChannelsLast;
+  const Shape cl_in = channels_last_shape(in, attrs.layout), cl_out = channels_last_shape(out, attrs.layout);
+  const int64_t channels = cl_in[cl_in.rank() - 1];
+  const window::Plan plan = window::plan(last, cl_in);
+  WindowLists t;
+  t.volume = plan.volume;
+  window::Offsets win;
+  window::for_each_position(plan, cl_out, [&](const std::vector<int64_t>& o, int64_t) {
+    window::offsets_at(plan, o, win);
+    t.start.push_back(static_cast<int64_t>(t.pixel.size()));
+    for (int64_t k = 0; k < win.size(); ++k) t.pixel.push_back(win.input[k] / channels);
+    ++t.positions;
+  });
+  t.start.push_back(static_cast<int64_t>(t.pixel.size()));
+  return t;
+}
+
 // The 2-D geometry of attrs over a channels-last input [N, H, W, C] with output [N, OH, OW, ·].
 template <class A>
 WindowGeometry geometry_2d(const A& attrs, const Shape& in, const Shape& out) {

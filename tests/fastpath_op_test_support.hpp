@@ -92,7 +92,7 @@ std::vector<Value<float>> run_fast(const A& attrs, const std::vector<Value<doubl
 // On every Highway target and with 1 and 2 threads: the op's fast answers lie in the spec's float32
 // envelope (real outputs) or equal the spec's (integer and logical outputs).
 template <class A>
-void check_fast_op(const A& attrs, const std::vector<Value<double>>& ins, const std::vector<Tensor<double>>& ps = {}) {
+void check_fast_op(const A& attrs, const std::vector<Value<double>>& ins, const std::vector<Tensor<double>>& ps) {
   std::vector<Value<Envelope>> env_ins;
   for (const auto& v : ins) env_ins.push_back(value_as<Envelope>(v));
   const auto envelope = run_values<Envelope>(attrs, env_ins, params_as<Envelope>(ps));

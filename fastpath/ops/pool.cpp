@@ -13,9 +13,9 @@ namespace nnref::fastpath {
 
 namespace {
 
-// The general path's table and scratch (channels-last copies of one input and output sample).
+// The general path's windows and scratch (channels-last copies of one input and output sample).
 struct GeneralPool {
-  WindowTable table;
+  WindowLists table;
   std::vector<float> x_last, y_last;
 };
 
@@ -28,7 +28,8 @@ Step lower_op(const Checked<PoolAttrs>& op, const NodeLowering& node) {
   const bool constant = a.border == PoolBorder::Constant;
   const int64_t batch = in[0], channels = in[window::channel_axis(a.layout, in.rank())];
   const int64_t x_sample = in.count() / std::max<int64_t>(batch, 1), y_sample = out.count() / std::max<int64_t>(batch, 1);
-  if (a.kernel.size() == 2 && a.layout == Layout::ChannelsLast) {
+  // pool2d walks every kernel position: only for windows no larger than the sample.
+  if (a.kernel.size() == 2 && a.layout == Layout::ChannelsLast && window::plan(a, in).volume <= in[1] * in[2]) {
     const WindowGeometry g = geometry_2d(a, in, out);
     return [=, x = node.inputs[0], y = node.outputs[0]](const Frame& f) {
       const auto samples = [&](int64_t begin, int64_t end) {
@@ -40,7 +41,7 @@ Step lower_op(const Checked<PoolAttrs>& op, const NodeLowering& node) {
   }
   const bool first = a.layout == Layout::ChannelsFirst;
   auto s = std::make_shared<GeneralPool>();
-  s->table = window_table(a, in, out);
+  s->table = window_lists(a, in, out);
   if (first) {
     s->x_last.resize(static_cast<size_t>(x_sample));
     s->y_last.resize(static_cast<size_t>(y_sample));

@@ -5,7 +5,6 @@
 // over the threads; each group is computed by one.
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <memory>
 #include <vector>
 
@@ -33,7 +32,7 @@ void softmax_groups(const float* x, const AxisSplit& split, int64_t begin, int64
   }
 }
 
-void for_groups(ThreadPool* pool, int64_t count, const std::function<void(int64_t, int64_t)>& body) {
+void for_groups(ThreadPool* pool, int64_t count, RangeBody body) {
   if (pool) pool->parallel_for(count, 1, body);
   else body(0, count);
 }
