@@ -6,7 +6,6 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
 
 #include "fastpath/elementwise.hpp"
