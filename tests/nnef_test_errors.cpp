@@ -81,6 +81,8 @@ TEST_CASE("nnef errors: identifiers, invocations and types") {
            Case{compositional("", "output = input * scalar(length_of([for i in [1, 2], j in [3] yield i]));"),
                 "nnef.type.length-mismatch", 6, 53},
            Case{compositional("", "output = split(input, axis = 1, ratios = [1, 1]);"), "nnef.type.not-tensor", 6, 1},
+           Case{compositional("", "output = input * scalar(length_of([[1] * 100000] * 100000));"),
+                "nnef.arithmetic.overflow", 6, 50},
            Case{compositional("", "output = relu(split(input, axis = 1, ratios = [1, 1]));"), "nnef.type.mismatch", 6, 10},
        })
     expect(c);

@@ -14,6 +14,15 @@ namespace nnref::nnef {
 namespace {
 
 constexpr size_t kMaxExpansionDepth = 500;
+// The most items (counted through nested arrays) a compile-time array or string may hold, so that
+// repetition and concatenation cannot exhaust memory.
+constexpr uint64_t kMaxItems = uint64_t{1} << 24;
+
+uint64_t deep_size(const Value& v) {
+  uint64_t n = 1;
+  for (const Value& x : v.items) n += deep_size(x);
+  return n;
+}
 
 bool has_tensor(const Type& t) {
   if (t.kind == Type::Kind::Tensor) return true;
@@ -352,16 +361,18 @@ Value Composer::eval_binary(const Expr& e, Scope& scope) {
   // Arrays and strings: + concatenates, * repeats.
   if ((a.kind == Value::Kind::Array || a.kind == Value::Kind::String) && (op == "+" || op == "*")) {
     if (op == "+" && b.kind == a.kind) {
+      if ((a.kind == Value::Kind::String ? a.s.size() + b.s.size() : deep_size(a) + deep_size(b)) > kMaxItems)
+        fail("nnef.arithmetic.overflow", "concatenating arrays or strings of over 2^24 items", e.loc);
       if (a.kind == Value::Kind::String) return Value::string(a.s + b.s);
       std::vector<Value> items = a.items;
       items.insert(items.end(), b.items.begin(), b.items.end());
       return Value::array(std::move(items));
     }
     if (op == "*" && b.kind == Value::Kind::Integer) {
-      const size_t n = a.kind == Value::Kind::String ? a.s.size() : a.items.size();
-      if (b.i < 0 || (n > 0 && static_cast<uint64_t>(b.i) > (uint64_t{1} << 24) / n))
+      const size_t n = a.kind == Value::Kind::String ? a.s.size() : deep_size(a);
+      if (b.i < 0 || (n > 0 && static_cast<uint64_t>(b.i) > kMaxItems / n))
         fail("nnef.arithmetic.overflow", "repeating " + std::to_string(n) + " items " + std::to_string(b.i) +
-                                             " times: the count is negative or over 2^24 items", e.loc);
+                                             " times: the count is negative or the result over 2^24 items", e.loc);
       Value out = a;
       out.items.clear();
       out.s.clear();

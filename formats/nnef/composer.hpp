@@ -63,6 +63,7 @@ class Composer {
   // The interface lower_ops.cpp builds with.
   [[noreturn]] void fail(const std::string& code, const std::string& message, const SourceLoc& loc,
                          std::vector<std::string> notes = {});
+  // Valid until the next add_node (which grows the table).
   const TensorInfo& info(const Value& tensor) const { return tensors_[tensor.tensor]; }
   // Adds an IR node reading these tensors; its output shapes come from the op's rule at the
   // declared sizes, and an obligation that fails there is an error at `loc`.

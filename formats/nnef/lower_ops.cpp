@@ -107,8 +107,18 @@ bool zero_literal(Composer& c, const Value& v) {
   const TensorInfo& t = c.info(v);
   return t.is_literal && t.data && t.data->tensor.values.size() == 1 && t.data->tensor.values[0] == 0.0;
 }
-Value add_bias_after(Composer& c, Value y, const Value& bias, const SourceLoc& loc) {
-  return c.add_node1("add", BinaryAttrs{BinaryOp::Add, Broadcast::NnefLeft}, {y, bias}, loc);
+// Adds conv or linear reading x, its filter f as the parameter "weight" and a data bias as the
+// parameter "bias" [channels] (none for a literal 0); a computed bias is added after the op.
+template <class A>
+Value with_filter_and_bias(Composer& c, const std::string& op, A attrs, const Value& x, const Value& f,
+                           const Value& bias, int64_t channels, const SourceLoc& loc) {
+  attrs.has_bias = bias_is_data(c, bias) && !zero_literal(c, bias);
+  Value y = c.add_node1(op, attrs, {x}, loc);
+  c.bind_param(f, "weight", c.info(f).shape);  // looked up again: add_node grows the tensor table
+  if (attrs.has_bias) c.bind_param(bias, "bias", {channels});
+  if (!bias_is_data(c, bias))
+    y = c.add_node1("add", BinaryAttrs{BinaryOp::Add, Broadcast::NnefLeft}, {y, bias}, loc);
+  return y;
 }
 
 Results conv(Composer& c, Args& a, const SourceLoc& loc) {
@@ -133,13 +143,7 @@ Results conv(Composer& c, Args& a, const SourceLoc& loc) {
   const std::string& border = text(a, "border");
   if (border != "constant" && !(!padding.empty() && all_zero(padding)))
     c.fail("nnef.op-unsupported", "conv with border '" + border + "': nnref's conv pads with zeros ('constant') only", loc);
-  const bool data_bias = bias_is_data(c, bias) && !zero_literal(c, bias);
-  p.has_bias = data_bias;
-  Value y = c.add_node1("conv", p, {x}, loc);
-  c.bind_param(f, "weight", fi.shape);
-  if (data_bias) c.bind_param(bias, "bias", {p.out_channels});
-  if (!bias_is_data(c, bias)) y = add_bias_after(c, y, bias, loc);
-  return one(y);
+  return one(with_filter_and_bias(c, "conv", p, x, f, bias, p.out_channels, loc));
 }
 
 Results linear(Composer& c, Args& a, const SourceLoc& loc) {
@@ -149,18 +153,12 @@ Results linear(Composer& c, Args& a, const SourceLoc& loc) {
   LinearAttrs p;
   p.units = fi.shape[0];
   p.layout = WeightLayout::OutIn;
-  const bool data_bias = bias_is_data(c, bias) && !zero_literal(c, bias);
-  p.has_bias = data_bias;
-  Value y = c.add_node1("linear", p, {x}, loc);
-  c.bind_param(f, "weight", fi.shape);
-  if (data_bias) c.bind_param(bias, "bias", {p.units});
-  if (!bias_is_data(c, bias)) y = add_bias_after(c, y, bias, loc);
-  return one(y);
+  return one(with_filter_and_bias(c, "linear", p, x, f, bias, p.units, loc));
 }
 
 Results batch_norm(Composer& c, Args& a, const SourceLoc& loc) {
   const Value& x = a.at("input");
-  const std::vector<int64_t>& in = c.info(x).shape;
+  const std::vector<int64_t> in = c.info(x).shape;  // a copy: add_node grows the tensor table
   if (in.size() < 2) return std::nullopt;
   for (const char* role : {"mean", "variance", "offset", "scale"})
     if (!bias_is_data(c, a.at(role))) return std::nullopt;  // computed statistics: expanded from the body
