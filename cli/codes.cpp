@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "formats/front_ends.hpp"
+
 namespace nnref {
 
 namespace {
@@ -15,8 +17,8 @@ constexpr std::array kCodes = {
     // Files and usage: exit code 2.
     CodeInfo{"io.open-failed", "the model file cannot be opened (it does not exist, or permissions)", "cli"},
     CodeInfo{"io.read-failed", "the model file was opened but reading it failed", "cli"},
-    CodeInfo{"io.not-a-file", "the model path names a directory, not a model file", "cli"},
-    CodeInfo{"io.unknown-format", "the model file's extension names no front-end (.nnl is the one known)", "cli"},
+    CodeInfo{"io.not-a-file", "the model path names a directory that is no model folder (it lacks the file that marks one)", "cli"},
+    CodeInfo{"io.unknown-format", "the model file's extension names no front-end (the message lists the known ones)", "cli"},
     CodeInfo{"io.read", "a tensor file (.npy/.npz) cannot be opened or read", "tensor-files"},
     CodeInfo{"io.write", "an output, weights file or directory cannot be written", "cli"},
     CodeInfo{"io.weights-missing", "run: the weights the model's config names do not exist; `nnref init-weights MODEL` "
@@ -144,6 +146,9 @@ constexpr std::array kCodes = {
 const CodeInfo* find_code(std::string_view code) {
   for (const CodeInfo& c : kCodes)
     if (c.code == code) return &c;
+  for (const FrontEnd& f : front_ends())
+    for (const CodeInfo& c : f.codes)
+      if (c.code == code) return &c;
   return nullptr;
 }
 

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "formats/nnef/nnef.hpp"
 #include "formats/nnl/nnl.hpp"
 
 namespace nnref {
@@ -9,11 +10,19 @@ namespace nnref {
 const std::vector<FrontEnd>& front_ends() {
   static const std::vector<FrontEnd> all = {
       {"nnl", ".nnl", load_nnl_file},
+      {"nnef", ".nnef", load_nnef, "graph.nnef", nnef_codes()},
   };
   return all;
 }
 
 const FrontEnd* front_end_for(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    for (const FrontEnd& f : front_ends())
+      if (!f.folder_marker.empty() && std::filesystem::is_regular_file(std::filesystem::path(path) / f.folder_marker, ec))
+        return &f;
+    return nullptr;
+  }
   std::string ext = std::filesystem::path(path).extension().string();
   for (char& c : ext)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
