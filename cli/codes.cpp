@@ -1,6 +1,9 @@
 #include "cli/codes.hpp"
 
 #include <array>
+#include <vector>
+
+#include "formats/front_ends.hpp"
 
 namespace nnref {
 
@@ -16,7 +19,7 @@ constexpr std::array kCodes = {
     CodeInfo{"io.open-failed", "the model file cannot be opened (it does not exist, or permissions)", "cli"},
     CodeInfo{"io.read-failed", "the model file was opened but reading it failed", "cli"},
     CodeInfo{"io.not-a-file", "the model path names a directory, not a model file", "cli"},
-    CodeInfo{"io.unknown-format", "the model file's extension names no front-end (.nnl is the one known)", "cli"},
+    CodeInfo{"io.unknown-format", "the model file's extension names no front-end (docs/architecture.md lists them)", "cli"},
     CodeInfo{"io.read", "a tensor file (.npy/.npz) cannot be opened or read", "tensor-files"},
     CodeInfo{"io.write", "an output, weights file or directory cannot be written", "cli"},
     CodeInfo{"io.weights-missing", "run: the weights the model's config names do not exist; `nnref init-weights MODEL` "
@@ -112,9 +115,7 @@ constexpr std::array kCodes = {
     CodeInfo{"nnl.graph.unreachable", "a layer no edge leads into, so no Input reaches it", "nnl"},
     CodeInfo{"nnl.graph.extra-output", "a layer that no layer reads, other than the last declared one: it becomes "
                                        "a model output too, which is rarely meant", "nnl", true},
-    CodeInfo{"nnl.weights.onnx-unsupported", "weights in an .onnx file: the ONNX front-end does not exist yet",
-             "nnl"},
-    CodeInfo{"nnl.weights.unknown-format", "weights that are neither a directory of .npy files nor an .npz",
+    CodeInfo{"nnl.weights.unknown-format", "weights that are neither a directory of .npy files, an .npz nor an .onnx",
              "nnl"},
     CodeInfo{"nnl.too-many-errors", "after 100 errors the rest are counted, not listed", "nnl"},
     CodeInfo{"nnl.internal", "an unexpected failure while reading the model (a bug in nnref)", "nnl"},
@@ -135,6 +136,15 @@ constexpr std::array kCodes = {
 
 const CodeInfo* find_code(std::string_view code) {
   for (const CodeInfo& c : kCodes)
+    if (c.code == code) return &c;
+  // The front-ends' own codes (formats/front_ends.hpp), as entries of this table.
+  static const std::vector<CodeInfo> formats = [] {
+    std::vector<CodeInfo> all;
+    for (const FrontEnd& f : front_ends())
+      for (const FormatCode& c : f.codes) all.push_back(CodeInfo{c.code, c.meaning, c.page});
+    return all;
+  }();
+  for (const CodeInfo& c : formats)
     if (c.code == code) return &c;
   return nullptr;
 }

@@ -3,12 +3,14 @@
 #include <filesystem>
 
 #include "formats/nnl/nnl.hpp"
+#include "formats/onnx/onnx.hpp"
 
 namespace nnref {
 
 const std::vector<FrontEnd>& front_ends() {
   static const std::vector<FrontEnd> all = {
       {"nnl", ".nnl", load_nnl_file},
+      {"onnx", ".onnx", load_onnx_file, onnx_codes()},
   };
   return all;
 }

@@ -5,6 +5,7 @@
 // front_ends() (formats/front_ends.cpp).
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,10 +14,20 @@
 
 namespace nnref {
 
+// A diagnostic code a front-end prints, for `check --explain`: what it means and the page under
+// docs/ that documents it.
+struct FormatCode {
+  std::string_view code;
+  std::string_view meaning;
+  std::string_view page;
+};
+
 struct FrontEnd {
   std::string_view name;       // "nnl": Model::format
   std::string_view extension;  // ".nnl", lower case: how it recognises its files
   LoadResult (*load)(const std::string& path, const LoadOptions& options);
+  // Its codes that the table of cli/codes.cpp does not list (NNL's are there).
+  std::span<const FormatCode> codes = {};
 };
 
 // Every front-end, in the order they are tried.
