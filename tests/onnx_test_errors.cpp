@@ -61,7 +61,9 @@ TEST_CASE("onnx errors: opsets and domains") {
         std::string::npos);
   OnnxModel custom = one_node("Relu");
   custom.graph().mutable_node(0)->set_domain("com.example");
-  CHECK(first_error(custom, tmp / "m.onnx", "onnx.domain-unsupported").node == "the_node");
+  Diagnostic d = first_error(custom, tmp / "m.onnx", "onnx.domain-unsupported");
+  CHECK(d.node == "the_node");
+  CHECK(d.message.find("Relu node 'the_node' (domain 'com.example')") != std::string::npos);
 }
 
 TEST_CASE("onnx errors: an op nnref does not read names the op, the node and the opset, at the node") {

@@ -25,9 +25,8 @@ NodeCtx::NodeCtx(Importer& im, const onnx::NodeProto& n, std::string name, int64
     : im_(im), n_(n), name_(std::move(name)), opset_(opset), loc_(std::move(loc)) {}
 
 void NodeCtx::refuse(const std::string& code, const std::string& message) const {
-  Diagnostic d = make_error(code, n_.op_type() + " node " + in_quotes(name_) + " (opset " + std::to_string(opset_) +
-                                      "): " + message,
-                            loc_);
+  const std::string version = opset_ > 0 ? "opset " + std::to_string(opset_) : "domain '" + n_.domain() + "'";
+  Diagnostic d = make_error(code, n_.op_type() + " node " + in_quotes(name_) + " (" + version + "): " + message, loc_);
   d.node = name_;
   throw Refusal{std::move(d)};
 }

@@ -383,36 +383,26 @@ void gemm(Ctx& c) {
 }
 
 // MatMul with NumPy's rules: a 1-D operand gains an axis of 1 that the result loses again
-// (unsqueeze, matmul, squeeze: the same sums); operands of rank ≥ 2 with equal batch extents are
-// one matmul. Batch broadcasting needs fixed extents (broadcast_to with the broadcast shape).
+// (unsqueeze, matmul, squeeze: the same sums); operands of rank >= 2 with equal batch extents are
+// one matmul. Batch axes that broadcast (ranks or extents that differ) use the definition itself,
+// C[..., i, j] = Σ_k A[..., i, k]·B[..., k, j]: A with an axis after k, B with one before k, their
+// product under NumPy broadcasting, summed over k. It needs no extent at load time.
 void matmul(Ctx& c) {
   std::vector<int64_t> sa = c.shape(0), sb = c.shape(1);
   ValueRef a = c.data(0), b = c.data(1);
   const bool a1 = sa.size() == 1, b1 = sb.size() == 1;
   if (a1) a = c.emit("a-row", UnsqueezeAttrs{{0}}, {a}), sa.insert(sa.begin(), 1);
   if (b1) b = c.emit("b-column", UnsqueezeAttrs{{1}}, {b}), sb.push_back(1);
-  if (sa.size() != sb.size() || !std::equal(sa.begin(), sa.end() - 2, sb.begin() + (sb.size() - sa.size()))) {
-    if (!c.extents_fixed())
-      c.refuse("onnx.shape-unsupported", "batch broadcasting of matmul operands needs fixed extents, and the model's "
-                                          "inputs have symbolic ones");
-    const size_t r = std::max(sa.size(), sb.size());
-    std::vector<int64_t> batch(r - 2, 1);
-    for (size_t i = 0; i + 2 < r; ++i) {
-      const size_t ia = i + sa.size() - r, ib = i + sb.size() - r;
-      const int64_t x = i + sa.size() >= r ? sa[ia] : 1, y = i + sb.size() >= r ? sb[ib] : 1;
-      if (x != y && x != 1 && y != 1) c.refuse("onnx.shape-unsupported", "the batch axes do not broadcast");
-      batch[i] = x == 1 ? y : x;
-    }
-    auto widen = [&](ValueRef v, const std::vector<int64_t>& s, const std::string& suffix) {
-      std::vector<int64_t> dims = batch;
-      dims.push_back(s[s.size() - 2]);
-      dims.push_back(s.back());
-      return dims == s ? v : c.emit(suffix, BroadcastToAttrs{dims, Broadcast::NumpyRight}, {v});
-    };
-    a = widen(a, sa, "a-broadcast");
-    b = widen(b, sb, "b-broadcast");
+  const bool same_batch = sa.size() == sb.size() && std::equal(sa.begin(), sa.end() - 2, sb.begin());
+  const bool squeezed = a1 || b1;
+  ValueRef y;
+  if (same_batch) {
+    y = c.emit(squeezed ? "product" : "", MatMulAttrs{}, {a, b});
+  } else {
+    const ValueRef terms = binary(c, "terms", BinaryOp::Mul, c.emit("a-terms", UnsqueezeAttrs{{-1}}, {a}),
+                                  c.emit("b-terms", UnsqueezeAttrs{{-3}}, {b}));
+    y = c.emit(squeezed ? "product" : "", ReduceAttrs{ReduceOp::Sum, {-2}, false}, {terms});
   }
-  ValueRef y = c.emit(a1 || b1 ? "product" : "", MatMulAttrs{}, {a, b});
   if (b1) y = c.emit(a1 ? "column" : "", SqueezeAttrs{{-1}}, {y});
   if (a1) y = c.emit("", SqueezeAttrs{{-2 + (b1 ? 1 : 0)}}, {y});
   c.set_output(0, y);
