@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "cli_test_support.hpp"
+#include "formats/onnx/tensor_proto.hpp"
 #include "onnx_test_support.hpp"
 #include "temp_dir.hpp"
 
@@ -208,4 +209,36 @@ TEST_CASE("onnx errors: check --explain knows the codes") {
     CHECK(r.code == 0);
     CHECK(r.out.find("docs/onnx.md") != std::string::npos);
   }
+}
+
+TEST_CASE("onnx errors: a .pb tensor file's errors have the pb. prefix") {
+  TempDir tmp("onnx_err_pb");
+  auto code_of = [&](auto&& fill) {
+    onnx::TensorProto t;
+    t.set_data_type(onnx::TensorProto::FLOAT);
+    t.add_dims(2);
+    fill(t);
+    {
+      std::ofstream f(tmp / "t.pb", std::ios::binary);
+      t.SerializeToOstream(&f);
+    }
+    auto r = onnx_format::read_tensor_file((tmp / "t.pb").string());
+    return r ? std::string() : r.error().code;
+  };
+  CHECK(code_of([](onnx::TensorProto& t) {
+          t.add_float_data(1);
+          t.add_float_data(2);
+        }).empty());
+  CHECK(code_of([](onnx::TensorProto& t) { t.set_data_type(onnx::TensorProto::COMPLEX64); }) ==
+        "pb.tensor-type-unsupported");
+  CHECK(code_of([](onnx::TensorProto& t) { t.set_dims(0, -1); }) == "pb.tensor-shape");
+  CHECK(code_of([](onnx::TensorProto& t) { t.add_float_data(1); }) == "pb.tensor-data-size");
+  CHECK(code_of([](onnx::TensorProto& t) {
+          t.set_data_type(onnx::TensorProto::UINT64);
+          t.add_uint64_data(uint64_t{1} << 63);
+          t.add_uint64_data(0);
+        }) == "pb.tensor-integer-range");
+  CHECK(code_of([](onnx::TensorProto& t) { t.set_data_location(onnx::TensorProto::EXTERNAL); }) ==
+        "pb.external-data");
+  CHECK(onnx_format::read_tensor_file((tmp / "absent.pb").string()).error().code == "io.open-failed");
 }
