@@ -122,9 +122,7 @@ constexpr std::array kCodes = {
     CodeInfo{"nnl.graph.unreachable", "a layer no edge leads into, so no Input reaches it", "nnl"},
     CodeInfo{"nnl.graph.extra-output", "a layer that no layer reads, other than the last declared one: it becomes "
                                        "a model output too, which is rarely meant", "nnl", true},
-    CodeInfo{"nnl.weights.onnx-unsupported", "weights in an .onnx file: the ONNX front-end does not exist yet",
-             "nnl"},
-    CodeInfo{"nnl.weights.unknown-format", "weights that are neither a directory of .npy files nor an .npz",
+    CodeInfo{"nnl.weights.unknown-format", "weights that are neither a directory of .npy files, an .npz nor an .onnx",
              "nnl"},
     CodeInfo{"nnl.too-many-errors", "after 100 errors the rest are counted, not listed", "nnl"},
     CodeInfo{"nnl.internal", "an unexpected failure while reading the model (a bug in nnref)", "nnl"},

@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/engines.hpp"
 #include "cli/inputs.hpp"
+#include "formats/tensor_file.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "semantics/evaluate.hpp"
 #include "spec/index.hpp"
@@ -84,11 +85,11 @@ OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, c
 // The runtime's outputs, checked against the model's names and shapes.
 Result<NamedTensors> read_actual(const std::string& path, const Model& m, const std::vector<Shape>& shapes) {
   NamedTensors given;
-  if (path.ends_with(".npy")) {
+  if (path.ends_with(".npy") || path.ends_with(".pb")) {
     if (m.graph.outputs.size() != 1)
       return make_error("usage.actual-format", "the model has " + std::to_string(m.graph.outputs.size()) +
                                                    " outputs; give them as an .npz keyed by output name");
-    auto t = read_npy(path);
+    auto t = read_tensor_arg(path);
     if (!t) return std::move(t).error();
     given.emplace_back(m.graph.outputs[0].name, std::move(t).value());
   } else if (path.ends_with(".npz")) {
@@ -96,7 +97,7 @@ Result<NamedTensors> read_actual(const std::string& path, const Model& m, const 
     if (!all) return std::move(all).error();
     given = std::move(all).value();
   } else {
-    return make_error("usage.actual-format", "--actual must end in .npy or .npz: " + path);
+    return make_error("usage.actual-format", "--actual must end in .npy, .pb or .npz: " + path);
   }
   NamedTensors ordered;
   for (size_t k = 0; k < m.graph.outputs.size(); ++k) {

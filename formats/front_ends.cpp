@@ -4,6 +4,7 @@
 
 #include "formats/nnef/nnef.hpp"
 #include "formats/nnl/nnl.hpp"
+#include "formats/onnx/onnx.hpp"
 
 namespace nnref {
 
@@ -11,6 +12,7 @@ const std::vector<FrontEnd>& front_ends() {
   static const std::vector<FrontEnd> all = {
       {"nnl", ".nnl", load_nnl_file},
       {"nnef", ".nnef", load_nnef, "graph.nnef", nnef_codes()},
+      {"onnx", ".onnx", load_onnx_file, {}, onnx_codes()},
   };
   return all;
 }
