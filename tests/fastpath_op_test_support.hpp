@@ -46,15 +46,7 @@ template <class A>
 std::vector<Value<float>> run_fast(const A& attrs, const std::vector<Value<double>>& ins,
                                    const std::vector<Tensor<double>>& ps, int threads = 1,
                                    const fastpath::Epilogue& epilogue = {}) {
-  std::vector<Shape> shapes;
-  std::vector<ElemKind> kinds;
-  for (const auto& x : ins) {
-    shapes.push_back(shape_of(x));
-    kinds.push_back(kind_of(x));
-  }
-  auto c = Checked<A>::check(attrs, shapes, kinds);
-  INFO((c ? std::string() : c.error().code + ": " + c.error().message));
-  REQUIRE(c.ok());
+  const auto c = checked_for(attrs, ins);
   const auto bytes = [](ElemKind k) -> int64_t { return k == ElemKind::Real ? 4 : k == ElemKind::Integer ? 8 : 1; };
   int64_t end = 0;
   const auto place = [&](const Shape& s, ElemKind k) {
@@ -63,12 +55,12 @@ std::vector<Value<float>> run_fast(const A& attrs, const std::vector<Value<doubl
     return slot;
   };
   fastpath::NodeLowering node;
-  for (size_t i = 0; i < ins.size(); ++i) node.inputs.push_back(place(shapes[i], kinds[i]));
-  for (const Shape& s : c->outputs()) node.outputs.push_back(place(s, c->output_kind()));
-  if (fastpath::is_view(CheckedOp(*c))) node.outputs[0].offset = node.inputs[0].offset;
+  for (const auto& x : ins) node.inputs.push_back(place(shape_of(x), kind_of(x)));
+  for (const Shape& s : c.outputs()) node.outputs.push_back(place(s, c.output_kind()));
+  if (fastpath::is_view(CheckedOp(c))) node.outputs[0].offset = node.inputs[0].offset;
   const auto floats = params_as<float>(ps);
   for (const auto& p : floats) node.params.push_back(&p);
-  while (node.params.size() < c->params().size()) node.params.push_back(nullptr);
+  while (node.params.size() < c.params().size()) node.params.push_back(nullptr);
   node.epilogue = epilogue;
 
   auto arena = hwy::AllocateAligned<std::byte>(static_cast<size_t>(end + 1));
@@ -78,7 +70,7 @@ std::vector<Value<float>> run_fast(const A& attrs, const std::vector<Value<doubl
     const Value<float> v = value_as<float>(ins[i]);
     std::visit([&](const auto& t) { std::memcpy(arena.get() + node.inputs[i].offset, t.data().data(), t.data().size_bytes()); }, v);
   }
-  const fastpath::Step step = fastpath::lower_op(*c, node);
+  const fastpath::Step step = fastpath::lower_op(c, node);
   if (step) step(frame);
   std::vector<Value<float>> out;
   for (const fastpath::Slot& s : node.outputs) {

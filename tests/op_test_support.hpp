@@ -43,11 +43,9 @@ std::vector<double> doubles(const Tensor<T>& t) {
 template <class A>
 void check_fast_op(const A& attrs, const std::vector<Value<double>>& ins, const std::vector<Tensor<double>>& ps = {});
 
-// Checks attrs against the input values' shapes and kinds (the check must pass), requires the
-// given parameters to have the shapes the check promised, and returns the outputs, allocated with
-// the witnessed shapes and written by the op's kernel.
-template <class T, class A>
-std::vector<Value<T>> run_values(const A& attrs, const std::vector<Value<T>>& ins, const std::vector<Tensor<T>>& ps = {}) {
+// The witness of attrs for the input values' shapes and kinds; the check must pass.
+template <class A, class T>
+Checked<A> checked_for(const A& attrs, const std::vector<Value<T>>& ins) {
   std::vector<Shape> shapes;
   std::vector<ElemKind> kinds;
   for (const auto& x : ins) {
@@ -57,15 +55,24 @@ std::vector<Value<T>> run_values(const A& attrs, const std::vector<Value<T>>& in
   auto c = Checked<A>::check(attrs, shapes, kinds);
   INFO((c ? std::string() : c.error().code + ": " + c.error().message));
   REQUIRE(c.ok());
-  REQUIRE(c->params().size() == ps.size());
-  for (size_t i = 0; i < ps.size(); ++i) REQUIRE(c->params()[i].shape == ps[i].shape());
+  return std::move(c).value();
+}
+
+// Checks attrs against the input values' shapes and kinds (the check must pass), requires the
+// given parameters to have the shapes the check promised, and returns the outputs, allocated with
+// the witnessed shapes and written by the op's kernel.
+template <class T, class A>
+std::vector<Value<T>> run_values(const A& attrs, const std::vector<Value<T>>& ins, const std::vector<Tensor<T>>& ps = {}) {
+  const auto c = checked_for(attrs, ins);
+  REQUIRE(c.params().size() == ps.size());
+  for (size_t i = 0; i < ps.size(); ++i) REQUIRE(c.params()[i].shape == ps[i].shape());
   std::vector<Value<T>> out;
-  for (const Shape& s : c->outputs()) out.push_back(zeros<T>(c->output_kind(), s));
+  for (const Shape& s : c.outputs()) out.push_back(zeros<T>(c.output_kind(), s));
   OpIO<T> io;
   for (const auto& v : ins) io.inputs.push_back(&v);
   for (const auto& p : ps) io.params.push_back(&p);
   for (auto& v : out) io.outputs.push_back(&v);
-  run_kernel<A, T>(*c, io);
+  run_kernel<A, T>(c, io);
   // Every op test case evaluated in double also runs through the fast path (issue 12's
   // differential test "every op test case").
   if constexpr (std::is_same_v<T, double>) check_fast_op(attrs, ins, ps);
