@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "formats/nac/nac.hpp"
 #include "formats/nnl/nnl.hpp"
 
 namespace nnref {
@@ -9,6 +10,7 @@ namespace nnref {
 const std::vector<FrontEnd>& front_ends() {
   static const std::vector<FrontEnd> all = {
       {"nnl", ".nnl", load_nnl_file},
+      {"nac", ".nac", load_nac_file},
   };
   return all;
 }
