@@ -134,25 +134,25 @@ int dump(const NacOptions& o, std::ostream& out, std::ostream& err) {
   return f.diagnostics.empty() ? kExitOk : exit_code_for(f.diagnostics);
 }
 
-// Each instruction's result in bytes (float32), from the lowered model's shapes: a node v<i> is
-// instruction i; a parameter load has its tensor's shape.
+// Each instruction's result in bytes (float32), from the lowered model's shapes: instruction i is
+// node v<i>, or the input DATA block 2 names; a parameter load has its tensor's shape.
 std::vector<int64_t> value_bytes(const nac::Program& p, const Model& m) {
   std::vector<int64_t> bytes(p.ops.size(), 0);
   auto info = infer_shapes(m.graph);
   if (!info) return bytes;
-  for (const Node& n : m.graph.nodes) {
-    if (n.name.size() < 2 || n.name[0] != 'v' || n.name.find('_') != std::string::npos) continue;
-    const size_t i = std::stoul(n.name.substr(1));
-    if (i < bytes.size()) bytes[i] = info->nodes[static_cast<size_t>(n.id)].outputs[0].count() * 4;
-  }
-  for (size_t i = 0; i < p.ops.size(); ++i)
-    if (p.ops[i].a == nac::kOpInput && p.ops[i].b == nac::kInputParam) {
-      auto t = p.tensors.find(p.ops[i].ref_id);
-      if (t == p.tensors.end()) continue;
-      int64_t count = 1;
-      for (int64_t e : t->second.shape) count *= e;
-      bytes[i] = count * 4;
+  for (size_t i = 0; i < p.ops.size(); ++i) {
+    const nac::Instruction& ins = p.ops[i];
+    if (ins.a == nac::kOpInput && ins.b == nac::kInputParam) {
+      auto shape = p.tensors.find(ins.ref_id);
+      if (shape != p.tensors.end()) bytes[i] = checked_element_count(shape->second.shape) * 4;
+      continue;
     }
+    auto named = p.input_names.find(static_cast<uint16_t>(i));
+    const bool user = ins.a == nac::kOpInput && ins.b == nac::kInputUser;
+    const std::string name = !user ? "v" + std::to_string(i) : named != p.input_names.end() ? named->second
+                                                                                           : "input" + std::to_string(i);
+    if (const Node* n = m.graph.find(name)) bytes[i] = info->nodes[static_cast<size_t>(n->id)].outputs[0].count() * 4;
+  }
   return bytes;
 }
 

@@ -289,7 +289,9 @@ class Decoder {
     for (uint32_t n = count(c, 6, "RSRC file"), k = 0; k < n; ++k) {
       Resource r;
       r.name = utf8_name(c, c.u16());
-      r.data = std::string(c.take(c.u32()));
+      const uint32_t length = c.u32();
+      r.offset = c.pos();
+      r.data = std::string(c.take(length));
       p_.resources.push_back(std::move(r));
     }
   }

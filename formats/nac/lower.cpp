@@ -176,6 +176,10 @@ class Lowering {
         auto it = param_nodes_.find(v.id);
         if (it != param_nodes_.end()) return it->second;
         const auto shape = w_.shape(v.id);
+        if (!shape && reading_weights()) {  // the weights hold no such tensor: say so
+          auto t = w_.read(v.id, budget_);
+          if (auto* e = std::get_if<FormatError>(&t)) fail(ins, index, e->code, e->message);
+        }
         if (!shape)
           fail(ins, index, "nac.weights.shape-unknown",
                "it reads parameter '" + p_.param_names.at(v.id) + "' as a tensor, whose shape is unknown without its weights");
@@ -220,7 +224,9 @@ class Lowering {
       if (r.name != kIoManifest) continue;
       nlohmann::json j = nlohmann::json::parse(r.data, nullptr, false);
       if (j.is_discarded() || !j.is_object())
-        throw FormatError{"nac.manifest", std::string("the RSRC file ") + kIoManifest + " is not a JSON object", 0};
+        throw FormatError{"nac.manifest",
+                          std::string("the RSRC file ") + kIoManifest + " is not a JSON object at byte " + std::to_string(r.offset),
+                          r.offset};
       try {
         if (j.contains("inputs"))
           for (const auto& [name, spec] : j.at("inputs").items())
@@ -228,7 +234,10 @@ class Lowering {
                              spec.contains("kind") ? spec.at("kind").get<std::string>() : std::string("real")};
         if (j.contains("outputs")) output_names_ = j.at("outputs").get<std::vector<std::string>>();
       } catch (const nlohmann::json::exception& e) {
-        throw FormatError{"nac.manifest", std::string("the RSRC file ") + kIoManifest + " is malformed: " + e.what(), 0};
+        throw FormatError{"nac.manifest",
+                          std::string("the RSRC file ") + kIoManifest + " is malformed (" + e.what() + ") at byte " +
+                              std::to_string(r.offset),
+                          r.offset};
       }
     }
   }

@@ -103,6 +103,7 @@ inline constexpr const char* kIoManifest = "nnref.io.json";
 struct Resource {
   std::string name;
   std::string data;
+  uint64_t offset = 0;  // of its data in the file
 };
 
 struct Program {
