@@ -340,3 +340,23 @@ TEST_CASE("nac: external weights outside the model's folder or beyond the budget
   CHECK(escaped.code == 1);
   CHECK(escaped.err.find("error[nac.weights.path]") != std::string::npos);
 }
+
+TEST_CASE("nac: every code docs/nac.md lists is explained by check --explain, and nac --help works") {
+  const std::string doc = file_bytes(fs::path(NNREF_SOURCE_DIR) / "docs" / "nac.md");
+  std::set<std::string> codes;
+  for (size_t at = doc.find("`nac."); at != std::string::npos; at = doc.find("`nac.", at + 1)) {
+    const std::string code = doc.substr(at + 1, doc.find('`', at + 1) - at - 1);
+    const bool is_code = code.find('.', 4) != std::string::npos && code.find(' ') == std::string::npos &&
+                         code.find('*') == std::string::npos;
+    if (is_code && code.rfind("nac.", 0) == 0) codes.insert(code);
+  }
+  CHECK(codes.size() > 60);
+  for (const std::string& code : codes) {
+    INFO(code);
+    Run r = nnref_cli({"check", "--explain", code});
+    CHECK(r.code == 0);
+    CHECK(r.out.find("see docs/nac.md") != std::string::npos);
+  }
+  for (const char* sub : {"compile", "dump", "verify"}) CHECK(nnref_cli({"nac", sub, "--help"}).code == 0);
+  CHECK(nnref_cli({"nac"}).code == 2);
+}
