@@ -222,7 +222,7 @@ TEST_CASE("nac: write then read gives the same graph and the float32 weights bit
   }
 }
 
-TEST_CASE("nac: run of a compiled model equals run of the NNL model, and check proves it for a symbolic batch") {
+TEST_CASE("nac: run of a compiled model equals run of the NNL model, conform judges it, check proves it for a symbolic batch") {
   TempDir tmp("nac_run");
   for (const char* ex : kExamples) {
     INFO(ex);
@@ -246,6 +246,10 @@ TEST_CASE("nac: run of a compiled model equals run of the NNL model, and check p
       }
     }
   }
+  Run judged = nnref_cli({"conform", (tmp / "mlp.nac").string(), "-i", example("mlp", "input.npy"), "--engine", "f32"});
+  INFO(judged.err);
+  CHECK(judged.code == 0);
+  CHECK(judged.out.find("0 outside the f32 envelope") != std::string::npos);
   Run proved = nnref_cli({"check", (tmp / "resnet_block.nac").string(), "--dim", "batch=1..64"});
   INFO(proved.err);
   CHECK(proved.code == 0);

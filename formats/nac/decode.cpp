@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "spec/shape.hpp"
+
 namespace nnref::nac {
 
 namespace {
@@ -236,6 +238,8 @@ class Decoder {
       t.shape.push_back(e);
       elements = (e != 0 && elements > (uint64_t{1} << 40) / e) ? (uint64_t{1} << 41) : elements * e;
     }
+    if (checked_element_count(t.shape) < 0)
+      fail("nac.data.metadata", "the " + what + " has a shape whose element count does not fit 64 bits", rec + 14);
     const uint8_t quant = m.u8();
     if (quant > 4) fail("nac.data.quant", "the " + what + " has Quant Code " + std::to_string(quant) + "; the codes are 0-4",
                         m.pos() - 1);
@@ -355,12 +359,14 @@ class Decoder {
     }
     const bool has_c = std::any_of(ins.signature.begin(), ins.signature.end(), is_constant_code);
     std::vector<uint16_t> ids;
+    std::vector<uint64_t> id_offsets;
     if (has_c) {
       const uint64_t where = c.pos();
       const int16_t n = c.i16();
       if (n < 0) fail("nac.ops.c-length", "instruction " + std::to_string(index) + " has a negative C length", where);
       ins.c.push_back(n);
       for (int16_t k = 0; k < n; ++k) {
+        id_offsets.push_back(c.pos());
         ins.c.push_back(c.i16());
         ids.push_back(static_cast<uint16_t>(ins.c.back()));
       }
@@ -380,11 +386,12 @@ class Decoder {
           fail("nac.ops.c-count", "instruction " + std::to_string(index) + " (" + ins.name + ") has more zero D entries than the " +
                                       std::to_string(ids.size()) + " constant ids of its C",
                where);
-        arg.constant = ids[next_c++];
+        arg.constant = ids[next_c];
         if (!p_.constants.count(*arg.constant))
           fail("nac.ops.constant-id", "instruction " + std::to_string(index) + " (" + ins.name + ") refers to constant " +
                                           std::to_string(*arg.constant) + ", which CNST does not define",
-               d_start - 2 * (ids.size() - next_c + 1));
+               id_offsets[next_c]);
+        ++next_c;
       }
       ins.args.push_back(arg);
     }

@@ -45,6 +45,7 @@ class ArgReader {
   const Instruction& ins() const;
   size_t count() const { return ins().args.size(); }
   size_t next() const { return next_; }
+  size_t index() const { return index_; }
 
   // The sequential interface of ir_fields.hpp.
   void inputs() {
@@ -520,7 +521,7 @@ const std::map<std::string, Adapter>& adapters() {
     t["nac.transpose"] = t["aten.transpose.int"] = [](ArgReader& r, Node& n, const Graph& g) {
       r.expect(3, 3);
       n.inputs.push_back(r.tensor(0));
-      const auto rank = static_cast<int64_t>(rank_of(g, n.inputs[0], r.ins(), 0));
+      const auto rank = static_cast<int64_t>(rank_of(g, n.inputs[0], r.ins(), r.index()));
       TransposeAttrs a;
       for (int64_t k = 0; k < rank; ++k) a.perm.push_back(k);
       int64_t d0 = r.integer_at(1), d1 = r.integer_at(2);

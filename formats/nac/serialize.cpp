@@ -53,29 +53,23 @@ void section_cnst(ByteWriter& w, const Program& p) {
   }
 }
 
-template <class Names>
-void names_u8(ByteWriter& w, const Names& names) {
-  w.u32(static_cast<uint32_t>(names.size()));
-  for (const auto& [id, s] : names) {
+// CMAP and PERM name their records with a one-byte length, DATA blocks 1 and 2 with two bytes.
+template <int LengthBytes, class Names>
+void names(ByteWriter& w, const Names& entries) {
+  w.u32(static_cast<uint32_t>(entries.size()));
+  for (const auto& [id, s] : entries) {
     w.u16(id);
-    w.u8(static_cast<uint8_t>(s.size()));
-    w.raw(s);
-  }
-}
-
-template <class Names>
-void names_u16(ByteWriter& w, const Names& names) {
-  w.u32(static_cast<uint32_t>(names.size()));
-  for (const auto& [id, s] : names) {
-    w.u16(id);
-    w.u16(static_cast<uint16_t>(s.size()));
+    if constexpr (LengthBytes == 1)
+      w.u8(static_cast<uint8_t>(s.size()));
+    else
+      w.u16(static_cast<uint16_t>(s.size()));
     w.raw(s);
   }
 }
 
 void section_data(ByteWriter& w, const Program& p, const std::map<uint16_t, std::string>& tensor_data) {
-  names_u16(w, p.param_names);
-  names_u16(w, p.input_names);
+  names<2>(w, p.param_names);
+  names<2>(w, p.input_names);
   if (!p.header.internal_weights) return;
   w.u32(static_cast<uint32_t>(p.tensors.size()));
   for (const auto& [id, t] : p.tensors) {
@@ -110,9 +104,9 @@ std::string serialize(const Program& p, const std::map<uint16_t, std::string>& t
   if (p.has_mmap) { begin(Section::Mmap); section_mmap(w, p); }
   begin(Section::Ops);
   section_ops(w, p);
-  if (!p.cmap.empty()) { begin(Section::Cmap); names_u8(w, p.cmap); }
+  if (!p.cmap.empty()) { begin(Section::Cmap); names<1>(w, p.cmap); }
   if (!p.constants.empty()) { begin(Section::Cnst); section_cnst(w, p); }
-  if (!p.perm.empty()) { begin(Section::Perm); names_u8(w, p.perm); }
+  if (!p.perm.empty()) { begin(Section::Perm); names<1>(w, p.perm); }
   if (!p.param_names.empty() || !p.input_names.empty() || !p.tensors.empty()) {
     begin(Section::Data);
     section_data(w, p, tensor_data);

@@ -161,6 +161,7 @@ std::variant<WeightStore, FormatError> WeightStore::external(const Program& p, c
       if (!d.is_number_unsigned()) return bad("a shape entry is not a non-negative integer");
       e.shape.push_back(static_cast<int64_t>(std::min<uint64_t>(d.get<uint64_t>(), uint64_t{1} << 40)));
     }
+    if (checked_element_count(e.shape) < 0) return bad("its shape's element count does not fit 64 bits");
     if (!v["data_offsets"][0].is_number_unsigned() || !v["data_offsets"][1].is_number_unsigned())
       return bad("data_offsets are not non-negative integers");
     const auto begin = v["data_offsets"][0].get<uint64_t>(), end = v["data_offsets"][1].get<uint64_t>();
