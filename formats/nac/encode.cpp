@@ -304,7 +304,7 @@ class Encoder {
     };
     for (const auto& [id, e] : tensors_) {
       Quantized q = stored(id);
-      const char* dtype = q.dtype == DataType::F16 ? "F16" : q.dtype == DataType::I8 ? "I8" : "F32";
+      const char* dtype = safetensors_name(q.dtype);
       put(p_.param_names.at(id), dtype, e->tensor.shape.dims(), q.values);
       if (q.scales.empty()) continue;
       ByteWriter s;
@@ -328,7 +328,7 @@ class Encoder {
       Quantized q = stored(id);
       TensorRecord t;
       t.dtype = q.dtype;
-      t.quant = o_.quant;
+      t.quant = q.dtype == DataType::F16 ? Quant::Fp16 : q.scales.empty() ? Quant::None : o_.quant;
       t.shape = e->tensor.shape.dims();
       ByteWriter w;
       for (float f : q.scales) w.f32(f);

@@ -19,16 +19,40 @@ float int8_scale(const double* w, size_t n) {
 
 }  // namespace
 
+// The exact stored type of an unquantized tensor: float32 (float16 too, which float32 holds
+// exactly), float64, int64 or bool.
+DataType exact_type(DType t) {
+  switch (t) {
+    case DType::F64: return DataType::F64;
+    case DType::F16: case DType::F32: return DataType::F32;
+    case DType::Bool: return DataType::Bool;
+    default: return DataType::I64;
+  }
+}
+
 std::variant<Quantized, FormatError> quantize(const HostTensor& t, Quant q, const std::string& name) {
   Quantized out;
   ByteWriter w;
+  if (q == Quant::None || !dtype_is_float(t.dtype)) {  // integer and bool tensors are never quantized
+    out.dtype = exact_type(t.dtype);
+    for (double v : t.values) {
+      switch (out.dtype) {
+        case DataType::F64: w.f64(v); break;
+        case DataType::F32: w.f32(static_cast<float>(v)); break;
+        case DataType::Bool: w.u8(v != 0 ? 1 : 0); break;
+        default: w.u64(static_cast<uint64_t>(static_cast<int64_t>(v))); break;
+      }
+    }
+    out.values = std::move(w.bytes());
+    return out;
+  }
   for (double v : t.values)
     if (!std::isfinite(v))
-      return FormatError{"nac.quant.range", "parameter '" + name + "' has a value that is not finite", 0};
+      return FormatError{"nac.quant.range", "parameter '" + name + "' has a value that is not finite, which " +
+                                                quant_name(q) + " cannot hold", 0};
   switch (q) {
     case Quant::None:
-      for (double v : t.values) w.f32(static_cast<float>(v));
-      break;
+      break;  // stored exactly, above
     case Quant::Fp16:
       out.dtype = DataType::F16;
       for (double v : t.values) {

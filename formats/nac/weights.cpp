@@ -14,14 +14,15 @@ FormatError error(std::string code, std::string message, uint64_t offset) {
   return FormatError{std::move(code), std::move(message) + " at byte " + std::to_string(offset), offset};
 }
 
+constexpr std::pair<const char*, DataType> kSafetensorsTypes[] = {
+    {"F32", DataType::F32}, {"F64", DataType::F64}, {"F16", DataType::F16}, {"BF16", DataType::BF16},
+    {"I32", DataType::I32}, {"I64", DataType::I64}, {"I16", DataType::I16}, {"I8", DataType::I8},
+    {"U8", DataType::U8},   {"BOOL", DataType::Bool}};
+
 std::optional<DataType> safetensors_dtype(const std::string& s) {
-  static const std::map<std::string, DataType> table = {
-      {"F32", DataType::F32}, {"F64", DataType::F64}, {"F16", DataType::F16}, {"BF16", DataType::BF16},
-      {"I32", DataType::I32}, {"I64", DataType::I64}, {"I16", DataType::I16}, {"I8", DataType::I8},
-      {"U8", DataType::U8},   {"BOOL", DataType::Bool}};
-  auto it = table.find(s);
-  if (it == table.end()) return std::nullopt;
-  return it->second;
+  for (const auto& [name, t] : kSafetensorsTypes)
+    if (s == name) return t;
+  return std::nullopt;
 }
 
 uint64_t element_count(const std::vector<int64_t>& shape) {
@@ -76,6 +77,12 @@ std::vector<double> dequantize(const std::vector<double>& q, const std::vector<d
 }
 
 }  // namespace
+
+const char* safetensors_name(DataType t) {
+  for (const auto& [name, type] : kSafetensorsTypes)
+    if (type == t) return name;
+  return "F32";
+}
 
 std::string scale_tensor_name(const std::string& param_name) { return param_name + ".__scale__"; }
 
@@ -144,7 +151,9 @@ std::variant<WeightStore, FormatError> WeightStore::external(const Program& p, c
   if (j.is_discarded() || !j.is_object())
     return error("nac.safetensors.header", "the JSON header of '" + path + "' is not a JSON object", 8);
   const uint64_t data_start = 8 + n;
-  for (const auto& [name, v] : j.items()) {
+  for (const auto& item : j.items()) {
+    const std::string name = item.key();
+    const nlohmann::json& v = item.value();
     if (name == "__metadata__") continue;
     const auto bad = [&](const std::string& why) {
       return error("nac.safetensors.header", "tensor '" + name + "' in '" + path + "': " + why, 8);

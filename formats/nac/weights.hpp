@@ -18,6 +18,9 @@
 
 namespace nnref::nac {
 
+// The .safetensors dtype of a stored type ("F32", "I8", ...).
+const char* safetensors_name(DataType t);
+
 // The name of the tensor holding a quantized external tensor's scales.
 std::string scale_tensor_name(const std::string& param_name);
 
