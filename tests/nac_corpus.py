@@ -243,6 +243,19 @@ def external_int8_channel(out):
                              "conv.weight.__scale__": ("F32", [2], f32(scales))}))
 
 
+def param_dim(out):
+    """A constant-coded argument (softmax's dim) from a one-element int64 parameter, by a D offset."""
+    x = np.array([[1.0, 2.0, 4.0], [0.5, -1.0, 0.0]])
+    ops = b"".join([ins(INPUT, 0), ins(INPUT, 1, [2, 0]), ins(201, 1, [0], [-2, -1]), ins(OUTPUT, 0, [2, 0], [-1])])
+    sections = [
+        ("OPS ", ops), ("CMAP", names_u8([(201, "aten._softmax.default")])), ("PERM", names_u8([(1, "TA")])),
+        ("DATA", data([(0, "dim")], [(0, "x")], [tensor(0, 5, [], struct.pack("<q", 1))])),
+        ("RSRC", rsrc([manifest({"x": [2, 3]})])),
+    ]
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    save(out, "param_dim", nac(sections), x, e / e.sum(axis=1, keepdims=True))
+
+
 def save(out, name, blob, x, expected):
     with open(os.path.join(out, "good.%s.nac" % name), "wb") as f:
         f.write(blob)
@@ -368,6 +381,7 @@ def main():
     every_section(out)
     quantized_internal(out)
     external_int8_channel(out)
+    param_dim(out)
     counts = {}
     for code, blob in malformed():
         k = counts[code] = counts.get(code, 0) + 1

@@ -177,7 +177,7 @@ TEST_CASE("nac: the corpus's valid files decode every section and run to NumPy's
   CHECK(p.mmap[5].size() == 1);
   CHECK(p.mmap[5][0].action == nac::MemAction::Forward);
 
-  for (const char* name : {"every_section", "quantized_internal", "external_int8_channel"}) {
+  for (const char* name : {"every_section", "quantized_internal", "external_int8_channel", "param_dim"}) {
     INFO(name);
     const std::string stem = (tmp / (std::string("good.") + name)).string();
     Run r = nnref_cli({"run", stem + ".nac", "-i", stem + ".input.npy", "-o", stem + ".out.npy", "-q"});
