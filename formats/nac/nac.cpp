@@ -21,8 +21,8 @@ Diagnostic located(const FormatError& e, const std::string& path) { return make_
 // The weights beside the model, refused when a link takes them outside the model's folder.
 std::optional<FormatError> check_inside_folder(const std::string& nac_path, const std::string& weights) {
   std::error_code ec;
-  const fs::path folder = fs::weakly_canonical(fs::absolute(nac_path).parent_path(), ec);
-  const fs::path target = fs::weakly_canonical(fs::absolute(weights), ec);
+  const fs::path folder = fs::weakly_canonical(fs::absolute(nac_path, ec).parent_path(), ec);
+  const fs::path target = ec ? fs::path() : fs::weakly_canonical(fs::absolute(weights, ec), ec);
   const std::string f = folder.string(), t = target.string();
   if (ec || t.compare(0, f.size(), f) != 0 || (t.size() > f.size() && t[f.size()] != '/'))
     return FormatError{"nac.weights.path",
