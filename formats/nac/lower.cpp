@@ -1,5 +1,6 @@
 #include "formats/nac/lower.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -27,6 +28,12 @@ template <> constexpr int enum_max<PadBorder>() { return 2; }
 template <> constexpr int enum_max<WeightLayout>() { return 1; }
 
 std::string node_name(size_t index) { return "v" + std::to_string(index); }
+
+// The integer a double holds exactly (none for NaN, infinities, fractions and |v| ≥ 2^63).
+std::optional<int64_t> exact_integer(double v) {
+  if (!(std::fabs(v) < 0x1p63) || v != std::trunc(v)) return std::nullopt;
+  return static_cast<int64_t>(v);
+}
 
 // What an instruction's result is, for the instructions that read it.
 struct Val {
@@ -318,7 +325,7 @@ Constant ArgReader::constant(size_t k) {
       Constant c;
       c.type = dtype_is_float(h.dtype) ? Constant::Type::Float64 : Constant::Type::Int64;
       c.f = h.values[0];
-      c.i = static_cast<int64_t>(h.values[0]);
+      c.i = exact_integer(h.values[0]).value_or(0);  // integer tensors hold integers below 2^53
       return c;
     }
   }
@@ -332,7 +339,7 @@ int64_t ArgReader::integer_at(size_t k) {
   if (c.type == Constant::Type::Int64) return c.i;
   if (c.type == Constant::Type::Bool) return c.b ? 1 : 0;
   if (c.type == Constant::Type::IntList && c.ints.size() == 1) return c.ints[0];
-  if (c.type == Constant::Type::Float64 && c.f == static_cast<double>(static_cast<int64_t>(c.f))) return static_cast<int64_t>(c.f);
+  if (c.type == Constant::Type::Float64 && exact_integer(c.f)) return *exact_integer(c.f);
   bad(k, std::string("is a ") + constant_type_name(c.type) + " constant; an integer is needed");
 }
 
