@@ -7,11 +7,12 @@ ITEM is gemm:S (C = A·B, A and B random S × S, torch.matmul with a preallocate
 conv:H:W:C:F:K:P (one sample H × W × C, F filters K × K, padding P on every side, stride 1,
 torch.nn.functional.conv2d in NCHW with a bias). Each runs once to warm up, then R times under
 torch.inference_mode() with torch.set_num_threads(T). Prints one JSON line:
-{"version", "threads", "best_s": {ITEM: best wall time of one run}}.
+{"version", "threads", "best_s": {ITEM: best wall time of one run}, "median_s": {ITEM: median}}.
 """
 
 import argparse
 import json
+import statistics
 import time
 
 import torch
@@ -39,7 +40,7 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
-    best = {}
+    best, median = {}, {}
     with torch.inference_mode():
         for item in a.items:
             run = runner(item)
@@ -50,7 +51,8 @@ def main():
                 run()
                 times.append(time.perf_counter() - t0)
             best[item] = min(times)
-    print(json.dumps({"version": torch.__version__, "threads": torch.get_num_threads(), "best_s": best}))
+            median[item] = statistics.median(times)
+    print(json.dumps({"version": torch.__version__, "threads": torch.get_num_threads(), "best_s": best, "median_s": median}))
 
 
 if __name__ == "__main__":

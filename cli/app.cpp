@@ -31,6 +31,16 @@ void add_runtime_model(CLI::App* cmd, std::string& precision, double& ulps) {
       ->capture_default_str();
 }
 
+// --engine with the given names, and the fast path's --threads and --target.
+CLI::Option* add_engine(CLI::App* cmd, EngineChoice& target, const std::vector<std::string>& names,
+                        const std::string& what) {
+  auto* engine = cmd->add_option("--engine", target.engine, what)->check(CLI::IsMember(names));
+  cmd->add_option("--threads", target.threads, "fast path: threads (results are the same for every count)")
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--target", target.target, "fast path: force a Highway target (AVX3, AVX2, SSE4, ...)");
+  return engine;
+}
+
 }  // namespace
 
 int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -46,8 +56,11 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                       "run at another size: NAME=SIZE for an input extent, as check names them (batch=8, input.0=128)");
   run_cmd->add_option("--output,-o", run.output, "where to write the outputs: Y.npy (one output) or Y.npz");
   add_precision(run_cmd, run.precision,
-                "f32 (float), f64 (double), mp (50 decimal digits), interval (rigorous enclosures, their "
-                "midpoints written) or envelope (every correct runtime's answer, its midpoints written)");
+                "f32 (float), f64 (double, the default), mp (50 decimal digits), interval (rigorous enclosures, "
+                "their midpoints written) or envelope (every correct runtime's answer, its midpoints written)");
+  add_engine(run_cmd, run.engine, {"oracle", "fast"},
+             "oracle (the reference, the default) or fast (the Highway fast path, float32)")
+      ->capture_default_str();
   run_cmd->add_option("--radius-output", run.radius_output,
                       "interval, envelope: write each output element's radius here (.npy or .npz)");
   add_runtime_model(run_cmd, run.runtime_precision, run.ulps);
@@ -87,14 +100,29 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       ->required();
   auto* actual = conform_cmd->add_option("--actual", conform.actual,
                                          "the runtime's output: Y.npy (one output) or Y.npz keyed by output name");
-  conform_cmd->add_option("--engine", conform.engine, "judge one of nnref's own engines instead: f32 (the oracle in float)")
-      ->check(CLI::IsMember({"f32"}))
+  add_engine(conform_cmd, conform.engine, {"f32", "fast"},
+             "judge one of nnref's own engines instead: f32 (the oracle in float) or fast (the fast path)")
       ->excludes(actual);
   add_runtime_model(conform_cmd, conform.runtime_precision, conform.ulps);
   conform_cmd->add_option("--format", conform.format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   add_max_memory(conform_cmd, conform.max_memory);
+
+  BenchOptions bench;
+  auto* bench_cmd = app.add_subcommand("bench", "time a model on one of nnref's float32 engines");
+  bench_cmd->add_option("model", bench.model, "model file (.nnl)")->required();
+  bench_cmd->add_option("--input,-i", bench.inputs,
+                        "input tensor: X.npy, or NAME=X.npy (default: random inputs of the declared shapes)");
+  add_engine(bench_cmd, bench.engine, {"oracle", "fast"}, "oracle (the reference in float) or fast (the fast path)")
+      ->capture_default_str();
+  bench_cmd->add_option("--repeat", bench.repeat, "timed runs, after one warm-up run")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  bench_cmd->add_option("--format", bench.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  add_max_memory(bench_cmd, bench.max_memory);
 
   InspectOptions inspect;
   auto* inspect_cmd = app.add_subcommand("inspect", "list every node with its shape, parameters, MACs and memory");
@@ -122,6 +150,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   if (check_cmd->parsed()) return check_command(check, out, err);
   if (conform_cmd->parsed()) return conform_command(conform, out, err);
   if (inspect_cmd->parsed()) return inspect_command(inspect, out, err);
+  if (bench_cmd->parsed()) return bench_command(bench, out, err);
   if (int code = run_nac(out, err); code >= 0) return code;
   return init_weights_command(init, out, err);
 }

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "formats/front_ends.hpp"
+
 namespace nnref {
 
 namespace {
@@ -15,8 +17,8 @@ constexpr std::array kCodes = {
     // Files and usage: exit code 2.
     CodeInfo{"io.open-failed", "the model file cannot be opened (it does not exist, or permissions)", "cli"},
     CodeInfo{"io.read-failed", "the model file was opened but reading it failed", "cli"},
-    CodeInfo{"io.not-a-file", "the model path names a directory, not a model file", "cli"},
-    CodeInfo{"io.unknown-format", "the model file's extension names no front-end (.nnl and .nac are known)", "cli"},
+    CodeInfo{"io.not-a-file", "the model path names a directory that is no model folder (it lacks the file that marks one)", "cli"},
+    CodeInfo{"io.unknown-format", "the model file's extension names no front-end (the message lists the known ones)", "cli"},
     CodeInfo{"io.read", "a tensor file (.npy/.npz) cannot be opened or read", "tensor-files"},
     CodeInfo{"io.write", "an output, weights file or directory cannot be written", "cli"},
     CodeInfo{"io.weights-missing", "run: the weights the model's config names do not exist; `nnref init-weights MODEL` "
@@ -39,6 +41,14 @@ constexpr std::array kCodes = {
     CodeInfo{"usage.radius-output", "run --radius-output with a point precision (f32, f64, mp), which has no radius",
              "cli"},
     CodeInfo{"usage.conform-subject", "conform is given neither --actual nor --engine, or both", "cli"},
+    CodeInfo{"usage.fast-only", "--threads or --target without --engine fast: they choose how the fast path runs",
+             "cli"},
+    CodeInfo{"usage.fast-precision", "run --engine fast with a --precision other than f32: the fast path computes in "
+                                     "float32", "cli"},
+    CodeInfo{"usage.target", "--target names no Highway target this machine and binary run", "cli"},
+    CodeInfo{"usage.fma-per-cycle", "bench: NNREF_FMA_PER_CYCLE is set but is not a whole number from 1 to 16",
+             "cli"},
+    CodeInfo{"fast.memory", "the fast path's arena (its static memory plan) is larger than --max-memory", "cli"},
     CodeInfo{"usage.actual-format", "conform --actual is not .npy or .npz, or .npy for a model with several outputs",
              "cli"},
     CodeInfo{"usage.actual-missing", "conform --actual lacks an array named as one of the model's outputs", "cli"},
@@ -112,82 +122,10 @@ constexpr std::array kCodes = {
     CodeInfo{"nnl.graph.unreachable", "a layer no edge leads into, so no Input reaches it", "nnl"},
     CodeInfo{"nnl.graph.extra-output", "a layer that no layer reads, other than the last declared one: it becomes "
                                        "a model output too, which is rarely meant", "nnl", true},
-    CodeInfo{"nnl.weights.onnx-unsupported", "weights in an .onnx file: the ONNX front-end does not exist yet",
-             "nnl"},
-    CodeInfo{"nnl.weights.unknown-format", "weights that are neither a directory of .npy files nor an .npz",
+    CodeInfo{"nnl.weights.unknown-format", "weights that are neither a directory of .npy files, an .npz nor an .onnx",
              "nnl"},
     CodeInfo{"nnl.too-many-errors", "after 100 errors the rest are counted, not listed", "nnl"},
     CodeInfo{"nnl.internal", "an unexpected failure while reading the model (a bug in nnref)", "nnl"},
-    // The NAC front-end and nnref nac: exit code 1.
-    CodeInfo{"nac.truncated", "a NAC file shorter than its header, or a record that runs past its section's end", "nac"},
-    CodeInfo{"nac.magic", "a NAC file that does not begin with the bytes NAC", "nac"},
-    CodeInfo{"nac.version", "a NAC version byte other than 1 (v1.6); 2 is v1.8", "nac"},
-    CodeInfo{"nac.header.quant", "a NAC quantization id above 4", "nac"},
-    CodeInfo{"nac.offset", "a NAC section offset inside the header, beyond the file, or shared by two sections", "nac"},
-    CodeInfo{"nac.section.tag", "the bytes at a NAC section's offset are not its tag", "nac"},
-    CodeInfo{"nac.count", "a NAC record count its section cannot hold", "nac"},
-    CodeInfo{"nac.cmap.id", "a CMAP operation id outside 10-255", "nac"},
-    CodeInfo{"nac.cmap.duplicate", "a CMAP operation id named twice", "nac"},
-    CodeInfo{"nac.perm.code", "a PERM signature character NAC v1.6 does not define", "nac"},
-    CodeInfo{"nac.perm.duplicate", "a PERM signature id defined twice", "nac"},
-    CodeInfo{"nac.cnst.type", "a CNST type code above 6", "nac"},
-    CodeInfo{"nac.cnst.length", "a CNST int64 or float64 whose Length is not 8", "nac"},
-    CodeInfo{"nac.cnst.value", "a CNST bool other than 0 or 1", "nac"},
-    CodeInfo{"nac.cnst.duplicate", "a CNST id defined twice", "nac"},
-    CodeInfo{"nac.data.duplicate", "a parameter, input index or tensor given twice in DATA", "nac"},
-    CodeInfo{"nac.data.param-id", "a DATA block 3 tensor for a parameter block 1 does not name", "nac"},
-    CodeInfo{"nac.data.dtype", "a DATA tensor DType above 9, or an INT8 tensor that is not int8", "nac"},
-    CodeInfo{"nac.data.quant", "a DATA tensor quant code above 4", "nac"},
-    CodeInfo{"nac.data.metadata", "a DATA tensor Metadata Length other than 3 + 4 rank", "nac"},
-    CodeInfo{"nac.data.length", "a DATA tensor Data Length other than its dtype, shape and quantization imply", "nac"},
-    CodeInfo{"nac.data.value", "an int64 weight beyond 2^53", "nac"},
-    CodeInfo{"nac.data.input-index", "DATA block 2 names an instruction that is not <INPUT B=0|3>", "nac"},
-    CodeInfo{"nac.data.missing-tensor", "internal weights without a tensor for a parameter that is read", "nac"},
-    CodeInfo{"nac.data.block-fp8", "BLOCK_FP8 weights, whose layout NAC v1.6 does not define", "nac"},
-    CodeInfo{"nac.ops.missing", "a NAC file without an OPS section", "nac"},
-    CodeInfo{"nac.ops.unknown-op", "an operation id neither standard nor named in CMAP", "nac"},
-    CodeInfo{"nac.ops.signature", "a signature id (B) with no PERM entry", "nac"},
-    CodeInfo{"nac.ops.c-length", "a negative C length, or a special op's C prefix other than its layout", "nac"},
-    CodeInfo{"nac.ops.c-count", "an instruction's zero D entries and C's constant ids differ in number", "nac"},
-    CodeInfo{"nac.ops.constant-id", "an instruction names a constant CNST does not define", "nac"},
-    CodeInfo{"nac.ops.param-id", "an <INPUT B=1> names a parameter DATA block 1 does not", "nac"},
-    CodeInfo{"nac.ops.d-forward", "a D offset that points forwards", "nac"},
-    CodeInfo{"nac.ops.d-range", "a D offset before instruction 0, or 0 in <OUTPUT>", "nac"},
-    CodeInfo{"nac.ops.variant", "an <INPUT> or <OUTPUT> variant (B) NAC v1.6 does not define", "nac"},
-    CodeInfo{"nac.ops.special", "<CONTROL_FLOW>, <CONVERGENCE> or another undefined special op", "nac"},
-    CodeInfo{"nac.ops.output-count", "the final <OUTPUT> returns another number of results than the header says", "nac"},
-    CodeInfo{"nac.ops.input-count", "OPS has another number of user inputs than the header says", "nac"},
-    CodeInfo{"nac.ops.no-output", "OPS does not end with <OUTPUT B=0>", "nac"},
-    CodeInfo{"nac.ops.trailing", "non-zero bytes after the final <OUTPUT>", "nac"},
-    CodeInfo{"nac.ops.too-many", "more than 32768 instructions", "nac"},
-    CodeInfo{"nac.op.unsupported", "a NAC operation with no counterpart among nnref's ops", "nac"},
-    CodeInfo{"nac.arg.count", "a NAC operation with more or fewer arguments than it takes", "nac"},
-    CodeInfo{"nac.arg.type", "a NAC argument of the wrong kind (a weight that is not a parameter load)", "nac"},
-    CodeInfo{"nac.arg.value", "a NAC argument value nnref's op cannot take", "nac"},
-    CodeInfo{"nac.arg.dynamic", "a constant argument computed by an earlier instruction that is not a stated value", "nac"},
-    CodeInfo{"nac.input.shape", "a user input without a shape in the RSRC file nnref.io.json", "nac"},
-    CodeInfo{"nac.input.name", "two NAC inputs with one name", "nac"},
-    CodeInfo{"nac.manifest", "the RSRC file nnref.io.json is malformed", "nac"},
-    CodeInfo{"nac.weights.path", "the .safetensors beside the model resolves outside its folder", "nac"},
-    CodeInfo{"nac.weights.missing", "the .safetensors has no tensor of a parameter's name", "nac"},
-    CodeInfo{"nac.weights.scale", "an INT8 tensor of the .safetensors without its scales", "nac"},
-    CodeInfo{"nac.weights.shape-unknown", "an op's attributes need a weight's shape, and there are no weights", "nac"},
-    CodeInfo{"nac.safetensors.header", "a malformed .safetensors header", "nac"},
-    CodeInfo{"nac.mmap.tick", "an MMAP record for a tick OPS does not have, or two for one tick", "nac"},
-    CodeInfo{"nac.mmap.action", "an MMAP action other than 10, 20, 30, 40", "nac"},
-    CodeInfo{"nac.mmap.target", "an MMAP target OPS does not have", "nac"},
-    CodeInfo{"nac.mmap.save-target", "SAVE_RESULT of another instruction than the current one", "nac"},
-    CodeInfo{"nac.mmap.forward", "FORWARD other than to the sole consumer, the next instruction", "nac"},
-    CodeInfo{"nac.mmap.free-unexecuted", "FREE of an instruction that has not run", "nac"},
-    CodeInfo{"nac.mmap.use-after-free", "a value read at or after the tick that frees it", "nac"},
-    CodeInfo{"nac.mmap.double-free", "a value freed twice", "nac"},
-    CodeInfo{"nac.mmap.preload", "PRELOAD of an instruction that is not a later parameter load", "nac"},
-    CodeInfo{"nac.mmap.sram", "nac verify --sram: more bytes resident at a tick than the SRAM holds", "nac"},
-    CodeInfo{"nac.quant.range", "nac compile --quant: a weight the format cannot hold", "nac"},
-    CodeInfo{"nac.quant.block-fp8", "nac compile: BLOCK_FP8 is not written", "nac"},
-    CodeInfo{"nac.write.limit", "nac compile: the model exceeds a limit of the NAC format", "nac"},
-    CodeInfo{"nac.write.weights", "nac compile: a parameter without weights", "nac"},
-    CodeInfo{"nac.write.op", "nac compile: a node that is not an operation", "nac"},
     // The checker, the evaluator and the command.
     CodeInfo{"check.no-weights", "the weights do not exist, so the bindings were not checked, only structure, "
                                  "shapes and memory: check exits with 3 when nothing else failed", "cli", true},
@@ -206,6 +144,9 @@ constexpr std::array kCodes = {
 const CodeInfo* find_code(std::string_view code) {
   for (const CodeInfo& c : kCodes)
     if (c.code == code) return &c;
+  for (const FrontEnd& f : front_ends())
+    for (const CodeInfo& c : f.codes)
+      if (c.code == code) return &c;
   return nullptr;
 }
 

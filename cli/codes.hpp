@@ -4,16 +4,11 @@
 
 #include <string_view>
 
+#include "formats/code_info.hpp"
+
 namespace nnref {
 
-struct CodeInfo {
-  std::string_view code;
-  std::string_view meaning;
-  std::string_view page;  // docs/<page>.md documents it
-  bool warning = false;   // printed as a warning: it changes no exit code by itself
-};
-
-// nullptr when the code is not one of them.
+// nullptr when the code is not one of them nor a front-end's (formats/front_ends.hpp).
 const CodeInfo* find_code(std::string_view code);
 
 }  // namespace nnref

@@ -9,6 +9,7 @@
 
 #include "checker/check_model.hpp"
 #include "cli/common.hpp"
+#include "cli/engines.hpp"
 
 namespace CLI {
 class App;
@@ -21,7 +22,8 @@ struct RunOptions {
   std::vector<std::string> inputs;  // "X.npy" or "name=X.npy"
   std::string output;               // ".npy" (one output) or ".npz"
   std::vector<std::string> dims;    // NAME=SIZE: input extents other than the declared ones
-  std::string precision = "f64";    // f32 | f64 | mp | interval | envelope
+  std::string precision;            // f32 | f64 | mp | interval | envelope; empty: f64 (oracle) or f32 (fast)
+  EngineChoice engine;              // oracle | fast
   std::string radius_output;        // interval, envelope: where to write each output's radii
   std::string runtime_precision = "f32";  // envelope: f32 | f16 | bf16
   double ulps = 4;                  // envelope: the transcendentals' allowance
@@ -34,13 +36,23 @@ struct ConformOptions {
   std::string model;
   std::vector<std::string> inputs;  // as for run
   std::string actual;               // Y.npy (one output) or Y.npz keyed by output name
-  std::string engine;               // instead of --actual: one of nnref's engines (f32)
+  EngineChoice engine{"", 1, ""};   // instead of --actual: one of nnref's engines (f32 | fast)
   std::string runtime_precision = "f32";
   double ulps = 4;
   std::string format = "text";      // text | json
   int64_t max_memory = kDefaultMaxMemory;
 };
 int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& err);
+
+struct BenchOptions {
+  std::string model;
+  std::vector<std::string> inputs;  // as for run; none: deterministic random inputs of the declared shapes
+  EngineChoice engine;              // oracle | fast
+  int repeat = 20;                  // timed runs, after one warm-up run
+  std::string format = "text";      // text | json
+  int64_t max_memory = kDefaultMaxMemory;
+};
+int bench_command(const BenchOptions& o, std::ostream& out, std::ostream& err);
 
 struct CheckOptions {
   std::string model;

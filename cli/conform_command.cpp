@@ -9,7 +9,9 @@
 
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
+#include "cli/engines.hpp"
 #include "cli/inputs.hpp"
+#include "formats/tensor_file.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "semantics/evaluate.hpp"
 #include "spec/index.hpp"
@@ -83,11 +85,11 @@ OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, c
 // The runtime's outputs, checked against the model's names and shapes.
 Result<NamedTensors> read_actual(const std::string& path, const Model& m, const std::vector<Shape>& shapes) {
   NamedTensors given;
-  if (path.ends_with(".npy")) {
+  if (path.ends_with(".npy") || path.ends_with(".pb")) {
     if (m.graph.outputs.size() != 1)
       return make_error("usage.actual-format", "the model has " + std::to_string(m.graph.outputs.size()) +
                                                    " outputs; give them as an .npz keyed by output name");
-    auto t = read_npy(path);
+    auto t = read_tensor_arg(path);
     if (!t) return std::move(t).error();
     given.emplace_back(m.graph.outputs[0].name, std::move(t).value());
   } else if (path.ends_with(".npz")) {
@@ -95,7 +97,7 @@ Result<NamedTensors> read_actual(const std::string& path, const Model& m, const 
     if (!all) return std::move(all).error();
     given = std::move(all).value();
   } else {
-    return make_error("usage.actual-format", "--actual must end in .npy or .npz: " + path);
+    return make_error("usage.actual-format", "--actual must end in .npy, .pb or .npz: " + path);
   }
   NamedTensors ordered;
   for (size_t k = 0; k < m.graph.outputs.size(); ++k) {
@@ -188,9 +190,14 @@ void print_json(std::ostream& out, const std::vector<OutputVerdict>& verdicts, c
 }  // namespace
 
 int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& err) {
-  if (o.actual.empty() == o.engine.empty()) {
+  if (o.actual.empty() == o.engine.engine.empty()) {
     print_diagnostics(err, {make_error("usage.conform-subject", "give the runtime's output (--actual Y.npy) or one of "
-                                                                "nnref's engines (--engine f32), not both")});
+                                                                "nnref's engines (--engine f32|fast), not both")});
+    return kExitUsage;
+  }
+  const EngineChoice engine{o.engine.engine == "f32" ? "oracle" : o.engine.engine, o.engine.threads, o.engine.target};
+  if (Status chosen = prepare_engine_choice(engine); !chosen) {
+    print_diagnostics(err, {chosen.error()});
     return kExitUsage;
   }
   int exit = kExitOk;
@@ -214,8 +221,8 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
   for (const auto& t : *envelope) shapes.push_back(t.shape());
 
   NamedTensors actual;
-  if (!o.engine.empty()) {  // today the f32 oracle; the fast path and the hardware model add themselves here
-    auto f32 = run<float>(*model, *inputs, o.max_memory);
+  if (!o.engine.engine.empty()) {
+    auto f32 = run_float32(*model, *inputs, o.max_memory, engine);
     if (!f32) {
       print_diagnostics(err, {f32.error()});
       return exit_code_for(f32.error());

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "formats/tensor_files/npy.hpp"
+#include "formats/tensor_file.hpp"
 
 namespace nnref {
 
@@ -45,7 +45,7 @@ Result<std::vector<HostTensor>> read_inputs(const Graph& g, const std::vector<st
     while (k < ids.size() && g.nodes[static_cast<size_t>(ids[k])].name != in.name) ++k;
     if (k == ids.size()) return make_error("io.input-unknown", "the model has no input named '" + in.name + "'");
     if (bound[k]) return make_error("io.input-repeated", "input '" + in.name + "' is given twice");
-    auto t = read_npy(in.path);
+    auto t = read_tensor_arg(in.path);
     if (!t) return std::move(t).error();
     bound[k] = std::move(t).value();
   }
@@ -54,7 +54,7 @@ Result<std::vector<HostTensor>> read_inputs(const Graph& g, const std::vector<st
     while (next < ids.size() && bound[next]) ++next;
     if (next == ids.size())
       return make_error("io.input-count", "more inputs given than the model's " + std::to_string(ids.size()));
-    auto t = read_npy(in.path);
+    auto t = read_tensor_arg(in.path);
     if (!t) return std::move(t).error();
     bound[next] = std::move(t).value();
   }

@@ -10,7 +10,7 @@
 
 namespace nnref {
 
-// By name (NAME=X.npy), then the unnamed ones in order; a per-sample tensor given for a model
+// By name (NAME=X.npy; any file formats/tensor_file.hpp reads), then the unnamed ones in order; a per-sample tensor given for a model
 // declared with batch 1 gets the batch axis.
 Result<std::vector<HostTensor>> read_inputs(const Graph& g, const std::vector<std::string>& args);
 

@@ -39,4 +39,15 @@ int64_t node_macs(const Node& node, const NodeInfo& info, const std::vector<Shap
   return 0;
 }
 
+int64_t graph_macs(const Graph& g, const GraphInfo& info) {
+  int64_t total = 0;
+  for (const Node& node : g.nodes) {
+    std::vector<Shape> inputs;
+    for (const auto& r : node.inputs)
+      inputs.push_back(info.nodes[static_cast<size_t>(r.node)].outputs[static_cast<size_t>(r.output)]);
+    total += node_macs(node, info.nodes[static_cast<size_t>(node.id)], inputs);
+  }
+  return total;
+}
+
 }  // namespace nnref

@@ -7,6 +7,7 @@
 #include "cli/app.hpp"
 #include "checker/size_symbols.hpp"
 #include "cli/commands.hpp"
+#include "cli/engines.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "semantics/evaluate.hpp"
 #include "semantics/size_names.hpp"
@@ -21,9 +22,8 @@ constexpr int64_t kPrintedValues = 32;  // outputs up to this many elements are 
 // The outputs in T as doubles (an enclosure's midpoints), and with radii, each enclosure's
 // half-width rounded up.
 template <Scalar T>
-Result<NamedTensors> evaluate_as(const Model& m, const std::vector<HostTensor>& inputs, int64_t max_memory,
-                                 DType out_type, NamedTensors* radii) {
-  auto r = evaluate<T>(m.graph, m.payload, inputs, EvalOptions{max_memory, m.param_keys});
+Result<NamedTensors> named_outputs(const Model& m, Result<std::vector<Tensor<T>>> r, DType out_type,
+                                   NamedTensors* radii) {
   if (!r) return std::move(r).error();
   NamedTensors named;
   for (size_t k = 0; k < r->size(); ++k) {
@@ -40,8 +40,17 @@ Result<NamedTensors> evaluate_as(const Model& m, const std::vector<HostTensor>& 
   return named;
 }
 
+template <Scalar T>
+Result<NamedTensors> evaluate_as(const Model& m, const std::vector<HostTensor>& inputs, int64_t max_memory,
+                                 DType out_type, NamedTensors* radii) {
+  return named_outputs<T>(m, evaluate<T>(m.graph, m.payload, inputs, EvalOptions{max_memory, m.param_keys}), out_type,
+                          radii);
+}
+
 Result<NamedTensors> evaluate_at(const RunOptions& o, const Model& m, const std::vector<HostTensor>& inputs,
                                  NamedTensors* radii) {
+  if (is_fast(o.engine))
+    return named_outputs<float>(m, run_float32(m, inputs, o.max_memory, o.engine), DType::F32, nullptr);
   if (o.precision == "f32") return evaluate_as<float>(m, inputs, o.max_memory, DType::F32, nullptr);
   if (o.precision == "mp") return evaluate_as<mp50>(m, inputs, o.max_memory, DType::F64, nullptr);
   if (o.precision == "interval") return evaluate_as<Interval>(m, inputs, o.max_memory, DType::F64, radii);
@@ -101,6 +110,15 @@ Status write_tensors(const std::string& path, const NamedTensors& tensors) {
 }  // namespace
 
 int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
+  if (is_fast(o.engine) && !o.precision.empty() && o.precision != "f32") {
+    print_diagnostics(err, {make_error("usage.fast-precision", "the fast path computes in float32; --precision " +
+                                                                   o.precision + " needs --engine oracle")});
+    return kExitUsage;
+  }
+  if (Status chosen = prepare_engine_choice(o.engine); !chosen) {
+    print_diagnostics(err, {chosen.error()});
+    return kExitUsage;
+  }
   int exit = kExitOk;
   auto model = load_reporting(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, err, exit);
   if (!model) return exit;
@@ -152,7 +170,8 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     for (const auto& [name, t] : *outputs) print_output(out, name, t);
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.3f ms", elapsed);
-    out << "time: " << buf << " (" << o.precision << ", " << model->graph.nodes.size() << " nodes)\n";
+    const std::string how = is_fast(o.engine) ? "fast path, " + std::to_string(o.engine.threads) + " thread(s)" : o.precision.empty() ? "f64" : o.precision;
+    out << "time: " << buf << " (" << how << ", " << model->graph.nodes.size() << " nodes)\n";
   }
   return kExitOk;
 }

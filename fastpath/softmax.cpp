@@ -44,6 +44,37 @@ void SoftmaxRows(const float* x, int64_t rows, int64_t n, float* y) {
   }
 }
 
+// Each group of x [outer, n, inner] along its middle axis, a vector of `inner` lanes at a time: the
+// same formula with every lane its own group, the group's elements `inner` apart.
+void SoftmaxStrided(const float* x, int64_t outer, int64_t n, int64_t inner, float* y) {
+  const hn::ScalableTag<float> d;
+  using V = decltype(hn::Zero(d));
+  const auto lanes = static_cast<int64_t>(hn::Lanes(d));
+  const float inf = std::numeric_limits<float>::infinity();
+  HWY_ALIGN float tail[HWY_MAX_BYTES / sizeof(float)] = {};
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; i += lanes) {
+      const int64_t count = std::min(lanes, inner - i);
+      const auto at = [&](int64_t r) { return (o * n + r) * inner + i; };
+      const auto load = [&](const float* from) {  // the last lanes through a zero-padded copy
+        if (count == lanes) return hn::LoadU(d, from);
+        std::copy_n(from, count, tail);
+        return hn::Load(d, tail);
+      };
+      // A NaN in a group, or a +inf maximum (inf − inf), makes its exp, its sum and so the whole
+      // group NaN, as in the spec, whatever the vector max does with the NaN.
+      V high = hn::Set(d, -inf);
+      for (int64_t r = 0; r < n; ++r) high = hn::Max(high, load(x + at(r)));
+      V total = hn::Zero(d);
+      for (int64_t r = 0; r < n; ++r) {
+        const V e = ExpOf(d, hn::Sub(load(x + at(r)), high));
+        total = hn::Add(total, e);
+        StoreFirst(d, e, count, y + at(r));
+      }
+      for (int64_t r = 0; r < n; ++r) StoreFirst(d, hn::Div(load(y + at(r)), total), count, y + at(r));
+    }
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace nnref::fastpath
 HWY_AFTER_NAMESPACE();
@@ -52,8 +83,13 @@ HWY_AFTER_NAMESPACE();
 namespace nnref::fastpath {
 
 HWY_EXPORT(SoftmaxRows);
+HWY_EXPORT(SoftmaxStrided);
 
 void softmax_rows(const float* x, int64_t rows, int64_t n, float* y) { HWY_DYNAMIC_DISPATCH(SoftmaxRows)(x, rows, n, y); }
+
+void softmax_strided(const float* x, int64_t outer, int64_t n, int64_t inner, float* y) {
+  HWY_DYNAMIC_DISPATCH(SoftmaxStrided)(x, outer, n, inner, y);
+}
 
 }  // namespace nnref::fastpath
 #endif  // HWY_ONCE

@@ -1,4 +1,4 @@
-// The fast path's softmax over the last axis in float32: each row of x [rows, n] as
+// The fast path's softmax in float32, over the last axis and (softmax_strided) a middle one: each row of x [rows, n] as
 // exp(x − max) / Σ exp(x − max), the maximum and the sum in vector lanes, exp by
 // fastpath/exp-inl.h, a division per element: the formula of the spec's softmax, so inside its
 // float32 envelope (fastpath_softmax_test judges it with the Envelope scalar itself). A row with a
@@ -10,5 +10,9 @@
 namespace nnref::fastpath {
 
 void softmax_rows(const float* x, int64_t rows, int64_t n, float* y);
+
+// The same over the middle axis of x [outer, n, inner] (inner > 1: a run of axes that is not the
+// last), vectorized over the inner positions, each lane its own group.
+void softmax_strided(const float* x, int64_t outer, int64_t n, int64_t inner, float* y);
 
 }  // namespace nnref::fastpath

@@ -3,19 +3,30 @@
 #include <filesystem>
 
 #include "formats/nac/nac.hpp"
+#include "formats/nnef/nnef.hpp"
 #include "formats/nnl/nnl.hpp"
+#include "formats/onnx/onnx.hpp"
 
 namespace nnref {
 
 const std::vector<FrontEnd>& front_ends() {
   static const std::vector<FrontEnd> all = {
       {"nnl", ".nnl", load_nnl_file},
-      {"nac", ".nac", load_nac_file},
+      {"nnef", ".nnef", load_nnef, "graph.nnef", nnef_codes()},
+      {"onnx", ".onnx", load_onnx_file, {}, onnx_codes()},
+      {"nac", ".nac", load_nac_file, {}, nac_codes()},
   };
   return all;
 }
 
 const FrontEnd* front_end_for(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    for (const FrontEnd& f : front_ends())
+      if (!f.folder_marker.empty() && std::filesystem::is_regular_file(std::filesystem::path(path) / f.folder_marker, ec))
+        return &f;
+    return nullptr;
+  }
   std::string ext = std::filesystem::path(path).extension().string();
   for (char& c : ext)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');

@@ -5,10 +5,12 @@
 // front_ends() (formats/front_ends.cpp).
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "formats/code_info.hpp"
 #include "formats/model.hpp"
 
 namespace nnref {
@@ -17,12 +19,17 @@ struct FrontEnd {
   std::string_view name;       // "nnl": Model::format
   std::string_view extension;  // ".nnl", lower case: how it recognises its files
   LoadResult (*load)(const std::string& path, const LoadOptions& options);
+  // A model that is a folder: the file that marks it ("graph.nnef"), or empty.
+  std::string_view folder_marker = {};
+  // Its diagnostic codes that cli/codes.cpp does not list.
+  std::span<const CodeInfo> codes = {};
 };
 
 // Every front-end, in the order they are tried.
 const std::vector<FrontEnd>& front_ends();
 
-// The front-end for this path (by its extension, case-insensitive), or nullptr.
+// The front-end for this path (a file by its extension, case-insensitive; a folder by the marker
+// file it holds), or nullptr.
 const FrontEnd* front_end_for(const std::string& path);
 
 }  // namespace nnref

@@ -13,14 +13,17 @@ bool LoadResult::has_errors() const {
 }
 
 LoadResult load_model(const std::string& path, const LoadOptions& options) {
+  if (const FrontEnd* f = front_end_for(path)) return f->load(path, options);
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
+    std::string markers;
+    for (const FrontEnd& f : front_ends())
+      if (!f.folder_marker.empty()) markers += (markers.empty() ? "" : " or ") + std::string(f.folder_marker);
     LoadResult r;
-    r.diagnostics.push_back(make_error("io.not-a-file", "'" + path + "' is a directory, not a model file",
+    r.diagnostics.push_back(make_error("io.not-a-file", "'" + path + "' is a directory without a model file (" + markers + ")",
                                        SourceLoc{path, 0, 0}));
     return r;
   }
-  if (const FrontEnd* f = front_end_for(path)) return f->load(path, options);
   std::string known;
   for (const FrontEnd& f : front_ends()) known += (known.empty() ? "" : ", ") + std::string(f.extension);
   const bool one = front_ends().size() == 1;

@@ -10,6 +10,9 @@ conform_soundness and conform_detects_bugs with the real nnref binary.
              finite bound (where every answer is accepted) and how close to the edge the correct
              answers come: the largest share of its envelope's radius that an output's worst
              element uses (1 + excess_radii of conform's JSON; 1 is on the envelope's bound).
+  engines    nnref's own float32 engines on the examples and --count generated models:
+             `conform --engine f32` (the oracle in float) and `conform --engine fast --threads 2` (the
+             fast path). Every verdict must be "conforms".
   bugs       the cases of inject_bugs.py --make-cases, each wrong output judged at f32. Every one
              must be rejected (exit 1); the correct float32 output it was derived from
              (numpy_f32_reversed) must conform, so the rejection is the bug's. Prints per bug how
@@ -21,6 +24,7 @@ A failure names the case, the peer or bug and prints conform's text report (its 
 
 Usage:
     conform_suite.py soundness --nnref PATH [--count 200] [--seed 1] [--peers all|A,B] [--jobs 2] [--work DIR]
+    conform_suite.py engines --nnref PATH [--count 200] [--seed 1] [--jobs 2] [--work DIR]
     conform_suite.py bugs --nnref PATH [--jobs 2] [--work DIR]
     conform_suite.py --self-test --nnref PATH
 
@@ -79,6 +83,20 @@ class Verdict:
         return [(o["name"], o["worst"]) for o in self.report["outputs"] if "worst" in o]
 
 
+class EngineVerdict(Verdict):
+    """`nnref conform --engine ...`: one of nnref's engines judged on a case, at f32."""
+
+    def __init__(self, case, case_dir, engine_args):
+        super().__init__(case, case_dir, " ".join(engine_args), None, "f32")
+        self.engine_args = engine_args
+
+    def command(self, nnref, fmt):
+        return [nnref, "conform", self.model, "--input", self.x] + self.engine_args + ["--format", fmt]
+
+
+ENGINES = (["--engine", "f32"], ["--engine", "fast", "--threads", "2"])
+
+
 def run_all(nnref, verdicts, jobs):
     def one(v):
         p = subprocess.run(v.command(nnref, "json"), capture_output=True, text=True)
@@ -120,6 +138,23 @@ def soundness_verdicts(work, count, seed, names):
         verdicts += [Verdict("generated/" + os.path.basename(case_dir), case_dir, n,
                              os.path.join(case_dir, "peers", n + ".npz"), peers.PEERS[n][0]) for n in names]
     return verdicts
+
+
+def engine_verdicts(work, count, seed):
+    named = [("examples/" + e, os.path.join(EXAMPLES, e)) for e in sorted(os.listdir(EXAMPLES))
+             if all(os.path.isfile(os.path.join(EXAMPLES, e, f)) for f in ("model.nnl", "input.npy"))]
+    named += [("generated/" + os.path.basename(d), d)
+              for d in cases.write_cases(os.path.join(work, "generated"), count, seed, ())]
+    return [EngineVerdict(name, d, args) for name, d in named for args in ENGINES]
+
+
+def print_engines(verdicts, seconds):
+    print("engines: %d verdicts (%d models), %.1f s" % (len(verdicts), len({v.case for v in verdicts}), seconds))
+    for subject in dict.fromkeys(v.subject for v in verdicts):
+        mine = [v for v in verdicts if v.subject == subject]
+        print("  %-32s %5d verdicts %5d conform %5d rejected %5d without a verdict"
+              % (subject, len(mine), sum(v.code == 0 for v in mine), sum(v.code == 1 for v in mine),
+                 sum(v.code not in (0, 1) for v in mine)))
 
 
 def soundness_failures(nnref, verdicts):
@@ -276,7 +311,7 @@ def self_test(nnref):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description="nnref conform's soundness and detection suites")
-    ap.add_argument("suite", nargs="?", choices=("soundness", "bugs"))
+    ap.add_argument("suite", nargs="?", choices=("soundness", "engines", "bugs"))
     ap.add_argument("--nnref", required=True, help="the nnref binary")
     ap.add_argument("--count", type=int, default=200, help="generated models (soundness)")
     ap.add_argument("--seed", type=int, default=1, help="make_conform_cases.py's seed (soundness)")
@@ -291,7 +326,7 @@ def main(argv=None):
     if args.self_test:
         return 0 if self_test(args.nnref) else 1
     if not args.suite:
-        sys.stderr.write("conform_suite: error: give a suite (soundness or bugs) or --self-test\n")
+        sys.stderr.write("conform_suite: error: give a suite (soundness, engines or bugs) or --self-test\n")
         return 2
     names = list(peers.PEERS) if args.peers == "all" else args.peers.split(",")
     unknown = [n for n in names if n not in peers.PEERS]
@@ -308,6 +343,11 @@ def main(argv=None):
                                                                            time.time() - start))
             run_all(args.nnref, verdicts, args.jobs)
             print_soundness(verdicts, time.time() - start)
+            failures = soundness_failures(args.nnref, verdicts)
+        elif args.suite == "engines":
+            verdicts = engine_verdicts(work, args.count, args.seed)
+            run_all(args.nnref, verdicts, args.jobs)
+            print_engines(verdicts, time.time() - start)
             failures = soundness_failures(args.nnref, verdicts)
         else:
             found, controls, reports = bug_verdicts(work)

@@ -7,8 +7,11 @@ packages=(
   libz3-dev libboost-dev libmpfr-dev libmpfi-dev libgmp-dev
   librapidcheck-dev catch2 libhwy-dev
   libzip-dev zlib1g-dev nlohmann-json3-dev libcli11-dev
+  libonnx-dev libprotobuf-dev protobuf-compiler   # the ONNX front-end (formats/onnx)
+  libonnx-testdata python3-onnx   # the ONNX backend node tests (scripts/onnx_node_tests.py)
   python3-numpy python3-jsonschema
   python3-torch   # the float32 peers of the conform tests (scripts/float32_peers.py)
+  libdnnl-dev     # oneDNN 2.6, a peer of bench/fastpath_bench (bench/README.md)
 )
 
 missing=()

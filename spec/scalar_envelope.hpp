@@ -114,6 +114,7 @@ struct ScalarOps<Envelope> {
   static bool isnan(const E& x) { return envelope::isnan(x); }
   // clang-format on
   static E abs(const E& x) {
+    if (isnan(x)) return x;
     if (x.lo >= 0) return x;
     if (x.hi <= 0) return -x;
     return {0.0, std::max(-x.lo, x.hi)};
@@ -172,7 +173,12 @@ struct ScalarOps<Envelope> {
     return envelope::finish_dot(n, mid, mag, rad, flush);
   }
   static double to_double(const E& x) { return mid(x).lo; }
-  static Enclosure enclosure(const E& x) { return {x.lo, x.hi}; }
+  // A NaN side means a NaN result is possible (sqrt of an envelope reaching below 0, abs of NaN):
+  // no side bounds such an element, so it has no finite side to reject an answer with.
+  static Enclosure enclosure(const E& x) {
+    if (isnan(x)) return {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
+    return {x.lo, x.hi};
+  }
 };
 
 static_assert(Scalar<Envelope>);

@@ -119,10 +119,10 @@ TEST_CASE("malformed files: garbage, missing and unreadable inputs") {
     CHECK(folder.code == 2);
     CHECK(folder.err.find("error[io.not-a-file]") != std::string::npos);
     CHECK(folder.err.find("is a directory") != std::string::npos);
-    write_bytes(dir / "model.onnx", "not yet");
-    Outcome onnx = check(dir / "model.onnx");
-    CHECK(onnx.code == 2);
-    CHECK(onnx.err.find("io.unknown-format") != std::string::npos);
+    write_bytes(dir / "model.tflite", "not a format nnref reads");
+    Outcome tflite = check(dir / "model.tflite");
+    CHECK(tflite.code == 2);
+    CHECK(tflite.err.find("io.unknown-format") != std::string::npos);
     write_bytes(dir / "noweights.nnl",
                 "version 0.2;\nmodel m {\n  config { weights: \"./nowhere\"; }\n  layer input = Input(shape: [4]);\n}\n");
     // check before the weights exist: shapes are proved, bindings not checked (exit 3); run needs them.

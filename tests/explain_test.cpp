@@ -18,10 +18,13 @@ namespace {
 // The codes in one source text: "prefix.rest" literals with a code's prefix, and error[...] text.
 void collect(const std::string& text, std::set<std::string>& codes) {
   static const std::regex literal(
-      R"re("((?:io|usage|npy|npz|nnl|input|eval|check|internal|size|shape|graph|attr|bind|kind)(?:\.[a-z0-9-]+)+)")re");
+      R"re("((?:io|usage|npy|npz|pb|onnx|nnl|nnef|input|eval|check|internal|size|shape|graph|attr|bind|kind)(?:\.[a-z0-9-]+)+)")re");
   static const std::regex printed(R"re(error\[([a-z]+(?:\.[a-z0-9-]+)+)\])re");
+  // File names of NNEF models that look like codes of the graph. prefix.
+  static const std::set<std::string> file_names = {"graph.nnef", "graph.quant"};
   for (const std::regex* re : {&literal, &printed})
-    for (std::sregex_iterator it(text.begin(), text.end(), *re), end; it != end; ++it) codes.insert((*it)[1]);
+    for (std::sregex_iterator it(text.begin(), text.end(), *re), end; it != end; ++it)
+      if (!file_names.count((*it)[1])) codes.insert((*it)[1]);
 }
 
 std::set<std::string> codes_in_sources() {

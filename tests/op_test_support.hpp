@@ -38,9 +38,11 @@ std::vector<double> doubles(const Tensor<T>& t) {
   return out;
 }
 
-// Checks attrs against the input shapes (the check must pass), requires the given parameters
-// and the evaluated outputs to have the shapes the check promised, and returns the outputs.
-// T comes first so that run<float>(attrs, ...) names the element type; it defaults to double.
+// The fast path's differential test on one op case (tests/fastpath_op_test_support.hpp): its
+// lowering on every Highway target, judged by the spec's float32 envelope.
+template <class A>
+void check_fast_op(const A& attrs, const std::vector<Value<double>>& ins, const std::vector<Tensor<double>>& ps = {});
+
 // Checks attrs against the input values' shapes and kinds (the check must pass), requires the
 // given parameters to have the shapes the check promised, and returns the outputs, allocated with
 // the witnessed shapes and written by the op's kernel.
@@ -64,6 +66,9 @@ std::vector<Value<T>> run_values(const A& attrs, const std::vector<Value<T>>& in
   for (const auto& p : ps) io.params.push_back(&p);
   for (auto& v : out) io.outputs.push_back(&v);
   run_kernel<A, T>(*c, io);
+  // Every op test case evaluated in double also runs through the fast path (issue 12's
+  // differential test "every op test case").
+  if constexpr (std::is_same_v<T, double>) check_fast_op(attrs, ins, ps);
   return out;
 }
 
@@ -131,3 +136,5 @@ inline constexpr double kLn2 = 0.693147180559945309417;
 inline constexpr double kLn3 = 1.098612288668109691396;
 
 }  // namespace nnref::test
+
+#include "fastpath_op_test_support.hpp"  // defines check_fast_op, after run_values which it uses

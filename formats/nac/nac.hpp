@@ -2,12 +2,17 @@
 // diagnostic codes are in docs/nac.md).
 #pragma once
 
+#include <span>
 #include <string>
 
+#include "formats/code_info.hpp"
 #include "formats/model.hpp"
 #include "formats/nac/program.hpp"
 
 namespace nnref {
+
+// The codes the NAC front-end and `nnref nac` print (docs/nac.md).
+std::span<const CodeInfo> nac_codes();
 
 LoadResult load_nac_file(const std::string& path, const LoadOptions& options);
 

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "formats/nnl/layers.hpp"
+#include "formats/onnx/onnx.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "semantics/memory.hpp"
 
@@ -94,8 +95,11 @@ class Loader {
     }
   }
 
-  void archive(const fs::path& path) {
-    Result<NamedTensors> r = read_npz(path.string(), static_cast<uint64_t>(std::max<int64_t>(budget_ - total_, 0)));
+  // An .npz archive, or the initializers of an .onnx model, by name.
+  void archive(const fs::path& path, bool onnx) {
+    const int64_t left = std::max<int64_t>(budget_ - total_, 0);
+    Result<NamedTensors> r =
+        onnx ? read_onnx_initializers(path.string(), left) : read_npz(path.string(), static_cast<uint64_t>(left));
     if (!r) {
       Diagnostic e = std::move(r).error();
       // Over budget, the archive is not at fault: point where the weights are named, as for a directory.
@@ -130,11 +134,6 @@ void load_weights(Model& m, const Program& p, int64_t max_memory, bool if_presen
   const std::string& path = m.weights_path;
   const SourceLoc& loc = m.weights_loc;
   std::string lower = lower_ascii(path);
-  if (ends_with(lower, ".onnx")) {
-    d.error("nnl.weights.onnx-unsupported",
-            "weights '" + path + "': .onnx weights are not supported yet: the ONNX front-end does not exist", loc);
-    return;
-  }
   std::error_code ec;
   fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st)) {
@@ -147,11 +146,11 @@ void load_weights(Model& m, const Program& p, int64_t max_memory, bool if_presen
   Loader loader(m, p, loc, max_memory, d);
   if (fs::is_directory(st)) {
     loader.directory(path);
-  } else if (ends_with(lower, ".npz")) {
-    loader.archive(path);
+  } else if (ends_with(lower, ".npz") || ends_with(lower, ".onnx")) {
+    loader.archive(path, ends_with(lower, ".onnx"));
   } else {
     d.error("nnl.weights.unknown-format",
-            "weights '" + path + "' are neither a directory of .npy files nor an .npz archive", loc);
+            "weights '" + path + "' are neither a directory of .npy files, an .npz archive nor an .onnx model", loc);
   }
 }
 

@@ -1,0 +1,23 @@
+// broadcast_to: the input repeated up to the target shape, run by run: a copy where the input
+// varies along the run, a fill with its one element where it is held fixed.
+#include <algorithm>
+#include <memory>
+
+#include "fastpath/broadcast_runs.hpp"
+#include "fastpath/lower.hpp"
+
+namespace nnref::fastpath {
+
+Step lower_op(const Checked<BroadcastToAttrs>& op, const NodeLowering& node) {
+  auto runs = std::make_shared<const BroadcastRuns>(op.outputs()[0], op.inputs(), op.attrs().broadcast);
+  return [runs, in = node.inputs[0], out = node.outputs[0]](const Frame& f) {
+    const float* x = f.at<float>(in);
+    float* y = f.at<float>(out);
+    runs->for_each(f.pool, [&](const Run& r) {
+      if (runs->varies(0)) std::copy_n(x + r.in[0], r.n, y + r.out);
+      else std::fill_n(y + r.out, r.n, x[r.in[0]]);
+    });
+  };
+}
+
+}  // namespace nnref::fastpath

@@ -1,0 +1,322 @@
+#include "formats/nnef/lower_ops.hpp"
+
+#include <map>
+
+namespace nnref::nnef {
+
+namespace {
+
+using Args = Composer::Args;
+using Results = std::optional<std::vector<Value>>;
+
+int64_t integer(const Args& a, const char* name) { return a.at(name).i; }
+std::vector<int64_t> integers(const Args& a, const char* name) {
+  std::vector<int64_t> out;
+  for (const Value& v : a.at(name).items) out.push_back(v.i);
+  return out;
+}
+std::vector<std::pair<int64_t, int64_t>> pairs(const Args& a, const char* name) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (const Value& v : a.at(name).items) out.emplace_back(v.items[0].i, v.items[1].i);
+  return out;
+}
+Real scalar(const Args& a, const char* name) { return a.at(name).r; }
+const std::string& text(const Args& a, const char* name) { return a.at(name).s; }
+bool logical(const Args& a, const char* name) { return a.at(name).b; }
+Results one(Value v) { return std::vector<Value>{std::move(v)}; }
+
+bool all_zero(const std::vector<std::pair<int64_t, int64_t>>& p) {
+  for (const auto& [b, e] : p)
+    if (b != 0 || e != 0) return false;
+  return true;
+}
+bool all_one(const std::vector<int64_t>& v) {
+  for (int64_t x : v)
+    if (x != 1) return false;
+  return true;
+}
+
+const std::map<std::string, UnaryOp>& unary_ops() {
+  static const std::map<std::string, UnaryOp> ops = {
+      {"copy", UnaryOp::Copy},   {"neg", UnaryOp::Neg},         {"rcp", UnaryOp::Rcp},       {"exp", UnaryOp::Exp},
+      {"log", UnaryOp::Log},     {"sin", UnaryOp::Sin},         {"cos", UnaryOp::Cos},       {"tan", UnaryOp::Tan},
+      {"sinh", UnaryOp::Sinh},   {"cosh", UnaryOp::Cosh},       {"tanh", UnaryOp::Tanh},     {"asin", UnaryOp::Asin},
+      {"acos", UnaryOp::Acos},   {"atan", UnaryOp::Atan},       {"asinh", UnaryOp::Asinh},   {"acosh", UnaryOp::Acosh},
+      {"atanh", UnaryOp::Atanh}, {"abs", UnaryOp::Abs},         {"sign", UnaryOp::Sign},     {"floor", UnaryOp::Floor},
+      {"ceil", UnaryOp::Ceil},   {"round", UnaryOp::Round},     {"sqr", UnaryOp::Sqr},       {"sqrt", UnaryOp::Sqrt},
+      {"rsqr", UnaryOp::Rsqr},   {"rsqrt", UnaryOp::Rsqrt},     {"log2", UnaryOp::Log2},     {"relu", UnaryOp::Relu},
+      {"sigmoid", UnaryOp::Sigmoid}, {"softplus", UnaryOp::Softplus}};
+  return ops;
+}
+const std::map<std::string, BinaryOp>& binary_ops() {
+  static const std::map<std::string, BinaryOp> ops = {{"add", BinaryOp::Add}, {"sub", BinaryOp::Sub},
+                                                       {"mul", BinaryOp::Mul}, {"div", BinaryOp::Div},
+                                                       {"pow", BinaryOp::Pow}, {"min", BinaryOp::Min},
+                                                       {"max", BinaryOp::Max}};
+  return ops;
+}
+
+// Only the channel-first axes of a pool's all-axis window are spatial: the batch and channel
+// entries must leave those axes alone.
+bool trivial_leading(const Args& a, const SourceLoc& loc, Composer& c, const std::string& op) {
+  const auto size = integers(a, "size"), stride = integers(a, "stride"), dilation = integers(a, "dilation");
+  const auto padding = pairs(a, "padding");
+  const auto lead_one = [](const std::vector<int64_t>& v) { return v.empty() || (v.size() >= 2 && v[0] == 1 && v[1] == 1); };
+  if (size.size() < 3)
+    c.fail("nnef.op-unsupported", op + " with a window of rank " + std::to_string(size.size()) +
+                                      ": nnref's pools need at least one spatial axis after batch and channel", loc);
+  return lead_one(size) && lead_one(stride) && lead_one(dilation) &&
+         (padding.empty() || (padding.size() >= 2 && padding[0] == std::pair<int64_t, int64_t>{0, 0} &&
+                              padding[1] == std::pair<int64_t, int64_t>{0, 0}));
+}
+std::vector<int64_t> spatial(const std::vector<int64_t>& v) { return v.empty() ? v : std::vector<int64_t>(v.begin() + 2, v.end()); }
+
+Results pool(Composer& c, const std::string& name, Args& a, PoolOp op, const SourceLoc& loc) {
+  const Value& x = a.at("input");
+  if (c.info(x).shape.size() != integers(a, "size").size())
+    c.fail("nnef.argument.value", name + ": the window has " + std::to_string(integers(a, "size").size()) +
+                                    " entries but the input has rank " + std::to_string(c.info(x).shape.size()), loc);
+  if (!trivial_leading(a, loc, c, name)) return std::nullopt;
+  PoolAttrs p;
+  p.op = op;
+  p.kernel = spatial(integers(a, "size"));
+  p.stride = spatial(integers(a, "stride"));
+  p.dilation = spatial(integers(a, "dilation"));
+  const auto padding = pairs(a, "padding");
+  p.pad_mode = padding.empty() ? PadMode::SameUpper : PadMode::Explicit;
+  if (!padding.empty()) p.padding.assign(padding.begin() + 2, padding.end());
+  const std::string& border = text(a, "border");
+  if (border == "ignore") {
+    p.border = PoolBorder::Ignore;
+  } else if (border == "constant" || (!padding.empty() && all_zero(padding))) {
+    p.border = PoolBorder::Constant;  // with no padding every border reads the same
+  } else {
+    c.fail("nnef.op-unsupported", name + " with border '" + border +
+                                      "': nnref's pools read padding as 'constant' (zeros) or 'ignore' only", loc);
+  }
+  return one(c.add_node1(name, p, {x}, loc));
+}
+
+// The bias of conv or linear: a parameter [C] when it is data (a variable or a literal), else
+// an addition after the op (the NNEF formula, left-aligned as [1, C] is).
+bool bias_is_data(Composer& c, const Value& bias) {
+  const TensorInfo& t = c.info(bias);
+  return !t.label.empty() || t.is_literal;
+}
+bool zero_literal(Composer& c, const Value& v) {
+  const TensorInfo& t = c.info(v);
+  return t.is_literal && t.data && t.data->tensor.values.size() == 1 && t.data->tensor.values[0] == 0.0;
+}
+// Adds conv or linear reading x, its filter f as the parameter "weight" and a data bias as the
+// parameter "bias" [channels] (none for a literal 0); a computed bias is added after the op.
+template <class A>
+Value with_filter_and_bias(Composer& c, const std::string& op, A attrs, const Value& x, const Value& f,
+                           const Value& bias, int64_t channels, const SourceLoc& loc) {
+  attrs.has_bias = bias_is_data(c, bias) && !zero_literal(c, bias);
+  Value y = c.add_node1(op, attrs, {x}, loc);
+  c.bind_param(f, "weight", c.info(f).shape);  // looked up again: add_node grows the tensor table
+  if (attrs.has_bias) c.bind_param(bias, "bias", {channels});
+  if (!bias_is_data(c, bias))
+    y = c.add_node1("add", BinaryAttrs{BinaryOp::Add, Broadcast::NnefLeft}, {y, bias}, loc);
+  return y;
+}
+
+Results conv(Composer& c, Args& a, const SourceLoc& loc) {
+  const Value &x = a.at("input"), &f = a.at("filter"), &bias = a.at("bias");
+  const TensorInfo& fi = c.info(f);
+  if (fi.label.empty() && !fi.is_literal)
+    c.fail("nnef.op-unsupported", "conv with a computed filter: nnref's conv takes its filter as data (a variable)", loc);
+  const std::vector<int64_t>& in = c.info(x).shape;
+  if (fi.shape.size() != in.size() || in.size() < 3)
+    c.fail("nnef.argument.value", "conv: the filter has rank " + std::to_string(fi.shape.size()) + " and the input " +
+                                         std::to_string(in.size()) + ": they must be equal and at least 3", loc);
+  ConvAttrs p;
+  p.out_channels = fi.shape[0];
+  p.kernel.assign(fi.shape.begin() + 2, fi.shape.end());
+  p.stride = integers(a, "stride");
+  p.dilation = integers(a, "dilation");
+  const auto padding = pairs(a, "padding");
+  p.pad_mode = padding.empty() ? PadMode::SameUpper : PadMode::Explicit;
+  p.padding = padding;
+  p.groups = integer(a, "groups");
+  if (p.groups == 0) p.groups = in[1];  // §4.3.1: 0 means depth-wise, one group per input channel
+  const std::string& border = text(a, "border");
+  if (border != "constant" && !(!padding.empty() && all_zero(padding)))
+    c.fail("nnef.op-unsupported", "conv with border '" + border + "': nnref's conv pads with zeros ('constant') only", loc);
+  return one(with_filter_and_bias(c, "conv", p, x, f, bias, p.out_channels, loc));
+}
+
+Results linear(Composer& c, Args& a, const SourceLoc& loc) {
+  const Value &x = a.at("input"), &f = a.at("filter"), &bias = a.at("bias");
+  const TensorInfo& fi = c.info(f);
+  if ((fi.label.empty() && !fi.is_literal) || fi.shape.size() != 2 || c.info(x).shape.size() != 2) return std::nullopt;
+  LinearAttrs p;
+  p.units = fi.shape[0];
+  p.layout = WeightLayout::OutIn;
+  return one(with_filter_and_bias(c, "linear", p, x, f, bias, p.units, loc));
+}
+
+Results batch_norm(Composer& c, Args& a, const SourceLoc& loc) {
+  const Value& x = a.at("input");
+  const std::vector<int64_t> in = c.info(x).shape;  // a copy: add_node grows the tensor table
+  if (in.size() < 2) return std::nullopt;
+  for (const char* role : {"mean", "variance", "offset", "scale"})
+    if (!bias_is_data(c, a.at(role))) return std::nullopt;  // computed statistics: expanded from the body
+  BatchNormAttrs p;
+  p.epsilon = scalar(a, "epsilon");
+  p.channel_axis = 1;
+  Value y = c.add_node1("batch_normalization", p, {x}, loc);
+  for (const char* role : {"mean", "variance", "scale", "offset"}) c.bind_param(a.at(role), role, {in[1]});
+  return one(y);
+}
+
+Results reshape(Composer& c, Args& a, const SourceLoc& loc) {
+  const Value& x = a.at("input");
+  const std::vector<int64_t>& in = c.info(x).shape;
+  const int64_t rank = static_cast<int64_t>(in.size());
+  const std::vector<int64_t> shape = integers(a, "shape");
+  const int64_t start = integer(a, "axis_start");
+  int64_t count = integer(a, "axis_count");
+  if (count == -1) count = rank - start;
+  if (start < 0 || count < 0 || start + count > rank)
+    c.fail("nnef.argument.value", "reshape: axis_start " + std::to_string(start) + " and axis_count " +
+                                          std::to_string(integer(a, "axis_count")) + " leave the input's rank " +
+                                          std::to_string(rank), loc);
+  // IR reshape: 0 copies the input extent at the same position. Before axis_start positions agree;
+  // within [axis_start, axis_start + count) NNEF's 0 copies the same position too; after it they agree
+  // only when the count of axes is unchanged, otherwise the extents at the declared sizes are used.
+  std::vector<int64_t> dims(static_cast<size_t>(start), 0);
+  dims.insert(dims.end(), shape.begin(), shape.end());
+  const bool aligned = static_cast<int64_t>(shape.size()) == count;
+  for (int64_t k = start + count; k < rank; ++k) dims.push_back(aligned ? 0 : in[static_cast<size_t>(k)]);
+  return one(c.add_node1("reshape", ReshapeAttrs{dims}, {x}, loc));
+}
+
+Results transpose(Composer& c, Args& a, const SourceLoc& loc) {
+  const Value& x = a.at("input");
+  std::vector<int64_t> perm = integers(a, "axes");
+  for (int64_t k = static_cast<int64_t>(perm.size()); k < static_cast<int64_t>(c.info(x).shape.size()); ++k) perm.push_back(k);
+  return one(c.add_node1("transpose", TransposeAttrs{perm}, {x}, loc));
+}
+
+Results stack(Composer& c, Args& a, const SourceLoc& loc) {
+  const int64_t axis = integer(a, "axis");
+  std::vector<Value> parts;
+  for (const Value& v : a.at("values").items) parts.push_back(c.add_node1("unsqueeze", UnsqueezeAttrs{{axis}}, {v}, loc));
+  if (parts.empty()) c.fail("nnef.argument.value", "stack of no tensors", loc);
+  return one(c.add_node1("stack", ConcatAttrs{axis, 0}, parts, loc));
+}
+
+Results unstack(Composer& c, Args& a, const SourceLoc& loc) {
+  const Value& x = a.at("value");
+  const int64_t axis = integer(a, "axis");
+  const std::vector<int64_t>& in = c.info(x).shape;
+  if (axis < 0 || axis >= static_cast<int64_t>(in.size()))
+    c.fail("nnef.argument.value", "unstack: axis " + std::to_string(axis) + " of a rank-" + std::to_string(in.size()) +
+                                          " tensor", loc);
+  const std::vector<Value> parts =
+      c.add_node("unstack", SplitAttrs{axis, std::vector<int64_t>(static_cast<size_t>(in[static_cast<size_t>(axis)]), 1)}, {x}, loc);
+  std::vector<Value> out;
+  for (const Value& p : parts) out.push_back(c.add_node1("squeeze", SqueezeAttrs{{axis}}, {p}, loc));
+  return one(Value::array(std::move(out)));
+}
+
+// tile: each axis with r repeats is r copies of the tensor concatenated along it.
+Results tile(Composer& c, Args& a, const SourceLoc& loc) {
+  Value x = a.at("input");
+  const std::vector<int64_t> repeats = integers(a, "repeats");
+  if (repeats.size() != c.info(x).shape.size())
+    c.fail("nnef.argument.value", "tile: " + std::to_string(repeats.size()) + " repeats for a rank-" +
+                                    std::to_string(c.info(x).shape.size()) + " tensor", loc);
+  for (size_t k = 0; k < repeats.size(); ++k) {
+    if (repeats[k] < 1 || repeats[k] > 4096)
+      c.fail("nnef.argument.value", "tile: repeats " + std::to_string(repeats[k]) + " on axis " + std::to_string(k) +
+                                      " (1 to 4096)", loc);
+    if (repeats[k] > 1)
+      x = c.add_node1("tile", ConcatAttrs{static_cast<int64_t>(k), 0}, std::vector<Value>(static_cast<size_t>(repeats[k]), x), loc);
+  }
+  return one(c.add_node1("copy", UnaryAttrs{UnaryOp::Copy}, {x}, loc));
+}
+
+Results slice(Composer& c, Args& a, const SourceLoc& loc) {
+  const std::vector<int64_t> stride = integers(a, "stride");
+  if (!all_one(stride))
+    c.fail("nnef.op-unsupported", "slice with a stride other than 1: nnref's slice has none yet", loc);
+  return one(c.add_node1("slice", SliceAttrs{integers(a, "axes"), integers(a, "begin"), integers(a, "end")}, {a.at("input")}, loc));
+}
+
+Results pad(Composer& c, Args& a, const SourceLoc& loc) {
+  const std::string& border = text(a, "border");
+  PadAttrs p;
+  p.padding = pairs(a, "padding");
+  p.value = scalar(a, "value");
+  if (border == "constant") p.border = PadBorder::Constant;
+  else if (border == "reflect") p.border = PadBorder::Reflect;
+  else if (border == "replicate") p.border = PadBorder::Replicate;
+  else c.fail("nnef.op-unsupported", "pad with border '" + border + "': nnref pads with 'constant', 'reflect' and 'replicate'", loc);
+  return one(c.add_node1("pad", p, {a.at("input")}, loc));
+}
+
+Results box(Composer& c, Args& a, const SourceLoc& loc) {
+  // box normalized is the average pool; a plain box sum has no IR op yet.
+  if (!logical(a, "normalize")) return std::nullopt;
+  return pool(c, "box", a, PoolOp::Avg, loc);
+}
+
+}  // namespace
+
+std::optional<std::vector<Value>> lower_standard(Composer& c, const std::string& name, Args& a, const SourceLoc& loc) {
+  if (const auto u = unary_ops().find(name); u != unary_ops().end())
+    return one(c.add_node1(name, UnaryAttrs{u->second}, {a.begin()->second}, loc));
+  if (const auto b = binary_ops().find(name); b != binary_ops().end()) {
+    const char* lhs = a.count("x") ? "x" : "A";
+    return one(c.add_node1(name, BinaryAttrs{b->second, Broadcast::NnefLeft}, {a.at(lhs), a.at("y")}, loc));
+  }
+  if (name == "elu" || name == "leaky_relu")
+    return one(c.add_node1(name, UnaryAttrs{name == "elu" ? UnaryOp::Elu : UnaryOp::LeakyRelu, scalar(a, "alpha")},
+                           {a.at("x")}, loc));
+  if (name == "prelu") return one(c.add_node1(name, PreluAttrs{Broadcast::NnefLeft}, {a.at("x"), a.at("alpha")}, loc));
+  if (name == "clamp") return one(c.add_node1(name, ClampAttrs{Broadcast::NnefLeft}, {a.at("x"), a.at("a"), a.at("b")}, loc));
+  if (name == "select")
+    return one(c.add_node1(name, SelectAttrs{Broadcast::NnefLeft},
+                           {a.at("condition"), a.at("true_value"), a.at("false_value")}, loc));
+  if (name == "add_n") {
+    const std::vector<Value>& xs = a.at("x").items;
+    if (xs.size() < 2) return std::nullopt;  // the body: x[0] + 0.0, or 0.0
+    return one(c.add_node1(name, AddNAttrs{0}, xs, loc));
+  }
+  if (name == "conv") return conv(c, a, loc);
+  if (name == "linear") return linear(c, a, loc);
+  if (name == "batch_normalization") return batch_norm(c, a, loc);
+  if (name == "max_pool") return pool(c, name, a, PoolOp::Max, loc);
+  if (name == "avg_pool") return pool(c, name, a, PoolOp::Avg, loc);
+  if (name == "box") return box(c, a, loc);
+  if (name == "matmul")
+    return one(c.add_node1(name, MatMulAttrs{logical(a, "transposeA"), logical(a, "transposeB")}, {a.at("A"), a.at("B")}, loc));
+  if (name == "softmax") return one(c.add_node1(name, SoftmaxAttrs{integers(a, "axes"), 0}, {a.at("x")}, loc));
+  if (name == "sum_reduce" || name == "mean_reduce" || name == "max_reduce" || name == "min_reduce") {
+    ReduceOp op = name == "max_reduce" ? ReduceOp::Max : name == "min_reduce" ? ReduceOp::Min : ReduceOp::Mean;
+    if (name == "sum_reduce" && !logical(a, "normalize")) op = ReduceOp::Sum;
+    return one(c.add_node1(name, ReduceAttrs{op, integers(a, "axes"), true}, {a.at("input")}, loc));
+  }
+  if (name == "reshape") return reshape(c, a, loc);
+  if (name == "squeeze") return one(c.add_node1(name, SqueezeAttrs{integers(a, "axes")}, {a.at("input")}, loc));
+  if (name == "unsqueeze") return one(c.add_node1(name, UnsqueezeAttrs{integers(a, "axes")}, {a.at("input")}, loc));
+  if (name == "transpose") return transpose(c, a, loc);
+  if (name == "split") {
+    std::vector<Value> parts = c.add_node(name, SplitAttrs{integer(a, "axis"), integers(a, "ratios")}, {a.at("value")}, loc);
+    return one(Value::array(std::move(parts)));
+  }
+  if (name == "concat") {
+    if (a.at("values").items.empty()) c.fail("nnef.argument.value", "concat of no tensors", loc);
+    return one(c.add_node1(name, ConcatAttrs{integer(a, "axis"), 0}, a.at("values").items, loc));
+  }
+  if (name == "stack") return stack(c, a, loc);
+  if (name == "unstack") return unstack(c, a, loc);
+  if (name == "tile") return tile(c, a, loc);
+  if (name == "slice") return slice(c, a, loc);
+  if (name == "pad") return pad(c, a, loc);
+  return std::nullopt;
+}
+
+}  // namespace nnref::nnef

@@ -1,0 +1,52 @@
+// The ONNX front-end's codes, for `check --explain` (docs/onnx.md explains each).
+#include <array>
+
+#include "formats/onnx/onnx.hpp"
+
+namespace nnref {
+
+std::span<const CodeInfo> onnx_codes() {
+  static constexpr std::array kCodes = {
+      CodeInfo{"onnx.parse", "the .onnx file is not a ModelProto (the protobuf does not parse) or holds no graph",
+                 "onnx"},
+      CodeInfo{"onnx.opset-unsupported", "the model imports an ai.onnx opset beyond 17 (ONNX 1.12)", "onnx"},
+      CodeInfo{"onnx.domain-unsupported", "a node of an operator domain other than ai.onnx", "onnx"},
+      CodeInfo{"onnx.op-unsupported", "a node whose op nnref does not read (docs/onnx.md lists the ops)", "onnx"},
+      CodeInfo{"onnx.attribute-unsupported", "an attribute, or an attribute value, that nnref does not read", "onnx"},
+      CodeInfo{"onnx.attribute-type", "an attribute of the wrong type (an int where a float is meant, ...)", "onnx"},
+      CodeInfo{"onnx.attribute-value", "an attribute value the op does not allow (pads of the wrong length, ...)",
+                 "onnx"},
+      CodeInfo{"onnx.input-missing", "a required input of a node is not given", "onnx"},
+      CodeInfo{"onnx.input-not-constant", "an input nnref reads at load time (a weight, a shape, axes) is not an "
+                                            "initializer or a Constant", "onnx"},
+      CodeInfo{"onnx.input-type", "an input read at load time has the wrong element type or rank", "onnx"},
+      CodeInfo{"onnx.input-unsupported", "an input form of an old opset nnref does not read", "onnx"},
+      CodeInfo{"onnx.input-shape", "a graph input declares no shape, or a negative extent", "onnx"},
+      CodeInfo{"onnx.type-unsupported", "a tensor that is not float where data is computed (nnref computes with real "
+                                          "numbers)", "onnx"},
+      CodeInfo{"onnx.shape-unknown", "a node needs the shape of an input whose shape the rules do not give",
+                 "onnx"},
+      CodeInfo{"onnx.shape-unsupported", "a shape nnref cannot translate: an empty slice, a broadcast or fold that "
+                                           "needs fixed extents when the inputs have symbolic ones", "onnx"},
+      CodeInfo{"onnx.output-unsupported", "a node output nnref does not compute (a mask, indices) is read", "onnx"},
+      CodeInfo{"onnx.value-undefined", "a node or the graph reads a name nothing defines", "onnx"},
+      CodeInfo{"onnx.split-sizes", "the sizes of a Split do not add up to the extent of its axis", "onnx"},
+      CodeInfo{"onnx.tensor-type-unsupported", "a tensor of an element type nnref does not read (string, complex, "
+                                                 "bfloat16, sparse, segmented)", "onnx"},
+      CodeInfo{"onnx.tensor-shape", "a tensor with a negative extent or an element count beyond 64 bits", "onnx"},
+      CodeInfo{"onnx.tensor-data-size", "a tensor whose stored data does not match its shape", "onnx"},
+      CodeInfo{"onnx.tensor-integer-range", "an integer tensor with a value beyond 2^53 in magnitude", "onnx"},
+      CodeInfo{"onnx.external-data", "external data that is malformed, outside the model's folder, or past the end "
+                                       "of its file", "onnx"},
+      CodeInfo{"onnx.internal", "an unexpected failure while reading the model (a bug in nnref)", "onnx"},
+      CodeInfo{"pb.parse", "a .pb tensor file is not a serialized TensorProto", "onnx"},
+      CodeInfo{"pb.tensor-type-unsupported", "a .pb tensor file of an element type nnref does not read", "onnx"},
+      CodeInfo{"pb.tensor-shape", "a .pb tensor file with a negative extent or too many elements", "onnx"},
+      CodeInfo{"pb.tensor-data-size", "a .pb tensor file whose data does not match its shape", "onnx"},
+      CodeInfo{"pb.tensor-integer-range", "a .pb tensor file with an integer beyond 2^53 in magnitude", "onnx"},
+      CodeInfo{"pb.external-data", "a .pb tensor file that refers to external data", "onnx"},
+  };
+  return kCodes;
+}
+
+}  // namespace nnref

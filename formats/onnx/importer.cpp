@@ -1,0 +1,382 @@
+#include "formats/onnx/importer.hpp"
+
+#include <algorithm>
+
+#include "formats/onnx/ops.hpp"
+#include "formats/onnx/tensor_proto.hpp"
+#include "semantics/memory.hpp"
+#include "semantics/node_rule.hpp"
+
+namespace nnref::onnx_format {
+
+namespace {
+
+std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
+
+bool is_float_type(int32_t t) {
+  return t == onnx::TensorProto::FLOAT || t == onnx::TensorProto::DOUBLE || t == onnx::TensorProto::FLOAT16;
+}
+
+}  // namespace
+
+// ---- NodeCtx ----
+
+NodeCtx::NodeCtx(Importer& im, const onnx::NodeProto& n, std::string name, int64_t opset, SourceLoc loc)
+    : im_(im), n_(n), name_(std::move(name)), opset_(opset), loc_(std::move(loc)) {}
+
+void NodeCtx::refuse(const std::string& code, const std::string& message) const {
+  const std::string version = opset_ > 0 ? "opset " + std::to_string(opset_) : "domain '" + n_.domain() + "'";
+  Diagnostic d = make_error(code, n_.op_type() + " node " + in_quotes(name_) + " (" + version + "): " + message, loc_);
+  d.node = name_;
+  throw Refusal{std::move(d)};
+}
+
+const onnx::AttributeProto* NodeCtx::attr(const std::string& a) {
+  for (const auto& at : n_.attribute())
+    if (at.name() == a) {
+      read_attrs_.insert(a);
+      return &at;
+    }
+  return nullptr;
+}
+
+bool NodeCtx::has_attr(const std::string& a) { return attr(a) != nullptr; }
+
+int64_t NodeCtx::attr_int(const std::string& a, int64_t def) {
+  const auto* at = attr(a);
+  if (!at) return def;
+  if (at->type() != onnx::AttributeProto::INT) refuse("onnx.attribute-type", "attribute " + a + " must be an int");
+  return at->i();
+}
+
+// Attributes are float32; so are the defaults the handlers pass (1e-5f), read as doubles exactly.
+double NodeCtx::attr_float(const std::string& a, double def) {
+  const auto* at = attr(a);
+  if (!at) return def;
+  if (at->type() != onnx::AttributeProto::FLOAT) refuse("onnx.attribute-type", "attribute " + a + " must be a float");
+  return static_cast<double>(at->f());
+}
+
+std::string NodeCtx::attr_string(const std::string& a, const std::string& def) {
+  const auto* at = attr(a);
+  if (!at) return def;
+  if (at->type() != onnx::AttributeProto::STRING) refuse("onnx.attribute-type", "attribute " + a + " must be a string");
+  return at->s();
+}
+
+std::vector<int64_t> NodeCtx::attr_ints(const std::string& a) {
+  const auto* at = attr(a);
+  if (!at) return {};
+  if (at->type() != onnx::AttributeProto::INTS) refuse("onnx.attribute-type", "attribute " + a + " must be ints");
+  return {at->ints().begin(), at->ints().end()};
+}
+
+bool NodeCtx::has_input(size_t k) const { return k < input_count() && !n_.input(static_cast<int>(k)).empty(); }
+
+const HostTensor* NodeCtx::constant(size_t k) const {
+  if (!has_input(k)) return nullptr;
+  const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
+  return v.constant ? &*v.constant : nullptr;
+}
+
+const HostTensor& NodeCtx::require_constant(size_t k, const std::string& what) {
+  const HostTensor* t = constant(k);
+  if (!t)
+    refuse("onnx.input-not-constant", what + " (input " + std::to_string(k) + ", " +
+                                          in_quotes(n_.input(static_cast<int>(k))) +
+                                          ") must be an initializer or a constant: nnref reads it when it loads the model");
+  return *t;
+}
+
+std::vector<int64_t> NodeCtx::int_list(size_t k, const std::string& what) {
+  const HostTensor& t = require_constant(k, what);
+  if (dtype_is_float(t.dtype) || t.shape.rank() > 1) refuse("onnx.input-type", what + " must be a 1-D integer tensor");
+  std::vector<int64_t> out;
+  for (double v : t.values) out.push_back(static_cast<int64_t>(v));
+  return out;
+}
+
+ValueRef NodeCtx::data(size_t k) {
+  if (!has_input(k)) refuse("onnx.input-missing", "input " + std::to_string(k) + " is required");
+  Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
+  if (v.constant && !dtype_is_float(v.constant->dtype))
+    refuse("onnx.type-unsupported", "input " + in_quotes(v.source) + " is a " + dtype_name(v.constant->dtype) +
+                                        " tensor: nnref computes with real numbers, so only float tensors are data");
+  return im_.materialise(v);
+}
+
+std::vector<int64_t> NodeCtx::shape(size_t k) {
+  if (!has_input(k)) refuse("onnx.input-missing", "input " + std::to_string(k) + " is required");
+  const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
+  if (v.constant) return v.constant->shape.dims();
+  const auto s = im_.shape_of(*v.ref);
+  if (!s)
+    refuse("onnx.shape-unknown", "the shape of input " + in_quotes(v.source) +
+                                     " is needed to translate this node, and the rules give none (see nnref check)");
+  return *s;
+}
+
+bool NodeCtx::extents_fixed() const { return im_.extents_fixed_; }
+
+int64_t NodeCtx::emit_node(const std::string& suffix, OpAttrs op, std::vector<ValueRef> inputs) {
+  return im_.add_ir_node(suffix.empty() ? name_ : name_ + "/" + suffix, std::move(op), std::move(inputs), loc_);
+}
+
+ValueRef NodeCtx::emit(const std::string& suffix, OpAttrs op, std::vector<ValueRef> inputs) {
+  return {emit_node(suffix, std::move(op), std::move(inputs)), 0};
+}
+
+void NodeCtx::param_tensor(int64_t id, const std::string& role, HostTensor t, const std::string& key) {
+  const std::string& node = im_.m_.graph.nodes[static_cast<size_t>(id)].name;
+  im_.m_.param_keys[{node, role}] = key;
+  im_.m_.payload.set(node, role, ParamEntry{std::move(t), im_.file_ + ":" + key});
+}
+
+void NodeCtx::param(int64_t id, const std::string& role, size_t k) {
+  const HostTensor& t = require_constant(k, role);
+  if (!dtype_is_float(t.dtype)) refuse("onnx.type-unsupported", role + " must be a float tensor");
+  param_tensor(id, role, t, n_.input(static_cast<int>(k)));
+}
+
+ValueRef NodeCtx::literal(const std::string& suffix, HostTensor t) {
+  const int64_t id = emit_node(suffix, ConstAttrs{t.shape.dims()}, {});
+  param_tensor(id, "value", std::move(t), name_ + "/" + suffix);
+  return {id, 0};
+}
+
+void NodeCtx::set_output(size_t k, ValueRef v) {
+  if (k >= static_cast<size_t>(n_.output_size()) || n_.output(static_cast<int>(k)).empty()) return;
+  const std::string& out = n_.output(static_cast<int>(k));
+  im_.values_[out] = Value{v, std::nullopt, out};
+}
+
+void NodeCtx::set_output_constant(size_t k, HostTensor t) {
+  if (k >= static_cast<size_t>(n_.output_size()) || n_.output(static_cast<int>(k)).empty()) return;
+  const std::string& out = n_.output(static_cast<int>(k));
+  im_.values_[out] = Value{std::nullopt, std::move(t), out};
+}
+
+bool NodeCtx::output_read(size_t k) const {
+  if (k >= static_cast<size_t>(n_.output_size())) return false;
+  const std::string& out = n_.output(static_cast<int>(k));
+  return !out.empty() && im_.read_later_.count(out) > 0;
+}
+
+void NodeCtx::only_outputs(size_t n) {
+  for (size_t k = n; k < static_cast<size_t>(n_.output_size()); ++k) {
+    const std::string& out = n_.output(static_cast<int>(k));
+    if (output_read(k))
+      refuse("onnx.output-unsupported", "output " + std::to_string(k) + " (" + in_quotes(out) + ") is not supported");
+  }
+}
+
+void NodeCtx::finish() {
+  for (const auto& at : n_.attribute())
+    if (!read_attrs_.count(at.name()))
+      refuse("onnx.attribute-unsupported", "attribute " + at.name() + " is not supported");
+}
+
+// ---- Importer ----
+
+std::string Importer::unique_name(const std::string& base) {
+  std::string name = base;
+  for (int k = 2; names_.count(name); ++k) name = base + "#" + std::to_string(k);
+  names_.insert(name);
+  return name;
+}
+
+int64_t Importer::add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef> inputs, const SourceLoc& loc) {
+  std::vector<Dims<CDim>> in;
+  bool known = true;
+  for (const ValueRef& r : inputs) {
+    const auto s = shape_of(r);
+    if (!s) {
+      known = false;
+      break;
+    }
+    in.emplace_back(s->begin(), s->end());
+  }
+  std::vector<std::optional<std::vector<int64_t>>> outs;
+  if (known) {
+    ConcreteSink sink;
+    auto r = node_obligations<CDim>(op, {}, in, sink);
+    if (r && sink.ok())
+      for (const auto& d : r->outputs) {
+        std::vector<int64_t> v;
+        for (const CDim& x : d) v.push_back(x.v);
+        outs.emplace_back(std::move(v));
+      }
+  }
+  const int64_t id = m_.graph.add(unique_name(name), std::move(op), std::move(inputs), loc);
+  shapes_.push_back(std::move(outs));
+  return id;
+}
+
+std::optional<std::vector<int64_t>> Importer::shape_of(const ValueRef& r) const {
+  const auto& outs = shapes_[static_cast<size_t>(r.node)];
+  const auto k = static_cast<size_t>(r.output);
+  return k < outs.size() ? outs[k] : std::nullopt;
+}
+
+ValueRef Importer::materialise(Value& v) {
+  if (v.ref) return *v.ref;
+  const HostTensor& t = *v.constant;
+  const int64_t id = add_ir_node(v.source, ConstAttrs{t.shape.dims()}, {}, SourceLoc{file_, 0, 0});
+  const std::string& name = m_.graph.nodes[static_cast<size_t>(id)].name;
+  m_.param_keys[{name, "value"}] = v.source;
+  // An integer constant reaches the graph only as a graph output (data() refuses it as an operand):
+  // its values, integers of magnitude at most 2^53, are the same real numbers as doubles.
+  HostTensor value = t;
+  if (!dtype_is_float(value.dtype)) value.dtype = DType::F64;
+  m_.payload.set(name, "value", ParamEntry{std::move(value), file_ + ":" + v.source});
+  v.ref = ValueRef{id, 0};
+  return *v.ref;
+}
+
+void Importer::add_input(const onnx::ValueInfoProto& v) {
+  const SourceLoc loc{file_, 0, 0};
+  if (!v.type().has_tensor_type()) {
+    diags_.push_back(make_error("onnx.type-unsupported", "graph input '" + v.name() + "' is not a tensor", loc));
+    failed_.insert(v.name());
+    return;
+  }
+  const auto& tt = v.type().tensor_type();
+  if (!is_float_type(tt.elem_type())) {
+    diags_.push_back(make_error("onnx.type-unsupported",
+                                "graph input '" + v.name() + "' has element type " +
+                                    onnx::TensorProto::DataType_Name(
+                                        static_cast<onnx::TensorProto::DataType>(tt.elem_type())) +
+                                    ": nnref computes with real numbers, so inputs are float tensors",
+                                loc));
+    failed_.insert(v.name());
+    return;
+  }
+  if (!tt.has_shape()) {
+    diags_.push_back(make_error("onnx.input-shape", "graph input '" + v.name() + "' declares no shape", loc));
+    failed_.insert(v.name());
+    return;
+  }
+  std::vector<int64_t> dims;
+  std::vector<std::string> size_names;
+  for (int k = 0; k < tt.shape().dim_size(); ++k) {
+    const auto& d = tt.shape().dim(k);
+    if (d.has_dim_value()) {
+      if (d.dim_value() < 0) {
+        diags_.push_back(make_error("onnx.input-shape",
+                                    "graph input '" + v.name() + "' has extent " + std::to_string(d.dim_value()), loc));
+        failed_.insert(v.name());
+        return;
+      }
+      dims.push_back(d.dim_value());
+      size_names.emplace_back();
+    } else {
+      // A symbolic extent: 1 until --dim names it.
+      dims.push_back(1);
+      size_names.push_back(d.has_dim_param() && !d.dim_param().empty() ? d.dim_param()
+                                                                       : v.name() + "." + std::to_string(k));
+      extents_fixed_ = false;
+    }
+  }
+  const int64_t id = add_ir_node(v.name(), InputAttrs{dims}, {}, loc);
+  for (size_t k = 0; k < size_names.size(); ++k)
+    if (!size_names[k].empty()) m_.size_names.push_back({size_names[k], id, k});
+  values_[v.name()] = Value{ValueRef{id, 0}, std::nullopt, v.name()};
+}
+
+void Importer::add_node(const onnx::NodeProto& n, size_t index, const std::map<std::string, int64_t>& opsets) {
+  const std::string base = n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name();
+  const SourceLoc loc{file_, static_cast<int>(index + 1), 0};
+  auto fail_outputs = [&] {
+    for (const auto& o : n.output()) failed_.insert(o);
+  };
+  for (const auto& i : n.input())
+    if (!i.empty() && !values_.count(i)) {
+      if (failed_.count(i)) {
+        fail_outputs();  // its cause is reported already
+        return;
+      }
+      Diagnostic d = make_error("onnx.value-undefined", n.op_type() + " node '" + base + "' reads '" + i +
+                                                            "', which no earlier node, input or initializer defines",
+                                loc);
+      d.node = base;
+      diags_.push_back(std::move(d));
+      fail_outputs();
+      return;
+    }
+  const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
+  auto opset = opsets.find(domain);
+  NodeCtx ctx(*this, n, base, opset == opsets.end() ? 0 : opset->second, loc);
+  try {
+    if (opset == opsets.end())
+      ctx.refuse("onnx.domain-unsupported", "domain '" + n.domain() + "' is not imported by the model or not supported");
+    const OpHandler h = domain.empty() ? find_op(n.op_type()) : nullptr;
+    if (!h) ctx.refuse("onnx.op-unsupported", "op " + n.op_type() + " is not supported by nnref (docs/onnx.md)");
+    h(ctx);
+    ctx.finish();
+  } catch (const Refusal& r) {
+    diags_.push_back(r.d);
+    fail_outputs();
+  }
+}
+
+void Importer::declare(const onnx::ValueInfoProto& v) {
+  auto it = values_.find(v.name());
+  if (it == values_.end() || !it->second.ref || !v.type().has_tensor_type() || !v.type().tensor_type().has_shape())
+    return;
+  std::vector<int64_t> dims;
+  for (const auto& d : v.type().tensor_type().shape().dim()) {
+    if (!d.has_dim_value()) return;  // symbolic: nothing concrete to compare
+    dims.push_back(d.dim_value());
+  }
+  Node& node = m_.graph.nodes[static_cast<size_t>(it->second.ref->node)];
+  if (std::holds_alternative<InputAttrs>(node.op)) return;
+  const auto out = static_cast<size_t>(it->second.ref->output);
+  if (node.declared.size() <= out) node.declared.resize(out + 1);
+  node.declared[out] = dims;
+}
+
+void Importer::run(const onnx::GraphProto& g, const std::map<std::string, int64_t>& opsets, const std::string& base_dir,
+                   int64_t max_memory) {
+  file_ = m_.path;
+  budget_left_ = max_memory;
+  for (const auto& n : g.node())
+    for (const auto& i : n.input()) read_later_.insert(i);
+  for (const auto& o : g.output()) read_later_.insert(o.name());
+  for (const auto& init : g.initializer()) {
+    TensorSource src{file_ + ":" + init.name(), base_dir, budget_left_};
+    Result<HostTensor> t = read_tensor(init, src);
+    if (!t) {
+      Diagnostic d = std::move(t).error();
+      d.loc = SourceLoc{file_, 0, 0};
+      const bool over_budget = d.code == "size.budget";
+      diags_.push_back(std::move(d));
+      failed_.insert(init.name());
+      if (over_budget) return;
+      continue;
+    }
+    budget_left_ -= tensor_bytes(CDim(t.value().shape.count()), sizeof(double)).v;
+    values_[init.name()] = Value{std::nullopt, std::move(t).value(), init.name()};
+  }
+  for (const auto& s : g.sparse_initializer()) {
+    diags_.push_back(make_error("onnx.tensor-type-unsupported",
+                                "sparse initializer '" + s.values().name() + "' is not supported", SourceLoc{file_, 0, 0}));
+    failed_.insert(s.values().name());
+  }
+  for (const auto& in : g.input())
+    if (!values_.count(in.name()) && !failed_.count(in.name())) add_input(in);
+  for (int k = 0; k < g.node_size(); ++k) add_node(g.node(k), static_cast<size_t>(k), opsets);
+  for (const auto& o : g.output()) {
+    auto it = values_.find(o.name());
+    if (it == values_.end()) {
+      if (!failed_.count(o.name()))
+        diags_.push_back(make_error("onnx.value-undefined", "graph output '" + o.name() + "' is not defined",
+                                    SourceLoc{file_, 0, 0}));
+      continue;
+    }
+    m_.graph.outputs.push_back({o.name(), materialise(it->second)});
+  }
+  for (const auto& v : g.value_info()) declare(v);
+  for (const auto& o : g.output()) declare(o);
+}
+
+}  // namespace nnref::onnx_format

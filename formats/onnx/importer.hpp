@@ -1,0 +1,122 @@
+// The translation of one ONNX graph into the IR: a table of the ONNX values (each a graph value,
+// a constant, or both), the nodes it emits with their shapes at the inputs' default extents, and
+// the per-node context the op handlers (ops.cpp) read: attributes, inputs, opset.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+
+#include "formats/model.hpp"
+#include "spec/diagnostic.hpp"
+
+namespace nnref::onnx_format {
+
+// A handler's refusal: becomes one located diagnostic, and the node's outputs are not defined.
+struct Refusal {
+  Diagnostic d;
+};
+
+struct Value {
+  std::optional<ValueRef> ref;          // in the graph (materialised on first use for a constant)
+  std::optional<HostTensor> constant;   // an initializer, a Constant, a folded Shape
+  std::string source;                   // its ONNX name
+};
+
+class Importer;
+
+// What one ONNX node's handler sees.
+class NodeCtx {
+ public:
+  NodeCtx(Importer& im, const onnx::NodeProto& n, std::string name, int64_t opset, SourceLoc loc);
+
+  const onnx::NodeProto& proto() const { return n_; }
+  int64_t opset() const { return opset_; }
+  const std::string& name() const { return name_; }
+
+  // Attributes; each read marks it known. finish() refuses any attribute no handler read.
+  bool has_attr(const std::string& a);
+  int64_t attr_int(const std::string& a, int64_t def);
+  double attr_float(const std::string& a, double def);
+  std::string attr_string(const std::string& a, const std::string& def);
+  std::vector<int64_t> attr_ints(const std::string& a);
+  const onnx::AttributeProto* attr(const std::string& a);
+
+  // Inputs: present (given and not the empty name), as a graph value, as a constant.
+  size_t input_count() const { return static_cast<size_t>(n_.input_size()); }
+  bool has_input(size_t k) const;
+  ValueRef data(size_t k);
+  const HostTensor* constant(size_t k) const;
+  const HostTensor& require_constant(size_t k, const std::string& what);
+  std::vector<int64_t> int_list(size_t k, const std::string& what);
+  std::vector<int64_t> shape(size_t k);  // at the default extents; refused when unknown
+  size_t rank(size_t k) { return shape(k).size(); }
+  // The model's extents are all fixed (no dim_param and no unnamed dynamic extent): a shape read
+  // at import holds for every run.
+  bool extents_fixed() const;
+
+  // Emits an IR node named after this ONNX node (suffix for the second and later of a composition).
+  ValueRef emit(const std::string& suffix, OpAttrs op, std::vector<ValueRef> inputs);
+  int64_t emit_node(const std::string& suffix, OpAttrs op, std::vector<ValueRef> inputs);
+  // A parameter of node `id` taken from constant input k (its ONNX name in messages).
+  void param(int64_t id, const std::string& role, size_t k);
+  void param_tensor(int64_t id, const std::string& role, HostTensor t, const std::string& key);
+  // A constant operand (a Const node) made by the translation itself.
+  ValueRef literal(const std::string& suffix, HostTensor t);
+
+  void set_output(size_t k, ValueRef v);
+  void set_output_constant(size_t k, HostTensor t);
+  // Whether a later node or the graph reads output k.
+  bool output_read(size_t k) const;
+  // Refuses outputs beyond the first n that a later node or the graph reads.
+  void only_outputs(size_t n);
+
+  [[noreturn]] void refuse(const std::string& code, const std::string& message) const;
+  void finish();
+
+ private:
+  Importer& im_;
+  const onnx::NodeProto& n_;
+  std::string name_;
+  int64_t opset_;
+  SourceLoc loc_;
+  std::set<std::string> read_attrs_;
+};
+
+class Importer {
+ public:
+  Importer(Model& m, std::vector<Diagnostic>& diags) : m_(m), diags_(diags) {}
+
+  // Inputs and initializers first, then the nodes in order, then the outputs and declared shapes.
+  void run(const onnx::GraphProto& g, const std::map<std::string, int64_t>& opsets, const std::string& base_dir,
+           int64_t max_memory);
+
+ private:
+  friend class NodeCtx;
+  void add_input(const onnx::ValueInfoProto& v);
+  void add_node(const onnx::NodeProto& n, size_t index, const std::map<std::string, int64_t>& opsets);
+  void declare(const onnx::ValueInfoProto& v);
+  ValueRef materialise(Value& v);
+  // The shape of a value at the default extents, when the rules give one.
+  std::optional<std::vector<int64_t>> shape_of(const ValueRef& r) const;
+  int64_t add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef> inputs, const SourceLoc& loc);
+  std::string unique_name(const std::string& base);
+
+  Model& m_;
+  std::vector<Diagnostic>& diags_;
+  std::string file_;
+  std::map<std::string, Value> values_;
+  std::set<std::string> failed_;       // values a refused node would have defined
+  std::set<std::string> read_later_;   // every value some node input or graph output names
+  std::set<std::string> names_;        // IR node names in use
+  std::vector<std::vector<std::optional<std::vector<int64_t>>>> shapes_;  // per IR node and output
+  bool extents_fixed_ = true;
+  int64_t budget_left_ = 0;
+};
+
+}  // namespace nnref::onnx_format

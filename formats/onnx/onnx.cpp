@@ -1,0 +1,132 @@
+// The ONNX entry points: bytes → ModelProto → opset imports → Importer → Model.
+#include "formats/onnx/onnx.hpp"
+
+#include <exception>
+#include <functional>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <onnx/onnx_pb.h>
+
+#include "formats/onnx/importer.hpp"
+#include "formats/onnx/tensor_proto.hpp"
+#include "semantics/memory.hpp"
+
+namespace nnref {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The newest ai.onnx opset whose ops nnref knows (ONNX 1.12).
+constexpr int64_t kMaxOpset = 17;
+
+Result<onnx::ModelProto> parse_bytes(const std::string& bytes, const std::string& path) {
+  onnx::ModelProto model;
+  if (!model.ParseFromString(bytes))
+    return make_error("onnx.parse", "'" + path + "' is not a valid ONNX model (the protobuf does not parse)",
+                      SourceLoc{path, 0, 0});
+  if (!model.has_graph()) return make_error("onnx.parse", "'" + path + "' holds no graph", SourceLoc{path, 0, 0});
+  return model;
+}
+
+// The file's bytes parsed as a ModelProto; a file larger than the budget is refused before reading.
+Result<onnx::ModelProto> parse_model(const std::string& path, int64_t max_memory) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec) return make_error("io.open-failed", "cannot open model file '" + path + "'", SourceLoc{path, 0, 0});
+  if (size > static_cast<uint64_t>(max_memory))
+    return make_error("size.budget",
+                      "model file '" + path + "' of " + std::to_string(size) + " bytes exceeds the memory budget of " +
+                          std::to_string(max_memory) + " bytes",
+                      SourceLoc{path, 0, 0});
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error("io.open-failed", "cannot open model file '" + path + "'", SourceLoc{path, 0, 0});
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_bytes(ss.str(), path);
+}
+
+std::string base_dir_of(const std::string& path) {
+  const fs::path dir = fs::path(path).parent_path();
+  return dir.empty() ? std::string(".") : dir.string();
+}
+
+}  // namespace
+
+namespace {
+
+LoadResult load_parsed(const std::function<Result<onnx::ModelProto>()>& parse, const std::string& path,
+                       const LoadOptions& options) {
+  LoadResult result;
+  try {
+    Result<onnx::ModelProto> parsed = parse();
+    if (!parsed) {
+      result.diagnostics.push_back(std::move(parsed).error());
+      return result;
+    }
+    const onnx::ModelProto& proto = parsed.value();
+    std::map<std::string, int64_t> opsets;
+    for (const auto& o : proto.opset_import()) {
+      const std::string domain = o.domain() == "ai.onnx" ? "" : o.domain();
+      if (domain.empty() && (o.version() < 1 || o.version() > kMaxOpset)) {
+        result.diagnostics.push_back(make_error("onnx.opset-unsupported",
+                                                "the model imports ai.onnx opset " + std::to_string(o.version()) +
+                                                    "; nnref reads opsets 1 to " + std::to_string(kMaxOpset),
+                                                SourceLoc{path, 0, 0}));
+        return result;
+      }
+      if (domain.empty()) opsets[domain] = o.version();
+    }
+    // A model without an ai.onnx import (IR version 2 and earlier) reads as opset 1.
+    if (!opsets.count("")) opsets[""] = 1;
+    Model m;
+    m.path = path;
+    m.format = "onnx";
+    m.weights_path = path;
+    m.weights_loc = SourceLoc{path, 0, 0};
+    m.weights_loaded = true;
+    onnx_format::Importer importer(m, result.diagnostics);
+    importer.run(proto.graph(), opsets, base_dir_of(path), options.max_memory);
+    if (!result.has_errors()) result.model = std::move(m);
+  } catch (const std::bad_alloc&) {
+    result.diagnostics.push_back(
+        make_error("size.out-of-memory", "ran out of memory while reading the model", SourceLoc{path, 0, 0}));
+  } catch (const std::exception& e) {
+    result.diagnostics.push_back(make_error(
+        "onnx.internal", std::string("internal error while reading the model: ") + e.what(), SourceLoc{path, 0, 0}));
+  }
+  return result;
+}
+
+}  // namespace
+
+LoadResult load_onnx_file(const std::string& path, const LoadOptions& options) {
+  return load_parsed([&] { return parse_model(path, options.max_memory); }, path, options);
+}
+
+LoadResult load_onnx_bytes(const std::string& bytes, const std::string& path, const LoadOptions& options) {
+  return load_parsed([&] { return parse_bytes(bytes, path); }, path, options);
+}
+
+Result<NamedTensors> read_onnx_initializers(const std::string& path, int64_t max_bytes) {
+  Result<onnx::ModelProto> parsed = parse_model(path, max_bytes);
+  if (!parsed) return std::move(parsed).error();
+  NamedTensors out;
+  int64_t left = max_bytes;
+  for (const auto& init : parsed.value().graph().initializer()) {
+    Result<HostTensor> t = onnx_format::read_tensor(init, {path + ":" + init.name(), base_dir_of(path), left});
+    if (!t) {
+      Diagnostic d = std::move(t).error();
+      d.loc = SourceLoc{path, 0, 0};
+      return d;
+    }
+    left -= tensor_bytes(CDim(t.value().shape.count()), sizeof(double)).v;
+    out.emplace_back(init.name(), std::move(t).value());
+  }
+  return out;
+}
+
+}  // namespace nnref

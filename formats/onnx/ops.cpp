@@ -1,0 +1,804 @@
+// Each ONNX op nnref reads, as IR nodes. Where an op is a composition of IR ops, the comment says
+// why it is exactly the ONNX formula (docs/onnx.md repeats the list).
+#include "formats/onnx/ops.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <optional>
+
+#include "formats/onnx/tensor_proto.hpp"
+
+namespace nnref::onnx_format {
+
+namespace {
+
+using Ctx = NodeCtx;
+
+HostTensor scalar_tensor(double v) { return HostTensor{DType::F64, Shape(), {v}}; }
+
+// ---- elementwise ----
+
+void unary(Ctx& c, UnaryOp op, Real alpha = 0.0) {
+  c.set_output(0, c.emit("", UnaryAttrs{op, alpha}, {c.data(0)}));
+}
+
+template <UnaryOp Op>
+void unary_op(Ctx& c) {
+  unary(c, Op);
+}
+
+void leaky_relu(Ctx& c) { unary(c, UnaryOp::LeakyRelu, c.attr_float("alpha", double{0.01f})); }
+void elu(Ctx& c) { unary(c, UnaryOp::Elu, c.attr_float("alpha", 1.0)); }
+
+// Opset 1-5 binary ops carry legacy broadcast attributes; nnref reads the NumPy rule only.
+void no_legacy_broadcast(Ctx& c) {
+  if (c.opset() < 7 && (c.attr_int("broadcast", 0) != 0 || c.has_attr("axis")))
+    c.refuse("onnx.attribute-unsupported", "the legacy broadcast attribute (before opset 7) is not supported");
+  if (c.opset() < 6 && c.has_attr("consumed_inputs"))
+    c.refuse("onnx.attribute-unsupported", "consumed_inputs (before opset 6) is not supported");
+}
+
+ValueRef binary(Ctx& c, const std::string& suffix, BinaryOp op, ValueRef a, ValueRef b) {
+  return c.emit(suffix, BinaryAttrs{op, Broadcast::NumpyRight}, {a, b});
+}
+
+template <BinaryOp Op>
+void binary_op(Ctx& c) {
+  no_legacy_broadcast(c);
+  c.set_output(0, binary(c, "", Op, c.data(0), c.data(1)));
+}
+
+// Max, Min, Sum with any number of inputs: a chain of binary ops under the NumPy rule, exact
+// because max, min and real addition are associative and commutative. Sum of equal shapes: add_n.
+void variadic(Ctx& c, BinaryOp op) {
+  if (c.opset() < 6 && c.has_attr("consumed_inputs"))
+    c.refuse("onnx.attribute-unsupported", "consumed_inputs (before opset 6) is not supported");
+  const size_t n = c.input_count();
+  if (n == 0) c.refuse("onnx.input-missing", "at least one input is required");
+  std::vector<ValueRef> in;
+  for (size_t k = 0; k < n; ++k) in.push_back(c.data(k));
+  ValueRef acc = in[0];
+  if (n == 1) {
+    acc = c.emit("", UnaryAttrs{UnaryOp::Copy}, {in[0]});
+  } else if (op == BinaryOp::Add && c.opset() < 8) {
+    acc = c.emit("", AddNAttrs{}, in);  // before opset 8 Sum's inputs have one shape
+  } else {
+    for (size_t k = 1; k < n; ++k) acc = binary(c, k + 1 == n ? "" : std::to_string(k), op, acc, in[k]);
+  }
+  c.set_output(0, acc);
+}
+void max_op(Ctx& c) { variadic(c, BinaryOp::Max); }
+void min_op(Ctx& c) { variadic(c, BinaryOp::Min); }
+void sum_op(Ctx& c) { variadic(c, BinaryOp::Add); }
+
+// Mean: the sum divided by the count, (x_1 + ... + x_n)/n, which is ONNX's formula.
+void mean_op(Ctx& c) {
+  const size_t n = c.input_count();
+  if (n == 0) c.refuse("onnx.input-missing", "at least one input is required");
+  ValueRef acc = c.data(0);
+  for (size_t k = 1; k < n; ++k) acc = binary(c, "sum" + std::to_string(k), BinaryOp::Add, acc, c.data(k));
+  c.set_output(0, binary(c, "", BinaryOp::Div, acc, c.literal("count", scalar_tensor(static_cast<double>(n)))));
+}
+
+// Clip: min(max(x, lo), hi), numpy.clip's order (ONNX's reference). clamp computes
+// max(min(x, hi), lo), which differs only where lo > hi: clamp serves when both bounds are
+// constants with lo <= hi, the two binary ops otherwise.
+void clip(Ctx& c) {
+  std::optional<ValueRef> lo, hi;
+  const HostTensor *lo_c = nullptr, *hi_c = nullptr;
+  HostTensor lo_t, hi_t;
+  if (c.opset() < 11) {
+    if (c.opset() < 6 && c.has_attr("consumed_inputs"))
+      c.refuse("onnx.attribute-unsupported", "consumed_inputs (before opset 6) is not supported");
+    if (c.has_attr("min")) lo_t = scalar_tensor(c.attr_float("min", 0)), lo_c = &lo_t;
+    if (c.has_attr("max")) hi_t = scalar_tensor(c.attr_float("max", 0)), hi_c = &hi_t;
+  } else {
+    if (c.has_input(1)) lo_c = c.constant(1);
+    if (c.has_input(2)) hi_c = c.constant(2);
+    if (c.has_input(1) && !lo_c) lo = c.data(1);
+    if (c.has_input(2) && !hi_c) hi = c.data(2);
+  }
+  const ValueRef x = c.data(0);
+  if (lo_c) lo = c.literal("min", *lo_c);
+  if (hi_c) hi = c.literal("max", *hi_c);
+  const bool ordered = lo_c && hi_c && lo_c->values.size() == 1 && hi_c->values.size() == 1 &&
+                       lo_c->values[0] <= hi_c->values[0];
+  if (ordered) {
+    c.set_output(0, c.emit("", ClampAttrs{Broadcast::NumpyRight}, {x, *lo, *hi}));
+    return;
+  }
+  ValueRef y = x;
+  if (lo) y = binary(c, hi ? "max" : "", BinaryOp::Max, y, *lo);
+  if (hi) y = binary(c, "", BinaryOp::Min, y, *hi);
+  if (!lo && !hi) y = c.emit("", UnaryAttrs{UnaryOp::Copy}, {x});
+  c.set_output(0, y);
+}
+
+void prelu(Ctx& c) {
+  if (c.opset() < 6 && c.has_attr("consumed_inputs"))
+    c.refuse("onnx.attribute-unsupported", "consumed_inputs (before opset 6) is not supported");
+  c.set_output(0, c.emit("", PreluAttrs{Broadcast::NumpyRight}, {c.data(0), c.data(1)}));
+}
+
+// HardSigmoid: max(0, min(1, alpha·x + beta)), as ONNX states it, in four IR ops.
+void hard_sigmoid(Ctx& c) {
+  const double alpha = c.attr_float("alpha", double{0.2f}), beta = c.attr_float("beta", 0.5);
+  ValueRef y = binary(c, "scale", BinaryOp::Mul, c.data(0), c.literal("alpha", scalar_tensor(alpha)));
+  y = binary(c, "shift", BinaryOp::Add, y, c.literal("beta", scalar_tensor(beta)));
+  y = binary(c, "upper", BinaryOp::Min, y, c.literal("one", scalar_tensor(1.0)));
+  c.set_output(0, binary(c, "", BinaryOp::Max, y, c.literal("zero", scalar_tensor(0.0))));
+}
+
+// Selu: gamma·(alpha·eˣ − alpha) for x ≤ 0, gamma·x above: gamma times elu with that alpha, whose
+// x ≤ 0 branch alpha·(eˣ − 1) is the same real number.
+void selu(Ctx& c) {
+  const double alpha = c.attr_float("alpha", double{1.67326319217681884765625f});
+  const double gamma = c.attr_float("gamma", double{1.05070102214813232421875f});
+  const ValueRef e = c.emit("elu", UnaryAttrs{UnaryOp::Elu, alpha}, {c.data(0)});
+  c.set_output(0, binary(c, "", BinaryOp::Mul, e, c.literal("gamma", scalar_tensor(gamma))));
+}
+
+// Softsign: x/(1 + |x|), as written.
+void softsign(Ctx& c) {
+  const ValueRef x = c.data(0);
+  const ValueRef a = c.emit("abs", UnaryAttrs{UnaryOp::Abs}, {x});
+  const ValueRef d = binary(c, "denominator", BinaryOp::Add, a, c.literal("one", scalar_tensor(1.0)));
+  c.set_output(0, binary(c, "", BinaryOp::Div, x, d));
+}
+
+void copy(Ctx& c) { c.set_output(0, c.emit("", UnaryAttrs{UnaryOp::Copy}, {c.data(0)})); }
+
+// Dropout at inference: the identity (the ratio and the seed do nothing; a training_mode input
+// that is true, or a mask that is read, is refused).
+void dropout(Ctx& c) {
+  c.attr_float("ratio", 0.5);
+  c.attr_int("seed", 0);
+  if (c.opset() < 6) c.attr_ints("consumed_inputs");
+  // Before opset 7, is_test 0 (the default) means training: dropout applies.
+  if (c.opset() < 7 && c.attr_int("is_test", 0) == 0)
+    c.refuse("onnx.attribute-unsupported", "is_test 0 (training) is not supported");
+  if (c.has_input(2)) {
+    const HostTensor& t = c.require_constant(2, "training_mode");
+    if (t.values.size() != 1 || t.values[0] != 0)
+      c.refuse("onnx.attribute-unsupported", "training_mode true is not supported");
+  }
+  c.only_outputs(1);
+  copy(c);
+}
+
+// ---- windows ----
+
+std::vector<std::pair<int64_t, int64_t>> pads_of(Ctx& c, size_t spatial) {
+  const std::vector<int64_t> pads = c.attr_ints("pads");
+  if (pads.empty()) return {};
+  if (pads.size() != 2 * spatial)
+    c.refuse("onnx.attribute-value", "pads has " + std::to_string(pads.size()) + " entries, " +
+                                         std::to_string(2 * spatial) + " expected");
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (size_t i = 0; i < spatial; ++i) out.emplace_back(pads[i], pads[i + spatial]);
+  return out;
+}
+
+PadMode auto_pad(Ctx& c) {
+  const std::string mode = c.attr_string("auto_pad", "NOTSET");
+  if (mode == "NOTSET") return PadMode::Explicit;
+  if (mode == "VALID") return PadMode::Valid;
+  if (mode == "SAME_UPPER") return PadMode::SameUpper;
+  if (mode == "SAME_LOWER") return PadMode::SameLower;
+  c.refuse("onnx.attribute-value", "auto_pad '" + mode + "' is not one of NOTSET, VALID, SAME_UPPER, SAME_LOWER");
+}
+
+void conv(Ctx& c) {
+  const HostTensor& w = c.require_constant(1, "the weight W");
+  if (w.shape.rank() < 3) c.refuse("onnx.attribute-value", "the weight W must have rank at least 3");
+  const size_t spatial = w.shape.rank() - 2;
+  ConvAttrs a;
+  a.out_channels = w.shape.dims()[0];
+  a.kernel = c.attr_ints("kernel_shape");
+  if (a.kernel.empty()) a.kernel.assign(w.shape.dims().begin() + 2, w.shape.dims().end());
+  a.stride = c.attr_ints("strides");
+  a.dilation = c.attr_ints("dilations");
+  a.pad_mode = auto_pad(c);
+  if (a.pad_mode == PadMode::Explicit) a.padding = pads_of(c, spatial);
+  else c.attr_ints("pads");
+  a.groups = c.attr_int("group", 1);
+  a.has_bias = c.has_input(2);
+  const int64_t id = c.emit_node("", a, {c.data(0)});
+  c.param(id, "weight", 1);
+  if (a.has_bias) c.param(id, "bias", 2);
+  c.set_output(0, {id, 0});
+}
+
+void pool(Ctx& c, PoolOp op) {
+  const std::vector<int64_t> kernel = c.attr_ints("kernel_shape");
+  if (kernel.empty()) c.refuse("onnx.attribute-value", "kernel_shape is required");
+  if (c.attr_int("ceil_mode", 0) != 0) c.refuse("onnx.attribute-unsupported", "ceil_mode 1 is not supported");
+  PoolAttrs a;
+  a.op = op;
+  a.kernel = kernel;
+  a.stride = c.attr_ints("strides");
+  a.dilation = c.attr_ints("dilations");
+  a.pad_mode = auto_pad(c);
+  if (a.pad_mode == PadMode::Explicit) a.padding = pads_of(c, kernel.size());
+  else c.attr_ints("pads");
+  // Max pooling ignores the padding (ONNX pads with -inf); average pooling counts it when
+  // count_include_pad is 1 (the padding's zeros divide as part of the window).
+  if (op == PoolOp::Avg) a.border = c.attr_int("count_include_pad", 0) != 0 ? PoolBorder::Constant : PoolBorder::Ignore;
+  else if (c.attr_int("storage_order", 0) != 0) c.refuse("onnx.attribute-unsupported", "storage_order 1 is not supported");
+  c.only_outputs(1);
+  c.set_output(0, c.emit("", a, {c.data(0)}));
+}
+void max_pool(Ctx& c) { pool(c, PoolOp::Max); }
+void average_pool(Ctx& c) { pool(c, PoolOp::Avg); }
+
+// GlobalAveragePool / GlobalMaxPool: a mean or max over every spatial axis, extents kept at 1,
+// which is their definition.
+void global_pool(Ctx& c, ReduceOp op) {
+  const size_t r = c.rank(0);
+  if (r < 3) c.refuse("onnx.shape-unsupported", "the input must have rank at least 3, [N, C, spatial...]");
+  ReduceAttrs a{op, {}, true};
+  for (size_t k = 2; k < r; ++k) a.axes.push_back(static_cast<int64_t>(k));
+  c.set_output(0, c.emit("", a, {c.data(0)}));
+}
+void global_average_pool(Ctx& c) { global_pool(c, ReduceOp::Mean); }
+void global_max_pool(Ctx& c) { global_pool(c, ReduceOp::Max); }
+
+// ---- normalisations ----
+
+void batch_norm(Ctx& c) {
+  if (c.opset() < 6 && c.has_attr("consumed_inputs"))
+    c.refuse("onnx.attribute-unsupported", "consumed_inputs (before opset 6) is not supported");
+  if (c.opset() < 7 && c.attr_int("is_test", 0) == 0)
+    c.refuse("onnx.attribute-unsupported", "is_test 0 (training) is not supported");
+  if (c.opset() < 9 && c.attr_int("spatial", 1) != 1)
+    c.refuse("onnx.attribute-unsupported", "spatial 0 is not supported");
+  c.attr_float("momentum", 0.9);
+  if (c.attr_int("training_mode", 0) != 0) c.refuse("onnx.attribute-unsupported", "training_mode 1 is not supported");
+  c.only_outputs(1);
+  const double eps = c.attr_float("epsilon", double{1e-5f});
+  const int64_t id = c.emit_node("", BatchNormAttrs{Real(eps), 1}, {c.data(0)});
+  c.param(id, "scale", 1);
+  c.param(id, "offset", 2);
+  c.param(id, "mean", 3);
+  c.param(id, "variance", 4);
+  c.set_output(0, {id, 0});
+}
+
+// LayerNormalization normalises the axes from `axis` to the last; scale (and B, zeros when
+// absent) have their shape. stash_type chooses a float format for the statistics: nnref computes
+// them in its own precision. The optional outputs are ONNX's formulas: Mean = Σx/n kept over the
+// axes, InvStdDev = 1/sqrt(Σ(x − Mean)²/n + ε).
+void layer_norm(Ctx& c) {
+  const int64_t r = static_cast<int64_t>(c.rank(0));
+  int64_t axis = c.attr_int("axis", -1);
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis >= r) c.refuse("onnx.attribute-value", "axis is outside the input's axes");
+  c.attr_int("stash_type", 1);
+  LayerNormAttrs a;
+  for (int64_t k = axis; k < r; ++k) a.axes.push_back(k);
+  const double eps = c.attr_float("epsilon", double{1e-5f});
+  a.epsilon = Real(eps);
+  a.affine = true;
+  const ValueRef x = c.data(0);
+  const int64_t id = c.emit_node("", a, {x});
+  c.param(id, "scale", 1);
+  if (c.has_input(2)) {
+    c.param(id, "offset", 2);
+  } else {
+    HostTensor zeros = c.require_constant(1, "the scale");
+    std::fill(zeros.values.begin(), zeros.values.end(), 0.0);
+    c.param_tensor(id, "offset", std::move(zeros), c.name() + "/zero-offset");
+  }
+  c.set_output(0, {id, 0});
+  if (!c.output_read(1) && !c.output_read(2)) return;
+  const ValueRef mean = c.emit("mean", ReduceAttrs{ReduceOp::Mean, a.axes, true}, {x});
+  c.set_output(1, mean);
+  if (!c.output_read(2)) return;
+  const ValueRef centred = binary(c, "centred", BinaryOp::Sub, x, mean);
+  const ValueRef squares = c.emit("squares", UnaryAttrs{UnaryOp::Sqr}, {centred});
+  const ValueRef variance = c.emit("variance", ReduceAttrs{ReduceOp::Mean, a.axes, true}, {squares});
+  const ValueRef shifted = binary(c, "variance-epsilon", BinaryOp::Add, variance, c.literal("epsilon", scalar_tensor(eps)));
+  c.set_output(2, c.emit("inv-std-dev", UnaryAttrs{UnaryOp::Rsqrt}, {shifted}));
+}
+
+// InstanceNormalization: y = scale[c]·(x − μ)/sqrt(σ² + ε) + B[c], μ and σ² over the spatial
+// axes of each sample and channel: layer_norm without affine over those axes, then the product
+// and the sum with scale and B shaped [C, 1, ...]: the same terms in the same formula.
+void instance_norm(Ctx& c) {
+  const size_t r = c.rank(0);
+  if (r < 3) c.refuse("onnx.shape-unsupported", "the input must have rank at least 3, [N, C, spatial...]");
+  if (c.opset() < 6 && c.has_attr("consumed_inputs"))
+    c.refuse("onnx.attribute-unsupported", "consumed_inputs (before opset 6) is not supported");
+  LayerNormAttrs a;
+  for (size_t k = 2; k < r; ++k) a.axes.push_back(static_cast<int64_t>(k));
+  a.epsilon = Real(c.attr_float("epsilon", double{1e-5f}));
+  const ValueRef norm = c.emit("normalise", a, {c.data(0)});
+  auto per_channel = [&](size_t k, const std::string& what) {
+    HostTensor t = c.require_constant(k, what);
+    std::vector<int64_t> dims{static_cast<int64_t>(t.values.size())};
+    dims.resize(r - 1, 1);
+    t.shape = Shape::make(dims).value();
+    return c.literal(what, std::move(t));
+  };
+  const ValueRef scaled = binary(c, "scale", BinaryOp::Mul, norm, per_channel(1, "scale"));
+  c.set_output(0, binary(c, "", BinaryOp::Add, scaled, per_channel(2, "B")));
+}
+
+// Softmax before opset 13 normalises the input coerced to 2-D at `axis`: over the axes from axis
+// to the last, as one group. From 13 on, over `axis` alone.
+void softmax(Ctx& c) {
+  const int64_t r = static_cast<int64_t>(c.rank(0));
+  int64_t axis = c.attr_int("axis", c.opset() < 13 ? 1 : -1);
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis >= r) c.refuse("onnx.attribute-value", "axis is outside the input's axes");
+  SoftmaxAttrs a;
+  if (c.opset() < 13)
+    for (int64_t k = axis; k < r; ++k) a.axes.push_back(k);
+  else
+    a.axes = {axis};
+  c.set_output(0, c.emit("", a, {c.data(0)}));
+}
+
+// ---- products ----
+
+// Gemm: alpha·A'·B' + beta·C. A linear node when B is a constant and A is not transposed (with C
+// as its bias when alpha = beta = 1 and C holds one value per unit); a matmul otherwise; then the
+// product by alpha and the sum with beta·C where they are not 1, as ONNX writes it.
+void gemm(Ctx& c) {
+  const double alpha = c.attr_float("alpha", 1.0), beta = c.attr_float("beta", 1.0);
+  const bool ta = c.attr_int("transA", 0) != 0, tb = c.attr_int("transB", 0) != 0;
+  if (c.opset() < 7 && c.attr_int("broadcast", c.opset() < 6 ? 0 : 1) == 0 && c.has_input(2))
+    c.refuse("onnx.attribute-unsupported", "broadcast 0 (before opset 7) is not supported");
+  const HostTensor* b = c.constant(1);
+  const HostTensor* cc = c.constant(2);
+  const ValueRef a = c.data(0);
+  ValueRef y;
+  bool bias_done = false;
+  if (b && !ta && b->shape.rank() == 2) {
+    const int64_t units = b->shape.dims()[tb ? 0 : 1];
+    const bool bias = alpha == 1.0 && beta == 1.0 && cc && static_cast<int64_t>(cc->values.size()) == units &&
+                      (cc->shape.rank() == 1 || (cc->shape.rank() == 2 && cc->shape.dims()[0] == 1));
+    const int64_t id = c.emit_node(bias || !c.has_input(2) ? "" : "product",
+                                   LinearAttrs{units, tb ? WeightLayout::OutIn : WeightLayout::InOut, bias}, {a});
+    c.param(id, "weight", 1);
+    if (bias) {
+      HostTensor t = *cc;
+      t.shape = Shape::make({units}).value();
+      c.param_tensor(id, "bias", std::move(t), c.proto().input(2));
+      bias_done = true;
+    }
+    y = {id, 0};
+  } else {
+    y = c.emit(c.has_input(2) || alpha != 1.0 ? "product" : "", MatMulAttrs{ta, tb}, {a, c.data(1)});
+  }
+  if (alpha != 1.0)
+    y = binary(c, c.has_input(2) && !bias_done ? "alpha" : "", BinaryOp::Mul, y, c.literal("alpha", scalar_tensor(alpha)));
+  if (c.has_input(2) && !bias_done) {
+    ValueRef term = c.data(2);
+    if (beta != 1.0) term = binary(c, "beta", BinaryOp::Mul, term, c.literal("beta-value", scalar_tensor(beta)));
+    y = binary(c, "", BinaryOp::Add, y, term);
+  }
+  c.set_output(0, y);
+}
+
+// MatMul with NumPy's rules: a 1-D operand gains an axis of 1 that the result loses again
+// (unsqueeze, matmul, squeeze: the same sums); operands of rank >= 2 with equal batch extents are
+// one matmul. Batch axes that broadcast (ranks or extents that differ) use the definition itself,
+// C[..., i, j] = Σ_k A[..., i, k]·B[..., k, j]: A with an axis after k, B with one before k, their
+// product under NumPy broadcasting, summed over k. It needs no extent at load time.
+void matmul(Ctx& c) {
+  std::vector<int64_t> sa = c.shape(0), sb = c.shape(1);
+  ValueRef a = c.data(0), b = c.data(1);
+  const bool a1 = sa.size() == 1, b1 = sb.size() == 1;
+  if (a1) a = c.emit("a-row", UnsqueezeAttrs{{0}}, {a}), sa.insert(sa.begin(), 1);
+  if (b1) b = c.emit("b-column", UnsqueezeAttrs{{1}}, {b}), sb.push_back(1);
+  const bool same_batch = sa.size() == sb.size() && std::equal(sa.begin(), sa.end() - 2, sb.begin());
+  const bool squeezed = a1 || b1;
+  ValueRef y;
+  if (same_batch) {
+    y = c.emit(squeezed ? "product" : "", MatMulAttrs{}, {a, b});
+  } else {
+    const ValueRef terms = binary(c, "terms", BinaryOp::Mul, c.emit("a-terms", UnsqueezeAttrs{{-1}}, {a}),
+                                  c.emit("b-terms", UnsqueezeAttrs{{-3}}, {b}));
+    y = c.emit(squeezed ? "product" : "", ReduceAttrs{ReduceOp::Sum, {-2}, false}, {terms});
+  }
+  if (b1) y = c.emit(a1 ? "column" : "", SqueezeAttrs{{-1}}, {y});
+  if (a1) y = c.emit("", SqueezeAttrs{{-2 + (b1 ? 1 : 0)}}, {y});
+  c.set_output(0, y);
+}
+
+// ---- reductions ----
+
+// The Reduce family: a reduce, with an elementwise op before (L1: |x|, L2 and SumSquare: x²,
+// LogSumExp: eˣ) or after (L2: sqrt, LogSum and LogSumExp: log), as ONNX defines each:
+// ReduceL2 = sqrt(Σ x²), ReduceLogSumExp = log(Σ eˣ), ...
+struct ReduceSpec {
+  ReduceOp op;
+  std::optional<UnaryOp> before, after;
+};
+
+void reduce(Ctx& c, const ReduceSpec& spec) {
+  std::vector<int64_t> axes;
+  const bool axes_input = spec.op == ReduceOp::Sum && !spec.before && !spec.after && c.opset() >= 13;
+  if (axes_input) {
+    if (c.has_input(1)) axes = c.int_list(1, "axes");
+  } else {
+    axes = c.attr_ints("axes");
+  }
+  const bool keep = c.attr_int("keepdims", 1) != 0;
+  if (axes.empty()) {
+    if (axes_input && c.attr_int("noop_with_empty_axes", 0) != 0) {
+      copy(c);
+      return;
+    }
+    for (size_t k = 0; k < c.rank(0); ++k) axes.push_back(static_cast<int64_t>(k));
+  } else if (axes_input) {
+    c.attr_int("noop_with_empty_axes", 0);
+  }
+  ValueRef x = c.data(0);
+  if (spec.before) x = c.emit("terms", UnaryAttrs{*spec.before}, {x});
+  ValueRef y = c.emit(spec.after ? "reduce" : "", ReduceAttrs{spec.op, axes, keep}, {x});
+  if (spec.after) y = c.emit("", UnaryAttrs{*spec.after}, {y});
+  c.set_output(0, y);
+}
+void reduce_sum(Ctx& c) { reduce(c, {ReduceOp::Sum, {}, {}}); }
+void reduce_mean(Ctx& c) { reduce(c, {ReduceOp::Mean, {}, {}}); }
+void reduce_max(Ctx& c) { reduce(c, {ReduceOp::Max, {}, {}}); }
+void reduce_min(Ctx& c) { reduce(c, {ReduceOp::Min, {}, {}}); }
+void reduce_l1(Ctx& c) { reduce(c, {ReduceOp::Sum, UnaryOp::Abs, {}}); }
+void reduce_l2(Ctx& c) { reduce(c, {ReduceOp::Sum, UnaryOp::Sqr, UnaryOp::Sqrt}); }
+void reduce_sum_square(Ctx& c) { reduce(c, {ReduceOp::Sum, UnaryOp::Sqr, {}}); }
+void reduce_log_sum(Ctx& c) { reduce(c, {ReduceOp::Sum, {}, UnaryOp::Log}); }
+void reduce_log_sum_exp(Ctx& c) { reduce(c, {ReduceOp::Sum, UnaryOp::Exp, UnaryOp::Log}); }
+
+// ---- data movement ----
+
+void reshape(Ctx& c) {
+  std::vector<int64_t> dims = c.opset() < 5 ? c.attr_ints("shape") : c.int_list(1, "shape");
+  if (c.opset() < 5 && c.has_attr("consumed_inputs"))
+    c.refuse("onnx.attribute-unsupported", "consumed_inputs (before opset 5) is not supported");
+  if (c.attr_int("allowzero", 0) != 0 && std::find(dims.begin(), dims.end(), 0) != dims.end())
+    c.refuse("onnx.attribute-unsupported", "allowzero 1 with a 0 in the shape (an empty tensor) is not supported");
+  c.set_output(0, c.emit("", ReshapeAttrs{dims}, {c.data(0)}));
+}
+
+// Flatten to [d0·…·d(axis−1), d(axis)·…]: IR flatten keeps the leading axes, so axis 1 is one
+// node; axis 0 is a reshape to [1, -1]; another axis moves the trailing product first
+// (flatten, transpose), collapses the leading axes behind it (flatten at 1) and moves it back:
+// data movement only, for any extents.
+void flatten(Ctx& c) {
+  const int64_t r = static_cast<int64_t>(c.rank(0));
+  int64_t axis = c.attr_int("axis", 1);
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis > r) c.refuse("onnx.attribute-value", "axis is outside 0 .. rank");
+  const ValueRef x = c.data(0);
+  if (axis == 1) {
+    c.set_output(0, c.emit("", FlattenAttrs{1}, {x}));
+  } else if (axis == 0) {
+    c.set_output(0, c.emit("", ReshapeAttrs{{1, -1}}, {x}));
+  } else {
+    ValueRef y = c.emit("trailing", FlattenAttrs{axis}, {x});
+    std::vector<int64_t> perm{axis};
+    for (int64_t k = 0; k < axis; ++k) perm.push_back(k);
+    y = c.emit("trailing-first", TransposeAttrs{perm}, {y});
+    y = c.emit("leading", FlattenAttrs{1}, {y});
+    c.set_output(0, c.emit("", TransposeAttrs{{1, 0}}, {y}));
+  }
+}
+
+void transpose(Ctx& c) {
+  std::vector<int64_t> perm = c.attr_ints("perm");
+  if (perm.empty())
+    for (int64_t k = static_cast<int64_t>(c.rank(0)) - 1; k >= 0; --k) perm.push_back(k);
+  c.set_output(0, c.emit("", TransposeAttrs{perm}, {c.data(0)}));
+}
+
+void concat(Ctx& c) {
+  const int64_t axis = c.attr_int("axis", 1);
+  if (c.opset() >= 4 && !c.has_attr("axis")) c.refuse("onnx.attribute-value", "axis is required");
+  std::vector<ValueRef> in;
+  for (size_t k = 0; k < c.input_count(); ++k) in.push_back(c.data(k));
+  c.set_output(0, c.emit("", ConcatAttrs{axis, 0}, in));
+}
+
+// Split into parts of the given sizes: IR split's ratios are the sizes, which it splits the axis
+// into exactly when the extent is their sum; with fixed extents that is checked here.
+void split(Ctx& c) {
+  const int64_t axis = c.attr_int("axis", 0);
+  std::vector<int64_t> sizes = c.opset() < 13 ? c.attr_ints("split") : std::vector<int64_t>{};
+  if (c.opset() >= 13 && c.has_input(1)) sizes = c.int_list(1, "split");
+  if (c.opset() < 2 && c.has_input(1)) c.refuse("onnx.input-unsupported", "the split input (opset 1) is not supported");
+  const size_t n = static_cast<size_t>(c.proto().output_size());
+  if (sizes.empty()) sizes.assign(n, 1);
+  for (int64_t part : sizes)
+    if (part == 0) c.refuse("onnx.shape-unsupported", "a part of size 0 is an empty tensor, which nnref does not hold");
+  if (sizes.size() != n)
+    c.refuse("onnx.attribute-value", std::to_string(sizes.size()) + " split sizes for " + std::to_string(n) + " outputs");
+  if (c.extents_fixed()) {
+    const std::vector<int64_t> s = c.shape(0);
+    const int64_t r = static_cast<int64_t>(s.size());
+    const int64_t k = axis < 0 ? axis + r : axis;
+    const bool given = c.opset() < 13 ? c.has_attr("split") : c.has_input(1);
+    if (k >= 0 && k < r && given &&
+        std::accumulate(sizes.begin(), sizes.end(), int64_t{0}) != s[static_cast<size_t>(k)])
+      c.refuse("onnx.split-sizes", "the split sizes do not add up to the axis extent " +
+                                       std::to_string(s[static_cast<size_t>(k)]));
+  }
+  const int64_t id = c.emit_node("", SplitAttrs{axis, sizes}, {c.data(0)});
+  for (size_t k = 0; k < n; ++k) c.set_output(k, {id, static_cast<int>(k)});
+}
+
+// Slice with step 1: ONNX clamps starts and ends as IR slice does, except that an end of 0 is
+// empty in ONNX and "to the extent" in the IR: such a slice (an empty tensor) is refused.
+void slice(Ctx& c) {
+  std::vector<int64_t> starts, ends, axes, steps;
+  if (c.opset() < 10) {
+    starts = c.attr_ints("starts"), ends = c.attr_ints("ends"), axes = c.attr_ints("axes");
+  } else {
+    starts = c.int_list(1, "starts"), ends = c.int_list(2, "ends");
+    if (c.has_input(3)) axes = c.int_list(3, "axes");
+    if (c.has_input(4)) steps = c.int_list(4, "steps");
+  }
+  for (int64_t s : steps)
+    if (s != 1) c.refuse("onnx.attribute-unsupported", "a step other than 1 is not supported");
+  if (axes.empty())
+    for (size_t k = 0; k < starts.size(); ++k) axes.push_back(static_cast<int64_t>(k));
+  constexpr int64_t kFar = int64_t{1} << 62;  // beyond every extent: clamps as INT64_MAX does
+  for (auto* v : {&starts, &ends})
+    for (int64_t& x : *v) x = std::clamp(x, -kFar, kFar);
+  for (int64_t e : ends)
+    if (e == 0) c.refuse("onnx.shape-unsupported", "an end of 0 gives an empty tensor, which nnref does not hold");
+  if (c.extents_fixed() && starts.size() == axes.size() && ends.size() == axes.size()) {
+    const std::vector<int64_t> s = c.shape(0);
+    const auto r = static_cast<int64_t>(s.size());
+    for (size_t k = 0; k < axes.size(); ++k) {
+      const int64_t axis = axes[k] < 0 ? axes[k] + r : axes[k];
+      if (axis < 0 || axis >= r) continue;  // the IR rule reports it
+      const int64_t x = s[static_cast<size_t>(axis)];
+      auto index = [x](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + x : v, 0, x); };
+      if (index(ends[k]) <= index(starts[k]))
+        c.refuse("onnx.shape-unsupported", "the slice of axis " + std::to_string(axes[k]) +
+                                               " is empty, and nnref does not hold empty tensors");
+    }
+  }
+  c.set_output(0, c.emit("", SliceAttrs{axes, starts, ends}, {c.data(0)}));
+}
+
+void squeeze(Ctx& c) {
+  std::vector<int64_t> axes = c.opset() < 13 ? c.attr_ints("axes") : std::vector<int64_t>{};
+  if (c.opset() >= 13 && c.has_input(1)) axes = c.int_list(1, "axes");
+  if (axes.empty()) {
+    if (!c.extents_fixed())
+      c.refuse("onnx.shape-unsupported", "Squeeze without axes needs fixed extents, and the model has symbolic ones");
+    const std::vector<int64_t> s = c.shape(0);
+    for (size_t k = 0; k < s.size(); ++k)
+      if (s[k] == 1) axes.push_back(static_cast<int64_t>(k));
+  }
+  c.set_output(0, c.emit("", SqueezeAttrs{axes}, {c.data(0)}));
+}
+
+void unsqueeze(Ctx& c) {
+  std::vector<int64_t> axes = c.opset() < 13 ? c.attr_ints("axes") : c.int_list(1, "axes");
+  c.set_output(0, c.emit("", UnsqueezeAttrs{axes}, {c.data(0)}));
+}
+
+void pad(Ctx& c) {
+  std::vector<int64_t> pads;
+  double value = 0;
+  if (c.opset() < 11) {
+    pads = c.attr_ints(c.opset() < 2 ? "paddings" : "pads");
+    value = c.attr_float("value", 0.0);
+  } else {
+    pads = c.int_list(1, "pads");
+    if (c.has_input(2)) {
+      const HostTensor& v = c.require_constant(2, "constant_value");
+      if (v.values.size() != 1) c.refuse("onnx.input-type", "constant_value must hold one value");
+      value = v.values[0];
+    }
+  }
+  const std::string mode = c.attr_string("mode", "constant");
+  PadAttrs a;
+  if (mode == "constant") a.border = PadBorder::Constant;
+  else if (mode == "reflect") a.border = PadBorder::Reflect;
+  else if (mode == "edge") a.border = PadBorder::Replicate;
+  else c.refuse("onnx.attribute-unsupported", "mode '" + mode + "' is not supported");
+  const size_t r = c.rank(0);
+  if (pads.size() != 2 * r)
+    c.refuse("onnx.attribute-value", "pads has " + std::to_string(pads.size()) + " entries, " + std::to_string(2 * r) +
+                                         " expected");
+  for (size_t i = 0; i < r; ++i) a.padding.emplace_back(pads[i], pads[i + r]);
+  a.value = Real(value);
+  c.set_output(0, c.emit("", a, {c.data(0)}));
+}
+
+// Expand: the NumPy broadcast of the input with the given shape, a broadcast_to to that shape
+// (both read at import, so the model's extents must be fixed).
+void expand(Ctx& c) {
+  const std::vector<int64_t> shape = c.int_list(1, "shape");
+  if (!c.extents_fixed())
+    c.refuse("onnx.shape-unsupported", "Expand needs fixed extents, and the model's inputs have symbolic ones");
+  const std::vector<int64_t> s = c.shape(0);
+  const size_t r = std::max(s.size(), shape.size());
+  std::vector<int64_t> out(r);
+  for (size_t i = 0; i < r; ++i) {
+    const int64_t x = i + s.size() >= r ? s[i + s.size() - r] : 1;
+    const int64_t y = i + shape.size() >= r ? shape[i + shape.size() - r] : 1;
+    if (x != y && x != 1 && y != 1) c.refuse("onnx.shape-unsupported", "the input does not broadcast to the shape");
+    out[i] = x == 1 ? y : x;
+  }
+  c.set_output(0, c.emit("", BroadcastToAttrs{out, Broadcast::NumpyRight}, {c.data(0)}));
+}
+
+// Tile: each axis with r repeats is the concat of r copies along it: data movement only.
+void tile(Ctx& c) {
+  const std::vector<int64_t> repeats = c.int_list(1, "repeats");
+  if (repeats.size() != c.rank(0))
+    c.refuse("onnx.attribute-value", "repeats has " + std::to_string(repeats.size()) + " entries for an input of rank " +
+                                         std::to_string(c.rank(0)));
+  ValueRef y = c.data(0);
+  size_t last = repeats.size();
+  for (size_t k = 0; k < repeats.size(); ++k) {
+    if (repeats[k] < 1) c.refuse("onnx.shape-unsupported", "a repeat below 1 gives an empty tensor");
+    if (repeats[k] > 1) last = k;
+  }
+  if (last == repeats.size()) y = c.emit("", UnaryAttrs{UnaryOp::Copy}, {y});
+  for (size_t k = 0; k < repeats.size(); ++k) {
+    if (repeats[k] == 1) continue;
+    y = c.emit(k == last ? "" : "axis" + std::to_string(k), ConcatAttrs{static_cast<int64_t>(k), 0},
+               std::vector<ValueRef>(static_cast<size_t>(repeats[k]), y));
+  }
+  c.set_output(0, y);
+}
+
+// Gather with constant indices of rank 0 or 1: each index i is the slice [i, i + 1) of the axis
+// (for i = -1, [-1, 0): IR slice reads an end of 0 as the extent), the scalar index's axis
+// squeezed away, several indices concatenated in their order: data movement only.
+void gather(Ctx& c) {
+  const int64_t axis = c.attr_int("axis", 0);
+  const HostTensor& idx = c.require_constant(1, "indices");
+  if (dtype_is_float(idx.dtype) || idx.shape.rank() > 1)
+    c.refuse("onnx.input-unsupported", "only integer indices of rank 0 or 1 are supported");
+  if (idx.values.empty()) c.refuse("onnx.shape-unsupported", "no indices give an empty tensor");
+  const ValueRef x = c.data(0);
+  std::vector<ValueRef> parts;
+  for (size_t k = 0; k < idx.values.size(); ++k) {
+    const auto i = static_cast<int64_t>(idx.values[k]);
+    const bool one = idx.values.size() == 1;
+    parts.push_back(c.emit(one && idx.shape.rank() == 1 ? "" : "index" + std::to_string(k),
+                           SliceAttrs{{axis}, {i}, {i + 1}}, {x}));
+  }
+  if (idx.shape.rank() == 0) c.set_output(0, c.emit("", SqueezeAttrs{{axis}}, {parts[0]}));
+  else if (parts.size() == 1) c.set_output(0, parts[0]);
+  else c.set_output(0, c.emit("", ConcatAttrs{axis, 0}, parts));
+}
+
+// ---- constants ----
+
+void constant(Ctx& c) {
+  HostTensor t;
+  if (const auto* a = c.attr("value")) {
+    Result<HostTensor> r = read_tensor(a->t(), TensorSource{c.name() + ".value", "", INT64_MAX});
+    if (!r) c.refuse(r.error().code, r.error().message);
+    t = std::move(r).value();
+  } else if (const auto* f = c.attr("value_float")) {
+    t = HostTensor{DType::F32, Shape(), {static_cast<double>(f->f())}};
+  } else if (const auto* fs = c.attr("value_floats")) {
+    t = HostTensor{DType::F32, Shape::make({fs->floats_size()}).value(), {fs->floats().begin(), fs->floats().end()}};
+  } else if (const auto* i = c.attr("value_int")) {
+    t = HostTensor{DType::I64, Shape(), {static_cast<double>(i->i())}};
+  } else if (const auto* is = c.attr("value_ints")) {
+    t = HostTensor{DType::I64, Shape::make({is->ints_size()}).value(), {}};
+    for (int64_t v : is->ints()) t.values.push_back(static_cast<double>(v));
+  } else {
+    c.refuse("onnx.attribute-unsupported", "only value, value_float(s) and value_int(s) are supported");
+  }
+  c.set_output_constant(0, std::move(t));
+}
+
+// Shape folds to a constant when the model's extents are fixed.
+void shape_op(Ctx& c) {
+  if (!c.extents_fixed())
+    c.refuse("onnx.shape-unsupported", "Shape folds to a constant only when the model's extents are fixed, and its "
+                                        "inputs have symbolic ones");
+  const std::vector<int64_t> s = c.shape(0);
+  const int64_t r = static_cast<int64_t>(s.size());
+  int64_t start = c.attr_int("start", 0), end = c.attr_int("end", r);
+  if (start < 0) start += r;
+  if (end < 0) end += r;
+  start = std::clamp<int64_t>(start, 0, r), end = std::clamp<int64_t>(end, 0, r);
+  HostTensor t{DType::I64, Shape::make({std::max<int64_t>(end - start, 0)}).value(), {}};
+  for (int64_t k = start; k < end; ++k) t.values.push_back(static_cast<double>(s[static_cast<size_t>(k)]));
+  c.set_output_constant(0, std::move(t));
+}
+
+const std::map<std::string, OpHandler>& handlers() {
+  static const std::map<std::string, OpHandler> all = {
+      {"Abs", unary_op<UnaryOp::Abs>},
+      {"Acos", unary_op<UnaryOp::Acos>},
+      {"Acosh", unary_op<UnaryOp::Acosh>},
+      {"Add", binary_op<BinaryOp::Add>},
+      {"Asin", unary_op<UnaryOp::Asin>},
+      {"Asinh", unary_op<UnaryOp::Asinh>},
+      {"Atan", unary_op<UnaryOp::Atan>},
+      {"Atanh", unary_op<UnaryOp::Atanh>},
+      {"AveragePool", average_pool},
+      {"BatchNormalization", batch_norm},
+      {"Ceil", unary_op<UnaryOp::Ceil>},
+      {"Clip", clip},
+      {"Concat", concat},
+      {"Constant", constant},
+      {"Conv", conv},
+      {"Cos", unary_op<UnaryOp::Cos>},
+      {"Cosh", unary_op<UnaryOp::Cosh>},
+      {"Div", binary_op<BinaryOp::Div>},
+      {"Dropout", dropout},
+      {"Elu", elu},
+      {"Exp", unary_op<UnaryOp::Exp>},
+      {"Expand", expand},
+      {"Flatten", flatten},
+      {"Floor", unary_op<UnaryOp::Floor>},
+      {"Gather", gather},
+      {"Gemm", gemm},
+      {"GlobalAveragePool", global_average_pool},
+      {"GlobalMaxPool", global_max_pool},
+      {"HardSigmoid", hard_sigmoid},
+      {"Identity", copy},
+      {"InstanceNormalization", instance_norm},
+      {"LayerNormalization", layer_norm},
+      {"LeakyRelu", leaky_relu},
+      {"Log", unary_op<UnaryOp::Log>},
+      {"MatMul", matmul},
+      {"Max", max_op},
+      {"MaxPool", max_pool},
+      {"Mean", mean_op},
+      {"Min", min_op},
+      {"Mul", binary_op<BinaryOp::Mul>},
+      {"Neg", unary_op<UnaryOp::Neg>},
+      {"Pad", pad},
+      {"Pow", binary_op<BinaryOp::Pow>},
+      {"PRelu", prelu},
+      {"Reciprocal", unary_op<UnaryOp::Rcp>},
+      {"ReduceL1", reduce_l1},
+      {"ReduceL2", reduce_l2},
+      {"ReduceLogSum", reduce_log_sum},
+      {"ReduceLogSumExp", reduce_log_sum_exp},
+      {"ReduceMax", reduce_max},
+      {"ReduceMean", reduce_mean},
+      {"ReduceMin", reduce_min},
+      {"ReduceSum", reduce_sum},
+      {"ReduceSumSquare", reduce_sum_square},
+      {"Relu", unary_op<UnaryOp::Relu>},
+      {"Reshape", reshape},
+      {"Selu", selu},
+      {"Shape", shape_op},
+      {"Sigmoid", unary_op<UnaryOp::Sigmoid>},
+      {"Sign", unary_op<UnaryOp::Sign>},
+      {"Sin", unary_op<UnaryOp::Sin>},
+      {"Sinh", unary_op<UnaryOp::Sinh>},
+      {"Slice", slice},
+      {"Softmax", softmax},
+      {"Softplus", unary_op<UnaryOp::Softplus>},
+      {"Softsign", softsign},
+      {"Split", split},
+      {"Sqrt", unary_op<UnaryOp::Sqrt>},
+      {"Squeeze", squeeze},
+      {"Sub", binary_op<BinaryOp::Sub>},
+      {"Sum", sum_op},
+      {"Tan", unary_op<UnaryOp::Tan>},
+      {"Tanh", unary_op<UnaryOp::Tanh>},
+      {"Tile", tile},
+      {"Transpose", transpose},
+      {"Unsqueeze", unsqueeze},
+  };
+  return all;
+}
+
+}  // namespace
+
+OpHandler find_op(const std::string& op_type) {
+  auto it = handlers().find(op_type);
+  return it == handlers().end() ? nullptr : it->second;
+}
+
+}  // namespace nnref::onnx_format

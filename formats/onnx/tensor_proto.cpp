@@ -1,0 +1,211 @@
+#include "formats/onnx/tensor_proto.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+
+#include "formats/tensor_files/npy.hpp"
+
+namespace nnref::onnx_format {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53: HostTensor holds doubles
+
+std::optional<DType> dtype_of(int32_t t) {
+  using TP = onnx::TensorProto;
+  switch (t) {
+    case TP::FLOAT: return DType::F32;
+    case TP::DOUBLE: return DType::F64;
+    case TP::FLOAT16: return DType::F16;
+    case TP::INT8: return DType::I8;
+    case TP::INT16: return DType::I16;
+    case TP::INT32: return DType::I32;
+    case TP::INT64: return DType::I64;
+    case TP::UINT8: return DType::U8;
+    case TP::UINT16: return DType::U16;
+    case TP::UINT32: return DType::U32;
+    case TP::UINT64: return DType::U64;
+    case TP::BOOL: return DType::Bool;
+    default: return std::nullopt;
+  }
+}
+
+// One little-endian element of `dtype` at p as a double (integers beyond 2^53 as NaN: refused by the caller).
+double decode(DType dtype, const unsigned char* p) {
+  auto load = [p](auto v) {
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  };
+  switch (dtype) {
+    case DType::F16: return half_to_double(load(uint16_t{}));
+    case DType::F32: return static_cast<double>(load(float{}));
+    case DType::F64: return load(double{});
+    case DType::I8: return load(int8_t{});
+    case DType::I16: return load(int16_t{});
+    case DType::I32: return load(int32_t{});
+    case DType::I64: {
+      const int64_t v = load(int64_t{});
+      return (v > (int64_t{1} << 53) || v < -(int64_t{1} << 53)) ? std::nan("") : static_cast<double>(v);
+    }
+    case DType::U8: return load(uint8_t{});
+    case DType::U16: return load(uint16_t{});
+    case DType::U32: return load(uint32_t{});
+    case DType::U64: {
+      const uint64_t v = load(uint64_t{});
+      return v > (uint64_t{1} << 53) ? std::nan("") : static_cast<double>(v);
+    }
+    case DType::Bool: return load(uint8_t{}) != 0 ? 1.0 : 0.0;
+  }
+  return 0.0;
+}
+
+Result<std::string> external_bytes(const onnx::TensorProto& t, const TensorSource& src, uint64_t expected) {
+  std::string location;
+  std::optional<uint64_t> offset, length;
+  for (const auto& kv : t.external_data()) {
+    auto number = [&](std::optional<uint64_t>& out) -> bool {
+      const std::string& s = kv.value();
+      if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos) return false;
+      out = std::stoull(s);
+      return true;
+    };
+    if (kv.key() == "location") location = kv.value();
+    else if (kv.key() == "offset" && !number(offset))
+      return make_error("onnx.external-data", src.name + ": external data offset '" + kv.value() + "' is not a number");
+    else if (kv.key() == "length" && !number(length))
+      return make_error("onnx.external-data", src.name + ": external data length '" + kv.value() + "' is not a number");
+  }
+  if (location.empty()) return make_error("onnx.external-data", src.name + ": external data names no location");
+  if (src.base_dir.empty())
+    return make_error("onnx.external-data", src.name + ": external data is not allowed here (a tensor file)");
+  const fs::path rel = fs::path(location).lexically_normal();
+  if (rel.is_absolute() || rel.empty() || *rel.begin() == "..")
+    return make_error("onnx.external-data", src.name + ": external data location '" + location +
+                                                "' is outside the model's folder '" + src.base_dir + "'");
+  const fs::path file = fs::path(src.base_dir) / rel;
+  // A symbolic link may still point out of the folder: compare the resolved paths.
+  std::error_code ec;
+  const fs::path real_dir = fs::weakly_canonical(src.base_dir.empty() ? "." : src.base_dir, ec);
+  const fs::path real_file = fs::weakly_canonical(file, ec);
+  const std::string d = real_dir.string(), f = real_file.string();
+  if (ec || f.compare(0, d.size(), d) != 0 || (f.size() > d.size() && f[d.size()] != '/'))
+    return make_error("onnx.external-data", src.name + ": external data location '" + location +
+                                                "' resolves outside the model's folder '" + src.base_dir + "'");
+  const uint64_t size = fs::file_size(file, ec);
+  if (ec) return make_error("onnx.external-data", src.name + ": cannot read external data file '" + file.string() + "'");
+  const uint64_t off = offset.value_or(0);
+  const uint64_t len = length.value_or(size >= off ? size - off : 0);
+  if (off > size || len > size - off)
+    return make_error("onnx.external-data", src.name + ": external data [" + std::to_string(off) + ", +" +
+                                                std::to_string(len) + ") exceeds the " + std::to_string(size) +
+                                                " bytes of '" + file.string() + "'");
+  if (len != expected)
+    return make_error("onnx.tensor-data-size", src.name + ": external data has " + std::to_string(len) +
+                                                   " bytes, the shape needs " + std::to_string(expected));
+  std::ifstream in(file, std::ios::binary);
+  std::string bytes(len, '\0');
+  in.seekg(static_cast<std::streamoff>(off));
+  if (!in.read(bytes.data(), static_cast<std::streamsize>(len)))
+    return make_error("onnx.external-data", src.name + ": cannot read external data file '" + file.string() + "'");
+  return bytes;
+}
+
+// The typed field that holds t's values when raw_data is empty, as doubles.
+std::vector<double> typed_values(const onnx::TensorProto& t, DType dtype) {
+  std::vector<double> v;
+  switch (dtype) {
+    case DType::F32: v.assign(t.float_data().begin(), t.float_data().end()); break;
+    case DType::F64: v.assign(t.double_data().begin(), t.double_data().end()); break;
+    case DType::I64:
+      for (int64_t x : t.int64_data())
+        v.push_back(std::abs(static_cast<double>(x)) > kMaxExactInteger ? std::nan("") : static_cast<double>(x));
+      break;
+    case DType::U32:
+    case DType::U64:
+      for (uint64_t x : t.uint64_data()) v.push_back(x > (uint64_t{1} << 53) ? std::nan("") : static_cast<double>(x));
+      break;
+    case DType::F16:
+      for (int32_t x : t.int32_data()) v.push_back(half_to_double(static_cast<uint16_t>(x)));
+      break;
+    default: v.assign(t.int32_data().begin(), t.int32_data().end()); break;
+  }
+  return v;
+}
+
+}  // namespace
+
+Result<HostTensor> read_tensor(const onnx::TensorProto& t, const TensorSource& src) {
+  const std::optional<DType> dtype = dtype_of(t.data_type());
+  if (!dtype)
+    return make_error("onnx.tensor-type-unsupported",
+                      src.name + ": element type " + onnx::TensorProto::DataType_Name(
+                                                         static_cast<onnx::TensorProto::DataType>(t.data_type())) +
+                          " (" + std::to_string(t.data_type()) + ") is not supported");
+  if (t.has_segment()) return make_error("onnx.tensor-type-unsupported", src.name + ": segmented tensors are not supported");
+  std::vector<int64_t> dims(t.dims().begin(), t.dims().end());
+  for (int64_t d : dims)
+    if (d < 0) return make_error("onnx.tensor-shape", src.name + ": negative extent " + std::to_string(d));
+  Result<Shape> shape = Shape::make(dims);
+  if (!shape) return make_error("onnx.tensor-shape", src.name + ": " + shape.error().message);
+  const int64_t count = shape.value().count();
+  if (count > src.max_bytes / 8)
+    return make_error("size.budget", src.name + ": " + std::to_string(count) + " elements exceed the memory budget of " +
+                                         std::to_string(src.max_bytes) + " bytes");
+  const uint64_t esize = static_cast<uint64_t>(dtype_size(*dtype));
+  HostTensor out{*dtype, shape.value(), {}};
+  const bool external = t.data_location() == onnx::TensorProto::EXTERNAL;
+  if (external || !t.raw_data().empty()) {
+    std::string ext;
+    if (external) {
+      Result<std::string> r = external_bytes(t, src, static_cast<uint64_t>(count) * esize);
+      if (!r) return std::move(r).error();
+      ext = std::move(r).value();
+    }
+    const std::string& raw = external ? ext : t.raw_data();
+    if (raw.size() != static_cast<uint64_t>(count) * esize)
+      return make_error("onnx.tensor-data-size", src.name + ": raw_data has " + std::to_string(raw.size()) +
+                                                     " bytes, the shape " + shape.value().str() + " of " +
+                                                     dtype_name(*dtype) + " needs " +
+                                                     std::to_string(static_cast<uint64_t>(count) * esize));
+    out.values.resize(static_cast<size_t>(count));
+    const auto* p = reinterpret_cast<const unsigned char*>(raw.data());
+    for (int64_t i = 0; i < count; ++i) out.values[static_cast<size_t>(i)] = decode(*dtype, p + i * esize);
+  } else {
+    out.values = typed_values(t, *dtype);
+    if (out.values.size() != static_cast<size_t>(count))
+      return make_error("onnx.tensor-data-size", src.name + ": " + std::to_string(out.values.size()) +
+                                                     " values stored, the shape " + shape.value().str() + " needs " +
+                                                     std::to_string(count));
+  }
+  if (!dtype_is_float(*dtype))
+    for (double v : out.values)
+      if (std::isnan(v))
+        return make_error("onnx.tensor-integer-range", src.name + ": an integer beyond 2^53 in magnitude");
+  return out;
+}
+
+Result<HostTensor> read_tensor_file(const std::string& path, int64_t max_bytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error("io.open-failed", "cannot open tensor file '" + path + "'");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  onnx::TensorProto t;
+  if (!t.ParseFromString(ss.str())) return make_error("pb.parse", "'" + path + "' is not a serialized ONNX TensorProto");
+  Result<HostTensor> r = read_tensor(t, TensorSource{path, "", max_bytes});
+  if (r) return r;
+  // A file given on the command line, not a model: its own codes (exit code 2).
+  Diagnostic d = std::move(r).error();
+  if (d.code.rfind("onnx.", 0) == 0) d.code = "pb." + d.code.substr(5);
+  return d;
+}
+
+}  // namespace nnref::onnx_format

@@ -1,0 +1,392 @@
+#!/usr/bin/python3
+"""Independent float64 reference for NNEF 1.0 models in flat syntax, with PyTorch.
+
+Written from the NNEF 1.0.4 specification; it shares no code or logic with nnref's
+C++ reader. It reads graph.nnef (flat syntax: one invocation per assignment, literal
+arguments), writes random weights as NNEF tensor files (.dat, §5.2: 128-byte
+little-endian header, float32 items), evaluates the graph in float64 with
+torch.nn.functional, and compares nnref's answer with it.
+
+Usage:
+    nnef_reference.py --write-weights MODEL_DIR --seed N     # .dat files for every variable
+    nnef_reference.py --eval MODEL_DIR --input X.npy --output OUT.npz
+    nnef_reference.py --check --nnref BIN                    # every cross-check model
+    nnef_reference.py --self-test
+
+Conventions (the spec's): NCHW; left-aligned broadcasting (§4.2.2: the shorter shape
+is padded with trailing 1s); padding [] is automatic (output ceil(X/s), the odd pixel
+after); biases are [1, C]; softmax over axes [1] by default; max_pool with border
+'ignore' leaves padding out, with 'constant' reads zeros; avg_pool with 'constant'
+divides by the window size, with 'ignore' by the number of real elements.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+CROSSCHECK_MODELS = ["tests/data/nnef/alexnet_small", "tests/data/nnef/crosscheck/mlp",
+                     "tests/data/nnef/crosscheck/convnet"]
+
+
+# ---------------------------------------------------------------- flat syntax
+
+TOKEN = re.compile(r"\s*(?:#[^\n]*\n?)*\s*(->|[A-Za-z_][A-Za-z0-9_]*|-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|'[^']*'|\"[^\"]*\"|[()\[\]{}:=,;<>])")
+
+
+def tokens(text):
+    out, pos = [], 0
+    while True:
+        m = TOKEN.match(text, pos)
+        if not m:
+            rest = text[pos:].strip()
+            if rest and not rest.startswith("#"):
+                raise ValueError("cannot read at %r" % text[pos:pos + 20])
+            return out
+        out.append(m.group(1))
+        pos = m.end()
+
+
+class Reader:
+    def __init__(self, toks):
+        self.t, self.i = toks, 0
+
+    def peek(self):
+        return self.t[self.i] if self.i < len(self.t) else None
+
+    def take(self, want=None):
+        tok = self.t[self.i]
+        if want is not None and tok != want:
+            raise ValueError("expected %r, found %r" % (want, tok))
+        self.i += 1
+        return tok
+
+    def value(self):
+        tok = self.take()
+        if tok in ("[", "("):
+            close = "]" if tok == "[" else ")"
+            items = []
+            while self.peek() != close:
+                items.append(self.value())
+                if self.peek() == ",":
+                    self.take()
+            self.take(close)
+            return items if tok == "[" else tuple(items)
+        if tok[0] in "'\"":
+            return tok[1:-1]
+        if tok in ("true", "false"):
+            return tok == "true"
+        if re.match(r"-?\d", tok):
+            return float(tok) if re.search(r"[.eE]", tok) else int(tok)
+        return ("id", tok)
+
+
+def parse_graph(text):
+    """[(outputs, op, positional args, named args)] and the graph's outputs."""
+    r = Reader(tokens(text))
+    r.take("version"), r.take(), r.take(";")
+    while r.peek() == "extension":
+        while r.take() != ";":
+            pass
+    r.take("graph"), r.take(), r.take("(")
+    while r.take() != ")":
+        pass
+    r.take("->"), r.take("(")
+    outputs = []
+    while r.peek() != ")":
+        outputs.append(r.take())
+        if r.peek() == ",":
+            r.take()
+    r.take(")"), r.take("{")
+    body = []
+    while r.peek() != "}":
+        lhs = []
+        while r.peek() != "=":
+            tok = r.take()
+            if re.match(r"[A-Za-z_]", tok):
+                lhs.append(tok)
+        r.take("=")
+        op = r.take()
+        r.take("(")
+        pos, named = [], {}
+        while r.peek() != ")":
+            if r.t[r.i + 1] == "=":
+                name = r.take()
+                r.take("=")
+                named[name] = r.value()
+            else:
+                pos.append(r.value())
+            if r.peek() == ",":
+                r.take()
+        r.take(")"), r.take(";")
+        body.append((lhs, op, pos, named))
+    return body, outputs
+
+
+# ---------------------------------------------------------------- tensor files
+
+def write_dat(path, array):
+    """float32 items, §5.2: magic 'N' 0xEF, version 1.0, data length, rank, 8 extents, bits, item type 0."""
+    a = np.ascontiguousarray(array, dtype="<f4")
+    extents = list(a.shape) + [0] * (8 - a.ndim)
+    header = struct.pack("<BBBBII8III", 0x4E, 0xEF, 1, 0, a.nbytes, a.ndim, *extents, 32, 0)
+    header += b"\0" * (128 - len(header))
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(header + a.tobytes())
+
+
+def read_dat(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    magic0, magic1, major, minor, length, rank = struct.unpack_from("<BBBBII", data, 0)
+    assert (magic0, magic1, major, minor) == (0x4E, 0xEF, 1, 0)
+    extents = struct.unpack_from("<8I", data, 12)[:rank]
+    bits, item = struct.unpack_from("<II", data, 44)
+    assert bits == 32 and item == 0, "this reference reads float32 files only"
+    return np.frombuffer(data[128:128 + length], dtype="<f4").reshape(extents).astype(np.float64)
+
+
+def write_weights(model_dir, seed):
+    body, _ = parse_graph(open(os.path.join(model_dir, "graph.nnef")).read())
+    rng = np.random.default_rng(seed)
+    for lhs, op, pos, named in body:
+        if op == "variable":
+            shape = named["shape"]
+            fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else 1
+            values = rng.uniform(-1.0, 1.0, size=shape) / np.sqrt(fan_in)
+            write_dat(os.path.join(model_dir, named["label"] + ".dat"), values)
+
+
+# ---------------------------------------------------------------- evaluation
+
+def left_aligned(x, rank):
+    """§4.2.2: a shape is padded with trailing singleton dimensions."""
+    return x.reshape(tuple(x.shape) + (1,) * (rank - x.dim()))
+
+
+def broadcast_pair(x, y):
+    rank = max(x.dim(), y.dim())
+    return left_aligned(x, rank), left_aligned(y, rank)
+
+
+def auto_padding(extents, size, stride, dilation):
+    pads = []
+    for X, k, s, d in zip(extents, size, stride, dilation):
+        out = -(-X // s)
+        total = max((out - 1) * s + (k - 1) * d + 1 - X, 0)
+        pads.append((total // 2, total - total // 2))
+    return pads
+
+
+def pad_nd(x, pads, value=0.0):
+    flat = []
+    for before, after in reversed(pads):
+        flat += [before, after]
+    return F.pad(x, flat, value=value)
+
+
+def conv(x, w, b, named):
+    n = x.dim() - 2
+    stride = named.get("stride") or [1] * n
+    dilation = named.get("dilation") or [1] * n
+    padding = named.get("padding", [])
+    if not padding:
+        padding = auto_padding(x.shape[2:], w.shape[2:], stride, dilation)
+    groups = named.get("groups", 1) or x.shape[1]
+    y = F.conv2d(pad_nd(x, padding), w, None, stride, 0, dilation, groups)
+    return y + left_aligned(b, y.dim())
+
+
+def pool(x, named, kind):
+    size = named["size"]
+    stride = named.get("stride") or [1] * len(size)
+    dilation = named.get("dilation") or [1] * len(size)
+    padding = named.get("padding", [])
+    if not padding:
+        padding = auto_padding(x.shape, size, stride, dilation)
+    border = named.get("border", "constant")
+    assert size[:2] == [1, 1] and stride[:2] == [1, 1] and dilation == [1] * len(size)
+    k, s, p = size[2:], stride[2:], padding[2:]
+    if kind == "max":
+        fill = float("-inf") if border == "ignore" else 0.0
+        return F.max_pool2d(pad_nd(x, p, fill), k, s)
+    total = F.avg_pool2d(pad_nd(x, p), k, s, divisor_override=1)
+    if border == "ignore":
+        count = F.avg_pool2d(pad_nd(torch.ones_like(x[:1, :1]), p), k, s, divisor_override=1)
+        return total / count
+    return total / float(np.prod(k))
+
+
+def evaluate(model_dir, inputs):
+    body, outputs = parse_graph(open(os.path.join(model_dir, "graph.nnef")).read())
+    env = {}
+
+    def arg(v):
+        if isinstance(v, tuple) and len(v) == 2 and v[0] == "id":
+            return env[v[1]]
+        if isinstance(v, list):  # concat's array of identifiers, read by the op itself
+            return None
+        return torch.tensor([float(v)], dtype=torch.float64)
+
+    binary = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div, "pow": torch.pow,
+              "min": torch.minimum, "max": torch.maximum}
+    unary = {"relu": F.relu, "sigmoid": torch.sigmoid, "tanh": torch.tanh, "exp": torch.exp, "log": torch.log,
+             "abs": torch.abs, "neg": torch.neg, "sqrt": torch.sqrt, "copy": lambda t: t.clone()}
+    for lhs, op, pos, named in body:
+        a = [arg(p) for p in pos]
+        if op == "external":
+            y = torch.from_numpy(inputs[lhs[0]]).to(torch.float64)
+        elif op == "variable":
+            y = torch.from_numpy(read_dat(os.path.join(model_dir, named["label"] + ".dat")))
+        elif op == "constant":
+            y = torch.tensor(named["value"], dtype=torch.float64).expand(int(np.prod(named["shape"]))).reshape(named["shape"])
+        elif op == "conv":
+            y = conv(a[0], a[1], a[2] if len(a) > 2 else torch.zeros(1, dtype=torch.float64), named)
+        elif op in ("max_pool", "avg_pool"):
+            y = pool(a[0], named, op[:3])
+        elif op in unary:
+            y = unary[op](a[0])
+        elif op in binary:
+            y = binary[op](*broadcast_pair(a[0], a[1]))
+        elif op == "softmax":
+            y = F.softmax(a[0], dim=tuple(named.get("axes", [1]))[0])
+        elif op == "linear":
+            y = a[0] @ a[1].T + left_aligned(a[2], 2)
+        elif op == "matmul":
+            A = a[0].transpose(-1, -2) if named.get("transposeA") else a[0]
+            B = a[1].transpose(-1, -2) if named.get("transposeB") else a[1]
+            y = A @ B
+        elif op == "batch_normalization":
+            x, mean, var, offset, scale = a[:5]
+            r = x.dim()
+            y = left_aligned(offset, r) + left_aligned(scale, r) * (x - left_aligned(mean, r)) / torch.sqrt(
+                left_aligned(var, r) + named["epsilon"])
+        elif op == "clamp":
+            x, lo, hi = a
+            r = max(x.dim(), lo.dim(), hi.dim())
+            y = torch.maximum(torch.minimum(left_aligned(x, r), left_aligned(hi, r)), left_aligned(lo, r))
+        elif op in ("mean_reduce", "sum_reduce", "max_reduce"):
+            dims = tuple(named["axes"])
+            y = {"mean_reduce": lambda t: t.mean(dims, keepdim=True), "sum_reduce": lambda t: t.sum(dims, keepdim=True),
+                 "max_reduce": lambda t: t.amax(dims, keepdim=True)}[op](a[0])
+        elif op == "reshape":
+            shape = [a[0].shape[i] if s == 0 else s for i, s in enumerate(named["shape"])]
+            y = a[0].reshape(shape)
+        elif op == "transpose":
+            axes = named["axes"]
+            y = a[0].permute(*(axes + list(range(len(axes), a[0].dim()))))
+        elif op == "concat":
+            y = torch.cat([env[v[1]] for v in pos[0]], dim=named["axis"])
+        elif op == "pad":
+            pads = named["padding"]
+            mode = named.get("border", "constant")
+            flat = []
+            for before, after in reversed(pads):
+                flat += [before, after]
+            if mode == "constant":
+                y = F.pad(a[0], flat, value=named.get("value", 0.0))
+            else:  # torch pads the spatial axes only: the leading pairs must be (0, 0)
+                assert all(p == (0, 0) for p in pads[:2])
+                y = F.pad(a[0], flat[: 2 * (len(pads) - 2)], mode=mode)
+        else:
+            raise ValueError("the reference has no operation %r" % op)
+        env[lhs[0]] = y
+    return {name: env[name].numpy() for name in outputs}
+
+
+# ---------------------------------------------------------------- cross-check
+
+def check(nnref, root, seed=1, rtol=1e-12):
+    failures = 0
+    for rel in CROSSCHECK_MODELS:
+        with tempfile.TemporaryDirectory() as tmp:
+            model = os.path.join(tmp, "model")
+            os.makedirs(model)
+            shutil.copy(os.path.join(root, rel, "graph.nnef"), model)
+            write_weights(model, seed)
+            body, _ = parse_graph(open(os.path.join(model, "graph.nnef")).read())
+            rng = np.random.default_rng(seed + 1)
+            inputs, args = {}, []
+            for lhs, op, pos, named in body:
+                if op == "external":
+                    inputs[lhs[0]] = rng.uniform(-1.0, 1.0, size=named["shape"])
+                    path = os.path.join(tmp, lhs[0] + ".npy")
+                    np.save(path, inputs[lhs[0]])
+                    args += ["--input", "%s=%s" % (lhs[0], path)]
+            out = os.path.join(tmp, "out.npz")
+            run = subprocess.run([nnref, "run", model, "--precision", "f64", "--output", out, "--quiet"] + args,
+                                 capture_output=True, text=True)
+            if run.returncode != 0:
+                print("FAIL %s: nnref exited %d\n%s" % (rel, run.returncode, run.stderr))
+                failures += 1
+                continue
+            got = np.load(out)
+            for name, want in evaluate(model, inputs).items():
+                diff = np.max(np.abs(got[name] - want) / np.maximum(np.abs(want), 1e-300 + np.abs(want).max()))
+                ok = got[name].shape == want.shape and diff <= rtol
+                print("%s %s %s: shape %s, max relative difference %.3g (bound %g)"
+                      % ("ok  " if ok else "FAIL", rel, name, list(want.shape), diff, rtol))
+                failures += not ok
+    return failures
+
+
+def self_test():
+    with tempfile.TemporaryDirectory() as tmp:
+        values = np.arange(6.0).reshape(2, 3) / 4
+        write_dat(os.path.join(tmp, "a/b.dat"), values)
+        assert os.path.getsize(os.path.join(tmp, "a/b.dat")) == 128 + 24
+        assert np.array_equal(read_dat(os.path.join(tmp, "a/b.dat")), values)
+    x = torch.arange(16.0, dtype=torch.float64).reshape(1, 1, 4, 4) - 8
+    # 'ignore' leaves the padding out of the max; 'constant' reads zeros there.
+    ignore = pool(x, {"size": [1, 1, 2, 2], "stride": [1, 1, 2, 2], "padding": [(0, 0), (0, 0), (1, 0), (1, 0)],
+                      "border": "ignore"}, "max")
+    assert ignore[0, 0, 0, 0].item() == -8.0
+    zero = pool(x, {"size": [1, 1, 2, 2], "stride": [1, 1, 2, 2], "padding": [(0, 0), (0, 0), (1, 0), (1, 0)],
+                    "border": "constant"}, "max")
+    assert zero[0, 0, 0, 0].item() == 0.0
+    assert auto_padding([5], [3], [2], [1]) == [(1, 1)] and auto_padding([6], [3], [2], [1]) == [(0, 1)]
+    print("self-test ok")
+    return 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--write-weights")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--eval")
+    p.add_argument("--input", action="append", default=[])
+    p.add_argument("--output")
+    p.add_argument("--check", action="store_true")
+    p.add_argument("--nnref")
+    p.add_argument("--self-test", action="store_true")
+    a = p.parse_args()
+    if a.self_test:
+        return self_test()
+    if a.write_weights:
+        write_weights(a.write_weights, a.seed)
+        return 0
+    if a.eval:
+        inputs = {}
+        for item in a.input:
+            name, path = item.split("=", 1)
+            inputs[name] = np.load(path)
+        np.savez(a.output, **evaluate(a.eval, inputs))
+        return 0
+    if a.check:
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        return 1 if check(a.nnref, root) else 0
+    p.print_help()
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

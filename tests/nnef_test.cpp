@@ -1,0 +1,238 @@
+// The NNEF front-end's values: each lowered op and border mode on inputs small enough to compute
+// by hand, and the compositional grammar (fragments, defaults, comprehensions, if-else, generics,
+// recursion) evaluated the same way.
+#include "nnef_test_support.hpp"
+
+#include <cmath>
+
+using namespace nnref;
+using namespace nnref::test;
+
+namespace {
+
+const std::string kHeader = "version 1.0;\n";
+const std::string kCompositional =
+    "version 1.0;\nextension KHR_enable_fragment_definitions, KHR_enable_operator_expressions;\n";
+
+std::vector<double> iota(int n, double from = 1.0) {
+  std::vector<double> v;
+  for (int k = 0; k < n; ++k) v.push_back(from + k);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("nnef: conv with explicit padding reads zeros outside the input") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input ) -> ( output ) {
+    input = external(shape = [1, 1, 3, 3]);
+    filter = constant(shape = [1, 1, 3, 3], value = [1.0]);
+    output = conv(input, filter, padding = [(1, 1), (1, 1)]);
+})", f);
+  // Sums of the 3x3 neighbourhoods of 1..9, the outside read as 0.
+  CHECK(run_f64(r, {host({1, 1, 3, 3}, iota(9))})[0] == std::vector<double>{12, 21, 16, 27, 45, 33, 24, 39, 28});
+}
+
+TEST_CASE("nnef: conv with automatic padding puts the odd padding after (output ceil(X/s))") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input ) -> ( output ) {
+    input = external(shape = [1, 1, 4, 4]);
+    filter = constant(shape = [1, 1, 3, 3], value = [1.0]);
+    output = conv(input, filter, 0.5, stride = [2, 2]);
+})", f);
+  // X = 4, s = 2: output 2, total padding (2-1)*2 + 3 - 4 = 1, all of it after. Windows of 1..16:
+  // rows/cols 0-2 = 54; cols 2-3 of rows 0-2 = 45; rows 2-3 of cols 0-2 = 72; rows/cols 2-3 = 54.
+  CHECK(run_f64(r, {host({1, 1, 4, 4}, iota(16))})[0] == std::vector<double>{54.5, 45.5, 72.5, 54.5});
+}
+
+TEST_CASE("nnef: grouped and depth-wise conv (groups = 0) read their own channels") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input ) -> ( grouped, depthwise ) {
+    input = external(shape = [1, 2, 1, 2]);
+    k = constant(shape = [2, 1, 1, 1], value = [10.0, 100.0]);
+    grouped = conv(input, k, groups = 2);
+    depthwise = conv(input, k, groups = 0);
+})", f);
+  // Channel 0 = [1, 2] times 10, channel 1 = [3, 4] times 100.
+  const auto out = run_f64(r, {host({1, 2, 1, 2}, iota(4))});
+  CHECK(out[0] == std::vector<double>{10, 20, 300, 400});
+  CHECK(out[1] == out[0]);
+}
+
+TEST_CASE("nnef: max_pool and avg_pool with border ignore and constant differ at the padding") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input ) -> ( max_ignore, max_constant, avg_ignore, avg_constant ) {
+    input = external(shape = [1, 1, 2, 2]);
+    max_ignore = max_pool(input, size = [1, 1, 2, 2], stride = [1, 1, 2, 2],
+                          padding = [(0, 0), (0, 0), (1, 0), (1, 0)], border = 'ignore');
+    max_constant = max_pool(input, size = [1, 1, 2, 2], stride = [1, 1, 2, 2],
+                            padding = [(0, 0), (0, 0), (1, 0), (1, 0)], border = 'constant');
+    avg_ignore = avg_pool(input, size = [1, 1, 2, 2], stride = [1, 1, 2, 2],
+                          padding = [(0, 0), (0, 0), (1, 0), (1, 0)], border = 'ignore');
+    avg_constant = avg_pool(input, size = [1, 1, 2, 2], stride = [1, 1, 2, 2],
+                            padding = [(0, 0), (0, 0), (1, 0), (1, 0)], border = 'constant');
+})", f);
+  // The one window holds x[0, 0] = -1 and three padded positions.
+  const auto out = run_f64(r, {host({1, 1, 2, 2}, {-1, -2, -3, -4})});
+  CHECK(out[0] == std::vector<double>{-1});    // ignore: the padding takes no part
+  CHECK(out[1] == std::vector<double>{0});     // constant: zeros join the max
+  CHECK(out[2] == std::vector<double>{-1});    // ignore: divided by the 1 real element
+  CHECK(out[3] == std::vector<double>{-0.25}); // constant: divided by the window's 4
+}
+
+TEST_CASE("nnef: pad with constant, reflect and replicate borders") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input ) -> ( c, m, p ) {
+    input = external(shape = [1, 3]);
+    c = pad(input, padding = [(0, 0), (2, 2)], border = 'constant', value = 7.0);
+    m = pad(input, padding = [(0, 0), (2, 2)], border = 'reflect');
+    p = pad(input, padding = [(0, 0), (2, 2)], border = 'replicate');
+})", f);
+  const auto out = run_f64(r, {host({1, 3}, {1, 2, 3})});
+  CHECK(out[0] == std::vector<double>{7, 7, 1, 2, 3, 7, 7});
+  CHECK(out[1] == std::vector<double>{3, 2, 1, 2, 3, 2, 1});
+  CHECK(out[2] == std::vector<double>{1, 1, 1, 2, 3, 3, 3});
+}
+
+TEST_CASE("nnef: broadcasting aligns the leading axes") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( x, y ) -> ( z ) {
+    x = external(shape = [2, 3]);
+    y = external(shape = [2]);
+    z = add(x, y);
+})", f);
+  // y = [10, 20] runs along axis 0 (NNEF 1.0), not axis 1 (NumPy would refuse 3 against 2).
+  CHECK(run_f64(r, {host({2, 3}, iota(6)), host({2}, {10, 20})})[0] == std::vector<double>{11, 12, 13, 24, 25, 26});
+}
+
+TEST_CASE("nnef: shape operations (reshape with 0 and -1, transpose of leading axes, split, concat, slice, stack)") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input ) -> ( t, a, b, joined, cut, stacked, unstacked ) {
+    input = external(shape = [2, 3]);
+    flat = reshape(input, shape = [0, -1, 1]);
+    t = transpose(flat, axes = [1, 0]);
+    [a, b] = split(input, axis = 1, ratios = [1, 2]);
+    joined = concat([b, a], axis = 1);
+    cut = slice(input, axes = [1], begin = [1], end = [0]);
+    stacked = stack([a, a], axis = 0);
+    [u0, u1] = unstack(input, axis = 0);
+    unstacked = sub(u1, u0);
+})", f);
+  const auto out = run_f64(r, {host({2, 3}, iota(6))});
+  CHECK(out[0] == std::vector<double>{1, 4, 2, 5, 3, 6});  // [3, 2, 1]
+  CHECK(out[1] == std::vector<double>{1, 4});
+  CHECK(out[2] == std::vector<double>{2, 3, 5, 6});
+  CHECK(out[3] == std::vector<double>{2, 3, 1, 5, 6, 4});
+  CHECK(out[4] == std::vector<double>{2, 3, 5, 6});  // end 0 is the extent
+  CHECK(out[5] == std::vector<double>{1, 4, 1, 4});
+  CHECK(out[6] == std::vector<double>{3, 3, 3});
+}
+
+TEST_CASE("nnef: reductions keep their axes, softmax defaults to axis 1, matmul transposes") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input ) -> ( s, m, mx, sm, mm ) {
+    input = external(shape = [2, 2]);
+    s = sum_reduce(input, axes = [1]);
+    m = mean_reduce(input, axes = [0, 1]);
+    mx = max_reduce(input, axes = [0]);
+    sm = softmax(input);
+    mm = matmul(input, input, transposeA = true);
+})", f);
+  const double l3 = std::log(3.0);
+  const auto out = run_f64(r, {host({2, 2}, {0, l3, 1, 1})});
+  CHECK(out[0] == std::vector<double>{l3, 2});
+  CHECK(out[1][0] == Approx((l3 + 2) / 4).epsilon(1e-15));
+  CHECK(out[2] == std::vector<double>{1, l3 > 1 ? l3 : 1});
+  CHECK(out[3][0] == Approx(0.25).epsilon(1e-15));  // e^0 / (e^0 + e^ln3)
+  CHECK(out[3][1] == Approx(0.75).epsilon(1e-15));
+  CHECK(out[3][2] == Approx(0.5).epsilon(1e-15));
+  // AᵀA of [[0, l3], [1, 1]]: [[1, 1], [1, l3² + 1]].
+  CHECK(out[4][0] == 1);
+  CHECK(out[4][3] == Approx(l3 * l3 + 1).epsilon(1e-15));
+}
+
+TEST_CASE("nnef: compound fragments lowered to IR ops compute the spec's formulas") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input ) -> ( relu_, elu_, leaky, lin, bn, cl, sq, rs ) {
+    input = external(shape = [1, 2]);
+    relu_ = relu(input);
+    elu_ = elu(input, alpha = 2.0);
+    leaky = leaky_relu(input, alpha = 0.5);
+    w = constant(shape = [1, 2], value = [3.0, 4.0]);
+    lin = linear(input, w, 1.0);
+    bn = batch_normalization(input, 1.0, 3.0, 0.5, 2.0, epsilon = 1.0);
+    cl = clamp(input, -1.0, 1.0);
+    sq = sqr(input);
+    rs = rsqrt(sq);
+})", f);
+  const auto out = run_f64(r, {host({1, 2}, {-2, 4})});
+  CHECK(out[0] == std::vector<double>{0, 4});
+  CHECK(out[1][0] == Approx(2 * (std::exp(-2.0) - 1)).epsilon(1e-15));
+  CHECK(out[2] == std::vector<double>{-1, 4});
+  CHECK(out[3] == std::vector<double>{-6 + 16 + 1});
+  CHECK(out[4] == std::vector<double>{0.5 + 2 * (-3) / 2, 0.5 + 2 * 3.0 / 2});  // sqrt(3 + 1) = 2
+  CHECK(out[5] == std::vector<double>{-1, 1});
+  CHECK(out[6] == std::vector<double>{4, 16});
+  CHECK(out[7] == std::vector<double>{0.5, 0.25});
+}
+
+TEST_CASE("nnef: compound fragments without an IR op are expanded from their bodies") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input ) -> ( q, l2, rms, gel ) {
+    input = external(shape = [1, 1, 3]);
+    q = linear_quantize(input, min = 0.0, max = 1.0, bits = 2);
+    l2 = l2_normalization(input, axes = [2]);
+    rms = rms_pool(input, size = [1, 1, 3], padding = [(0, 0), (0, 0), (0, 0)]);
+    gel = gelu(input);
+})", f);
+  const auto out = run_f64(r, {host({1, 1, 3}, {0.1, 0.4, 0.9})});
+  // r = 2^2 - 1 = 3; round(x * 3) = 0, 1, 3 (round(1.2) = 1, round(2.7) = 3); then q / 3.
+  CHECK(out[0][0] == 0);
+  CHECK(out[0][1] == Approx(1.0 / 3).epsilon(1e-15));
+  CHECK(out[0][2] == 1);
+  const double norm = std::sqrt(0.01 + 0.16 + 0.81);
+  CHECK(out[1][1] == Approx(0.4 / norm).epsilon(1e-15));
+  CHECK(out[2][0] == Approx(std::sqrt((0.01 + 0.16 + 0.81) / 3)).epsilon(1e-15));
+  CHECK(out[3][2] == Approx(0.9 / (1 + std::exp(-1.702 * 0.9))).epsilon(1e-15));
+}
+
+TEST_CASE("nnef: fragments with defaults, comprehensions, if-else and generics compose") {
+  Folder f;
+  const auto r = load_text(kCompositional + R"(
+fragment scaled( x: tensor<scalar>, factors: scalar[] = [2.0, 3.0], pick: integer = 1 ) -> ( y: tensor<scalar> )
+{
+    chosen = [for i in range_of(factors), v in factors if i == pick yield v];
+    y = x * chosen[0] if length_of(chosen) == 1 else x;
+}
+fragment twice<?>( x: tensor<?> ) -> ( a: tensor<?>, b: tensor<?> )
+{
+    a = copy<?>(x);
+    b = copy(x);
+}
+graph G( input ) -> ( output, other, first, total )
+{
+    input = external(shape = [1, 2]);
+    output = scaled(input);
+    other = scaled(input, factors = [5.0], pick = 0) + 1.0;
+    first, second = twice(input);
+    total = add_n([first]) - -(2.0 ^ 2.0) * scalar(integer('3') + length_of([1, 2]));
+}
+)", f);
+  const auto out = run_f64(r, {host({1, 2}, {1, -2})});
+  CHECK(out[0] == std::vector<double>{3, -6});
+  CHECK(out[1] == std::vector<double>{6, -9});
+  CHECK(out[2] == std::vector<double>{1, -2});
+  CHECK(out[3] == std::vector<double>{21, 18});  // add_n([x]) = x + 0.0 (its body); + 4 * 5
+}
+
+TEST_CASE("nnef: the extents of externals get size names: batch for axis 0, <id>.<k> for the others") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input ) -> ( output ) {
+    input = external(shape = [1, 3, 8, 8]);
+    output = relu(input);
+})", f);
+  REQUIRE(r.model);
+  std::vector<std::string> names;
+  for (const auto& s : r.model->size_names) names.push_back(s.name);
+  CHECK(names == std::vector<std::string>{"batch", "input.1", "input.2", "input.3"});
+}

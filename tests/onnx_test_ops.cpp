@@ -1,0 +1,180 @@
+// The ONNX ops nnref reads as compositions of IR ops, against values computed by hand: each
+// composition must be exactly the ONNX formula (docs/onnx.md). The other ops are checked against
+// the ONNX backend node tests' expected outputs (scripts/onnx_node_tests.py).
+#include <cmath>
+
+#include "onnx_test_support.hpp"
+#include "temp_dir.hpp"
+
+using namespace nnref;
+using namespace nnref::test;
+
+namespace {
+
+std::vector<double> values(const Tensor<double>& t) { return {t.data().begin(), t.data().end()}; }
+
+std::vector<double> iota(size_t n) {
+  std::vector<double> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = static_cast<double>(i);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("onnx ops: Flatten at any axis keeps the row-major order") {
+  TempDir tmp("onnx_flatten");
+  for (auto [axis, rows, cols] : {std::tuple{0, 1, 24}, {1, 2, 12}, {2, 6, 4}, {3, 12, 2}, {4, 24, 1}, {-1, 12, 2}}) {
+    OnnxModel m;
+    m.input("X", {"2", "3", "2", "2"});
+    set_int(m.node("Flatten", {"X"}, {"Y"}), "axis", axis);
+    m.output("Y");
+    auto y = run_f64(load_onnx(m, tmp / "m.onnx"), {host({2, 3, 2, 2}, iota(24))});
+    INFO("axis " << axis);
+    CHECK(y[0].shape().dims() == std::vector<int64_t>{rows, cols});
+    CHECK(values(y[0]) == iota(24));
+  }
+}
+
+TEST_CASE("onnx ops: Clip is numpy.clip, also with min above max and with one bound") {
+  TempDir tmp("onnx_clip");
+  auto clip = [&](std::vector<std::string> inputs, const std::vector<std::pair<std::string, float>>& bounds) {
+    OnnxModel m;
+    m.input("X", {"4"});
+    for (const auto& [name, v] : bounds) m.init(name, {}, {v});
+    m.node("Clip", inputs, {"Y"});
+    m.output("Y");
+    return values(run_f64(load_onnx(m, tmp / "m.onnx"), {host({4}, {-3, 0.5, 1.5, 4})})[0]);
+  };
+  CHECK(clip({"X", "lo", "hi"}, {{"lo", 0}, {"hi", 1}}) == std::vector<double>{0, 0.5, 1, 1});
+  CHECK(clip({"X", "lo", "hi"}, {{"lo", 2}, {"hi", 1}}) == std::vector<double>{1, 1, 1, 1});  // min(max(x, 2), 1)
+  CHECK(clip({"X", "", "hi"}, {{"hi", 1}}) == std::vector<double>{-3, 0.5, 1, 1});
+  CHECK(clip({"X", "lo"}, {{"lo", 0}}) == std::vector<double>{0, 0.5, 1.5, 4});
+  CHECK(clip({"X"}, {}) == std::vector<double>{-3, 0.5, 1.5, 4});
+  // Opset 6: the bounds are attributes.
+  OnnxModel old(6);
+  old.input("X", {"4"});
+  auto& n = old.node("Clip", {"X"}, {"Y"});
+  set_float(n, "min", -1);
+  set_float(n, "max", 2);
+  old.output("Y");
+  CHECK(values(run_f64(load_onnx(old, tmp / "old.onnx"), {host({4}, {-3, 0.5, 1.5, 4})})[0]) ==
+        std::vector<double>{-1, 0.5, 1.5, 2});
+}
+
+TEST_CASE("onnx ops: Sum, Mean, Max and Min of several inputs broadcast as NumPy does") {
+  TempDir tmp("onnx_variadic");
+  auto run = [&](const std::string& op) {
+    OnnxModel m;
+    m.input("A", {"2", "2"});
+    m.input("B", {"2"});
+    m.input("C", {"1"});
+    m.node(op, {"A", "B", "C"}, {"Y"});
+    m.output("Y");
+    return values(run_f64(load_onnx(m, tmp / "m.onnx"), {host({2, 2}, {1, 5, -2, 4}), host({2}, {3, 0}), host({1}, {2})})[0]);
+  };
+  CHECK(run("Sum") == std::vector<double>{6, 7, 3, 6});
+  CHECK(run("Mean") == std::vector<double>{2, 7.0 / 3, 1, 2});
+  CHECK(run("Max") == std::vector<double>{3, 5, 3, 4});
+  CHECK(run("Min") == std::vector<double>{1, 0, -2, 0});
+}
+
+TEST_CASE("onnx ops: MatMul with 1-D operands and broadcast batch axes") {
+  TempDir tmp("onnx_matmul");
+  auto run = [&](const std::vector<std::string>& a, const std::vector<std::string>& b, const HostTensor& x,
+                 const HostTensor& w) {
+    OnnxModel m;
+    m.input("A", a);
+    m.input("B", b);
+    m.node("MatMul", {"A", "B"}, {"Y"});
+    m.output("Y");
+    return run_f64(load_onnx(m, tmp / "m.onnx"), {x, w})[0];
+  };
+  // [1 2]·[[1 2 3], [4 5 6]] = [9 12 15]
+  auto v = run({"2"}, {"2", "3"}, host({2}, {1, 2}), host({2, 3}, {1, 2, 3, 4, 5, 6}));
+  CHECK(v.shape().dims() == std::vector<int64_t>{3});
+  CHECK(values(v) == std::vector<double>{9, 12, 15});
+  auto col = run({"2", "3"}, {"3"}, host({2, 3}, {1, 2, 3, 4, 5, 6}), host({3}, {1, 0, -1}));
+  CHECK(col.shape().dims() == std::vector<int64_t>{2});
+  CHECK(values(col) == std::vector<double>{-2, -2});
+  auto dot = run({"3"}, {"3"}, host({3}, {1, 2, 3}), host({3}, {4, 5, 6}));
+  CHECK(dot.shape().rank() == 0);
+  CHECK(values(dot) == std::vector<double>{32});
+  // [2, 1, 2] times [2, 1]: the second operand is broadcast over the batch.
+  auto batch = run({"2", "1", "2"}, {"2", "1"}, host({2, 1, 2}, {1, 2, 3, 4}), host({2, 1}, {10, 1}));
+  CHECK(batch.shape().dims() == std::vector<int64_t>{2, 1, 1});
+  CHECK(values(batch) == std::vector<double>{12, 34});
+}
+
+TEST_CASE("onnx ops: InstanceNormalization and HardSigmoid as their ONNX formulas") {
+  TempDir tmp("onnx_instnorm");
+  OnnxModel m;
+  m.input("X", {"1", "2", "2"});
+  m.init("s", {2}, {2, -1});
+  m.init("b", {2}, {1, 0.5});
+  set_float(m.node("InstanceNormalization", {"X", "s", "b"}, {"Y"}), "epsilon", 0.25f);
+  m.output("Y");
+  // Channel 0: [1, 3], mean 2, variance 1: (x − 2)/sqrt(1.25)·2 + 1. Channel 1: [0, 0]: 0.5.
+  auto y = values(run_f64(load_onnx(m, tmp / "m.onnx"), {host({1, 2, 2}, {1, 3, 0, 0})})[0]);
+  const double r = 1 / std::sqrt(1.25);
+  CHECK(std::abs(y[0] - (1 - 2 * r)) < 1e-15);
+  CHECK(std::abs(y[1] - (1 + 2 * r)) < 1e-15);
+  CHECK(y[2] == 0.5);
+  CHECK(y[3] == 0.5);
+
+  OnnxModel h;
+  h.input("X", {"4"});
+  h.node("HardSigmoid", {"X"}, {"Y"});
+  h.output("Y");
+  // max(0, min(1, 0.2·x + 0.5)), alpha and beta the float32 nearest 0.2 and 0.5.
+  const double a = static_cast<double>(0.2f);
+  auto hs = values(run_f64(load_onnx(h, tmp / "h.onnx"), {host({4}, {-5, -1, 1, 5})})[0]);
+  CHECK(hs == std::vector<double>{0, -a + 0.5, a + 0.5, 1});
+}
+
+TEST_CASE("onnx ops: Pad's three modes and AveragePool's count_include_pad") {
+  TempDir tmp("onnx_pad");
+  auto pad = [&](const std::string& mode) {
+    OnnxModel m;
+    m.input("X", {"1", "3"});
+    m.ints("pads", {0, 2, 0, 1});
+    m.init("v", {}, {9});
+    set_string(m.node("Pad", {"X", "pads", "v"}, {"Y"}), "mode", mode);
+    m.output("Y");
+    return values(run_f64(load_onnx(m, tmp / "m.onnx"), {host({1, 3}, {1, 2, 3})})[0]);
+  };
+  CHECK(pad("constant") == std::vector<double>{9, 9, 1, 2, 3, 9});
+  CHECK(pad("reflect") == std::vector<double>{3, 2, 1, 2, 3, 2});
+  CHECK(pad("edge") == std::vector<double>{1, 1, 1, 2, 3, 3});
+
+  auto avg = [&](int64_t include) {
+    OnnxModel m;
+    m.input("X", {"1", "1", "3"});
+    auto& n = m.node("AveragePool", {"X"}, {"Y"});
+    set_ints(n, "kernel_shape", {2});
+    set_ints(n, "pads", {1, 0});
+    set_int(n, "count_include_pad", include);
+    m.output("Y");
+    return values(run_f64(load_onnx(m, tmp / "m.onnx"), {host({1, 1, 3}, {2, 4, 6})})[0]);
+  };
+  CHECK(avg(0) == std::vector<double>{2, 3, 5});  // the padding is not counted
+  CHECK(avg(1) == std::vector<double>{1, 3, 5});  // (0 + 2)/2
+}
+
+TEST_CASE("onnx ops: Conv with groups, dilation and SAME_UPPER padding") {
+  TempDir tmp("onnx_conv");
+  OnnxModel m;
+  m.input("X", {"1", "2", "4"});
+  // Two groups of one channel each; kernel 2 dilated by 2 reads x[i] and x[i + 2].
+  m.init("W", {2, 1, 2}, {1, 1, 1, -1});
+  m.init("B", {2}, {0, 10});
+  auto& n = m.node("Conv", {"X", "W", "B"}, {"Y"});
+  set_int(n, "group", 2);
+  set_ints(n, "dilations", {2});
+  set_string(n, "auto_pad", "SAME_UPPER");
+  m.output("Y");
+  // SAME_UPPER, stride 1: total padding (2 − 1)·2 + 1 − 1 = 2, one before and one after.
+  // Channel 0 padded [0, 1, 2, 3, 4, 0]: x[i] + x[i+2] = 2, 4, 6, 3 (positions 0..3: 0+2, 1+3, 2+4, 3+0).
+  // Channel 1 padded [0, 5, 6, 7, 8, 0]: 10 + x[i] − x[i+2] = 4, 8, 8, 17.
+  auto y = values(run_f64(load_onnx(m, tmp / "m.onnx"), {host({1, 2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})})[0]);
+  CHECK(y == std::vector<double>{2, 4, 6, 3, 4, 8, 8, 17});
+}
