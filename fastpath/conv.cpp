@@ -97,7 +97,7 @@ PackedMatrix pack_conv_weights(const float* w, const float* bias, const ConvGeom
 void conv2d(const float* x, const ConvGeometry& g, const PackedMatrix& w, float* y, ThreadPool* pool) {
   const PackedView view = w.view();
   const auto rows = [&](int64_t begin, int64_t end) { HWY_DYNAMIC_DISPATCH(Conv2D)(x, g, view, begin, end, y); };
-  if (pool) pool->parallel_for(g.out_h * g.out_w, kProductRows, rows);
+  if (pool) pool->parallel_for(g.out_h * g.out_w, product_grain(w.k * w.n), rows);
   else rows(0, g.out_h * g.out_w);
 }
 
@@ -123,7 +123,7 @@ void conv_windows(const float* x, int64_t first_channel, int64_t per_group, cons
   const auto rows = [&](int64_t begin, int64_t end) {
     HWY_DYNAMIC_DISPATCH(ConvWindows)(x, first_channel, per_group, table, view, begin, end, y);
   };
-  if (pool) pool->parallel_for(table.positions, kProductRows, rows);
+  if (pool) pool->parallel_for(table.positions, product_grain(w.k * w.n), rows);
   else rows(0, table.positions);
 }
 

@@ -67,7 +67,7 @@ PackedMatrix pack_b(const float* b, const float* bias, int64_t k, int64_t n, con
 void gemm(const float* a, int64_t m, const PackedMatrix& b, float* c, ThreadPool* pool) {
   const PackedView view = b.view();
   const auto rows = [&](int64_t begin, int64_t end) { HWY_DYNAMIC_DISPATCH(Gemm)(a, begin, end, view, c); };
-  if (pool) pool->parallel_for(m, kProductRows, rows);
+  if (pool) pool->parallel_for(m, product_grain(b.k * b.n), rows);
   else rows(0, m);
 }
 

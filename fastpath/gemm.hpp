@@ -9,6 +9,7 @@
 
 #include <hwy/aligned_allocator.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -18,6 +19,14 @@ class ThreadPool;
 
 // Rows of C one micro-kernel call computes: threads split rows in multiples of it.
 inline constexpr int64_t kProductRows = 6;
+
+// The rows a thread takes at least, for rows of `macs_per_row` multiply-adds each: a multiple of
+// kProductRows worth about 2^20 multiply-adds (some microseconds), so that no thread is woken
+// for less work than waking it costs.
+inline int64_t product_grain(int64_t macs_per_row) {
+  const int64_t rows = (int64_t{1} << 20) / std::max<int64_t>(macs_per_row, 1);
+  return std::max<int64_t>(1, (rows + kProductRows - 1) / kProductRows) * kProductRows;
+}
 
 // What the kernel applies to each finished sum t of column j, fused at prepare time
 // (docs/fastpath.md, "Fusion"): a batch normalization as y = fma(t, scale[j], shift[j]), then

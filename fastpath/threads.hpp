@@ -1,9 +1,12 @@
 // The fast path's threads: a fixed pool that splits a range of independent work items (rows of a
-// product, output channels, samples) into one contiguous part per thread. Work items never share
+// product, output channels, samples) into one contiguous part per thread. Workers spin briefly
+// for the next range before they sleep: a model's steps follow each other within microseconds,
+// and waking a sleeping thread costs about as much as a small step. Work items never share
 // a reduction: each output element is summed whole by one thread in one fixed order, so results
 // are identical for every thread count (docs/fastpath.md, "Threads").
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -52,9 +55,9 @@ class ThreadPool {
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable start_, done_;
-  uint64_t generation_ = 0;
-  int pending_ = 0;
-  bool stopping_ = false;
+  std::atomic<uint64_t> generation_{0};  // one more for every range handed out
+  std::atomic<int> pending_{0};          // workers still on the current range
+  std::atomic<bool> stopping_{false};
   const RangeBody* body_ = nullptr;
   std::vector<Part> parts_;
 };

@@ -51,7 +51,7 @@ Step lower_op(const Checked<MatMulAttrs>& op, const NodeLowering& node) {
         f.pool->parallel_for(k, kTransposeTile, [&](int64_t i0, int64_t i1) { transpose_rows(a, m, i0, i1, m, at, k); });
         a = at;
       }
-      f.pool->parallel_for(m, kProductRows, [&](int64_t i0, int64_t i1) { product_rows(a, i0, i1, view, c); });
+      f.pool->parallel_for(m, product_grain(k * n), [&](int64_t i0, int64_t i1) { product_rows(a, i0, i1, view, c); });
     }
   };
 }
