@@ -137,6 +137,8 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                        "a directory (one .npy per parameter) or a .npz file; default: where the model's config says");
   add_max_memory(init_cmd, init.max_memory);
 
+  auto run_nac = add_nac_command(app);
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
@@ -149,6 +151,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   if (conform_cmd->parsed()) return conform_command(conform, out, err);
   if (inspect_cmd->parsed()) return inspect_command(inspect, out, err);
   if (bench_cmd->parsed()) return bench_command(bench, out, err);
+  if (int code = run_nac(out, err); code >= 0) return code;
   return init_weights_command(init, out, err);
 }
 

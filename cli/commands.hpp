@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -9,6 +10,10 @@
 #include "checker/check_model.hpp"
 #include "cli/common.hpp"
 #include "cli/engines.hpp"
+
+namespace CLI {
+class App;
+}
 
 namespace nnref {
 
@@ -74,5 +79,9 @@ struct InitWeightsOptions {
   int64_t max_memory = kDefaultMaxMemory;  // bounds the parameters held while writing them
 };
 int init_weights_command(const InitWeightsOptions& o, std::ostream& out, std::ostream& err);
+
+// nnref nac compile | dump | verify (cli/nac_command.cpp): adds the subcommand to `app`; the function
+// returned runs it after parsing, or returns -1 when `nac` was not given.
+std::function<int(std::ostream&, std::ostream&)> add_nac_command(CLI::App& app);
 
 }  // namespace nnref

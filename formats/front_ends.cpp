@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "formats/nac/nac.hpp"
 #include "formats/nnef/nnef.hpp"
 #include "formats/nnl/nnl.hpp"
 #include "formats/onnx/onnx.hpp"
@@ -13,6 +14,7 @@ const std::vector<FrontEnd>& front_ends() {
       {"nnl", ".nnl", load_nnl_file},
       {"nnef", ".nnef", load_nnef, "graph.nnef", nnef_codes()},
       {"onnx", ".onnx", load_onnx_file, {}, onnx_codes()},
+      {"nac", ".nac", load_nac_file, {}, nac_codes()},
   };
   return all;
 }

@@ -1,0 +1,96 @@
+// The arguments of nnref's own NAC operations, `nnref.<op>` (docs/nac.md): for each IR op, its
+// tensor inputs, then every attribute, then its parameters, in one order that the writer and the
+// reader both walk (IO is the writer's ArgWriter or the reader's ArgReader), so that a write followed
+// by a read gives back the same attributes.
+#pragma once
+
+#include "semantics/op.hpp"
+
+namespace nnref::nac {
+
+template <class IO> void fields(IO& io, UnaryAttrs& a) { io.inputs(); io.real(a.alpha); }
+template <class IO> void fields(IO& io, BinaryAttrs& a) { io.inputs(); io.choice(a.broadcast); }
+template <class IO> void fields(IO& io, AddNAttrs& a) { io.inputs(); io.size(a.batch_axes); }
+template <class IO> void fields(IO& io, BroadcastToAttrs& a) { io.inputs(); io.ints(a.dims); io.choice(a.broadcast); }
+template <class IO> void fields(IO& io, ClampAttrs& a) { io.inputs(); io.choice(a.broadcast); }
+template <class IO> void fields(IO& io, PreluAttrs& a) { io.inputs(); io.choice(a.broadcast); }
+template <class IO> void fields(IO& io, SelectAttrs& a) { io.inputs(); io.choice(a.broadcast); }
+template <class IO> void fields(IO& io, MatMulAttrs& a) { io.inputs(); io.boolean(a.transpose_a); io.boolean(a.transpose_b); }
+template <class IO> void fields(IO& io, SoftmaxAttrs& a) { io.inputs(); io.ints(a.axes); io.size(a.batch_axes); }
+template <class IO> void fields(IO& io, ReduceAttrs& a) { io.inputs(); io.ints(a.axes); io.boolean(a.keep_dims); }
+template <class IO> void fields(IO& io, ReshapeAttrs& a) { io.inputs(); io.ints(a.dims); }
+template <class IO> void fields(IO& io, FlattenAttrs& a) { io.inputs(); io.integer(a.axis); }
+template <class IO> void fields(IO& io, TransposeAttrs& a) { io.inputs(); io.ints(a.perm); }
+template <class IO> void fields(IO& io, ConcatAttrs& a) { io.inputs(); io.integer(a.axis); io.size(a.batch_axes); }
+template <class IO> void fields(IO& io, SplitAttrs& a) { io.inputs(); io.integer(a.axis); io.ints(a.ratios); }
+template <class IO> void fields(IO& io, SliceAttrs& a) { io.inputs(); io.ints(a.axes); io.ints(a.begin); io.ints(a.end); }
+template <class IO> void fields(IO& io, PadAttrs& a) { io.inputs(); io.pairs(a.padding); io.choice(a.border); io.real(a.value); }
+template <class IO> void fields(IO& io, SqueezeAttrs& a) { io.inputs(); io.ints(a.axes); }
+template <class IO> void fields(IO& io, UnsqueezeAttrs& a) { io.inputs(); io.ints(a.axes); }
+
+template <class IO>
+void fields(IO& io, LinearAttrs& a) {
+  io.inputs();
+  io.integer(a.units);
+  io.choice(a.layout);
+  io.boolean(a.has_bias);
+  io.param("weight", 'W');
+  if (a.has_bias) io.param("bias", 'B');
+}
+
+template <class IO>
+void fields(IO& io, ConvAttrs& a) {
+  io.inputs();
+  io.integer(a.out_channels);
+  io.ints(a.kernel);
+  io.ints(a.stride);
+  io.ints(a.dilation);
+  io.pairs(a.padding);
+  io.choice(a.pad_mode);
+  io.integer(a.groups);
+  io.choice(a.layout);
+  io.boolean(a.has_bias);
+  io.param("weight", 'W');
+  if (a.has_bias) io.param("bias", 'B');
+}
+
+template <class IO>
+void fields(IO& io, PoolAttrs& a) {
+  io.inputs();
+  io.ints(a.kernel);
+  io.ints(a.stride);
+  io.ints(a.dilation);
+  io.pairs(a.padding);
+  io.choice(a.pad_mode);
+  io.choice(a.border);
+  io.choice(a.layout);
+}
+
+template <class IO>
+void fields(IO& io, BatchNormAttrs& a) {
+  io.inputs();
+  io.real(a.epsilon);
+  io.integer(a.channel_axis);
+  io.param("mean", 'P');
+  io.param("variance", 'P');
+  io.param("scale", 'W');
+  io.param("offset", 'B');
+}
+
+template <class IO>
+void fields(IO& io, LayerNormAttrs& a) {
+  io.inputs();
+  io.ints(a.axes);
+  io.real(a.epsilon);
+  io.boolean(a.affine);
+  if (a.affine) {
+    io.param("scale", 'W');
+    io.param("offset", 'B');
+  }
+}
+
+// Input and Const are not nnref.* operations: they are <INPUT B=0> and <INPUT B=1>.
+template <class IO> void fields(IO& io, InputAttrs&) { io.not_an_operation(); }
+template <class IO> void fields(IO& io, ConstAttrs&) { io.not_an_operation(); }
+
+}  // namespace nnref::nac
