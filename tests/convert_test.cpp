@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "cli_test_support.hpp"
+#include "onnx_test_support.hpp"
 #include "formats/nac/ir_fields.hpp"
 #include "formats/nnef/nnef.hpp"
 #include "formats/tensor_files/npy.hpp"
@@ -275,6 +276,81 @@ TEST_CASE("convert: an NNEF model written as NNEF reads back as the same graph")
       if (std::all_of(n.name.begin(), n.name.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }))
         CHECK(c.model.graph.nodes[static_cast<size_t>(n.id)].name == n.name);
   }
+}
+
+std::vector<float> floats(int64_t count, int64_t salt) {
+  std::vector<float> v;
+  for (double x : pattern(count, salt)) v.push_back(static_cast<float>(x));
+  return v;
+}
+
+// The ops the example models do not use, from an ONNX model: conv with SAME_LOWER padding, elu and
+// leaky_relu, a reduction without keep_dims, prelu and max under NumPy broadcasting, split,
+// squeeze, unsqueeze, expand (broadcast_to), slice, matmul, transpose, reflect padding, tile.
+test::OnnxModel many_ops() {
+  using test::set_float, test::set_int, test::set_ints, test::set_string;
+  test::OnnxModel m(13);
+  m.input("x", {"2", "4", "6", "6"});
+  m.init("w", {4, 4, 3, 3}, floats(144, 1));
+  m.init("b", {4}, floats(4, 2));
+  auto& conv = m.node("Conv", {"x", "w", "b"}, {"c"}, "conv");
+  set_string(conv, "auto_pad", "SAME_LOWER");
+  set_ints(conv, "strides", {2, 2});
+  set_float(m.node("Elu", {"c"}, {"e"}, "elu"), "alpha", 0.5f);
+  set_float(m.node("LeakyRelu", {"e"}, {"l"}, "leaky"), "alpha", 0.125f);
+  auto& mean = m.node("ReduceMean", {"l"}, {"r"}, "mean");  // [2, 4, 3]
+  set_ints(mean, "axes", {3});
+  set_int(mean, "keepdims", 0);
+  m.init("slope", {3}, floats(3, 3));
+  m.node("PRelu", {"r", "slope"}, {"p"}, "prelu");
+  m.ints("parts", {1, 3});
+  set_int(m.node("Split", {"p", "parts"}, {"s1", "s2"}, "split"), "axis", 1);  // [2, 1, 3], [2, 3, 3]
+  m.ints("one", {1});
+  m.node("Squeeze", {"s1", "one"}, {"q"}, "squeeze");                          // [2, 3]
+  m.ints("two", {2});
+  m.node("Unsqueeze", {"q", "two"}, {"u"}, "unsqueeze");                       // [2, 3, 1]
+  m.ints("target", {2, 3, 3});
+  m.node("Expand", {"u", "target"}, {"ex"}, "expand");                        // [2, 3, 3]
+  m.ints("starts", {0});
+  m.ints("ends", {2});
+  m.node("Slice", {"s2", "starts", "ends", "two"}, {"sl"}, "slice");           // [2, 3, 2]
+  m.node("MatMul", {"ex", "sl"}, {"mm"}, "matmul");                           // [2, 3, 2]
+  set_ints(m.node("Transpose", {"mm"}, {"t"}, "transpose"), "perm", {0, 2, 1});  // [2, 2, 3]
+  m.ints("pads", {0, 0, 1, 0, 0, 1});
+  set_string(m.node("Pad", {"t", "pads"}, {"pd"}, "pad"), "mode", "reflect");  // [2, 2, 5]
+  m.init("floor", {5}, floats(5, 4));
+  m.node("Max", {"pd", "floor"}, {"mx"}, "max");
+  m.ints("repeats", {1, 2, 1});
+  m.node("Tile", {"mx", "repeats"}, {"y"}, "tile");                           // [2, 4, 5]
+  m.output("y");
+  m.output("s1");
+  return m;
+}
+
+TEST_CASE("convert: the other ops round-trip through NNEF and ONNX, from an ONNX model") {
+  TempDir dir("convert_many_ops");
+  const Model m = test::load_onnx(many_ops(), dir / "m.onnx");
+  for (const char* format : {"nnef", "onnx"}) {
+    INFO(format);
+    round_trip(m, inputs_for(m, ""), format);
+  }
+}
+
+// layer_norm (LayerNormalization, and InstanceNormalization's normalisation without affine) has
+// no NNEF operation: ONNX only.
+TEST_CASE("convert: layer normalization round-trips through ONNX") {
+  test::OnnxModel m(17);
+  m.input("x", {"2", "3", "4"});
+  m.init("scale", {4}, floats(4, 1));
+  m.init("bias", {4}, floats(4, 2));
+  m.node("LayerNormalization", {"x", "scale", "bias"}, {"ln"}, "layer_norm");
+  m.init("gamma", {3}, floats(3, 3));
+  m.init("beta", {3}, floats(3, 4));
+  m.node("InstanceNormalization", {"ln", "gamma", "beta"}, {"y"}, "instance_norm");
+  m.output("y");
+  TempDir dir("convert_layer_norm");
+  const Model model = test::load_onnx(m, dir / "m.onnx");
+  round_trip(model, inputs_for(model, ""), "onnx");
 }
 
 }  // namespace

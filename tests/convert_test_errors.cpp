@@ -50,9 +50,9 @@ model tiny {
 
 graph m( x ) -> ( fc )
 {
-    x = external<scalar>(shape = [1, 2]);
-    fc_weight = variable<scalar>(shape = [3, 2], label = 'fc/weight');
-    fc_bias = variable<scalar>(shape = [1, 3], label = 'fc/bias');
+    x = external(shape = [1, 2]);
+    fc_weight = variable(shape = [3, 2], label = 'fc/weight');
+    fc_bias = variable(shape = [1, 3], label = 'fc/bias');
     fc_2 = linear(x, fc_weight, fc_bias);
     fc = relu(fc_2);
 }
@@ -105,7 +105,7 @@ TEST_CASE("convert: a symbolic size needs --dim for NNEF and stays a dim_param i
 
   const Run fixed = nnref_cli({"convert", (dir / "m.onnx").string(), (dir / "b").string(), "--to", "nnef", "--dim", "N=5"});
   REQUIRE(fixed.code == 0);
-  CHECK(read_text(dir / "b" / "graph.nnef").find("x = external<scalar>(shape = [5, 3]);") != std::string::npos);
+  CHECK(read_text(dir / "b" / "graph.nnef").find("x = external(shape = [5, 3]);") != std::string::npos);
 
   const Run onnx = nnref_cli({"convert", (dir / "m.onnx").string(), (dir / "c.onnx").string(), "--to", "onnx"});
   REQUIRE(onnx.code == 0);

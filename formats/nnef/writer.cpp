@@ -209,7 +209,7 @@ class Emitter {
     std::string label = label_for(n.name) + (role.empty() ? "" : "/" + role);
     for (int k = 2; !labels_.insert(lower(label)).second; ++k) label = label_for(n.name) + "_" + std::to_string(k) + (role.empty() ? "" : "/" + role);
     const std::string id = fresh(identifier_for(n.name) + (role.empty() ? "" : "_" + role));
-    line(id, "variable<scalar>(shape = " + list(shape) + ", label = '" + label + "')");
+    line(id, "variable(shape = " + list(shape) + ", label = '" + label + "')");
     t.shape = Shape::make(shape).value();
     files_.push_back({label, std::move(t)});
     return id;
@@ -241,8 +241,9 @@ class Emitter {
   // ---- one function per op ----
 
   void node(const Node& n, const InputAttrs& a) {
-    const char* type = a.kind == ElemKind::Real ? "scalar" : a.kind == ElemKind::Integer ? "integer" : "logical";
-    result(n, std::string("external<") + type + ">(shape = " + list(a.dims) + ")");
+    // scalar is the generic type's default (§4.1): written only for the others.
+    const char* type = a.kind == ElemKind::Real ? "" : a.kind == ElemKind::Integer ? "<integer>" : "<logical>";
+    result(n, std::string("external") + type + "(shape = " + list(a.dims) + ")");
   }
 
   // A constant the model states in decimal is an NNEF literal of the same decimals (each reading
@@ -259,7 +260,7 @@ class Emitter {
     for (const std::string& d : e->decimals) values += (values.empty() ? "" : ", ") + d;
     const auto out = output_names_.find({n.id, 0});
     names_[static_cast<size_t>(n.id)][0] = out != output_names_.end() ? out->second : fresh(identifier_for(n.name));
-    result(n, "constant<scalar>(shape = " + list(a.dims) + ", value = [" + values + "])");
+    result(n, "constant(shape = " + list(a.dims) + ", value = [" + values + "])");
   }
 
   void node(const Node& n, const UnaryAttrs& a) {
