@@ -57,6 +57,26 @@ std::vector<int64_t> to_channels_last(size_t rank) {
   return p;
 }
 
+std::vector<int64_t> axis_to_1(size_t rank, int64_t axis) {
+  std::vector<int64_t> p;
+  for (int64_t k = 0; k < static_cast<int64_t>(rank); ++k)
+    if (k != axis) p.push_back(k);
+  p.insert(p.begin() + 1, axis);
+  return p;
+}
+
+std::vector<int64_t> inverse(const std::vector<int64_t>& perm) {
+  std::vector<int64_t> inv(perm.size());
+  for (size_t k = 0; k < perm.size(); ++k) inv[static_cast<size_t>(perm[k])] = static_cast<int64_t>(k);
+  return inv;
+}
+
+std::vector<int64_t> iota(int64_t from, int64_t to) {
+  std::vector<int64_t> v;
+  for (int64_t k = from; k < to; ++k) v.push_back(k);
+  return v;
+}
+
 std::vector<int64_t> or_ones(const std::vector<int64_t>& v, size_t n) {
   return v.empty() ? std::vector<int64_t>(n, 1) : v;
 }

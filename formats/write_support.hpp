@@ -40,6 +40,12 @@ std::vector<int64_t> tensor_axes(const std::vector<int64_t>& axes, size_t rank, 
 // The permutations that move the channel axis of a rank-r channels-last tensor to axis 1, and back.
 std::vector<int64_t> to_channels_first(size_t rank);
 std::vector<int64_t> to_channels_last(size_t rank);
+// The permutation that moves `axis` to position 1, keeping the others in order (rank >= 2; the
+// identity for axis 1), and the inverse of a permutation.
+std::vector<int64_t> axis_to_1(size_t rank, int64_t axis);
+std::vector<int64_t> inverse(const std::vector<int64_t>& perm);
+// from, from + 1, ..., to - 1.
+std::vector<int64_t> iota(int64_t from, int64_t to);
 
 // Window attributes with their defaults filled in: stride and dilation 1 per spatial axis, and the
 // (before, after) padding per spatial axis that the pad mode means at input extents `spatial_in`.

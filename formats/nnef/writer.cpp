@@ -23,6 +23,9 @@ namespace nnref {
 namespace {
 
 namespace fs = std::filesystem;
+using convert::axis_to_1;
+using convert::inverse;
+using convert::iota;
 using convert::unexpressible;
 
 constexpr std::string_view kFormat = "NNEF";
@@ -99,27 +102,6 @@ std::string pair_list(const std::vector<std::pair<int64_t, int64_t>>& v) {
 }
 
 std::string logical(bool b) { return b ? "true" : "false"; }
-
-std::vector<int64_t> iota(int64_t from, int64_t to) {
-  std::vector<int64_t> v;
-  for (int64_t k = from; k < to; ++k) v.push_back(k);
-  return v;
-}
-
-// The permutation that moves `axis` to position 1, keeping the others in order (rank >= 2).
-std::vector<int64_t> axis_to_1(size_t rank, int64_t axis) {
-  std::vector<int64_t> p;
-  for (int64_t k = 0; k < static_cast<int64_t>(rank); ++k)
-    if (k != axis) p.push_back(k);
-  p.insert(p.begin() + 1, axis);
-  return p;
-}
-std::vector<int64_t> inverse(const std::vector<int64_t>& p) {
-  std::vector<int64_t> inv(p.size());
-  for (size_t k = 0; k < p.size(); ++k) inv[static_cast<size_t>(p[k])] = static_cast<int64_t>(k);
-  return inv;
-}
-bool identity(const std::vector<int64_t>& p) { return p == iota(0, static_cast<int64_t>(p.size())); }
 
 template <class Map, class V>
 std::string name_of(const Map& m, V v) {
@@ -374,12 +356,13 @@ class Emitter {
     const int64_t axis = convert::tensor_axis(a.channel_axis, in.size());
     const int64_t c = in[static_cast<size_t>(axis)];
     const std::vector<int64_t> perm = axis_to_1(in.size(), axis);
+    const bool moved = axis != 1;
     std::string x = value(n.inputs[0]);
-    if (!identity(perm)) x = transposed(n, x, perm, "channels_first");
+    if (moved) x = transposed(n, x, perm, "channels_first");
     std::string args = x;
     for (const char* role : {"mean", "variance", "offset", "scale"}) args += ", " + param(n, role, {1, c});
     const std::string call = "batch_normalization(" + args + ", epsilon = " + scalar(n, a.epsilon, "epsilon") + ")";
-    if (identity(perm)) return result(n, call);
+    if (!moved) return result(n, call);
     result(n, "transpose(" + helper(n, "normalized", call) + ", axes = " + list(inverse(perm)) + ")");
   }
 

@@ -24,6 +24,7 @@ namespace nnref {
 
 namespace {
 
+using convert::iota;
 using convert::unexpressible;
 
 constexpr std::string_view kFormat = "ONNX";
@@ -38,12 +39,6 @@ int32_t element_type(const Model& m) {
   for (const auto& [key, e] : m.payload.entries())
     if (e.tensor.dtype != DType::F32 && e.tensor.dtype != DType::F16) return onnx::TensorProto::DOUBLE;
   return onnx::TensorProto::FLOAT;
-}
-
-std::vector<int64_t> iota(int64_t from, int64_t to) {
-  std::vector<int64_t> v;
-  for (int64_t k = from; k < to; ++k) v.push_back(k);
-  return v;
 }
 
 std::vector<int64_t> flat_pads(const std::vector<std::pair<int64_t, int64_t>>& p) {
@@ -408,19 +403,14 @@ class Emitter {
     const std::vector<int64_t>& x = in_shape(n);
     const int64_t axis = convert::tensor_axis(a.channel_axis, x.size());
     const int64_t c = x[static_cast<size_t>(axis)];
-    std::vector<int64_t> perm;
-    for (int64_t k = 0; k < static_cast<int64_t>(x.size()); ++k)
-      if (k != axis) perm.push_back(k);
-    perm.insert(perm.begin() + 1, axis);
-    const bool moved = perm != iota(0, static_cast<int64_t>(x.size()));
+    const std::vector<int64_t> perm = convert::axis_to_1(x.size(), axis);
+    const bool moved = axis != 1;
     std::vector<std::string> ins{moved ? transposed(n, in(n, 0), perm, "channels-first") : in(n, 0)};
     for (const char* role : {"scale", "offset", "mean", "variance"}) ins.push_back(param(n, role, {c}));
     const std::string out = moved ? fresh(n.name + "/normalized") : value({n.id, 0});
     attr(add(n, moved ? "normalized" : "", "BatchNormalization", ins, {out}), n, "epsilon", a.epsilon);
     if (!moved) return;
-    std::vector<int64_t> inverse(perm.size());
-    for (size_t k = 0; k < perm.size(); ++k) inverse[static_cast<size_t>(perm[k])] = static_cast<int64_t>(k);
-    attr(add(n, "", "Transpose", {out}, {value({n.id, 0})}), "perm", inverse);
+    attr(add(n, "", "Transpose", {out}, {value({n.id, 0})}), "perm", convert::inverse(perm));
   }
 
   // LayerNormalization normalises the axes from `axis` to the last; without affine its scale is
