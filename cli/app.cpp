@@ -5,6 +5,7 @@
 
 #include "checker/check_model.hpp"
 #include "cli/commands.hpp"
+#include "formats/writers.hpp"
 
 namespace nnref {
 
@@ -137,6 +138,20 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                        "a directory (one .npy per parameter) or a .npz file; default: where the model's config says");
   add_max_memory(init_cmd, init.max_memory);
 
+  ConvertOptions convert;
+  auto* convert_cmd = app.add_subcommand("convert", "write a model in another format (every op with the same formula)");
+  convert_cmd->add_option("model", convert.model, "model file or folder (.nnl, NNEF folder, .onnx, .nac)")->required();
+  std::vector<std::string> formats;
+  std::string targets;
+  for (const Writer& w : writers()) {
+    formats.emplace_back(w.name);
+    targets += (targets.empty() ? "" : "; ") + std::string(w.name) + ": " + std::string(w.target);
+  }
+  convert_cmd->add_option("out", convert.out, "where to write: " + targets)->required();
+  convert_cmd->add_option("--to", convert.to, "the format to write")->required()->check(CLI::IsMember(formats));
+  convert_cmd->add_option("--dim", convert.dims, "write another input extent: NAME=SIZE, as run names them (batch=8)");
+  add_max_memory(convert_cmd, convert.max_memory);
+
   auto run_nac = add_nac_command(app);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
@@ -151,6 +166,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   if (conform_cmd->parsed()) return conform_command(conform, out, err);
   if (inspect_cmd->parsed()) return inspect_command(inspect, out, err);
   if (bench_cmd->parsed()) return bench_command(bench, out, err);
+  if (convert_cmd->parsed()) return convert_command(convert, out, err);
   if (int code = run_nac(out, err); code >= 0) return code;
   return init_weights_command(init, out, err);
 }

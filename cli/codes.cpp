@@ -41,6 +41,8 @@ constexpr std::array kCodes = {
     CodeInfo{"usage.radius-output", "run --radius-output with a point precision (f32, f64, mp), which has no radius",
              "cli"},
     CodeInfo{"usage.conform-subject", "conform is given neither --actual nor --engine, or both", "cli"},
+    CodeInfo{"usage.dim-required", "convert --to nnef: an input extent is symbolic (an ONNX dim_param), and NNEF "
+                                   "declares every extent: give it with --dim NAME=SIZE", "cli"},
     CodeInfo{"usage.fast-only", "--threads or --target without --engine fast: they choose how the fast path runs",
              "cli"},
     CodeInfo{"usage.fast-precision", "run --engine fast with a --precision other than f32: the fast path computes in "
@@ -59,6 +61,11 @@ constexpr std::array kCodes = {
                                      "model at other sizes)", "cli"},
     CodeInfo{"input.kind-mismatch", "an input's data cannot be read as the input's kind: a logical input takes bool "
                                     "data", "cli"},
+    // convert (exit code 1), and its warning.
+    CodeInfo{"convert.unexpressible", "convert: the target format has no op with this node's formula, or not for "
+                                      "these attributes (the message names the node and the op)", "cli"},
+    CodeInfo{"convert.float-attribute", "convert --to onnx: a float attribute (epsilon, alpha) is written as the "
+                                        "float32 nearest to it, ONNX attributes being float32", "cli", true},
     // Tensor files: exit code 2.
     CodeInfo{"npy.bad-magic", "a .npy file does not start with \\x93NUMPY", "tensor-files"},
     CodeInfo{"npy.truncated", "a .npy file ends early: inside its header or its data", "tensor-files"},

@@ -80,6 +80,15 @@ struct InitWeightsOptions {
 };
 int init_weights_command(const InitWeightsOptions& o, std::ostream& out, std::ostream& err);
 
+struct ConvertOptions {
+  std::string model;
+  std::string to;                  // a writer's name (formats/writers.hpp): nnef | onnx
+  std::string out;                 // what the writer writes: a folder (nnef) or a file (onnx)
+  std::vector<std::string> dims;   // NAME=SIZE: input extents to write instead of the declared ones
+  int64_t max_memory = kDefaultMaxMemory;
+};
+int convert_command(const ConvertOptions& o, std::ostream& out, std::ostream& err);
+
 // nnref nac compile | dump | verify (cli/nac_command.cpp): adds the subcommand to `app`; the function
 // returned runs it after parsing, or returns -1 when `nac` was not given.
 std::function<int(std::ostream&, std::ostream&)> add_nac_command(CLI::App& app);

@@ -151,8 +151,8 @@ def read_dat(path):
     assert (magic0, magic1, major, minor) == (0x4E, 0xEF, 1, 0)
     extents = struct.unpack_from("<8I", data, 12)[:rank]
     bits, item = struct.unpack_from("<II", data, 44)
-    assert bits == 32 and item == 0, "this reference reads float32 files only"
-    return np.frombuffer(data[128:128 + length], dtype="<f4").reshape(extents).astype(np.float64)
+    assert bits in (32, 64) and item == 0, "this reference reads float32 and float64 files only"
+    return np.frombuffer(data[128:128 + length], dtype="<f4" if bits == 32 else "<f8").reshape(extents).astype(np.float64)
 
 
 def write_weights(model_dir, seed):
@@ -284,6 +284,12 @@ def evaluate(model_dir, inputs):
         elif op == "transpose":
             axes = named["axes"]
             y = a[0].permute(*(axes + list(range(len(axes), a[0].dim()))))
+        elif op == "unsqueeze":
+            y = a[0]
+            for axis in sorted(named["axes"]):
+                y = y.unsqueeze(axis)
+        elif op == "add_n":
+            y = sum(env[v[1]] for v in pos[0])
         elif op == "concat":
             y = torch.cat([env[v[1]] for v in pos[0]], dim=named["axis"])
         elif op == "pad":

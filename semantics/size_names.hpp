@@ -16,6 +16,9 @@ struct SizeName {
   std::string name;
   int64_t node = 0;  // an Input node
   size_t axis = 0;   // an axis of its shape
+  // The source leaves this extent open (ONNX dim_param): the Input's extent is a placeholder until
+  // --dim gives one. Writers keep it open (ONNX) or need a value for it (NNEF).
+  bool symbolic = false;
 };
 
 // `batch` for axis 0 of every input, `<input id>.<k>` for axis k + 1 (axis k of the per-sample

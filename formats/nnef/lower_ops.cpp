@@ -36,26 +36,6 @@ bool all_one(const std::vector<int64_t>& v) {
   return true;
 }
 
-const std::map<std::string, UnaryOp>& unary_ops() {
-  static const std::map<std::string, UnaryOp> ops = {
-      {"copy", UnaryOp::Copy},   {"neg", UnaryOp::Neg},         {"rcp", UnaryOp::Rcp},       {"exp", UnaryOp::Exp},
-      {"log", UnaryOp::Log},     {"sin", UnaryOp::Sin},         {"cos", UnaryOp::Cos},       {"tan", UnaryOp::Tan},
-      {"sinh", UnaryOp::Sinh},   {"cosh", UnaryOp::Cosh},       {"tanh", UnaryOp::Tanh},     {"asin", UnaryOp::Asin},
-      {"acos", UnaryOp::Acos},   {"atan", UnaryOp::Atan},       {"asinh", UnaryOp::Asinh},   {"acosh", UnaryOp::Acosh},
-      {"atanh", UnaryOp::Atanh}, {"abs", UnaryOp::Abs},         {"sign", UnaryOp::Sign},     {"floor", UnaryOp::Floor},
-      {"ceil", UnaryOp::Ceil},   {"round", UnaryOp::Round},     {"sqr", UnaryOp::Sqr},       {"sqrt", UnaryOp::Sqrt},
-      {"rsqr", UnaryOp::Rsqr},   {"rsqrt", UnaryOp::Rsqrt},     {"log2", UnaryOp::Log2},     {"relu", UnaryOp::Relu},
-      {"sigmoid", UnaryOp::Sigmoid}, {"softplus", UnaryOp::Softplus}};
-  return ops;
-}
-const std::map<std::string, BinaryOp>& binary_ops() {
-  static const std::map<std::string, BinaryOp> ops = {{"add", BinaryOp::Add}, {"sub", BinaryOp::Sub},
-                                                       {"mul", BinaryOp::Mul}, {"div", BinaryOp::Div},
-                                                       {"pow", BinaryOp::Pow}, {"min", BinaryOp::Min},
-                                                       {"max", BinaryOp::Max}};
-  return ops;
-}
-
 // Only the channel-first axes of a pool's all-axis window are spatial: the batch and channel
 // entries must leave those axes alone.
 bool trivial_leading(const Args& a, const SourceLoc& loc, Composer& c, const std::string& op) {
@@ -264,6 +244,26 @@ Results box(Composer& c, Args& a, const SourceLoc& loc) {
 }
 
 }  // namespace
+
+const std::map<std::string, UnaryOp>& unary_ops() {
+  static const std::map<std::string, UnaryOp> ops = {
+      {"copy", UnaryOp::Copy},   {"neg", UnaryOp::Neg},         {"rcp", UnaryOp::Rcp},       {"exp", UnaryOp::Exp},
+      {"log", UnaryOp::Log},     {"sin", UnaryOp::Sin},         {"cos", UnaryOp::Cos},       {"tan", UnaryOp::Tan},
+      {"sinh", UnaryOp::Sinh},   {"cosh", UnaryOp::Cosh},       {"tanh", UnaryOp::Tanh},     {"asin", UnaryOp::Asin},
+      {"acos", UnaryOp::Acos},   {"atan", UnaryOp::Atan},       {"asinh", UnaryOp::Asinh},   {"acosh", UnaryOp::Acosh},
+      {"atanh", UnaryOp::Atanh}, {"abs", UnaryOp::Abs},         {"sign", UnaryOp::Sign},     {"floor", UnaryOp::Floor},
+      {"ceil", UnaryOp::Ceil},   {"round", UnaryOp::Round},     {"sqr", UnaryOp::Sqr},       {"sqrt", UnaryOp::Sqrt},
+      {"rsqr", UnaryOp::Rsqr},   {"rsqrt", UnaryOp::Rsqrt},     {"log2", UnaryOp::Log2},     {"relu", UnaryOp::Relu},
+      {"sigmoid", UnaryOp::Sigmoid}, {"softplus", UnaryOp::Softplus}};
+  return ops;
+}
+const std::map<std::string, BinaryOp>& binary_ops() {
+  static const std::map<std::string, BinaryOp> ops = {{"add", BinaryOp::Add}, {"sub", BinaryOp::Sub},
+                                                       {"mul", BinaryOp::Mul}, {"div", BinaryOp::Div},
+                                                       {"pow", BinaryOp::Pow}, {"min", BinaryOp::Min},
+                                                       {"max", BinaryOp::Max}};
+  return ops;
+}
 
 std::optional<std::vector<Value>> lower_standard(Composer& c, const std::string& name, Args& a, const SourceLoc& loc) {
   if (const auto u = unary_ops().find(name); u != unary_ops().end())

@@ -3,6 +3,7 @@
 // which); the others are expanded from their NNEF bodies by the composer.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,11 @@
 #include "formats/nnef/composer.hpp"
 
 namespace nnref::nnef {
+
+// The element-wise operations that are one IR op each, by NNEF name; the writer
+// (formats/nnef/writer.cpp) reads them backwards.
+const std::map<std::string, UnaryOp>& unary_ops();
+const std::map<std::string, BinaryOp>& binary_ops();
 
 // The results of standard fragment `name` applied to bound arguments, or nullopt when no IR op
 // computes it for these arguments (the composer then expands its body, or reports

@@ -6,17 +6,19 @@
 
 namespace nnref::nnef {
 
-namespace {
-
 // Reserved words (§3.1; true and false too, as the reference parser has them).
 constexpr std::array<std::string_view, 19> kKeywords = {
     "version", "extension", "graph", "fragment", "tensor", "integer", "scalar", "logical", "string", "shape_of",
     "length_of", "range_of", "for", "in", "yield", "if", "else", "true", "false"};
+
+bool is_keyword(const std::string& s) { return std::find(kKeywords.begin(), kKeywords.end(), s) != kKeywords.end(); }
+
+namespace {
+
 // Keywords that may be called as built-in functions.
 constexpr std::array<std::string_view, 7> kBuiltins = {"shape_of", "length_of", "range_of", "integer",
                                                        "scalar",   "logical",   "string"};
 
-bool is_keyword(const std::string& s) { return std::find(kKeywords.begin(), kKeywords.end(), s) != kKeywords.end(); }
 bool is_builtin(const std::string& s) { return std::find(kBuiltins.begin(), kBuiltins.end(), s) != kBuiltins.end(); }
 
 struct SyntaxError {};

@@ -14,6 +14,9 @@ namespace nnref::nnef {
 
 inline constexpr int kMaxNesting = 200;
 
+// A reserved word of §3.1 (true and false included), which no identifier may be.
+bool is_keyword(const std::string& s);
+
 // `prelude`: the standard fragments of §4 (both extensions enabled, no version line, no graph).
 Document parse(const std::vector<Token>& tokens, Diags& diags, bool prelude = false);
 

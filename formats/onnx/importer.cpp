@@ -279,7 +279,7 @@ void Importer::add_input(const onnx::ValueInfoProto& v) {
   }
   const int64_t id = add_ir_node(v.name(), InputAttrs{dims}, {}, loc);
   for (size_t k = 0; k < size_names.size(); ++k)
-    if (!size_names[k].empty()) m_.size_names.push_back({size_names[k], id, k});
+    if (!size_names[k].empty()) m_.size_names.push_back({size_names[k], id, k, true});
   values_[v.name()] = Value{ValueRef{id, 0}, std::nullopt, v.name()};
 }
 

@@ -1,0 +1,485 @@
+// Each IR op as the NNEF standard operation that lower_ops.cpp lowers into it, with the same
+// attributes; where NNEF's op has a narrower form (channels first only, left-aligned broadcasting,
+// axes that count every axis) the writer adds the data movement that makes the formula the same:
+// transposes around a channels-last conv or pool, unsqueezes before a NumPy-broadcast operand.
+#include "formats/nnef/writer.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "formats/nnef/dat.hpp"
+#include "formats/nnef/lower_ops.hpp"
+#include "formats/nnef/parser.hpp"
+#include "formats/write_support.hpp"
+
+namespace nnref {
+
+namespace {
+
+namespace fs = std::filesystem;
+using convert::axis_to_1;
+using convert::inverse;
+using convert::iota;
+using convert::unexpressible;
+
+constexpr std::string_view kFormat = "NNEF";
+
+// An NNEF identifier for a node or output name: letters, digits and '_', not starting with a
+// digit, not a keyword.
+std::string identifier_for(const std::string& name) {
+  std::string id;
+  for (char c : name) id += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) id = "t_" + id;
+  if (nnef::is_keyword(id)) id += "_";
+  return id;
+}
+
+// A label (§5.1): letters, digits, '_', '-' and '/' (no '.', so no component is "..").
+std::string label_for(const std::string& name) {
+  std::string label;
+  for (char c : name) label += std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '/' ? c : '_';
+  while (!label.empty() && label[0] == '/') label.erase(0, 1);
+  return label.empty() ? "t" : label;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// A decimal the NNEF lexer reads as a scalar literal: [-]digits[.digits][e[+-]digits] with a '.' or
+// an exponent.
+bool scalar_literal(const std::string& s) {
+  size_t i = s.starts_with("-") ? 1 : 0;
+  const auto digits = [&] {
+    const size_t from = i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    return i > from;
+  };
+  if (!digits()) return false;
+  bool real = false;
+  if (i < s.size() && s[i] == '.') {
+    ++i, real = true;
+    if (!digits()) return false;
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i, real = true;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return real && i == s.size();
+}
+
+// A Real as a scalar literal: the decimal the model stated, or the shortest decimal that reads back
+// as the same double.
+std::optional<std::string> scalar_text(const Real& r) {
+  if (!std::isfinite(r.value)) return std::nullopt;
+  if (scalar_literal(r.decimal)) return r.decimal;
+  char buf[64];
+  const auto end = std::to_chars(buf, buf + sizeof buf, r.value).ptr;
+  std::string s(buf, end);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string list(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + std::to_string(v[k]);
+  return s + "]";
+}
+
+std::string pair_list(const std::vector<std::pair<int64_t, int64_t>>& v) {
+  std::string s = "[";
+  for (size_t k = 0; k < v.size(); ++k)
+    s += (k ? ", (" : "(") + std::to_string(v[k].first) + ", " + std::to_string(v[k].second) + ")";
+  return s + "]";
+}
+
+std::string logical(bool b) { return b ? "true" : "false"; }
+
+template <class Map, class V>
+std::string name_of(const Map& m, V v) {
+  for (const auto& [name, op] : m)
+    if (op == v) return name;
+  return "";
+}
+
+struct DatFile {
+  std::string label;
+  HostTensor tensor;
+};
+
+class Emitter {
+ public:
+  Emitter(const Model& m, const convert::Prepared& p) : m_(m), g_(p.graph), info_(p.info) {
+    for (const GraphOutput& o : g_.outputs) {
+      const std::string id = identifier_for(o.name);
+      if (!reserved_.insert(id).second) continue;
+      // The value takes the output's name unless it is an input's (then a copy is the output).
+      if (!std::holds_alternative<InputAttrs>(g_.nodes[static_cast<size_t>(o.value.node)].op) &&
+          !output_names_.count({o.value.node, o.value.output}))
+        output_names_[{o.value.node, o.value.output}] = id;
+    }
+  }
+
+  void run() {
+    names_.resize(g_.nodes.size());
+    for (const Node& n : g_.nodes) {
+      // A variable's identifier is chosen with its label (node() below).
+      if (std::holds_alternative<ConstAttrs>(n.op)) names_[static_cast<size_t>(n.id)].emplace_back();
+      for (size_t k = names_[static_cast<size_t>(n.id)].size(); k < info_.nodes[static_cast<size_t>(n.id)].outputs.size(); ++k) {
+        const auto it = output_names_.find({n.id, static_cast<int>(k)});
+        names_[static_cast<size_t>(n.id)].push_back(it != output_names_.end() ? it->second
+                                                                                : fresh(identifier_for(n.name)));
+      }
+      std::visit([&](const auto& a) { node(n, a); }, n.op);
+    }
+    for (const GraphOutput& o : g_.outputs) {
+      const std::string id = identifier_for(o.name);
+      if (std::find(outputs_.begin(), outputs_.end(), id) != outputs_.end()) continue;
+      if (value(o.value) != id) line(id, "copy(" + value(o.value) + ")");
+      outputs_.push_back(id);
+    }
+  }
+
+  std::string document(const std::string& graph_name) const {
+    std::string inputs;
+    for (int64_t id : g_.input_ids()) inputs += (inputs.empty() ? "" : ", ") + names_[static_cast<size_t>(id)][0];
+    std::string outputs;
+    for (const std::string& o : outputs_) outputs += (outputs.empty() ? "" : ", ") + o;
+    return "version 1.0;\n\ngraph " + graph_name + "( " + inputs + " ) -> ( " + outputs + " )\n{\n" + body_.str() + "}\n";
+  }
+  const std::vector<DatFile>& files() const { return files_; }
+
+ private:
+  // ---- names and statements ----
+
+  std::string fresh(const std::string& base) {
+    std::string id = base;
+    for (int k = 2; reserved_.count(id) || !used_.insert(id).second; ++k) id = base + "_" + std::to_string(k);
+    return id;
+  }
+  void line(const std::string& lhs, const std::string& rhs) { body_ << "    " << lhs << " = " << rhs << ";\n"; }
+  // A helper tensor of node n: "<n>_<what> = rhs;".
+  std::string helper(const Node& n, const std::string& what, const std::string& rhs) {
+    const std::string id = fresh(identifier_for(n.name) + "_" + what);
+    line(id, rhs);
+    return id;
+  }
+  void result(const Node& n, const std::string& rhs) { line(names_[static_cast<size_t>(n.id)][0], rhs); }
+
+  std::string value(ValueRef r) const { return names_[static_cast<size_t>(r.node)][static_cast<size_t>(r.output)]; }
+  const std::vector<int64_t>& shape(ValueRef r) const {
+    return info_.nodes[static_cast<size_t>(r.node)].outputs[static_cast<size_t>(r.output)].dims();
+  }
+  const std::vector<int64_t>& out_shape(const Node& n) const { return info_.nodes[static_cast<size_t>(n.id)].outputs[0].dims(); }
+
+  std::string scalar(const Node& n, const Real& r, const char* what) {
+    const auto s = scalar_text(r);
+    if (!s) unexpressible(kFormat, n, std::string(what) + " is not finite, and NNEF literals are");
+    return *s;
+  }
+
+  // A variable holding this tensor (shape `shape`, the same values) in its own .dat file.
+  std::string variable(const Node& n, const std::string& role, HostTensor t, const std::vector<int64_t>& shape) {
+    std::string label = label_for(n.name) + (role.empty() ? "" : "/" + role);
+    for (int k = 2; !labels_.insert(lower(label)).second; ++k) label = label_for(n.name) + "_" + std::to_string(k) + (role.empty() ? "" : "/" + role);
+    const std::string id = fresh(identifier_for(n.name) + (role.empty() ? "" : "_" + role));
+    line(id, "variable(shape = " + list(shape) + ", label = '" + label + "')");
+    t.shape = Shape::make(shape).value();
+    files_.push_back({label, std::move(t)});
+    return id;
+  }
+  std::string param(const Node& n, const std::string& role, const std::vector<int64_t>& shape) {
+    const ParamEntry* e = m_.payload.find(n.name, role);
+    if (!e) unexpressible(kFormat, n, "its parameter '" + role + "' has no value (the model was loaded without weights)");
+    return variable(n, role, e->tensor, shape);
+  }
+
+  // Operand k of n as NNEF's left-aligned broadcasting reads it: under NumPy's rule a shorter
+  // operand first gains leading axes of extent 1 (unsqueeze: data movement only).
+  std::string aligned(const Node& n, size_t k, Broadcast b) {
+    const size_t rank = out_shape(n).size(), r = shape(n.inputs[k]).size();
+    if (b != Broadcast::NumpyRight || r == rank) return value(n.inputs[k]);
+    return helper(n, "operand" + std::to_string(k),
+                  "unsqueeze(" + value(n.inputs[k]) + ", axes = " + list(iota(0, static_cast<int64_t>(rank - r))) + ")");
+  }
+  std::string operands(const Node& n, Broadcast b) {
+    std::string s;
+    for (size_t k = 0; k < n.inputs.size(); ++k) s += (k ? ", " : "") + aligned(n, k, b);
+    return s;
+  }
+
+  std::string transposed(const Node& n, const std::string& x, const std::vector<int64_t>& perm, const std::string& what) {
+    return helper(n, what, "transpose(" + x + ", axes = " + list(perm) + ")");
+  }
+
+  // ---- one function per op ----
+
+  void node(const Node& n, const InputAttrs& a) {
+    // scalar is the generic type's default (§4.1): written only for the others.
+    const char* type = a.kind == ElemKind::Real ? "" : a.kind == ElemKind::Integer ? "<integer>" : "<logical>";
+    result(n, std::string("external") + type + "(shape = " + list(a.dims) + ")");
+  }
+
+  // A constant the model states in decimal is an NNEF literal of the same decimals (each reading
+  // rounds them as the original does); any other is a variable with its own .dat file.
+  void node(const Node& n, const ConstAttrs& a) {
+    const ParamEntry* e = m_.payload.find(n.name, "value");
+    if (!e) unexpressible(kFormat, n, "its value is not loaded");
+    const bool decimal = !e->decimals.empty() && std::all_of(e->decimals.begin(), e->decimals.end(), scalar_literal);
+    if (!decimal) {
+      names_[static_cast<size_t>(n.id)][0] = variable(n, "", e->tensor, a.dims);
+      return;
+    }
+    std::string values;
+    for (const std::string& d : e->decimals) values += (values.empty() ? "" : ", ") + d;
+    const auto out = output_names_.find({n.id, 0});
+    names_[static_cast<size_t>(n.id)][0] = out != output_names_.end() ? out->second : fresh(identifier_for(n.name));
+    result(n, "constant(shape = " + list(a.dims) + ", value = [" + values + "])");
+  }
+
+  void node(const Node& n, const UnaryAttrs& a) {
+    const std::string x = value(n.inputs[0]);
+    if (a.op == UnaryOp::Elu || a.op == UnaryOp::LeakyRelu)
+      return result(n, std::string(a.op == UnaryOp::Elu ? "elu" : "leaky_relu") + "(" + x + ", alpha = " +
+                           scalar(n, a.alpha, "alpha") + ")");
+    result(n, name_of(nnef::unary_ops(), a.op) + "(" + x + ")");
+  }
+
+  void node(const Node& n, const BinaryAttrs& a) {
+    result(n, name_of(nnef::binary_ops(), a.op) + "(" + operands(n, a.broadcast) + ")");
+  }
+  void node(const Node& n, const AddNAttrs&) {
+    if (n.inputs.size() == 1) return result(n, "copy(" + value(n.inputs[0]) + ")");
+    result(n, "add_n([" + operands(n, Broadcast::Equal) + "])");
+  }
+  void node(const Node& n, const ClampAttrs& a) { result(n, "clamp(" + operands(n, a.broadcast) + ")"); }
+  void node(const Node& n, const PreluAttrs& a) { result(n, "prelu(" + operands(n, a.broadcast) + ")"); }
+  void node(const Node& n, const SelectAttrs& a) { result(n, "select(" + operands(n, a.broadcast) + ")"); }
+
+  // broadcast_to: the input with its axes aligned, then tiled along the axes of extent 1 (copies).
+  void node(const Node& n, const BroadcastToAttrs& a) {
+    const std::vector<int64_t>& in = shape(n.inputs[0]);
+    std::string x = value(n.inputs[0]);
+    const auto missing = static_cast<int64_t>(a.dims.size() - in.size());
+    std::vector<int64_t> aligned = in;
+    if (missing > 0 && a.broadcast != Broadcast::Equal) {
+      const bool leading = a.broadcast == Broadcast::NumpyRight;
+      const auto first = static_cast<int64_t>(leading ? 0 : in.size());
+      x = helper(n, "aligned", "unsqueeze(" + x + ", axes = " + list(iota(first, first + missing)) + ")");
+      aligned.insert(leading ? aligned.begin() : aligned.end(), static_cast<size_t>(missing), 1);
+    }
+    std::vector<int64_t> repeats;
+    for (size_t k = 0; k < a.dims.size(); ++k) repeats.push_back(aligned[k] == a.dims[k] ? 1 : a.dims[k]);
+    if (std::all_of(repeats.begin(), repeats.end(), [](int64_t r) { return r == 1; })) return result(n, "copy(" + x + ")");
+    result(n, "tile(" + x + ", repeats = " + list(repeats) + ")");
+  }
+
+  // linear's filter is [units, in]: an IR weight [in, units] is written transposed.
+  void node(const Node& n, const LinearAttrs& a) {
+    const ParamEntry* w = m_.payload.find(n.name, "weight");
+    if (!w) unexpressible(kFormat, n, "its weight is not loaded");
+    const int64_t in = shape(n.inputs[0])[1];
+    HostTensor t = w->tensor;
+    if (a.layout == WeightLayout::InOut)
+      for (int64_t u = 0; u < a.units; ++u)
+        for (int64_t i = 0; i < in; ++i) t.values[static_cast<size_t>(u * in + i)] = w->tensor.values[static_cast<size_t>(i * a.units + u)];
+    const std::string f = variable(n, "weight", std::move(t), {a.units, in});
+    const std::string b = a.has_bias ? param(n, "bias", {1, a.units}) : "0.0";
+    result(n, "linear(" + value(n.inputs[0]) + ", " + f + ", " + b + ")");
+  }
+
+  void node(const Node& n, const MatMulAttrs& a) {
+    result(n, "matmul(" + value(n.inputs[0]) + ", " + value(n.inputs[1]) + ", transposeA = " + logical(a.transpose_a) +
+                  ", transposeB = " + logical(a.transpose_b) + ")");
+  }
+
+  // NNEF's windows are channels first: a channels-last input is transposed there and back.
+  template <class A>
+  void windowed(const Node& n, const A& a, const std::string& op, const std::string& args) {
+    const std::vector<int64_t>& in = shape(n.inputs[0]);
+    std::string x = value(n.inputs[0]);
+    const bool last = a.layout == Layout::ChannelsLast;
+    if (last) x = transposed(n, x, convert::to_channels_first(in.size()), "channels_first");
+    const std::string call = op + "(" + x + args + ")";
+    if (!last) return result(n, call);
+    result(n, "transpose(" + helper(n, op, call) + ", axes = " + list(convert::to_channels_last(in.size())) + ")");
+  }
+  template <class A>
+  std::vector<int64_t> spatial_in(const Node& n, const A& a) const {
+    const std::vector<int64_t>& in = shape(n.inputs[0]);
+    const size_t first = window::first_spatial_axis(a.layout);
+    return {in.begin() + static_cast<ptrdiff_t>(first), in.begin() + static_cast<ptrdiff_t>(first + a.kernel.size())};
+  }
+  // [] for NNEF's automatic padding, which is SameUpper's; the (before, after) pairs otherwise.
+  template <class A>
+  std::vector<std::pair<int64_t, int64_t>> padding(const Node& n, const A& a) const {
+    if (a.pad_mode == PadMode::SameUpper) return {};
+    return convert::explicit_padding(a, spatial_in(n, a));
+  }
+
+  void node(const Node& n, const ConvAttrs& a) {
+    const ParamEntry* w = m_.payload.find(n.name, "weight");
+    if (!w) unexpressible(kFormat, n, "its weight is not loaded");
+    const std::string f = variable(n, "weight", w->tensor, w->tensor.shape.dims());
+    const std::string b = a.has_bias ? param(n, "bias", {1, a.out_channels}) : "0.0";
+    // An empty stride or dilation is all 1s in both the IR and NNEF (§4.3.1).
+    windowed(n, a, "conv",
+             ", " + f + ", " + b + ", border = 'constant', padding = " + pair_list(padding(n, a)) + ", stride = " +
+                 list(a.stride) + ", dilation = " + list(a.dilation) + ", groups = " + std::to_string(a.groups));
+  }
+
+  // The pools' windows cover every axis: 1 on batch and channel (an empty stride or dilation
+  // stays empty: all 1s).
+  void node(const Node& n, const PoolAttrs& a) {
+    const auto whole = [](std::vector<int64_t> v) {
+      if (!v.empty()) v.insert(v.begin(), {1, 1});
+      return v;
+    };
+    std::vector<std::pair<int64_t, int64_t>> pad = padding(n, a);
+    if (!pad.empty()) pad.insert(pad.begin(), {{0, 0}, {0, 0}});
+    windowed(n, a, a.op == PoolOp::Max ? "max_pool" : "avg_pool",
+             ", size = " + list(whole(a.kernel)) + ", border = '" + (a.border == PoolBorder::Ignore ? "ignore" : "constant") +
+                 "', padding = " + pair_list(pad) + ", stride = " + list(whole(a.stride)) + ", dilation = " + list(whole(a.dilation)));
+  }
+
+  // batch_normalization normalises axis 1: another channel axis is moved there and back.
+  void node(const Node& n, const BatchNormAttrs& a) {
+    const std::vector<int64_t>& in = shape(n.inputs[0]);
+    const int64_t axis = convert::tensor_axis(a.channel_axis, in.size());
+    const int64_t c = in[static_cast<size_t>(axis)];
+    const std::vector<int64_t> perm = axis_to_1(in.size(), axis);
+    const bool moved = axis != 1;
+    std::string x = value(n.inputs[0]);
+    if (moved) x = transposed(n, x, perm, "channels_first");
+    std::string args = x;
+    for (const char* role : {"mean", "variance", "offset", "scale"}) args += ", " + param(n, role, {1, c});
+    const std::string call = "batch_normalization(" + args + ", epsilon = " + scalar(n, a.epsilon, "epsilon") + ")";
+    if (!moved) return result(n, call);
+    result(n, "transpose(" + helper(n, "normalized", call) + ", axes = " + list(inverse(perm)) + ")");
+  }
+
+  void node(const Node& n, const LayerNormAttrs&) {
+    unexpressible(kFormat, n, "NNEF 1.0 has no layer normalization (its moments-based fragments compute another formula)");
+  }
+
+  void node(const Node& n, const SoftmaxAttrs& a) {
+    const size_t rank = shape(n.inputs[0]).size();
+    result(n, "softmax(" + value(n.inputs[0]) + ", axes = " + list(convert::tensor_axes(a.axes, rank, a.batch_axes)) + ")");
+  }
+
+  // The NNEF reductions keep the reduced axes; the IR's keep_dims false squeezes them after.
+  void node(const Node& n, const ReduceAttrs& a) {
+    static const std::map<ReduceOp, const char*> names = {
+        {ReduceOp::Sum, "sum_reduce"}, {ReduceOp::Mean, "mean_reduce"}, {ReduceOp::Max, "max_reduce"}, {ReduceOp::Min, "min_reduce"}};
+    const std::vector<int64_t> axes = convert::tensor_axes(a.axes, shape(n.inputs[0]).size());
+    const std::string call = std::string(names.at(a.op)) + "(" + value(n.inputs[0]) + ", axes = " + list(axes) + ")";
+    if (a.keep_dims) return result(n, call);
+    result(n, "squeeze(" + helper(n, "kept", call) + ", axes = " + list(axes) + ")");
+  }
+
+  void node(const Node& n, const ReshapeAttrs& a) {
+    result(n, "reshape(" + value(n.inputs[0]) + ", shape = " + list(a.dims) + ")");
+  }
+  // flatten keeps the first `axis` extents (reshape's 0 copies one) and collapses the rest (-1).
+  void node(const Node& n, const FlattenAttrs& a) {
+    std::vector<int64_t> dims(static_cast<size_t>(a.axis), 0);
+    dims.push_back(-1);
+    result(n, "reshape(" + value(n.inputs[0]) + ", shape = " + list(dims) + ")");
+  }
+  void node(const Node& n, const TransposeAttrs& a) {
+    result(n, "transpose(" + value(n.inputs[0]) + ", axes = " + list(a.perm) + ")");
+  }
+  void node(const Node& n, const ConcatAttrs& a) {
+    const int64_t axis = convert::tensor_axis(a.axis, shape(n.inputs[0]).size(), a.batch_axes);
+    result(n, "concat([" + operands(n, Broadcast::Equal) + "], axis = " + std::to_string(axis) + ")");
+  }
+  void node(const Node& n, const SplitAttrs& a) {
+    const int64_t axis = convert::tensor_axis(a.axis, shape(n.inputs[0]).size());
+    std::string lhs = "[";
+    for (const std::string& part : names_[static_cast<size_t>(n.id)]) lhs += (lhs.size() > 1 ? ", " : "") + part;
+    line(lhs + "]", "split(" + value(n.inputs[0]) + ", axis = " + std::to_string(axis) + ", ratios = " + list(a.ratios) + ")");
+  }
+  void node(const Node& n, const SliceAttrs& a) {
+    result(n, "slice(" + value(n.inputs[0]) + ", axes = " + list(convert::tensor_axes(a.axes, shape(n.inputs[0]).size())) +
+                  ", begin = " + list(a.begin) + ", end = " + list(a.end) + ")");
+  }
+  void node(const Node& n, const PadAttrs& a) {
+    static const std::map<PadBorder, const char*> borders = {
+        {PadBorder::Constant, "constant"}, {PadBorder::Reflect, "reflect"}, {PadBorder::Replicate, "replicate"}};
+    result(n, "pad(" + value(n.inputs[0]) + ", padding = " + pair_list(a.padding) + ", border = '" + borders.at(a.border) +
+                  "', value = " + scalar(n, a.value, "the padding value") + ")");
+  }
+  void node(const Node& n, const SqueezeAttrs& a) {
+    result(n, "squeeze(" + value(n.inputs[0]) + ", axes = " + list(convert::tensor_axes(a.axes, shape(n.inputs[0]).size())) + ")");
+  }
+  void node(const Node& n, const UnsqueezeAttrs& a) {
+    result(n, "unsqueeze(" + value(n.inputs[0]) + ", axes = " + list(convert::tensor_axes(a.axes, out_shape(n).size())) + ")");
+  }
+
+  const Model& m_;
+  const Graph& g_;
+  const GraphInfo& info_;
+  std::map<std::pair<int64_t, int>, std::string> output_names_;
+  std::set<std::string> reserved_, used_, labels_;
+  std::vector<std::vector<std::string>> names_;  // per node, per output: its identifier
+  std::vector<std::string> outputs_;
+  std::ostringstream body_;
+  std::vector<DatFile> files_;
+};
+
+// float32 items for a float32 parameter, float16 for float16, float64 otherwise (every value a
+// double holds, integers included): the values read back are the same bits.
+std::string dat_bytes(const HostTensor& t) {
+  const int bits = t.dtype == DType::F32 ? 32 : t.dtype == DType::F16 ? 16 : 64;
+  return nnef::write_dat(t.shape.dims(), t.values, nnef::ItemType::Float, bits);
+}
+
+// The graph's name: the model's file name without its extension, or its folder's name.
+std::string graph_name(const std::string& model_path) {
+  fs::path p = fs::path(model_path).lexically_normal();
+  if (p.filename().empty() || p.filename() == "graph.nnef") p = p.parent_path();
+  const std::string stem = p.stem().string();
+  return identifier_for(stem.empty() ? "G" : stem);
+}
+
+std::optional<Diagnostic> write_file(const fs::path& path, const std::string& bytes) {
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) return convert::write_failed("'" + path.string() + "'", ec ? ec.message() : "the file cannot be written");
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<Diagnostic> write_nnef(const Model& model, const std::string& out_dir, const WriteOptions& options) {
+  Result<convert::Prepared> p = convert::prepare(model, options, kFormat, true);
+  if (!p) return {std::move(p).error()};
+  Emitter e(model, *p);
+  try {
+    e.run();
+  } catch (const convert::Unexpressible& u) {
+    return {u.d};
+  }
+  const fs::path dir(out_dir);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (!fs::is_directory(dir, ec))
+    return {convert::write_failed("folder '" + out_dir + "'", ec ? ec.message() : "it is not a folder")};
+  if (auto d = write_file(dir / "graph.nnef", e.document(graph_name(model.path)))) return {*d};
+  for (const DatFile& f : e.files())
+    if (auto d = write_file(dir / (f.label + ".dat"), dat_bytes(f.tensor))) return {*d};
+  return {};
+}
+
+}  // namespace nnref

@@ -1,0 +1,88 @@
+#include "formats/write_support.hpp"
+
+#include <algorithm>
+
+#include "semantics/size_names.hpp"
+
+namespace nnref::convert {
+
+Result<Prepared> prepare(const Model& model, const WriteOptions& options, std::string_view format, bool concrete) {
+  Prepared p{model.graph, {}, {}};
+  if (Status s = set_input_extents(p.graph, model.size_names, options.dims); !s) return std::move(s).error();
+  for (const SizeName& n : model.size_names) {
+    if (!n.symbolic) continue;
+    const bool given = std::any_of(options.dims.begin(), options.dims.end(), [&](const auto& d) { return d.first == n.name; });
+    if (given) continue;
+    if (concrete)
+      return make_error("usage.dim-required",
+                        std::string(format) + " declares every input extent, and size '" + n.name + "' (axis " +
+                            std::to_string(n.axis) + " of input '" + model.graph.nodes[static_cast<size_t>(n.node)].name +
+                            "') is symbolic: give it with --dim " + n.name + "=SIZE");
+    p.open_sizes.push_back(n);
+  }
+  Result<GraphInfo> info = check_graph(p.graph, model.payload, 0, 0, model.param_keys);
+  if (!info) return std::move(info).error();
+  p.info = std::move(info).value();
+  return p;
+}
+
+void unexpressible(std::string_view format, const Node& node, const std::string& why) {
+  Diagnostic d = make_error("convert.unexpressible", std::string(format) + " cannot express node '" + node.name + "' (" +
+                                                         op_name(node.op) + "): " + why,
+                            node.loc);
+  d.node = node.name;
+  throw Unexpressible{std::move(d)};
+}
+
+int64_t tensor_axis(int64_t axis, size_t rank, size_t batch_axes) {
+  return axis < 0 ? axis + static_cast<int64_t>(rank) : axis + static_cast<int64_t>(batch_axes);
+}
+
+std::vector<int64_t> tensor_axes(const std::vector<int64_t>& axes, size_t rank, size_t batch_axes) {
+  std::vector<int64_t> out;
+  for (int64_t a : axes) out.push_back(tensor_axis(a, rank, batch_axes));
+  return out;
+}
+
+std::vector<int64_t> to_channels_first(size_t rank) {
+  std::vector<int64_t> p{0, static_cast<int64_t>(rank) - 1};
+  for (size_t k = 1; k + 1 < rank; ++k) p.push_back(static_cast<int64_t>(k));
+  return p;
+}
+
+std::vector<int64_t> to_channels_last(size_t rank) {
+  std::vector<int64_t> p{0};
+  for (size_t k = 2; k < rank; ++k) p.push_back(static_cast<int64_t>(k));
+  p.push_back(1);
+  return p;
+}
+
+std::vector<int64_t> axis_to_1(size_t rank, int64_t axis) {
+  std::vector<int64_t> p;
+  for (int64_t k = 0; k < static_cast<int64_t>(rank); ++k)
+    if (k != axis) p.push_back(k);
+  p.insert(p.begin() + 1, axis);
+  return p;
+}
+
+std::vector<int64_t> inverse(const std::vector<int64_t>& perm) {
+  std::vector<int64_t> inv(perm.size());
+  for (size_t k = 0; k < perm.size(); ++k) inv[static_cast<size_t>(perm[k])] = static_cast<int64_t>(k);
+  return inv;
+}
+
+std::vector<int64_t> iota(int64_t from, int64_t to) {
+  std::vector<int64_t> v;
+  for (int64_t k = from; k < to; ++k) v.push_back(k);
+  return v;
+}
+
+std::vector<int64_t> or_ones(const std::vector<int64_t>& v, size_t n) {
+  return v.empty() ? std::vector<int64_t>(n, 1) : v;
+}
+
+Diagnostic write_failed(const std::string& what, const std::string& why) {
+  return make_error("io.write", "cannot write " + what + ": " + why);
+}
+
+}  // namespace nnref::convert

@@ -1,0 +1,72 @@
+// What the writers (formats/*/writer.cpp) share: the graph at the extents they write with every
+// value's shape, the located refusal of what a format cannot express, and axis normalisation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "formats/writers.hpp"
+#include "semantics/wellformed.hpp"
+#include "spec/rules/window.hpp"
+
+namespace nnref::convert {
+
+// The graph a writer writes: the model's, with the --dim extents set, and its shapes there.
+struct Prepared {
+  Graph graph;
+  GraphInfo info;
+  // The symbolic sizes (SizeName::symbolic) that --dim did not fix: their extents in `graph` are
+  // placeholders.
+  std::vector<SizeName> open_sizes;
+};
+
+// `concrete`: the format needs every extent (NNEF), so an open size is usage.dim-required.
+Result<Prepared> prepare(const Model& model, const WriteOptions& options, std::string_view format, bool concrete);
+
+// Thrown by a writer's op translation; the writer's entry point catches it and returns its
+// diagnostic (convert.unexpressible, at the node, naming it and its op).
+struct Unexpressible {
+  Diagnostic d;
+};
+[[noreturn]] void unexpressible(std::string_view format, const Node& node, const std::string& why);
+
+// The tensor axis an axis attribute names, counted from 0 (negative axes count from the end;
+// batch_axes: the leading axes the attribute does not count, spec/rules/axes.hpp).
+int64_t tensor_axis(int64_t axis, size_t rank, size_t batch_axes = 0);
+std::vector<int64_t> tensor_axes(const std::vector<int64_t>& axes, size_t rank, size_t batch_axes = 0);
+
+// The permutations that move the channel axis of a rank-r channels-last tensor to axis 1, and back.
+std::vector<int64_t> to_channels_first(size_t rank);
+std::vector<int64_t> to_channels_last(size_t rank);
+// The permutation that moves `axis` to position 1, keeping the others in order (rank >= 2; the
+// identity for axis 1), and the inverse of a permutation.
+std::vector<int64_t> axis_to_1(size_t rank, int64_t axis);
+std::vector<int64_t> inverse(const std::vector<int64_t>& perm);
+// from, from + 1, ..., to - 1.
+std::vector<int64_t> iota(int64_t from, int64_t to);
+
+// Window attributes with their defaults filled in: stride and dilation 1 per spatial axis, and the
+// (before, after) padding per spatial axis that the pad mode means at input extents `spatial_in`.
+std::vector<int64_t> or_ones(const std::vector<int64_t>& v, size_t n);
+template <class A>
+std::vector<std::pair<int64_t, int64_t>> explicit_padding(const A& attrs, const std::vector<int64_t>& spatial_in) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (size_t i = 0; i < attrs.kernel.size(); ++i) {
+    const window::Axis a = window::axis(attrs, i);
+    const int64_t in = spatial_in[i];
+    if (attrs.pad_mode == PadMode::Valid) out.emplace_back(0, 0);
+    else if (attrs.pad_mode == PadMode::Explicit) out.emplace_back(a.before, a.after);
+    else {
+      const int64_t before = window::pad_before(in, a, attrs.pad_mode);
+      out.emplace_back(before, window::same_total(CDim(in), a).v - before);
+    }
+  }
+  return out;
+}
+
+// An I/O failure while writing `what` (io.write, exit code 2).
+Diagnostic write_failed(const std::string& what, const std::string& why);
+
+}  // namespace nnref::convert

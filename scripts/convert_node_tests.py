@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""nnref convert on the ONNX backend node tests: each converted model runs as the original.
+
+For every node-test case (libonnx-testdata) whose model `nnref run` evaluates from its
+test_data_set_0 inputs, `nnref convert` writes it as ONNX and as NNEF; each converted model
+that is written must run on the same inputs to the same float32 outputs, bit for bit, and
+the ONNX one must pass onnx.checker.check_model(full_check=True). A refusal
+(convert.unexpressible, or NNEF's usage.dim-required) is counted, not a failure.
+
+Usage:
+    convert_node_tests.py --nnref BIN [--data DIR] [--verbose]
+"""
+
+import argparse
+import collections
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+
+DEFAULT_DATA = "/usr/share/libonnx-testdata/data/node"
+
+
+def run(nnref, model, inputs, out):
+    cmd = [nnref, "run", model, "--precision", "f32", "--output", out, "--quiet"]
+    for i in inputs:
+        cmd += ["--input", i]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+
+
+def outputs(path):
+    z = np.load(path)
+    return [z[k] for k in z.files]
+
+
+def case(nnref, case_dir, scratch, counts, failures, refusals):
+    data = os.path.join(case_dir, "test_data_set_0")
+    if not os.path.isdir(data):
+        return
+    inputs = sorted((os.path.join(data, f) for f in os.listdir(data) if f.startswith("input_")),
+                    key=lambda f: int(os.path.basename(f)[6:-3]))
+    name = os.path.basename(case_dir)
+    original = os.path.join(scratch, name + ".npz")
+    if not inputs or run(nnref, os.path.join(case_dir, "model.onnx"), inputs, original).returncode != 0:
+        return
+    counts["run"] += 1
+    want = outputs(original)
+    for fmt, out in (("onnx", os.path.join(scratch, name + ".onnx")), ("nnef", os.path.join(scratch, name + "_nnef"))):
+        c = subprocess.run([nnref, "convert", os.path.join(case_dir, "model.onnx"), out, "--to", fmt],
+                           capture_output=True, text=True, timeout=60)
+        refused = re.search(r"error\[(convert\.unexpressible|usage\.dim-required)\]", c.stderr)
+        if c.returncode != 0:
+            if refused:
+                counts[fmt + " refused"] += 1
+                refusals.append("%s --to %s: %s" % (name, fmt, c.stderr.strip().splitlines()[-1]))
+                continue
+            failures.append("%s --to %s: exit %d: %s" % (name, fmt, c.returncode, c.stderr.strip()))
+            continue
+        counts[fmt + " written"] += 1
+        if fmt == "onnx":
+            try:
+                onnx.checker.check_model(onnx.load(out), full_check=True)
+            except Exception as e:  # the checker's ValidationError, inference errors
+                failures.append("%s --to onnx: onnx.checker: %s" % (name, str(e).splitlines()[0]))
+                continue
+        got_path = os.path.join(scratch, name + "_" + fmt + ".npz")
+        r = run(nnref, out, inputs, got_path)
+        if r.returncode != 0:
+            failures.append("%s --to %s: the converted model does not run: %s" % (name, fmt, r.stderr.strip()))
+            continue
+        got = outputs(got_path)
+        if len(got) != len(want) or any(g.shape != w.shape or g.tobytes() != w.tobytes() for g, w in zip(got, want)):
+            failures.append("%s --to %s: outputs differ from the original's" % (name, fmt))
+            continue
+        counts[fmt + " same outputs"] += 1
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--nnref", required=True)
+    p.add_argument("--data", default=DEFAULT_DATA)
+    p.add_argument("--verbose", action="store_true")
+    a = p.parse_args()
+    counts = collections.Counter()
+    failures, refusals = [], []
+    with tempfile.TemporaryDirectory(prefix="nnref_convert_node_") as scratch:
+        for d in sorted(os.listdir(a.data)):
+            case(a.nnref, os.path.join(a.data, d), scratch, counts, failures, refusals)
+    print("node-test models nnref runs: %d" % counts["run"])
+    for fmt in ("onnx", "nnef"):
+        print("  --to %s: %d written (%d with the same float32 outputs), %d refused"
+              % (fmt, counts[fmt + " written"], counts[fmt + " same outputs"], counts[fmt + " refused"]))
+    if a.verbose:
+        for r in refusals:
+            print("refused " + r)
+    for f in failures:
+        print("FAIL " + f)
+    return 1 if failures or counts["run"] == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,357 @@
+// nnref convert --to nnef|onnx: every example model, the NNEF test models and the golden cases are
+// written, read back and run. What must hold:
+// - the first conversion runs exactly as the original (the same oracle on the same inputs gives
+//   the same bits) and holds the same weights (every parameter's values, bit for bit, as a
+//   multiset: a writer may transpose a weight into its format's layout);
+// - a graph already in the format's terms reads back as the same graph: converting the read-back
+//   model again gives the same ops, attributes, edges, output shapes and parameters, bit for bit
+//   (the writers' rewrites, such as transposes around a channels-last conv, happen once).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+
+#include "cli_test_support.hpp"
+#include "onnx_test_support.hpp"
+#include "formats/nac/ir_fields.hpp"
+#include "formats/nnef/nnef.hpp"
+#include "formats/tensor_files/npy.hpp"
+#include "formats/writers.hpp"
+#include "semantics/evaluate.hpp"
+#include "semantics/wellformed.hpp"
+#include "temp_dir.hpp"
+
+namespace nnref {
+namespace {
+
+namespace fs = std::filesystem;
+using test::TempDir;
+
+std::string source(const std::string& rel) { return (fs::path(NNREF_SOURCE_DIR) / rel).string(); }
+
+// ---- a structural description of a graph, for comparison ----
+
+// Every attribute of an op as text, walked by the NAC writer's field list (formats/nac/ir_fields.hpp),
+// which names every attribute of every op; reals by their double's bits.
+struct AttrText {
+  std::ostringstream s;
+  void inputs() {}
+  void not_an_operation() {}
+  void real(Real& r) {
+    uint64_t bits;
+    std::memcpy(&bits, &r.value, 8);
+    s << " real:" << bits;
+  }
+  template <class E>
+  void choice(E& e) { s << " choice:" << static_cast<int>(e); }
+  void size(size_t& v) { s << " size:" << v; }
+  void integer(int64_t& v) { s << " int:" << v; }
+  void boolean(bool& v) { s << " bool:" << v; }
+  void ints(std::vector<int64_t>& v) {
+    s << " ints:";
+    for (int64_t x : v) s << x << ",";
+  }
+  void pairs(std::vector<std::pair<int64_t, int64_t>>& v) {
+    s << " pairs:";
+    for (const auto& [a, b] : v) s << a << "/" << b << ",";
+  }
+  void param(const char* role, char) { s << " param:" << role; }
+};
+
+std::string describe(const OpAttrs& op) {
+  OpAttrs copy = op;
+  AttrText t;
+  t.s << op_name(copy);
+  std::visit([&](auto& a) { nac::fields(t, a); }, copy);
+  if (const auto* in = std::get_if<InputAttrs>(&op)) t.s << " dims:" << dims_str(in->dims) << " kind:" << static_cast<int>(in->kind);
+  if (const auto* c = std::get_if<ConstAttrs>(&op)) t.s << " dims:" << dims_str(c->dims);
+  return t.s.str();
+}
+
+// Node by node: op and attributes, edges, output shapes; then the graph outputs.
+std::vector<std::string> structure(const Graph& g) {
+  const Result<GraphInfo> info = infer_shapes(g);
+  REQUIRE(info.ok());
+  std::vector<std::string> lines;
+  for (const Node& n : g.nodes) {
+    std::string line = std::to_string(n.id) + ": " + describe(n.op) + " <-";
+    for (const ValueRef& r : n.inputs) line += " " + std::to_string(r.node) + "." + std::to_string(r.output);
+    line += " ->";
+    for (const Shape& s : info->nodes[static_cast<size_t>(n.id)].outputs) line += " " + s.str();
+    lines.push_back(line);
+  }
+  for (const GraphOutput& o : g.outputs) lines.push_back("output " + std::to_string(o.value.node) + "." + std::to_string(o.value.output));
+  return lines;
+}
+
+std::vector<uint64_t> bits_of(const HostTensor& t) {
+  std::vector<uint64_t> b(t.values.size());
+  std::memcpy(b.data(), t.values.data(), 8 * b.size());
+  return b;
+}
+
+// The same parameters at the same node positions and roles, with the same dtype, shape and bits.
+void require_same_parameters(const Model& a, const Model& b) {
+  REQUIRE(a.payload.entries().size() == b.payload.entries().size());
+  for (const auto& [key, e] : a.payload.entries()) {
+    const Node* n = a.graph.find(key.first);
+    REQUIRE(n != nullptr);
+    const ParamEntry* other = b.payload.find(b.graph.nodes[static_cast<size_t>(n->id)].name, key.second);
+    INFO(key.first << "/" << key.second);
+    REQUIRE(other != nullptr);
+    CHECK(other->tensor.dtype == e.tensor.dtype);
+    CHECK(other->tensor.shape == e.tensor.shape);
+    CHECK(bits_of(other->tensor) == bits_of(e.tensor));
+  }
+}
+
+// Every parameter of `original` is in `converted` with the same values bit for bit, in some order.
+void require_same_weights(const Model& original, const Model& converted) {
+  std::vector<std::vector<uint64_t>> have;
+  for (const auto& [key, e] : converted.payload.entries()) {
+    have.push_back(bits_of(e.tensor));
+    std::sort(have.back().begin(), have.back().end());
+  }
+  for (const auto& [key, e] : original.payload.entries()) {
+    std::vector<uint64_t> want = bits_of(e.tensor);
+    std::sort(want.begin(), want.end());
+    INFO("parameter " << key.first << "/" << key.second);
+    CHECK(std::find(have.begin(), have.end(), want) != have.end());
+  }
+}
+
+// ---- models ----
+
+Model load(const std::string& path) {
+  LoadResult r = load_model(path, LoadOptions{});
+  INFO(path);
+  for (const Diagnostic& d : r.diagnostics) INFO(format_diagnostic(d));
+  REQUIRE(!r.has_errors());
+  return std::move(*r.model);
+}
+
+// Deterministic values that float32 holds exactly, different at every position.
+std::vector<double> pattern(int64_t count, int64_t salt) {
+  std::vector<double> v;
+  for (int64_t k = 0; k < count; ++k)
+    v.push_back(static_cast<double>(static_cast<float>(0.25 * std::sin(0.7 * static_cast<double>(k) + 1.3 * static_cast<double>(salt)))));
+  return v;
+}
+
+// An NNEF test model without .dat files, its structure read and its parameters generated.
+Model nnef_with_weights(const std::string& folder) {
+  LoadResult r = load_model(folder, LoadOptions{WeightsPolicy::Skip});
+  REQUIRE(!r.has_errors());
+  Model m = std::move(*r.model);
+  const Result<GraphInfo> info = infer_shapes(m.graph);
+  REQUIRE(info.ok());
+  int64_t salt = 0;
+  for (const Node& n : m.graph.nodes) {
+    for (const ParamInfo& p : info->nodes[static_cast<size_t>(n.id)].params)
+      m.payload.set(n.name, p.role, ParamEntry{HostTensor{DType::F32, p.shape, pattern(p.shape.count(), ++salt)}, "generated"});
+    if (std::holds_alternative<ConstAttrs>(n.op) && !m.payload.find(n.name, "value")) {
+      const Shape s = info->nodes[static_cast<size_t>(n.id)].outputs[0];
+      m.payload.set(n.name, "value", ParamEntry{HostTensor{DType::F32, s, pattern(s.count(), ++salt)}, "generated"});
+    }
+  }
+  m.weights_loaded = true;
+  return m;
+}
+
+std::vector<HostTensor> inputs_for(const Model& m, const std::string& dir) {
+  if (fs::exists(fs::path(dir) / "input.npy")) {
+    Result<HostTensor> t = read_npy((fs::path(dir) / "input.npy").string());
+    REQUIRE(t.ok());
+    return {*t};
+  }
+  std::vector<HostTensor> in;
+  for (int64_t id : m.graph.input_ids()) {
+    const Shape s = Shape::make(std::get<InputAttrs>(m.graph.nodes[static_cast<size_t>(id)].op).dims).value();
+    in.push_back(HostTensor{DType::F32, s, pattern(s.count(), id)});
+  }
+  return in;
+}
+
+template <class T>
+std::vector<std::vector<uint64_t>> run_bits(const Model& m, const std::vector<HostTensor>& inputs) {
+  auto r = evaluate<T>(m.graph, m.payload, inputs, EvalOptions{int64_t{4} << 30, m.param_keys});
+  INFO((r.ok() ? std::string() : format_diagnostic(r.error())));
+  REQUIRE(r.ok());
+  std::vector<std::vector<uint64_t>> out;
+  for (const Tensor<T>& t : *r) {
+    std::vector<uint64_t> b;
+    for (const T& x : t.data()) {
+      const double d = static_cast<double>(x);
+      uint64_t u;
+      std::memcpy(&u, &d, 8);
+      b.push_back(u);
+    }
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+struct Converted {
+  Model model;
+  std::vector<Diagnostic> diagnostics;
+};
+
+Converted convert_to(const Model& m, const std::string& format, const fs::path& out) {
+  const Writer* w = writer_for(format);
+  REQUIRE(w != nullptr);
+  std::vector<Diagnostic> diags = w->write(m, out.string(), WriteOptions{});
+  for (const Diagnostic& d : diags) INFO(format_diagnostic(d));
+  REQUIRE(std::none_of(diags.begin(), diags.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; }));
+  return {load(out.string()), std::move(diags)};
+}
+
+bool has_code(const std::vector<Diagnostic>& diags, const std::string& code) {
+  return std::any_of(diags.begin(), diags.end(), [&](const Diagnostic& d) { return d.code == code; });
+}
+
+void round_trip(const Model& original, const std::vector<HostTensor>& inputs, const std::string& format) {
+  TempDir dir("convert_" + format);
+  const std::string ext = format == "onnx" ? ".onnx" : "";
+  const Converted first = convert_to(original, format, dir / ("first" + ext));
+  require_same_weights(original, first.model);
+  // ONNX attributes are float32: a rounded one (a warning) changes the float64 reading only.
+  CHECK(run_bits<float>(first.model, inputs) == run_bits<float>(original, inputs));
+  if (!has_code(first.diagnostics, "convert.float-attribute"))
+    CHECK(run_bits<double>(first.model, inputs) == run_bits<double>(original, inputs));
+  const Converted second = convert_to(first.model, format, dir / ("second" + ext));
+  CHECK(structure(second.model.graph) == structure(first.model.graph));
+  require_same_parameters(first.model, second.model);
+}
+
+const std::vector<std::string>& nnl_models() {
+  static const std::vector<std::string> all = [] {
+    std::vector<std::string> v;
+    for (const char* root : {"examples", "tests/data/golden"})
+      for (const auto& e : fs::directory_iterator(source(root)))
+        if (fs::exists(e.path() / "model.nnl")) v.push_back((e.path() / "model.nnl").string());
+    std::sort(v.begin(), v.end());
+    return v;
+  }();
+  return all;
+}
+
+const std::vector<std::string> kNnefModels = {"tests/data/nnef/alexnet_small", "tests/data/nnef/crosscheck/mlp",
+                                              "tests/data/nnef/crosscheck/convnet"};
+
+TEST_CASE("convert: every example and golden NNL model round-trips through NNEF and ONNX") {
+  REQUIRE(nnl_models().size() >= 15);
+  for (const std::string& path : nnl_models()) {
+    for (const char* format : {"nnef", "onnx"}) {
+      INFO(path << " --to " << format);
+      const Model m = load(path);
+      round_trip(m, inputs_for(m, fs::path(path).parent_path().string()), format);
+    }
+  }
+}
+
+TEST_CASE("convert: the NNEF test models round-trip through NNEF and ONNX") {
+  for (const std::string& rel : kNnefModels) {
+    for (const char* format : {"nnef", "onnx"}) {
+      INFO(rel << " --to " << format);
+      const Model m = nnef_with_weights(source(rel));
+      round_trip(m, inputs_for(m, ""), format);
+    }
+  }
+}
+
+// A graph that NNEF wrote reads back as itself: the same graph, the same parameters.
+TEST_CASE("convert: an NNEF model written as NNEF reads back as the same graph") {
+  for (const std::string& rel : kNnefModels) {
+    INFO(rel);
+    const Model m = nnef_with_weights(source(rel));
+    TempDir dir("convert_nnef_same");
+    const Converted c = convert_to(m, "nnef", dir / "out");
+    CHECK(structure(c.model.graph) == structure(m.graph));
+    require_same_parameters(m, c.model);
+    // Names that are identifiers are kept (the reader's own "stmt/op" names become "stmt_op").
+    for (const Node& n : m.graph.nodes)
+      if (std::all_of(n.name.begin(), n.name.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }))
+        CHECK(c.model.graph.nodes[static_cast<size_t>(n.id)].name == n.name);
+  }
+}
+
+std::vector<float> floats(int64_t count, int64_t salt) {
+  std::vector<float> v;
+  for (double x : pattern(count, salt)) v.push_back(static_cast<float>(x));
+  return v;
+}
+
+// The ops the example models do not use, from an ONNX model: conv with SAME_LOWER padding, elu and
+// leaky_relu, a reduction without keep_dims, prelu and max under NumPy broadcasting, split,
+// squeeze, unsqueeze, expand (broadcast_to), slice, matmul, transpose, reflect padding, tile.
+test::OnnxModel many_ops() {
+  using test::set_float, test::set_int, test::set_ints, test::set_string;
+  test::OnnxModel m(13);
+  m.input("x", {"2", "4", "6", "6"});
+  m.init("w", {4, 4, 3, 3}, floats(144, 1));
+  m.init("b", {4}, floats(4, 2));
+  auto& conv = m.node("Conv", {"x", "w", "b"}, {"c"}, "conv");
+  set_string(conv, "auto_pad", "SAME_LOWER");
+  set_ints(conv, "strides", {2, 2});
+  set_float(m.node("Elu", {"c"}, {"e"}, "elu"), "alpha", 0.5f);
+  set_float(m.node("LeakyRelu", {"e"}, {"l"}, "leaky"), "alpha", 0.125f);
+  auto& mean = m.node("ReduceMean", {"l"}, {"r"}, "mean");  // [2, 4, 3]
+  set_ints(mean, "axes", {3});
+  set_int(mean, "keepdims", 0);
+  m.init("slope", {3}, floats(3, 3));
+  m.node("PRelu", {"r", "slope"}, {"p"}, "prelu");
+  m.ints("parts", {1, 3});
+  set_int(m.node("Split", {"p", "parts"}, {"s1", "s2"}, "split"), "axis", 1);  // [2, 1, 3], [2, 3, 3]
+  m.ints("one", {1});
+  m.node("Squeeze", {"s1", "one"}, {"q"}, "squeeze");                          // [2, 3]
+  m.ints("two", {2});
+  m.node("Unsqueeze", {"q", "two"}, {"u"}, "unsqueeze");                       // [2, 3, 1]
+  m.ints("target", {2, 3, 3});
+  m.node("Expand", {"u", "target"}, {"ex"}, "expand");                        // [2, 3, 3]
+  m.ints("starts", {0});
+  m.ints("ends", {2});
+  m.node("Slice", {"s2", "starts", "ends", "two"}, {"sl"}, "slice");           // [2, 3, 2]
+  m.node("MatMul", {"ex", "sl"}, {"mm"}, "matmul");                           // [2, 3, 2]
+  set_ints(m.node("Transpose", {"mm"}, {"t"}, "transpose"), "perm", {0, 2, 1});  // [2, 2, 3]
+  m.ints("pads", {0, 0, 1, 0, 0, 1});
+  set_string(m.node("Pad", {"t", "pads"}, {"pd"}, "pad"), "mode", "reflect");  // [2, 2, 5]
+  m.init("floor", {5}, floats(5, 4));
+  m.node("Max", {"pd", "floor"}, {"mx"}, "max");
+  m.ints("repeats", {1, 2, 1});
+  m.node("Tile", {"mx", "repeats"}, {"y"}, "tile");                           // [2, 4, 5]
+  m.output("y");
+  m.output("s1");
+  return m;
+}
+
+TEST_CASE("convert: the other ops round-trip through NNEF and ONNX, from an ONNX model") {
+  TempDir dir("convert_many_ops");
+  const Model m = test::load_onnx(many_ops(), dir / "m.onnx");
+  for (const char* format : {"nnef", "onnx"}) {
+    INFO(format);
+    round_trip(m, inputs_for(m, ""), format);
+  }
+}
+
+// layer_norm (LayerNormalization, and InstanceNormalization's normalisation without affine) has
+// no NNEF operation: ONNX only.
+TEST_CASE("convert: layer normalization round-trips through ONNX") {
+  test::OnnxModel m(17);
+  m.input("x", {"2", "3", "4"});
+  m.init("scale", {4}, floats(4, 1));
+  m.init("bias", {4}, floats(4, 2));
+  m.node("LayerNormalization", {"x", "scale", "bias"}, {"ln"}, "layer_norm");
+  m.init("gamma", {3}, floats(3, 3));
+  m.init("beta", {3}, floats(3, 4));
+  m.node("InstanceNormalization", {"ln", "gamma", "beta"}, {"y"}, "instance_norm");
+  m.output("y");
+  TempDir dir("convert_layer_norm");
+  const Model model = test::load_onnx(m, dir / "m.onnx");
+  round_trip(model, inputs_for(model, ""), "onnx");
+}
+
+}  // namespace
+}  // namespace nnref
