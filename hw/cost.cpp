@@ -1,6 +1,7 @@
 #include "hw/cost.hpp"
 
-#include <type_traits>
+#include <optional>
+#include <string>
 
 #include "spec/axis_groups.hpp"
 #include "spec/index.hpp"
@@ -17,29 +18,17 @@ int64_t elements(const Shape& s) { return s.count(); }
 OpCost vector(int64_t cycles) { return {Unit::Vector, cycles, 0}; }
 OpCost sfu(int64_t cycles) { return {Unit::Sfu, cycles, 0}; }
 
-// The special function a unary op needs (nullptr: the vector unit computes it).
-const char* special_function(UnaryOp op) {
-  switch (op) {
+// The special function a unary op needs, a key of sfu_latency (none: the vector unit computes it):
+// its own name, but for those computed through another function.
+std::optional<std::string> special_function(const UnaryAttrs& a) {
+  switch (a.op) {
+    case UnaryOp::Copy: case UnaryOp::Neg: case UnaryOp::Abs: case UnaryOp::Sign: case UnaryOp::Floor:
+    case UnaryOp::Ceil: case UnaryOp::Round: case UnaryOp::Sqr: case UnaryOp::Relu: case UnaryOp::LeakyRelu:
+      return std::nullopt;
     case UnaryOp::Rcp: case UnaryOp::Rsqr: return "reciprocal";
-    case UnaryOp::Exp: case UnaryOp::Elu: return "exp";
-    case UnaryOp::Log: case UnaryOp::Log2: return "log";
-    case UnaryOp::Sqrt: return "sqrt";
-    case UnaryOp::Rsqrt: return "rsqrt";
-    case UnaryOp::Tanh: return "tanh";
-    case UnaryOp::Sigmoid: return "sigmoid";
-    case UnaryOp::Sin: return "sin";
-    case UnaryOp::Cos: return "cos";
-    case UnaryOp::Tan: return "tan";
-    case UnaryOp::Sinh: return "sinh";
-    case UnaryOp::Cosh: return "cosh";
-    case UnaryOp::Asin: return "asin";
-    case UnaryOp::Acos: return "acos";
-    case UnaryOp::Atan: return "atan";
-    case UnaryOp::Asinh: return "asinh";
-    case UnaryOp::Acosh: return "acosh";
-    case UnaryOp::Atanh: return "atanh";
-    case UnaryOp::Softplus: return "softplus";
-    default: return nullptr;
+    case UnaryOp::Elu: return "exp";
+    case UnaryOp::Log2: return "log";
+    default: return op_name(a);  // exp, log, sqrt, rsqrt, tanh, sigmoid, softplus, sin, ..., atanh
   }
 }
 
@@ -64,7 +53,7 @@ const char* unit_name(Unit u) {
 
 int64_t vector_steps(int64_t n, const Config& c) { return ceil_div(n, c.vector_lanes) * c.vector_cycles; }
 
-int64_t sfu_cycles(const char* fn, int64_t n, const Config& c) {
+int64_t sfu_cycles(const std::string& fn, int64_t n, const Config& c) {
   return c.sfu_latency.at(fn) + ceil_div(n, c.vector_lanes);
 }
 
@@ -85,8 +74,7 @@ OpCost cost(const Checked<UnsqueezeAttrs>&, const Config&) { return {}; }
 
 OpCost cost(const Checked<UnaryAttrs>& op, const Config& c) {
   const int64_t n = elements(op.outputs()[0]);
-  const UnaryOp u = op.attrs().op;
-  if (const char* fn = special_function(u)) return sfu(sfu_cycles(fn, n, c));
+  if (const auto fn = special_function(op.attrs())) return sfu(sfu_cycles(*fn, n, c));
   return per_output(op, c);
 }
 

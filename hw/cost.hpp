@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "hw/config.hpp"
 #include "semantics/op.hpp"
@@ -23,7 +24,7 @@ OpCost cost_of(const CheckedOp& op, const Config& c);
 
 // The pieces the costs are made of.
 int64_t vector_steps(int64_t n, const Config& c);                    // ⌈n / lanes⌉ · vector_cycles
-int64_t sfu_cycles(const char* fn, int64_t n, const Config& c);      // latency(fn) + ⌈n / lanes⌉
+int64_t sfu_cycles(const std::string& fn, int64_t n, const Config& c);  // latency(fn) + ⌈n / lanes⌉
 // `batches` products of [m, k]·[k, n] on the R×C array: ⌈m/R⌉·⌈n/C⌉ tiles of k + R + C − 2 cycles.
 OpCost mac_cost(int64_t batches, int64_t m, int64_t n, int64_t k, const Config& c);
 

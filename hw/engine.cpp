@@ -64,30 +64,51 @@ std::vector<TickWork> tick_work(const nac::LoadedProgram& lp, const Plan<float>&
   return work;
 }
 
-Result<nac::LoadedProgram> program_for(const Model& m, const Config& c, std::optional<int> preload_ahead,
-                                       int64_t max_memory) {
-  const LoadOptions load{WeightsPolicy::Required, max_memory};
-  if (m.format == "nac") return loaded(nac::load_program(m.path, load));
-  auto compiled = loaded(nac::compile_program(m, nac::WriteOptions{}, load));
-  if (!compiled) return compiled;
-  // The schedule again, now that the cost model can estimate each tick and each transfer.
+namespace {
+
+// The model compiled to NAC in memory at `w`'s quantization, and the schedule options the cost model
+// gives for it: each result's bytes, each tick's cycles and each parameter's transfer, the SRAM.
+struct Estimated {
+  nac::LoadedProgram program;
+  nac::ScheduleOptions schedule;
+};
+
+Result<Estimated> estimate(const Model& m, const nac::WriteOptions& w, const Config& c, int64_t max_memory) {
+  auto compiled = loaded(nac::compile_program(m, w, LoadOptions{WeightsPolicy::Required, max_memory}));
+  if (!compiled) return std::move(compiled).error();
   auto plan = make_plan<float>(compiled->model.graph, compiled->model.payload, PlanOptions{max_memory, compiled->model.param_keys});
   if (!plan) return std::move(plan).error();
-  const std::vector<TickWork> work = tick_work(*compiled, *plan, c);
   nac::ScheduleOptions s;
   s.sram_bytes = c.sram_bytes;
-  for (const TickWork& w : work) {
-    s.value_bytes.push_back(w.result_bytes);
-    s.tick_cycles.push_back(w.cost.cycles);
-    s.load_cycles.push_back(w.param_load ? dram_cycles(w.result_bytes, c) : 0);
+  for (const TickWork& t : tick_work(*compiled, *plan, c)) {
+    s.value_bytes.push_back(t.result_bytes);
+    s.tick_cycles.push_back(t.cost.cycles);
+    s.load_cycles.push_back(t.param_load ? dram_cycles(t.result_bytes, c) : 0);
   }
+  return Estimated{std::move(*compiled), std::move(s)};
+}
+
+}  // namespace
+
+Result<nac::LoadedProgram> program_for(const Model& m, const Config& c, std::optional<int> preload_ahead,
+                                       int64_t max_memory) {
+  if (m.format == "nac") return loaded(nac::load_program(m.path, LoadOptions{WeightsPolicy::Required, max_memory}));
+  auto e = estimate(m, nac::WriteOptions{}, c, max_memory);
+  if (!e) return std::move(e).error();
   if (preload_ahead) {
-    s.preload_ahead = *preload_ahead;
-    s.tick_cycles.clear();
-    s.load_cycles.clear();
+    e->schedule.preload_ahead = *preload_ahead;
+    e->schedule.tick_cycles.clear();
+    e->schedule.load_cycles.clear();
   }
-  compiled->program.mmap = nac::compute_schedule(compiled->program, s);
-  return compiled;
+  e->program.program.mmap = nac::compute_schedule(e->program.program, e->schedule);
+  return std::move(e->program);
+}
+
+Result<std::pair<std::vector<int64_t>, std::vector<int64_t>>> preload_estimates(const Model& m, const nac::WriteOptions& w,
+                                                                                const Config& c, int64_t max_memory) {
+  auto e = estimate(m, w, c, max_memory);
+  if (!e) return std::move(e).error();
+  return std::pair{std::move(e->schedule.tick_cycles), std::move(e->schedule.load_cycles)};
 }
 
 Result<Run> run(const nac::LoadedProgram& lp, const std::vector<HostTensor>& inputs, const Config& c,

@@ -20,6 +20,12 @@ namespace nnref::hw {
 Result<nac::LoadedProgram> program_for(const Model& m, const Config& c, std::optional<int> preload_ahead,
                                        int64_t max_memory);
 
+// For `nnref nac compile`: the cost model's estimate of each instruction's cycles and of each
+// parameter's DRAM transfer (nac::ScheduleOptions::tick_cycles, load_cycles) for the program the
+// writer makes of `m` with `w`'s quantization.
+Result<std::pair<std::vector<int64_t>, std::vector<int64_t>>> preload_estimates(const Model& m, const nac::WriteOptions& w,
+                                                                                const Config& c, int64_t max_memory);
+
 // What each instruction of the program asks of the machine, from the plan of its model.
 std::vector<TickWork> tick_work(const nac::LoadedProgram& lp, const Plan<float>& plan, const Config& c);
 

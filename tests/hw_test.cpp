@@ -6,9 +6,11 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 
 #include "cli_test_support.hpp"
 #include "formats/tensor_files/npy.hpp"
+#include "hw/cost.hpp"
 #include "hw/kernels.hpp"
 #include "temp_dir.hpp"
 
@@ -95,6 +97,42 @@ TEST_CASE("hw run: a PRELOAD one tick ahead arrives late by exactly the transfer
   CHECK(r.out.find("on-demand 0 (0)") != std::string::npos);
 }
 
+TEST_CASE("nac compile: each PRELOAD's lead is the fewest ticks whose modeled cycles hide its transfer") {
+  TempDir tmp("hw_lead");
+  // v0 input (13 cycles), v1 W1, v2 b1, v3 linear (5), v4 relu (1), v5 W2 [2, 2], v6 b2, v7 linear, v8 output.
+  write_model(tmp.path, 3, "  layer fc1 = Dense(units: 2, activation: \"relu\");\n  layer fc2 = Dense(units: 2);\n",
+              {{"fc1.weight", HostTensor{DType::F32, *Shape::make({3, 2}), {1, 2, 3, 4, 5, 6}}},
+               {"fc1.bias", HostTensor{DType::F32, *Shape::make({2}), {0.25, -0.25}}},
+               {"fc2.weight", HostTensor{DType::F32, *Shape::make({2, 2}), {1, -1, 2, 0.5}}},
+               {"fc2.bias", HostTensor{DType::F32, *Shape::make({2}), {1, 2}}}});
+  const std::string nac = (tmp / "m.nac").string();
+  auto dump_line = [&](const std::vector<std::string>& options, const std::string& tick) {
+    std::vector<std::string> args{"nac", "compile", (tmp / "model.nnl").string(), "-o", nac};
+    args.insert(args.end(), options.begin(), options.end());
+    const Run c = nnref_process(args, tmp.path);
+    INFO(c.err);
+    REQUIRE(c.code == 0);
+    const std::string out = nnref_process({"nac", "dump", nac}, tmp.path).out;
+    const size_t at = out.find("\n" + tick + " = ");
+    REQUIRE(at != std::string::npos);
+    return out.substr(at + 1, out.find('\n', at + 1) - at - 1);
+  };
+  // The hand config: W2 moves 16 bytes in 10 + 4 = 14 cycles; ticks 4, 3, 2, 1 take 1 + 5 + 0 + 0 and
+  // tick 0 13 more: lead 5, so at tick 0, with b2 (12 cycles, lead 6) and W1, b1 (16 and 12 cycles
+  // behind the input's 13 cycles: leads 1 and 2).
+  CHECK(dump_line({"--config", (tmp / "hw.json").string()}, "v0").find("PRELOAD -> 1, PRELOAD -> 2, PRELOAD -> 5, PRELOAD -> 6") != std::string::npos);
+  // 1 cycle of latency at 64 bytes a cycle: every transfer takes 2 cycles; W2 is hidden by ticks 4
+  // and 3 (1 + 5), b2 by ticks 5, 4, 3 (0 + 1 + 5): both at tick 3.
+  write_text(tmp / "fast.json", R"({"dram_latency": 1, "dram_bytes_per_cycle": 64})");
+  CHECK(dump_line({"--config", (tmp / "fast.json").string()}, "v3").find("PRELOAD -> 5, PRELOAD -> 6") != std::string::npos);
+  // --preload-ahead 2: W2 at tick 3, b2 at tick 4.
+  CHECK(dump_line({"--preload-ahead", "2"}, "v3").find("PRELOAD -> 5") != std::string::npos);
+  CHECK(dump_line({"--preload-ahead", "2"}, "v4").find("PRELOAD -> 6") != std::string::npos);
+  const Run bad = nnref_process({"nac", "compile", (tmp / "model.nnl").string(), "-o", nac, "--config", (tmp / "absent.json").string()}, tmp.path);
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("hw.config.read") != std::string::npos);
+}
+
 TEST_CASE("hw run: a relu chain and a softmax, the cycles counted by hand") {
   TempDir tmp("hw_vector");
   write_model(tmp / "relu", 8, "  layer a = ReLU();\n  layer b = ReLU();\n  layer c = ReLU();\n");
@@ -110,6 +148,31 @@ TEST_CASE("hw run: a relu chain and a softmax, the cycles counted by hand") {
   REQUIRE(softmax.code == 0);
   // 3 vector passes of 2, exp 5 + 2, one reciprocal 3 + 1.
   CHECK(stat(softmax.out, "cycles:") == 18 + (3 * 2 + 7 + 4) + 18);
+}
+
+TEST_CASE("hw cost: every unary op runs on the vector unit or on the SFU function docs/hw-model.md names") {
+  // The defaults of docs/hw-model.md, and the function each SFU op uses.
+  const std::map<std::string, int64_t> latency{
+      {"exp", 20},  {"log", 24},  {"sqrt", 12},  {"rsqrt", 12}, {"reciprocal", 8}, {"tanh", 24},  {"sigmoid", 24},
+      {"softplus", 28}, {"sin", 24}, {"cos", 24}, {"tan", 32},   {"sinh", 28},      {"cosh", 28},  {"asin", 32},
+      {"acos", 32}, {"atan", 32}, {"asinh", 32}, {"acosh", 32}, {"atanh", 32}};
+  const std::map<std::string, std::string> through{{"rcp", "reciprocal"}, {"rsqr", "reciprocal"}, {"elu", "exp"}, {"log2", "log"}};
+  const std::set<std::string> vector_ops{"copy", "neg", "abs", "sign", "floor", "ceil", "round", "sqr", "relu", "leaky_relu"};
+  const hw::Config c;
+  for (const UnaryAttrs& a : op_prototypes<UnaryAttrs>()) {
+    const std::string name = op_name(a);
+    INFO(name);
+    auto op = Checked<UnaryAttrs>::check(a, {*Shape::make({40})});
+    REQUIRE(op.ok());
+    const hw::OpCost cost = hw::cost_of(CheckedOp(*op), c);
+    if (vector_ops.count(name)) {
+      CHECK(cost.unit == hw::Unit::Vector);
+      CHECK(cost.cycles == 3);  // ⌈40 / 16⌉
+    } else {
+      CHECK(cost.unit == hw::Unit::Sfu);
+      CHECK(cost.cycles == latency.at(through.count(name) ? through.at(name) : name) + 3);
+    }
+  }
 }
 
 TEST_CASE("hw kernels: the MAC array adds each output's products in increasing k with one fma each") {
