@@ -6,6 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <map>
 #include <set>
 
 #include "cli_test_support.hpp"
@@ -64,37 +65,38 @@ void write_linear(const fs::path& dir) {
                {"fc.bias", HostTensor{DType::F32, *Shape::make({2}), {0.25, -0.25}}}});
 }
 
+// The linear model run with `--preload-ahead K`, which succeeds: its --stats.
+std::string linear_stats(const std::string& ahead) {
+  TempDir tmp("hw_linear_" + ahead);
+  write_linear(tmp.path);
+  const Run r = hw_run(tmp.path, {"--preload-ahead", ahead});
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  return r.out;
+}
+
 }  // namespace
 
 TEST_CASE("hw run: a linear with no PRELOAD loads each parameter on demand, the cycles counted by hand") {
-  TempDir tmp("hw_linear");
-  write_linear(tmp.path);
-  const Run r = hw_run(tmp.path, {"--preload-ahead", "0"});
-  INFO(r.out << r.err);
-  REQUIRE(r.code == 0);
+  const std::string out = linear_stats("0");
   // input 12 bytes: 10 + 12/4 = 13; weight on demand from 13: 10 + 24/4 = 16 stalled; bias from 29:
   // 10 + 8/4 = 12 stalled; linear: 1 tile of K + R + C - 2 = 3 + 2 = 5; output 8 bytes: 10 + 2 = 12.
-  CHECK(stat(r.out, "cycles:") == 13 + 16 + 12 + 5 + 12);
-  CHECK(stat(r.out, "on-demand") == 16 + 12);
-  CHECK(r.out.find("on-demand 28 (2)") != std::string::npos);
-  CHECK(r.out.find("preload-late 0 (0)") != std::string::npos);
-  CHECK(stat(r.out, "DRAM:") == 12 + 24 + 8 + 8);
-  CHECK(stat(r.out, "peak SRAM:") == 12 + 24 + 8 + 8);  // at the linear's tick: x, W, b and y
+  CHECK(stat(out, "cycles:") == 13 + 16 + 12 + 5 + 12);
+  CHECK(out.find("on-demand 28 (2)") != std::string::npos);
+  CHECK(out.find("preload-late 0 (0)") != std::string::npos);
+  CHECK(stat(out, "DRAM:") == 12 + 24 + 8 + 8);
+  CHECK(stat(out, "peak SRAM:") == 12 + 24 + 8 + 8);  // at the linear's tick: x, W, b and y
   // 6 MACs on a 2×2 array over 58 cycles.
-  CHECK(r.out.find("MAC utilisation: 2.59% (6 MACs on 2x2)") != std::string::npos);
+  CHECK(out.find("MAC utilisation: 2.59% (6 MACs on 2x2)") != std::string::npos);
 }
 
 TEST_CASE("hw run: a PRELOAD one tick ahead arrives late by exactly the transfer the core did not hide") {
-  TempDir tmp("hw_preload");
-  write_linear(tmp.path);
-  const Run r = hw_run(tmp.path, {"--preload-ahead", "1"});
-  INFO(r.out << r.err);
-  REQUIRE(r.code == 0);
+  const std::string out = linear_stats("1");
   // PRELOAD W at tick 0 (cycles 0-16) while the input takes 13: 3 late. PRELOAD b at tick 1 waits
   // for the coprocessor (16-28) while the core is at 16: 12 late. Then 5 + 12.
-  CHECK(stat(r.out, "cycles:") == 13 + 3 + 12 + 5 + 12);
-  CHECK(r.out.find("preload-late 15 (2)") != std::string::npos);
-  CHECK(r.out.find("on-demand 0 (0)") != std::string::npos);
+  CHECK(stat(out, "cycles:") == 13 + 3 + 12 + 5 + 12);
+  CHECK(out.find("preload-late 15 (2)") != std::string::npos);
+  CHECK(out.find("on-demand 0 (0)") != std::string::npos);
 }
 
 TEST_CASE("nac compile: each PRELOAD's lead is the fewest ticks whose modeled cycles hide its transfer") {
@@ -302,6 +304,37 @@ TEST_CASE("hw run: a missing or short input is a usage error, an SRAM too small 
   CHECK(hw_run(tmp.path, {"--preload-ahead", "0"}).code == 0);
 }
 
+namespace {
+
+// The core's events of a trace: their cycles, their microseconds and their names; and its tracks.
+struct TraceSummary {
+  std::map<int, std::string> tracks;
+  int64_t core_cycles = 0, coprocessor_events = 0;
+  double core_us = 0;
+  std::multiset<std::string> core_names;
+};
+
+TraceSummary read_trace(const std::string& path) {
+  std::ifstream in(path);
+  const Json j = Json::parse(in);
+  TraceSummary t;
+  for (const Json& e : j.at("traceEvents")) {
+    if (e.at("ph") == "M" && e.at("name") == "thread_name") t.tracks[e.at("tid").get<int>()] = e.at("args").at("name");
+    if (e.at("ph") != "X") continue;
+    CHECK(e.at("ts").get<double>() >= 0);
+    if (e.at("tid") == 1) {
+      t.core_cycles += e.at("args").at("cycles").get<int64_t>();
+      t.core_us += e.at("dur").get<double>();
+      t.core_names.insert(e.at("name"));
+    } else {
+      ++t.coprocessor_events;
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
 TEST_CASE("hw run --trace: Chrome trace-event JSON with the core and coprocessor tracks, the core's events add up to the cycles") {
   TempDir tmp("hw_trace");
   const std::string trace = (tmp / "t.json").string();
@@ -310,25 +343,20 @@ TEST_CASE("hw run --trace: Chrome trace-event JSON with the core and coprocessor
                               tmp.path);
   INFO(r.out << r.err);
   REQUIRE(r.code == 0);
-  std::ifstream in(trace);
-  const Json j = Json::parse(in);
-  std::map<int, std::string> tracks;
-  int64_t core_cycles = 0, coprocessor_events = 0;
-  double core_us = 0;
-  for (const Json& e : j.at("traceEvents")) {
-    if (e.at("ph") == "M" && e.at("name") == "thread_name") tracks[e.at("tid").get<int>()] = e.at("args").at("name");
-    if (e.at("ph") != "X") continue;
-    CHECK(e.at("ts").get<double>() >= 0);
-    if (e.at("tid") == 1) {
-      core_cycles += e.at("args").at("cycles").get<int64_t>();
-      core_us += e.at("dur").get<double>();
-    } else {
-      ++coprocessor_events;
-    }
-  }
-  CHECK(tracks == std::map<int, std::string>{{1, "core"}, {2, "coprocessor"}});
+  const TraceSummary t = read_trace(trace);
+  CHECK(t.tracks == std::map<int, std::string>{{1, "core"}, {2, "coprocessor"}});
   const int64_t cycles = stat(r.out, "cycles:");
-  CHECK(core_cycles == cycles);
-  CHECK(std::fabs(core_us * 1000.0 - static_cast<double>(cycles)) <= 1e-6 * static_cast<double>(cycles));  // 1000 MHz
-  CHECK(coprocessor_events > 0);
+  CHECK(t.core_cycles == cycles);
+  CHECK(std::fabs(t.core_us * 1000.0 - static_cast<double>(cycles)) <= 1e-6 * static_cast<double>(cycles));  // 1000 MHz
+  CHECK(t.coprocessor_events > 0);
+  // The linear on demand, at 500 MHz: its two stalls are events of the core's track too.
+  write_linear(tmp / "linear");
+  const std::string linear = (tmp / "linear.json").string();
+  REQUIRE(hw_run(tmp / "linear", {"--preload-ahead", "0", "--trace", linear}).code == 0);
+  const TraceSummary l = read_trace(linear);
+  CHECK(l.core_cycles == 58);
+  CHECK(std::fabs(l.core_us - 58 / 500.0) <= 1e-9);
+  CHECK(l.core_names.count("stall: on-demand") == 2);
+  CHECK(l.core_names.count("linear") == 1);
+  CHECK(l.coprocessor_events == 2 + 1 + 3);  // two loads on demand, the linear's FORWARD, three FREEs
 }
