@@ -53,7 +53,7 @@ constexpr std::array kCodes = {
     CodeInfo{"hw.config.json", "hw run --config: the file is not JSON (the message gives the byte)", "hw-model"},
     CodeInfo{"hw.config.type", "hw run --config: the config is not an object, or a key's value has the wrong JSON type",
              "hw-model"},
-    CodeInfo{"hw.config.value", "hw run --config: a value is not positive", "hw-model"},
+    CodeInfo{"hw.config.value", "hw run --config: an integer outside [1, 2^40], or a clock that is not positive", "hw-model"},
     CodeInfo{"hw.config.unknown-key", "hw run --config: a key (or an sfu_latency function) the hardware model does not have",
              "hw-model"},
     CodeInfo{"hw.sram.capacity", "the hardware model: more bytes are resident at a tick than its SRAM holds",

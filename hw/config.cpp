@@ -14,12 +14,17 @@ Diagnostic config_error(const std::string& code, const std::string& path, const 
   return make_error(code, "hw config '" + path + "': " + message, SourceLoc{path, 0, 0});
 }
 
-// A positive integer at `key` (a JSON integer, not 2.0).
+// Above it, sums of cycles over a program could overflow 64 bits.
+constexpr int64_t kLargest = int64_t{1} << 40;
+
+// An integer in [1, 2^40] at `key` (a JSON integer, not 2.0).
 Status read_positive(const Json& j, const std::string& key, const std::string& path, int64_t& out) {
   if (!j.is_number_integer())
     return config_error("hw.config.type", path, "'" + key + "' is " + j.type_name() + "; it must be a positive integer");
-  const int64_t v = j.is_number_unsigned() && j.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX) ? -1 : j.get<int64_t>();
-  if (v <= 0) return config_error("hw.config.value", path, "'" + key + "' is " + j.dump() + "; it must be positive");
+  const bool huge = j.is_number_unsigned() && j.get<uint64_t>() > static_cast<uint64_t>(kLargest);
+  const int64_t v = huge ? kLargest + 1 : j.get<int64_t>();
+  if (v <= 0 || v > kLargest)
+    return config_error("hw.config.value", path, "'" + key + "' is " + j.dump() + "; it must be from 1 to 2^40");
   out = v;
   return {};
 }
@@ -74,7 +79,7 @@ Result<Config> read_config(const std::string& path) {
 }
 
 int64_t dram_cycles(int64_t bytes, const Config& c) {
-  return c.dram_latency + (bytes + c.dram_bytes_per_cycle - 1) / c.dram_bytes_per_cycle;
+  return c.dram_latency + bytes / c.dram_bytes_per_cycle + (bytes % c.dram_bytes_per_cycle != 0);
 }
 
 }  // namespace nnref::hw

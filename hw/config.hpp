@@ -29,7 +29,8 @@ struct Config {
 };
 
 // The config file `path` over the defaults. Errors (exit code 2): hw.config.read, hw.config.json
-// (not JSON, with its byte), hw.config.unknown-key, hw.config.type, hw.config.value (not positive);
+// (not JSON, with its byte), hw.config.unknown-key, hw.config.type, hw.config.value (an integer
+// outside [1, 2^40], a clock that is not positive);
 // each names the file and the key.
 Result<Config> read_config(const std::string& path);
 Result<Config> parse_config(const std::string& text, const std::string& path);

@@ -11,7 +11,7 @@ namespace nnref::hw {
 
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
 int64_t elements(const Shape& s) { return s.count(); }
 

@@ -267,6 +267,9 @@ TEST_CASE("hw run: config errors name the file and the key, exit 2") {
       {R"({"dram_bytes_per_cycle": 2.5})", "hw.config.type"},
       {R"({"dram_latency": 0})", "hw.config.value"},
       {R"({"sfu_latency": {"exp": -1}})", "hw.config.value"},
+      {R"({"dram_bytes_per_cycle": 18446744073709551615})", "hw.config.value"},
+      {R"({"mac_rows": 1099511627777})", "hw.config.value"},
+      {R"({"clock_mhz": 0})", "hw.config.value"},
       {R"({"mac_rows": 16,})", "hw.config.json"},
       {R"([16, 16])", "hw.config.type"}};
   for (const auto& [text, code] : cases) {
