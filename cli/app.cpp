@@ -59,8 +59,9 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   add_precision(run_cmd, run.precision,
                 "f32 (float), f64 (double, the default), mp (50 decimal digits), interval (rigorous enclosures, "
                 "their midpoints written) or envelope (every correct runtime's answer, its midpoints written)");
-  add_engine(run_cmd, run.engine, {"oracle", "fast"},
-             "oracle (the reference, the default) or fast (the Highway fast path, float32)")
+  add_engine(run_cmd, run.engine, {"oracle", "fast", "hw"},
+             "oracle (the reference, the default), fast (the Highway fast path, float32) or hw (the NAC hardware "
+             "model at its default config, float32)")
       ->capture_default_str();
   run_cmd->add_option("--radius-output", run.radius_output,
                       "interval, envelope: write each output element's radius here (.npy or .npz)");
@@ -101,8 +102,9 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       ->required();
   auto* actual = conform_cmd->add_option("--actual", conform.actual,
                                          "the runtime's output: Y.npy (one output) or Y.npz keyed by output name");
-  add_engine(conform_cmd, conform.engine, {"f32", "fast"},
-             "judge one of nnref's own engines instead: f32 (the oracle in float) or fast (the fast path)")
+  add_engine(conform_cmd, conform.engine, {"f32", "fast", "hw"},
+             "judge one of nnref's own engines instead: f32 (the oracle in float), fast (the fast path) or hw (the NAC "
+             "hardware model)")
       ->excludes(actual);
   add_runtime_model(conform_cmd, conform.runtime_precision, conform.ulps);
   conform_cmd->add_option("--format", conform.format, "text or json")
@@ -153,6 +155,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   add_max_memory(convert_cmd, convert.max_memory);
 
   auto run_nac = add_nac_command(app);
+  auto run_hw = add_hw_command(app);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -168,6 +171,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   if (bench_cmd->parsed()) return bench_command(bench, out, err);
   if (convert_cmd->parsed()) return convert_command(convert, out, err);
   if (int code = run_nac(out, err); code >= 0) return code;
+  if (int code = run_hw(out, err); code >= 0) return code;
   return init_weights_command(init, out, err);
 }
 

@@ -92,5 +92,7 @@ int convert_command(const ConvertOptions& o, std::ostream& out, std::ostream& er
 // nnref nac compile | dump | verify (cli/nac_command.cpp): adds the subcommand to `app`; the function
 // returned runs it after parsing, or returns -1 when `nac` was not given.
 std::function<int(std::ostream&, std::ostream&)> add_nac_command(CLI::App& app);
+// nnref hw run (cli/hw_command.cpp), the same way.
+std::function<int(std::ostream&, std::ostream&)> add_hw_command(CLI::App& app);
 
 }  // namespace nnref

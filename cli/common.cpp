@@ -20,7 +20,7 @@ void print_diagnostics(std::ostream& err, const std::vector<Diagnostic>& diags) 
 }
 
 int exit_code_for(const Diagnostic& d) {
-  for (const char* prefix : {"io.", "usage.", "npy.", "npz.", "pb.", "input.", "internal."})
+  for (const char* prefix : {"io.", "usage.", "npy.", "npz.", "pb.", "input.", "internal.", "hw.config."})
     if (d.code.rfind(prefix, 0) == 0) return kExitUsage;
   return kExitInvalid;
 }

@@ -192,7 +192,7 @@ void print_json(std::ostream& out, const std::vector<OutputVerdict>& verdicts, c
 int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& err) {
   if (o.actual.empty() == o.engine.engine.empty()) {
     print_diagnostics(err, {make_error("usage.conform-subject", "give the runtime's output (--actual Y.npy) or one of "
-                                                                "nnref's engines (--engine f32|fast), not both")});
+                                                                "nnref's engines (--engine f32|fast|hw), not both")});
     return kExitUsage;
   }
   const EngineChoice engine{o.engine.engine == "f32" ? "oracle" : o.engine.engine, o.engine.threads, o.engine.target};

@@ -2,11 +2,13 @@
 
 #include "fastpath/engine.hpp"
 #include "fastpath/targets.hpp"
+#include "hw/engine.hpp"
 #include "semantics/evaluate.hpp"
 
 namespace nnref {
 
 bool is_fast(const EngineChoice& e) { return e.engine == "fast"; }
+bool is_hw(const EngineChoice& e) { return e.engine == "hw"; }
 
 Status prepare_engine_choice(const EngineChoice& e) {
   if (!is_fast(e) && (e.threads != 1 || !e.target.empty()))
@@ -17,6 +19,14 @@ Status prepare_engine_choice(const EngineChoice& e) {
 
 Result<std::vector<Tensor<float>>> run_float32(const Model& m, const std::vector<HostTensor>& inputs,
                                                int64_t max_memory, const EngineChoice& e) {
+  if (is_hw(e)) {
+    const hw::Config config;
+    auto program = hw::program_for(m, config, std::nullopt, max_memory);
+    if (!program) return std::move(program).error();
+    auto run = hw::run(*program, inputs, config, max_memory);
+    if (!run) return std::move(run).error();
+    return std::move(run->outputs);
+  }
   if (!is_fast(e)) return evaluate<float>(m.graph, m.payload, inputs, EvalOptions{max_memory, m.param_keys});
   auto plan = make_plan<float>(m.graph, m.payload, PlanOptions{max_memory, m.param_keys});
   if (!plan) return std::move(plan).error();

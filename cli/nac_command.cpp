@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <tuple>
 #include <ostream>
 
 #include "cli/app.hpp"
@@ -11,6 +12,7 @@
 #include "formats/nac/encode.hpp"
 #include "formats/nac/lower.hpp"
 #include "formats/nac/nac.hpp"
+#include "hw/engine.hpp"
 #include "semantics/wellformed.hpp"
 
 namespace nnref {
@@ -22,7 +24,8 @@ struct NacOptions {
   std::string output;
   std::string quant = "none";
   bool external_weights = false;
-  int preload_ahead = 2;
+  int preload_ahead = -1;  // -1: each parameter's lead from the hardware model's cost model
+  std::string hw_config;   // that model's parameters (hw/config.hpp); empty: the defaults
   int64_t sram_bytes = 0;  // 0: unbounded
   int64_t max_memory = kDefaultMaxMemory;
 };
@@ -49,8 +52,22 @@ int compile(const NacOptions& o, std::ostream& out, std::ostream& err) {
   nac::WriteOptions w;
   w.quant = quant_of(o.quant);
   w.external_weights = o.external_weights;
-  w.schedule.preload_ahead = o.preload_ahead;
   if (o.sram_bytes > 0) w.schedule.sram_bytes = o.sram_bytes;
+  if (o.preload_ahead >= 0) {
+    w.schedule.preload_ahead = o.preload_ahead;
+  } else {
+    auto config = o.hw_config.empty() ? Result<hw::Config>(hw::Config{}) : hw::read_config(o.hw_config);
+    if (!config) {
+      print_diagnostics(err, {config.error()});
+      return exit_code_for(config.error());
+    }
+    auto estimates = hw::preload_estimates(*model, w, *config, o.max_memory);
+    if (!estimates) {
+      print_diagnostics(err, {estimates.error()});
+      return exit_code_for(estimates.error());
+    }
+    std::tie(w.schedule.tick_cycles, w.schedule.load_cycles) = std::move(*estimates);
+  }
   auto encoded = nac::encode(*model, w);
   if (auto* e = std::get_if<nac::FormatError>(&encoded)) {
     print_diagnostics(err, {make_error(e->code, e->message, {o.model, 0, 0})});
@@ -194,9 +211,12 @@ std::function<int(std::ostream&, std::ostream&)> add_nac_command(CLI::App& app) 
       ->capture_default_str();
   compile_cmd->add_flag("--external-weights", o->external_weights,
                         "write the weights to a .safetensors file beside the .nac instead of its DATA section");
-  compile_cmd->add_option("--preload-ahead", o->preload_ahead, "PRELOAD each parameter this many ticks before its load")
-      ->check(CLI::Range(0, 1000))
-      ->capture_default_str();
+  compile_cmd
+      ->add_option("--preload-ahead", o->preload_ahead,
+                   "PRELOAD each parameter this many ticks before its load (default: the fewest ticks whose modeled "
+                   "cycles hide its modeled transfer, docs/hw-model.md)")
+      ->check(CLI::Range(0, 1000));
+  compile_cmd->add_option("--config", o->hw_config, "the hardware model's parameters (JSON) the PRELOAD leads come from");
   for (auto* cmd : {compile_cmd, nac->add_subcommand("verify", "verify a NAC file's MMAP schedule")}) {
     cmd->add_option("--sram", o->sram_bytes, "SRAM capacity in bytes (suffixes K, M, G); 0: unbounded")
         ->transform(CLI::AsSizeValue(false));

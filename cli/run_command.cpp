@@ -12,33 +12,11 @@
 #include "semantics/evaluate.hpp"
 #include "semantics/size_names.hpp"
 #include "cli/inputs.hpp"
+#include "cli/outputs.hpp"
 
 namespace nnref {
 
 namespace {
-
-constexpr int64_t kPrintedValues = 32;  // outputs up to this many elements are printed in full
-
-// The outputs in T as doubles (an enclosure's midpoints), and with radii, each enclosure's
-// half-width rounded up.
-template <Scalar T>
-Result<NamedTensors> named_outputs(const Model& m, Result<std::vector<Tensor<T>>> r, DType out_type,
-                                   NamedTensors* radii) {
-  if (!r) return std::move(r).error();
-  NamedTensors named;
-  for (size_t k = 0; k < r->size(); ++k) {
-    const Tensor<T>& t = (*r)[k];
-    HostTensor h{out_type, t.shape(), {}}, radius{DType::F64, t.shape(), {}};
-    h.values.reserve(static_cast<size_t>(t.size()));
-    for (const T& x : t.data()) {
-      h.values.push_back(out_type == DType::F32 ? double(float(sc::to_double(x))) : sc::to_double(x));
-      if (radii) radius.values.push_back(sc::enclosure(x).radius());
-    }
-    named.emplace_back(m.graph.outputs[k].name, std::move(h));
-    if (radii) radii->emplace_back(m.graph.outputs[k].name, std::move(radius));
-  }
-  return named;
-}
 
 template <Scalar T>
 Result<NamedTensors> evaluate_as(const Model& m, const std::vector<HostTensor>& inputs, int64_t max_memory,
@@ -49,7 +27,7 @@ Result<NamedTensors> evaluate_as(const Model& m, const std::vector<HostTensor>& 
 
 Result<NamedTensors> evaluate_at(const RunOptions& o, const Model& m, const std::vector<HostTensor>& inputs,
                                  NamedTensors* radii) {
-  if (is_fast(o.engine))
+  if (is_fast(o.engine) || is_hw(o.engine))
     return named_outputs<float>(m, run_float32(m, inputs, o.max_memory, o.engine), DType::F32, nullptr);
   if (o.precision == "f32") return evaluate_as<float>(m, inputs, o.max_memory, DType::F32, nullptr);
   if (o.precision == "mp") return evaluate_as<mp50>(m, inputs, o.max_memory, DType::F64, nullptr);
@@ -84,34 +62,11 @@ std::optional<std::string> dim_hint(const Model& m, const std::vector<HostTensor
   return std::nullopt;
 }
 
-void print_output(std::ostream& out, const std::string& name, const HostTensor& t) {
-  out << "output " << name << ": shape " << t.shape.str() << " " << dtype_name(t.dtype) << "\n";
-  if (t.shape.count() > kPrintedValues) return;
-  const char* fmt = t.dtype == DType::F32 ? "%.9g" : "%.17g";
-  out << " ";
-  for (double v : t.values) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, fmt, v);
-    out << " " << buf;
-  }
-  out << "\n";
-}
-
-// Y.npz, or Y.npy for a model with one output.
-Status write_tensors(const std::string& path, const NamedTensors& tensors) {
-  if (path.ends_with(".npz")) return write_npz(path, tensors);
-  if (!path.ends_with(".npy")) return make_error("io.output-format", "an output file must end in .npy or .npz: " + path);
-  if (tensors.size() != 1)
-    return make_error("io.output-format",
-                      "the model has " + std::to_string(tensors.size()) + " outputs; write them to an .npz file");
-  return write_npy(path, tensors.front().second);
-}
-
 }  // namespace
 
 int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
-  if (is_fast(o.engine) && !o.precision.empty() && o.precision != "f32") {
-    print_diagnostics(err, {make_error("usage.fast-precision", "the fast path computes in float32; --precision " +
+  if ((is_fast(o.engine) || is_hw(o.engine)) && !o.precision.empty() && o.precision != "f32") {
+    print_diagnostics(err, {make_error("usage.fast-precision", "the " + o.engine.engine + " engine computes in float32; --precision " +
                                                                    o.precision + " needs --engine oracle")});
     return kExitUsage;
   }
@@ -170,7 +125,9 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     for (const auto& [name, t] : *outputs) print_output(out, name, t);
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.3f ms", elapsed);
-    const std::string how = is_fast(o.engine) ? "fast path, " + std::to_string(o.engine.threads) + " thread(s)" : o.precision.empty() ? "f64" : o.precision;
+    const std::string how = is_fast(o.engine) ? "fast path, " + std::to_string(o.engine.threads) + " thread(s)"
+                            : is_hw(o.engine) ? "hardware model, float32"
+                            : o.precision.empty() ? "f64" : o.precision;
     out << "time: " << buf << " (" << how << ", " << model->graph.nodes.size() << " nodes)\n";
   }
   return kExitOk;

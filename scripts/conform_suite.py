@@ -11,8 +11,9 @@ conform_soundness and conform_detects_bugs with the real nnref binary.
              answers come: the largest share of its envelope's radius that an output's worst
              element uses (1 + excess_radii of conform's JSON; 1 is on the envelope's bound).
   engines    nnref's own float32 engines on the examples and --count generated models:
-             `conform --engine f32` (the oracle in float) and `conform --engine fast --threads 2` (the
-             fast path). Every verdict must be "conforms".
+             `conform --engine f32` (the oracle in float), `conform --engine fast --threads 2` (the
+             fast path) and `conform --engine hw` (the NAC hardware model, each model compiled to
+             NAC in memory). Every verdict must be "conforms".
   bugs       the cases of inject_bugs.py --make-cases, each wrong output judged at f32. Every one
              must be rejected (exit 1); the correct float32 output it was derived from
              (numpy_f32_reversed) must conform, so the rejection is the bug's. Prints per bug how
@@ -94,7 +95,7 @@ class EngineVerdict(Verdict):
         return [nnref, "conform", self.model, "--input", self.x] + self.engine_args + ["--format", fmt]
 
 
-ENGINES = (["--engine", "f32"], ["--engine", "fast", "--threads", "2"])
+ENGINES = (["--engine", "f32"], ["--engine", "fast", "--threads", "2"], ["--engine", "hw"])
 
 
 def run_all(nnref, verdicts, jobs):

@@ -6,6 +6,14 @@ namespace nnref {
 
 template <Scalar T>
 Result<std::vector<Tensor<T>>> run_oracle(const Plan<T>& plan, const std::vector<HostTensor>& inputs) {
+  return run_plan<T>(plan, inputs, [](const CheckedOp& op, const OpIO<T>& io) {
+    std::visit([&](const auto& o) { run_kernel(o, io); }, op);
+  });
+}
+
+template <Scalar T>
+Result<std::vector<Tensor<T>>> run_plan(const Plan<T>& plan, const std::vector<HostTensor>& inputs,
+                                        const NodeKernel<T>& kernel) {
   if (auto s = check_inputs(plan, inputs); !s) return std::move(s).error();
   std::vector<std::vector<std::optional<Value<T>>>> values(plan.nodes.size());
   size_t next_input = 0;
@@ -19,7 +27,7 @@ Result<std::vector<Tensor<T>>> run_oracle(const Plan<T>& plan, const std::vector
       io.inputs.push_back(&*values[static_cast<size_t>(r.node)][static_cast<size_t>(r.output)]);
     for (const auto& param : p.params) io.params.push_back(param ? &*param : nullptr);
     for (auto& v : out) io.outputs.push_back(&*v);
-    std::visit([&](const auto& op) { run_kernel(op, io); }, p.op);
+    kernel(p.op, io);
     for (const ValueRef& r : p.frees) values[static_cast<size_t>(r.node)][static_cast<size_t>(r.output)].reset();
   }
 
@@ -34,8 +42,9 @@ Result<std::vector<Tensor<T>>> run_oracle(const Plan<T>& plan, const std::vector
   return outputs;
 }
 
-#define NNREF_ORACLE(unused, T) \
-  template Result<std::vector<Tensor<T>>> run_oracle<T>(const Plan<T>&, const std::vector<HostTensor>&);
+#define NNREF_ORACLE(unused, T)                                                                          \
+  template Result<std::vector<Tensor<T>>> run_oracle<T>(const Plan<T>&, const std::vector<HostTensor>&); \
+  template Result<std::vector<Tensor<T>>> run_plan<T>(const Plan<T>&, const std::vector<HostTensor>&, const NodeKernel<T>&);
 NNREF_FOR_EACH_SCALAR(NNREF_ORACLE, )
 #undef NNREF_ORACLE
 

@@ -3,6 +3,7 @@
 // last reader.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "semantics/plan.hpp"
@@ -15,8 +16,18 @@ namespace nnref {
 template <Scalar T>
 Result<std::vector<Tensor<T>>> run_oracle(const Plan<T>& plan, const std::vector<HostTensor>& inputs);
 
-#define NNREF_EXTERN_ORACLE(unused, T) \
-  extern template Result<std::vector<Tensor<T>>> run_oracle<T>(const Plan<T>&, const std::vector<HostTensor>&);
+// The walk of any engine that computes node by node: run_oracle with `kernel` in place of the op's
+// formula (the hardware model's own kernels, hw/kernels.hpp).
+template <Scalar T>
+using NodeKernel = std::function<void(const CheckedOp&, const OpIO<T>&)>;
+template <Scalar T>
+Result<std::vector<Tensor<T>>> run_plan(const Plan<T>& plan, const std::vector<HostTensor>& inputs,
+                                        const NodeKernel<T>& kernel);
+
+#define NNREF_EXTERN_ORACLE(unused, T)                                                                          \
+  extern template Result<std::vector<Tensor<T>>> run_oracle<T>(const Plan<T>&, const std::vector<HostTensor>&); \
+  extern template Result<std::vector<Tensor<T>>> run_plan<T>(const Plan<T>&, const std::vector<HostTensor>&,    \
+                                                             const NodeKernel<T>&);
 NNREF_FOR_EACH_SCALAR(NNREF_EXTERN_ORACLE, )
 #undef NNREF_EXTERN_ORACLE
 

@@ -10,45 +10,25 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/app.hpp"
+#include "cli_test_support.hpp"
 #include "temp_dir.hpp"
 
 using namespace nnref;
+using test::Run;
 
 namespace {
 
-struct Run {
-  int code;
-  std::string out, err;
-};
-
 Run check(std::vector<std::string> args) {
   args.insert(args.begin(), "check");
-  std::ostringstream out, err;
-  int code = run_app(args, out, err);
-  return {code, out.str(), err.str()};
+  return test::nnref_cli(args);
 }
 
 const std::string kDownsample = std::string(NNREF_SOURCE_DIR) + "/examples/downsample_block/model.nnl";
 
-// Quoted for the shell, so that any argument reaches nnref as one word.
-std::string quoted(const std::string& arg) {
-  std::string q = "'";
-  for (char ch : arg) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return q + "'";
-}
-
 // `nnref check ARGS` as a user runs it: its own process, so a fresh Z3 context.
-Run check_process(const std::vector<std::string>& args, const test::TempDir& tmp) {
-  std::string command = quoted(NNREF_BINARY) + " check";
-  for (const auto& a : args) command += " " + quoted(a);
-  command += " >" + quoted((tmp / "out").string()) + " 2>" + quoted((tmp / "err").string());
-  const int status = std::system(command.c_str());
-  const auto slurp = [](const std::filesystem::path& p) {
-    std::ifstream in(p);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(tmp / "out"), slurp(tmp / "err")};
+Run check_process(std::vector<std::string> args, const test::TempDir& tmp) {
+  args.insert(args.begin(), "check");
+  return test::nnref_process(args, tmp.path);
 }
 
 // The downsample block under x² = 2y², which Z3 can neither prove nor refute: the arguments of

@@ -18,7 +18,7 @@ namespace {
 // The codes in one source text: "prefix.rest" literals with a code's prefix, and error[...] text.
 void collect(const std::string& text, std::set<std::string>& codes) {
   static const std::regex literal(
-      R"re("((?:io|usage|npy|npz|pb|onnx|nnl|nnef|input|eval|check|internal|size|shape|graph|attr|bind|kind)(?:\.[a-z0-9-]+)+)")re");
+      R"re("((?:io|usage|npy|npz|pb|onnx|nnl|nnef|input|eval|check|internal|size|shape|graph|attr|bind|kind|hw)(?:\.[a-z0-9-]+)+)")re");
   static const std::regex printed(R"re(error\[([a-z]+(?:\.[a-z0-9-]+)+)\])re");
   // File names of NNEF models that look like codes of the graph. prefix.
   static const std::set<std::string> file_names = {"graph.nnef", "graph.quant"};
@@ -29,7 +29,7 @@ void collect(const std::string& text, std::set<std::string>& codes) {
 
 std::set<std::string> codes_in_sources() {
   std::set<std::string> codes;
-  for (const char* dir : {"spec", "semantics", "checker", "formats", "cli"})
+  for (const char* dir : {"spec", "semantics", "checker", "formats", "hw", "cli"})
     for (const auto& entry : fs::recursive_directory_iterator(fs::path(NNREF_SOURCE_DIR) / dir)) {
       const std::string ext = entry.path().extension().string();
       if (ext != ".cpp" && ext != ".hpp") continue;
@@ -54,7 +54,7 @@ TEST_CASE("explain: every code in the sources is explained") {
   const std::set<std::string> codes = codes_in_sources();
   // The scan finds the codes of every layer (a guard against a regex that finds nothing).
   for (const char* known : {"io.not-a-file", "npy.truncated", "nnl.syntax.expected", "shape.axis.out-of-range",
-                            "usage.model", "check.no-weights", "bind.unused"})
+                            "usage.model", "check.no-weights", "bind.unused", "hw.sram.capacity", "hw.config.type"})
     CHECK(codes.count(known) == 1);
   CHECK(codes.size() > 120);
   for (const std::string& code : codes) {

@@ -300,7 +300,7 @@ TEST_CASE("nac: quantized weights lie within the documented bounds") {
 TEST_CASE("nac: dump prints each instruction with its arguments and its tick's MMAP commands") {
   TempDir tmp("nac_dump");
   const std::string path = (tmp / "mlp.nac").string();
-  REQUIRE(nnref_cli({"nac", "compile", example("mlp", "model.nnl"), "-o", path}).code == 0);
+  REQUIRE(nnref_cli({"nac", "compile", example("mlp", "model.nnl"), "-o", path, "--preload-ahead", "2"}).code == 0);
   Run d = nnref_cli({"nac", "dump", path});
   INFO(d.err);
   REQUIRE(d.code == 0);

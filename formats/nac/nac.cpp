@@ -72,39 +72,88 @@ DecodedFile read_program(const std::string& path, int64_t max_memory) {
 
 }  // namespace nac
 
-LoadResult load_nac_file(const std::string& path, const LoadOptions& options) {
-  LoadResult r;
-  nac::DecodedFile f = nac::read_program(path, options.max_memory);
-  r.diagnostics = std::move(f.diagnostics);
-  if (!f.program || !r.diagnostics.empty()) return r;
-  const nac::Program& p = *f.program;
+namespace nac {
+
+namespace {
+
+// Bytes a parameter occupies as stored: internal, its DATA Length; external, its elements at the
+// header's quantization (docs/nac.md, "Weights and quantization"), with an INT8 tensor's scales.
+std::map<uint16_t, int64_t> stored_bytes(const Program& p, const WeightStore& store) {
+  std::map<uint16_t, int64_t> bytes;
+  for (const auto& [id, name] : p.param_names) {
+    if (auto t = p.tensors.find(id); t != p.tensors.end()) {
+      bytes[id] = static_cast<int64_t>(t->second.data_length);
+      continue;
+    }
+    const auto shape = store.shape(id);
+    if (!shape) continue;
+    const int64_t count = checked_element_count(*shape);
+    switch (p.header.quant) {
+      case Quant::Fp16: bytes[id] = 2 * count; break;
+      case Quant::Int8Tensor: bytes[id] = count + 4; break;
+      case Quant::Int8Channel: bytes[id] = count + 4 * (shape->empty() ? 1 : (*shape)[0]); break;
+      default: bytes[id] = 4 * count; break;
+    }
+  }
+  return bytes;
+}
+
+// `store` refers to `p`, so the program moves into the result only once both are done with.
+LoadedOrErrors lower_decoded(Program& p, const WeightStore& store, const std::string& path, const LoadOptions& options) {
+  auto lowered = lower(p, store, path, options);
+  if (auto* e = std::get_if<FormatError>(&lowered)) return std::vector<Diagnostic>{located(*e, path)};
+  std::map<uint16_t, int64_t> bytes = stored_bytes(p, store);
+  return LoadedProgram{std::move(p), std::move(std::get<Model>(lowered)), std::move(bytes)};
+}
+
+}  // namespace
+
+LoadedOrErrors load_program(const std::string& path, const LoadOptions& options) {
+  DecodedFile f = read_program(path, options.max_memory);
+  if (!f.program || !f.diagnostics.empty()) return std::move(f.diagnostics);
+  const Program& p = *f.program;
   // External weights are opened even under WeightsPolicy::Skip: their header gives the shapes that
   // some operations' attributes come from (aten.linear's units); values are read only when asked.
-  std::variant<nac::WeightStore, nac::FormatError> store = nac::WeightStore::none(p);
-  const std::string weights = p.header.internal_weights ? path : nac::external_weights_path(path);
+  std::variant<WeightStore, FormatError> store = WeightStore::none(p);
+  const std::string weights = p.header.internal_weights ? path : external_weights_path(path);
   if (p.header.internal_weights) {
-    store = nac::WeightStore::internal(p, f.bytes);
-  } else if (auto e = nac::check_inside_folder(path, weights)) {
-    r.diagnostics.push_back(make_error(e->code, e->message, {path, 0, 0}));
-    return r;
+    store = WeightStore::internal(p, f.bytes);
+  } else if (auto e = check_inside_folder(path, weights)) {
+    return std::vector<Diagnostic>{located(*e, path)};
   } else if (std::error_code ec; fs::exists(weights, ec)) {
-    store = nac::WeightStore::external(p, weights);
+    store = WeightStore::external(p, weights);
   } else if (options.weights == WeightsPolicy::Required) {
-    r.diagnostics.push_back(make_error(
+    return std::vector<Diagnostic>{make_error(
         "io.weights-missing", "the header says the weights are external, but '" + weights + "' does not exist",
-        {path, 0, 0}));
+        {path, 0, 0})};
+  }
+  if (auto* e = std::get_if<FormatError>(&store)) return std::vector<Diagnostic>{located(*e, weights)};
+  return lower_decoded(*f.program, std::get<WeightStore>(store), path, options);
+}
+
+LoadedOrErrors compile_program(const Model& m, const WriteOptions& w, const LoadOptions& options) {
+  WriteOptions internal = w;
+  internal.external_weights = false;
+  auto encoded = encode(m, internal);
+  if (auto* e = std::get_if<FormatError>(&encoded)) return std::vector<Diagnostic>{located(*e, m.path)};
+  const std::string bytes = std::move(std::get<Encoded>(encoded).nac);
+  auto decoded = decode(bytes);
+  if (auto* e = std::get_if<FormatError>(&decoded)) return std::vector<Diagnostic>{located(*e, m.path)};
+  Program& program = std::get<Program>(decoded);
+  const WeightStore store = WeightStore::internal(program, bytes);
+  return lower_decoded(program, store, m.path, options);
+}
+
+}  // namespace nac
+
+LoadResult load_nac_file(const std::string& path, const LoadOptions& options) {
+  LoadResult r;
+  auto loaded = nac::load_program(path, options);
+  if (auto* diags = std::get_if<std::vector<Diagnostic>>(&loaded)) {
+    r.diagnostics = std::move(*diags);
     return r;
   }
-  if (auto* e = std::get_if<nac::FormatError>(&store)) {
-    r.diagnostics.push_back(make_error(e->code, e->message, {weights, 0, 0}));
-    return r;
-  }
-  auto lowered = nac::lower(p, std::get<nac::WeightStore>(store), path, options);
-  if (auto* e = std::get_if<nac::FormatError>(&lowered)) {
-    r.diagnostics.push_back(make_error(e->code, e->message, {path, 0, 0}));
-    return r;
-  }
-  r.model = std::move(std::get<Model>(lowered));
+  r.model = std::move(std::get<nac::LoadedProgram>(loaded).model);
   return r;
 }
 

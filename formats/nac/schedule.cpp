@@ -39,6 +39,17 @@ std::vector<int64_t> occupancy(const Program& p, const ScheduleOptions& o, const
   return use;
 }
 
+// How many ticks before parameter load v its PRELOAD goes: preload_ahead, or with a cost estimate
+// the fewest ticks before v whose cycles add up to its transfer's (all of them when none do).
+size_t preload_lead(const ScheduleOptions& o, size_t v) {
+  const bool estimated = v < o.tick_cycles.size() && v < o.load_cycles.size();
+  if (!estimated) return std::min<size_t>(v, static_cast<size_t>(std::max(o.preload_ahead, 0)));
+  int64_t hidden = 0;
+  size_t lead = 0;
+  while (lead < v && hidden < o.load_cycles[v]) hidden += o.tick_cycles[v - ++lead];
+  return lead;
+}
+
 }  // namespace
 
 std::vector<std::vector<size_t>> consumers(const Program& p) {
@@ -68,8 +79,10 @@ std::vector<std::vector<MemCommand>> compute_schedule(const Program& p, const Sc
   // PRELOADs, latest parameter first is not needed: each takes the earliest tick within reach that
   // keeps SRAM within capacity over the ticks it adds.
   for (size_t v = 0; v < n; ++v) {
-    if (!is_param_load(p.ops[v]) || o.preload_ahead <= 0) continue;
-    const size_t earliest = v >= static_cast<size_t>(o.preload_ahead) ? v - static_cast<size_t>(o.preload_ahead) : 0;
+    if (!is_param_load(p.ops[v])) continue;
+    const size_t lead = preload_lead(o, v);
+    if (lead == 0) continue;
+    const size_t earliest = v - lead;
     const std::vector<int64_t> use = occupancy(p, o, residency(p, mmap));
     for (size_t t = earliest; t < v; ++t) {
       bool fits = true;

@@ -13,6 +13,10 @@ namespace nnref::nac {
 
 struct ScheduleOptions {
   int preload_ahead = 2;                // PRELOAD a parameter this many ticks before its load
+  // A cost model's estimate (hw/): each instruction's cycles on the core and, for each parameter
+  // load, the cycles of its DRAM transfer. When given, a parameter's lead is the fewest ticks
+  // whose cycles cover its transfer, instead of preload_ahead (docs/nac.md).
+  std::vector<int64_t> tick_cycles, load_cycles;
   std::optional<int64_t> sram_bytes;    // on-chip capacity; none: unbounded
   std::vector<int64_t> value_bytes;     // per instruction, the bytes of its result (empty: unknown)
 };
