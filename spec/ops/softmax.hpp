@@ -42,9 +42,9 @@ std::optional<ShapeOut<Dim>> shape_rule(const SoftmaxAttrs& a, const std::vector
 // Over each group G of positions that differ only on the axes: m = max_G x, e = exp(x − m),
 // y = e/Σ_G e. Subtracting m changes nothing in exact arithmetic; it keeps exp in range, so an
 // enclosure subtracts a point of m's (sc::mid), not m's whole range.
-// log_softmax: y = x − m − log Σ_G e, the three terms summed as one sum (sum_of), since runtimes
-// add them in either order: (x − m) − L (ONNX Runtime) or x − (m + L) (PyTorch), and the latter
-// rounds m + L, an error relative to |m|, not to |x − m|. Not log(softmax): that is log 0 = −∞
+// log_softmax: y = x − m − log Σ_G e, the three terms summed as one sum (sum_of), since a runtime
+// may add them in either order: (x − m) − L (PyTorch 1.13) or x − (m + L), and the latter rounds
+// m + L, an error relative to |m|, not to |x − m|. Not log(softmax): that is log 0 = −∞
 // where e underflows, about 104 below the maximum in float32, and log_softmax is finite.
 template <Scalar T>
 void evaluate(const Checked<SoftmaxAttrs>& op, const OpIO<T>& io) {
