@@ -102,6 +102,8 @@ void UnaryRun(UnaryOp op, float alpha, const float* x, int64_t n, float* y) {
     case UnaryOp::Floor: return Map(d, x, n, y, [&](V v) { return FloorOf(v); });
     case UnaryOp::Ceil: return Map(d, x, n, y, [&](V v) { return hn::CopySign(hn::Ceil(v), v); });
     case UnaryOp::Round: return Map(d, x, n, y, [&](V v) { return FloorOf(hn::Add(v, hn::Set(d, 0.5f))); });
+    case UnaryOp::RoundEven:  // Highway's Round ties to even; x's sign kept (−0.5 → −0), as nearbyint
+      return Map(d, x, n, y, [&](V v) { return hn::CopySign(hn::Round(v), v); });
     default: return;  // loops over glibc's functions (fastpath/ops/unary.cpp)
   }
 }

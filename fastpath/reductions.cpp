@@ -16,26 +16,34 @@ HWY_BEFORE_NAMESPACE();
 namespace nnref::fastpath {
 namespace HWY_NAMESPACE {
 
-// One reduction's vector operation, its identity (also the padding of a partial vector) and its
+// One reduction's vector operation (a product for Prod: any order of its multiplications lies in
+// the spec's envelope, spec/scalar_envelope.cpp), its identity (also the padding of a partial vector) and its
 // meeting of lanes; max and min carry a NaN mask, since x86's vector max and min drop a NaN.
 template <ReduceOp Op>
 struct Fold {
   static constexpr bool kExtremum = Op == ReduceOp::Max || Op == ReduceOp::Min;
   static float identity() {
     const float inf = std::numeric_limits<float>::infinity();
-    return Op == ReduceOp::Max ? -inf : Op == ReduceOp::Min ? inf : 0.0f;
+    return Op == ReduceOp::Max ? -inf : Op == ReduceOp::Min ? inf : Op == ReduceOp::Prod ? 1.0f : 0.0f;
   }
   template <class V>
   static V apply(V acc, V v) {
     if constexpr (Op == ReduceOp::Max) return hn::Max(acc, v);
     else if constexpr (Op == ReduceOp::Min) return hn::Min(acc, v);
+    else if constexpr (Op == ReduceOp::Prod) return hn::Mul(acc, v);
     else return hn::Add(acc, v);
   }
   template <class D, class V>
   static float lanes(D d, V acc) {
     if constexpr (Op == ReduceOp::Max) return hn::GetLane(hn::MaxOfLanes(d, acc));
     else if constexpr (Op == ReduceOp::Min) return hn::GetLane(hn::MinOfLanes(d, acc));
-    else return hn::GetLane(hn::SumOfLanes(d, acc));
+    else if constexpr (Op == ReduceOp::Prod) {  // Highway 1.0.3 has no product of lanes
+      HWY_ALIGN float lane[HWY_MAX_BYTES / sizeof(float)];
+      hn::Store(acc, d, lane);
+      float p = lane[0];
+      for (size_t i = 1; i < hn::Lanes(d); ++i) p *= lane[i];
+      return p;
+    } else return hn::GetLane(hn::SumOfLanes(d, acc));
   }
 };
 
@@ -133,6 +141,7 @@ void ReduceGroups(ReduceOp op, const float* x, const GroupLayout& g, int64_t k_b
     case ReduceOp::Mean: return ReduceAs<ReduceOp::Mean>(x, g, k_begin, k_end, y);
     case ReduceOp::Max: return ReduceAs<ReduceOp::Max>(x, g, k_begin, k_end, y);
     case ReduceOp::Min: return ReduceAs<ReduceOp::Min>(x, g, k_begin, k_end, y);
+    case ReduceOp::Prod: return ReduceAs<ReduceOp::Prod>(x, g, k_begin, k_end, y);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "fastpath/exp-inl.h"
@@ -15,7 +16,7 @@ HWY_BEFORE_NAMESPACE();
 namespace nnref::fastpath {
 namespace HWY_NAMESPACE {
 
-void SoftmaxRows(const float* x, int64_t rows, int64_t n, float* y) {
+void SoftmaxRows(const float* x, int64_t rows, int64_t n, float* y, bool log) {
   const hn::ScalableTag<float> d;
   using V = decltype(hn::Zero(d));
   const float inf = std::numeric_limits<float>::infinity();
@@ -39,14 +40,21 @@ void SoftmaxRows(const float* x, int64_t rows, int64_t n, float* y) {
       total = hn::Add(total, e);
       StoreFirst(d, e, count, out + i);
     });
-    const V sum = hn::Set(d, hn::GetLane(hn::SumOfLanes(d, total)));
-    ForVectors(d, out, n, 0.0f, [&](V e, int64_t i, int64_t count) { StoreFirst(d, hn::Div(e, sum), count, out + i); });
+    const float sum = hn::GetLane(hn::SumOfLanes(d, total));
+    if (log) {  // (x − max) − log Σ, glibc's logf once per row
+      const V shift = hn::Set(d, max), log_sum = hn::Set(d, std::log(sum));
+      ForVectors(d, in, n, 0.0f, [&](V v, int64_t i, int64_t count) {
+        StoreFirst(d, hn::Sub(hn::Sub(v, shift), log_sum), count, out + i);
+      });
+    } else {
+      ForVectors(d, out, n, 0.0f, [&](V e, int64_t i, int64_t count) { StoreFirst(d, hn::Div(e, hn::Set(d, sum)), count, out + i); });
+    }
   }
 }
 
 // Each group of x [outer, n, inner] along its middle axis, a vector of `inner` lanes at a time: the
 // same formula with every lane its own group, the group's elements `inner` apart.
-void SoftmaxStrided(const float* x, int64_t outer, int64_t n, int64_t inner, float* y) {
+void SoftmaxStrided(const float* x, int64_t outer, int64_t n, int64_t inner, float* y, bool log) {
   const hn::ScalableTag<float> d;
   using V = decltype(hn::Zero(d));
   const auto lanes = static_cast<int64_t>(hn::Lanes(d));
@@ -71,7 +79,16 @@ void SoftmaxStrided(const float* x, int64_t outer, int64_t n, int64_t inner, flo
         total = hn::Add(total, e);
         StoreFirst(d, e, count, y + at(r));
       }
-      for (int64_t r = 0; r < n; ++r) StoreFirst(d, hn::Div(load(y + at(r)), total), count, y + at(r));
+      if (log) {  // (x − max) − log Σ, the lanes' logarithms by glibc's logf
+        HWY_ALIGN float sums[HWY_MAX_BYTES / sizeof(float)];
+        hn::Store(total, d, sums);
+        for (int64_t l = 0; l < count; ++l) sums[l] = std::log(sums[l]);
+        const V log_sum = hn::Load(d, sums);
+        for (int64_t r = 0; r < n; ++r)
+          StoreFirst(d, hn::Sub(hn::Sub(load(x + at(r)), high), log_sum), count, y + at(r));
+      } else {
+        for (int64_t r = 0; r < n; ++r) StoreFirst(d, hn::Div(load(y + at(r)), total), count, y + at(r));
+      }
     }
 }
 
@@ -85,10 +102,12 @@ namespace nnref::fastpath {
 HWY_EXPORT(SoftmaxRows);
 HWY_EXPORT(SoftmaxStrided);
 
-void softmax_rows(const float* x, int64_t rows, int64_t n, float* y) { HWY_DYNAMIC_DISPATCH(SoftmaxRows)(x, rows, n, y); }
+void softmax_rows(const float* x, int64_t rows, int64_t n, float* y, bool log) {
+  HWY_DYNAMIC_DISPATCH(SoftmaxRows)(x, rows, n, y, log);
+}
 
-void softmax_strided(const float* x, int64_t outer, int64_t n, int64_t inner, float* y) {
-  HWY_DYNAMIC_DISPATCH(SoftmaxStrided)(x, outer, n, inner, y);
+void softmax_strided(const float* x, int64_t outer, int64_t n, int64_t inner, float* y, bool log) {
+  HWY_DYNAMIC_DISPATCH(SoftmaxStrided)(x, outer, n, inner, y, log);
 }
 
 }  // namespace nnref::fastpath

@@ -8,6 +8,13 @@ an onnx.* code (an op, attribute or type nnref does not read) is unsupported; ev
 supported and either passes or fails. Prints the counts and each failure; exits 1 when any
 supported case fails (or when the data is missing).
 
+Each case that passes is then judged by `nnref conform` with the suite's expected outputs as the
+runtime's answer at float32 (`--actual`, an .npz keyed by output name): data computed in float64
+and rounded to float32 is a correct float32 answer, so every such verdict should be "conforms".
+A rejection is printed with conform's worst element and, since it is either a finding about the
+test data or a bug in nnref, fails the run unless the case is one of KNOWN_REJECTIONS (each
+explained in docs/onnx.md, "Conform verdicts on the node tests").
+
 The node tests feed every operand as a graph input, weights, shapes and axes included; nnref reads
 those at load time (Conv's weight is a parameter, Reshape's shape an attribute of the IR op). When
 the reader refuses a case because such an input is not constant (onnx.input-not-constant) or not
@@ -16,15 +23,18 @@ with the test's own value, into the model's initializers, and the case runs agai
 computation on the same numbers. Those cases are counted as "with constant inputs".
 
   /usr/bin/python3 scripts/onnx_node_tests.py --nnref build/nnref [--data DIR] [--filter SUBSTRING] [--jobs 2]
+      [--no-conform] [--verbose]
 """
 import argparse
 import collections
+import json
 import concurrent.futures
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 import onnx
@@ -32,6 +42,11 @@ from onnx import numpy_helper
 
 DEFAULT_DATA = "/usr/share/libonnx-testdata/data/node"
 RTOL, ATOL = 1e-3, 1e-7
+CONFORM_TIMEOUT = 120  # seconds per verdict; the largest node test takes a few
+
+# Cases whose expected output conform rejects for a reason docs/onnx.md explains (a finding about
+# the test data): case -> the reason, printed with the verdict.
+KNOWN_REJECTIONS = {}
 
 
 def read_pb(path):
@@ -51,9 +66,12 @@ def constant_input(message, model):
     return None
 
 
-def run_case(nnref, case_dir, scratch):
-    """('unsupported', code detail) | ('skipped', why) | ('passed', note) | ('failed', why); note says when
-    inputs became constants"""
+def run_case(nnref, case_dir, scratch, conform=True):
+    """(status, why, verdict, case): status 'unsupported' (why: code detail), 'skipped', 'passed' (why
+    says when inputs became constants) or 'failed'; verdict is conform's on the expected outputs of
+    a passed case (see judge), else None; case, for a passed case, what nnref ran: {'model': the
+    model file (in scratch when inputs became constants), 'inputs': [(graph input, .pb file)],
+    'expected': {output: array}} (scripts/runtime_campaign.py runs runtimes on it)"""
     data = os.path.join(case_dir, "test_data_set_0")
     inputs = sorted((f for f in os.listdir(data) if f.startswith("input_")), key=lambda f: int(f[6:-3]))
     outputs = sorted((f for f in os.listdir(data) if f.startswith("output_")), key=lambda f: int(f[7:-3]))
@@ -61,7 +79,7 @@ def run_case(nnref, case_dir, scratch):
     path = os.path.join(case_dir, "model.onnx")
     graph_inputs = [i.name for i in model.graph.input if i.name not in {t.name for t in model.graph.initializer}]
     if not graph_inputs:
-        return "skipped", "no graph input (nnref run requires at least one --input)"
+        return "skipped", "no graph input (nnref run requires at least one --input)", None, None
     feeds = dict(zip(graph_inputs, (os.path.join(data, f) for f in inputs)))
     made_constant = []
     out = os.path.join(scratch, os.path.basename(case_dir) + ".npz")
@@ -73,7 +91,7 @@ def run_case(nnref, case_dir, scratch):
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
         except subprocess.TimeoutExpired:
-            return "failed", "timed out"
+            return "failed", "timed out", None, None
         refused = re.search(r"error\[(onnx\.[a-z-]+)\]: ([^\n]*)", p.stderr)
         if p.returncode == 0 or not refused:
             break
@@ -81,28 +99,65 @@ def run_case(nnref, case_dir, scratch):
         if refused.group(1) in ("onnx.input-not-constant", "onnx.type-unsupported"):
             name = constant_input(refused.group(2), model)
         if name is None or name not in feeds or len(graph_inputs) == 1:
-            return "unsupported", refused.group(1) + ": " + refused.group(2)
+            return "unsupported", refused.group(1) + ": " + refused.group(2), None, None
         model.graph.initializer.append(numpy_helper.from_array(read_pb(feeds.pop(name)), name))
         graph_inputs.remove(name)
         made_constant.append(name)
         path = os.path.join(scratch, os.path.basename(case_dir) + ".onnx")
         onnx.save(model, path)
     if p.returncode != 0:
-        return "failed", "exit %d: %s" % (p.returncode, p.stderr.strip().splitlines()[0] if p.stderr else "")
+        return "failed", "exit %d: %s" % (p.returncode, p.stderr.strip().splitlines()[0] if p.stderr else ""), None, None
     got = np.load(out)
+    expected = {}
     for k, f in enumerate(outputs):
         name = model.graph.output[k].name
         want = read_pb(os.path.join(data, f))
+        expected[name] = want
         if name not in got:
-            return "failed", "no output %s" % name
+            return "failed", "no output %s" % name, None, None
         have = got[name]
         if have.shape != want.shape:
-            return "failed", "output %s: shape %s, expected %s" % (name, have.shape, want.shape)
+            return "failed", "output %s: shape %s, expected %s" % (name, have.shape, want.shape), None, None
         if not np.allclose(have, want.astype(np.float64), rtol=RTOL, atol=ATOL, equal_nan=True):
             bad = np.argmax(np.abs(have - want) - (ATOL + RTOL * np.abs(want)))
             return "failed", "output %s: element %d is %r, expected %r" % (
-                name, bad, have.flat[bad], want.flat[bad])
-    return "passed", ("constant inputs: " + ", ".join(made_constant)) if made_constant else ""
+                name, bad, have.flat[bad], want.flat[bad]), None, None
+    note = ("constant inputs: " + ", ".join(made_constant)) if made_constant else ""
+    case = {"model": path, "inputs": [(name, feeds[name]) for name in graph_inputs if name in feeds], "expected": expected}
+    if not conform:
+        return "passed", note, None, case
+    verdict = judge(nnref, path, [f for _, f in case["inputs"]], expected, os.path.join(scratch, os.path.basename(case_dir)))
+    return "passed", note, verdict, case
+
+
+def judge(nnref, model_path, inputs, expected, stem):
+    """conform's verdict on the expected outputs: ('conforms' | 'rejected' | 'error', detail, seconds)."""
+    actual = stem + ".expected.npz"
+    np.savez(actual, **expected)
+    cmd = [nnref, "conform", model_path, "--actual", actual, "--format", "json"]
+    for f in inputs:
+        cmd += ["--input", f]
+    start = time.monotonic()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=CONFORM_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return "error", "conform timed out after %d s" % CONFORM_TIMEOUT, CONFORM_TIMEOUT
+    seconds = time.monotonic() - start
+    if p.returncode not in (0, 1):
+        return "error", "conform exit %d: %s" % (p.returncode, p.stderr.strip()[:300]), seconds
+    report = json.loads(p.stdout)
+    if p.returncode == 0:
+        unbounded = sum(o["unbounded"] for o in report["outputs"])
+        return "conforms", ("%d unbounded elements" % unbounded) if unbounded else "", seconds
+    worst = []
+    for o in report["outputs"]:
+        if o["outside"]:
+            w = o["worst"]
+            worst.append("%s: %d of %d outside; worst [%s] = %.9g, envelope [%.9g, %.9g], exact [%.9g, %.9g], "
+                         "%s radii outside" % (o["name"], o["outside"], o["elements"],
+                                               ", ".join(map(str, w["index"])), w["actual"], w["envelope"][0],
+                                               w["envelope"][1], w["exact"][0], w["exact"][1], w["excess_radii"]))
+    return "rejected", "; ".join(worst), seconds
 
 
 def main():
@@ -112,6 +167,8 @@ def main():
     ap.add_argument("--filter", default="")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--list-unsupported", action="store_true", help="print each unsupported case and why")
+    ap.add_argument("--no-conform", action="store_true", help="only the f64 oracle, no conform verdicts")
+    ap.add_argument("--verbose", action="store_true", help="print every conform verdict and its time")
     args = ap.parse_args()
     if not os.path.isdir(args.data):
         print("no node tests at %s (Debian package libonnx-testdata)" % args.data)
@@ -119,23 +176,38 @@ def main():
     cases = sorted(d for d in os.listdir(args.data) if args.filter in d)
     results = {}
     with tempfile.TemporaryDirectory() as scratch, concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futures = {pool.submit(run_case, args.nnref, os.path.join(args.data, c), scratch): c for c in cases}
+        futures = {pool.submit(run_case, args.nnref, os.path.join(args.data, c), scratch, not args.no_conform): c
+                   for c in cases}
         for fut in concurrent.futures.as_completed(futures):
             results[futures[fut]] = fut.result()
     counts = collections.Counter(r[0] for r in results.values())
     reasons = collections.Counter(r[1].split(":")[0] for r in results.values() if r[0] == "unsupported")
+    constant = sum(1 for r in results.values() if r[0] == "passed" and r[1])
+    unexpected = 0
     for c in sorted(results):
-        status, why = results[c]
+        status, why, verdict, _ = results[c]
         if status in ("failed", "skipped") or (status == "unsupported" and args.list_unsupported):
             print("%s %s: %s" % (status.upper(), c, why))
+        if verdict and (verdict[0] != "conforms" or args.verbose):
+            known = KNOWN_REJECTIONS.get(c) if verdict[0] == "rejected" else None
+            unexpected += verdict[0] != "conforms" and not known
+            print("CONFORM %s %s (%.1f s): %s%s" % (verdict[0].upper(), c, verdict[2], verdict[1],
+                                                   " -- known: " + known if known else ""))
     supported = counts["passed"] + counts["failed"]
-    constant = sum(1 for r in results.values() if r[0] == "passed" and r[1])
     print("unsupported by code: " + ", ".join("%s %d" % kv for kv in sorted(reasons.items())))
     print("node tests: %d cases, %d supported, %d unsupported, %d skipped" % (
         len(cases), supported, counts["unsupported"], counts["skipped"]))
     print("passed with constant inputs: %d" % constant)
     print("%d passed, %d failed" % (counts["passed"], counts["failed"]))
-    return 1 if counts["failed"] else 0
+    verdicts = [r[2] for r in results.values() if r[2]]
+    if verdicts:
+        vc = collections.Counter(v[0] for v in verdicts)
+        unbounded = sum(1 for v in verdicts if v[0] == "conforms" and v[1])
+        print("conform on the expected outputs: %d judged, %d conform (%d with unbounded elements), %d rejected "
+              "(%d known), %d errors; slowest %.1f s, total %.0f s" % (
+                  len(verdicts), vc["conforms"], unbounded, vc["rejected"], vc["rejected"] - unexpected + vc["error"],
+                  vc["error"], max(v[2] for v in verdicts), sum(v[2] for v in verdicts)))
+    return 1 if counts["failed"] or unexpected else 0
 
 
 if __name__ == "__main__":

@@ -72,7 +72,21 @@ struct PointOps {
   static T abs(const T& x)   { using std::abs;   return T(abs(x)); }
   static T floor(const T& x) { using std::floor; return T(floor(x)); }
   static T ceil(const T& x)  { using std::ceil;  return T(ceil(x)); }
+  static T erf(const T& x)   { using std::erf;   return T(erf(x)); }
   static T pow(const T& x, const T& y) { using std::pow; return T(pow(x, y)); }
+  // The nearest integer, halves to the even one (ONNX's Round, IEEE 754 roundToIntegralTiesToEven);
+  // floor and ceil keep x's sign, and so does this (−0.5 → −0).
+  static T round_even(const T& x) {
+    if constexpr (std::is_floating_point_v<T>) {
+      return std::nearbyint(x);  // in the default rounding mode, ties to even
+    } else {
+      using std::floor;
+      using std::fmod;
+      const T r = floor(x), d = x - r;
+      const T n = d < T(0.5) ? r : d > T(0.5) ? r + T(1) : fmod(r, T(2)) == T(0) ? r : r + T(1);
+      return n == T(0) && x < T(0) ? T(-0.0) : n;
+    }
+  }
   static bool isnan(const T& x) { using std::isnan; return isnan(x); }
   // A NaN operand, in either position, gives NaN (as torch.maximum, IEEE 754-2019 maximum): a
   // comparison alone would keep the other operand when the NaN comes second.
@@ -100,6 +114,13 @@ struct PointOps {
   static T dot(int64_t n, X&& x, W&& w, const T& init) {
     T acc = init;
     for (int64_t i = 0; i < n; ++i) acc = acc + x(i) * w(i);
+    return acc;
+  }
+  // Π_{i<n} term(i), multiplied left to right; 1 for n = 0.
+  template <class Term>
+  static T prod(int64_t n, Term&& term) {
+    T acc = T(1);
+    for (int64_t i = 0; i < n; ++i) acc = acc * term(i);
     return acc;
   }
   static double to_double(const T& x) { return static_cast<double>(x); }
@@ -145,6 +166,8 @@ template <class T> T atanh(const T& x)    { return ScalarOps<T>::atanh(x); }
 template <class T> T abs(const T& x)      { return ScalarOps<T>::abs(x); }
 template <class T> T floor(const T& x)    { return ScalarOps<T>::floor(x); }
 template <class T> T ceil(const T& x)     { return ScalarOps<T>::ceil(x); }
+template <class T> T erf(const T& x)      { return ScalarOps<T>::erf(x); }
+template <class T> T round_even(const T& x) { return ScalarOps<T>::round_even(x); }
 template <class T> T pow(const T& x, const T& y) { return ScalarOps<T>::pow(x, y); }
 template <class T> bool isnan(const T& x) { return ScalarOps<T>::isnan(x); }
 template <class T> T max(const T& a, const T& b) { return ScalarOps<T>::max(a, b); }
@@ -194,6 +217,8 @@ concept Scalar = std::copyable<T> && std::default_initializable<T> && requires(T
   { ScalarOps<T>::abs(a) } -> std::same_as<T>;
   { ScalarOps<T>::floor(a) } -> std::same_as<T>;
   { ScalarOps<T>::ceil(a) } -> std::same_as<T>;
+  { ScalarOps<T>::erf(a) } -> std::same_as<T>;
+  { ScalarOps<T>::round_even(a) } -> std::same_as<T>;
   { ScalarOps<T>::pow(a, b) } -> std::same_as<T>;
   { ScalarOps<T>::isnan(a) } -> std::same_as<bool>;
   { ScalarOps<T>::max(a, b) } -> std::same_as<T>;
@@ -205,6 +230,7 @@ concept Scalar = std::copyable<T> && std::default_initializable<T> && requires(T
   { ScalarOps<T>::piecewise_at_zero(a, f, f) } -> std::same_as<T>;
   { ScalarOps<T>::sum(int64_t{1}, term, b) } -> std::same_as<T>;
   { ScalarOps<T>::dot(int64_t{1}, term, term, b) } -> std::same_as<T>;
+  { ScalarOps<T>::prod(int64_t{1}, term) } -> std::same_as<T>;
   { ScalarOps<T>::to_double(a) } -> std::same_as<double>;
   { ScalarOps<T>::enclosure(a) } -> std::same_as<Enclosure>;
   { ScalarOps<T>::bytes } -> std::convertible_to<int64_t>;

@@ -64,6 +64,10 @@ int softplus(mpfi_ptr r, mpfi_srcptr x) {  // log(exp(x) + 1)
   mpfi_add_ui(r, r, 1);
   return mpfi_log(r, r);
 }
+int erf(mpfi_ptr r, mpfi_srcptr x) {  // increasing: the endpoints' images, rounded outward
+  mpfr_erf(&r->left, &x->left, MPFR_RNDD);
+  return mpfr_erf(&r->right, &x->right, MPFR_RNDU);
+}
 int rsqrt(mpfi_ptr r, mpfi_srcptr x) {
   mpfi_sqrt(r, x);
   return mpfi_ui_div(r, 1, r);
@@ -91,6 +95,7 @@ MpfiFn mpfi_function(envelope::Fn f) {
     case F::Asinh: return mpfi_asinh;
     case F::Acosh: return mpfi_acosh;
     case F::Atanh: return mpfi_atanh;
+    case F::Erf: return erf;
   }
   return mpfi_exp;
 }
@@ -185,6 +190,35 @@ Envelope pow(const Envelope& x, const Envelope& y) {
   mpfi_clear(vx);
   mpfi_clear(vy);
   return widen(r, 2 * current_runtime().ulps);
+}
+
+// A runtime multiplies the n factors x̂ᵢ (each in its envelope; a subnormal one may be read as 0)
+// in some tree of n − 1 float multiplications, each fl(a·b) = a·b·(1 + δ) + η with |δ| ≤ u and
+// |η| ≤ tiny (a result flushed or rounded in the subnormal range). Expanding the tree, the result
+// is Π x̂ᵢ·Π(1 + δⱼ) plus each η times the factors multiplied after it, each with its (1 + δ):
+// |result − Π x̂ᵢ| ≤ γ(n − 1)·|Π x̂ᵢ| + (n − 1)·tiny·B·(1 + u)^(n−1), B = Π max(1, |x̂ᵢ|), whatever
+// the order. B also bounds every partial product, so when B·(1 + u)^n may pass the largest finite
+// number an intermediate product may overflow to ±∞ and no bound holds. Our own arithmetic: the
+// interval products are rounded to nearest in double, a relative 2^-53 each, covered with B's.
+void Product::times(const Envelope& factor) {
+  const Envelope f = flushed(factor);
+  p_ = isnan(f) || isnan(p_) ? Envelope(std::numeric_limits<double>::quiet_NaN()) : product(p_, f);
+  bound_ *= std::max(1.0, mag(f));
+  ++n_;
+}
+
+Envelope Product::finish() const {
+  if (isnan(p_) || n_ <= 1) return p_;  // no multiplication: the factor itself (1·x is exact in double)
+  const RuntimeModel& m = current_runtime();
+  const double k = static_cast<double>(n_);
+  if (!(bound_ * (1 + gamma(k, m.u)) * (1 + gamma(k + 2, 0x1p-53)) <= m.max_finite)) return {-kInf, kInf};
+  const double own = gamma(k + 2, 0x1p-53);
+  const double r = (gamma(k - 1, m.u) * mag(p_) + (k - 1) * m.tiny * bound_ * (1 + gamma(k, m.u))) * (1 + own) +
+                   own * mag(p_) + 0x1p-1074;
+  Envelope e{std::nextafter(p_.lo - r, -kInf), std::nextafter(p_.hi + r, kInf)};
+  if (e.hi > m.max_finite) e.hi = kInf;
+  if (e.lo < -m.max_finite) e.lo = -kInf;
+  return e;
 }
 
 // A value the runtime reads from a file or an attribute: exact when its precision holds it,

@@ -74,9 +74,20 @@ bool isnan(const Envelope& e);
 Envelope finish_dot(int64_t n, double mid, double mag, double rad, double flush);
 // The runtime's transcendental f, from MPFI's enclosure of f's image: see scalar_envelope.cpp.
 enum class Fn { Exp, Log, Log2, Sqrt, Rsqrt, Tanh, Sigmoid, Softplus, Sin, Cos, Tan, Sinh, Cosh, Asin, Acos, Atan,
-                Asinh, Acosh, Atanh };
+                Asinh, Acosh, Atanh, Erf };
 Envelope apply(Fn f, const Envelope& x);
 Envelope pow(const Envelope& x, const Envelope& y);
+// The product of n factors in any order and tree of float multiplications: see scalar_envelope.cpp.
+class Product {
+ public:
+  void times(const Envelope& factor);
+  Envelope finish() const;
+
+ private:
+  Envelope p_{1.0};
+  double bound_ = 1;  // Π max(1, |factor|): bounds every partial product's magnitude
+  int64_t n_ = 0;
+};
 Envelope from_decimal(const std::string& s);
 Envelope from_double(double x);
 }  // namespace envelope
@@ -108,9 +119,11 @@ struct ScalarOps<Envelope> {
   static E asinh(const E& x)    { return envelope::apply(Fn::Asinh, x); }
   static E acosh(const E& x)    { return envelope::apply(Fn::Acosh, x); }
   static E atanh(const E& x)    { return envelope::apply(Fn::Atanh, x); }
+  static E erf(const E& x)      { return envelope::apply(Fn::Erf, x); }
   static E pow(const E& x, const E& y) { return envelope::pow(x, y); }
   static E floor(const E& x)    { return {std::floor(x.lo), std::floor(x.hi)}; }
   static E ceil(const E& x)     { return {std::ceil(x.lo), std::ceil(x.hi)}; }
+  static E round_even(const E& x) { return {std::nearbyint(x.lo), std::nearbyint(x.hi)}; }
   static bool isnan(const E& x) { return envelope::isnan(x); }
   // clang-format on
   static E abs(const E& x) {
@@ -171,6 +184,12 @@ struct ScalarOps<Envelope> {
       flush += std::abs(am) + ar + std::abs(bm) + br;
     }
     return envelope::finish_dot(n, mid, mag, rad, flush);
+  }
+  template <class Term>
+  static E prod(int64_t n, Term&& term) {
+    envelope::Product p;
+    for (int64_t i = 0; i < n; ++i) p.times(term(i));
+    return p.finish();
   }
   static double to_double(const E& x) { return mid(x).lo; }
   // A NaN side means a NaN result is possible (sqrt of an envelope reaching below 0, abs of NaN):

@@ -48,6 +48,15 @@ struct ScalarOps<Interval> {
   // clang-format on
   static I floor(const I& x) { return endpoints(x, mpfr_floor); }
   static I ceil(const I& x) { return endpoints(x, mpfr_ceil); }
+  static I round_even(const I& x) { return endpoints(x, mpfr_roundeven); }
+  // erf is increasing: the image of [lo, hi] is [erf lo rounded down, erf hi rounded up].
+  static I erf(const I& x) {
+    if (isnan(x)) return x;
+    I r = x;
+    mpfr_erf(&r.backend().data()->left, &x.backend().data()->left, MPFR_RNDD);
+    mpfr_erf(&r.backend().data()->right, &x.backend().data()->right, MPFR_RNDU);
+    return r;
+  }
   static I pow(const I& x, const I& y) { return boost::multiprecision::pow(x, y); }
   static bool isnan(const I& x) { return mpfi_nan_p(x.backend().data()) != 0; }
   // max and min are monotone in each operand: the interval of their values is that of the
@@ -98,6 +107,13 @@ struct ScalarOps<Interval> {
     }
     exact_lo.finish(lo, MPFR_RNDD);
     exact_hi.finish(hi, MPFR_RNDU);
+    return acc;
+  }
+  // Interval products enclose the exact product of every choice of factors, in any order.
+  template <class Term>
+  static I prod(int64_t n, Term&& term) {
+    I acc(1);
+    for (int64_t i = 0; i < n; ++i) acc = acc * term(i);
     return acc;
   }
   static double to_double(const I& x) { return mpfr_get_d(boost::multiprecision::median(x).backend().data(), MPFR_RNDN); }

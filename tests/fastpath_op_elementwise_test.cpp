@@ -36,6 +36,7 @@ Domain domain(UnaryOp op) {
     case UnaryOp::Asin: case UnaryOp::Acos: case UnaryOp::Atanh: return {-1, 1};
     case UnaryOp::Acosh: return {1, 1e3};
     case UnaryOp::Sigmoid: case UnaryOp::Softplus: case UnaryOp::Tanh: case UnaryOp::Elu: return {-60, 60};
+    case UnaryOp::Erf: return {-5, 5};
     default: return {-20, 20};
   }
 }
@@ -53,7 +54,7 @@ const std::vector<float> kSpecials = {kNaN, kInf, -kInf, 0.0f, -0.0f, 1.0f, -1.0
 
 std::vector<UnaryOp> all_unary_ops() {
   std::vector<UnaryOp> ops;
-  for (int op = 0; op <= static_cast<int>(UnaryOp::Softplus); ++op) ops.push_back(static_cast<UnaryOp>(op));
+  for (int op = 0; op <= static_cast<int>(UnaryOp::RoundEven); ++op) ops.push_back(static_cast<UnaryOp>(op));
   return ops;
 }
 

@@ -27,7 +27,7 @@ TEST_CASE("fastpath reduce: every op over every set of axes, keep_dims or not, i
   uint64_t seed = 1;
   for (const Shape& s : kReduceShapes)
     for (const auto& axes : axis_subsets(s.rank()))
-      for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max, ReduceOp::Min})
+      for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max, ReduceOp::Min, ReduceOp::Prod})
         for (bool keep : {true, false}) {
           INFO("shape " << s.str() << ", " << axes.size() << " axes from " << axes[0] << ", keep_dims " << keep);
           ReduceAttrs a{op, axes, keep};
@@ -39,6 +39,27 @@ TEST_CASE("fastpath reduce: negative axes and axes out of order name the same gr
   const Value<double> x = random_value(Shape::of({3, 4, 5}), 7, 3.0);
   check_fast_op(ReduceAttrs{ReduceOp::Sum, {-1, 0}, false}, {x});
   check_fast_op(ReduceAttrs{ReduceOp::Max, {2, -2}, true}, {x});
+}
+
+TEST_CASE("fastpath prod_reduce: values near 1 over long groups, and an empty axis gives 1") {
+  // Factors in [0.9, 1.1] so that products of up to 60 stay normal: the envelope's radius is
+  // about γ(n − 1)·|Π| and the fast path's lanes multiply in another order than the spec.
+  std::mt19937_64 gen(5);
+  std::uniform_real_distribution<double> near_one(0.9, 1.1);
+  std::vector<double> v;
+  for (int i = 0; i < 3 * 60; ++i) v.push_back(static_cast<float>(near_one(gen)));
+  const Value<double> x = tensor(Shape::of({3, 60}), v);
+  check_fast_op(ReduceAttrs{ReduceOp::Prod, {1}, false}, {x});
+  check_fast_op(ReduceAttrs{ReduceOp::Prod, {0}, true}, {x});
+  check_fast_op(ReduceAttrs{ReduceOp::Prod, {2}, false}, {tensor(Shape::of({2, 3, 0}), {})});
+  for_each_target([] {
+    const auto y = floats_of(run_fast(ReduceAttrs{ReduceOp::Prod, {1}, false}, {tensor(Shape::of({2, 0, 3}), {})}, {})[0]);
+    CHECK(y == std::vector<float>(6, 1.0f));
+    // 2·3·4·5·6·7·8·9·10 = 3,628,800, exact in float32 in any order
+    const auto f = floats_of(run_fast(ReduceAttrs{ReduceOp::Prod, {0}, false},
+                                      {tensor(Shape::of({9}), {2, 3, 4, 5, 6, 7, 8, 9, 10})}, {})[0]);
+    CHECK(f == std::vector<float>{3628800.0f});
+  });
 }
 
 TEST_CASE("fastpath reduce: sum over an empty axis is 0") {
@@ -65,7 +86,7 @@ TEST_CASE("fastpath reduce: NaN, infinities, signed zeros and overflow as the sp
   data[2 * n + n - 1] = nan;   // row 2: NaN last, in the padded tail
   const Shape s = Shape::of({static_cast<int64_t>(rows.size()), n});
   const Value<double> x = tensor(s, data);
-  for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max, ReduceOp::Min})
+  for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max, ReduceOp::Min, ReduceOp::Prod})
     for (int64_t axis : {0, 1}) {
       const ReduceAttrs a{op, {axis}, false};
       const auto expected = std::get<Tensor<float>>(run_values<float>(a, {value_as<float>(x)})[0]).values();

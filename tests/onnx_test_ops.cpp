@@ -178,3 +178,48 @@ TEST_CASE("onnx ops: Conv with groups, dilation and SAME_UPPER padding") {
   auto y = values(run_f64(load_onnx(m, tmp / "m.onnx"), {host({1, 2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})})[0]);
   CHECK(y == std::vector<double>{2, 4, 6, 3, 4, 8, 8, 17});
 }
+
+TEST_CASE("onnx ops: Erf, Round (halves to even), LogSoftmax by opset, ReduceProd") {
+  TempDir tmp("onnx_new_ops");
+  auto unary = [&](const char* op, const std::vector<double>& x) {
+    OnnxModel m;
+    m.input("X", {std::to_string(x.size())});
+    m.node(op, {"X"}, {"Y"});
+    m.output("Y");
+    return values(run_f64(load_onnx(m, tmp / "m.onnx"), {host({static_cast<int64_t>(x.size())}, x)})[0]);
+  };
+  // erf 1 = 0.8427007929497149 (Abramowitz and Stegun 7.1), erf is odd.
+  const auto e = unary("Erf", {0, 1, -1});
+  CHECK(e[0] == 0);
+  CHECK(std::abs(e[1] - 0.8427007929497149) < 1e-15);
+  CHECK(e[2] == -e[1]);
+  // ONNX Round: 2.5 → 2, −2.5 → −2, 3.5 → 4, 0.4 → 0, −1.6 → −2 (numpy.round, ties to even).
+  CHECK(unary("Round", {2.5, -2.5, 3.5, 0.4, -1.6}) == std::vector<double>{2, -2, 4, 0, -2});
+
+  auto log_softmax = [&](int64_t opset) {
+    OnnxModel m(opset);
+    m.input("X", {"1", "2", "2"});
+    m.node("LogSoftmax", {"X"}, {"Y"});
+    m.output("Y");
+    return values(run_f64(load_onnx(m, tmp / "m.onnx"), {host({1, 2, 2}, {0, 1, 2, -1000})})[0]);
+  };
+  // Opset 13: pairs [0, 1] and [2, −1000]: [−log(1 + e), 1 − log(1 + e)] and [−log(1 + e^−1002) ≈ 0,
+  // −1002 − that ≈ −1002] (log of softmax: log 0 = −∞). Opset 11: one group of four, log Σ = log(1 + e + e²).
+  const double l = std::log(1 + std::exp(1.0)), l4 = std::log(1 + std::exp(1.0) + std::exp(2.0));
+  const auto v13 = log_softmax(13), v11 = log_softmax(11);
+  CHECK(std::abs(v13[0] + l) < 1e-15);
+  CHECK(std::abs(v13[1] - (1 - l)) < 1e-15);
+  CHECK(v13[2] == 0);
+  CHECK(v13[3] == -1002);
+  CHECK(std::abs(v11[0] + l4) < 1e-15);
+  CHECK(std::abs(v11[2] - (2 - l4)) < 1e-15);
+  CHECK(std::abs(v11[3] - (-1000 - l4)) < 1e-12);
+
+  OnnxModel p;
+  p.input("X", {"2", "3"});
+  set_ints(p.node("ReduceProd", {"X"}, {"Y"}), "axes", {1});
+  p.output("Y");
+  auto y = run_f64(load_onnx(p, tmp / "p.onnx"), {host({2, 3}, {1, 2, 3, -4, 5, 0.5})})[0];
+  CHECK(y.shape().dims() == std::vector<int64_t>{2, 1});  // keepdims defaults to 1
+  CHECK(values(y) == std::vector<double>{6, -10});
+}

@@ -1,6 +1,7 @@
 // The enclosure scalars at hand-computed points: Interval (MPFI) answers comparisons and branches
 // by the set of its values, and the float32 Envelope widens each operation by its stated error.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -134,4 +135,75 @@ TEST_CASE("envelope: exp holds the ulp allowance, division 3u, sqr no dependency
   CHECK(sc::isnan(sc::max(Envelope(1.0), Envelope(std::nan("")))));
   const Envelope divisor_may_be_zero = Envelope(1.0) / Envelope(-1.0, 1.0);
   CHECK(divisor_may_be_zero.lo == -std::numeric_limits<double>::infinity());
+}
+
+namespace {
+
+// Π factors in float32, multiplied in the given order, left to right.
+float float_product(const std::vector<float>& factors, const std::vector<size_t>& order) {
+  float p = 1.0f;
+  for (size_t i : order) p *= factors[i];
+  return p;
+}
+
+Envelope envelope_product(const std::vector<float>& factors) {
+  return ScalarOps<Envelope>::prod(static_cast<int64_t>(factors.size()),
+                                   [&](int64_t i) { return Envelope(double(factors[static_cast<size_t>(i)])); });
+}
+
+}  // namespace
+
+TEST_CASE("envelope: a product of n factors holds float32 in every order, underflow included") {
+  // Five factors: every one of the 120 orders, multiplied in float32, lies inside; the radius is
+  // about γ(4)·|Π| (4 roundings).
+  const std::vector<float> f{1.1f, -0.3f, 7.25f, 0.9999f, 3.0e-3f};
+  const Envelope e = envelope_product(f);
+  std::vector<size_t> order{0, 1, 2, 3, 4};
+  const double exact = 1.1f * double(-0.3f) * 7.25f * double(0.9999f) * double(3.0e-3f);
+  CHECK(e.lo <= exact);
+  CHECK(exact <= e.hi);
+  CHECK(e.hi - e.lo < 2 * 4.01 * 0x1p-24 * std::abs(exact));
+  do {
+    const float p = float_product(f, order);
+    CHECK(e.lo <= p);
+    CHECK(p <= e.hi);
+  } while (std::next_permutation(order.begin(), order.end()));
+  // 1e-25·1e-25 underflows to 0 in float32 (below 2^-149), 1e-25·1e15 does not: the orders give 0
+  // and about 1e-20, and both are correct float32 products.
+  const std::vector<float> g{1e-25f, 1e-25f, 1e15f, 1e15f};
+  const Envelope u = envelope_product(g);
+  CHECK(float_product(g, {0, 1, 2, 3}) == 0.0f);
+  CHECK(float_product(g, {0, 2, 1, 3}) > 0.9e-20f);
+  std::vector<size_t> o4{0, 1, 2, 3};
+  do {
+    const float p = float_product(g, o4);
+    CHECK(u.lo <= p);
+    CHECK(p <= u.hi);
+  } while (std::next_permutation(o4.begin(), o4.end()));
+  // 1e30·1e30 overflows to +inf in float32 although the product of all four is about 1: no bound.
+  const Envelope big = envelope_product({1e-30f, 1e-30f, 1e30f, 1e30f});
+  CHECK(std::isinf(big.lo));
+  CHECK(std::isinf(big.hi));
+  // The empty product is exactly 1, one factor is itself.
+  CHECK(envelope_product({}).lo == 1.0);
+  CHECK(envelope_product({}).hi == 1.0);
+  CHECK(envelope_product({0.1f}).lo == double(0.1f));
+}
+
+TEST_CASE("envelope and interval: erf within the ulp allowance of the exact value, round_even exact") {
+  // erf 1 = 0.8427007929497148693 (OEIS A099286).
+  const Envelope e = sc::erf(Envelope(1.0));
+  const double y = 0.8427007929497148693, allowance = 8 * 0x1p-24 * y;
+  CHECK(e.lo <= y - allowance * 0.99);
+  CHECK(e.hi >= y + allowance * 0.99);
+  CHECK(e.hi - e.lo < 2.01 * allowance);
+  const Enclosure i = sc::enclosure(sc::erf(iv(-1, 1)));
+  CHECK(i.lo <= -y);
+  CHECK(i.lo > -y - 1e-15);
+  CHECK(i.hi >= y);
+  CHECK(i.hi < y + 1e-15);
+  check_bounds(sc::enclosure(sc::round_even(iv(0.5, 2.5))), 0, 2);
+  const Envelope r = sc::round_even(Envelope(-1.5, 3.5));
+  CHECK(r.lo == -2.0);
+  CHECK(r.hi == 4.0);
 }

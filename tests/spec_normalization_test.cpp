@@ -133,6 +133,23 @@ TEMPLATE_TEST_CASE("softmax over two axes together", "[normalization]", float, d
   CHECK(sc::to_double(s[1] / s[0]) == Approx(std::exp(0.37)).epsilon(10 * tol<T>()));
 }
 
+TEMPLATE_TEST_CASE("log_softmax: x − max − log Σ exp(x − max), finite where softmax underflows", "[normalization]", float, double, mp50) {
+  using T = TestType;
+  const SoftmaxAttrs log_softmax{{1}, 0, true};
+  CHECK(op_name(log_softmax) == "log_softmax");
+  // Row 0: softmax [1/6, 1/3, 1/2] (above), so [−ln 6, −ln 3, −ln 2].
+  // Row 1: [0, −1000]: Σ exp(x − max) = 1 + e^−1000, so [−ln(1 + e^−1000), −1000 − ln(1 + e^−1000)],
+  // 0 and −1000 to any precision here (e^−1000 ≈ 5e−435); log of softmax would give log 0 = −∞.
+  auto y = run<T>(log_softmax, {tensor<T>(Shape::of({2, 3}), {0, kLn2, kLn3, 0, -1000, 0})})[0];
+  check_values(y, {-kLn2 - kLn3, -kLn3, -kLn2, -kLn2, -1000 - kLn2, -kLn2});
+  auto z = run<T>(log_softmax, {tensor<T>(Shape::of({1, 2}), {0, -1000})})[0];
+  check_values(z, {0, -1000});
+  // Around a large maximum: [1000, 1000 + ln 3] → [−ln 4, ln 3 − ln 4].
+  auto w = run<T>(log_softmax, {tensor<T>(Shape::of({1, 2}), {1000, 1000 + kLn3})})[0];
+  CHECK(sc::to_double(w[0]) == Approx(-2 * kLn2).margin(1e3 * tol<T>()));
+  CHECK(sc::to_double(w[1]) == Approx(kLn3 - 2 * kLn2).margin(1e3 * tol<T>()));
+}
+
 TEST_CASE("softmax obligations and empty inputs", "[normalization]") {
   CHECK(failure(SoftmaxAttrs{{}}, {Shape::of({2, 3})}).code == "attr.axes.empty");
   CHECK(failure(SoftmaxAttrs{{-3}}, {Shape::of({2, 3})}).code == "shape.axis.out-of-range");

@@ -57,6 +57,23 @@ TEMPLATE_TEST_CASE("max_reduce and min_reduce", "[reduce]", float, double, mp50)
   check_values(y, {-4});
 }
 
+// x = [[1, 2, 3], [4, 5, 6]]: row products 6 and 120, column products 4, 10, 18, all 720.
+TEMPLATE_TEST_CASE("prod_reduce, and the empty product 1", "[reduce]", float, double, mp50) {
+  using T = TestType;
+  auto x = tensor<T>(Shape::of({2, 3}), {1, 2, 3, 4, 5, 6});
+  auto y = run<T>(ReduceAttrs{ReduceOp::Prod, {1}, true}, {x})[0];
+  CHECK(y.shape() == Shape::of({2, 1}));
+  check_values(y, {6, 120});
+  check_values(run<T>(ReduceAttrs{ReduceOp::Prod, {0}, false}, {x})[0], {4, 10, 18});
+  check_values(run<T>(ReduceAttrs{ReduceOp::Prod, {0, 1}, false}, {x})[0], {720});
+  check_values(run<T>(ReduceAttrs{ReduceOp::Prod, {1}, false}, {tensor<T>(Shape::of({2, 2}), {-2, 0.5, 3, -0.25})})[0],
+               {-1, -0.75});
+  // An axis of extent 0 is allowed, as for sum_reduce: the product of no factors is 1.
+  auto empty = run<T>(ReduceAttrs{ReduceOp::Prod, {1}, false}, {tensor<T>(Shape::of({2, 0}), {})})[0];
+  check_values(empty, {1, 1});
+  CHECK(code_of(ReduceAttrs{ReduceOp::Mean, {1}, false}, {Shape::of({2, 0})}) == "shape.reduce.empty-axis");
+}
+
 TEMPLATE_TEST_CASE("reducing non-adjacent axes of a rank-3 tensor", "[reduce]", float, double, mp50) {
   using T = TestType;
   // x[i, j, k] = 4i + 2j + k over [2, 2, 2]. Summing over i and k leaves j:
@@ -73,7 +90,7 @@ TEMPLATE_TEST_CASE("reducing non-adjacent axes of a rank-3 tensor", "[reduce]", 
 TEST_CASE("reduce names: one prototype per name", "[reduce]") {
   std::vector<std::string> names;
   for (const ReduceAttrs& a : op_prototypes<ReduceAttrs>()) names.push_back(op_name(a));
-  CHECK(names == std::vector<std::string>{"sum_reduce", "mean_reduce", "max_reduce", "min_reduce"});
+  CHECK(names == std::vector<std::string>{"sum_reduce", "mean_reduce", "max_reduce", "min_reduce", "prod_reduce"});
 }
 
 TEST_CASE("reduce obligations", "[reduce]") {

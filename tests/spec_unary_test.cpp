@@ -75,6 +75,26 @@ TEMPLATE_TEST_CASE("unary functions at hand-computed points", "[elementwise]", f
   check_unary<T>(UnaryOp::LeakyRelu, 0.25, {-8}, {-2});
   // softplus(0) = ln 2, softplus(ln 3) = ln 4.
   check_unary<T>(UnaryOp::Softplus, 0, {0, kLn3}, {kLn2, 2 * kLn2});
+  // erf 0.5, 1, 2 (tabulated to 30 places, e.g. OEIS A099286 for erf 1), and erf is odd.
+  check_unary<T>(UnaryOp::Erf, 0, {0, 0.5, 1, -1, 2},
+                 {0, 0.520499877813046537682746653892, 0.842700792949714869341220635083,
+                  -0.842700792949714869341220635083, 0.995322265018952734162069256367});
+  // ONNX round: halves to the even neighbour, 2.5 → 2, −2.5 → −2, 3.5 → 4, 0.5 → 0.
+  check_unary<T>(UnaryOp::RoundEven, 0, {2.5, -2.5, 3.5, 0.5, 1.5, 1.4, -1.6, 7}, {2, -2, 4, 0, 2, 1, -2, 7});
+}
+
+TEMPLATE_TEST_CASE("round_even keeps the sign of a zero and passes NaN and infinities", "[elementwise]", float, double, mp50) {
+  using T = TestType;
+  const double inf = std::numeric_limits<double>::infinity();
+  auto y = run<T>(UnaryAttrs{UnaryOp::RoundEven}, {tensor<T>(Shape::of({5}), {-0.5, -0.25, 0.5, -inf, inf})})[0];
+  for (int64_t i = 0; i < 3; ++i) CHECK(sc::to_double(y[i]) == 0.0);
+  CHECK(std::signbit(sc::to_double(y[0])));  // −0.5 → −0, as IEEE 754's roundToIntegralTiesToEven
+  CHECK(std::signbit(sc::to_double(y[1])));
+  CHECK_FALSE(std::signbit(sc::to_double(y[2])));
+  CHECK(sc::to_double(y[3]) == -inf);
+  CHECK(sc::to_double(y[4]) == inf);
+  auto n = run<T>(UnaryAttrs{UnaryOp::RoundEven}, {tensor<T>(Shape::of({1}), {std::nan("")})})[0];
+  CHECK(std::isnan(sc::to_double(n[0])));
 }
 
 TEST_CASE("unary functions in mp50 are accurate to ~45 digits", "[elementwise]") {
@@ -86,6 +106,9 @@ TEST_CASE("unary functions in mp50 are accurate to ~45 digits", "[elementwise]")
   CHECK(abs(s[0][0] - expected) < mp50("1e-45"));
   auto l = run<mp50>(UnaryAttrs{UnaryOp::Log2}, {tensor<mp50>(Shape::of({1}), {1024})});
   CHECK(abs(l[0][0] - 10) < mp50("1e-45"));
+  auto f = run<mp50>(UnaryAttrs{UnaryOp::Erf}, {tensor<mp50>(Shape::of({1}), {1})});
+  mp50 erf1("0.842700792949714869341220635082609259296066997966302908");  // erf 1 (OEIS A099286)
+  CHECK(abs(f[0][0] - erf1) < mp50("1e-45"));
 }
 
 TEST_CASE("unary obligations: alpha and arity", "[elementwise]") {

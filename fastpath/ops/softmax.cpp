@@ -19,8 +19,8 @@ namespace nnref::fastpath {
 namespace {
 
 // Each group of positions outer[k] + inner[r]: m = max (NaN if any is NaN), e = exp(x − m),
-// y = e / Σ e. A NaN maximum, or +inf (inf − inf), makes the whole group NaN through the formula.
-void softmax_groups(const float* x, const AxisSplit& split, int64_t begin, int64_t end, float* y) {
+// y = e / Σ e (log_softmax: (x − m) − log Σ e). A NaN maximum, or +inf (inf − inf), makes the whole group NaN through the formula.
+void softmax_groups(const float* x, const AxisSplit& split, int64_t begin, int64_t end, float* y, bool log) {
   for (int64_t k = begin; k < end; ++k) {
     const int64_t o = split.outer[static_cast<size_t>(k)];
     float m = x[o + split.inner[0]];
@@ -28,7 +28,12 @@ void softmax_groups(const float* x, const AxisSplit& split, int64_t begin, int64
       if (std::isnan(x[o + i]) || x[o + i] > m) m = x[o + i];
     float total = 0.0f;
     for (int64_t i : split.inner) total += y[o + i] = std::exp(x[o + i] - m);
-    for (int64_t i : split.inner) y[o + i] /= total;
+    if (log) {
+      const float log_total = std::log(total);
+      for (int64_t i : split.inner) y[o + i] = (x[o + i] - m) - log_total;
+    } else {
+      for (int64_t i : split.inner) y[o + i] /= total;
+    }
   }
 }
 
@@ -41,6 +46,7 @@ void for_groups(ThreadPool* pool, int64_t count, RangeBody body) {
 
 Step lower_op(const Checked<SoftmaxAttrs>& op, const NodeLowering& node) {
   const Shape& shape = op.inputs()[0];
+  const bool log = op.attrs().log;
   if (shape.count() == 0) return {};  // no group
   std::vector<size_t> axes = normalized_axes(op.attrs().axes, AxisDomain(shape.dims(), op.attrs().batch_axes));
   std::sort(axes.begin(), axes.end());
@@ -51,15 +57,15 @@ Step lower_op(const Checked<SoftmaxAttrs>& op, const NodeLowering& node) {
     return [=, x = node.inputs[0], y = node.outputs[0]](const Frame& f) {
       for_groups(f.pool, outer, [&](int64_t begin, int64_t end) {
         const int64_t offset = begin * n * inner;
-        if (inner == 1) softmax_rows(f.at<float>(x) + offset, end - begin, n, f.at<float>(y) + offset);
-        else softmax_strided(f.at<float>(x) + offset, end - begin, n, inner, f.at<float>(y) + offset);
+        if (inner == 1) softmax_rows(f.at<float>(x) + offset, end - begin, n, f.at<float>(y) + offset, log);
+        else softmax_strided(f.at<float>(x) + offset, end - begin, n, inner, f.at<float>(y) + offset, log);
       });
     };
   }
   auto split = std::make_shared<const AxisSplit>(split_axes(shape, axes));
   return [=, x = node.inputs[0], y = node.outputs[0]](const Frame& f) {
     for_groups(f.pool, static_cast<int64_t>(split->outer.size()), [&](int64_t begin, int64_t end) {
-      softmax_groups(f.at<float>(x), *split, begin, end, f.at<float>(y));
+      softmax_groups(f.at<float>(x), *split, begin, end, f.at<float>(y), log);
     });
   };
 }

@@ -1,6 +1,6 @@
 // The unary maps, y[i] = f(x[i]) over the contiguous input: a Highway vector loop for the maps
 // networks use (fastpath/elementwise.hpp), a loop over glibc's float function (within 1 ulp or
-// so; the envelope allows 4) for the trigonometric and hyperbolic rest and copy.
+// so; the envelope allows 4) for the trigonometric and hyperbolic rest, erf, and copy.
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -28,6 +28,7 @@ FloatFn glibc_function(UnaryOp op) {
     case UnaryOp::Asinh: return asinhf;
     case UnaryOp::Acosh: return acoshf;
     case UnaryOp::Atanh: return atanhf;
+    case UnaryOp::Erf: return erff;
     default: return nullptr;
   }
 }

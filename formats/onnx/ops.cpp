@@ -325,20 +325,24 @@ void instance_norm(Ctx& c) {
   c.set_output(0, binary(c, "", BinaryOp::Add, scaled, per_channel(2, "B")));
 }
 
-// Softmax before opset 13 normalises the input coerced to 2-D at `axis`: over the axes from axis
+// Softmax and LogSoftmax (log_softmax, a formula of its own: spec/ops/softmax.hpp). Before opset 13
+// they normalise the input coerced to 2-D at `axis`: over the axes from axis
 // to the last, as one group. From 13 on, over `axis` alone.
-void softmax(Ctx& c) {
+void softmax(Ctx& c, bool log) {
   const int64_t r = static_cast<int64_t>(c.rank(0));
   int64_t axis = c.attr_int("axis", c.opset() < 13 ? 1 : -1);
   if (axis < 0) axis += r;
   if (axis < 0 || axis >= r) c.refuse("onnx.attribute-value", "axis is outside the input's axes");
   SoftmaxAttrs a;
+  a.log = log;
   if (c.opset() < 13)
     for (int64_t k = axis; k < r; ++k) a.axes.push_back(k);
   else
     a.axes = {axis};
   c.set_output(0, c.emit("", a, {c.data(0)}));
 }
+void softmax(Ctx& c) { softmax(c, false); }
+void log_softmax(Ctx& c) { softmax(c, true); }
 
 // ---- products ----
 
@@ -446,6 +450,7 @@ void reduce_sum(Ctx& c) { reduce(c, {ReduceOp::Sum, {}, {}}); }
 void reduce_mean(Ctx& c) { reduce(c, {ReduceOp::Mean, {}, {}}); }
 void reduce_max(Ctx& c) { reduce(c, {ReduceOp::Max, {}, {}}); }
 void reduce_min(Ctx& c) { reduce(c, {ReduceOp::Min, {}, {}}); }
+void reduce_prod(Ctx& c) { reduce(c, {ReduceOp::Prod, {}, {}}); }
 void reduce_l1(Ctx& c) { reduce(c, {ReduceOp::Sum, UnaryOp::Abs, {}}); }
 void reduce_l2(Ctx& c) { reduce(c, {ReduceOp::Sum, UnaryOp::Sqr, UnaryOp::Sqrt}); }
 void reduce_sum_square(Ctx& c) { reduce(c, {ReduceOp::Sum, UnaryOp::Sqr, {}}); }
@@ -734,6 +739,7 @@ const std::map<std::string, OpHandler>& handlers() {
       {"Div", binary_op<BinaryOp::Div>},
       {"Dropout", dropout},
       {"Elu", elu},
+      {"Erf", unary_op<UnaryOp::Erf>},
       {"Exp", unary_op<UnaryOp::Exp>},
       {"Expand", expand},
       {"Flatten", flatten},
@@ -748,6 +754,7 @@ const std::map<std::string, OpHandler>& handlers() {
       {"LayerNormalization", layer_norm},
       {"LeakyRelu", leaky_relu},
       {"Log", unary_op<UnaryOp::Log>},
+      {"LogSoftmax", log_softmax},
       {"MatMul", matmul},
       {"Max", max_op},
       {"MaxPool", max_pool},
@@ -766,9 +773,11 @@ const std::map<std::string, OpHandler>& handlers() {
       {"ReduceMax", reduce_max},
       {"ReduceMean", reduce_mean},
       {"ReduceMin", reduce_min},
+      {"ReduceProd", reduce_prod},
       {"ReduceSum", reduce_sum},
       {"ReduceSumSquare", reduce_sum_square},
       {"Relu", unary_op<UnaryOp::Relu>},
+      {"Round", unary_op<UnaryOp::RoundEven>},
       {"Reshape", reshape},
       {"Selu", selu},
       {"Shape", shape_op},

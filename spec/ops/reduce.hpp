@@ -1,4 +1,4 @@
-// sum_reduce, mean_reduce, max_reduce, min_reduce: one value per group of positions over the given axes.
+// sum_reduce, mean_reduce, max_reduce, min_reduce, prod_reduce (ONNX ReduceProd): one value per group of positions over the given axes.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 
 namespace nnref {
 
-enum class ReduceOp { Sum, Mean, Max, Min };
+enum class ReduceOp { Sum, Mean, Max, Min, Prod };
 // Reduced axes become extent 1 (keep_dims, as NNEF) or disappear.
 struct ReduceAttrs {
   ReduceOp op = ReduceOp::Sum;
@@ -23,7 +23,7 @@ struct ReduceAttrs {
 inline constexpr ObligationSpec kReduceEmptyAxis{
     ObligationKind::Shape, "shape.reduce.empty-axis",
     "Every axis reduced by mean_reduce, max_reduce or min_reduce has extent at least 1 (an empty group has no mean, "
-    "max or min; sum_reduce gives 0).",
+    "max or min; sum_reduce gives 0, prod_reduce 1).",
     "X >= 1, for every reduced axis",
     "An IR mean_reduce over axis 1 of an input [2, 0, 3]: error[shape.reduce.empty-axis]."};
 
@@ -32,7 +32,7 @@ struct OpInfo<ReduceAttrs> {
   static std::vector<const ObligationSpec*> obligations() { return {&kReduceEmptyAxis}; }
   static std::vector<ReduceAttrs> prototypes() {
     std::vector<ReduceAttrs> all;
-    for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max, ReduceOp::Min}) {
+    for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max, ReduceOp::Min, ReduceOp::Prod}) {
       ReduceAttrs a;
       a.op = op;
       all.push_back(a);
@@ -47,6 +47,7 @@ inline std::string op_name(const ReduceAttrs& a) {
     case ReduceOp::Mean: return "mean_reduce";
     case ReduceOp::Max: return "max_reduce";
     case ReduceOp::Min: return "min_reduce";
+    case ReduceOp::Prod: return "prod_reduce";
   }
   return "reduce";
 }
@@ -66,7 +67,7 @@ std::optional<ShapeOut<Dim>> shape_rule(const ReduceAttrs& a, const std::vector<
       continue;
     }
     // A mean, max or min of no elements has no value.
-    if (a.op != ReduceOp::Sum)
+    if (a.op != ReduceOp::Sum && a.op != ReduceOp::Prod)
       sink.require(x[i] >= int64_t{1}, kReduceEmptyAxis,
                    op_name(a) + ": reduced axis " + std::to_string(i) + " of input " + dims_str(x) +
                        " must have extent at least 1, got " + dim_str(x[i]));
@@ -75,7 +76,7 @@ std::optional<ShapeOut<Dim>> shape_rule(const ReduceAttrs& a, const std::vector<
   return ShapeOut<Dim>{{std::move(out)}, {}};
 }
 
-// Over the group G of reduced positions: sum Σ_G x, mean Σ_G x / |G|, max and min.
+// Over the group G of reduced positions: sum Σ_G x, mean Σ_G x / |G|, max, min and product Π_G x.
 template <Scalar T>
 void evaluate(const Checked<ReduceAttrs>& op, const OpIO<T>& io) {
   const Tensor<T>& x = io.in(0);
@@ -95,6 +96,7 @@ void evaluate(const Checked<ReduceAttrs>& op, const OpIO<T>& io) {
       case ReduceOp::Mean: v = sum_of<T>(n, at) / from_double<T>(static_cast<double>(n)); break;
       case ReduceOp::Max: v = fold<T>(n, at, sc::max<T>); break;
       case ReduceOp::Min: v = fold<T>(n, at, sc::min<T>); break;
+      case ReduceOp::Prod: v = ScalarOps<T>::prod(n, at); break;
     }
   }
 }

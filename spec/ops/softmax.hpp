@@ -1,4 +1,5 @@
-// softmax: the normalised exponentials of each group of positions over the given axes.
+// softmax: the normalised exponentials of each group of positions over the given axes;
+// log_softmax (ONNX LogSoftmax): their logarithms, as a formula of its own.
 #pragma once
 
 #include <cstddef>
@@ -17,15 +18,17 @@ namespace nnref {
 struct SoftmaxAttrs {
   std::vector<int64_t> axes;  // may count from the end
   size_t batch_axes = 0;      // leading axes the axes do not count (spec/rules/axes.hpp: NNL 1, others 0)
+  bool log = false;           // log_softmax: x − max − log Σ exp(x − max)
 };
 
 // Every softmax obligation is an axes obligation (spec/rules/axes.hpp).
 template <>
 struct OpInfo<SoftmaxAttrs> {
   static std::vector<const ObligationSpec*> obligations() { return {}; }
+  static std::vector<SoftmaxAttrs> prototypes() { return {SoftmaxAttrs{}, SoftmaxAttrs{{}, 0, true}}; }
 };
 
-inline std::string op_name(const SoftmaxAttrs&) { return "softmax"; }
+inline std::string op_name(const SoftmaxAttrs& a) { return a.log ? "log_softmax" : "softmax"; }
 inline Arity arity(const SoftmaxAttrs&) { return {1, 1}; }
 
 template <class Dim>
@@ -39,6 +42,10 @@ std::optional<ShapeOut<Dim>> shape_rule(const SoftmaxAttrs& a, const std::vector
 // Over each group G of positions that differ only on the axes: m = max_G x, e = exp(x − m),
 // y = e/Σ_G e. Subtracting m changes nothing in exact arithmetic; it keeps exp in range, so an
 // enclosure subtracts a point of m's (sc::mid), not m's whole range.
+// log_softmax: y = x − m − log Σ_G e, the three terms summed as one sum (sum_of), since a runtime
+// may add them in either order: (x − m) − L (PyTorch 1.13) or x − (m + L), and the latter rounds
+// m + L, an error relative to |m|, not to |x − m|. Not log(softmax): that is log 0 = −∞
+// where e underflows, about 104 below the maximum in float32, and log_softmax is finite.
 template <Scalar T>
 void evaluate(const Checked<SoftmaxAttrs>& op, const OpIO<T>& io) {
   const Tensor<T>& x = io.in(0);
@@ -55,7 +62,12 @@ void evaluate(const Checked<SoftmaxAttrs>& op, const OpIO<T>& io) {
     const T m = sc::mid(fold<T>(n, [&](int64_t r) { return x[at(r)]; }, sc::max<T>));
     for (int64_t r = 0; r < n; ++r) y[at(r)] = sc::exp(x[at(r)] - m);
     T total = sum_of<T>(n, [&](int64_t r) { return y[at(r)]; });
-    for (int64_t r = 0; r < n; ++r) y[at(r)] = y[at(r)] / total;
+    if (op.attrs().log) {
+      const T terms[] = {-m, -sc::log(total)};
+      for (int64_t r = 0; r < n; ++r) y[at(r)] = sum_of<T>(2, [&](int64_t t) { return terms[t]; }, x[at(r)]);
+    } else {
+      for (int64_t r = 0; r < n; ++r) y[at(r)] = y[at(r)] / total;
+    }
   }
 }
 

@@ -12,7 +12,9 @@ namespace nnref {
 enum class UnaryOp {
   Copy, Neg, Rcp, Exp, Log, Sin, Cos, Tan, Sinh, Cosh, Tanh, Asin, Acos, Atan, Asinh, Acosh, Atanh,
   Abs, Sign, Floor, Ceil, Round, Sqr, Sqrt, Rsqr, Rsqrt, Log2,
-  Relu, Sigmoid, Elu, LeakyRelu, Softplus
+  Relu, Sigmoid, Elu, LeakyRelu, Softplus,
+  Erf,        // ONNX Erf: erf x = 2/√π ∫₀ˣ e^(−t²) dt
+  RoundEven   // ONNX Round: the nearest integer, halves to even (NNEF's round is ⌊x + ½⌋)
 };
 struct UnaryAttrs {
   UnaryOp op = UnaryOp::Copy;
@@ -30,7 +32,7 @@ struct OpInfo<UnaryAttrs> {
   static std::vector<const ObligationSpec*> obligations() { return {&kUnaryAlpha}; }
   static std::vector<UnaryAttrs> prototypes() {
     std::vector<UnaryAttrs> all;
-    for (int op = 0; op <= static_cast<int>(UnaryOp::Softplus); ++op) all.push_back({static_cast<UnaryOp>(op), Real(0.0)});
+    for (int op = 0; op <= static_cast<int>(UnaryOp::RoundEven); ++op) all.push_back({static_cast<UnaryOp>(op), Real(0.0)});
     return all;
   }
 };
@@ -69,6 +71,8 @@ inline std::string op_name(const UnaryAttrs& a) {
     case UnaryOp::Elu: return "elu";
     case UnaryOp::LeakyRelu: return "leaky_relu";
     case UnaryOp::Softplus: return "softplus";
+    case UnaryOp::Erf: return "erf";
+    case UnaryOp::RoundEven: return "round_even";
   }
   return "unary";
 }
@@ -83,7 +87,7 @@ std::optional<ShapeOut<Dim>> shape_rule(const UnaryAttrs& a, const std::vector<D
   return ShapeOut<Dim>{{inputs[0]}, {}};
 }
 
-// The NNEF 1.0 definitions (§4.2, §4.9). Branches on the sign of x go through
+// The NNEF 1.0 definitions (§4.2, §4.9), and ONNX's erf and round. Branches on the sign of x go through
 // sc::piecewise_at_zero, so that an enclosure holding both signs takes both pieces.
 template <Scalar T>
 T unary_value(const UnaryAttrs& a, const T& x) {
@@ -127,6 +131,8 @@ T unary_value(const UnaryAttrs& a, const T& x) {
       return sc::piecewise_at_zero(x, [&](const T& v) { return alpha * v; }, [](const T& v) { return v; });
     }
     case UnaryOp::Softplus: return sc::softplus(x);  // log(exp(x) + 1)
+    case UnaryOp::Erf: return sc::erf(x);
+    case UnaryOp::RoundEven: return sc::round_even(x);  // exact; ±0, ±inf and NaN stay
   }
   return x;
 }

@@ -1,0 +1,358 @@
+#!/usr/bin/python3
+"""Verdicts of `nnref conform` on real runtimes: ONNX Runtime and PyTorch in float32 on the example
+models and the ONNX backend node tests that nnref reads (issue 16).
+
+Runtimes (--runtimes, comma-separated):
+  ort            ONNX Runtime (npm onnxruntime-node, CPU, 1 thread), graph optimizations disabled
+  ort_optimized  the same with every graph optimization ('all': constant folding, Conv+BatchNorm
+                 folded into the weights, Conv+Add+Relu fusions, ...)
+  torch          PyTorch float32 (1 thread): the examples through the project's NNL reference
+                 (bench/torch_nnl.py), the node tests through an evaluation of the ONNX graph by
+                 torch functions, op by op (torch_onnx.py; no torch.onnx), for the ops it maps
+
+Models: the four examples (examples/*: ORT runs them as ONNX files written by example_onnx.py,
+since `nnref convert --to onnx` has not landed here, and conform judges ORT's answer against that
+ONNX file; PyTorch runs the NNL model and conform judges against model.nnl), resnet_block cut after
+bn1 and after bn2 (the folded convolutions without the relu after them), four Conv +
+BatchNormalization models built so that folding the normalization into the weights could leave
+the unfused envelope (FOLDING: large offset or mean, small inputs), and every node test
+that scripts/onnx_node_tests.py finds supported and passing (the model as nnref reads it, with
+the inputs nnref needs constant moved into the initializers, judged against that file).
+
+Each answer is judged by `nnref conform MODEL --input ... --actual ANSWER.npz` at float32. Writes
+OUT/table.md (per runtime: models run, conformant, not conformant, not run and why) and, for each
+non-conformant answer, a reproducer folder OUT/<runtime>/<case>/ with the model, the inputs, the
+runtime's answer (actual.npz), conform's JSON and text verdicts and the command that gives them.
+
+ONNX Runtime is found in --ort-cache (default ~/.cache/nnref-ort/node_modules/onnxruntime-node);
+with --install it is installed there first when absent and npm exists
+(`npm install --ignore-scripts onnxruntime-node@1.30.0`). Without it the ort runtimes are
+skipped, and the script says so.
+
+    /usr/bin/python3 scripts/runtime_campaign.py --nnref build/nnref --out campaign [--install]
+        [--runtimes ort,ort_optimized,torch] [--filter NODE_TEST_SUBSTRING] [--no-node-tests] [--no-examples]
+        [--missing-code 77] [--jobs 2]
+
+Exit 0 when every judged answer conforms, 1 when one does not (each is a reproducer to read),
+2 for a usage error or when a runtime requested with --require is unavailable, --missing-code
+when ONNX Runtime is unavailable (the rest having conformed).
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import example_onnx  # noqa: E402
+import onnx_node_tests  # noqa: E402
+import torch_onnx  # noqa: E402
+
+ORT_VERSION = "1.30.0"
+EXAMPLES = ["mlp", "mnist_classifier", "resnet_block", "downsample_block"]
+RUNTIMES = ["ort", "ort_optimized", "torch"]
+
+
+class NotRun(Exception):
+    """The runtime does not run this model (an op it lacks, a type): counted, not judged."""
+
+
+def ort_modules(cache, install):
+    """The node_modules folder holding onnxruntime-node, or None (installed with --install)."""
+    modules = os.path.join(cache, "node_modules")
+    if os.path.isdir(os.path.join(modules, "onnxruntime-node")):
+        return modules
+    if install and shutil.which("npm") and shutil.which("node"):
+        os.makedirs(cache, exist_ok=True)
+        p = subprocess.run(["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund",
+                            "onnxruntime-node@" + ORT_VERSION], cwd=cache, capture_output=True, text=True)
+        if p.returncode == 0 and os.path.isdir(os.path.join(modules, "onnxruntime-node")):
+            return modules
+        print("npm install of onnxruntime-node failed: " + p.stderr.strip()[-300:])
+    return None
+
+
+def run_ort(modules, model, inputs, work, optimization):
+    """ORT's outputs {name: array} for inputs [(name, array)], through scripts/ort_run.js."""
+    os.makedirs(work, exist_ok=True)
+    feeds = []
+    for k, (name, a) in enumerate(inputs):
+        if a.dtype not in (np.float32, np.float64):
+            raise NotRun("input %s of type %s" % (name, a.dtype))
+        f = os.path.join(work, "in%d.bin" % k)
+        np.ascontiguousarray(a).astype("<" + a.dtype.str[1:]).tofile(f)
+        feeds.append({"name": name, "type": str(a.dtype), "dims": list(a.shape), "file": f})
+    job = os.path.join(work, "job.json")
+    with open(job, "w") as f:
+        json.dump({"model": model, "optimization": optimization, "threads": 1, "inputs": feeds, "out_dir": work}, f)
+    p = subprocess.run(["node", os.path.join(HERE, "ort_run.js"), job], capture_output=True, text=True,
+                       env=dict(os.environ, NODE_PATH=modules), timeout=300)
+    if p.returncode != 0:
+        raise NotRun("ONNX Runtime: " + p.stderr.strip().splitlines()[-1][:200] if p.stderr.strip() else "failed")
+    outs = {}
+    with open(os.path.join(work, "outputs.json")) as f:
+        for o in json.load(f):
+            if o["type"] not in ("float32", "float64"):
+                raise NotRun("output %s of type %s" % (o["name"], o["type"]))
+            outs[o["name"]] = np.fromfile(o["file"], dtype=np.float32 if o["type"] == "float32" else np.float64).reshape(o["dims"])
+    return outs
+
+
+def run_torch_nnl(model_nnl, x, work):
+    """PyTorch float32 on an NNL example: bench/torch_nnl.py's forward pass, once."""
+    os.makedirs(work, exist_ok=True)
+    out = os.path.join(work, "torch.npz")
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "torch_nnl.py"), model_nnl, x, out, "--repeat", "1",
+                        "--threads", "1", "--dtype", "float32"], capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        raise NotRun("torch_nnl.py: " + p.stderr.strip()[-200:])
+    return dict(np.load(out))
+
+
+def conform(nnref, model, input_files, actual, work):
+    """(exit code, json report or None, text report)."""
+    base = [nnref, "conform", model, "--actual", actual]
+    for f in input_files:
+        base += ["--input", f]
+    p = subprocess.run(base + ["--format", "json"], capture_output=True, text=True, timeout=600)
+    report = json.loads(p.stdout) if p.returncode in (0, 1) and p.stdout.strip() else None
+    text = ""
+    if p.returncode != 0:
+        text = subprocess.run(base, capture_output=True, text=True, timeout=600).stdout
+    return p.returncode, report, text or p.stderr, base
+
+
+def closest(report):
+    """How close a conforming answer comes to its envelope's edge: the largest share of the radius
+    an output's worst element uses (1 + excess_radii; 1 is on the bound), with that element. An
+    element on a bound that is also its exact value (a relu's 0) says nothing and is left out, as in
+    docs/conformance.md."""
+    best = None
+    for o in report["outputs"]:
+        w = o["worst"]
+        if not w or w.get("excess_radii") is None:
+            continue
+        if w["actual"] in w["envelope"] and w["exact"][0] == w["exact"][1] == w["actual"]:
+            continue
+        if best is None or w["excess_radii"] + 1 > best[0]:
+            best = (w["excess_radii"] + 1, o["name"], w)
+    if best is None:
+        return ""
+    share, name, w = best
+    return "%.3f of the radius at %s%s: %.9g in [%.9g, %.9g], exact [%.9g, %.9g]" % (
+        share, name, w["index"], w["actual"], w["envelope"][0], w["envelope"][1], w["exact"][0], w["exact"][1])
+
+
+def keep_reproducer(out, runtime, case, model, input_files, actual, report, text, cmd):
+    folder = os.path.join(out, runtime, case)
+    os.makedirs(folder, exist_ok=True)
+    shutil.copy(model, os.path.join(folder, os.path.basename(model)))
+    for f in input_files:
+        shutil.copy(f, os.path.join(folder, os.path.basename(f)))
+    shutil.copy(actual, os.path.join(folder, "actual.npz"))
+    with open(os.path.join(folder, "verdict.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    with open(os.path.join(folder, "verdict.txt"), "w") as f:
+        f.write(text)
+    rel = lambda p: os.path.basename(p)
+    with open(os.path.join(folder, "README"), "w") as f:
+        f.write("%s's answer on %s, rejected by nnref conform. Rerun in this folder:\n  nnref conform %s %s --actual actual.npz\n" % (
+            runtime, case, rel(model), " ".join("--input " + rel(i) for i in input_files)))
+
+
+# Conv 64→8 3×3 + BatchNormalization where folding the normalization into the weights (ONNX Runtime's
+# 'all' optimizations) could leave the unfused envelope (docs/conformance.md, "Fusions"): an offset
+# or mean large next to Σ|x·w|. (name, offset, mean, input scale)
+FOLDING = [("offset1e3_x1e-3", 1e3, 0.0, 1e-3), ("mean1e3_x1e-3", 0.0, 1e3, 1e-3),
+           ("offset1e3_mean1e3_x1e-3", 1e3, 1e3, 1e-3), ("offset1e4_x1e-4", 1e4, 0.0, 1e-4)]
+
+
+def folding_case(name, offset, mean, scale, scratch):
+    rng = np.random.default_rng(len(name))
+    c, k, h = 64, 8, 16
+    arrays = {"w": rng.standard_normal((k, c, 3, 3)) * 0.1, "b": np.zeros(k), "scale": np.ones(k),
+              "offset": np.full(k, offset), "mean": np.full(k, mean), "var": np.ones(k)}
+    inits = [numpy_helper.from_array(a.astype(np.float32), n) for n, a in arrays.items()]
+    nodes = [onnx.helper.make_node("Conv", ["x", "w", "b"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+             onnx.helper.make_node("BatchNormalization", ["c", "scale", "offset", "mean", "var"], ["y"], name="bn",
+                                   epsilon=1e-5)]
+    graph = onnx.helper.make_graph(nodes, "fold_" + name, [onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1, c, h, h])],
+                                   [onnx.helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [1, k, h, h])], inits)
+    model = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 13)])
+    model.ir_version = 7
+    path = os.path.join(scratch, "fold_%s.onnx" % name)
+    onnx.save(model, path)
+    x = (rng.uniform(-1, 1, (1, c, h, h)) * scale).astype(np.float32)
+    xf = os.path.join(scratch, "fold_%s_x.npy" % name)
+    np.save(xf, x)
+    return {"onnx": path, "nnl": None, "inputs": [("x", xf)], "arrays": [("x", x)]}
+
+
+def cut_case(example, value, scratch):
+    """The example's ONNX graph up to `value` (an NCHW intermediate, made the output): resnet_block
+    cut after its batch normalizations judges the folded conv without the relu that follows."""
+    m = example_onnx.build(os.path.join(ROOT, "examples", example, "model.nnl"))
+    shapes = {v.name: v for v in onnx.shape_inference.infer_shapes(m).graph.value_info}
+    kept = []
+    for n in m.graph.node:
+        kept.append(n)
+        if value in n.output:
+            break
+    del m.graph.node[:]
+    m.graph.node.extend(kept)
+    del m.graph.output[:]
+    m.graph.output.append(shapes[value])
+    path = os.path.join(scratch, "%s_%s.onnx" % (example, value))
+    onnx.save(m, path)
+    x = os.path.join(ROOT, "examples", example, "input.npy")
+    return {"onnx": path, "nnl": None, "inputs": [("input", x)], "arrays": [("input", np.load(x).astype(np.float32))]}
+
+
+def cases(args, scratch):
+    """[(case, {'onnx': model file, 'nnl': model.nnl or None, 'inputs': [(name, file)], 'arrays': [(name, array)]})]"""
+    out = []
+    for m in EXAMPLES if args.examples else []:
+        onnx_path = os.path.join(scratch, m + ".onnx")
+        onnx.save(example_onnx.build(os.path.join(ROOT, "examples", m, "model.nnl")), onnx_path)
+        x = os.path.join(ROOT, "examples", m, "input.npy")
+        out.append(("example/" + m, {"onnx": onnx_path, "nnl": os.path.join(ROOT, "examples", m, "model.nnl"),
+                                     "inputs": [("input", x)], "arrays": [("input", np.load(x).astype(np.float32))]}))
+    for value in ("bn1", "bn2") if args.examples else []:
+        out.append(("cut/resnet_block_" + value, cut_case("resnet_block", value, scratch)))
+    for name, offset, mean, scale in FOLDING if args.examples else []:
+        out.append(("fold/" + name, folding_case(name, offset, mean, scale, scratch)))
+    if args.node_tests:
+        data = args.data
+        names = sorted(d for d in os.listdir(data) if args.filter in d) if os.path.isdir(data) else []
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            futures = {pool.submit(onnx_node_tests.run_case, args.nnref, os.path.join(data, c), scratch, False): c for c in names}
+            for fut in concurrent.futures.as_completed(futures):
+                status, _, _, case = fut.result()
+                if status == "passed":
+                    out.append(("node/" + futures[fut], {
+                        "onnx": case["model"], "nnl": None, "inputs": case["inputs"],
+                        "arrays": [(n, onnx_node_tests.read_pb(f)) for n, f in case["inputs"]]}))
+    return sorted(out)
+
+
+def answer(runtime, modules, case, work):
+    if runtime in ("ort", "ort_optimized"):
+        return run_ort(modules, case["onnx"], case["arrays"], work, "disabled" if runtime == "ort" else "all"), case["onnx"]
+    if case["nnl"]:
+        return run_torch_nnl(case["nnl"], case["inputs"][0][1], work), case["nnl"]
+    return torch_onnx.run(case["onnx"], dict(case["arrays"])), case["onnx"]
+
+
+def judge_one(args, runtime, modules, name, case, scratch):
+    """('conforms' | 'rejected' | 'not-run' | 'error', detail)."""
+    work = os.path.join(scratch, runtime, name.replace("/", "_"))
+    try:
+        outs, model = answer(runtime, modules, case, work)
+    except (NotRun, torch_onnx.Unmapped) as e:
+        return "not-run", str(e)
+    except subprocess.TimeoutExpired:
+        return "not-run", "timed out"
+    actual = os.path.join(work, "actual.npz")
+    os.makedirs(work, exist_ok=True)
+    np.savez(actual, **outs)
+    inputs = [f for _, f in case["inputs"]]
+    code, report, text, cmd = conform(args.nnref, model, inputs, actual, work)
+    if code == 0:
+        return "conforms", closest(report)
+    if code == 1:
+        keep_reproducer(args.out, runtime, name, model, inputs, actual, report, text, cmd)
+        worst = [o for o in report["outputs"] if o["outside"]]
+        return "rejected", "; ".join("%s: %d of %d outside, worst %s = %.9g, envelope [%.9g, %.9g], %s radii" % (
+            o["name"], o["outside"], o["elements"], o["worst"]["index"], o["worst"]["actual"], o["worst"]["envelope"][0],
+            o["worst"]["envelope"][1], o["worst"]["excess_radii"]) for o in worst)
+    return "error", text.strip()[:300]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nnref", required=True)
+    ap.add_argument("--out", required=True, help="folder for table.md and the reproducers")
+    ap.add_argument("--runtimes", default=",".join(RUNTIMES))
+    ap.add_argument("--require", default="", help="runtimes whose absence is an error (exit 2)")
+    ap.add_argument("--ort-cache", default=os.path.expanduser("~/.cache/nnref-ort"))
+    ap.add_argument("--install", action="store_true", help="npm install onnxruntime-node into --ort-cache when absent")
+    ap.add_argument("--data", default=onnx_node_tests.DEFAULT_DATA)
+    ap.add_argument("--filter", default="", help="only the node tests whose name holds this")
+    ap.add_argument("--missing-code", type=int, default=0,
+                    help="exit code when ONNX Runtime is unavailable and every other verdict conforms (ctest: 77, a skip)")
+    ap.add_argument("--no-node-tests", dest="node_tests", action="store_false")
+    ap.add_argument("--no-examples", dest="examples", action="store_false")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    args.nnref = os.path.abspath(args.nnref)
+    runtimes = [r for r in args.runtimes.split(",") if r]
+    if any(r not in RUNTIMES for r in runtimes):
+        print("unknown runtime in %s (known: %s)" % (args.runtimes, ", ".join(RUNTIMES)))
+        return 2
+    modules = None
+    missing = False
+    if any(r.startswith("ort") for r in runtimes):
+        modules = ort_modules(args.ort_cache, args.install)
+        if modules is None:
+            print("SKIPPED ort, ort_optimized: onnxruntime-node is not installed in %s (use --install with npm)" % args.ort_cache)
+            if any(r.startswith("ort") for r in args.require.split(",") if r):
+                return 2
+            runtimes = [r for r in runtimes if not r.startswith("ort")]
+            missing = True
+    os.makedirs(args.out, exist_ok=True)
+    for r in runtimes:
+        shutil.rmtree(os.path.join(args.out, r), ignore_errors=True)
+    results = collections.defaultdict(dict)
+    with tempfile.TemporaryDirectory() as scratch:
+        todo = cases(args, scratch)
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            futures = {pool.submit(judge_one, args, r, modules, name, case, scratch): (r, name)
+                       for r in runtimes for name, case in todo}
+            for fut in concurrent.futures.as_completed(futures):
+                r, name = futures[fut]
+                results[r][name] = fut.result()
+    lines = ["| runtime | models | run | conformant | not conformant | not run |", "|---|---|---|---|---|---|"]
+    bad = 0
+    for r in runtimes:
+        c = collections.Counter(v[0] for v in results[r].values())
+        run = c["conforms"] + c["rejected"]
+        bad += c["rejected"] + c["error"]
+        lines.append("| %s | %d | %d | %d | %d | %d |" % (r, len(results[r]), run, c["conforms"], c["rejected"] + c["error"],
+                                                          c["not-run"]))
+    detail = []
+    for r in runtimes:
+        shares = [(float(why.split()[0]), name, why) for name, (status, why) in results[r].items() if status == "conforms" and why]
+        if shares:
+            top = max(shares)
+            detail.append("- %s closest to an edge: %s, %s" % (r, top[1], top[2]))
+        for name, (status, why) in sorted(results[r].items()):
+            if status in ("rejected", "error"):
+                detail.append("- %s %s %s: %s" % (status.upper(), r, name, why))
+            elif status == "conforms" and not name.startswith("node/"):
+                detail.append("- %s %s: conforms, %s" % (r, name, why))
+        reasons = collections.Counter(why.split(":")[0] for status, why in results[r].values() if status == "not-run")
+        if reasons:
+            detail.append("- %s not run: %s" % (r, ", ".join("%s %d" % kv for kv in reasons.most_common())))
+    table = "\n".join(lines + [""] + detail) + "\n"
+    with open(os.path.join(args.out, "table.md"), "w") as f:
+        f.write(table)
+    print(table, end="")
+    if bad:
+        return 1
+    return args.missing_code if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,278 @@
+#!/usr/bin/python3
+"""An ONNX graph evaluated by PyTorch float32 functions, node by node, without torch.onnx: PyTorch as
+a peer runtime on the ONNX node tests (scripts/runtime_campaign.py). Each ONNX op maps to the torch
+function that computes it (Conv to F.conv*d, Softmax to torch.softmax, Erf to torch.erf, ...);
+attributes are read with their ONNX defaults for the model's opset. An op, an attribute value or
+an input form the map does not cover raises Unmapped: the case is not run, never guessed.
+
+    torch_onnx.py MODEL.onnx IN.pb... OUT.npz      (inputs in graph-input order)
+"""
+
+import sys
+
+import numpy as np
+import onnx
+import torch
+import torch.nn.functional as F
+from onnx import numpy_helper
+
+
+class Unmapped(Exception):
+    pass
+
+
+def attrs(node):
+    return {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+
+
+UNARY = {
+    "Abs": torch.abs, "Acos": torch.acos, "Acosh": torch.acosh, "Asin": torch.asin, "Asinh": torch.asinh,
+    "Atan": torch.atan, "Atanh": torch.atanh, "Ceil": torch.ceil, "Cos": torch.cos, "Cosh": torch.cosh,
+    "Erf": torch.erf, "Exp": torch.exp, "Floor": torch.floor, "Identity": lambda x: x, "Log": torch.log,
+    "Neg": torch.neg, "Reciprocal": torch.reciprocal, "Relu": torch.relu, "Round": torch.round,
+    "Sigmoid": torch.sigmoid, "Sign": torch.sign, "Sin": torch.sin, "Sinh": torch.sinh, "Softplus": F.softplus,
+    "Softsign": F.softsign, "Sqrt": torch.sqrt, "Tan": torch.tan, "Tanh": torch.tanh,
+}
+BINARY = {"Add": torch.add, "Sub": torch.sub, "Mul": torch.mul, "Div": torch.div, "Pow": torch.pow}
+VARIADIC = {"Max": torch.maximum, "Min": torch.minimum, "Sum": torch.add}
+
+
+def ints(v, name):
+    return [int(i) for i in v.tolist()] if isinstance(v, torch.Tensor) else list(v)
+
+
+def reduce_axes(node, a, ins, opset, rank):
+    axes = a.get("axes")
+    if axes is None and len(ins) > 1 and ins[1] is not None:
+        axes = ints(ins[1], "axes")
+    if not axes:
+        if a.get("noop_with_empty_axes", 0):
+            raise Unmapped("noop_with_empty_axes")
+        axes = list(range(rank))
+    return [int(x) % rank for x in axes]
+
+
+def coerced_groups(x, axis, fn):
+    """Before opset 13 Softmax/LogSoftmax normalise x coerced to 2-D at axis."""
+    shape = x.shape
+    return fn(x.reshape(int(np.prod(shape[:axis])), -1), 1).reshape(shape)
+
+
+def conv(x, w, b, a):
+    n = x.dim() - 2
+    if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
+        raise Unmapped("Conv auto_pad")
+    pads = a.get("pads", [0] * 2 * n)
+    if list(pads[:n]) != list(pads[n:]):
+        x = F.pad(x, [p for i in reversed(range(n)) for p in (pads[i], pads[i + n])])
+        pads = [0] * 2 * n
+    fn = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}.get(n)
+    if fn is None:
+        raise Unmapped("Conv of rank %d" % x.dim())
+    return fn(x, w, b, a.get("strides", [1] * n), pads[:n], a.get("dilations", [1] * n), a.get("group", 1))
+
+
+def pool(op, x, a):
+    n = x.dim() - 2
+    if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET") or a.get("ceil_mode", 0) or a.get("storage_order", 0):
+        raise Unmapped(op + " attributes")
+    k = a["kernel_shape"]
+    s = a.get("strides", [1] * n)
+    pads = a.get("pads", [0] * 2 * n)
+    if op == "MaxPool":
+        d = a.get("dilations", [1] * n)
+        if list(pads[:n]) != list(pads[n:]) or any(p > kk // 2 for p, kk in zip(pads[:n], k)):
+            x = F.pad(x, [p for i in reversed(range(n)) for p in (pads[i], pads[i + n])], value=-float("inf"))
+            pads = [0] * 2 * n
+        return {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}[n](x, k, s, pads[:n], d)
+    if list(pads[:n]) != list(pads[n:]) or any(p > kk // 2 for p, kk in zip(pads[:n], k)):
+        raise Unmapped("AveragePool pads")
+    return {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}[n](x, k, s, pads[:n], False, bool(a.get("count_include_pad", 0)))
+
+
+def apply(node, ins, opset):
+    op, a = node.op_type, attrs(node)
+    x = ins[0] if ins else None
+    if op in UNARY:
+        return UNARY[op](x)
+    if op in BINARY:
+        return BINARY[op](x, ins[1])
+    if op in VARIADIC:
+        y = ins[0]
+        for t in ins[1:]:
+            y = VARIADIC[op](y, t)
+        return y
+    if op == "Mean":
+        return sum(ins[1:], ins[0]) / len(ins)
+    if op in ("Softmax", "LogSoftmax"):
+        fn = torch.softmax if op == "Softmax" else torch.log_softmax
+        axis = a.get("axis", 1 if opset < 13 else -1) % x.dim()
+        return fn(x, axis) if opset >= 13 else coerced_groups(x, axis, fn)
+    if op == "LeakyRelu":
+        return F.leaky_relu(x, a.get("alpha", 0.01))
+    if op == "Elu":
+        return F.elu(x, a.get("alpha", 1.0))
+    if op == "Selu":  # ONNX's default alpha and gamma are float32 attributes
+        alpha, gamma = a.get("alpha", 1.67326319217681884765625), a.get("gamma", 1.05070102214813232421875)
+        return gamma * torch.where(x > 0, x, alpha * (torch.exp(x) - 1))
+    if op == "HardSigmoid":
+        return torch.clamp(a.get("alpha", 0.2) * x + a.get("beta", 0.5), 0, 1)
+    if op == "PRelu":
+        return torch.where(x < 0, x * ins[1], x)
+    if op == "Clip":
+        lo = a.get("min") if opset < 11 else (ins[1] if len(ins) > 1 else None)
+        hi = a.get("max") if opset < 11 else (ins[2] if len(ins) > 2 else None)
+        y = x if lo is None else torch.maximum(x, torch.as_tensor(lo, dtype=x.dtype))
+        return y if hi is None else torch.minimum(y, torch.as_tensor(hi, dtype=x.dtype))
+    if op.startswith("Reduce"):
+        axes = reduce_axes(node, a, ins, opset, x.dim())
+        keep = bool(a.get("keepdims", 1))
+        fns = {"ReduceSum": lambda t: torch.sum(t, axes, keep), "ReduceMean": lambda t: torch.mean(t, axes, keep),
+               "ReduceMax": lambda t: torch.amax(t, axes, keep), "ReduceMin": lambda t: torch.amin(t, axes, keep),
+               "ReduceProd": lambda t: prod(t, axes, keep), "ReduceL1": lambda t: torch.sum(t.abs(), axes, keep),
+               "ReduceL2": lambda t: torch.sqrt(torch.sum(t * t, axes, keep)),
+               "ReduceSumSquare": lambda t: torch.sum(t * t, axes, keep),
+               "ReduceLogSum": lambda t: torch.log(torch.sum(t, axes, keep)),
+               "ReduceLogSumExp": lambda t: torch.logsumexp(t, axes, keep)}
+        if op not in fns:
+            raise Unmapped(op)
+        return fns[op](x)
+    if op == "MatMul":
+        return torch.matmul(x, ins[1])
+    if op == "Gemm":
+        A = x.t() if a.get("transA", 0) else x
+        B = ins[1].t() if a.get("transB", 0) else ins[1]
+        y = a.get("alpha", 1.0) * (A @ B)
+        return y + a.get("beta", 1.0) * ins[2] if len(ins) > 2 and ins[2] is not None else y
+    if op == "Conv":
+        return conv(x, ins[1], ins[2] if len(ins) > 2 else None, a)
+    if op in ("MaxPool", "AveragePool"):
+        return pool(op, x, a)
+    if op == "GlobalAveragePool":
+        return torch.mean(x, list(range(2, x.dim())), True)
+    if op == "GlobalMaxPool":
+        return torch.amax(x, list(range(2, x.dim())), True)
+    if op == "BatchNormalization":
+        if len(node.output) > 1 or a.get("training_mode", 0):
+            raise Unmapped("BatchNormalization training")
+        return F.batch_norm(x, ins[3], ins[4], ins[1], ins[2], False, 0.0, a.get("epsilon", 1e-5))
+    if op == "InstanceNormalization":
+        return F.instance_norm(x, weight=ins[1], bias=ins[2], eps=a.get("epsilon", 1e-5))
+    if op == "LRN":
+        return F.local_response_norm(x, a["size"], a.get("alpha", 1e-4), a.get("beta", 0.75), a.get("bias", 1.0))
+    if op == "Transpose":
+        return x.permute(*(a.get("perm") or list(reversed(range(x.dim())))))
+    if op == "Flatten":
+        axis = a.get("axis", 1)
+        axis = axis + x.dim() if axis < 0 else axis
+        return x.reshape(int(np.prod(x.shape[:axis])), int(np.prod(x.shape[axis:])))
+    if op == "Reshape" and opset >= 5 and not a.get("allowzero", 0):
+        shape = ints(ins[1], "shape")
+        return x.reshape([x.shape[i] if d == 0 else d for i, d in enumerate(shape)])
+    if op == "Concat":
+        return torch.cat(ins, a["axis"])
+    if op == "Unsqueeze":
+        axes = a.get("axes") if opset < 13 else ints(ins[1], "axes")
+        rank = x.dim() + len(axes)
+        for ax in sorted(int(v) % rank for v in axes):
+            x = x.unsqueeze(ax)
+        return x
+    if op == "Squeeze":
+        axes = a.get("axes") if opset < 13 else (ints(ins[1], "axes") if len(ins) > 1 else None)
+        if axes is None:
+            return x.squeeze()
+        for ax in sorted((int(v) % x.dim() for v in axes), reverse=True):
+            x = x.squeeze(ax)
+        return x
+    if op == "Expand":
+        return x * torch.ones(ints(ins[1], "shape"), dtype=x.dtype)
+    if op == "Tile":
+        return x.repeat(ints(ins[1], "repeats"))
+    if op == "Dropout" and len(node.output) == 1:
+        return x
+    if op == "LayerNormalization":  # Y, and the optional Mean and InvStdDev over the axes from axis on
+        axis = a.get("axis", -1)
+        axis = axis + x.dim() if axis < 0 else axis
+        eps = a.get("epsilon", 1e-5)
+        y = F.layer_norm(x, x.shape[axis:], ins[1], ins[2] if len(ins) > 2 else None, eps)
+        if len(node.output) == 1:
+            return y
+        dims = list(range(axis, x.dim()))
+        mean = torch.mean(x, dims, True)
+        return [y, mean, torch.rsqrt(torch.mean((x - mean) ** 2, dims, True) + eps)]
+    if op == "Split":
+        axis = a.get("axis", 0) % x.dim()
+        sizes = a.get("split") if opset < 13 else (ints(ins[1], "split") if len(ins) > 1 and ins[1] is not None else None)
+        if not sizes:
+            sizes = [x.shape[axis] // len(node.output)] * len(node.output)
+        return list(torch.split(x, list(sizes), axis))
+    if op == "Slice" and opset >= 10:
+        starts, ends = ints(ins[1], "starts"), ints(ins[2], "ends")
+        axes = ints(ins[3], "axes") if len(ins) > 3 and ins[3] is not None else list(range(len(starts)))
+        steps = ints(ins[4], "steps") if len(ins) > 4 and ins[4] is not None else [1] * len(starts)
+        index = [slice(None)] * x.dim()
+        for s, e, ax, st in zip(starts, ends, axes, steps):
+            if st <= 0:
+                raise Unmapped("Slice step %d" % st)
+            index[ax % x.dim()] = slice(s, e, st)
+        return x[tuple(index)]
+    if op == "Gather":
+        axis = a.get("axis", 0) % x.dim()
+        return torch.index_select(x, axis, ins[1].reshape(-1).long() % x.shape[axis]).reshape(
+            x.shape[:axis] + ins[1].shape + x.shape[axis + 1:])
+    if op == "Pad" and opset >= 11:
+        pads, n = ints(ins[1], "pads"), x.dim()
+        mode = a.get("mode", b"constant")
+        mode = mode.decode() if isinstance(mode, bytes) else mode
+        value = float(ins[2]) if len(ins) > 2 and ins[2] is not None else 0.0
+        flat = [p for i in reversed(range(n)) for p in (pads[i], pads[i + n])]
+        if mode == "constant":
+            return F.pad(x, flat, value=value)
+        while len(flat) and flat[-2:] == [0, 0]:  # torch pads reflect/replicate only the last axes
+            flat = flat[:-2]
+        return F.pad(x, flat, mode={"reflect": "reflect", "edge": "replicate"}[mode])
+    raise Unmapped(op)
+
+
+def prod(t, axes, keep):
+    for ax in sorted(axes, reverse=True):
+        t = torch.prod(t, ax, keep)
+    return t
+
+
+def run(model_path, feeds):
+    """{output: numpy array} for feeds {graph input: numpy array}, in float32 (float64 data stays)."""
+    model = onnx.load(model_path)
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 1)
+    env = {}
+    for t in model.graph.initializer:
+        env[t.name] = torch.from_numpy(numpy_helper.to_array(t).copy())
+    for name, a in feeds.items():
+        env[name] = torch.from_numpy(np.asarray(a).copy())
+    torch.set_num_threads(1)
+    with torch.inference_mode():
+        for node in model.graph.node:
+            if node.domain not in ("", "ai.onnx"):
+                raise Unmapped("domain " + node.domain)
+            if node.op_type == "Constant":
+                env[node.output[0]] = torch.from_numpy(numpy_helper.to_array(attrs(node)["value"]).copy())
+                continue
+            ins = [env[i] if i else None for i in node.input]
+            y = apply(node, ins, opset)
+            for name, value in zip(node.output, y if isinstance(y, list) else [y]):
+                if name:
+                    env[name] = value
+    return {o.name: env[o.name].numpy() for o in model.graph.output}
+
+
+def main():
+    from onnx_node_tests import read_pb
+    model = onnx.load(sys.argv[1])
+    inits = {t.name for t in model.graph.initializer}
+    names = [i.name for i in model.graph.input if i.name not in inits]
+    outs = run(sys.argv[1], {n: read_pb(f) for n, f in zip(names, sys.argv[2:-1])})
+    np.savez(sys.argv[-1], **outs)
+
+
+if __name__ == "__main__":
+    main()
