@@ -121,6 +121,11 @@ std::vector<Case> shape_binding_and_size_cases() {
       sym_op({1, 8, 3}, PadAttrs{{{0, 0}, {2, 2}, {0, 0}}, PadBorder::Reflect}, {{"input.0", 1, 100}}),
       sym_op({1, 8, 3}, PadAttrs{{{0, 0}, {2, 2}, {0, 0}}, PadBorder::Reflect}, {{"input.0", 3, 100}}),
       {"op", 2, {{"input.0", 1}}});
+  // reflect-even pad (3, 0) of axis 1 of [1, N, 3]: needs N >= 3 (the edge is repeated).
+  add(t, "shape.pad.reflect-even-too-wide", "(3, 0) on input.0 = 1..100",
+      sym_op({1, 8, 3}, PadAttrs{{{0, 0}, {3, 0}, {0, 0}}, PadBorder::ReflectEven}, {{"input.0", 1, 100}}),
+      sym_op({1, 8, 3}, PadAttrs{{{0, 0}, {3, 0}, {0, 0}}, PadBorder::ReflectEven}, {{"input.0", 3, 100}}),
+      {"op", 2, {{"input.0", 1}}});
   // Replicate of an empty axis: as for the reductions, only a declared extent 0 is empty.
   // squeeze axis 1 of [1, N, 3]: N == 1, so 2 fails first.
   add(t, "shape.squeeze.extent-not-one", "axis 1 of extent input.0 = 1..100",
