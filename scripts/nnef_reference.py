@@ -34,7 +34,7 @@ import torch
 import torch.nn.functional as F
 
 CROSSCHECK_MODELS = ["tests/data/nnef/alexnet_small", "tests/data/nnef/crosscheck/mlp",
-                     "tests/data/nnef/crosscheck/convnet"]
+                     "tests/data/nnef/crosscheck/convnet", "tests/data/nnef/crosscheck/logic"]
 
 
 # ---------------------------------------------------------------- flat syntax
@@ -115,8 +115,12 @@ def parse_graph(text):
                 lhs.append(tok)
         r.take("=")
         op = r.take()
-        r.take("(")
         pos, named = [], {}
+        if r.peek() == "<":  # a generic argument: constant<integer>, cast<scalar>
+            r.take("<")
+            named["?"] = r.take()
+            r.take(">")
+        r.take("(")
         while r.peek() != ")":
             if r.t[r.i + 1] == "=":
                 name = r.take()
@@ -194,6 +198,19 @@ def pad_nd(x, pads, value=0.0):
     return F.pad(x, flat, value=value)
 
 
+def slice_indices(extent, begin, end, step, unit_strides):
+    """The indices slice keeps on one axis (§4.5.4): negative bounds count from the end; values
+    above the extent are the extent, below 0 are -1; end 0 is the end when every stride is 1. A
+    negative stride walks backwards from begin, so there the bounds cannot pass extent - 1."""
+    if end == 0 and unit_strides:
+        end = extent
+    b, e = [v + extent if v < 0 else v for v in (begin, end)]
+    top = extent if step > 0 else extent - 1
+    bottom = 0 if step > 0 else -1
+    b, e = [min(max(v, bottom), top) for v in (b, e)]
+    return list(range(b, e, step))
+
+
 def conv(x, w, b, named):
     n = x.dim() - 2
     stride = named.get("stride") or [1] * n
@@ -237,6 +254,8 @@ def evaluate(model_dir, inputs):
             return None
         return torch.tensor([float(v)], dtype=torch.float64)
 
+    compare = {"lt": torch.lt, "gt": torch.gt, "le": torch.le, "ge": torch.ge, "eq": torch.eq, "ne": torch.ne,
+               "and": torch.logical_and, "or": torch.logical_or}
     binary = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div, "pow": torch.pow,
               "min": torch.minimum, "max": torch.maximum}
     unary = {"relu": F.relu, "sigmoid": torch.sigmoid, "tanh": torch.tanh, "exp": torch.exp, "log": torch.log,
@@ -248,7 +267,8 @@ def evaluate(model_dir, inputs):
         elif op == "variable":
             y = torch.from_numpy(read_dat(os.path.join(model_dir, named["label"] + ".dat")))
         elif op == "constant":
-            y = torch.tensor(named["value"], dtype=torch.float64).expand(int(np.prod(named["shape"]))).reshape(named["shape"])
+            dtype = {"integer": torch.int64, "logical": torch.bool}.get(named.get("?"), torch.float64)
+            y = torch.tensor(named["value"], dtype=dtype).expand(int(np.prod(named["shape"]))).reshape(named["shape"])
         elif op == "conv":
             y = conv(a[0], a[1], a[2] if len(a) > 2 else torch.zeros(1, dtype=torch.float64), named)
         elif op in ("max_pool", "avg_pool"):
@@ -257,6 +277,36 @@ def evaluate(model_dir, inputs):
             y = unary[op](a[0])
         elif op in binary:
             y = binary[op](*broadcast_pair(a[0], a[1]))
+        elif op in compare:
+            y = compare[op](*broadcast_pair(a[0], a[1]))
+        elif op == "not":
+            y = torch.logical_not(a[0])
+        elif op == "select":
+            r = max(t.dim() for t in a)
+            y = torch.where(*(left_aligned(t, r) for t in a))
+        elif op in ("argmax_reduce", "argmin_reduce"):  # one axis: the index along it
+            (axis,) = named["axes"]
+            y = (torch.argmax if op == "argmax_reduce" else torch.argmin)(a[0], dim=axis, keepdim=True)
+        elif op in ("all_reduce", "any_reduce"):
+            y = a[0]
+            for axis in named["axes"]:
+                y = y.all(axis, keepdim=True) if op == "all_reduce" else y.any(axis, keepdim=True)
+        elif op == "slice":
+            y = a[0]
+            strides = named.get("stride") or [1] * len(named["axes"])
+            for i, axis in enumerate(named["axes"]):
+                keep = slice_indices(y.shape[axis], named["begin"][i], named["end"][i], strides[i], set(strides) == {1})
+                y = y.index_select(axis, torch.tensor(keep, dtype=torch.int64))
+        elif op == "gather":
+            y = torch.from_numpy(np.take(a[0].numpy(), a[1].numpy(), axis=named.get("axis", 0)))
+        elif op == "cast":
+            to = named["?"]
+            if to == "scalar":
+                y = a[0].to(torch.float64)
+            elif to == "integer":
+                y = torch.floor(a[0]).to(torch.int64) if a[0].is_floating_point() else a[0].to(torch.int64)
+            else:
+                y = a[0] != 0
         elif op == "softmax":
             y = F.softmax(a[0], dim=tuple(named.get("axes", [1]))[0])
         elif op == "linear":
@@ -300,6 +350,8 @@ def evaluate(model_dir, inputs):
                 flat += [before, after]
             if mode == "constant":
                 y = F.pad(a[0], flat, value=named.get("value", 0.0))
+            elif mode == "reflect-even":  # the edge repeated: NumPy's 'symmetric'
+                y = torch.from_numpy(np.pad(a[0].numpy(), pads, mode="symmetric"))
             else:  # torch pads the spatial axes only: the leading pairs must be (0, 0)
                 assert all(p == (0, 0) for p in pads[:2])
                 y = F.pad(a[0], flat[: 2 * (len(pads) - 2)], mode=mode)

@@ -114,12 +114,17 @@ std::vector<Case> shape_binding_and_size_cases() {
   }
   // slice [4, end) of axis 1 of [1, N, 3]: needs N >= 5.
   add(t, "shape.slice.empty", "[4, end) of input.0 = 1..100",
-      sym_op({1, 8, 3}, SliceAttrs{{1}, {4}, {0}}, {{"input.0", 1, 100}}),
-      sym_op({1, 8, 3}, SliceAttrs{{1}, {4}, {0}}, {{"input.0", 5, 100}}), {"op", 2, {{"input.0", 1}}});
+      sym_op({1, 8, 3}, SliceAttrs{{1}, {4}, {0}, {}}, {{"input.0", 1, 100}}),
+      sym_op({1, 8, 3}, SliceAttrs{{1}, {4}, {0}, {}}, {{"input.0", 5, 100}}), {"op", 2, {{"input.0", 1}}});
   // reflect pad (2, 2) of axis 1 of [1, N, 3]: needs N - 1 >= 2.
   add(t, "shape.pad.reflect-too-wide", "(2, 2) on input.0 = 1..100",
       sym_op({1, 8, 3}, PadAttrs{{{0, 0}, {2, 2}, {0, 0}}, PadBorder::Reflect}, {{"input.0", 1, 100}}),
       sym_op({1, 8, 3}, PadAttrs{{{0, 0}, {2, 2}, {0, 0}}, PadBorder::Reflect}, {{"input.0", 3, 100}}),
+      {"op", 2, {{"input.0", 1}}});
+  // reflect-even pad (3, 0) of axis 1 of [1, N, 3]: needs N >= 3 (the edge is repeated).
+  add(t, "shape.pad.reflect-even-too-wide", "(3, 0) on input.0 = 1..100",
+      sym_op({1, 8, 3}, PadAttrs{{{0, 0}, {3, 0}, {0, 0}}, PadBorder::ReflectEven}, {{"input.0", 1, 100}}),
+      sym_op({1, 8, 3}, PadAttrs{{{0, 0}, {3, 0}, {0, 0}}, PadBorder::ReflectEven}, {{"input.0", 3, 100}}),
       {"op", 2, {{"input.0", 1}}});
   // Replicate of an empty axis: as for the reductions, only a declared extent 0 is empty.
   // squeeze axis 1 of [1, N, 3]: N == 1, so 2 fails first.
@@ -133,8 +138,8 @@ std::vector<Case> shape_binding_and_size_cases() {
   // N over 1..4 the slice's own obligation (the same predicate) holds for no admissible size, so
   // it is not assumed afterwards and the output's extent is refuted as well, first at N = 1.
   add(t, "shape.empty-extent", "the output of slice [4, end) of input.0 = 1..4",
-      sym_op({1, 8, 3}, SliceAttrs{{1}, {4}, {0}}, {{"input.0", 1, 4}}),
-      sym_op({1, 8, 3}, SliceAttrs{{1}, {4}, {0}}, {{"input.0", 5, 100}}),
+      sym_op({1, 8, 3}, SliceAttrs{{1}, {4}, {0}, {}}, {{"input.0", 1, 4}}),
+      sym_op({1, 8, 3}, SliceAttrs{{1}, {4}, {0}, {}}, {{"input.0", 5, 100}}),
       {"op", 2, {{"input.0", 1}}, Severity::Error, kFile, "fails for every size"});
   // A valid 5 x 5 conv over [1, H, 32, 3]: needs H >= 5.
   {

@@ -101,18 +101,18 @@ TEST_CASE("fastpath split: every axis, equal and unequal ratios") {
 TEST_CASE("fastpath slice: one axis, several, negative bounds, end 0, clamped ranges, every bit moved") {
   uint64_t seed = 3400;
   const Value<double> x = random_value(Shape::of({5, 6, 7, 9}), seed++);
-  check_fast_op(SliceAttrs{{0}, {1}, {4}}, {x});
-  check_fast_op(SliceAttrs{{3}, {2}, {-1}}, {x});
-  check_fast_op(SliceAttrs{{1, 3}, {-4, 0}, {0, 5}}, {x});
-  check_fast_op(SliceAttrs{{2, 0}, {3, 2}, {100, 3}}, {x});
-  check_fast_op(SliceAttrs{{-1, -3, 0}, {-100, 1, 0}, {8, 6, 0}}, {x});
-  check_fast_op(SliceAttrs{{}, {}, {}}, {x});
-  check_bits(SliceAttrs{{1}, {1}, {3}}, specials(Shape::of({3, 4})));
+  check_fast_op(SliceAttrs{{0}, {1}, {4}, {}}, {x});
+  check_fast_op(SliceAttrs{{3}, {2}, {-1}, {}}, {x});
+  check_fast_op(SliceAttrs{{1, 3}, {-4, 0}, {0, 5}, {}}, {x});
+  check_fast_op(SliceAttrs{{2, 0}, {3, 2}, {100, 3}, {}}, {x});
+  check_fast_op(SliceAttrs{{-1, -3, 0}, {-100, 1, 0}, {8, 6, 0}, {}}, {x});
+  check_fast_op(SliceAttrs{{}, {}, {}, {}}, {x});
+  check_bits(SliceAttrs{{1}, {1}, {3}, {}}, specials(Shape::of({3, 4})));
 }
 
 TEST_CASE("fastpath pad: every border, ranks 0 to 4, asymmetric and zero paddings") {
   uint64_t seed = 3500;
-  for (PadBorder border : {PadBorder::Constant, PadBorder::Reflect, PadBorder::Replicate}) {
+  for (PadBorder border : {PadBorder::Constant, PadBorder::Reflect, PadBorder::Replicate, PadBorder::ReflectEven}) {
     const Real value{-1.5, "-1.5"};
     check_fast_op(PadAttrs{{{2, 3}}, border, value}, {random_value(Shape::of({5}), seed++)});
     check_fast_op(PadAttrs{{{1, 0}, {0, 2}}, border, value}, {random_value(Shape::of({3, 4}), seed++)});

@@ -236,3 +236,95 @@ TEST_CASE("nnef: the extents of externals get size names: batch for axis 0, <id>
   for (const auto& s : r.model->size_names) names.push_back(s.name);
   CHECK(names == std::vector<std::string>{"batch", "input.1", "input.2", "input.3"});
 }
+
+// input = [-2, -1, 0, 1, 2] (shape [1, 5]), t = [0, 0, 0, 1, 1]... each comparison against 0.0
+// selects 1.0 or 0.0: lt [1,1,0,0,0], gt [0,0,0,1,1], le [1,1,1,0,0], ge [0,0,1,1,1], eq [0,0,1,0,0],
+// ne [1,1,0,1,1]; not(lt) = ge; and(ge, mask) with the constant mask [1,0,1,0,1] = [0,0,1,0,1];
+// or(lt, eq) = le.
+TEST_CASE("nnef: comparisons and logical operations feed select") {
+  Folder f;
+  const auto r = load_text(kCompositional + R"(graph G( input ) -> ( lt0, gt0, le0, ge0, eq0, ne0, nlt, masked, either ) {
+    input = external(shape = [1, 5]);
+    mask = constant<logical>(shape = [1, 5], value = [true, false, true, false, true]);
+    lt0 = select(lt(input, 0.0), 1.0, 0.0);
+    gt0 = select(gt(input, 0.0), 1.0, 0.0);
+    le0 = select(le(input, 0.0), 1.0, 0.0);
+    ge0 = select(ge(input, 0.0), 1.0, 0.0);
+    eq0 = select(eq(input, 0.0), 1.0, 0.0);
+    ne0 = select(ne(input, 0.0), 1.0, 0.0);
+    nlt = select(not(lt(input, 0.0)), 1.0, 0.0);
+    masked = select(and(ge(input, 0.0), mask), 1.0, 0.0);
+    either = select(or(lt(input, 0.0), eq(input, 0.0)), 1.0, 0.0);
+})", f);
+  const auto out = run_f64(r, {host({1, 5}, {-2, -1, 0, 1, 2})});
+  CHECK(out[0] == std::vector<double>{1, 1, 0, 0, 0});
+  CHECK(out[1] == std::vector<double>{0, 0, 0, 1, 1});
+  CHECK(out[2] == std::vector<double>{1, 1, 1, 0, 0});
+  CHECK(out[3] == std::vector<double>{0, 0, 1, 1, 1});
+  CHECK(out[4] == std::vector<double>{0, 0, 1, 0, 0});
+  CHECK(out[5] == std::vector<double>{1, 1, 0, 1, 1});
+  CHECK(out[6] == std::vector<double>{0, 0, 1, 1, 1});
+  CHECK(out[7] == std::vector<double>{0, 0, 1, 0, 1});
+  CHECK(out[8] == std::vector<double>{1, 1, 1, 0, 0});
+}
+
+// selu(x) = lambda * select(x < 0, alpha * (exp(x) - 1), x) with the defaults alpha = 1.67326319,
+// lambda = 1.05070102, from its §4.9 body; the operator syntax x < 0.0 is the invocation lt.
+TEST_CASE("nnef: selu runs from its body, and operator comparisons are the comparison ops") {
+  Folder f;
+  const auto r = load_text(kCompositional + R"(graph G( input ) -> ( s, m ) {
+    input = external(shape = [1, 3]);
+    s = selu(input);
+    m = select(input >= 0.5 && input != 1.0, input, -input);
+})", f);
+  const auto out = run_f64(r, {host({1, 3}, {-1, 0.5, 1})});
+  const double alpha = 1.67326319, lambda = 1.05070102;
+  CHECK(out[0][0] == Approx(lambda * alpha * (std::exp(-1.0) - 1)).epsilon(1e-15));
+  CHECK(out[0][1] == Approx(lambda * 0.5).epsilon(1e-15));
+  CHECK(out[0][2] == Approx(lambda).epsilon(1e-15));
+  CHECK(out[1] == std::vector<double>{1, 0.5, -1});
+}
+
+// input [1, 2, 4] = [[[3, 1, 4, 1], [5, 9, 2, 6]]]. argmax over axis 2: [[[2], [1]]]; argmin over
+// axes [1, 2] (row-major over (row, column)): position (0, 1) = 1 ties with (0, 3): the first, 1.
+// all(input > 1) over axis 2: [false, true]; any(input > 8) over axis 2: [false, true].
+TEST_CASE("nnef: arg reductions give integers, all and any logical values, read through cast and select") {
+  Folder f;
+  const auto r = load_text(kCompositional + R"(graph G( input ) -> ( amax, amin, every, some ) {
+    input = external(shape = [1, 2, 4]);
+    amax = cast<scalar>(argmax_reduce(input, axes = [2]));
+    amin = cast<scalar>(argmin_reduce(input, axes = [1, 2]));
+    every = select(all_reduce(gt(input, 1.0), axes = [2]), 1.0, 0.0);
+    some = select(any_reduce(gt(input, 8.0), axes = [2]), 1.0, 0.0);
+})", f);
+  const auto out = run_f64(r, {host({1, 2, 4}, {3, 1, 4, 1, 5, 9, 2, 6})});
+  CHECK(out[0] == std::vector<double>{2, 1});
+  CHECK(out[1] == std::vector<double>{1});
+  CHECK(out[2] == std::vector<double>{0, 1});
+  CHECK(out[3] == std::vector<double>{0, 1});
+}
+
+// input [1, 6] = 0..5. slice stride 2: 0, 2, 4; stride −2 from −1: 5, 3, 1; pad reflect-even
+// (2, 1): 1, 0 | 0..5 | 5; gather axis 1 with the constant<integer> [5, 0, 5]: 5, 0, 5;
+// cast<integer> then cast<scalar> floors: input − 0.5 → −1, 0, 1, 2, 3, 4; cast<logical> of
+// input − 2 is true but at 2.
+TEST_CASE("nnef: strided slices, reflect-even padding, gather with integer constants, casts") {
+  Folder f;
+  const auto r = load_text(kCompositional + R"(graph G( input ) -> ( even, back, padded, picked, floored, nonzero ) {
+    input = external(shape = [1, 6]);
+    even = slice(input, axes = [1], begin = [0], end = [6], stride = [2]);
+    back = slice(input, axes = [1], begin = [-1], end = [-7], stride = [-2]);
+    padded = pad(input, padding = [(0, 0), (2, 1)], border = 'reflect-even');
+    index = constant<integer>(shape = [3], value = [5, 0, 5]);
+    picked = gather(input, index, axis = 1);
+    floored = cast<scalar>(cast<integer>(sub(input, 0.5)));
+    nonzero = select(cast<logical>(sub(input, 2.0)), 1.0, 0.0);
+})", f);
+  const auto out = run_f64(r, {host({1, 6}, {0, 1, 2, 3, 4, 5})});
+  CHECK(out[0] == std::vector<double>{0, 2, 4});
+  CHECK(out[1] == std::vector<double>{5, 3, 1});
+  CHECK(out[2] == std::vector<double>{1, 0, 0, 1, 2, 3, 4, 5, 5});
+  CHECK(out[3] == std::vector<double>{5, 0, 5});
+  CHECK(out[4] == std::vector<double>{-1, 0, 1, 2, 3, 4});
+  CHECK(out[5] == std::vector<double>{1, 1, 0, 1, 1, 1});
+}

@@ -131,9 +131,17 @@ TEST_CASE("nnef errors: tensors the graph introduces, memory, labels and unsuppo
            Case{flat("c = constant(shape = [2, 2], value = [1.0, 2.0]);\noutput = add(input, c);"), "nnef.constant.value-count", 4, 5},
            Case{flat("w = variable(shape = [1, 2], label = 'w');\noutput = update(w, input);"),
                 "nnef.variable.update-unsupported", 5, 10},
-           Case{flat("output = lt(input, 0.0);"), "nnef.op-unsupported", 4, 10},
+           Case{flat("c = lt(input, 0.0);\noutput = select(c, true, false);"), "kind.operand", 5, 10},
+           Case{flat("i = constant<integer>(shape = [1], value = [9007199254740993]);\noutput = gather(input, i, axis = 1);"),
+                "nnef.literal.range", 4, 5},
+           Case{flat("i = constant<integer>(shape = [1], value = [0]);\noutput = gather(input, i, axis = -1);"),
+                "nnef.argument.value", 5, 10},
+           Case{flat("output = cast(input);"), "nnef.type.generic-ambiguous", 4, 10},
            Case{flat("output = deconv(input, input);"), "nnef.op-unsupported", 4, 10},
-           Case{flat("output = pad(input, padding = [(0, 0), (1, 1)], border = 'reflect-even');"), "nnef.op-unsupported", 4, 10},
+           Case{flat("output = pad(input, padding = [(0, 0), (1, 1)], border = 'ignore');"), "nnef.argument.value", 4, 10},
+           Case{flat("output = pad(input, padding = [(0, 0), (3, 0)], border = 'reflect-even');"),
+                "shape.pad.reflect-even-too-wide", 4, 10},
+           Case{flat("output = slice(input, axes = [1], begin = [0], end = [2], stride = [0]);"), "attr.slice.stride-zero", 4, 10},
            Case{flat("c = constant(shape = [1, 3], value = [1.0]);\noutput = add(input, c);"), "shape.broadcast.incompatible", 5, 10},
        })
     expect(c);
@@ -141,13 +149,17 @@ TEST_CASE("nnef errors: tensors the graph introduces, memory, labels and unsuppo
 
 TEST_CASE("nnef errors: an op with no IR counterpart inside a standard fragment is located at the document's call") {
   Folder f;
-  const LoadResult r = load_text(flat("output = selu(input);"), f, WeightsPolicy::Skip);
+  const LoadResult r = load_text(flat("rois = constant(shape = [1, 4], value = [0.0, 0.0, 1.0, 1.0]);\n"
+                                      "index = constant<integer>(shape = [1], value = [0]);\n"
+                                      "output = avg_roi_align(input, rois, index, output_size = [1, 1], "
+                                      "sampling_rate = [1, 1]);"),
+                                 f, WeightsPolicy::Skip);
   REQUIRE_FALSE(r.diagnostics.empty());
   const Diagnostic& d = r.diagnostics[0];
   CHECK(d.code == "nnef.op-unsupported");
-  CHECK(d.message.find("'lt'") != std::string::npos);  // selu's body compares x < 0.0
-  CHECK(d.loc.line == 4);
+  CHECK(d.message.find("'roi_resample'") != std::string::npos);  // avg_roi_align's body resamples first
+  CHECK(d.loc.line == 6);
   CHECK(d.loc.column == 10);
   REQUIRE_FALSE(d.notes.empty());
-  CHECK(d.notes.back().find("'selu'") != std::string::npos);
+  CHECK(d.notes.back().find("'avg_roi_align'") != std::string::npos);
 }

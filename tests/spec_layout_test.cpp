@@ -60,9 +60,11 @@ TEST_CASE("each layout op lists its own obligations", "[layout]") {
   CHECK(own_codes<TransposeAttrs>() == V{"shape.transpose.invalid-permutation"});
   CHECK(own_codes<ConcatAttrs>() == V{"shape.concat.rank-mismatch", "shape.concat.extent-mismatch"});
   CHECK(own_codes<SplitAttrs>() == V{"attr.split.ratio-nonpositive", "shape.split.extent-indivisible"});
-  CHECK(own_codes<SliceAttrs>() == V{"attr.slice.attribute-length", "shape.slice.empty"});
-  CHECK(own_codes<PadAttrs>() == V{"shape.pad.attribute-length", "attr.pad.padding-negative",
-                                   "shape.pad.reflect-too-wide", "shape.pad.replicate-empty"});
+  CHECK(own_codes<SliceAttrs>() == V{"attr.slice.attribute-length", "attr.slice.stride-zero", "shape.slice.empty"});
+  CHECK(own_codes<PadAttrs>() == V{"shape.pad.attribute-length", "attr.pad.padding-negative", "shape.pad.reflect-too-wide",
+                                   "shape.pad.reflect-even-too-wide", "shape.pad.replicate-empty"});
+  CHECK(own_codes<GatherAttrs>().empty());
+  CHECK(own_codes<CastAttrs>().empty());
   CHECK(own_codes<SqueezeAttrs>() == V{"shape.squeeze.extent-not-one"});
   CHECK(own_codes<UnsqueezeAttrs>().empty());
 }
@@ -77,7 +79,7 @@ TEST_CASE("axis messages come from the shared validator", "[layout][shape]") {
         "concat: axis -4 is out of range for an input of rank 3 (valid: -3 to 2)");
   CHECK(failure(SplitAttrs{3, {1}}, {in}).message ==
         "split: axis 3 is out of range for an input of rank 3 (valid: -3 to 2)");
-  CHECK(failure(SliceAttrs{{1, -2}, {0, 0}, {1, 1}}, {in}).message == "slice: axes [1, -2] name axis 1 more than once");
+  CHECK(failure(SliceAttrs{{1, -2}, {0, 0}, {1, 1}, {}}, {in}).message == "slice: axes [1, -2] name axis 1 more than once");
   CHECK(failure(SqueezeAttrs{{5}}, {in}).message ==
         "squeeze: axis 5 is out of range for an input of rank 3 (valid: -3 to 2)");
 }

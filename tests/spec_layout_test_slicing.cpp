@@ -18,20 +18,20 @@ using namespace nnref::test;
 
 TEST_CASE("slice with negative indices, end 0 and clamping", "[layout]") {
   auto x = tensor(Shape::of({10}), iota(10));
-  auto slice = [&](int64_t b, int64_t e) { return doubles(run(SliceAttrs{{0}, {b}, {e}}, {x})[0]); };
+  auto slice = [&](int64_t b, int64_t e) { return doubles(run(SliceAttrs{{0}, {b}, {e}, {}}, {x})[0]); };
   CHECK(slice(-3, 0) == std::vector<double>{7, 8, 9});           // [10−3, 10)
   CHECK(slice(2, -5) == std::vector<double>{2, 3, 4});           // [2, 10−5)
   CHECK(slice(-20, 100) == iota(10));                            // [max(−10, 0), min(100, 10))
   CHECK(slice(8, 100) == std::vector<double>{8, 9});             // end clamped to 10
   // 2-D: rows [1, 3) of 3 → 1, 2; columns (axis −1) [−2, 0) of 4 → 2, 3; x[r][c] = 4r + c
-  auto y = run(SliceAttrs{{0, -1}, {1, -2}, {3, 0}}, {tensor(Shape::of({3, 4}), iota(12))})[0];
+  auto y = run(SliceAttrs{{0, -1}, {1, -2}, {3, 0}, {}}, {tensor(Shape::of({3, 4}), iota(12))})[0];
   CHECK(y.shape() == Shape::of({2, 2}));
   CHECK(doubles(y) == std::vector<double>{6, 7, 10, 11});
-  CHECK(code_of(SliceAttrs{{0}, {5}, {3}}, {Shape::of({10})}) == "shape.slice.empty");
-  CHECK(code_of(SliceAttrs{{0}, {20}, {30}}, {Shape::of({10})}) == "shape.slice.empty");  // [10, 10)
-  CHECK(code_of(SliceAttrs{{0}, {1, 2}, {3}}, {Shape::of({10})}) == "attr.slice.attribute-length");
-  CHECK(code_of(SliceAttrs{{1}, {1}, {3}}, {Shape::of({10})}) == "shape.axis.out-of-range");
-  CHECK(code_of(SliceAttrs{{0, -1}, {1, 1}, {3, 3}}, {Shape::of({10})}) == "shape.axis.duplicate");
+  CHECK(code_of(SliceAttrs{{0}, {5}, {3}, {}}, {Shape::of({10})}) == "shape.slice.empty");
+  CHECK(code_of(SliceAttrs{{0}, {20}, {30}, {}}, {Shape::of({10})}) == "shape.slice.empty");  // [10, 10)
+  CHECK(code_of(SliceAttrs{{0}, {1, 2}, {3}, {}}, {Shape::of({10})}) == "attr.slice.attribute-length");
+  CHECK(code_of(SliceAttrs{{1}, {1}, {3}, {}}, {Shape::of({10})}) == "shape.axis.out-of-range");
+  CHECK(code_of(SliceAttrs{{0, -1}, {1, 1}, {3, 3}, {}}, {Shape::of({10})}) == "shape.axis.duplicate");
 }
 
 TEST_CASE("pad with the three borders", "[layout]") {

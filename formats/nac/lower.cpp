@@ -24,8 +24,9 @@ template <> constexpr int enum_max<Broadcast>() { return 2; }
 template <> constexpr int enum_max<Layout>() { return 1; }
 template <> constexpr int enum_max<PadMode>() { return 3; }
 template <> constexpr int enum_max<PoolBorder>() { return 1; }
-template <> constexpr int enum_max<PadBorder>() { return 2; }
+template <> constexpr int enum_max<PadBorder>() { return 3; }
 template <> constexpr int enum_max<WeightLayout>() { return 1; }
+template <> constexpr int enum_max<ElemKind>() { return 2; }
 
 std::string node_name(size_t index) { return "v" + std::to_string(index); }
 

@@ -52,7 +52,7 @@ constexpr std::array kNnefCodes = {
     CodeInfo{"nnef.type.tuple-index", "a tuple subscript that is not an integer literal", "nnef"},
     CodeInfo{"nnef.type.conversion", "a string that integer(...) or scalar(...) cannot read", "nnef"},
     CodeInfo{"nnef.index.out-of-range", "an array or string subscript or slice outside it", "nnef"},
-    CodeInfo{"nnef.literal.range", "a numeric literal too large for 64 bits or a double", "nnef"},
+    CodeInfo{"nnef.literal.range", "a numeric literal too large for 64 bits or a double, or an integer beyond 2^53 in a tensor", "nnef"},
     CodeInfo{"nnef.arithmetic.overflow", "compile-time integer arithmetic beyond 64 bits, or an array repeated too often",
              "nnef"},
     CodeInfo{"nnef.arithmetic.division-by-zero", "a compile-time integer division by zero", "nnef"},

@@ -195,7 +195,7 @@ void Composer::compose_graph(const GraphDecl& g) {
     if (it == scope.end())
       fail("nnef.graph.output-unassigned", "graph output '" + name + "' is never assigned in the graph's body", loc);
     if (!seen.insert(name).second) fail("nnef.identifier.redefined", "graph output '" + name + "' is listed twice", loc);
-    model_.graph.outputs.push_back(GraphOutput{name, materialise(it->second, loc)});
+    model_.graph.outputs.push_back(GraphOutput{name, materialise(it->second)});
   }
 }
 
@@ -664,10 +664,7 @@ Value Composer::cast(const Value& v, const Type& t, std::optional<Type::Kind>& g
       }
       if (v.kind == Value::Kind::String || !v.is_primitive()) return mismatch();
       if (!any && !item_fits(t.items[0].kind, kind_of(v))) return mismatch();
-      const Real r = v.kind == Value::Kind::Scalar ? v.r
-                     : v.kind == Value::Kind::Integer ? Real(static_cast<double>(v.i), std::to_string(v.i))
-                                                      : Real(v.b ? 1.0 : 0.0);
-      return literal_tensor(r, elem_kind(kind_of(v)), loc);
+      return literal_tensor(real_of(v, loc), elem_kind(kind_of(v)), loc);
     }
     case Type::Kind::Array: {
       if (v.kind != Value::Kind::Array) return mismatch();
@@ -753,12 +750,9 @@ std::vector<Value> Composer::introduce(const Fragment& f, const Args& args, cons
       fail("nnef.constant.value-count", "constant '" + statement_ + "' of shape " + dims_str(shape) + " has " +
                                             std::to_string(values.size()) + " values: it needs " + std::to_string(n) +
                                             " or 1", loc);
-    if (kind != ElemKind::Real)
-      fail("nnef.op-unsupported", "constant<" + type_text(Type{*generic, {}}) +
-                                      ">: nnref's constants hold reals only (docs/nnef.md)", loc);
     ParamEntry e{HostTensor{DType::F64, shape_from(shape), {}}, "graph.nnef"};
     for (int64_t k = 0; k < n; ++k) {
-      const Real& r = values[values.size() == 1 ? 0 : static_cast<size_t>(k)].r;
+      const Real r = real_of(values[values.size() == 1 ? 0 : static_cast<size_t>(k)], loc);
       e.tensor.values.push_back(r.value);
       e.decimals.push_back(r.decimal.empty() ? exact_decimal(r.value) : r.decimal);
     }
@@ -791,6 +785,11 @@ std::vector<Value> Composer::introduce(const Fragment& f, const Args& args, cons
   return {Value::of_tensor(tensors_.size() - 1)};
 }
 
+std::optional<ElemKind> Composer::generic_kind() const {
+  if (frames_.empty() || !frames_.back().generic || *frames_.back().generic == Type::Kind::String) return std::nullopt;
+  return elem_kind(*frames_.back().generic);
+}
+
 std::string Composer::fresh_name(const std::string& op, std::string base) {
   if (base.empty()) base = statement_.empty() ? op : statement_;
   if (names_.insert(base).second) return base;
@@ -812,15 +811,28 @@ Value Composer::literal_tensor(const Real& v, ElemKind kind, const SourceLoc& lo
   return Value::of_tensor(tensors_.size() - 1);
 }
 
-ValueRef Composer::materialise(const Value& v, const SourceLoc& loc) {
+// A primitive as the real a tensor of its kind holds (logical values as 0 and 1); an integer must be
+// one a double holds exactly.
+Real Composer::real_of(const Value& v, const SourceLoc& loc) {
+  if (v.kind == Value::Kind::Scalar) return v.r;
+  if (v.kind == Value::Kind::Logical) return Real(v.b ? 1.0 : 0.0);
+  constexpr int64_t kExact = int64_t{1} << 53;
+  if (v.i > kExact || v.i < -kExact)
+    fail("nnef.literal.range", "the integer " + std::to_string(v.i) + " in a tensor: nnref holds tensor items as "
+                               "doubles, exact up to 2^53 in magnitude", loc);
+  return Real(static_cast<double>(v.i), std::to_string(v.i));
+}
+
+ValueRef Composer::materialise(const Value& v) {
   TensorInfo& t = tensors_[v.tensor];
   if (t.ref) return *t.ref;
-  if (t.kind != ElemKind::Real)
-    fail("nnef.op-unsupported", std::string("a ") + elem_kind_name(t.kind) +
-                                    " constant or variable read as an operand: nnref's constants hold reals only", loc);
   const std::string name = fresh_name("constant", t.label);
-  const int64_t id = model_.graph.add(name, ConstAttrs{t.shape}, {}, t.loc);
-  if (t.data) model_.payload.set(name, "value", *t.data);
+  const int64_t id = model_.graph.add(name, ConstAttrs{t.shape, t.kind}, {}, t.loc);
+  if (t.data) {
+    ParamEntry e = *t.data;
+    if (t.kind != ElemKind::Real) e.tensor.dtype = DType::F64;  // items held as reals, as every parameter (spec/ops/const.hpp)
+    model_.payload.set(name, "value", std::move(e));
+  }
   model_.param_keys[{name, "value"}] = t.label.empty() ? name : t.label;
   t.ref = ValueRef{id, 0};
   return *t.ref;
@@ -850,7 +862,7 @@ std::vector<Value> Composer::add_node(const std::string& op, OpAttrs attrs, cons
   std::vector<ElemKind> kinds;
   std::vector<Dims<CDim>> dims;
   for (const Value& v : inputs) {
-    refs.push_back(materialise(v, loc));
+    refs.push_back(materialise(v));
     const TensorInfo& t = tensors_[v.tensor];
     kinds.push_back(t.kind);
     dims.emplace_back(t.shape.begin(), t.shape.end());

@@ -72,6 +72,9 @@ class Composer {
   Value add_node1(const std::string& op, OpAttrs attrs, const std::vector<Value>& inputs, const SourceLoc& loc) {
     return add_node(op, std::move(attrs), inputs, loc)[0];
   }
+  // The element kind `?` stands for in the standard fragment being lowered (cast<integer>: Integer);
+  // none for a string or no generic.
+  std::optional<ElemKind> generic_kind() const;
   // The name of the node add_node made last.
   const std::string& last_node_name() const { return graph().nodes.back().name; }
   // A tensor holding one scalar, its shape [1] (§4.1.2: a literal in a tensor's place).
@@ -115,7 +118,8 @@ class Composer {
              const SourceLoc& loc);
   void assign(const Expr& lhs, const Value& v, Scope& scope, bool graph_level, const SourceLoc& loc);
   Value quantized(const std::string& id, const Value& v, const SourceLoc& loc);
-  ValueRef materialise(const Value& tensor, const SourceLoc& loc);
+  ValueRef materialise(const Value& tensor);
+  Real real_of(const Value& primitive, const SourceLoc& loc);
   // A node name not yet used: `base` (the statement's identifier when empty), else base/op, base/op_2, ...
   std::string fresh_name(const std::string& op, std::string base = {});
   SourceLoc at(const SourceLoc& loc) const;

@@ -30,10 +30,16 @@ bool all_zero(const std::vector<std::pair<int64_t, int64_t>>& p) {
     if (b != 0 || e != 0) return false;
   return true;
 }
-bool all_one(const std::vector<int64_t>& v) {
-  for (int64_t x : v)
-    if (x != 1) return false;
-  return true;
+
+const std::map<std::string, CompareOp>& compare_ops() {
+  static const std::map<std::string, CompareOp> ops = {{"lt", CompareOp::Lt}, {"gt", CompareOp::Gt},
+                                                        {"le", CompareOp::Le}, {"ge", CompareOp::Ge},
+                                                        {"eq", CompareOp::Eq}, {"ne", CompareOp::Ne}};
+  return ops;
+}
+const std::map<std::string, LogicalOp>& logical_ops() {
+  static const std::map<std::string, LogicalOp> ops = {{"not", LogicalOp::Not}, {"and", LogicalOp::And}, {"or", LogicalOp::Or}};
+  return ops;
 }
 
 // Only the channel-first axes of a pool's all-axis window are spatial: the batch and channel
@@ -219,10 +225,8 @@ Results tile(Composer& c, Args& a, const SourceLoc& loc) {
 }
 
 Results slice(Composer& c, Args& a, const SourceLoc& loc) {
-  const std::vector<int64_t> stride = integers(a, "stride");
-  if (!all_one(stride))
-    c.fail("nnef.op-unsupported", "slice with a stride other than 1: nnref's slice has none yet", loc);
-  return one(c.add_node1("slice", SliceAttrs{integers(a, "axes"), integers(a, "begin"), integers(a, "end")}, {a.at("input")}, loc));
+  return one(c.add_node1("slice", SliceAttrs{integers(a, "axes"), integers(a, "begin"), integers(a, "end"), integers(a, "stride")},
+                         {a.at("input")}, loc));
 }
 
 Results pad(Composer& c, Args& a, const SourceLoc& loc) {
@@ -233,7 +237,8 @@ Results pad(Composer& c, Args& a, const SourceLoc& loc) {
   if (border == "constant") p.border = PadBorder::Constant;
   else if (border == "reflect") p.border = PadBorder::Reflect;
   else if (border == "replicate") p.border = PadBorder::Replicate;
-  else c.fail("nnef.op-unsupported", "pad with border '" + border + "': nnref pads with 'constant', 'reflect' and 'replicate'", loc);
+  else if (border == "reflect-even") p.border = PadBorder::ReflectEven;
+  else c.fail("nnef.argument.value", "pad with border '" + border + "': pad takes 'constant', 'reflect', 'reflect-even' and 'replicate'", loc);
   return one(c.add_node1("pad", p, {a.at("input")}, loc));
 }
 
@@ -272,6 +277,13 @@ std::optional<std::vector<Value>> lower_standard(Composer& c, const std::string&
     const char* lhs = a.count("x") ? "x" : "A";
     return one(c.add_node1(name, BinaryAttrs{b->second, Broadcast::NnefLeft}, {a.at(lhs), a.at("y")}, loc));
   }
+  if (const auto k = compare_ops().find(name); k != compare_ops().end())
+    return one(c.add_node1(name, CompareAttrs{k->second, Broadcast::NnefLeft}, {a.at("x"), a.at("y")}, loc));
+  if (const auto l = logical_ops().find(name); l != logical_ops().end()) {
+    std::vector<Value> operands{a.at("x")};
+    if (l->second != LogicalOp::Not) operands.push_back(a.at("y"));
+    return one(c.add_node1(name, LogicalAttrs{l->second, Broadcast::NnefLeft}, operands, loc));
+  }
   if (name == "elu" || name == "leaky_relu")
     return one(c.add_node1(name, UnaryAttrs{name == "elu" ? UnaryOp::Elu : UnaryOp::LeakyRelu, scalar(a, "alpha")},
                            {a.at("x")}, loc));
@@ -298,6 +310,22 @@ std::optional<std::vector<Value>> lower_standard(Composer& c, const std::string&
     ReduceOp op = name == "max_reduce" ? ReduceOp::Max : name == "min_reduce" ? ReduceOp::Min : ReduceOp::Mean;
     if (name == "sum_reduce" && !logical(a, "normalize")) op = ReduceOp::Sum;
     return one(c.add_node1(name, ReduceAttrs{op, integers(a, "axes"), true}, {a.at("input")}, loc));
+  }
+  if (name == "argmax_reduce" || name == "argmin_reduce")
+    return one(c.add_node1(name, ArgReduceAttrs{name == "argmax_reduce" ? ArgReduceOp::Max : ArgReduceOp::Min, integers(a, "axes")},
+                           {a.at("input")}, loc));
+  if (name == "all_reduce" || name == "any_reduce")
+    return one(c.add_node1(name, LogicalReduceAttrs{name == "all_reduce" ? LogicalReduceOp::All : LogicalReduceOp::Any,
+                                                    integers(a, "axes")},
+                           {a.at("input")}, loc));
+  if (name == "gather") {
+    if (integer(a, "axis") < 0) c.fail("nnef.argument.value", "gather: axis " + std::to_string(integer(a, "axis")) + " is negative", loc);
+    return one(c.add_node1(name, GatherAttrs{integer(a, "axis")}, {a.at("input"), a.at("indices")}, loc));
+  }
+  if (name == "cast") {
+    const std::optional<ElemKind> to = c.generic_kind();
+    if (!to) c.fail("nnef.type.mismatch", "cast<string> has no tensor result", loc);
+    return one(c.add_node1(name, CastAttrs{c.info(a.at("input")).kind, *to}, {a.at("input")}, loc));
   }
   if (name == "reshape") return reshape(c, a, loc);
   if (name == "squeeze") return one(c.add_node1(name, SqueezeAttrs{integers(a, "axes")}, {a.at("input")}, loc));

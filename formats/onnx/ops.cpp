@@ -567,7 +567,7 @@ void slice(Ctx& c) {
                                                " is empty, and nnref does not hold empty tensors");
     }
   }
-  c.set_output(0, c.emit("", SliceAttrs{axes, starts, ends}, {c.data(0)}));
+  c.set_output(0, c.emit("", SliceAttrs{axes, starts, ends, {}}, {c.data(0)}));
 }
 
 void squeeze(Ctx& c) {
@@ -671,7 +671,7 @@ void gather(Ctx& c) {
     const auto i = static_cast<int64_t>(idx.values[k]);
     const bool one = idx.values.size() == 1;
     parts.push_back(c.emit(one && idx.shape.rank() == 1 ? "" : "index" + std::to_string(k),
-                           SliceAttrs{{axis}, {i}, {i + 1}}, {x}));
+                           SliceAttrs{{axis}, {i}, {i + 1}, {}}, {x}));
   }
   if (idx.shape.rank() == 0) c.set_output(0, c.emit("", SqueezeAttrs{{axis}}, {parts[0]}));
   else if (parts.size() == 1) c.set_output(0, parts[0]);

@@ -6,17 +6,23 @@
 #pragma once
 
 #include "spec/ops/add_n.hpp"
+#include "spec/ops/arg_reduce.hpp"
 #include "spec/ops/batch_norm.hpp"
+#include "spec/ops/cast.hpp"
 #include "spec/ops/binary.hpp"
 #include "spec/ops/broadcast_to.hpp"
 #include "spec/ops/clamp.hpp"
+#include "spec/ops/compare.hpp"
 #include "spec/ops/concat.hpp"
 #include "spec/ops/const.hpp"
 #include "spec/ops/conv.hpp"
 #include "spec/ops/flatten.hpp"
+#include "spec/ops/gather.hpp"
 #include "spec/ops/input.hpp"
 #include "spec/ops/layer_norm.hpp"
 #include "spec/ops/linear.hpp"
+#include "spec/ops/logical.hpp"
+#include "spec/ops/logical_reduce.hpp"
 #include "spec/ops/matmul.hpp"
 #include "spec/ops/pad.hpp"
 #include "spec/ops/pool.hpp"
@@ -43,6 +49,8 @@
   X(ClampAttrs, clamp)                 \
   X(PreluAttrs, prelu)                 \
   X(SelectAttrs, select)               \
+  X(CompareAttrs, compare)             \
+  X(LogicalAttrs, logical)             \
   X(LinearAttrs, linear)               \
   X(MatMulAttrs, matmul)               \
   X(ConvAttrs, conv)                   \
@@ -51,12 +59,16 @@
   X(LayerNormAttrs, layer_norm)        \
   X(SoftmaxAttrs, softmax)             \
   X(ReduceAttrs, reduce)               \
+  X(ArgReduceAttrs, arg_reduce)        \
+  X(LogicalReduceAttrs, logical_reduce) \
   X(ReshapeAttrs, reshape)             \
   X(FlattenAttrs, flatten)             \
   X(TransposeAttrs, transpose)         \
   X(ConcatAttrs, concat)               \
   X(SplitAttrs, split)                 \
   X(SliceAttrs, slice)                 \
+  X(GatherAttrs, gather)               \
+  X(CastAttrs, cast)                   \
   X(PadAttrs, pad)                     \
   X(SqueezeAttrs, squeeze)             \
   X(UnsqueezeAttrs, unsqueeze)

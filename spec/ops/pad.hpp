@@ -13,7 +13,9 @@
 
 namespace nnref {
 
-enum class PadBorder { Constant, Reflect, Replicate };
+// Reflect mirrors about the edge element (not repeated: x[1], x[0] | x[0], x[1]... reads x[1]
+// before x[0]); ReflectEven mirrors about the edge itself (repeated: x[0] | x[0], x[1]) (NNEF 1.0 §4.3).
+enum class PadBorder { Constant, Reflect, Replicate, ReflectEven };
 struct PadAttrs {
   std::vector<std::pair<int64_t, int64_t>> padding;  // (before, after) per axis, all axes
   PadBorder border = PadBorder::Constant;
@@ -34,6 +36,13 @@ inline constexpr ObligationSpec kPadReflectTooWide{
     "reaches X - 1 positions).",
     "X - 1 >= before && X - 1 >= after, for every axis",
     "An IR Reflect pad of (2, 2) on an axis of extent 2: error[shape.pad.reflect-too-wide]."};
+inline constexpr ObligationSpec kPadReflectEvenTooWide{
+    ObligationKind::Shape, "shape.pad.reflect-even-too-wide",
+    "With ReflectEven, neither padding of an axis exceeds its extent (the edge is repeated, so one reflection "
+    "reaches X positions).",
+    "X >= before && X >= after, for every axis",
+    "NNEF `pad(x, padding = [(0, 0), (3, 0)], border = 'reflect-even')` on an input [1, 2]: "
+    "error[shape.pad.reflect-even-too-wide]."};
 inline constexpr ObligationSpec kPadReplicateEmpty{
     ObligationKind::Shape, "shape.pad.replicate-empty", "With Replicate, every axis has an element to repeat.",
     "X >= 1, for every axis", "An IR Replicate pad of an input [2, 0]: error[shape.pad.replicate-empty]."};
@@ -41,7 +50,7 @@ inline constexpr ObligationSpec kPadReplicateEmpty{
 template <>
 struct OpInfo<PadAttrs> {
   static std::vector<const ObligationSpec*> obligations() {
-    return {&kPadAttributeLength, &kPadPaddingNegative, &kPadReflectTooWide, &kPadReplicateEmpty};
+    return {&kPadAttributeLength, &kPadPaddingNegative, &kPadReflectTooWide, &kPadReflectEvenTooWide, &kPadReplicateEmpty};
   }
 };
 
@@ -69,6 +78,9 @@ std::optional<ShapeOut<Dim>> shape_rule(const PadAttrs& a, const std::vector<Dim
       sink.require(x[i] - int64_t{1} >= Dim(std::max(before, after)), kPadReflectTooWide,
                    "reflect pad " + pair + " of axis " + std::to_string(i) + " exceeds its extent " + dim_str(x[i]) +
                        " minus 1");
+    if (a.border == PadBorder::ReflectEven)
+      sink.require(x[i] >= Dim(std::max(before, after)), kPadReflectEvenTooWide,
+                   "reflect-even pad " + pair + " of axis " + std::to_string(i) + " exceeds its extent " + dim_str(x[i]));
     if (a.border == PadBorder::Replicate)
       sink.require(x[i] >= Dim(int64_t{1}), kPadReplicateEmpty,
                    "replicate pad of axis " + std::to_string(i) + " needs a non-empty axis, extent is " +
@@ -87,6 +99,7 @@ inline int64_t pad_source(int64_t p, int64_t n, PadBorder border) {
     case PadBorder::Constant: return -1;
     case PadBorder::Reflect: return p < 0 ? -p : 2 * (n - 1) - p;
     case PadBorder::Replicate: return p < 0 ? 0 : n - 1;
+    case PadBorder::ReflectEven: return p < 0 ? -p - 1 : 2 * n - 1 - p;
   }
   return -1;
 }

@@ -9,6 +9,7 @@
 
 #include "spec/op_rule.hpp"
 #include "spec/rules/broadcast.hpp"
+#include "spec/orderings.hpp"
 
 namespace nnref {
 
@@ -38,13 +39,16 @@ std::optional<ShapeOut<Dim>> shape_rule(const SelectAttrs& s, const std::vector<
   return ShapeOut<Dim>{{std::move(*out)}, {}};
 }
 
-// y[i] = true_value[i] if condition[i], else false_value[i].
+// y[i] = true_value[i] if condition[i], else false_value[i]; under an enclosure that left the
+// condition unknown (spec/truth.hpp), the hull of both.
 template <Scalar T>
 void evaluate(const Checked<SelectAttrs>& op, const OpIO<T>& io) {
   Tensor<T>& y = io.out(0);
   broadcast_map(
       y.shape(), op.attrs().broadcast,
-      [&](int64_t i, uint8_t condition, const T& t, const T& f) { y[i] = condition != 0 ? t : f; },
+      [&](int64_t i, uint8_t condition, const T& t, const T& f) {
+        y[i] = condition == kTrue ? t : condition == kFalse ? f : sc::hull(t, f);
+      },
       io.logical_in(0), io.in(1), io.in(2));
 }
 

@@ -13,81 +13,126 @@
 
 namespace nnref {
 
-// Keeps [begin, end) on each listed axis; negative begin/end count from the end, end 0 means the
-// extent (NNEF 1.0 slice); ranges are clamped to the extent.
+// Keeps begin, begin + stride, ... up to (not including) end on each listed axis (NNEF 1.0 §4.5.4).
+// Negative begin/end count from the end; then a positive stride clamps them to [0, extent] and a
+// negative one, which walks the axis backwards, to [-1, extent - 1] (so end -1 reaches index 0).
+// The count is ⌈(end − begin)/stride⌉, as NNEF's reference (the text says rounded down, which
+// drops the last element whenever the range is not a multiple of the stride). end 0 means the
+// extent when every stride is 1 (deprecated in NNEF 1.0.4, kept for older files). stride empty:
+// all 1.
 struct SliceAttrs {
-  std::vector<int64_t> axes, begin, end;
+  std::vector<int64_t> axes, begin, end, stride;
 };
 
 inline constexpr ObligationSpec kSliceAttributeLength{
     ObligationKind::Attribute, "attr.slice.attribute-length",
-    "The axes, begin and end of slice have the same length.", "len(begin) == len(axes) && len(end) == len(axes)",
+    "The axes, begin and end of slice have the same length, and stride is empty or of that length too.",
+    "len(begin) == len(axes) && len(end) == len(axes) && (len(stride) == 0 || len(stride) == len(axes))",
     "An IR slice with axes [0, 1], begin [0] and end [2, 2]: error[attr.slice.attribute-length]."};
+inline constexpr ObligationSpec kSliceStrideZero{
+    ObligationKind::Attribute, "attr.slice.stride-zero", "Every stride of slice is nonzero.", "stride[i] != 0",
+    "NNEF `slice(x, axes = [1], begin = [0], end = [4], stride = [0])`: error[attr.slice.stride-zero]."};
 inline constexpr ObligationSpec kSliceEmpty{
     ObligationKind::Shape, "shape.slice.empty", "Every slice keeps at least one element on each listed axis.",
-    "e2 - b2 >= 1, where on an axis of extent X: b2 is begin (plus X when negative) clamped to [0, X], and e2 is X "
-    "when end == 0, else end (plus X when negative) clamped to [0, X]",
+    "ceil((e2 - b2) / s) >= 1 for a stride s > 0, ceil((b2 - e2) / -s) >= 1 for s < 0, where on an axis of extent X "
+    "b2 and e2 are begin and end (plus X when negative) clamped to [0, X] (s > 0) or [-1, X - 1] (s < 0), and e2 is "
+    "X when end == 0 and every stride is 1",
     "An IR slice with axes [0], begin [3], end [3]: error[shape.slice.empty]; with begin [4], end [0] (to the end) on "
     "an axis whose extent is a size symbol over 1..100: refuted, counterexample 1 (at least 5 is needed)."};
 
 template <>
 struct OpInfo<SliceAttrs> {
-  static std::vector<const ObligationSpec*> obligations() { return {&kSliceAttributeLength, &kSliceEmpty}; }
+  static std::vector<const ObligationSpec*> obligations() { return {&kSliceAttributeLength, &kSliceStrideZero, &kSliceEmpty}; }
 };
 
 inline std::string op_name(const SliceAttrs&) { return "slice"; }
 inline Arity arity(const SliceAttrs&) { return {1, 1}; }
 
-// NNEF 1.0 index: negative counts from the end, then clamped to [0, extent].
-template <class Dim>
-Dim slice_index(int64_t v, const Dim& extent) {
-  const Dim raw = v < 0 ? extent + v : Dim(v);
-  return dim_max(dim_select(raw > extent, extent, raw), Dim(int64_t{0}));
+// The stride of listed axis i (1 when stride is empty).
+inline int64_t slice_stride(const SliceAttrs& a, size_t i) { return a.stride.empty() ? 1 : a.stride[i]; }
+inline bool unit_strides(const SliceAttrs& a) {
+  for (int64_t s : a.stride)
+    if (s != 1) return false;
+  return true;
 }
 
-// [begin, end) on an axis of this extent; end 0 means the extent.
+// NNEF 1.0 index: negative counts from the end, then clamped to [lo, hi].
 template <class Dim>
-std::pair<Dim, Dim> slice_range(int64_t begin, int64_t end, const Dim& extent) {
-  return {slice_index(begin, extent), end == 0 ? extent : slice_index(end, extent)};
+Dim slice_index(int64_t v, const Dim& extent, const Dim& lo, const Dim& hi) {
+  const Dim raw = v < 0 ? extent + v : Dim(v);
+  return dim_max(dim_select(raw > hi, hi, raw), lo);
+}
+
+// The first index and the count of listed axis i on an axis of this extent.
+template <class Dim>
+std::pair<Dim, Dim> slice_range(const SliceAttrs& a, size_t i, const Dim& extent) {
+  const int64_t s = slice_stride(a, i);
+  if (s > 0) {
+    const Dim b = slice_index(a.begin[i], extent, Dim(int64_t{0}), extent);
+    const Dim e = a.end[i] == 0 && unit_strides(a) ? extent : slice_index(a.end[i], extent, Dim(int64_t{0}), extent);
+    return {b, ceil_div(e - b, Dim(s))};
+  }
+  const Dim last = extent - int64_t{1};
+  const Dim b = slice_index(a.begin[i], extent, Dim(int64_t{-1}), last);
+  const Dim e = slice_index(a.end[i], extent, Dim(int64_t{-1}), last);
+  return {b, ceil_div(b - e, Dim(-s))};
 }
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const SliceAttrs& a, const std::vector<Dims<Dim>>& inputs,
                                         ObligationSink<Dim>& sink) {
   const Dims<Dim>& x = inputs[0];
-  const bool lengths = a.begin.size() == a.axes.size() && a.end.size() == a.axes.size();
+  const bool lengths = a.begin.size() == a.axes.size() && a.end.size() == a.axes.size() &&
+                       (a.stride.empty() || a.stride.size() == a.axes.size());
   sink.require(lengths, kSliceAttributeLength,
                "slice has " + std::to_string(a.axes.size()) + " axes but " + std::to_string(a.begin.size()) +
-                   " begin and " + std::to_string(a.end.size()) + " end values");
+                   " begin, " + std::to_string(a.end.size()) + " end and " + std::to_string(a.stride.size()) +
+                   " stride values");
   if (!lengths || !checked_axes(op_name(a), a.axes, x.size(), true, sink)) return std::nullopt;
+  bool strides_ok = true;
+  for (size_t i = 0; i < a.stride.size(); ++i)
+    if (a.stride[i] == 0) {
+      sink.require(false, kSliceStrideZero, "slice has stride 0 on axis " + std::to_string(a.axes[i]));
+      strides_ok = false;
+    }
+  if (!strides_ok) return std::nullopt;
   Dims<Dim> out = x;
   for (size_t i = 0; i < a.axes.size(); ++i) {
     // begin[i] and end[i] go with axes[i]: checked_axes' sorted list loses that pairing.
     const auto ax = static_cast<size_t>(normalize_axis(a.axes[i], x.size()));
-    const auto [b, e] = slice_range(a.begin[i], a.end[i], x[ax]);
-    out[ax] = e - b;
-    sink.require(out[ax] >= Dim(int64_t{1}), kSliceEmpty,
-                 "slice of axis " + std::to_string(ax) + " [" + std::to_string(a.begin[i]) + ", " +
-                     std::to_string(a.end[i]) + ") on extent " + dim_str(x[ax]) + " keeps [" + dim_str(b) + ", " +
-                     dim_str(e) + "), no element");
+    const auto [b, n] = slice_range(a, i, x[ax]);
+    out[ax] = n;
+    sink.require(n >= Dim(int64_t{1}), kSliceEmpty,
+                 "slice of axis " + std::to_string(ax) + " from " + std::to_string(a.begin[i]) + " to " +
+                     std::to_string(a.end[i]) + " by " + std::to_string(slice_stride(a, i)) + " on extent " +
+                     dim_str(x[ax]) + " starts at " + dim_str(b) + " and keeps " + dim_str(n) + " elements, none");
   }
   return ShapeOut<Dim>{{out}, {}};
 }
 
-// y[i] = x[i + begin], begin per axis as clamped by the shape rule (0 on unlisted axes).
+// The first input index and the step of every axis: begin and stride on listed axes (as clamped
+// by the shape rule), 0 and 1 elsewhere.
+inline std::pair<std::vector<int64_t>, std::vector<int64_t>> slice_walk(const SliceAttrs& a, const Shape& in) {
+  std::vector<int64_t> begin(in.rank(), 0), step(in.rank(), 1);
+  for (size_t i = 0; i < a.axes.size(); ++i) {
+    const auto ax = static_cast<size_t>(normalize_axis(a.axes[i], in.rank()));
+    begin[ax] = slice_range(a, i, CDim(in[ax])).first.v;
+    step[ax] = slice_stride(a, i);
+  }
+  return {begin, step};
+}
+
+// y[i] = x[begin + i·stride], per axis.
 template <Scalar T>
 void evaluate(const Checked<SliceAttrs>& op, const OpIO<T>& io) {
   const Shape& in = op.inputs()[0];
-  const SliceAttrs& a = op.attrs();
-  std::vector<int64_t> begin(in.rank(), 0);
-  for (size_t i = 0; i < a.axes.size(); ++i) {
-    const auto ax = static_cast<size_t>(normalize_axis(a.axes[i], in.rank()));
-    begin[ax] = slice_range(a.begin[i], a.end[i], CDim(in[ax])).first.v;
-  }
+  const auto walk = slice_walk(op.attrs(), in);
+  const std::vector<int64_t>& begin = walk.first;
+  const std::vector<int64_t>& step = walk.second;
   const auto strides = in.strides();
   gather(io.out(0), io.in(0), [&](const std::vector<int64_t>& i) {
     int64_t f = 0;
-    for (size_t k = 0; k < i.size(); ++k) f += (i[k] + begin[k]) * strides[k];
+    for (size_t k = 0; k < i.size(); ++k) f += (begin[k] + i[k] * step[k]) * strides[k];
     return f;
   });
 }

@@ -1,0 +1,105 @@
+// The NNEF operations added after the reader (docs/nnef.md's table), as a user runs them: `nnref
+// run` on a model folder with .npy inputs, and `nnref check --dim` proving their obligations for
+// symbolic sizes or naming the sizes that fail.
+#include <catch2/catch.hpp>
+
+#include "cli_test_support.hpp"
+#include "formats/tensor_files/npy.hpp"
+
+using namespace nnref;
+using namespace nnref::test;
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A model folder under the temporary directory holding graph.nnef, removed at the end of the test.
+class ModelDir {
+ public:
+  explicit ModelDir(const std::string& graph) {
+    static int counter = 0;
+    path_ = std::filesystem::temp_directory_path() /
+            ("nnref_cli_nnef_ops_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    std::filesystem::create_directories(path_);
+    write_text(path_ / "graph.nnef", graph);
+  }
+  ~ModelDir() { std::filesystem::remove_all(path_); }
+  std::string str() const { return path_.string(); }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// y = select(x > t && !(x == 0), x, 0) with t broadcast from [1, 3] (left-aligned) over [batch, 3]:
+// a thresholded ReLU per column.
+const char* kThreshold = R"(version 1.0;
+extension KHR_enable_operator_expressions;
+graph G( x, t ) -> ( y ) {
+  x = external(shape = [2, 3]);
+  t = external(shape = [1, 3]);
+  y = select(x > t && !(x == 0.0), x, 0.0);
+}
+)";
+
+}  // namespace
+
+// x = [[1, -1, 0], [3, 2, 5]], t = [[0, 0, -1]]: x > t is [[1, 0, 1], [1, 1, 1]], x == 0 is
+// [[0, 0, 1], [0, 0, 0]]: y = [[1, 0, 0], [3, 2, 5]].
+TEST_CASE("cli nnef ops: run evaluates comparisons and logical operations feeding select") {
+  const ModelDir m(kThreshold);
+  REQUIRE(write_npy(m.file("x.npy"), HostTensor{DType::F32, Shape::of({2, 3}), {1, -1, 0, 3, 2, 5}}).ok());
+  REQUIRE(write_npy(m.file("t.npy"), HostTensor{DType::F32, Shape::of({1, 3}), {0, 0, -1}}).ok());
+  for (const char* engine : {"oracle", "fast"}) {
+    const Run r = nnref_cli({"run", m.str(), "--input", "x=" + m.file("x.npy"), "--input", "t=" + m.file("t.npy"),
+                             "--engine", engine, "--output", m.file("y.npy"), "--quiet"});
+    INFO(engine << ": " << r.err);
+    REQUIRE(r.code == kExitOk);
+    auto y = read_npy(m.file("y.npy"));
+    REQUIRE(y.ok());
+    CHECK(y->values == std::vector<double>{1, 0, 0, 3, 2, 5});
+  }
+}
+
+TEST_CASE("cli nnef ops: check proves the comparisons' broadcasting for every batch, or names a failing size") {
+  const ModelDir m(kThreshold);
+  const Run proved = nnref_cli({"check", m.str(), "--dim", "batch=1..64", "--dim", "x.1=1..16", "--dim", "t.1=1..16"});
+  // x.1 and t.1 combine only when equal or one of them is 1.
+  CHECK(proved.code == kExitInvalid);
+  CHECK(has(proved.err, "error[shape.broadcast.incompatible]"));
+  CHECK(has(proved.err, "counterexample"));
+  const Run batch = nnref_cli({"check", m.str(), "--dim", "batch=1..64"});
+  INFO(batch.err);
+  CHECK(batch.code == kExitOk);
+  CHECK(has(batch.out, "obligations proved"));
+}
+
+namespace {
+
+// A strided slice, a reflect-even pad, an argmax over the sliced axis gathered back, and a cast, on
+// x [batch, 10]: the slice keeps ⌈(min(9, X) − 1)/3⌉ columns of an extent X, none when X ≤ 1; the
+// pad (2, 2) reflect-even needs 2 ≤ that count, so X ≥ 5.
+const char* kStrided = R"(version 1.0;
+extension KHR_enable_operator_expressions;
+graph G( x ) -> ( y, picked ) {
+  x = external(shape = [4, 10]);
+  s = slice(x, axes = [1], begin = [1], end = [9], stride = [3]);
+  y = pad(s, padding = [(0, 0), (2, 2)], border = 'reflect-even');
+  picked = gather(x, argmax_reduce(s, axes = [0]), axis = 0);
+}
+)";
+
+}  // namespace
+
+TEST_CASE("cli nnef ops: check proves a strided slice and reflect-even padding for a range of extents") {
+  const ModelDir m(kStrided);
+  const Run proved = nnref_cli({"check", m.str(), "--dim", "batch=1..64", "--dim", "x.1=5..100"});
+  INFO(proved.err);
+  CHECK(proved.code == kExitOk);
+  CHECK(has(proved.out, "obligations proved"));
+  // x.1 = 2, 3 or 4: the slice keeps ⌈(X − 1)/3⌉ = 1 column, fewer than the padding of 2 reflect-even needs.
+  const Run refuted = nnref_cli({"check", m.str(), "--dim", "batch=1..64", "--dim", "x.1=2..100"});
+  CHECK(refuted.code == kExitInvalid);
+  CHECK(has(refuted.err, "error[shape.pad.reflect-even-too-wide]"));
+  CHECK(has(refuted.err, "counterexample"));
+}
