@@ -100,6 +100,27 @@ TEST_CASE("onnx errors: attributes nnref does not read, of the wrong type, or wi
   first_error(pads, tmp / "m.onnx", "onnx.attribute-value");
 }
 
+TEST_CASE("onnx errors: ConvTranspose attributes out of range") {
+  TempDir tmp("onnx_err_conv_transpose");
+  const auto with = [](const std::string& name, std::vector<int64_t> v) {
+    OnnxModel m(13);
+    m.input("X", {"1", "1", "3"});
+    m.init("W", {1, 1, 2}, {1, 1});
+    set_ints(m.node("ConvTranspose", {"X", "W"}, {"Y"}, "the_node"), name, std::move(v));
+    m.output("Y");
+    return m;
+  };
+  first_error(with("output_padding", {-1}), tmp / "m.onnx", "onnx.attribute-value");
+  first_error(with("output_shape", {1, 5}), tmp / "m.onnx", "onnx.attribute-value");
+  first_error(with("strides", {1, 1}), tmp / "m.onnx", "onnx.attribute-value");
+  first_error(with("strides", {int64_t{1} << 40}), tmp / "m.onnx", "onnx.attribute-value");
+  first_error(with("pads", {0, -1}), tmp / "m.onnx", "onnx.attribute-value");
+  first_error(with("pads", {3, 3}), tmp / "m.onnx", "shape.negative-extent");  // X = 2 + 2 − 6
+  OnnxModel w = one_node("ConvTranspose", {"X", "W"});
+  w.input("W", {"2", "1", "1"});
+  CHECK(first_error(w, tmp / "m.onnx", "onnx.input-not-constant").message.find("'W'") != std::string::npos);
+}
+
 TEST_CASE("onnx errors: inputs that are missing, not constant where nnref reads them, or of the wrong type") {
   TempDir tmp("onnx_err_inputs");
   first_error(one_node("Add", {"X", ""}), tmp / "m.onnx", "onnx.input-missing");
