@@ -31,6 +31,11 @@ int64_t node_macs(const Node& node, const NodeInfo& info, const std::vector<Shap
     for (const auto& p : info.params)
       if (p.role == "weight") return saturating_mul(out, weight_fan_in(node, p.shape));
   }
+  // deconv: every input element meets the weights of its group's output channels, [C, M/G, k...].
+  if (std::holds_alternative<DeconvAttrs>(node.op) && !inputs.empty())
+    for (const auto& p : info.params)
+      if (p.role == "weight" && p.shape.rank() > 0 && p.shape[0] > 0)
+        return saturating_mul(inputs[0].count(), p.shape.count() / p.shape[0]);
   if (const auto* m = std::get_if<MatMulAttrs>(&node.op); m && !inputs.empty() && inputs[0].rank() >= 2) {
     const Shape& a = inputs[0];
     int64_t k = m->transpose_a ? a[a.rank() - 2] : a[a.rank() - 1];

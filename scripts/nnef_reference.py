@@ -34,7 +34,8 @@ import torch
 import torch.nn.functional as F
 
 CROSSCHECK_MODELS = ["tests/data/nnef/alexnet_small", "tests/data/nnef/crosscheck/mlp",
-                     "tests/data/nnef/crosscheck/convnet", "tests/data/nnef/crosscheck/logic"]
+                     "tests/data/nnef/crosscheck/convnet", "tests/data/nnef/crosscheck/logic",
+                     "tests/data/nnef/crosscheck/deconvnet"]
 
 
 # ---------------------------------------------------------------- flat syntax
@@ -223,6 +224,34 @@ def conv(x, w, b, named):
     return y + left_aligned(b, y.dim())
 
 
+def deconv(x, w, b, named):
+    """§4.3.1: PyTorch's transposed conv gives the full extent (x - 1)*s + fd; the output is its
+    positions [p, p + X), zeros outside, where X is output_shape's, or x*s under automatic padding
+    (padding then as conv's automatic padding from X down to x), or (x - 1)*s + fd - p - q."""
+    n = x.dim() - 2
+    stride = named.get("stride") or [1] * n
+    dilation = named.get("dilation") or [1] * n
+    padding = named.get("padding", [])
+    output_shape = named.get("output_shape", [])
+    groups = named.get("groups", 1) or (output_shape[1] if output_shape else x.shape[1])
+    transposed = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}[n]
+    full = transposed(x, w, None, stride, 0, 0, groups, dilation)
+    crops = []
+    for i in range(n):
+        xi, k, s, d = x.shape[2 + i], w.shape[2 + i], stride[i], dilation[i]
+        fd = (k - 1) * d + 1
+        if output_shape:
+            up = output_shape[2 + i]
+        elif padding:
+            up = (xi - 1) * s + fd - padding[i][0] - padding[i][1]
+        else:
+            up = xi * s
+        p = padding[i][0] if padding else max((xi - 1) * s + fd - up, 0) // 2
+        crops.append((-p, up + p - full.shape[2 + i]))
+    y = pad_nd(full, crops)
+    return y + left_aligned(b, y.dim())
+
+
 def pool(x, named, kind):
     size = named["size"]
     stride = named.get("stride") or [1] * len(size)
@@ -271,6 +300,8 @@ def evaluate(model_dir, inputs):
             y = torch.tensor(named["value"], dtype=dtype).expand(int(np.prod(named["shape"]))).reshape(named["shape"])
         elif op == "conv":
             y = conv(a[0], a[1], a[2] if len(a) > 2 else torch.zeros(1, dtype=torch.float64), named)
+        elif op == "deconv":
+            y = deconv(a[0], a[1], a[2] if len(a) > 2 else torch.zeros(1, dtype=torch.float64), named)
         elif op in ("max_pool", "avg_pool"):
             y = pool(a[0], named, op[:3])
         elif op in unary:
@@ -412,6 +443,17 @@ def self_test():
                     "border": "constant"}, "max")
     assert zero[0, 0, 0, 0].item() == 0.0
     assert auto_padding([5], [3], [2], [1]) == [(1, 1)] and auto_padding([6], [3], [2], [1]) == [(0, 1)]
+    # deconv, 1-D, stride 2: x = [1, 2, 3], w = [1, 10, 100] gives 1, 10, 2 + 100, 20, 3 + 200, 30, 300;
+    # automatic padding: X = 3*2 = 6, t = max(2*2 + 3 - 6, 0) = 1, p = 0: the first six; padding (1, 1)
+    # keeps the middle five, and output_shape 6 with it (which down-scales to 3) the last six.
+    x = torch.tensor([[[1.0, 2.0, 3.0]]], dtype=torch.float64)
+    w = torch.tensor([[[1.0, 10.0, 100.0]]], dtype=torch.float64)
+    b = torch.zeros(1, dtype=torch.float64)
+    assert deconv(x, w, b, {"stride": [2]}).flatten().tolist() == [1, 10, 102, 20, 203, 30]
+    assert deconv(x, w, b, {"stride": [2], "padding": [(0, 0)]}).flatten().tolist() == [1, 10, 102, 20, 203, 30, 300]
+    assert deconv(x, w, b, {"stride": [2], "padding": [(1, 1)]}).flatten().tolist() == [10, 102, 20, 203, 30]
+    assert deconv(x, w, b, {"stride": [2], "padding": [(1, 1)], "output_shape": [1, 1, 6]}).flatten().tolist() == \
+        [10, 102, 20, 203, 30, 300]
     print("self-test ok")
     return 0
 

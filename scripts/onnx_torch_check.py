@@ -10,6 +10,7 @@ axis named N), and checked three ways:
   evaluation's error of the real value, far inside the envelope of every correct float32
   evaluation, which ends with the same rounding to float32; a rejection is a false alarm;
 - `nnref check --dim N=1..64` proves the exported model for every batch.
+The models: a CNN, an MLP, a transformer-style block and a decoder of transposed convolutions.
 Prints "N passed, N failed"; exits 1 on any failure.
 
   /usr/bin/python3 scripts/onnx_torch_check.py --nnref build/nnref
@@ -74,7 +75,22 @@ class Block(torch.nn.Module):
         return h + torch.relu(self.ff(h))
 
 
-CASES = [("cnn", Cnn, [3, 8, 8]), ("mlp", Mlp, [6]), ("block", Block, [4, 8])]
+class Decoder(torch.nn.Module):
+    """Transposed convolutions (ONNX ConvTranspose): stride, padding, output_padding, dilation,
+    groups, with and without bias."""
+
+    def __init__(self):
+        super().__init__()
+        self.up1 = torch.nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1)
+        self.up2 = torch.nn.ConvTranspose2d(6, 4, (2, 3), stride=(1, 2), padding=(0, 2), groups=2, dilation=(2, 1),
+                                            bias=False)
+        self.up3 = torch.nn.ConvTranspose2d(4, 4, 3, stride=3, groups=4, output_padding=2)
+
+    def forward(self, x):
+        return self.up3(torch.tanh(self.up2(torch.relu(self.up1(x)))))
+
+
+CASES = [("cnn", Cnn, [3, 8, 8]), ("mlp", Mlp, [6]), ("block", Block, [4, 8]), ("decoder", Decoder, [4, 3, 4])]
 
 
 def write_pb(path, array):

@@ -199,6 +199,10 @@ std::vector<Case> nnref::test::graph_and_attribute_cases() {
   attr(t, "attr.conv.out-channels-indivisible", "out_channels 6, groups 4 (8 input channels)",
        conv(conv_attrs(6, {3, 3}, {}, {}, {}, 4), {6, 2, 3, 3}, {1, 8, 8, 8}),
        conv(conv_attrs(8, {3, 3}, {}, {}, {}, 4), {8, 2, 3, 3}, {1, 8, 8, 8}), "conv");
+  attr(t, "attr.deconv.groups-nonpositive", "groups 0", deconv_op(deconv_attrs(4, {3}, {}, 0), {1, 2, 5}),
+       deconv_op(deconv_attrs(4, {3}), {1, 2, 5}), "deconv");
+  attr(t, "attr.deconv.out-channels-indivisible", "out_channels 3, groups 2",
+       deconv_op(deconv_attrs(3, {3}, {}, 2), {1, 2, 5}), deconv_op(deconv_attrs(4, {3}, {}, 2), {1, 2, 5}), "deconv");
   attr(t, "attr.axes.empty", "sum_reduce with axes []", one_op({1, 4, 3}, ReduceAttrs{ReduceOp::Sum, {}}),
        one_op({1, 4, 3}, ReduceAttrs{ReduceOp::Sum, {-1}}));
   attr(t, "attr.axes.empty", "axes []", one_op({1, 4, 3}, LayerNormAttrs{{}, 1e-5}),

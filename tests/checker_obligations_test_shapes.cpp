@@ -66,6 +66,19 @@ std::vector<Case> shape_binding_and_size_cases() {
     add(t, "shape.conv.channels-indivisible", "groups 4, channels input.2 = 4..100", grouped({}),
         grouped({"input.2 == 8"}), {"conv", 2, {{"input.2", 5}}});
   }
+  // deconv with groups 2 over [1, C, 5], C = input.0 over 2..100: C % 2 == 0 first fails at 3.
+  {
+    const auto grouped = [](std::vector<std::string> assume) {
+      return [assume] {
+        Model m = deconv_op(deconv_attrs(4, {1}, {}, 2), {1, 4, 5})();
+        m.dim("input.0", 2, 100);
+        m.s.assumptions = assume;
+        return m;
+      };
+    };
+    add(t, "shape.deconv.channels-indivisible", "groups 2, channels input.0 = 2..100", grouped({}),
+        grouped({"input.0 == 4"}), {"deconv", 2, {{"input.0", 3}}});
+  }
   // mean_reduce over an axis of extent 0. A --dim extent is at least 1, so only a declared 0
   // (itself refuted at the input as shape.empty-extent, a constant fact) reaches the reduction.
   // reshape [-1, 4] of [1, N, 6]: 6 * N % 4 == 0 needs N even.
@@ -269,6 +282,20 @@ std::vector<Case> shape_binding_and_size_cases() {
     add(t, "size.window.extent-overflow", "padding (2^62, 2^62 - 100), input.0 = 1..100",
         sym_op({1, 8, 4, 1}, p, {{"input.0", 1, 100}}, {}, "pool"),
         sym_op({1, 8, 4, 1}, p, {{"input.0", 1, 98}}, {}, "pool"), {"pool", 2, {{"input.0", 99}}});
+  }
+  // deconv with stride 2^61 and padding (2^61 - 50, 0) over a width W: the full extent
+  // (W - 1) * 2^61 + 1 plus the padding's 2^61 - 50 reaches 2^63 - 1 first at W = 5; at W = 2
+  // the output width is 51.
+  {
+    const auto wide = [](int64_t lo, int64_t hi) {
+      return [lo, hi] {
+        Model m = deconv_op(deconv_attrs(1, {1}, {int64_t{1} << 61}, 1, {{(int64_t{1} << 61) - 50, 0}}), {1, 1, 2})();
+        m.dim("input.1", lo, hi);
+        return m;
+      };
+    };
+    add(t, "size.deconv.extent-overflow", "stride 2^61, padding (2^61 - 50, 0), input.1 = 2..100", wide(2, 100),
+        wide(2, 2), {"deconv", 2, {{"input.1", 5}}});
   }
   return t;
 }

@@ -53,3 +53,19 @@ TEST_CASE("cli nnef: a malformed model is a located error with exit code 1") {
   CHECK(explain.code == kExitOk);
   CHECK(has(explain.out, "see docs/nnef.md"));
 }
+
+TEST_CASE("cli nnef: deconvs are proved for every batch and image size, and inspect counts their MACs") {
+  const Run r = nnref_cli({"check", data("crosscheck/deconvnet"), "--dim", "batch=1..64", "--dim", "input.2=1..100",
+                           "--dim", "input.3=1..100"});
+  INFO(r.err);
+  CHECK(r.code == kExitBindingsNotChecked);  // no .dat files: everything else proved
+  const Run i = nnref_cli({"inspect", data("crosscheck/deconvnet")});
+  INFO(i.err);
+  REQUIRE(i.code == kExitOk);
+  // Each input element meets the weights of its group's output channels, [C, M/G, k...] / C:
+  // d1 2·4·5·6 = 240 inputs × 3·3·3 = 6480; d2 [2, 3, 9, 12] = 648 × 2·2·3 = 7776; output
+  // [2, 6, 18, 12] = 2592 × 1·3·3 = 23328.
+  CHECK(has(i.out, "6480"));
+  CHECK(has(i.out, "7776"));
+  CHECK(has(i.out, "23328"));
+}

@@ -59,6 +59,47 @@ TEST_CASE("nnef: grouped and depth-wise conv (groups = 0) read their own channel
   CHECK(out[1] == out[0]);
 }
 
+TEST_CASE("nnef: deconv with explicit and automatic padding, output_shape, a bias, groups = 0") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input, pair ) -> ( explicit, automatic, shaped, sparse, depthwise ) {
+    input = external(shape = [1, 1, 3]);
+    pair = external(shape = [1, 2, 2]);
+    f = constant(shape = [1, 1, 3], value = [1.0, 10.0, 100.0]);
+    one = constant(shape = [1, 1, 1], value = [1.0]);
+    k = constant(shape = [2, 1, 1], value = [10.0, 100.0]);
+    explicit = deconv(input, f, stride = [2], padding = [(1, 1)]);
+    automatic = deconv(input, f, stride = [2]);
+    shaped = deconv(input, f, 0.5, stride = [2], padding = [(1, 1)], output_shape = [1, 1, 6]);
+    sparse = deconv(input, one, stride = [3]);
+    depthwise = deconv(pair, k, groups = 0);
+})", f);
+  // Unpadded, x = [1, 2, 3] and w = [1, 10, 100] at stride 2 give X = (3 - 1)*2 + 3 = 7 values
+  // y[i] = sum of x[(i - j)/2]*w[j] over even i - j: 1, 10, 2 + 100, 20, 3 + 200, 30, 300.
+  // explicit: padding (1, 1) keeps y[1..5]; automatic: X = 3*2 = 6, t = max(4 + 3 - 6, 0) = 1,
+  // p = 0: y[0..5]; shaped: output_shape 6 down-scales to floor((1 + 6 + 1 - 3)/2) + 1 = 3, so
+  // y[1..6], plus the bias 0.5; sparse: w = [1] at stride 3 gives X = 9 (q = 1 - 3 - 0 = -2), every
+  // third position an input; depthwise: groups 0 is the 2 input channels, [1, 2]*10 and [3, 4]*100.
+  const auto out = run_f64(r, {host({1, 1, 3}, {1, 2, 3}), host({1, 2, 2}, iota(4))});
+  CHECK(out[0] == std::vector<double>{10, 102, 20, 203, 30});
+  CHECK(out[1] == std::vector<double>{1, 10, 102, 20, 203, 30});
+  CHECK(out[2] == std::vector<double>{10.5, 102.5, 20.5, 203.5, 30.5, 300.5});
+  CHECK(out[3] == std::vector<double>{1, 0, 0, 2, 0, 0, 3, 0, 0});
+  CHECK(out[4] == std::vector<double>{10, 20, 300, 400});
+}
+
+TEST_CASE("nnef: separable_deconv is a point deconv, then a depth-wise one") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input ) -> ( output ) {
+    input = external(shape = [1, 1, 3]);
+    plane = constant(shape = [2, 1, 2], value = [1.0, 10.0, 1.0, 1.0]);
+    point = constant(shape = [1, 2, 1], value = [1.0, 2.0]);
+    output = separable_deconv(input, plane, point);
+})", f);
+  // point: channels x and 2x; plane (automatic padding, X = 3, p = 0): [1, 10] and [1, 1] each
+  // convolved: 1, 2 + 10, 3 + 20 and 2, 4 + 2, 6 + 4.
+  CHECK(run_f64(r, {host({1, 1, 3}, {1, 2, 3})})[0] == std::vector<double>{1, 12, 23, 2, 6, 10});
+}
+
 TEST_CASE("nnef: max_pool and avg_pool with border ignore and constant differ at the padding") {
   Folder f;
   const auto r = load_text(kHeader + R"(graph G( input ) -> ( max_ignore, max_constant, avg_ignore, avg_constant ) {

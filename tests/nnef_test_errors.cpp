@@ -147,6 +147,29 @@ TEST_CASE("nnef errors: tensors the graph introduces, memory, labels and unsuppo
     expect(c);
 }
 
+TEST_CASE("nnef errors: deconv's ranks, groups, output_shape, border and attribute bounds") {
+  // A [1, 2, 3] input and a filter [2, 1, 2] (line 4); the deconv on line 5.
+  const auto deconv = [](const std::string& call) {
+    return "version 1.0;\ngraph G( input ) -> ( output ) {\ninput = external(shape = [1, 2, 3]);\n"
+           "f = constant(shape = [2, 1, 2], value = [1.0]);\noutput = " + call + ";\n}\n";
+  };
+  for (const Case& c : {
+           Case{flat("f = constant(shape = [2, 1], value = [1.0]);\noutput = deconv(input, f);"), "nnef.argument.value", 5, 10},
+           Case{deconv("deconv(input, f, groups = 3)"), "nnef.argument.value", 5, 10},
+           Case{deconv("deconv(input, f, output_shape = [1, 3, 4])"), "nnef.argument.value", 5, 10},
+           Case{deconv("deconv(input, f, output_shape = [1, 1])"), "nnef.argument.value", 5, 10},
+           // ceil(9/2) = 5 is not 3; floor((0 + 5 + 0 - 2)/1) + 1 = 4 is not 3
+           Case{deconv("deconv(input, f, stride = [2], output_shape = [1, 1, 9])"), "nnef.argument.value", 5, 10},
+           Case{deconv("deconv(input, f, padding = [(0, 0)], output_shape = [1, 1, 5])"), "nnef.argument.value", 5, 10},
+           Case{deconv("deconv(input, f, stride = [4294967296])"), "nnef.argument.value", 5, 10},
+           Case{deconv("deconv(input, f, border = 'replicate')"), "nnef.op-unsupported", 5, 10},
+           Case{deconv("deconv(input, f, stride = [0])"), "attr.window.stride-nonpositive", 5, 10},
+           Case{deconv("deconv(input, f, dilation = [1, 1])"), "attr.window.attribute-length", 5, 10},
+           Case{deconv("deconv(input, f, padding = [(2, 3)])"), "shape.negative-extent", 5, 10},
+       })
+    expect(c);
+}
+
 TEST_CASE("nnef errors: an op with no IR counterpart inside a standard fragment is located at the document's call") {
   Folder f;
   const LoadResult r = load_text(flat("rois = constant(shape = [1, 4], value = [0.0, 0.0, 1.0, 1.0]);\n"

@@ -150,6 +150,31 @@ inline Build conv(ConvAttrs a, std::vector<int64_t> weight = {}, std::vector<int
 inline ConvAttrs conv3() { return conv_attrs(4, {3, 3}); }
 const std::vector<int64_t> kConv3Weight = {4, 4, 3, 3};
 
+inline DeconvAttrs deconv_attrs(int64_t out_channels, std::vector<int64_t> kernel, std::vector<int64_t> stride = {},
+                                int64_t groups = 1, std::vector<std::pair<int64_t, int64_t>> padding = {}) {
+  DeconvAttrs a;
+  a.out_channels = out_channels;
+  a.kernel = std::move(kernel);
+  a.stride = std::move(stride);
+  a.groups = groups;
+  a.padding = std::move(padding);
+  a.has_bias = false;
+  return a;
+}
+// A deconv "deconv" (line 2) of a channels-first input `in_dims` (line 1), with its weight
+// [C, out_channels/groups, k...] bound.
+inline Build deconv_op(DeconvAttrs a, std::vector<int64_t> in_dims) {
+  return [=] {
+    Model m;
+    const int64_t x = m.input("input", in_dims, 1);
+    m.out(m.op("deconv", a, {x}, 2));
+    std::vector<int64_t> w{in_dims[1], a.groups >= 1 ? a.out_channels / a.groups : a.out_channels};
+    w.insert(w.end(), a.kernel.begin(), a.kernel.end());
+    m.param("deconv", "weight", w);
+    return m;
+  };
+}
+
 inline Build pool(PoolAttrs a, std::vector<int64_t> in_dims = {1, 8, 8, 4}) {
   return one_op(std::move(in_dims), a, "pool");
 }

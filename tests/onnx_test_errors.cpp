@@ -76,7 +76,7 @@ TEST_CASE("onnx errors: an op nnref does not read names the op, the node and the
   CHECK(d.message.find("Hardmax node 'hardmax1' (opset 13)") != std::string::npos);
   CHECK(d.node == "hardmax1");
   CHECK(d.loc.line == 2);  // the second node of graph.node
-  for (const char* op : {"LRN", "ConvTranspose", "CumSum"})
+  for (const char* op : {"LRN", "CumSum", "Hardmax"})
     first_error(one_node(op), tmp / "m.onnx", "onnx.op-unsupported");
 }
 
@@ -98,6 +98,30 @@ TEST_CASE("onnx errors: attributes nnref does not read, of the wrong type, or wi
   pads.init("W", {1, 2, 1}, {1, 1});
   set_ints(*pads.graph().mutable_node(0), "pads", {1, 1, 1});
   first_error(pads, tmp / "m.onnx", "onnx.attribute-value");
+}
+
+TEST_CASE("onnx errors: ConvTranspose attributes out of range") {
+  TempDir tmp("onnx_err_conv_transpose");
+  const auto with = [](const std::string& name, std::vector<int64_t> v) {
+    OnnxModel m(13);
+    m.input("X", {"1", "1", "3"});
+    m.init("W", {1, 1, 2}, {1, 1});
+    set_ints(m.node("ConvTranspose", {"X", "W"}, {"Y"}, "the_node"), name, std::move(v));
+    m.output("Y");
+    return m;
+  };
+  first_error(with("output_padding", {-1}), tmp / "m.onnx", "onnx.attribute-value");
+  first_error(with("output_shape", {1, 5}), tmp / "m.onnx", "onnx.attribute-value");
+  first_error(with("strides", {1, 1}), tmp / "m.onnx", "onnx.attribute-value");
+  first_error(with("strides", {int64_t{1} << 40}), tmp / "m.onnx", "onnx.attribute-value");
+  first_error(with("pads", {0, -1}), tmp / "m.onnx", "onnx.attribute-value");
+  // A weight that is not given at all: located, never read past the node's inputs.
+  for (const char* op : {"Conv", "ConvTranspose"})
+    CHECK(first_error(one_node(op), tmp / "m.onnx", "onnx.input-missing").message.find("the weight W (input 1)") !=
+          std::string::npos);
+  OnnxModel w = one_node("ConvTranspose", {"X", "W"});
+  w.input("W", {"2", "1", "1"});
+  CHECK(first_error(w, tmp / "m.onnx", "onnx.input-not-constant").message.find("'W'") != std::string::npos);
 }
 
 TEST_CASE("onnx errors: inputs that are missing, not constant where nnref reads them, or of the wrong type") {

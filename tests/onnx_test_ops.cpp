@@ -160,6 +160,44 @@ TEST_CASE("onnx ops: Pad's three modes and AveragePool's count_include_pad") {
   CHECK(avg(1) == std::vector<double>{1, 3, 5});  // (0 + 2)/2
 }
 
+TEST_CASE("onnx ops: ConvTranspose with groups, pads, output_padding and SAME_LOWER") {
+  TempDir tmp("onnx_conv_transpose");
+  const auto model = [](const std::function<void(onnx::NodeProto&)>& set) {
+    OnnxModel m;
+    m.input("X", {"1", "2", "3"});
+    m.init("W", {2, 1, 3}, {1, 10, 100, 1, 1, 1});
+    m.init("B", {2}, {0, 0.5});
+    auto& n = m.node("ConvTranspose", {"X", "W", "B"}, {"Y"});
+    set_int(n, "group", 2);
+    set_ints(n, "strides", {2});
+    set(n);
+    m.output("Y");
+    return m;
+  };
+  // Unpadded at stride 2: channel 0, [1, 2, 3] and [1, 10, 100], gives 1, 10, 2 + 100, 20, 3 + 200,
+  // 30, 300; channel 1, [4, 5, 6] and [1, 1, 1], gives 4, 4, 5 + 4, 5, 6 + 5, 6, 6.
+  const auto x = host({1, 2, 3}, {1, 2, 3, 4, 5, 6});
+  // pads (1, 0) and output_padding 1: X = 2·2 + 1 + 3 − 1 = 7, positions 1..7 (the last reads nothing).
+  auto padded = model([](onnx::NodeProto& n) {
+    set_ints(n, "pads", {1, 0});
+    set_ints(n, "output_padding", {1});
+  });
+  CHECK(values(run_f64(load_onnx(padded, tmp / "p.onnx"), {x})[0]) ==
+        std::vector<double>{10, 102, 20, 203, 30, 300, 0, 4.5, 9.5, 5.5, 11.5, 6.5, 6.5, 0.5});
+  // SAME_LOWER: X = 3·2 = 6, total 2·2 + 3 − 6 = 1, its odd unit before: positions 1..6.
+  auto lower = model([](onnx::NodeProto& n) { set_string(n, "auto_pad", "SAME_LOWER"); });
+  CHECK(values(run_f64(load_onnx(lower, tmp / "l.onnx"), {x})[0]) ==
+        std::vector<double>{10, 102, 20, 203, 30, 300, 4.5, 9.5, 5.5, 11.5, 6.5, 6.5});
+  // output_shape 8 with SAME_UPPER: total 2·2 + 3 − 8 = −1, begin ⌊−1/2⌋ = −1: one position of
+  // zeros (the bias) before, then positions 0..6.
+  auto shaped = model([](onnx::NodeProto& n) {
+    set_string(n, "auto_pad", "SAME_UPPER");
+    set_ints(n, "output_shape", {8});
+  });
+  CHECK(values(run_f64(load_onnx(shaped, tmp / "s.onnx"), {x})[0]) ==
+        std::vector<double>{0, 1, 10, 102, 20, 203, 30, 300, 0.5, 4.5, 4.5, 9.5, 5.5, 11.5, 6.5, 6.5});
+}
+
 TEST_CASE("onnx ops: Conv with groups, dilation and SAME_UPPER padding") {
   TempDir tmp("onnx_conv");
   OnnxModel m;

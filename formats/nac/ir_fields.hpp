@@ -61,6 +61,20 @@ void fields(IO& io, ConvAttrs& a) {
 }
 
 template <class IO>
+void fields(IO& io, DeconvAttrs& a) {
+  io.inputs();
+  io.integer(a.out_channels);
+  io.ints(a.kernel);
+  io.ints(a.stride);
+  io.ints(a.dilation);
+  io.pairs(a.padding);
+  io.integer(a.groups);
+  io.boolean(a.has_bias);
+  io.param("weight", 'W');
+  if (a.has_bias) io.param("bias", 'B');
+}
+
+template <class IO>
 void fields(IO& io, PoolAttrs& a) {
   io.inputs();
   io.ints(a.kernel);

@@ -1,6 +1,9 @@
 #include "formats/nnef/lower_ops.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <map>
+#include <utility>
 
 namespace nnref::nnef {
 
@@ -130,6 +133,85 @@ Results conv(Composer& c, Args& a, const SourceLoc& loc) {
   if (border != "constant" && !(!padding.empty() && all_zero(padding)))
     c.fail("nnef.op-unsupported", "conv with border '" + border + "': nnref's conv pads with zeros ('constant') only", loc);
   return one(with_filter_and_bias(c, "conv", p, x, f, bias, p.out_channels, loc));
+}
+
+// deconv (§4.3.1): the IR deconv's padding (p, q) per spatial axis is the spec's, with q adjusted
+// so that the output extent X = (x − 1)·s + fd − p − q is output_shape's when it is given, or x·s
+// under automatic padding (the reference's choice; p = ⌊t/2⌋, t = max(fd − s, 0), as conv's
+// automatic padding of X down to x). output_shape must down-scale to the input's extents.
+constexpr int64_t kAttributeBound = int64_t{1} << 31;
+
+Results deconv(Composer& c, Args& a, const SourceLoc& loc) {
+  const Value &x = a.at("input"), &f = a.at("filter"), &bias = a.at("bias");
+  const TensorInfo& fi = c.info(f);
+  if (fi.label.empty() && !fi.is_literal)
+    c.fail("nnef.op-unsupported", "deconv with a computed filter: nnref's deconv takes its filter as data (a variable)", loc);
+  const std::vector<int64_t> in = c.info(x).shape, filter = fi.shape;  // copies: add_node grows the tensor table
+  if (filter.size() != in.size() || in.size() < 3)
+    c.fail("nnef.argument.value", "deconv: the filter has rank " + std::to_string(filter.size()) + " and the input " +
+                                      std::to_string(in.size()) + ": they must be equal and at least 3", loc);
+  const size_t sr = in.size() - 2;
+  const std::vector<int64_t> output_shape = integers(a, "output_shape");
+  if (!output_shape.empty() && output_shape.size() != in.size())
+    c.fail("nnef.argument.value", "deconv: output_shape has " + std::to_string(output_shape.size()) +
+                                      " entries for an input of rank " + std::to_string(in.size()), loc);
+  DeconvAttrs p;
+  p.kernel.assign(filter.begin() + 2, filter.end());
+  p.stride = integers(a, "stride");
+  p.dilation = integers(a, "dilation");
+  const auto padding = pairs(a, "padding");
+  p.groups = integer(a, "groups");
+  if (p.groups == 0) p.groups = output_shape.empty() ? in[1] : output_shape[1];  // §4.3.1: depth-wise
+  if (p.groups < 1 || filter[0] % p.groups != 0)
+    c.fail("nnef.argument.value", "deconv: groups " + std::to_string(p.groups) + " must be positive and divide the "
+                                      "filter's first extent " + std::to_string(filter[0]), loc);
+  p.out_channels = filter[1] * p.groups;
+  const std::string& border = text(a, "border");
+  if (border != "constant")
+    c.fail("nnef.op-unsupported", "deconv with border '" + border + "': nnref's deconv reads the input's border as zeros ('constant') only", loc);
+  // Attributes the rule refuses (lengths, non-positive values) reach it as written; those beyond
+  // 2^31 are refused here, so that the arithmetic below cannot overflow.
+  const auto shaped = [&](const std::vector<int64_t>& v) { return v.empty() || v.size() == sr; };
+  bool in_range = true, positive = true;
+  for (const std::vector<int64_t>* v : {&std::as_const(p.kernel), &std::as_const(p.stride), &std::as_const(p.dilation), &output_shape})
+    for (int64_t e : *v) in_range = in_range && std::abs(e) <= kAttributeBound;
+  for (const std::vector<int64_t>* v : {&p.kernel, &p.stride, &p.dilation})
+    for (int64_t e : *v) positive = positive && e >= 1;
+  for (const auto& [b, e] : padding) in_range = in_range && std::abs(b) <= kAttributeBound && std::abs(e) <= kAttributeBound;
+  if (!in_range)
+    c.fail("nnef.argument.value", "deconv: an extent, stride, dilation or padding beyond 2^31 in magnitude", loc);
+  if (!shaped(p.stride) || !shaped(p.dilation) || !(padding.empty() || padding.size() == sr) || !positive) {
+    p.padding = padding;
+    return one(c.add_node1("deconv", p, {x}, loc));  // the rule names the attribute at fault
+  }
+  if (!output_shape.empty() && (output_shape[0] != in[0] || output_shape[1] != p.out_channels))
+    c.fail("nnef.argument.value", "deconv: output_shape must have the input's batch " + std::to_string(in[0]) +
+                                      " and the filter's output channels " + std::to_string(p.out_channels) + ", not " +
+                                      std::to_string(output_shape[0]) + " and " + std::to_string(output_shape[1]), loc);
+  for (size_t i = 0; i < sr; ++i) {
+    const int64_t k = p.kernel[i], s = p.stride.empty() ? 1 : p.stride[i], d = p.dilation.empty() ? 1 : p.dilation[i];
+    const int64_t fd = (k - 1) * d + 1, xi = in[2 + i];
+    const int64_t up = output_shape.empty() ? (padding.empty() ? xi * s : (xi - 1) * s + fd - padding[i].first - padding[i].second)
+                                            : output_shape[2 + i];
+    int64_t before = 0;
+    if (padding.empty()) {
+      before = std::max<int64_t>((xi - 1) * s + fd - up, 0) / 2;
+      if ((up + s - 1) / s != xi)
+        c.fail("nnef.argument.value", "deconv: output_shape extent " + std::to_string(up) + " of spatial axis " +
+                                          std::to_string(i) + " down-scales to " + std::to_string((up + s - 1) / s) +
+                                          " with automatic padding, not the input's " + std::to_string(xi), loc);
+    } else {
+      before = padding[i].first;
+      const int64_t num = before + up + padding[i].second - fd;
+      if (num < 0 || num / s + 1 != xi)
+        c.fail("nnef.argument.value", "deconv: output_shape extent " + std::to_string(up) + " of spatial axis " +
+                                          std::to_string(i) + " does not down-scale to the input's " + std::to_string(xi) +
+                                          " with padding (" + std::to_string(before) + ", " +
+                                          std::to_string(padding[i].second) + ")", loc);
+    }
+    p.padding.emplace_back(before, (xi - 1) * s + fd - before - up);
+  }
+  return one(with_filter_and_bias(c, "deconv", p, x, f, bias, p.out_channels, loc));
 }
 
 Results linear(Composer& c, Args& a, const SourceLoc& loc) {
@@ -298,6 +380,7 @@ std::optional<std::vector<Value>> lower_standard(Composer& c, const std::string&
     return one(c.add_node1(name, AddNAttrs{0}, xs, loc));
   }
   if (name == "conv") return conv(c, a, loc);
+  if (name == "deconv") return deconv(c, a, loc);
   if (name == "linear") return linear(c, a, loc);
   if (name == "batch_normalization") return batch_norm(c, a, loc);
   if (name == "max_pool") return pool(c, name, a, PoolOp::Max, loc);

@@ -80,6 +80,7 @@ const HostTensor* NodeCtx::constant(size_t k) const {
 }
 
 const HostTensor& NodeCtx::require_constant(size_t k, const std::string& what) {
+  if (!has_input(k)) refuse("onnx.input-missing", what + " (input " + std::to_string(k) + ") is required");
   const HostTensor* t = constant(k);
   if (!t)
     refuse("onnx.input-not-constant", what + " (input " + std::to_string(k) + ", " +

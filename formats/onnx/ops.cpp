@@ -169,7 +169,9 @@ void dropout(Ctx& c) {
 
 // ---- windows ----
 
-std::vector<std::pair<int64_t, int64_t>> pads_of(Ctx& c, size_t spatial) {
+}  // namespace
+
+std::vector<std::pair<int64_t, int64_t>> pads_of(NodeCtx& c, size_t spatial) {
   const std::vector<int64_t> pads = c.attr_ints("pads");
   if (pads.empty()) return {};
   if (pads.size() != 2 * spatial)
@@ -179,6 +181,8 @@ std::vector<std::pair<int64_t, int64_t>> pads_of(Ctx& c, size_t spatial) {
   for (size_t i = 0; i < spatial; ++i) out.emplace_back(pads[i], pads[i + spatial]);
   return out;
 }
+
+namespace {
 
 PadMode auto_pad(Ctx& c) {
   const std::string mode = c.attr_string("auto_pad", "NOTSET");
@@ -734,6 +738,7 @@ const std::map<std::string, OpHandler>& handlers() {
       {"Concat", concat},
       {"Constant", constant},
       {"Conv", conv},
+      {"ConvTranspose", conv_transpose},
       {"Cos", unary_op<UnaryOp::Cos>},
       {"Cosh", unary_op<UnaryOp::Cosh>},
       {"Div", binary_op<BinaryOp::Div>},

@@ -1,7 +1,9 @@
 // The ONNX ops nnref reads, each a handler that emits IR nodes through a NodeCtx (importer.hpp).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "formats/onnx/importer.hpp"
@@ -9,6 +11,13 @@
 namespace nnref::onnx_format {
 
 using OpHandler = void (*)(NodeCtx&);
+
+// A node's `pads` attribute as (begin, end) per spatial axis (empty when absent); refused unless it
+// has 2·spatial entries.
+std::vector<std::pair<int64_t, int64_t>> pads_of(NodeCtx& c, size_t spatial);
+
+// ConvTranspose (conv_transpose.cpp).
+void conv_transpose(NodeCtx& c);
 
 // The handler of an op of the default domain, or nullptr when nnref does not read it.
 OpHandler find_op(const std::string& op_type);

@@ -16,6 +16,7 @@
 #include "spec/ops/concat.hpp"
 #include "spec/ops/const.hpp"
 #include "spec/ops/conv.hpp"
+#include "spec/ops/deconv.hpp"
 #include "spec/ops/flatten.hpp"
 #include "spec/ops/gather.hpp"
 #include "spec/ops/input.hpp"
@@ -54,6 +55,7 @@
   X(LinearAttrs, linear)               \
   X(MatMulAttrs, matmul)               \
   X(ConvAttrs, conv)                   \
+  X(DeconvAttrs, deconv)               \
   X(PoolAttrs, pool)                   \
   X(BatchNormAttrs, batch_norm)        \
   X(LayerNormAttrs, layer_norm)        \

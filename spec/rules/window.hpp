@@ -131,13 +131,12 @@ inline std::string axis_name(size_t i, size_t spatial_rank) {
   return spatial_rank <= 3 ? names[3 - spatial_rank + i] : "spatial axis " + std::to_string(i);
 }
 
-// The window attributes of a conv or pool, the input rank, and per spatial axis that the window
-// fits the padded input. Returns the output's spatial
-// extents ⌊(padded − window)/s⌋ + 1, or nullopt when an attribute makes them meaningless.
-template <class A, class Dim>
-std::optional<Dims<Dim>> spatial_rule(const std::string& op, const A& attrs, const Dims<Dim>& in,
-                                      ObligationSink<Dim>& sink) {
-  const size_t sr = attrs.kernel.size();
+// The lengths of a window's attribute lists (kernel at least one entry; stride, dilation and, when
+// the padding is explicit, padding empty or one entry per kernel entry) and the input's rank,
+// len(kernel) + 2. False when they leave no meaningful window.
+template <class Dim>
+bool require_lengths(const std::string& op, size_t sr, size_t stride, size_t dilation, bool explicit_padding,
+                     size_t padding, const Dims<Dim>& in, ObligationSink<Dim>& sink) {
   bool ok = true;
   const auto length = [&](size_t n, bool may_be_empty, const char* name) {
     const bool holds = (n == sr && sr >= 1) || (may_be_empty && n == 0);
@@ -147,29 +146,50 @@ std::optional<Dims<Dim>> spatial_rule(const std::string& op, const A& attrs, con
     ok = ok && holds;
   };
   length(sr, false, "kernel");
-  length(attrs.stride.size(), true, "stride");
-  length(attrs.dilation.size(), true, "dilation");
-  if (attrs.pad_mode == PadMode::Explicit) length(attrs.padding.size(), true, "padding");
+  length(stride, true, "stride");
+  length(dilation, true, "dilation");
+  if (explicit_padding) length(padding, true, "padding");
   const bool rank_ok = in.size() == sr + 2;
   sink.require(rank_ok, kWindowInputRank,
                op + " with " + std::to_string(sr) + " spatial axes needs an input of rank " + std::to_string(sr + 2) +
                    ", got " + dims_str(in));
-  if (!ok || !rank_ok) return std::nullopt;
+  return ok && rank_ok;
+}
 
+// Spatial axis i's kernel, stride and dilation are at least 1.
+template <class Dim>
+bool require_positive(const std::string& op, size_t i, size_t sr, const Axis& a, ObligationSink<Dim>& sink) {
+  bool ok = true;
+  const std::string where = " of " + axis_name(i, sr) + " axis";
+  const auto positive = [&](int64_t v, const ObligationSpec& what, const char* name) {
+    sink.require(v >= 1, what, op + " " + name + where + " is " + std::to_string(v) + ", must be at least 1");
+    ok = ok && v >= 1;
+  };
+  positive(a.k, kWindowKernel, "kernel");
+  positive(a.s, kWindowStride, "stride");
+  positive(a.d, kWindowDilation, "dilation");
+  return ok;
+}
+
+// The window attributes of a conv or pool, the input rank, and per spatial axis that the window
+// fits the padded input. Returns the output's spatial
+// extents ⌊(padded − window)/s⌋ + 1, or nullopt when an attribute makes them meaningless.
+template <class A, class Dim>
+std::optional<Dims<Dim>> spatial_rule(const std::string& op, const A& attrs, const Dims<Dim>& in,
+                                      ObligationSink<Dim>& sink) {
+  const size_t sr = attrs.kernel.size();
+  if (!require_lengths(op, sr, attrs.stride.size(), attrs.dilation.size(), attrs.pad_mode == PadMode::Explicit,
+                       attrs.padding.size(), in, sink))
+    return std::nullopt;
+
+  bool ok = true;
   for (size_t i = 0; i < sr; ++i) {
     const Axis a = axis(attrs, i);
-    const std::string where = " of " + axis_name(i, sr) + " axis";
-    const auto positive = [&](int64_t v, const ObligationSpec& what, const char* name) {
-      sink.require(v >= 1, what, op + " " + name + where + " is " + std::to_string(v) + ", must be at least 1");
-      ok = ok && v >= 1;
-    };
-    positive(a.k, kWindowKernel, "kernel");
-    positive(a.s, kWindowStride, "stride");
-    positive(a.d, kWindowDilation, "dilation");
+    ok = require_positive(op, i, sr, a, sink) && ok;
     const bool pads = a.before >= 0 && a.after >= 0;
     sink.require(pads, kWindowPadding,
-                 op + " padding (" + std::to_string(a.before) + ", " + std::to_string(a.after) + ")" + where +
-                     " is negative");
+                 op + " padding (" + std::to_string(a.before) + ", " + std::to_string(a.after) + ") of " +
+                     axis_name(i, sr) + " axis is negative");
     ok = ok && pads;
   }
   if (!ok) return std::nullopt;
