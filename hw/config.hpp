@@ -20,7 +20,7 @@ struct Config {
       {"exp", 20},  {"log", 24},  {"sqrt", 12},  {"rsqrt", 12}, {"reciprocal", 8}, {"pow", 40},
       {"tanh", 24}, {"sigmoid", 24}, {"softplus", 28}, {"sin", 24}, {"cos", 24}, {"tan", 32},
       {"sinh", 28}, {"cosh", 28}, {"asin", 32}, {"acos", 32}, {"atan", 32}, {"asinh", 32},
-      {"acosh", 32}, {"atanh", 32}};
+      {"acosh", 32}, {"atanh", 32}, {"erf", 28}};
   double clock_mhz = 1000;                 // for the trace's microseconds
   int64_t sram_bytes = int64_t{4} << 20;   // on-chip capacity
   int64_t dram_bytes_per_cycle = 32;       // DRAM bandwidth

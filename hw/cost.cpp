@@ -23,7 +23,7 @@ OpCost sfu(int64_t cycles) { return {Unit::Sfu, cycles, 0}; }
 std::optional<std::string> special_function(const UnaryAttrs& a) {
   switch (a.op) {
     case UnaryOp::Copy: case UnaryOp::Neg: case UnaryOp::Abs: case UnaryOp::Sign: case UnaryOp::Floor:
-    case UnaryOp::Ceil: case UnaryOp::Round: case UnaryOp::Sqr: case UnaryOp::Relu: case UnaryOp::LeakyRelu:
+    case UnaryOp::Ceil: case UnaryOp::Round: case UnaryOp::RoundEven: case UnaryOp::Sqr: case UnaryOp::Relu: case UnaryOp::LeakyRelu:
       return std::nullopt;
     case UnaryOp::Rcp: case UnaryOp::Rsqr: return "reciprocal";
     case UnaryOp::Elu: return "exp";
@@ -94,6 +94,10 @@ OpCost cost(const Checked<BroadcastToAttrs>& op, const Config& c) { return per_o
 OpCost cost(const Checked<ClampAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<PreluAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<SelectAttrs>& op, const Config& c) { return per_output(op, c); }
+OpCost cost(const Checked<CompareAttrs>& op, const Config& c) { return per_output(op, c); }
+OpCost cost(const Checked<LogicalAttrs>& op, const Config& c) { return per_output(op, c); }
+OpCost cost(const Checked<CastAttrs>& op, const Config& c) { return per_output(op, c); }
+OpCost cost(const Checked<GatherAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<TransposeAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<ConcatAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<SliceAttrs>& op, const Config& c) { return per_output(op, c); }
@@ -120,6 +124,16 @@ OpCost cost(const Checked<ConvAttrs>& op, const Config& c) {
   const int64_t positions = out.count() / a.out_channels;  // batch × spatial
   const int64_t k = w.count() / w[0];
   OpCost one = mac_cost(1, positions, a.out_channels / a.groups, k, c);
+  return {Unit::Mac, a.groups * one.cycles, a.groups * one.macs};
+}
+
+// deconv scatters each input position's C_in/groups channels through the kernel: per group the
+// product [batch·input positions, C_in/groups]·[C_in/groups, (C_out/groups)·Πkernel].
+OpCost cost(const Checked<DeconvAttrs>& op, const Config& c) {
+  const DeconvAttrs& a = op.attrs();
+  const Shape &in = op.inputs()[0], &w = op.params()[0].shape;
+  const int64_t positions = in.count() / in[1];  // batch × input spatial
+  OpCost one = mac_cost(1, positions, w.count() / w[0], in[1] / a.groups, c);
   return {Unit::Mac, a.groups * one.cycles, a.groups * one.macs};
 }
 
@@ -150,18 +164,23 @@ OpCost cost(const Checked<LayerNormAttrs>& op, const Config& c) {
   return sfu(3 * vector_steps(x.count(), c) + sfu_cycles("sqrt", groups, c) + sfu_cycles("reciprocal", groups, c));
 }
 
-// A max pass, the exponentials, a sum pass and a scaling pass; per group a reciprocal.
+// A max pass, the exponentials, a sum pass and a scaling pass; per group a reciprocal (log_softmax:
+// a logarithm, and the last pass subtracts it).
 OpCost cost(const Checked<SoftmaxAttrs>& op, const Config& c) {
   const Shape& x = op.inputs()[0];
   const AxisDomain domain(x.dims(), op.attrs().batch_axes);
   const int64_t groups = group_count(x, normalized_axes(op.attrs().axes, domain));
-  return sfu(3 * vector_steps(x.count(), c) + sfu_cycles("exp", x.count(), c) + sfu_cycles("reciprocal", groups, c));
+  const int64_t last = op.attrs().log ? sfu_cycles("log", groups, c) : sfu_cycles("reciprocal", groups, c);
+  return sfu(3 * vector_steps(x.count(), c) + sfu_cycles("exp", x.count(), c) + last);
 }
 
 OpCost cost(const Checked<ReduceAttrs>& op, const Config& c) {
   const int64_t n = op.inputs()[0].count(), m = elements(op.outputs()[0]);
   return vector(vector_steps(n, c) + (op.attrs().op == ReduceOp::Mean ? vector_steps(m, c) : 0));
 }
+// A compare-and-select pass (argmax, argmin) or a logical pass (all, any) over the input.
+OpCost cost(const Checked<ArgReduceAttrs>& op, const Config& c) { return vector(vector_steps(op.inputs()[0].count(), c)); }
+OpCost cost(const Checked<LogicalReduceAttrs>& op, const Config& c) { return vector(vector_steps(op.inputs()[0].count(), c)); }
 
 }  // namespace
 

@@ -86,7 +86,8 @@ void conv(const Checked<ConvAttrs>& op, const OpIO<float>& io, const Config&) {
 
 void reduce(const Checked<ReduceAttrs>& op, const OpIO<float>& io, const Config& c) {
   const ReduceAttrs& a = op.attrs();
-  if (a.op != ReduceOp::Sum && a.op != ReduceOp::Mean) return run_kernel(op, io);  // max, min: exact in any order
+  // max, min: exact in any order; prod: the spec's formula, its factors in increasing position
+  if (a.op != ReduceOp::Sum && a.op != ReduceOp::Mean) return run_kernel(op, io);
   const Tensor<float>& x = io.in(0);
   const AxisSplit split = split_axes(op.inputs()[0], normalized_axes(a.axes, op.inputs()[0].rank()));
   const auto n = static_cast<int64_t>(split.inner.size());
@@ -98,7 +99,8 @@ void reduce(const Checked<ReduceAttrs>& op, const OpIO<float>& io, const Config&
   }
 }
 
-// Per group: the maximum m (exact), e = exp(x − m) on the SFU, their lane sum s, then e / s.
+// Per group: the maximum m (exact), e = exp(x − m) on the SFU, their lane sum s, then e / s
+// (log_softmax: (x − m) − log s).
 void softmax(const Checked<SoftmaxAttrs>& op, const OpIO<float>& io, const Config& c) {
   const Tensor<float>& x = io.in(0);
   Tensor<float>& y = io.out(0);
@@ -110,7 +112,12 @@ void softmax(const Checked<SoftmaxAttrs>& op, const OpIO<float>& io, const Confi
     const float m = fold<float>(n, [&](int64_t r) { return x[at(r)]; }, sc::max<float>);
     for (int64_t r = 0; r < n; ++r) y[at(r)] = sc::exp(x[at(r)] - m);
     const float total = lane_sum(n, [&](int64_t r) { return y[at(r)]; }, c.vector_lanes);
-    for (int64_t r = 0; r < n; ++r) y[at(r)] = y[at(r)] / total;
+    if (op.attrs().log) {
+      const float log_total = sc::log(total);
+      for (int64_t r = 0; r < n; ++r) y[at(r)] = (x[at(r)] - m) - log_total;
+    } else {
+      for (int64_t r = 0; r < n; ++r) y[at(r)] = y[at(r)] / total;
+    }
   }
 }
 
@@ -176,7 +183,9 @@ void compute(const CheckedOp& op, const OpIO<float>& io, const Config& c) {
         else if constexpr (std::is_same_v<A, SoftmaxAttrs>) softmax(o, io, c);
         else if constexpr (std::is_same_v<A, LayerNormAttrs>) layer_norm(o, io, c);
         else if constexpr (std::is_same_v<A, PoolAttrs>) pool(o, io, c);
-        else run_kernel(o, io);  // an element-wise map or data movement: the spec's scalar formula
+        // An element-wise map, data movement or deconv: the spec's formula in float (deconv's terms
+        // in the order of its formula, docs/hw-model.md).
+        else run_kernel(o, io);
       },
       op);
 }

@@ -150,11 +150,21 @@ Model nnef_with_weights(const std::string& folder) {
   REQUIRE(info.ok());
   int64_t salt = 0;
   for (const Node& n : m.graph.nodes) {
+    // An integer constant holds small integers (gather indices in range), a logical one 0 and 1.
+    const auto* c = std::get_if<ConstAttrs>(&n.op);
+    const auto values = [&](int64_t count) {
+      std::vector<double> v = pattern(count, ++salt);
+      for (size_t k = 0; k < v.size() && c && c->kind != ElemKind::Real; ++k)
+        v[k] = static_cast<double>(k % (c->kind == ElemKind::Integer ? 3 : 2));
+      return v;
+    };
+    // (held as float64, as the reader holds an NNEF literal's integers)
+    const DType dtype = c && c->kind != ElemKind::Real ? DType::F64 : DType::F32;
     for (const ParamInfo& p : info->nodes[static_cast<size_t>(n.id)].params)
-      m.payload.set(n.name, p.role, ParamEntry{HostTensor{DType::F32, p.shape, pattern(p.shape.count(), ++salt)}, "generated"});
-    if (std::holds_alternative<ConstAttrs>(n.op) && !m.payload.find(n.name, "value")) {
+      m.payload.set(n.name, p.role, ParamEntry{HostTensor{dtype, p.shape, values(p.shape.count())}, "generated"});
+    if (c && !m.payload.find(n.name, "value")) {
       const Shape s = info->nodes[static_cast<size_t>(n.id)].outputs[0];
-      m.payload.set(n.name, "value", ParamEntry{HostTensor{DType::F32, s, pattern(s.count(), ++salt)}, "generated"});
+      m.payload.set(n.name, "value", ParamEntry{HostTensor{dtype, s, values(s.count())}, "generated"});
     }
   }
   m.weights_loaded = true;
@@ -239,7 +249,10 @@ const std::vector<std::string>& nnl_models() {
 }
 
 const std::vector<std::string> kNnefModels = {"tests/data/nnef/alexnet_small", "tests/data/nnef/crosscheck/mlp",
-                                              "tests/data/nnef/crosscheck/convnet"};
+                                              "tests/data/nnef/crosscheck/convnet", "tests/data/nnef/crosscheck/deconvnet"};
+// Comparisons, logical operations, arg and logical reductions, strided slices, reflect-even
+// padding, gather and cast: NNEF's own operations, which ONNX (as nnref reads it) cannot hold.
+const std::string kNnefLogicModel = "tests/data/nnef/crosscheck/logic";
 
 TEST_CASE("convert: every example and golden NNL model round-trips through NNEF and ONNX") {
   REQUIRE(nnl_models().size() >= 15);
@@ -262,9 +275,16 @@ TEST_CASE("convert: the NNEF test models round-trip through NNEF and ONNX") {
   }
 }
 
+TEST_CASE("convert: NNEF's logical and integer operations round-trip through NNEF") {
+  const Model m = nnef_with_weights(source(kNnefLogicModel));
+  round_trip(m, inputs_for(m, ""), "nnef");
+}
+
 // A graph that NNEF wrote reads back as itself: the same graph, the same parameters.
 TEST_CASE("convert: an NNEF model written as NNEF reads back as the same graph") {
-  for (const std::string& rel : kNnefModels) {
+  std::vector<std::string> models = kNnefModels;
+  models.push_back(kNnefLogicModel);
+  for (const std::string& rel : models) {
     INFO(rel);
     const Model m = nnef_with_weights(source(rel));
     TempDir dir("convert_nnef_same");
@@ -351,6 +371,36 @@ TEST_CASE("convert: layer normalization round-trips through ONNX") {
   TempDir dir("convert_layer_norm");
   const Model model = test::load_onnx(m, dir / "m.onnx");
   round_trip(model, inputs_for(model, ""), "onnx");
+}
+
+// Erf, Round (halves to even), LogSoftmax and ReduceProd have no NNEF operation: ONNX only, and
+// NNEF refuses each, naming it.
+TEST_CASE("convert: erf, round_even, log_softmax and prod_reduce round-trip through ONNX, and NNEF refuses them") {
+  using test::set_int, test::set_ints;
+  test::OnnxModel m(13);
+  m.input("x", {"2", "3", "4"});
+  m.node("Erf", {"x"}, {"e"}, "erf");
+  m.node("Round", {"x"}, {"r"}, "round");
+  set_int(m.node("LogSoftmax", {"x"}, {"l"}, "log_softmax"), "axis", 2);
+  set_ints(m.node("ReduceProd", {"x"}, {"p"}, "prod"), "axes", {1});
+  for (const char* out : {"e", "r", "l", "p"}) m.output(out);
+  TempDir dir("convert_onnx_only");
+  const Model model = test::load_onnx(m, dir / "m.onnx");
+  round_trip(model, inputs_for(model, ""), "onnx");
+
+  for (const auto& [op, name] : std::vector<std::pair<std::string, std::string>>{
+           {"Erf", "erf"}, {"Round", "round_even"}, {"LogSoftmax", "log_softmax"}, {"ReduceProd", "prod_reduce"}}) {
+    INFO(op);
+    test::OnnxModel one(13);
+    one.input("x", {"2", "3"});
+    one.node(op, {"x"}, {"y"}, "n");
+    one.output("y");
+    const Model single = test::load_onnx(one, dir / (op + ".onnx"));
+    const std::vector<Diagnostic> d = writer_for("nnef")->write(single, (dir / op).string(), WriteOptions{});
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].code == "convert.unexpressible");
+    CHECK(d[0].message.find("(" + name + ")") != std::string::npos);
+  }
 }
 
 }  // namespace

@@ -157,9 +157,9 @@ TEST_CASE("hw cost: every unary op runs on the vector unit or on the SFU functio
   const std::map<std::string, int64_t> latency{
       {"exp", 20},  {"log", 24},  {"sqrt", 12},  {"rsqrt", 12}, {"reciprocal", 8}, {"tanh", 24},  {"sigmoid", 24},
       {"softplus", 28}, {"sin", 24}, {"cos", 24}, {"tan", 32},   {"sinh", 28},      {"cosh", 28},  {"asin", 32},
-      {"acos", 32}, {"atan", 32}, {"asinh", 32}, {"acosh", 32}, {"atanh", 32}};
+      {"acos", 32}, {"atan", 32}, {"asinh", 32}, {"acosh", 32}, {"atanh", 32}, {"erf", 28}};
   const std::map<std::string, std::string> through{{"rcp", "reciprocal"}, {"rsqr", "reciprocal"}, {"elu", "exp"}, {"log2", "log"}};
-  const std::set<std::string> vector_ops{"copy", "neg", "abs", "sign", "floor", "ceil", "round", "sqr", "relu", "leaky_relu"};
+  const std::set<std::string> vector_ops{"copy", "neg", "abs", "sign", "floor", "ceil", "round", "round_even", "sqr", "relu", "leaky_relu"};
   const hw::Config c;
   for (const UnaryAttrs& a : op_prototypes<UnaryAttrs>()) {
     const std::string name = op_name(a);
@@ -261,7 +261,7 @@ TEST_CASE("hw run: config errors name the file and the key, exit 2") {
   write_linear(tmp.path);
   const std::pair<const char*, const char*> cases[] = {
       {R"({"mac_rows": 16, "lanes": 4})", "hw.config.unknown-key"},
-      {R"({"sfu_latency": {"erf": 3}})", "hw.config.unknown-key"},
+      {R"({"sfu_latency": {"gelu": 3}})", "hw.config.unknown-key"},
       {R"({"mac_rows": "16"})", "hw.config.type"},
       {R"({"clock_mhz": true})", "hw.config.type"},
       {R"({"dram_bytes_per_cycle": 2.5})", "hw.config.type"},

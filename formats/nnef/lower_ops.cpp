@@ -34,17 +34,6 @@ bool all_zero(const std::vector<std::pair<int64_t, int64_t>>& p) {
   return true;
 }
 
-const std::map<std::string, CompareOp>& compare_ops() {
-  static const std::map<std::string, CompareOp> ops = {{"lt", CompareOp::Lt}, {"gt", CompareOp::Gt},
-                                                        {"le", CompareOp::Le}, {"ge", CompareOp::Ge},
-                                                        {"eq", CompareOp::Eq}, {"ne", CompareOp::Ne}};
-  return ops;
-}
-const std::map<std::string, LogicalOp>& logical_ops() {
-  static const std::map<std::string, LogicalOp> ops = {{"not", LogicalOp::Not}, {"and", LogicalOp::And}, {"or", LogicalOp::Or}};
-  return ops;
-}
-
 // Only the channel-first axes of a pool's all-axis window are spatial: the batch and channel
 // entries must leave those axes alone.
 bool trivial_leading(const Args& a, const SourceLoc& loc, Composer& c, const std::string& op) {
@@ -331,6 +320,17 @@ Results box(Composer& c, Args& a, const SourceLoc& loc) {
 }
 
 }  // namespace
+
+const std::map<std::string, CompareOp>& compare_ops() {
+  static const std::map<std::string, CompareOp> ops = {{"lt", CompareOp::Lt}, {"gt", CompareOp::Gt},
+                                                        {"le", CompareOp::Le}, {"ge", CompareOp::Ge},
+                                                        {"eq", CompareOp::Eq}, {"ne", CompareOp::Ne}};
+  return ops;
+}
+const std::map<std::string, LogicalOp>& logical_ops() {
+  static const std::map<std::string, LogicalOp> ops = {{"not", LogicalOp::Not}, {"and", LogicalOp::And}, {"or", LogicalOp::Or}};
+  return ops;
+}
 
 const std::map<std::string, UnaryOp>& unary_ops() {
   static const std::map<std::string, UnaryOp> ops = {

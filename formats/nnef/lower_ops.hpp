@@ -16,6 +16,8 @@ namespace nnref::nnef {
 // (formats/nnef/writer.cpp) reads them backwards.
 const std::map<std::string, UnaryOp>& unary_ops();
 const std::map<std::string, BinaryOp>& binary_ops();
+const std::map<std::string, CompareOp>& compare_ops();
+const std::map<std::string, LogicalOp>& logical_ops();
 
 // The results of standard fragment `name` applied to bound arguments, or nullopt when no IR op
 // computes it for these arguments (the composer then expands its body, or reports

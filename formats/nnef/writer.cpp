@@ -233,6 +233,7 @@ class Emitter {
   void node(const Node& n, const ConstAttrs& a) {
     const ParamEntry* e = m_.payload.find(n.name, "value");
     if (!e) unexpressible(kFormat, n, "its value is not loaded");
+    if (a.kind != ElemKind::Real) return typed_constant(n, a, e->tensor);
     const bool decimal = !e->decimals.empty() && std::all_of(e->decimals.begin(), e->decimals.end(), scalar_literal);
     if (!decimal) {
       names_[static_cast<size_t>(n.id)][0] = variable(n, "", e->tensor, a.dims);
@@ -240,9 +241,25 @@ class Emitter {
     }
     std::string values;
     for (const std::string& d : e->decimals) values += (values.empty() ? "" : ", ") + d;
+    name_constant(n);
+    result(n, "constant(shape = " + list(a.dims) + ", value = [" + values + "])");
+  }
+
+  // A literal constant takes the output's name, or a fresh one from the node's.
+  void name_constant(const Node& n) {
     const auto out = output_names_.find({n.id, 0});
     names_[static_cast<size_t>(n.id)][0] = out != output_names_.end() ? out->second : fresh(identifier_for(n.name));
-    result(n, "constant(shape = " + list(a.dims) + ", value = [" + values + "])");
+  }
+  // An integer or logical constant: its items as NNEF literals (the IR holds them as doubles,
+  // exact integers up to 2^53).
+  void typed_constant(const Node& n, const ConstAttrs& a, const HostTensor& t) {
+    const bool integer = a.kind == ElemKind::Integer;
+    std::string values;
+    for (double v : t.values)
+      values += (values.empty() ? "" : ", ") + (integer ? std::to_string(static_cast<int64_t>(v)) : logical(v != 0));
+    name_constant(n);
+    result(n, std::string(integer ? "constant<integer>" : "constant<logical>") + "(shape = " + list(a.dims) +
+                  ", value = [" + values + "])");
   }
 
   void node(const Node& n, const UnaryAttrs& a) {
@@ -250,11 +267,20 @@ class Emitter {
     if (a.op == UnaryOp::Elu || a.op == UnaryOp::LeakyRelu)
       return result(n, std::string(a.op == UnaryOp::Elu ? "elu" : "leaky_relu") + "(" + x + ", alpha = " +
                            scalar(n, a.alpha, "alpha") + ")");
-    result(n, name_of(nnef::unary_ops(), a.op) + "(" + x + ")");
+    const std::string name = name_of(nnef::unary_ops(), a.op);
+    if (name.empty())
+      unexpressible(kFormat, n, "NNEF 1.0 has no " + op_name(a) + " (round is floor(x + 0.5); erf is not among its operations)");
+    result(n, name + "(" + x + ")");
   }
 
   void node(const Node& n, const BinaryAttrs& a) {
     result(n, name_of(nnef::binary_ops(), a.op) + "(" + operands(n, a.broadcast) + ")");
+  }
+  void node(const Node& n, const CompareAttrs& a) {
+    result(n, name_of(nnef::compare_ops(), a.op) + "(" + operands(n, a.broadcast) + ")");
+  }
+  void node(const Node& n, const LogicalAttrs& a) {
+    result(n, name_of(nnef::logical_ops(), a.op) + "(" + operands(n, a.broadcast) + ")");
   }
   void node(const Node& n, const AddNAttrs&) {
     if (n.inputs.size() == 1) return result(n, "copy(" + value(n.inputs[0]) + ")");
@@ -336,6 +362,19 @@ class Emitter {
                  list(a.stride) + ", dilation = " + list(a.dilation) + ", groups = " + std::to_string(a.groups));
   }
 
+  // deconv's padding is explicit in the IR (empty: zeros); NNEF's empty padding is automatic.
+  void node(const Node& n, const DeconvAttrs& a) {
+    const ParamEntry* w = m_.payload.find(n.name, "weight");
+    if (!w) unexpressible(kFormat, n, "its weight is not loaded");
+    const std::string f = variable(n, "weight", w->tensor, w->tensor.shape.dims());
+    const std::string b = a.has_bias ? param(n, "bias", {1, a.out_channels}) : "0.0";
+    std::vector<std::pair<int64_t, int64_t>> pad = a.padding;
+    if (pad.empty()) pad.assign(a.kernel.size(), {0, 0});
+    result(n, "deconv(" + value(n.inputs[0]) + ", " + f + ", " + b + ", border = 'constant', padding = " + pair_list(pad) +
+                  ", stride = " + list(a.stride) + ", dilation = " + list(a.dilation) + ", groups = " +
+                  std::to_string(a.groups) + ")");
+  }
+
   // The pools' windows cover every axis: 1 on batch and channel (an empty stride or dilation
   // stays empty: all 1s).
   void node(const Node& n, const PoolAttrs& a) {
@@ -371,6 +410,7 @@ class Emitter {
   }
 
   void node(const Node& n, const SoftmaxAttrs& a) {
+    if (a.log) unexpressible(kFormat, n, "NNEF 1.0 has no log_softmax (log of softmax is another formula where softmax underflows)");
     const size_t rank = shape(n.inputs[0]).size();
     result(n, "softmax(" + value(n.inputs[0]) + ", axes = " + list(convert::tensor_axes(a.axes, rank, a.batch_axes)) + ")");
   }
@@ -379,10 +419,29 @@ class Emitter {
   void node(const Node& n, const ReduceAttrs& a) {
     static const std::map<ReduceOp, const char*> names = {
         {ReduceOp::Sum, "sum_reduce"}, {ReduceOp::Mean, "mean_reduce"}, {ReduceOp::Max, "max_reduce"}, {ReduceOp::Min, "min_reduce"}};
+    if (!names.count(a.op)) unexpressible(kFormat, n, "NNEF 1.0 has no " + op_name(a));
     const std::vector<int64_t> axes = convert::tensor_axes(a.axes, shape(n.inputs[0]).size());
     const std::string call = std::string(names.at(a.op)) + "(" + value(n.inputs[0]) + ", axes = " + list(axes) + ")";
     if (a.keep_dims) return result(n, call);
     result(n, "squeeze(" + helper(n, "kept", call) + ", axes = " + list(axes) + ")");
+  }
+
+  // NNEF's argmax/argmin and all/any reductions keep the reduced axes, as the IR's do.
+  void node(const Node& n, const ArgReduceAttrs& a) {
+    result(n, std::string(a.op == ArgReduceOp::Max ? "argmax_reduce" : "argmin_reduce") + "(" + value(n.inputs[0]) +
+                  ", axes = " + list(convert::tensor_axes(a.axes, shape(n.inputs[0]).size())) + ")");
+  }
+  void node(const Node& n, const LogicalReduceAttrs& a) {
+    result(n, std::string(a.op == LogicalReduceOp::All ? "all_reduce" : "any_reduce") + "(" + value(n.inputs[0]) +
+                  ", axes = " + list(convert::tensor_axes(a.axes, shape(n.inputs[0]).size())) + ")");
+  }
+  void node(const Node& n, const GatherAttrs& a) {
+    result(n, "gather(" + value(n.inputs[0]) + ", " + value(n.inputs[1]) + ", axis = " +
+                  std::to_string(convert::tensor_axis(a.axis, shape(n.inputs[0]).size())) + ")");
+  }
+  void node(const Node& n, const CastAttrs& a) {
+    const char* type = a.to == ElemKind::Real ? "scalar" : a.to == ElemKind::Integer ? "integer" : "logical";
+    result(n, std::string("cast<") + type + ">(" + value(n.inputs[0]) + ")");
   }
 
   void node(const Node& n, const ReshapeAttrs& a) {
@@ -409,11 +468,12 @@ class Emitter {
   }
   void node(const Node& n, const SliceAttrs& a) {
     result(n, "slice(" + value(n.inputs[0]) + ", axes = " + list(convert::tensor_axes(a.axes, shape(n.inputs[0]).size())) +
-                  ", begin = " + list(a.begin) + ", end = " + list(a.end) + ")");
+                  ", begin = " + list(a.begin) + ", end = " + list(a.end) +
+                  (a.stride.empty() ? "" : ", stride = " + list(a.stride)) + ")");
   }
   void node(const Node& n, const PadAttrs& a) {
     static const std::map<PadBorder, const char*> borders = {
-        {PadBorder::Constant, "constant"}, {PadBorder::Reflect, "reflect"}, {PadBorder::Replicate, "replicate"}};
+        {PadBorder::Constant, "constant"}, {PadBorder::Reflect, "reflect"}, {PadBorder::Replicate, "replicate"}, {PadBorder::ReflectEven, "reflect-even"}};
     result(n, "pad(" + value(n.inputs[0]) + ", padding = " + pair_list(a.padding) + ", border = '" + borders.at(a.border) +
                   "', value = " + scalar(n, a.value, "the padding value") + ")");
   }

@@ -282,7 +282,8 @@ class Emitter {
         {UnaryOp::Acos, "Acos"},     {UnaryOp::Atan, "Atan"},   {UnaryOp::Asinh, "Asinh"},    {UnaryOp::Acosh, "Acosh"},
         {UnaryOp::Atanh, "Atanh"},   {UnaryOp::Abs, "Abs"},     {UnaryOp::Sign, "Sign"},      {UnaryOp::Floor, "Floor"},
         {UnaryOp::Ceil, "Ceil"},     {UnaryOp::Sqrt, "Sqrt"},   {UnaryOp::Relu, "Relu"},      {UnaryOp::Sigmoid, "Sigmoid"},
-        {UnaryOp::Softplus, "Softplus"}, {UnaryOp::Elu, "Elu"}, {UnaryOp::LeakyRelu, "LeakyRelu"}};
+        {UnaryOp::Softplus, "Softplus"}, {UnaryOp::Elu, "Elu"}, {UnaryOp::LeakyRelu, "LeakyRelu"},
+        {UnaryOp::Erf, "Erf"},       {UnaryOp::RoundEven, "Round"}};
     const auto it = ops.find(a.op);
     if (it == ops.end())
       unexpressible(kFormat, n, "ONNX has no op with its formula (round is floor(x + 0.5), ONNX's Round rounds half to "
@@ -380,6 +381,41 @@ class Emitter {
     attr(p, "group", a.groups);
   }
 
+  // ConvTranspose's output is s·(x − 1) + output_padding + fd − pads_begin − pads_end: the IR's
+  // padding (p, q) is pads (p, q), or (p, 0) with output_padding −q when q is negative.
+  void node(const Node& n, const DeconvAttrs& a) {
+    const ParamEntry* w = m_.payload.find(n.name, "weight");
+    if (!w) unexpressible(kFormat, n, "its weight is not loaded");
+    std::vector<std::pair<int64_t, int64_t>> pads = a.padding;
+    if (pads.empty()) pads.assign(a.kernel.size(), {0, 0});
+    std::vector<int64_t> output_padding;
+    for (auto& [b, e] : pads) {
+      if (b < 0) unexpressible(kFormat, n, "a negative padding before: ONNX's pads are non-negative");
+      output_padding.push_back(e < 0 ? -e : 0);
+      e = std::max<int64_t>(e, 0);
+    }
+    std::vector<std::string> ins{in(n, 0), tensor(n.name + "/weight", w->tensor, w->tensor.shape.dims())};
+    if (a.has_bias) ins.push_back(param(n, "bias", {a.out_channels}));
+    onnx::NodeProto& p = result(n, "ConvTranspose", ins);
+    attr(p, "kernel_shape", a.kernel);
+    attr(p, "strides", convert::or_ones(a.stride, a.kernel.size()));
+    attr(p, "dilations", convert::or_ones(a.dilation, a.kernel.size()));
+    attr(p, "pads", flat_pads(pads));
+    attr(p, "output_padding", output_padding);
+    attr(p, "group", a.groups);
+  }
+  // The reader reads real tensors only: an op with a logical or integer operand or result would
+  // not read back.
+  void node(const Node& n, const CompareAttrs&) { not_real(n); }
+  void node(const Node& n, const LogicalAttrs&) { not_real(n); }
+  void node(const Node& n, const ArgReduceAttrs&) { not_real(n); }
+  void node(const Node& n, const LogicalReduceAttrs&) { not_real(n); }
+  void node(const Node& n, const GatherAttrs&) { not_real(n); }
+  void node(const Node& n, const CastAttrs&) { not_real(n); }
+  [[noreturn]] static void not_real(const Node& n) {
+    unexpressible(kFormat, n, "its operands or result are logical or integer, and nnref's ONNX reader reads real tensors only");
+  }
+
   bool padded(const PoolAttrs& a) const {
     if (a.pad_mode == PadMode::Valid) return false;
     if (a.pad_mode != PadMode::Explicit) return true;
@@ -433,13 +469,14 @@ class Emitter {
   void node(const Node& n, const SoftmaxAttrs& a) {
     const std::vector<int64_t> axes = convert::tensor_axes(a.axes, in_shape(n).size(), a.batch_axes);
     if (axes.size() != 1) unexpressible(kFormat, n, "a softmax over several axes: ONNX's Softmax (opset 13 on) takes one");
-    attr(result(n, "Softmax", {in(n, 0)}), "axis", axes[0]);
+    attr(result(n, a.log ? "LogSoftmax" : "Softmax", {in(n, 0)}), "axis", axes[0]);
   }
 
   // ReduceSum takes its axes as an input from opset 13, the others as an attribute until 18.
   void node(const Node& n, const ReduceAttrs& a) {
     static const std::map<ReduceOp, const char*> ops = {
-        {ReduceOp::Sum, "ReduceSum"}, {ReduceOp::Mean, "ReduceMean"}, {ReduceOp::Max, "ReduceMax"}, {ReduceOp::Min, "ReduceMin"}};
+        {ReduceOp::Sum, "ReduceSum"}, {ReduceOp::Mean, "ReduceMean"}, {ReduceOp::Max, "ReduceMax"},
+        {ReduceOp::Min, "ReduceMin"}, {ReduceOp::Prod, "ReduceProd"}};
     const std::vector<int64_t> axes = convert::tensor_axes(a.axes, in_shape(n).size());
     std::vector<std::string> ins{in(n, 0)};
     if (a.op == ReduceOp::Sum) ins.push_back(ints(n, "axes", axes));
@@ -472,6 +509,8 @@ class Emitter {
   }
   // An IR end of 0 reads "to the extent"; ONNX's 0 is an end, so the writer says INT64_MAX.
   void node(const Node& n, const SliceAttrs& a) {
+    if (std::any_of(a.stride.begin(), a.stride.end(), [](int64_t s) { return s != 1; }))
+      unexpressible(kFormat, n, "a strided slice: nnref's ONNX reader reads Slice's steps as 1 only");
     std::vector<int64_t> ends = a.end;
     for (int64_t& e : ends)
       if (e == 0) e = INT64_MAX;
@@ -481,6 +520,7 @@ class Emitter {
   void node(const Node& n, const PadAttrs& a) {
     static const std::map<PadBorder, const char*> modes = {
         {PadBorder::Constant, "constant"}, {PadBorder::Reflect, "reflect"}, {PadBorder::Replicate, "edge"}};
+    if (!modes.count(a.border)) unexpressible(kFormat, n, "ONNX's Pad has no reflect-even mode");
     std::vector<std::string> ins{in(n, 0), ints(n, "pads", flat_pads(a.padding))};
     if (a.border == PadBorder::Constant) {
       if (elem_ == onnx::TensorProto::FLOAT && static_cast<double>(static_cast<float>(a.value.value)) != a.value.value)
