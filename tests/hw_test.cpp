@@ -3,6 +3,7 @@
 // on inputs where order changes the float32 result, the outputs of every example and of the NAC
 // corpus inside the conform envelope, the config's and the run's errors, and the trace.
 #include <catch2/catch.hpp>
+#include <bit>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -230,6 +231,45 @@ TEST_CASE("hw: conform --engine hw accepts every example, and run --engine hw wr
                               tmp.path);
   REQUIRE(r.code == 0);
   CHECK(read_npy(y)->dtype == DType::F32);
+}
+
+// NNEF's comparisons, logical operations, arg and logical reductions, gather with an integer
+// constant and cast: compiled to NAC (internal and external weights) they run to the same
+// outputs as the NNEF model, bit for bit (the integer constant keeps its kind through DATA's int64),
+// and the hardware model's outputs conform.
+TEST_CASE("hw: NNEF's integer and logical operations through NAC and the hardware model") {
+  TempDir tmp("hw_nnef_ops");
+  const std::string logic = std::string(NNREF_SOURCE_DIR) + "/tests/data/nnef/crosscheck/logic";
+  HostTensor x{DType::F32, *Shape::make({2, 3, 8}), {}};
+  for (int k = 0; k < 48; ++k) x.values.push_back(std::sin(0.7 * k) * 1.5);
+  const std::string in = (tmp / "x.npy").string();
+  REQUIRE(write_npy(in, x).ok());
+  const auto run_to = [&](const std::string& model, const std::string& out) {
+    const Run r = nnref_process({"run", model, "--input", in, "--output", (tmp / out).string(), "--quiet"}, tmp.path);
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    const auto outputs = read_npz((tmp / out).string());
+    REQUIRE(outputs.ok());
+    std::vector<std::pair<std::string, std::vector<uint32_t>>> bits;  // each output's float32 bits
+    for (const auto& [name, t] : *outputs) {
+      bits.emplace_back(name, std::vector<uint32_t>{});
+      for (double v : t.values) bits.back().second.push_back(std::bit_cast<uint32_t>(static_cast<float>(v)));
+    }
+    return bits;
+  };
+  const auto expected = run_to(logic, "nnef.npz");
+  REQUIRE(expected.size() == 11);
+  for (const bool external : {false, true}) {
+    INFO("external weights " << external);
+    const std::string nac = (tmp / (external ? "ext.nac" : "int.nac")).string();
+    std::vector<std::string> compile{"nac", "compile", logic, "-o", nac};
+    if (external) compile.push_back("--external-weights");
+    REQUIRE(nnref_process(compile, tmp.path).code == 0);
+    CHECK(run_to(nac, external ? "ext.npz" : "int.npz") == expected);
+    const Run c = nnref_process({"conform", nac, "--input", in, "--engine", "hw"}, tmp.path);
+    INFO(c.out << c.err);
+    CHECK(c.code == 0);
+  }
 }
 
 TEST_CASE("hw: the NAC corpus's valid files and an int8-channel compile conform on the hardware model") {

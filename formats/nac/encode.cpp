@@ -123,12 +123,18 @@ class Encoder {
   }
 
   // <INPUT B=1> for (node, role), with its tensor in DATA.
-  size_t param_load(const std::string& node, const std::string& role) {
+  // An integer or logical constant is stored as int64 or bool, so that the reader knows its kind.
+  size_t param_load(const std::string& node, const std::string& role, ElemKind kind = ElemKind::Real) {
     const ParamEntry* e = m_.payload.find(node, role);
     if (!e) fail("nac.write.weights", "parameter '" + node + "/" + role + "' has no weights to write");
     const auto id = static_cast<uint16_t>(p_.param_names.size());
     const std::string name = param_name(node, role);
     p_.param_names.emplace(id, name);
+    if (kind != ElemKind::Real) {
+      ParamEntry& typed = typed_[id] = *e;
+      typed.tensor.dtype = kind == ElemKind::Integer ? DType::I64 : DType::Bool;
+      e = &typed;
+    }
     tensors_.emplace(id, e);
     Instruction ins;
     ins.a = kOpInput;
@@ -153,8 +159,8 @@ class Encoder {
       value_index_[{n.id, 0}] = static_cast<int64_t>(i);
       return;
     }
-    if (std::holds_alternative<ConstAttrs>(n.op)) {
-      value_index_[{n.id, 0}] = static_cast<int64_t>(param_load(n.name, "value"));
+    if (const auto* c = std::get_if<ConstAttrs>(&n.op)) {
+      value_index_[{n.id, 0}] = static_cast<int64_t>(param_load(n.name, "value", c->kind));
       return;
     }
     ArgWriter w(*this, n);
@@ -347,6 +353,7 @@ class Encoder {
   std::map<std::pair<int64_t, int>, int64_t> value_index_;
   std::map<std::string, uint16_t> constant_ids_;
   std::map<uint16_t, const ParamEntry*> tensors_;
+  std::map<uint16_t, ParamEntry> typed_;  // integer and logical constants, with their stored dtype
   std::map<uint16_t, std::string> tensor_data_;
   std::set<std::string> used_names_;
   std::map<std::string, std::pair<std::vector<int64_t>, ElemKind>> inputs_;

@@ -154,20 +154,24 @@ class Lowering {
 
   // A Const node holding a value, named after the instruction that needs it.
   ValueRef constant_node(const std::string& name, std::vector<int64_t> dims, const HostTensor* value,
-                         const std::string& source, const std::string& key) {
-    const int64_t id = m_.graph.add(name, ConstAttrs{dims}, {}, loc());
+                         const std::string& source, const std::string& key, ElemKind kind = ElemKind::Real) {
+    const int64_t id = m_.graph.add(name, ConstAttrs{dims, kind}, {}, loc());
     if (value) m_.payload.set(name, "value", ParamEntry{*value, source});
     m_.param_keys[{name, "value"}] = key;
     return {id, 0};
   }
 
   // Parameter `id` read for (node, role): into the payload when weights are read.
-  void bind(const Instruction& ins, size_t index, uint16_t id, const std::string& node, const std::string& role) {
+  // An integer or logical constant's values are held as float64, as every front-end holds them.
+  void bind(const Instruction& ins, size_t index, uint16_t id, const std::string& node, const std::string& role,
+            ElemKind kind = ElemKind::Real) {
     m_.param_keys[{node, role}] = p_.param_names.at(id);
     if (!reading_weights()) return;
     auto t = w_.read(id, budget_);
     if (auto* e = std::get_if<FormatError>(&t)) fail(ins, index, e->code, e->message);
-    m_.payload.set(node, role, ParamEntry{std::move(std::get<HostTensor>(t)), w_.source() + ":" + p_.param_names.at(id)});
+    HostTensor& value = std::get<HostTensor>(t);
+    if (kind != ElemKind::Real) value.dtype = DType::F64;
+    m_.payload.set(node, role, ParamEntry{std::move(value), w_.source() + ":" + p_.param_names.at(id)});
   }
 
   std::optional<std::vector<int64_t>> param_shape(uint16_t id) const { return w_.shape(id); }
@@ -193,8 +197,12 @@ class Lowering {
           fail(ins, index, "nac.weights.shape-unknown",
                "it reads parameter '" + p_.param_names.at(v.id) + "' as a tensor, whose shape is unknown without its weights");
         const std::string name = node_name(source);
-        const ValueRef ref = constant_node(name, *shape, nullptr, "", p_.param_names.at(v.id));
-        bind(ins, index, v.id, name, "value");
+        // A parameter stored as int64 or bool is an integer or logical tensor (the writer stores
+        // integer and logical constants so).
+        const auto dtype = w_.dtype(v.id);
+        const ElemKind kind = dtype == DataType::I64 ? ElemKind::Integer : dtype == DataType::Bool ? ElemKind::Logical : ElemKind::Real;
+        const ValueRef ref = constant_node(name, *shape, nullptr, "", p_.param_names.at(v.id), kind);
+        bind(ins, index, v.id, name, "value", kind);
         return param_nodes_[v.id] = ref;
       }
       case Val::Kind::Lifted: return constant_tensor(ins, index, p_.constants.at(v.id), node_name(source));

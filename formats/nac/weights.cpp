@@ -196,6 +196,17 @@ std::optional<std::vector<int64_t>> WeightStore::shape(uint16_t id) const {
   return std::nullopt;
 }
 
+std::optional<DataType> WeightStore::dtype(uint16_t id) const {
+  if (mode_ == Mode::Internal) {
+    auto it = p_->tensors.find(id);
+    if (it != p_->tensors.end()) return it->second.dtype;
+  } else if (mode_ == Mode::External) {
+    auto it = entries_.find(p_->param_names.at(id));
+    if (it != entries_.end()) return safetensors_dtype(it->second.dtype);
+  }
+  return std::nullopt;
+}
+
 std::variant<HostTensor, FormatError> WeightStore::read(uint16_t id, int64_t& budget) const {
   const std::string& name = p_->param_names.at(id);
   if (mode_ == Mode::Internal) return read_internal(id, name, budget);

@@ -45,6 +45,8 @@ class WeightStore {
   const std::string& source() const { return source_; }
   // The shape of parameter `id`, when the weights' metadata gives it.
   std::optional<std::vector<int64_t>> shape(uint16_t id) const;
+  // The stored element type of parameter `id`, when the weights' metadata gives it.
+  std::optional<DataType> dtype(uint16_t id) const;
   // The values of parameter `id` as doubles, dequantized; `budget` (bytes, 8 a value) is reduced by
   // what it takes and checked before anything is read.
   std::variant<HostTensor, FormatError> read(uint16_t id, int64_t& budget) const;
