@@ -316,10 +316,10 @@ def main():
         shutil.rmtree(os.path.join(args.out, r), ignore_errors=True)
     results = collections.defaultdict(dict)
     with tempfile.TemporaryDirectory() as scratch:
-        todo = cases(args, scratch)
+        pending = cases(args, scratch)
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             futures = {pool.submit(judge_one, args, r, modules, name, case, scratch): (r, name)
-                       for r in runtimes for name, case in todo}
+                       for r in runtimes for name, case in pending}
             for fut in concurrent.futures.as_completed(futures):
                 r, name = futures[fut]
                 results[r][name] = fut.result()
