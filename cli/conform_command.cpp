@@ -11,9 +11,9 @@
 #include "cli/commands.hpp"
 #include "cli/engines.hpp"
 #include "cli/inputs.hpp"
+#include "cli/verdict.hpp"
 #include "formats/tensor_file.hpp"
 #include "formats/tensor_files/npy.hpp"
-#include "semantics/evaluate.hpp"
 #include "spec/index.hpp"
 
 namespace nnref {
@@ -21,66 +21,6 @@ namespace nnref {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// One output's verdict: the element that lies farthest outside its envelope, or, when all lie
-// inside, the one that uses most of its envelope's radius.
-struct OutputVerdict {
-  std::string name;
-  Shape shape;
-  int64_t elements = 0, outside = 0, unbounded = 0;
-  int64_t worst = -1;
-  double actual = 0, excess = -std::numeric_limits<double>::infinity();  // excess: in radii beyond the envelope
-  Enclosure exact, envelope;
-  double max_radius = 0, max_magnitude = 0;
-};
-
-template <Scalar T>
-Result<std::vector<Tensor<T>>> run(const Model& m, const std::vector<HostTensor>& inputs, int64_t max_memory) {
-  return evaluate<T>(m.graph, m.payload, inputs, EvalOptions{max_memory, m.param_keys});
-}
-
-// How far outside [lo, hi] the value lies: 0 inside.
-double distance_outside(double v, const Enclosure& e) { return v > e.hi ? v - e.hi : v < e.lo ? e.lo - v : 0.0; }
-
-// How far outside [lo, hi] the value lies, in units of the radius: ≤ 0 inside (−1 at the centre);
-// infinite outside an envelope that is a single point or has an infinite side.
-double excess_in_radii(double v, const Enclosure& e) {
-  const double radius = e.radius();
-  if (std::isnan(v)) return std::numeric_limits<double>::infinity();
-  const double beyond = v > e.hi ? v - e.hi : v < e.lo ? e.lo - v : std::abs(v - e.midpoint()) - radius;
-  if (radius == 0 || !std::isfinite(radius)) return beyond > 0 ? std::numeric_limits<double>::infinity() : -1;
-  return beyond / radius;
-}
-
-OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, const Tensor<Interval>& exact,
-                    const HostTensor& actual) {
-  OutputVerdict v;
-  v.name = name;
-  v.shape = envelope.shape();
-  v.elements = envelope.size();
-  for (int64_t i = 0; i < envelope.size(); ++i) {
-    const Enclosure e = sc::enclosure(envelope[i]);
-    const double a = actual.values[static_cast<size_t>(i)];
-    const bool rejected = e.rejects(a);
-    if (rejected) ++v.outside;
-    if (e.bounded()) {
-      v.max_radius = std::max(v.max_radius, e.radius());
-      v.max_magnitude = std::max(v.max_magnitude, std::max(std::abs(e.lo), std::abs(e.hi)));
-    } else {
-      ++v.unbounded;
-      if (!rejected) continue;  // accepted, with no radius to say how close it came
-    }
-    const double excess = excess_in_radii(a, e);
-    if (excess > v.excess) {
-      v.excess = excess;
-      v.worst = i;
-      v.actual = a;
-      v.exact = sc::enclosure(exact[i]);
-      v.envelope = e;
-    }
-  }
-  return v;
-}
 
 // The runtime's outputs, checked against the model's names and shapes.
 Result<NamedTensors> read_actual(const std::string& path, const Model& m, const std::vector<Shape>& shapes) {
@@ -209,16 +149,12 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
     return exit_code_for(inputs.error());
   }
   const RuntimeModel runtime = *runtime_model(o.runtime_precision, o.ulps);
-  Result<std::vector<Tensor<Envelope>>> envelope = [&] {
-    RuntimeScope scope(runtime);
-    return run<Envelope>(*model, *inputs, o.max_memory);
-  }();
-  if (!envelope) {
-    print_diagnostics(err, {envelope.error()});
-    return exit_code_for(envelope.error());
+  auto enclosures = enclose_outputs(*model, *inputs, runtime, o.max_memory);
+  if (!enclosures) {
+    print_diagnostics(err, {enclosures.error()});
+    return exit_code_for(enclosures.error());
   }
-  std::vector<Shape> shapes;
-  for (const auto& t : *envelope) shapes.push_back(t.shape());
+  const std::vector<Shape> shapes = enclosures->shapes();
 
   NamedTensors actual;
   if (!o.engine.engine.empty()) {
@@ -227,11 +163,7 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
       print_diagnostics(err, {f32.error()});
       return exit_code_for(f32.error());
     }
-    for (size_t k = 0; k < f32->size(); ++k) {
-      HostTensor h{DType::F32, shapes[k], {}};
-      for (float v : (*f32)[k].data()) h.values.push_back(v);
-      actual.emplace_back(model->graph.outputs[k].name, std::move(h));
-    }
+    actual = named_outputs(model->graph, *f32);
   } else {
     auto given = read_actual(o.actual, *model, shapes);
     if (!given) {
@@ -240,18 +172,8 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
     }
     actual = std::move(given).value();
   }
-  auto exact = run<Interval>(*model, *inputs, o.max_memory);
-  if (!exact) {
-    print_diagnostics(err, {exact.error()});
-    return exit_code_for(exact.error());
-  }
-
-  std::vector<OutputVerdict> verdicts;
-  bool conforms = true;
-  for (size_t k = 0; k < envelope->size(); ++k) {
-    verdicts.push_back(judge(actual[k].first, (*envelope)[k], (*exact)[k], actual[k].second));
-    conforms = conforms && verdicts.back().outside == 0;
-  }
+  const std::vector<OutputVerdict> verdicts = judge_outputs(*enclosures, actual);
+  const bool conforms = all_conform(verdicts);
   if (o.format == "json") print_json(out, verdicts, runtime, conforms);
   else print_text(out, verdicts, runtime);
   return conforms ? kExitOk : kExitInvalid;

@@ -1,0 +1,55 @@
+// The judgement behind `nnref conform`, as a library: the model's float32 (or f16, bf16) envelope
+// and rigorous interval for one input, and the verdict on a runtime's outputs against them. conform,
+// the property tests and `nnref fuzz` all judge through it. docs/conformance.md.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "formats/model.hpp"
+#include "formats/tensor_files/npy.hpp"
+#include "spec/host_tensor.hpp"
+#include "spec/result.hpp"
+#include "spec/scalar_envelope.hpp"
+#include "spec/scalar_interval.hpp"
+#include "spec/tensor.hpp"
+
+namespace nnref {
+
+// Per output of the model: the envelope of every answer a runtime of the given precision may give,
+// and the enclosure of the exact value.
+struct Enclosures {
+  std::vector<Tensor<Envelope>> envelope;
+  std::vector<Tensor<Interval>> exact;
+  std::vector<Shape> shapes() const;
+};
+
+Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>& inputs, const RuntimeModel& runtime,
+                                   int64_t max_memory);
+
+// One output's verdict: the element that lies farthest outside its envelope, or, when all lie
+// inside, the one that uses most of its envelope's radius.
+struct OutputVerdict {
+  std::string name;
+  Shape shape;
+  int64_t elements = 0, outside = 0, unbounded = 0;
+  int64_t worst = -1;
+  double actual = 0, excess = -std::numeric_limits<double>::infinity();  // excess: in radii beyond the envelope
+  Enclosure exact, envelope;
+  double max_radius = 0, max_magnitude = 0;
+};
+
+// The verdict on each output; `actual` holds the runtime's outputs in the graph's output order, with
+// the enclosures' shapes.
+std::vector<OutputVerdict> judge_outputs(const Enclosures& e, const NamedTensors& actual);
+bool all_conform(const std::vector<OutputVerdict>& verdicts);
+
+// A float32 engine's outputs, named as the graph's outputs.
+NamedTensors named_outputs(const Graph& g, const std::vector<Tensor<float>>& outputs);
+
+// How far outside [lo, hi] the value lies: 0 inside.
+double distance_outside(double v, const Enclosure& e);
+
+}  // namespace nnref
