@@ -517,5 +517,35 @@ model m {
       CHECK(w->second.values[static_cast<size_t>(i * 4 + u)] == static_cast<double>(w1[static_cast<size_t>(u * 6 + i)]));
 }
 
+// From NNEF, the ops NNL has: linear (a [units, in] filter), relu and sigmoid reading one value,
+// add_n (NNL's Add, which only NNEF's reader also makes), concat and softmax over NNEF axes.
+TEST_CASE("convert: an NNEF model of NNL's layers round-trips through NNL") {
+  TempDir dir("convert_nnef_nnl");
+  fs::create_directories(dir / "m");
+  test::write_text(dir / "m" / "graph.nnef", R"(version 1.0;
+
+graph G( x ) -> ( y )
+{
+    x = external(shape = [2, 4]);
+    w = variable(shape = [3, 4], label = 'fc/weight');
+    b = variable(shape = [1, 3], label = 'fc/bias');
+    fc = linear(x, w, b);
+    r = relu(fc);
+    s = sigmoid(fc);
+    a = add_n([r, s, r]);
+    c = concat([a, x], axis = 1);
+    y = softmax(c, axes = [1]);
+}
+)");
+  const Model m = nnef_with_weights((dir / "m").string());
+  round_trip(m, inputs_for(m, ""), "nnl");
+  const Result<NnlFiles> printed = print_nnl(m);
+  REQUIRE(printed.ok());
+  CHECK(printed->text.find("  layer a = Add();\n") != std::string::npos);
+  CHECK(printed->text.find("  layer c = Concat(axis: 0);\n") != std::string::npos);
+  CHECK(printed->text.find("  layer y = Softmax(axis: 0);\n") != std::string::npos);
+  CHECK(printed->text.find("    [r, s, r] -> a;\n") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace nnref

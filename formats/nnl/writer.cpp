@@ -43,22 +43,9 @@ std::string identifier_for(const std::string& name) {
 
 // An NNL integer or number literal (formats/nnl/lexer.cpp) that reads as a finite double.
 bool number_literal(const std::string& s) {
-  size_t i = s.starts_with("-") ? 1 : 0;
-  const auto digits = [&] {
-    const size_t from = i;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-    return i > from;
-  };
-  if (!digits()) return false;
-  if (i < s.size() && s[i] == '.' && (++i, !digits())) return false;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    if (!digits()) return false;
-  }
   double v = 0;
   const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-  return i == s.size() && r.ec == std::errc() && std::isfinite(v);
+  return convert::decimal_literal(s) && r.ec == std::errc() && std::isfinite(v);
 }
 
 // The exact decimal value of a finite double, as short as it can be written: the shortest decimal
