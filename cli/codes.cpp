@@ -41,8 +41,8 @@ constexpr std::array kCodes = {
     CodeInfo{"usage.radius-output", "run --radius-output with a point precision (f32, f64, mp), which has no radius",
              "cli"},
     CodeInfo{"usage.conform-subject", "conform is given neither --actual nor --engine, or both", "cli"},
-    CodeInfo{"usage.dim-required", "convert --to nnef: an input extent is symbolic (an ONNX dim_param), and NNEF "
-                                   "declares every extent: give it with --dim NAME=SIZE", "cli"},
+    CodeInfo{"usage.dim-required", "convert --to nnef or nnl: an input extent is symbolic (an ONNX dim_param), and "
+                                   "NNEF and NNL declare every extent: give it with --dim NAME=SIZE", "cli"},
     CodeInfo{"usage.fast-only", "--threads or --target without --engine fast: they choose how the fast path runs",
              "cli"},
     CodeInfo{"usage.fast-precision", "run --engine fast or hw with a --precision other than f32: both compute in "

@@ -1,6 +1,7 @@
 #include "formats/write_support.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "semantics/size_names.hpp"
 
@@ -79,6 +80,28 @@ std::vector<int64_t> iota(int64_t from, int64_t to) {
 
 std::vector<int64_t> or_ones(const std::vector<int64_t>& v, size_t n) {
   return v.empty() ? std::vector<int64_t>(n, 1) : v;
+}
+
+bool decimal_literal(const std::string& s, bool* real) {
+  size_t i = s.starts_with("-") ? 1 : 0;
+  const auto digits = [&] {
+    const size_t from = i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    return i > from;
+  };
+  bool point_or_exponent = false;
+  if (!digits()) return false;
+  if (i < s.size() && s[i] == '.') {
+    ++i, point_or_exponent = true;
+    if (!digits()) return false;
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i, point_or_exponent = true;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  if (real) *real = point_or_exponent;
+  return i == s.size();
 }
 
 Diagnostic write_failed(const std::string& what, const std::string& why) {

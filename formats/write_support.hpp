@@ -66,6 +66,10 @@ std::vector<std::pair<int64_t, int64_t>> explicit_padding(const A& attrs, const 
   return out;
 }
 
+// Whether s is a decimal literal as NNEF's and NNL's lexers read one:
+// [-]digits[.digits][(e|E)[+-]digits]; `real` is set when it has a '.' or an exponent.
+bool decimal_literal(const std::string& s, bool* real = nullptr);
+
 // An I/O failure while writing `what` (io.write, exit code 2).
 Diagnostic write_failed(const std::string& what, const std::string& why);
 

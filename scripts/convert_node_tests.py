@@ -2,7 +2,7 @@
 """nnref convert on the ONNX backend node tests: each converted model runs as the original.
 
 For every node-test case (libonnx-testdata) whose model `nnref run` evaluates from its
-test_data_set_0 inputs, `nnref convert` writes it as ONNX and as NNEF; each converted model
+test_data_set_0 inputs, `nnref convert` writes it as ONNX, as NNEF and as NNL; each converted model
 that is written must run on the same inputs to the same float32 outputs, bit for bit, and
 the ONNX one must pass onnx.checker.check_model(full_check=True). A refusal
 (convert.unexpressible, or NNEF's usage.dim-required) is counted, not a failure.
@@ -49,7 +49,8 @@ def case(nnref, case_dir, scratch, counts, failures, refusals):
         return
     counts["run"] += 1
     want = outputs(original)
-    for fmt, out in (("onnx", os.path.join(scratch, name + ".onnx")), ("nnef", os.path.join(scratch, name + "_nnef"))):
+    for fmt, out in (("onnx", os.path.join(scratch, name + ".onnx")), ("nnef", os.path.join(scratch, name + "_nnef")),
+                     ("nnl", os.path.join(scratch, name + "_nnl"))):
         c = subprocess.run([nnref, "convert", os.path.join(case_dir, "model.onnx"), out, "--to", fmt],
                            capture_output=True, text=True, timeout=60)
         refused = re.search(r"error\[(convert\.unexpressible|usage\.dim-required)\]", c.stderr)
@@ -68,7 +69,7 @@ def case(nnref, case_dir, scratch, counts, failures, refusals):
                 failures.append("%s --to onnx: onnx.checker: %s" % (name, str(e).splitlines()[0]))
                 continue
         got_path = os.path.join(scratch, name + "_" + fmt + ".npz")
-        r = run(nnref, out, inputs, got_path)
+        r = run(nnref, os.path.join(out, "model.nnl") if fmt == "nnl" else out, inputs, got_path)
         if r.returncode != 0:
             failures.append("%s --to %s: the converted model does not run: %s" % (name, fmt, r.stderr.strip()))
             continue
@@ -91,7 +92,7 @@ def main():
         for d in sorted(os.listdir(a.data)):
             case(a.nnref, os.path.join(a.data, d), scratch, counts, failures, refusals)
     print("node-test models nnref runs: %d" % counts["run"])
-    for fmt in ("onnx", "nnef"):
+    for fmt in ("onnx", "nnef", "nnl"):
         print("  --to %s: %d written (%d with the same float32 outputs), %d refused"
               % (fmt, counts[fmt + " written"], counts[fmt + " same outputs"], counts[fmt + " refused"]))
     if a.verbose:

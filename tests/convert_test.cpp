@@ -1,4 +1,4 @@
-// nnref convert --to nnef|onnx: every example model, the NNEF test models and the golden cases are
+// nnref convert --to nnef|onnx|nnl: every example model, the NNEF test models and the golden cases are
 // written, read back and run. What must hold:
 // - the first conversion runs exactly as the original (the same oracle on the same inputs gives
 //   the same bits) and holds the same weights (every parameter's values, bit for bit, as a
@@ -18,6 +18,7 @@
 #include "onnx_test_support.hpp"
 #include "formats/nac/ir_fields.hpp"
 #include "formats/nnef/nnef.hpp"
+#include "formats/nnl/writer.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "formats/writers.hpp"
 #include "semantics/evaluate.hpp"
@@ -213,9 +214,11 @@ Converted convert_to(const Model& m, const std::string& format, const fs::path& 
   const Writer* w = writer_for(format);
   REQUIRE(w != nullptr);
   std::vector<Diagnostic> diags = w->write(m, out.string(), WriteOptions{});
-  for (const Diagnostic& d : diags) INFO(format_diagnostic(d));
+  std::string messages;
+  for (const Diagnostic& d : diags) messages += format_diagnostic(d) + "\n";
+  INFO(messages);
   REQUIRE(std::none_of(diags.begin(), diags.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; }));
-  return {load(out.string()), std::move(diags)};
+  return {load(format == "nnl" ? (out / kNnlModelFile).string() : out.string()), std::move(diags)};
 }
 
 bool has_code(const std::vector<Diagnostic>& diags, const std::string& code) {
@@ -401,6 +404,147 @@ TEST_CASE("convert: erf, round_even, log_softmax and prod_reduce round-trip thro
     CHECK(d[0].code == "convert.unexpressible");
     CHECK(d[0].message.find("(" + name + ")") != std::string::npos);
   }
+}
+
+// ---- NNL, printed from the IR (formats/nnl/writer.cpp) ----
+
+// An NNL model prints back to itself: the same graph (ops, attributes, edges, shapes), the same
+// node and output names (NNL forces none to change), the same parameters bit for bit, the same
+// outputs bit for bit in f64 and f32; printing the read-back model gives the same text.
+TEST_CASE("convert: every example and golden NNL model prints as NNL to the same graph") {
+  REQUIRE(nnl_models().size() >= 15);
+  for (const std::string& path : nnl_models()) {
+    INFO(path);
+    const Model m = load(path);
+    TempDir dir("convert_nnl_same");
+    const Converted c = convert_to(m, "nnl", dir / "out");
+    CHECK(structure(c.model.graph) == structure(m.graph));
+    for (const Node& n : m.graph.nodes) CHECK(c.model.graph.nodes[static_cast<size_t>(n.id)].name == n.name);
+    for (size_t k = 0; k < m.graph.outputs.size(); ++k) CHECK(c.model.graph.outputs[k].name == m.graph.outputs[k].name);
+    CHECK(c.model.precision == m.precision);
+    require_same_parameters(m, c.model);
+    CHECK(c.model.payload.entries().size() == m.payload.entries().size());
+    const std::vector<HostTensor> inputs = inputs_for(m, fs::path(path).parent_path().string());
+    CHECK(run_bits<double>(c.model, inputs) == run_bits<double>(m, inputs));
+    CHECK(run_bits<float>(c.model, inputs) == run_bits<float>(m, inputs));
+    Model read_back = c.model;
+    read_back.path = m.path;  // the model's name is its path's
+    const Result<NnlFiles> again = print_nnl(read_back), first = print_nnl(m);
+    REQUIRE(again.ok());
+    CHECK(again->text == first->text);
+  }
+}
+
+// From ONNX, the ops NNL has: Gemm with a [units, in] weight (a Dense whose weight is written
+// transposed), BatchNormalization over axis 1 of a rank-2 tensor (the last axis), Concat and
+// Softmax over ONNX axes (all axes counted: NNL's count per sample), Dropout, Flatten, and two
+// inputs; every printed axis and weight runs to the original's bits. (ONNX's Sum is binary adds,
+// which NNL's Add is not: it sums from 0, so −0 + −0 is +0 there.)
+TEST_CASE("convert: an ONNX model of NNL's layers round-trips through NNL") {
+  using test::set_int;
+  test::OnnxModel m(13);
+  m.input("x", {"2", "6"});
+  m.input("z", {"2", "3", "2"});
+  m.init("w1", {4, 6}, floats(24, 1));
+  m.init("b1", {4}, floats(4, 2));
+  set_int(m.node("Gemm", {"x", "w1", "b1"}, {"g1"}, "dense1"), "transB", 1);
+  m.node("Relu", {"g1"}, {"r1"}, "relu1");
+  m.init("scale", {4}, floats(4, 3));
+  m.init("offset", {4}, floats(4, 4));
+  m.init("mean", {4}, floats(4, 5));
+  m.init("var", {4}, {0.5f, 0.25f, 1.0f, 2.0f});
+  m.node("BatchNormalization", {"r1", "scale", "offset", "mean", "var"}, {"bn"}, "norm");
+  m.init("w2", {6, 4}, floats(24, 6));
+  m.init("b2", {4}, floats(4, 7));
+  m.node("Gemm", {"x", "w2", "b2"}, {"g2"}, "dense2");
+  m.node("Flatten", {"z"}, {"zf"}, "flat");
+  set_int(m.node("Concat", {"bn", "g2", "zf"}, {"c"}, "join"), "axis", 1);
+  m.node("Dropout", {"c"}, {"d"}, "drop");
+  set_int(m.node("Softmax", {"d"}, {"y"}, "prob"), "axis", -1);
+  m.node("Sigmoid", {"zf"}, {"q"}, "gate");
+  m.output("y");
+  m.output("q");
+  TempDir dir("convert_onnx_nnl");
+  const Model model = test::load_onnx(m, dir / "m.onnx");
+  round_trip(model, inputs_for(model, ""), "nnl");
+  const Result<NnlFiles> printed = print_nnl(model);
+  REQUIRE(printed.ok());
+  // Written by hand from NNL v0.2 (docs/nnl.md): ONNX's concat axis 1 of [2, 14] and its softmax
+  // axis -1 of [2, 14] (which the reader keeps as 1) are the per-sample axis 0; ONNX's default
+  // epsilon is the float32 nearest 1e-5, whose exact value Python's Decimal(float(np.float32(1e-5)))
+  // prints as 0.00000999999974737875163555145263671875; the Gemm's [4, 6] weight is NNL's [6, 4].
+  CHECK(printed->text == R"(version 0.2;
+
+model m {
+  config {
+    precision: "float32";
+    weights: "./weights.npz";
+    batch: 2;
+  }
+
+  layer x = Input(shape: [6]);
+  layer z = Input(shape: [3, 2]);
+  layer dense1 = Dense(units: 4);
+  layer relu1 = ReLU();
+  layer norm = BatchNorm(epsilon: 9.99999974737875163555145263671875e-06);
+  layer dense2 = Dense(units: 4);
+  layer flat = Flatten();
+  layer join = Concat(axis: 0);
+  layer drop = Dropout();
+  layer y = Softmax(axis: 0);
+  layer q = Sigmoid();
+
+  connections {
+    x -> dense1;
+    dense1 -> relu1;
+    relu1 -> norm;
+    x -> dense2;
+    z -> flat;
+    [norm, dense2, flat] -> join;
+    join -> drop;
+    drop -> y;
+    flat -> q;
+  }
+}
+)");
+  const auto w = std::find_if(printed->weights.begin(), printed->weights.end(),
+                              [](const auto& e) { return e.first == "dense1.weight"; });
+  REQUIRE(w != printed->weights.end());
+  CHECK(w->second.shape == Shape::of({6, 4}));
+  const std::vector<float> w1 = floats(24, 1);
+  for (int64_t i = 0; i < 6; ++i)
+    for (int64_t u = 0; u < 4; ++u)
+      CHECK(w->second.values[static_cast<size_t>(i * 4 + u)] == static_cast<double>(w1[static_cast<size_t>(u * 6 + i)]));
+}
+
+// From NNEF, the ops NNL has: linear (a [units, in] filter), relu and sigmoid reading one value,
+// add_n (NNL's Add, which only NNEF's reader also makes), concat and softmax over NNEF axes.
+TEST_CASE("convert: an NNEF model of NNL's layers round-trips through NNL") {
+  TempDir dir("convert_nnef_nnl");
+  fs::create_directories(dir / "m");
+  test::write_text(dir / "m" / "graph.nnef", R"(version 1.0;
+
+graph G( x ) -> ( y )
+{
+    x = external(shape = [2, 4]);
+    w = variable(shape = [3, 4], label = 'fc/weight');
+    b = variable(shape = [1, 3], label = 'fc/bias');
+    fc = linear(x, w, b);
+    r = relu(fc);
+    s = sigmoid(fc);
+    a = add_n([r, s, r]);
+    c = concat([a, x], axis = 1);
+    y = softmax(c, axes = [1]);
+}
+)");
+  const Model m = nnef_with_weights((dir / "m").string());
+  round_trip(m, inputs_for(m, ""), "nnl");
+  const Result<NnlFiles> printed = print_nnl(m);
+  REQUIRE(printed.ok());
+  CHECK(printed->text.find("  layer a = Add();\n") != std::string::npos);
+  CHECK(printed->text.find("  layer c = Concat(axis: 0);\n") != std::string::npos);
+  CHECK(printed->text.find("  layer y = Softmax(axis: 0);\n") != std::string::npos);
+  CHECK(printed->text.find("    [r, s, r] -> a;\n") != std::string::npos);
 }
 
 }  // namespace

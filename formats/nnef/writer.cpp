@@ -53,27 +53,10 @@ std::string lower(std::string s) {
   return s;
 }
 
-// A decimal the NNEF lexer reads as a scalar literal: [-]digits[.digits][e[+-]digits] with a '.' or
-// an exponent.
+// A decimal the NNEF lexer reads as a scalar literal: one with a '.' or an exponent.
 bool scalar_literal(const std::string& s) {
-  size_t i = s.starts_with("-") ? 1 : 0;
-  const auto digits = [&] {
-    const size_t from = i;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-    return i > from;
-  };
-  if (!digits()) return false;
   bool real = false;
-  if (i < s.size() && s[i] == '.') {
-    ++i, real = true;
-    if (!digits()) return false;
-  }
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i, real = true;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    if (!digits()) return false;
-  }
-  return real && i == s.size();
+  return convert::decimal_literal(s, &real) && real;
 }
 
 // A Real as a scalar literal: the decimal the model stated, or the shortest decimal that reads back
