@@ -126,11 +126,16 @@ void cast_like(Ctx& c) {
 
 // ---- comparisons and logic ----
 
+// Opset 1-6 binary ops carry legacy broadcast attributes; nnref reads the NumPy rule only.
+void numpy_broadcast_only(Ctx& c) {
+  if (c.opset() < 7 && (c.attr_int("broadcast", 0) != 0 || c.has_attr("axis")))
+    c.refuse("onnx.attribute-unsupported", "the legacy broadcast attribute (before opset 7) is not supported");
+}
+
 // x ∘ y under NumPy broadcasting; integer and bool operands compare as the reals they are.
 template <CompareOp Op>
 void compare(Ctx& c) {
-  if (c.opset() < 7 && (c.attr_int("broadcast", 0) != 0 || c.has_attr("axis")))
-    c.refuse("onnx.attribute-unsupported", "the legacy broadcast attribute (before opset 7) is not supported");
+  numpy_broadcast_only(c);
   const ValueRef a = as_real(c, 0, "a-real"), b = as_real(c, 1, "b-real");
   c.set_output(0, c.emit("", CompareAttrs{Op, Broadcast::NumpyRight}, {a, b}), ElemKind::Logical,
                onnx::TensorProto::BOOL);
@@ -143,8 +148,7 @@ void logical_not(Ctx& c) {
 
 template <LogicalOp Op>
 void logical(Ctx& c) {
-  if (c.opset() < 7 && (c.attr_int("broadcast", 0) != 0 || c.has_attr("axis")))
-    c.refuse("onnx.attribute-unsupported", "the legacy broadcast attribute (before opset 7) is not supported");
+  numpy_broadcast_only(c);
   const ValueRef y = c.emit("", LogicalAttrs{Op, Broadcast::NumpyRight},
                             {c.operand(0, ElemKind::Logical), c.operand(1, ElemKind::Logical)});
   c.set_output(0, y, ElemKind::Logical, onnx::TensorProto::BOOL);
@@ -152,8 +156,7 @@ void logical(Ctx& c) {
 
 // Xor: (a ∨ b) ∧ ¬(a ∧ b), true where exactly one is (its truth table), under NumPy broadcasting.
 void logical_xor(Ctx& c) {
-  if (c.opset() < 7 && (c.attr_int("broadcast", 0) != 0 || c.has_attr("axis")))
-    c.refuse("onnx.attribute-unsupported", "the legacy broadcast attribute (before opset 7) is not supported");
+  numpy_broadcast_only(c);
   const ValueRef a = c.operand(0, ElemKind::Logical), b = c.operand(1, ElemKind::Logical);
   const ValueRef either = c.emit("or", LogicalAttrs{LogicalOp::Or, Broadcast::NumpyRight}, {a, b});
   const ValueRef both = c.emit("and", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight}, {a, b});
