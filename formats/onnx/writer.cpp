@@ -35,12 +35,16 @@ constexpr int64_t kOpset = 17;
 // Raw tensor data is little-endian (onnx.proto); the writer copies the machine's bytes.
 static_assert(std::endian::native == std::endian::little);
 
-// The ONNX element type of the graph: double when a parameter is stored in 64 bits (or as
-// integers), so that every parameter is written exactly; float otherwise.
+// The ONNX element type of the graph: double when a model of precision float64, or a parameter
+// with a value float32 does not hold (float64 weights, NNL's standardize constants), so that every
+// parameter is written exactly; float otherwise (a float64 255 of normalize_0_1 is a float32 too),
+// which every runtime implements (ONNX Runtime has no double Conv on the CPU).
 int32_t element_type(const Model& m) {
   if (m.precision == "float64") return onnx::TensorProto::DOUBLE;
   for (const auto& [key, e] : m.payload.entries())
-    if (e.tensor.dtype != DType::F32 && e.tensor.dtype != DType::F16) return onnx::TensorProto::DOUBLE;
+    if (e.tensor.dtype != DType::F32 && e.tensor.dtype != DType::F16)
+      for (double v : e.tensor.values)
+        if (!std::isnan(v) && static_cast<double>(static_cast<float>(v)) != v) return onnx::TensorProto::DOUBLE;
   return onnx::TensorProto::FLOAT;
 }
 
