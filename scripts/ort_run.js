@@ -3,7 +3,9 @@
 //   NODE_PATH=<cache>/node_modules node scripts/ort_run.js JOB.json
 //
 // JOB.json: {"model": path, "optimization": "disabled" | "all", "threads": 1,
-//            "inputs": [{"name", "type": "float32" | "float64", "dims": [...], "file": raw little-endian data}],
+//            "inputs": [{"name", "type": "float32" | "float64" | "float16" | "int8" | "uint8" | "int16" | "uint16" |
+//                        "int32" | "uint32" | "int64" | "bool", "dims": [...],
+//                        "file": raw little-endian data (bool: 1 byte, float16: its bits)}],
 //            "out_dir": folder}
 // Writes each output as out_dir/<k>.bin (raw data) and out_dir/outputs.json: [{"name", "type", "dims", "file"}].
 // Exits 1 with the error on stderr when ONNX Runtime refuses the model or fails to run it.
@@ -12,7 +14,10 @@ const fs = require('fs');
 const path = require('path');
 const ort = require('onnxruntime-node');
 
-const ARRAYS = {float32: Float32Array, float64: Float64Array};
+const ARRAYS = {
+  float32: Float32Array, float64: Float64Array, float16: Uint16Array, int8: Int8Array, uint8: Uint8Array, int16: Int16Array,
+  uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array, int64: BigInt64Array, bool: Uint8Array,
+};
 
 function read(input) {
   const bytes = fs.readFileSync(input.file);

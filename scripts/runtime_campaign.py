@@ -10,9 +10,9 @@ Runtimes (--runtimes, comma-separated):
                  (bench/torch_nnl.py), the node tests through an evaluation of the ONNX graph by
                  torch functions, op by op (torch_onnx.py; no torch.onnx), for the ops it maps
 
-Models: the four examples (examples/*: ORT runs them as ONNX files written by example_onnx.py,
-since `nnref convert --to onnx` has not landed here, and conform judges ORT's answer against that
-ONNX file; PyTorch runs the NNL model and conform judges against model.nnl), resnet_block cut after
+Models: the four examples (examples/*: ORT runs them as the ONNX files `nnref convert MODEL --to
+onnx` writes, each accepted by onnx.checker, and conform judges ORT's answer against that ONNX
+file; PyTorch runs the NNL model and conform judges against model.nnl), resnet_block cut after
 bn1 and after bn2 (the folded convolutions without the relu after them), four Conv +
 BatchNormalization models built so that folding the normalization into the weights could leave
 the unfused envelope (FOLDING: large offset or mean, small inputs), and every node test
@@ -56,7 +56,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-import example_onnx  # noqa: E402
 import onnx_node_tests  # noqa: E402
 import torch_onnx  # noqa: E402
 
@@ -84,15 +83,19 @@ def ort_modules(cache, install):
     return None
 
 
+# The element types ort_run.js passes and hands back (its names are NumPy's).
+ORT_TYPES = ("float32", "float64", "float16", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "bool")
+
+
 def run_ort(modules, model, inputs, work, optimization):
     """ORT's outputs {name: array} for inputs [(name, array)], through scripts/ort_run.js."""
     os.makedirs(work, exist_ok=True)
     feeds = []
     for k, (name, a) in enumerate(inputs):
-        if a.dtype not in (np.float32, np.float64):
+        if str(a.dtype) not in ORT_TYPES:
             raise NotRun("input %s of type %s" % (name, a.dtype))
         f = os.path.join(work, "in%d.bin" % k)
-        np.ascontiguousarray(a).astype("<" + a.dtype.str[1:]).tofile(f)
+        np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<")).tofile(f)
         feeds.append({"name": name, "type": str(a.dtype), "dims": list(a.shape), "file": f})
     job = os.path.join(work, "job.json")
     with open(job, "w") as f:
@@ -104,9 +107,9 @@ def run_ort(modules, model, inputs, work, optimization):
     outs = {}
     with open(os.path.join(work, "outputs.json")) as f:
         for o in json.load(f):
-            if o["type"] not in ("float32", "float64"):
+            if o["type"] not in ORT_TYPES:
                 raise NotRun("output %s of type %s" % (o["name"], o["type"]))
-            outs[o["name"]] = np.fromfile(o["file"], dtype=np.float32 if o["type"] == "float32" else np.float64).reshape(o["dims"])
+            outs[o["name"]] = np.fromfile(o["file"], dtype=np.dtype(o["type"]).newbyteorder("<")).reshape(o["dims"])
     return outs
 
 
@@ -200,10 +203,23 @@ def folding_case(name, offset, mean, scale, scratch):
     return {"onnx": path, "nnl": None, "inputs": [("x", xf)], "arrays": [("x", x)]}
 
 
-def cut_case(example, value, scratch):
-    """The example's ONNX graph up to `value` (an NCHW intermediate, made the output): resnet_block
+def converted(nnref, example, scratch):
+    """examples/<example>/model.nnl as ONNX, written by `nnref convert --to onnx` and accepted by
+    onnx.checker (full_check)."""
+    path = os.path.join(scratch, example + ".onnx")
+    if not os.path.exists(path):
+        p = subprocess.run([nnref, "convert", os.path.join(ROOT, "examples", example, "model.nnl"), path, "--to", "onnx"],
+                           capture_output=True, text=True, timeout=300)
+        if p.returncode != 0:
+            raise SystemExit("nnref convert %s --to onnx failed: %s" % (example, p.stderr.strip()))
+        onnx.checker.check_model(path, full_check=True)
+    return path
+
+
+def cut_case(nnref, example, value, scratch):
+    """The converted example up to `value` (an intermediate value, made the output): resnet_block
     cut after its batch normalizations judges the folded conv without the relu that follows."""
-    m = example_onnx.build(os.path.join(ROOT, "examples", example, "model.nnl"))
+    m = onnx.load(converted(nnref, example, scratch))
     shapes = {v.name: v for v in onnx.shape_inference.infer_shapes(m).graph.value_info}
     kept = []
     for n in m.graph.node:
@@ -224,13 +240,12 @@ def cases(args, scratch):
     """[(case, {'onnx': model file, 'nnl': model.nnl or None, 'inputs': [(name, file)], 'arrays': [(name, array)]})]"""
     out = []
     for m in EXAMPLES if args.examples else []:
-        onnx_path = os.path.join(scratch, m + ".onnx")
-        onnx.save(example_onnx.build(os.path.join(ROOT, "examples", m, "model.nnl")), onnx_path)
+        onnx_path = converted(args.nnref, m, scratch)
         x = os.path.join(ROOT, "examples", m, "input.npy")
         out.append(("example/" + m, {"onnx": onnx_path, "nnl": os.path.join(ROOT, "examples", m, "model.nnl"),
                                      "inputs": [("input", x)], "arrays": [("input", np.load(x).astype(np.float32))]}))
     for value in ("bn1", "bn2") if args.examples else []:
-        out.append(("cut/resnet_block_" + value, cut_case("resnet_block", value, scratch)))
+        out.append(("cut/resnet_block_" + value, cut_case(args.nnref, "resnet_block", value, scratch)))
     for name, offset, mean, scale in FOLDING if args.examples else []:
         out.append(("fold/" + name, folding_case(name, offset, mean, scale, scratch)))
     if args.node_tests:

@@ -12,6 +12,7 @@ import sys
 
 import numpy as np
 import onnx
+import onnx.mapping
 import torch
 import torch.nn.functional as F
 from onnx import numpy_helper
@@ -33,7 +34,14 @@ UNARY = {
     "Sigmoid": torch.sigmoid, "Sign": torch.sign, "Sin": torch.sin, "Sinh": torch.sinh, "Softplus": F.softplus,
     "Softsign": F.softsign, "Sqrt": torch.sqrt, "Tan": torch.tan, "Tanh": torch.tanh,
 }
-BINARY = {"Add": torch.add, "Sub": torch.sub, "Mul": torch.mul, "Div": torch.div, "Pow": torch.pow}
+BINARY = {"Add": torch.add, "Sub": torch.sub, "Mul": torch.mul, "Div": torch.div, "Pow": torch.pow,
+          "Equal": torch.eq, "Less": torch.lt, "Greater": torch.gt, "LessOrEqual": torch.le, "GreaterOrEqual": torch.ge,
+          "And": torch.logical_and, "Or": torch.logical_or, "Xor": torch.logical_xor}
+# ONNX element types as torch dtypes (the casts torch_onnx.py maps).
+DTYPES = {onnx.TensorProto.FLOAT: torch.float32, onnx.TensorProto.DOUBLE: torch.float64,
+          onnx.TensorProto.FLOAT16: torch.float16, onnx.TensorProto.INT8: torch.int8, onnx.TensorProto.INT16: torch.int16,
+          onnx.TensorProto.INT32: torch.int32, onnx.TensorProto.INT64: torch.int64, onnx.TensorProto.UINT8: torch.uint8,
+          onnx.TensorProto.BOOL: torch.bool}
 VARIADIC = {"Max": torch.maximum, "Min": torch.minimum, "Sum": torch.add}
 
 
@@ -58,11 +66,31 @@ def coerced_groups(x, axis, fn):
     return fn(x.reshape(int(np.prod(shape[:axis])), -1), 1).reshape(shape)
 
 
+def explicit_pads(x, a, kernel):
+    """The pads of a window op (begins, then ends), auto_pad resolved as ONNX defines it: SAME_*
+    pads so that the output extent is ceil(x / stride), the odd unit at the end (UPPER) or the
+    beginning (LOWER); VALID none."""
+    n = x.dim() - 2
+    mode = a.get("auto_pad", b"NOTSET")
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    if mode == "NOTSET":
+        return list(a.get("pads", [0] * 2 * n))
+    if mode == "VALID":
+        return [0] * 2 * n
+    s, d = a.get("strides", [1] * n), a.get("dilations", [1] * n)
+    begins, ends = [], []
+    for i in range(n):
+        extent = x.shape[2 + i]
+        total = max((-(-extent // s[i]) - 1) * s[i] + (kernel[i] - 1) * d[i] + 1 - extent, 0)
+        small = total // 2
+        begins.append(small if mode == "SAME_UPPER" else total - small)
+        ends.append(total - begins[-1])
+    return begins + ends
+
+
 def conv(x, w, b, a):
     n = x.dim() - 2
-    if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
-        raise Unmapped("Conv auto_pad")
-    pads = a.get("pads", [0] * 2 * n)
+    pads = explicit_pads(x, a, list(w.shape[2:]))
     if list(pads[:n]) != list(pads[n:]):
         x = F.pad(x, [p for i in reversed(range(n)) for p in (pads[i], pads[i + n])])
         pads = [0] * 2 * n
@@ -72,13 +100,32 @@ def conv(x, w, b, a):
     return fn(x, w, b, a.get("strides", [1] * n), pads[:n], a.get("dilations", [1] * n), a.get("group", 1))
 
 
+def conv_transpose(x, w, b, a):
+    """ONNX's ConvTranspose: torch's without padding, then pads cropped from each end (torch's
+    padding is symmetric); output_padding as torch's (extent added at the end)."""
+    n = x.dim() - 2
+    if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET") or "output_shape" in a:
+        raise Unmapped("ConvTranspose auto_pad or output_shape")
+    fn = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}.get(n)
+    if fn is None:
+        raise Unmapped("ConvTranspose of rank %d" % x.dim())
+    pads = a.get("pads", [0] * 2 * n)
+    try:
+        y = fn(x, w, b, a.get("strides", [1] * n), 0, a.get("output_padding", [0] * n), a.get("group", 1),
+               a.get("dilations", [1] * n))
+    except RuntimeError as e:
+        raise Unmapped("ConvTranspose: torch refuses the attributes (%s)" % str(e).splitlines()[0][:80])
+    index = [slice(None), slice(None)] + [slice(pads[i], y.shape[2 + i] - pads[i + n]) for i in range(n)]
+    return y[tuple(index)]
+
+
 def pool(op, x, a):
     n = x.dim() - 2
-    if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET") or a.get("ceil_mode", 0) or a.get("storage_order", 0):
+    if a.get("ceil_mode", 0) or a.get("storage_order", 0):
         raise Unmapped(op + " attributes")
     k = a["kernel_shape"]
     s = a.get("strides", [1] * n)
-    pads = a.get("pads", [0] * 2 * n)
+    pads = explicit_pads(x, a, k)
     if op == "MaxPool":
         d = a.get("dilations", [1] * n)
         if list(pads[:n]) != list(pads[n:]) or any(p > kk // 2 for p, kk in zip(pads[:n], k)):
@@ -146,8 +193,24 @@ def apply(node, ins, opset):
         return y + a.get("beta", 1.0) * ins[2] if len(ins) > 2 and ins[2] is not None else y
     if op == "Conv":
         return conv(x, ins[1], ins[2] if len(ins) > 2 else None, a)
+    if op == "ConvTranspose":
+        return conv_transpose(x, ins[1], ins[2] if len(ins) > 2 else None, a)
     if op in ("MaxPool", "AveragePool"):
         return pool(op, x, a)
+    if op in ("ArgMax", "ArgMin"):
+        if a.get("select_last_index", 0):
+            raise Unmapped(op + " select_last_index")
+        fn = torch.argmax if op == "ArgMax" else torch.argmin  # the first index of the extremum
+        return fn(x, a.get("axis", 0) % x.dim(), bool(a.get("keepdims", 1)))
+    if op in ("Cast", "CastLike"):
+        to = a["to"] if op == "Cast" else onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[ins[1].numpy().dtype]
+        if to not in DTYPES:
+            raise Unmapped("Cast to %s" % onnx.TensorProto.DataType.Name(to))
+        return x.to(DTYPES[to])  # a float to an integer truncates, as ONNX's Cast
+    if op == "Not":
+        return torch.logical_not(x)
+    if op == "Where":
+        return torch.where(x, ins[1], ins[2])
     if op == "GlobalAveragePool":
         return torch.mean(x, list(range(2, x.dim())), True)
     if op == "GlobalMaxPool":
@@ -188,6 +251,8 @@ def apply(node, ins, opset):
         return x * torch.ones(ints(ins[1], "shape"), dtype=x.dtype)
     if op == "Tile":
         return x.repeat(ints(ins[1], "repeats"))
+    if op == "Shape":  # the extents from start to end, as int64
+        return torch.tensor(list(x.shape)[slice(a.get("start", 0), a.get("end"))], dtype=torch.int64)
     if op == "Dropout" and len(node.output) == 1:
         return x
     if op == "LayerNormalization":  # Y, and the optional Mean and InvStdDev over the axes from axis on

@@ -545,6 +545,54 @@ graph G( x ) -> ( y )
   CHECK(printed->text.find("  layer c = Concat(axis: 0);\n") != std::string::npos);
   CHECK(printed->text.find("  layer y = Softmax(axis: 0);\n") != std::string::npos);
   CHECK(printed->text.find("    [r, s, r] -> a;\n") != std::string::npos);
+// Comparisons, logic, Where, ArgMax and ArgMin, casts: ONNX only (the NNEF writer's own test is
+// NNEF's logic model). A float-to-integer cast gains a Floor on the first conversion (ONNX's Cast
+// truncates, the IR's floors); from then on the graph reads back as itself.
+test::OnnxModel typed_ops() {
+  using test::set_int;
+  test::OnnxModel m(13);
+  m.input("x", {"2", "3", "4"});
+  m.init("c", {4}, floats(4, 5));
+  m.node("Less", {"x", "c"}, {"lt"}, "less");
+  m.node("GreaterOrEqual", {"x", "c"}, {"ge"}, "greater_equal");
+  m.node("Equal", {"x", "c"}, {"eq"}, "equal");
+  m.node("Not", {"eq"}, {"ne"}, "not");
+  m.node("And", {"lt", "ne"}, {"both"}, "and");
+  m.node("Xor", {"both", "ge"}, {"either"}, "xor");
+  m.node("Where", {"either", "x", "c"}, {"w"}, "where");
+  set_int(m.node("ArgMax", {"w"}, {"am"}, "argmax"), "axis", 2);
+  set_int(m.node("Cast", {"am"}, {"amf"}, "index_real"), "to", onnx::TensorProto::FLOAT);
+  auto& argmin = m.node("ArgMin", {"x"}, {"an"}, "argmin");
+  set_int(argmin, "axis", 1);
+  set_int(argmin, "keepdims", 0);
+  set_int(m.node("Cast", {"x"}, {"xi"}, "truncate"), "to", onnx::TensorProto::INT64);
+  set_int(m.node("Cast", {"xi"}, {"xif"}, "truncated_real"), "to", onnx::TensorProto::FLOAT);
+  for (const char* out : {"w", "amf", "an", "xif", "either"}) m.output(out);
+  return m;
+}
+
+TEST_CASE("convert: comparisons, logic, where, arg reductions and casts round-trip through ONNX") {
+  TempDir dir("convert_typed_ops");
+  const Model m = test::load_onnx(typed_ops(), dir / "m.onnx");
+  round_trip(m, inputs_for(m, ""), "onnx");
+}
+
+// Gather with computed indices reads ONNX's negative indices from the axis's end: each reading
+// adds that normalisation again, so the graph grows, and only the values are compared.
+TEST_CASE("convert: Gather with computed indices writes and reads back to the same values") {
+  using test::set_int;
+  test::OnnxModel g(13);
+  g.input("x", {"3", "4"});
+  set_int(g.node("ArgMax", {"x"}, {"rows"}, "argmax"), "keepdims", 0);
+  g.node("Gather", {"x", "rows"}, {"y"}, "gather");
+  g.output("y");
+  TempDir dir("convert_gather_computed");
+  const Model m = test::load_onnx(g, dir / "m.onnx");
+  const std::vector<HostTensor> in = inputs_for(m, "");
+  const Converted first = convert_to(m, "onnx", dir / "first.onnx");
+  const Converted second = convert_to(first.model, "onnx", dir / "second.onnx");
+  CHECK(run_bits<float>(first.model, in) == run_bits<float>(m, in));
+  CHECK(run_bits<double>(second.model, in) == run_bits<double>(m, in));
 }
 
 }  // namespace

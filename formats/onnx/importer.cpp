@@ -13,11 +13,50 @@ namespace {
 
 std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
 
-bool is_float_type(int32_t t) {
-  return t == onnx::TensorProto::FLOAT || t == onnx::TensorProto::DOUBLE || t == onnx::TensorProto::FLOAT16;
+std::string type_name(int32_t t) {
+  return onnx::TensorProto::DataType_Name(static_cast<onnx::TensorProto::DataType>(t));
 }
 
+ElemKind dtype_kind(DType t) {
+  if (dtype_is_float(t)) return ElemKind::Real;
+  return t == DType::Bool ? ElemKind::Logical : ElemKind::Integer;
+}
+
+int32_t dtype_type(DType t) {
+  switch (t) {
+    case DType::I8: return onnx::TensorProto::INT8;
+    case DType::I16: return onnx::TensorProto::INT16;
+    case DType::I32: return onnx::TensorProto::INT32;
+    case DType::I64: return onnx::TensorProto::INT64;
+    case DType::U8: return onnx::TensorProto::UINT8;
+    case DType::U16: return onnx::TensorProto::UINT16;
+    case DType::U32: return onnx::TensorProto::UINT32;
+    case DType::U64: return onnx::TensorProto::UINT64;
+    case DType::Bool: return onnx::TensorProto::BOOL;
+    default: return 0;
+  }
+}
+
+const char* kind_article(ElemKind k) { return k == ElemKind::Integer ? "an integer" : k == ElemKind::Logical ? "a logical" : "a real"; }
+
 }  // namespace
+
+std::optional<ElemKind> kind_of_type(int32_t t) {
+  switch (t) {
+    case onnx::TensorProto::FLOAT:
+    case onnx::TensorProto::DOUBLE:
+    case onnx::TensorProto::FLOAT16: return ElemKind::Real;
+    case onnx::TensorProto::INT8:
+    case onnx::TensorProto::INT16:
+    case onnx::TensorProto::INT32:
+    case onnx::TensorProto::INT64:
+    case onnx::TensorProto::UINT8:
+    case onnx::TensorProto::UINT16:
+    case onnx::TensorProto::UINT32: return ElemKind::Integer;
+    case onnx::TensorProto::BOOL: return ElemKind::Logical;
+    default: return std::nullopt;
+  }
+}
 
 // ---- NodeCtx ----
 
@@ -97,13 +136,36 @@ std::vector<int64_t> NodeCtx::int_list(size_t k, const std::string& what) {
   return out;
 }
 
-ValueRef NodeCtx::data(size_t k) {
+ValueRef NodeCtx::data(size_t k) { return operand(k, ElemKind::Real); }
+
+ElemKind NodeCtx::kind(size_t k) const {
+  if (!has_input(k)) return ElemKind::Real;
+  const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
+  return v.constant ? dtype_kind(v.constant->dtype) : v.kind;
+}
+
+const OpAttrs* NodeCtx::producer(size_t k) const {
+  if (!has_input(k)) return nullptr;
+  const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
+  return v.constant ? nullptr : &im_.m_.graph.nodes[static_cast<size_t>(v.ref->node)].op;
+}
+
+int32_t NodeCtx::type(size_t k) const {
+  if (!has_input(k)) return 0;
+  const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
+  return v.constant ? dtype_type(v.constant->dtype) : v.type;
+}
+
+ValueRef NodeCtx::operand(size_t k, ElemKind want) {
   if (!has_input(k)) refuse("onnx.input-missing", "input " + std::to_string(k) + " is required");
   Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
-  if (v.constant && !dtype_is_float(v.constant->dtype))
-    refuse("onnx.type-unsupported", "input " + in_quotes(v.source) + " is a " + dtype_name(v.constant->dtype) +
-                                        " tensor: nnref computes with real numbers, so only float tensors are data");
-  return im_.materialise(v);
+  if (kind(k) != want) {
+    const std::string what = v.constant ? std::string(dtype_name(v.constant->dtype)) : elem_kind_name(kind(k));
+    refuse("onnx.type-unsupported", "input " + in_quotes(v.source) + " is a " + what + " tensor, and nnref reads " +
+                                        kind_article(want) + " one here (docs/onnx.md: integer and bool tensors are "
+                                        "data only where an op's IR form takes them)");
+  }
+  return im_.materialise(v, want);
 }
 
 std::vector<int64_t> NodeCtx::shape(size_t k) {
@@ -145,10 +207,10 @@ ValueRef NodeCtx::literal(const std::string& suffix, HostTensor t) {
   return {id, 0};
 }
 
-void NodeCtx::set_output(size_t k, ValueRef v) {
+void NodeCtx::set_output(size_t k, ValueRef v, ElemKind kind, int32_t type) {
   if (k >= static_cast<size_t>(n_.output_size()) || n_.output(static_cast<int>(k)).empty()) return;
   const std::string& out = n_.output(static_cast<int>(k));
-  im_.values_[out] = Value{v, std::nullopt, out};
+  im_.values_[out] = Value{v, std::nullopt, out, kind, type};
 }
 
 void NodeCtx::set_output_constant(size_t k, HostTensor t) {
@@ -219,14 +281,16 @@ std::optional<std::vector<int64_t>> Importer::shape_of(const ValueRef& r) const 
   return k < outs.size() ? outs[k] : std::nullopt;
 }
 
-ValueRef Importer::materialise(Value& v) {
+// A constant becomes a const node of the kind its operand needs (an integer or bool constant as a
+// graph output: real, the same numbers).
+ValueRef Importer::materialise(Value& v, ElemKind kind) {
   if (v.ref) return *v.ref;
   const HostTensor& t = *v.constant;
-  const int64_t id = add_ir_node(v.source, ConstAttrs{t.shape.dims()}, {}, SourceLoc{file_, 0, 0});
+  const int64_t id = add_ir_node(v.source, ConstAttrs{t.shape.dims(), kind}, {}, SourceLoc{file_, 0, 0});
   const std::string& name = m_.graph.nodes[static_cast<size_t>(id)].name;
   m_.param_keys[{name, "value"}] = v.source;
-  // An integer constant reaches the graph only as a graph output (data() refuses it as an operand):
-  // its values, integers of magnitude at most 2^53, are the same real numbers as doubles.
+  // Parameters are floats: an integer or bool constant's values (integers of magnitude at most
+  // 2^53; 0 and 1) as doubles, which the const op reads back as its kind.
   HostTensor value = t;
   if (!dtype_is_float(value.dtype)) value.dtype = DType::F64;
   m_.payload.set(name, "value", ParamEntry{std::move(value), file_ + ":" + v.source});
@@ -242,12 +306,11 @@ void Importer::add_input(const onnx::ValueInfoProto& v) {
     return;
   }
   const auto& tt = v.type().tensor_type();
-  if (!is_float_type(tt.elem_type())) {
+  const std::optional<ElemKind> kind = kind_of_type(tt.elem_type());
+  if (!kind) {
     diags_.push_back(make_error("onnx.type-unsupported",
-                                "graph input '" + v.name() + "' has element type " +
-                                    onnx::TensorProto::DataType_Name(
-                                        static_cast<onnx::TensorProto::DataType>(tt.elem_type())) +
-                                    ": nnref computes with real numbers, so inputs are float tensors",
+                                "graph input '" + v.name() + "' has element type " + type_name(tt.elem_type()) +
+                                    ": nnref's inputs are float, integer (8 to 64 bits, unsigned to 32) or bool tensors",
                                 loc));
     failed_.insert(v.name());
     return;
@@ -278,10 +341,10 @@ void Importer::add_input(const onnx::ValueInfoProto& v) {
       extents_fixed_ = false;
     }
   }
-  const int64_t id = add_ir_node(v.name(), InputAttrs{dims}, {}, loc);
+  const int64_t id = add_ir_node(v.name(), InputAttrs{dims, *kind}, {}, loc);
   for (size_t k = 0; k < size_names.size(); ++k)
     if (!size_names[k].empty()) m_.size_names.push_back({size_names[k], id, k, true});
-  values_[v.name()] = Value{ValueRef{id, 0}, std::nullopt, v.name()};
+  values_[v.name()] = Value{ValueRef{id, 0}, std::nullopt, v.name(), *kind, tt.elem_type()};
 }
 
 void Importer::add_node(const onnx::NodeProto& n, size_t index, const std::map<std::string, int64_t>& opsets) {
@@ -374,7 +437,14 @@ void Importer::run(const onnx::GraphProto& g, const std::map<std::string, int64_
                                     SourceLoc{file_, 0, 0}));
       continue;
     }
-    m_.graph.outputs.push_back({o.name(), materialise(it->second)});
+    Value& v = it->second;
+    // nnref's outputs are reals: an integer or bool output is read through a cast, which gives
+    // the same numbers (indices, 0 and 1).
+    if (!v.constant && v.kind != ElemKind::Real) {
+      const int64_t id = add_ir_node(o.name() + "/real", CastAttrs{v.kind, ElemKind::Real}, {*v.ref}, SourceLoc{file_, 0, 0});
+      v = Value{ValueRef{id, 0}, std::nullopt, o.name()};
+    }
+    m_.graph.outputs.push_back({o.name(), materialise(v)});
   }
   for (const auto& v : g.value_info()) declare(v);
   for (const auto& o : g.output()) declare(o);

@@ -26,7 +26,16 @@ struct Value {
   std::optional<ValueRef> ref;          // in the graph (materialised on first use for a constant)
   std::optional<HostTensor> constant;   // an initializer, a Constant, a folded Shape
   std::string source;                   // its ONNX name
+  ElemKind kind = ElemKind::Real;       // a graph value's IR kind (a constant's follows its dtype)
+  // A graph value's ONNX element type where known: a graph input's, an integer or bool result's
+  // (an integer's range matters to Cast); UNDEFINED (0) for a real that an op computes, whose
+  // float type nnref does not keep.
+  int32_t type = 0;
 };
+
+// The IR kind that holds an ONNX element type exactly, or nullopt (uint64: beyond int64; string,
+// complex, bfloat16).
+std::optional<ElemKind> kind_of_type(int32_t onnx_type);
 
 class Importer;
 
@@ -50,7 +59,15 @@ class NodeCtx {
   // Inputs: present (given and not the empty name), as a graph value, as a constant.
   size_t input_count() const { return static_cast<size_t>(n_.input_size()); }
   bool has_input(size_t k) const;
-  ValueRef data(size_t k);
+  ValueRef data(size_t k);  // a real operand; an integer or logical one is onnx.type-unsupported
+  // Input k as an operand of this kind (a constant materialised with it); any other kind is
+  // onnx.type-unsupported.
+  ValueRef operand(size_t k, ElemKind kind);
+  ElemKind kind(size_t k) const;
+  // The IR op that computes input k, or nullptr for a constant.
+  const OpAttrs* producer(size_t k) const;
+  // Input k's ONNX element type: a constant's, or a graph value's where known (Value::type).
+  int32_t type(size_t k) const;
   const HostTensor* constant(size_t k) const;
   const HostTensor& require_constant(size_t k, const std::string& what);
   std::vector<int64_t> int_list(size_t k, const std::string& what);
@@ -69,7 +86,7 @@ class NodeCtx {
   // A constant operand (a Const node) made by the translation itself.
   ValueRef literal(const std::string& suffix, HostTensor t);
 
-  void set_output(size_t k, ValueRef v);
+  void set_output(size_t k, ValueRef v, ElemKind kind = ElemKind::Real, int32_t type = 0);
   void set_output_constant(size_t k, HostTensor t);
   // Whether a later node or the graph reads output k.
   bool output_read(size_t k) const;
@@ -101,7 +118,7 @@ class Importer {
   void add_input(const onnx::ValueInfoProto& v);
   void add_node(const onnx::NodeProto& n, size_t index, const std::map<std::string, int64_t>& opsets);
   void declare(const onnx::ValueInfoProto& v);
-  ValueRef materialise(Value& v);
+  ValueRef materialise(Value& v, ElemKind kind = ElemKind::Real);
   // The shape of a value at the default extents, when the rules give one.
   std::optional<std::vector<int64_t>> shape_of(const ValueRef& r) const;
   int64_t add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef> inputs, const SourceLoc& loc);

@@ -665,6 +665,7 @@ void tile(Ctx& c) {
 // squeezed away, several indices concatenated in their order: data movement only.
 void gather(Ctx& c) {
   const int64_t axis = c.attr_int("axis", 0);
+  if (c.has_input(1) && !c.constant(1)) return gather_computed(c, axis);
   const HostTensor& idx = c.require_constant(1, "indices");
   if (dtype_is_float(idx.dtype) || idx.shape.rank() > 1)
     c.refuse("onnx.input-unsupported", "only integer indices of rank 0 or 1 are supported");
@@ -727,12 +728,17 @@ const std::map<std::string, OpHandler>& handlers() {
       {"Acos", unary_op<UnaryOp::Acos>},
       {"Acosh", unary_op<UnaryOp::Acosh>},
       {"Add", binary_op<BinaryOp::Add>},
+      {"And", and_op},
+      {"ArgMax", arg_max},
+      {"ArgMin", arg_min},
       {"Asin", unary_op<UnaryOp::Asin>},
       {"Asinh", unary_op<UnaryOp::Asinh>},
       {"Atan", unary_op<UnaryOp::Atan>},
       {"Atanh", unary_op<UnaryOp::Atanh>},
       {"AveragePool", average_pool},
       {"BatchNormalization", batch_norm},
+      {"Cast", cast_op},
+      {"CastLike", cast_like_op},
       {"Ceil", unary_op<UnaryOp::Ceil>},
       {"Clip", clip},
       {"Concat", concat},
@@ -744,6 +750,7 @@ const std::map<std::string, OpHandler>& handlers() {
       {"Div", binary_op<BinaryOp::Div>},
       {"Dropout", dropout},
       {"Elu", elu},
+      {"Equal", equal_op},
       {"Erf", unary_op<UnaryOp::Erf>},
       {"Exp", unary_op<UnaryOp::Exp>},
       {"Expand", expand},
@@ -753,11 +760,15 @@ const std::map<std::string, OpHandler>& handlers() {
       {"Gemm", gemm},
       {"GlobalAveragePool", global_average_pool},
       {"GlobalMaxPool", global_max_pool},
+      {"Greater", greater_op},
+      {"GreaterOrEqual", greater_or_equal_op},
       {"HardSigmoid", hard_sigmoid},
       {"Identity", copy},
       {"InstanceNormalization", instance_norm},
       {"LayerNormalization", layer_norm},
       {"LeakyRelu", leaky_relu},
+      {"Less", less_op},
+      {"LessOrEqual", less_or_equal_op},
       {"Log", unary_op<UnaryOp::Log>},
       {"LogSoftmax", log_softmax},
       {"MatMul", matmul},
@@ -767,6 +778,8 @@ const std::map<std::string, OpHandler>& handlers() {
       {"Min", min_op},
       {"Mul", binary_op<BinaryOp::Mul>},
       {"Neg", unary_op<UnaryOp::Neg>},
+      {"Not", not_op},
+      {"Or", or_op},
       {"Pad", pad},
       {"Pow", binary_op<BinaryOp::Pow>},
       {"PRelu", prelu},
@@ -782,8 +795,8 @@ const std::map<std::string, OpHandler>& handlers() {
       {"ReduceSum", reduce_sum},
       {"ReduceSumSquare", reduce_sum_square},
       {"Relu", unary_op<UnaryOp::Relu>},
-      {"Round", unary_op<UnaryOp::RoundEven>},
       {"Reshape", reshape},
+      {"Round", unary_op<UnaryOp::RoundEven>},
       {"Selu", selu},
       {"Shape", shape_op},
       {"Sigmoid", unary_op<UnaryOp::Sigmoid>},
@@ -804,6 +817,8 @@ const std::map<std::string, OpHandler>& handlers() {
       {"Tile", tile},
       {"Transpose", transpose},
       {"Unsqueeze", unsqueeze},
+      {"Where", where_op},
+      {"Xor", xor_op},
   };
   return all;
 }

@@ -19,6 +19,24 @@ std::vector<std::pair<int64_t, int64_t>> pads_of(NodeCtx& c, size_t spatial);
 // ConvTranspose (conv_transpose.cpp).
 void conv_transpose(NodeCtx& c);
 
+// The ops with integer or bool operands or results (typed_ops.cpp).
+void arg_max(NodeCtx& c);
+void arg_min(NodeCtx& c);
+void cast_op(NodeCtx& c);
+void cast_like_op(NodeCtx& c);
+void equal_op(NodeCtx& c);
+void less_op(NodeCtx& c);
+void greater_op(NodeCtx& c);
+void less_or_equal_op(NodeCtx& c);
+void greater_or_equal_op(NodeCtx& c);
+void not_op(NodeCtx& c);
+void and_op(NodeCtx& c);
+void or_op(NodeCtx& c);
+void xor_op(NodeCtx& c);
+void where_op(NodeCtx& c);
+// Gather whose indices are an integer value of the graph, along `axis`.
+void gather_computed(NodeCtx& c, int64_t axis);
+
 // The handler of an op of the default domain, or nullptr when nnref does not read it.
 OpHandler find_op(const std::string& op_type);
 

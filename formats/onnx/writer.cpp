@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <optional>
 #include <cstring>
 #include <filesystem>
@@ -17,7 +18,9 @@
 #include <map>
 #include <set>
 
+#include "formats/onnx/integral.hpp"
 #include "formats/write_support.hpp"
+#include "semantics/op.hpp"
 #include "semantics/size_names.hpp"
 
 namespace nnref {
@@ -32,12 +35,16 @@ constexpr int64_t kOpset = 17;
 // Raw tensor data is little-endian (onnx.proto); the writer copies the machine's bytes.
 static_assert(std::endian::native == std::endian::little);
 
-// The ONNX element type of the graph: double when a parameter is stored in 64 bits (or as
-// integers), so that every parameter is written exactly; float otherwise.
+// The ONNX element type of the graph: double when a model of precision float64, or a parameter
+// with a value float32 does not hold (float64 weights, NNL's standardize constants), so that every
+// parameter is written exactly; float otherwise (a float64 255 of normalize_0_1 is a float32 too),
+// which every runtime implements (ONNX Runtime has no double Conv on the CPU).
 int32_t element_type(const Model& m) {
   if (m.precision == "float64") return onnx::TensorProto::DOUBLE;
   for (const auto& [key, e] : m.payload.entries())
-    if (e.tensor.dtype != DType::F32 && e.tensor.dtype != DType::F16) return onnx::TensorProto::DOUBLE;
+    if (e.tensor.dtype != DType::F32 && e.tensor.dtype != DType::F16)
+      for (double v : e.tensor.values)
+        if (!std::isnan(v) && static_cast<double>(static_cast<float>(v)) != v) return onnx::TensorProto::DOUBLE;
   return onnx::TensorProto::FLOAT;
 }
 
@@ -92,7 +99,7 @@ class Emitter {
         if (!open_.empty() && (!moved || moved->nodes[static_cast<size_t>(o.value.node)]
                                                  .outputs[static_cast<size_t>(o.value.output)][k] != dims[k]))
           varying.push_back(static_cast<int64_t>(k));
-      declare(gp_.add_output(), o.name, dims, varying, {});
+      declare(gp_.add_output(), o.name, dims, varying, {}, kind_of_value(o.value));
     }
     return std::move(warnings_);
   }
@@ -216,11 +223,17 @@ class Emitter {
     a->set_f(f);
   }
 
+  // The ONNX element type of a value of this kind: the graph's float type, int64 or bool.
+  int32_t type_of(ElemKind k) const {
+    return k == ElemKind::Real ? elem_ : k == ElemKind::Integer ? onnx::TensorProto::INT64 : onnx::TensorProto::BOOL;
+  }
+  ElemKind kind_of_value(ValueRef r) const { return op_signature(g_.nodes[static_cast<size_t>(r.node)].op).result; }
+
   void declare(onnx::ValueInfoProto* v, const std::string& name, const std::vector<int64_t>& dims,
-               const std::vector<int64_t>& varying, const std::map<size_t, std::string>& params) const {
+               const std::vector<int64_t>& varying, const std::map<size_t, std::string>& params, ElemKind kind) const {
     v->set_name(name);
     auto* tt = v->mutable_type()->mutable_tensor_type();
-    tt->set_elem_type(elem_);
+    tt->set_elem_type(type_of(kind));
     auto* s = tt->mutable_shape();
     for (size_t k = 0; k < dims.size(); ++k) {
       auto* d = s->add_dim();
@@ -248,6 +261,9 @@ class Emitter {
   std::string aligned(const Node& n, size_t k, Broadcast b) {
     const size_t rank = out_shape(n).size(), r = in_shape(n, k).size();
     if (b != Broadcast::NnefLeft || r == rank) return in(n, k);
+    if (kind_of_value(n.inputs[k]) != ElemKind::Real)
+      unexpressible(kFormat, n, "a logical or integer operand of lower rank under NNEF's broadcasting: the Unsqueeze that "
+                                "would align it reads back only for real tensors");
     return helper(n, "operand" + std::to_string(k), "Unsqueeze",
                   {in(n, k), ints(n, "operand" + std::to_string(k) + "-axes", iota(static_cast<int64_t>(r), static_cast<int64_t>(rank)))});
   }
@@ -259,19 +275,28 @@ class Emitter {
 
   // ---- one function per op ----
 
+  // An integer input is int64, a logical one bool.
   void node(const Node& n, const InputAttrs& a) {
-    if (a.kind != ElemKind::Real)
-      unexpressible(kFormat, n, std::string("the input is ") + elem_kind_name(a.kind) + ", and nnref's ONNX inputs are real");
     std::map<size_t, std::string> open;
     for (const SizeName& s : open_)
       if (s.node == n.id) open[s.axis] = s.name;
-    declare(gp_.add_input(), value({n.id, 0}), a.dims, {}, open);
+    declare(gp_.add_input(), value({n.id, 0}), a.dims, {}, open, a.kind);
   }
 
   void node(const Node& n, const ConstAttrs& a) {
     const ParamEntry* e = m_.payload.find(n.name, "value");
     if (!e) unexpressible(kFormat, n, "its value is not loaded");
-    names_[static_cast<size_t>(n.id)][0] = tensor(n.name, e->tensor, a.dims);
+    if (a.kind == ElemKind::Real) return void(names_[static_cast<size_t>(n.id)][0] = tensor(n.name, e->tensor, a.dims));
+    // Integer and logical values, as the const op reads them: rounded to integers, true where nonzero.
+    onnx::TensorProto* t = gp_.add_initializer();
+    t->set_name(fresh(n.name));
+    t->set_data_type(type_of(a.kind));
+    for (int64_t d : a.dims) t->add_dims(d);
+    for (double v : e->tensor.values) {
+      if (a.kind == ElemKind::Integer) t->add_int64_data(std::llround(v));
+      else t->add_int32_data(v != 0.0 ? 1 : 0);
+    }
+    names_[static_cast<size_t>(n.id)][0] = t->name();
   }
 
   void node(const Node& n, const UnaryAttrs& a) {
@@ -311,8 +336,8 @@ class Emitter {
     result(n, "Max", {upper, aligned(n, 1, a.broadcast)});
   }
   void node(const Node& n, const PreluAttrs& a) { result(n, "PRelu", {aligned(n, 0, a.broadcast), aligned(n, 1, a.broadcast)}); }
-  void node(const Node& n, const SelectAttrs&) {
-    unexpressible(kFormat, n, "its condition is a logical tensor, and nnref's ONNX reader has no Where or logical values");
+  void node(const Node& n, const SelectAttrs& a) {
+    result(n, "Where", {aligned(n, 0, a.broadcast), aligned(n, 1, a.broadcast), aligned(n, 2, a.broadcast)});
   }
   void node(const Node& n, const BroadcastToAttrs& a) {
     const size_t r = in_shape(n).size();
@@ -404,16 +429,42 @@ class Emitter {
     attr(p, "output_padding", output_padding);
     attr(p, "group", a.groups);
   }
-  // The reader reads real tensors only: an op with a logical or integer operand or result would
-  // not read back.
-  void node(const Node& n, const CompareAttrs&) { not_real(n); }
-  void node(const Node& n, const LogicalAttrs&) { not_real(n); }
-  void node(const Node& n, const ArgReduceAttrs&) { not_real(n); }
-  void node(const Node& n, const LogicalReduceAttrs&) { not_real(n); }
-  void node(const Node& n, const GatherAttrs&) { not_real(n); }
-  void node(const Node& n, const CastAttrs&) { not_real(n); }
-  [[noreturn]] static void not_real(const Node& n) {
-    unexpressible(kFormat, n, "its operands or result are logical or integer, and nnref's ONNX reader reads real tensors only");
+  // ne is ¬(x = y): Equal, then Not.
+  void node(const Node& n, const CompareAttrs& a) {
+    static const std::map<CompareOp, const char*> ops = {{CompareOp::Lt, "Less"},         {CompareOp::Gt, "Greater"},
+                                                         {CompareOp::Le, "LessOrEqual"},  {CompareOp::Ge, "GreaterOrEqual"},
+                                                         {CompareOp::Eq, "Equal"}};
+    const std::vector<std::string> ins{aligned(n, 0, a.broadcast), aligned(n, 1, a.broadcast)};
+    if (a.op != CompareOp::Ne) return void(result(n, ops.at(a.op), ins));
+    result(n, "Not", {helper(n, "equal", "Equal", ins)});
+  }
+  void node(const Node& n, const LogicalAttrs& a) {
+    if (a.op == LogicalOp::Not) return void(result(n, "Not", {in(n, 0)}));
+    result(n, a.op == LogicalOp::And ? "And" : "Or", {aligned(n, 0, a.broadcast), aligned(n, 1, a.broadcast)});
+  }
+  // ArgMax and ArgMin take one axis and keep it (keepdims 1), as arg_reduce does.
+  void node(const Node& n, const ArgReduceAttrs& a) {
+    if (a.axes.size() != 1) unexpressible(kFormat, n, "an arg reduction over several axes: ONNX's ArgMax and ArgMin take one");
+    onnx::NodeProto& p = result(n, a.op == ArgReduceOp::Max ? "ArgMax" : "ArgMin", {in(n, 0)});
+    attr(p, "axis", convert::tensor_axis(a.axes[0], in_shape(n).size()));
+    attr(p, "keepdims", int64_t{1});
+  }
+  void node(const Node& n, const LogicalReduceAttrs&) {
+    unexpressible(kFormat, n, "ONNX has no reduction of bool tensors (all, any)");
+  }
+  // ONNX's Gather reads a negative index from the axis's end, and an index outside [-s, s) is an
+  // error; the IR reads NaN outside [0, s). Indices in [0, s) give the same values.
+  void node(const Node& n, const GatherAttrs& a) {
+    attr(result(n, "Gather", {in(n, 0), in(n, 1)}), "axis", convert::tensor_axis(a.axis, in_shape(n).size()));
+  }
+  // ONNX's Cast truncates a float to an integer; the IR's cast floors: Floor first, whose integer
+  // the truncation keeps (unless the operand is an integer already: onnx_format::integral).
+  void node(const Node& n, const CastAttrs& a) {
+    std::string x = in(n, 0);
+    if (a.from == ElemKind::Real && a.to == ElemKind::Integer &&
+        !onnx_format::integral(&g_.nodes[static_cast<size_t>(n.inputs[0].node)].op))
+      x = helper(n, "floor", "Floor", {x});
+    attr(result(n, "Cast", {x}), "to", int64_t{type_of(a.to)});
   }
 
   bool padded(const PoolAttrs& a) const {

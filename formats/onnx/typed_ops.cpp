@@ -1,0 +1,215 @@
+// The ONNX ops whose operands or results are integer or bool tensors: ArgMax and ArgMin, Cast and
+// CastLike, the comparisons, the logical ops, Where, and Gather with indices computed by the
+// graph. An integer is an IR integer (int64; the ONNX types whose every value int64 holds), a
+// bool an IR logical. Where a composition is used, the comment says why it is exactly the ONNX
+// formula (docs/onnx.md repeats the list).
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "formats/onnx/integral.hpp"
+#include "formats/onnx/ops.hpp"
+
+namespace nnref::onnx_format {
+
+namespace {
+
+using Ctx = NodeCtx;
+
+std::string type_name(int32_t t) { return onnx::TensorProto::DataType_Name(static_cast<onnx::TensorProto::DataType>(t)); }
+
+// An integer or logical operand as a real: the same number (an integer of magnitude at most 2^53,
+// as the reader holds them; false 0, true 1).
+ValueRef as_real(Ctx& c, size_t k, const std::string& suffix) {
+  const ElemKind kind = c.kind(k);
+  if (kind == ElemKind::Real) return c.data(k);
+  return c.emit(suffix, CastAttrs{kind, ElemKind::Real}, {c.operand(k, kind)});
+}
+
+// An integer value through a data-movement op that reads reals: to a real, the op, back to an
+// integer. Each index is an integer of magnitude at most 2^53, which the real holds exactly and
+// whose floor is itself.
+ValueRef integer_through(Ctx& c, ValueRef v, const std::string& what, OpAttrs op, const std::string& suffix) {
+  const ValueRef r = c.emit(what + "-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {v});
+  const ValueRef moved = c.emit(what, std::move(op), {r});
+  return c.emit(suffix, CastAttrs{ElemKind::Real, ElemKind::Integer}, {moved});
+}
+
+// ---- ArgMax, ArgMin ----
+
+// The first index of the extremum along `axis` (NaN beyond every number, as NumPy): IR
+// arg_reduce, which keeps the axis with extent 1; keepdims 0 squeezes it away.
+void arg_reduce(Ctx& c, ArgReduceOp op) {
+  const int64_t axis = c.attr_int("axis", 0);
+  const bool keep = c.attr_int("keepdims", 1) != 0;
+  if (c.opset() >= 12 && c.attr_int("select_last_index", 0) != 0)
+    c.refuse("onnx.attribute-unsupported", "select_last_index 1 (the last index of the extremum) is not supported");
+  const ValueRef x = c.data(0);
+  if (keep) {
+    c.set_output(0, c.emit("", ArgReduceAttrs{op, {axis}}, {x}), ElemKind::Integer, onnx::TensorProto::INT64);
+    return;
+  }
+  const ValueRef kept = c.emit("kept", ArgReduceAttrs{op, {axis}}, {x});
+  c.set_output(0, integer_through(c, kept, "squeeze", SqueezeAttrs{{axis}}, ""), ElemKind::Integer,
+               onnx::TensorProto::INT64);
+}
+
+// ---- Cast, CastLike ----
+
+// The range of an integer type, [lo, hi].
+std::pair<double, double> integer_range(int32_t t) {
+  switch (t) {
+    case onnx::TensorProto::INT8: return {-128.0, 127.0};
+    case onnx::TensorProto::INT16: return {-32768.0, 32767.0};
+    case onnx::TensorProto::INT32: return {-2147483648.0, 2147483647.0};
+    case onnx::TensorProto::UINT8: return {0.0, 255.0};
+    case onnx::TensorProto::UINT16: return {0.0, 65535.0};
+    case onnx::TensorProto::UINT32: return {0.0, 4294967295.0};
+    default: return {-0x1p63, 0x1p63};  // INT64
+  }
+}
+
+// Truncation toward zero, as ONNX casts a float to an integer (C's conversion; NumPy's astype):
+// ceil below 0, floor elsewhere, then the IR cast, whose floor of an integer is itself. A value
+// that Floor, Ceil or Round computed is an integer already: the cast alone.
+ValueRef truncated(Ctx& c, ValueRef x) {
+  if (integral(c.producer(0))) return c.emit("", CastAttrs{ElemKind::Real, ElemKind::Integer}, {x});
+  const ValueRef negative =
+      c.emit("negative", CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight},
+             {x, c.literal("zero", HostTensor{DType::F64, Shape(), {0.0}})});
+  const ValueRef up = c.emit("ceil", UnaryAttrs{UnaryOp::Ceil}, {x});
+  const ValueRef down = c.emit("floor", UnaryAttrs{UnaryOp::Floor}, {x});
+  const ValueRef t = c.emit("truncated", SelectAttrs{Broadcast::NumpyRight}, {negative, up, down});
+  return c.emit("", CastAttrs{ElemKind::Real, ElemKind::Integer}, {t});
+}
+
+// Cast to the ONNX type `to`: between the float types the real itself (nnref's reals are the run's
+// precision); float16 and bfloat16 targets are refused, their rounding being coarser than a
+// float32 run. A float to an integer truncates (a value beyond the type is undefined in ONNX); an
+// integer to a narrower integer type, which would wrap, is refused; to and from bool: x ≠ 0 and 0, 1.
+void cast_to(Ctx& c, int32_t to) {
+  const std::optional<ElemKind> target = kind_of_type(to);
+  if (!target || to == onnx::TensorProto::FLOAT16)
+    c.refuse("onnx.attribute-unsupported", "a cast to " + type_name(to) +
+                                               " is not supported (nnref holds float, integer and bool values; a "
+                                               "float16 result rounds more coarsely than a float32 run)");
+  const ElemKind from = c.kind(0);
+  if (from == ElemKind::Integer && *target == ElemKind::Integer) {
+    const auto [slo, shi] = integer_range(c.type(0));
+    const auto [tlo, thi] = integer_range(to);
+    if (slo < tlo || shi > thi)
+      c.refuse("onnx.attribute-unsupported", "a cast from " + type_name(c.type(0)) + " to " + type_name(to) +
+                                                 " wraps values the target does not hold, which nnref does not compute");
+  }
+  const ValueRef x = c.operand(0, from);
+  ValueRef y;
+  if (from == ElemKind::Real && *target == ElemKind::Integer) y = truncated(c, x);
+  else y = c.emit("", CastAttrs{from, *target}, {x});
+  c.set_output(0, y, *target, *target == ElemKind::Real ? 0 : to);
+}
+
+void cast(Ctx& c) {
+  const auto* to = c.attr("to");
+  if (!to || to->type() != onnx::AttributeProto::INT) c.refuse("onnx.attribute-value", "the int attribute to is required");
+  if (c.opset() < 6) c.refuse("onnx.attribute-unsupported", "Cast before opset 6 (to as a string) is not supported");
+  cast_to(c, static_cast<int32_t>(to->i()));
+}
+
+// CastLike: a Cast to the type of input 1. A real graph value's float type is not kept; every
+// float target is the real itself, float16 aside (refused when input 1 says so).
+void cast_like(Ctx& c) {
+  if (!c.has_input(1)) c.refuse("onnx.input-missing", "input 1 (target_type) is required");
+  const int32_t t = c.type(1);
+  cast_to(c, t != 0 ? t : static_cast<int32_t>(onnx::TensorProto::DOUBLE));
+}
+
+// ---- comparisons and logic ----
+
+// Opset 1-6 binary ops carry legacy broadcast attributes; nnref reads the NumPy rule only.
+void numpy_broadcast_only(Ctx& c) {
+  if (c.opset() < 7 && (c.attr_int("broadcast", 0) != 0 || c.has_attr("axis")))
+    c.refuse("onnx.attribute-unsupported", "the legacy broadcast attribute (before opset 7) is not supported");
+}
+
+// x ∘ y under NumPy broadcasting; integer and bool operands compare as the reals they are.
+template <CompareOp Op>
+void compare(Ctx& c) {
+  numpy_broadcast_only(c);
+  const ValueRef a = as_real(c, 0, "a-real"), b = as_real(c, 1, "b-real");
+  c.set_output(0, c.emit("", CompareAttrs{Op, Broadcast::NumpyRight}, {a, b}), ElemKind::Logical,
+               onnx::TensorProto::BOOL);
+}
+
+void logical_not(Ctx& c) {
+  c.set_output(0, c.emit("", LogicalAttrs{LogicalOp::Not}, {c.operand(0, ElemKind::Logical)}), ElemKind::Logical,
+               onnx::TensorProto::BOOL);
+}
+
+template <LogicalOp Op>
+void logical(Ctx& c) {
+  numpy_broadcast_only(c);
+  const ValueRef y = c.emit("", LogicalAttrs{Op, Broadcast::NumpyRight},
+                            {c.operand(0, ElemKind::Logical), c.operand(1, ElemKind::Logical)});
+  c.set_output(0, y, ElemKind::Logical, onnx::TensorProto::BOOL);
+}
+
+// Xor: (a ∨ b) ∧ ¬(a ∧ b), true where exactly one is (its truth table), under NumPy broadcasting.
+void logical_xor(Ctx& c) {
+  numpy_broadcast_only(c);
+  const ValueRef a = c.operand(0, ElemKind::Logical), b = c.operand(1, ElemKind::Logical);
+  const ValueRef either = c.emit("or", LogicalAttrs{LogicalOp::Or, Broadcast::NumpyRight}, {a, b});
+  const ValueRef both = c.emit("and", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight}, {a, b});
+  const ValueRef not_both = c.emit("not-and", LogicalAttrs{LogicalOp::Not}, {both});
+  c.set_output(0, c.emit("", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight}, {either, not_both}), ElemKind::Logical,
+               onnx::TensorProto::BOOL);
+}
+
+// Where(condition, X, Y): X where the condition holds, Y elsewhere, under NumPy broadcasting.
+void where(Ctx& c) {
+  const ValueRef cond = c.operand(0, ElemKind::Logical);
+  c.set_output(0, c.emit("", SelectAttrs{Broadcast::NumpyRight}, {cond, c.data(1), c.data(2)}));
+}
+
+}  // namespace
+
+void arg_max(NodeCtx& c) { arg_reduce(c, ArgReduceOp::Max); }
+void arg_min(NodeCtx& c) { arg_reduce(c, ArgReduceOp::Min); }
+void cast_op(NodeCtx& c) { cast(c); }
+void cast_like_op(NodeCtx& c) { cast_like(c); }
+void equal_op(NodeCtx& c) { compare<CompareOp::Eq>(c); }
+void less_op(NodeCtx& c) { compare<CompareOp::Lt>(c); }
+void greater_op(NodeCtx& c) { compare<CompareOp::Gt>(c); }
+void less_or_equal_op(NodeCtx& c) { compare<CompareOp::Le>(c); }
+void greater_or_equal_op(NodeCtx& c) { compare<CompareOp::Ge>(c); }
+void not_op(NodeCtx& c) { logical_not(c); }
+void and_op(NodeCtx& c) { logical<LogicalOp::And>(c); }
+void or_op(NodeCtx& c) { logical<LogicalOp::Or>(c); }
+void xor_op(NodeCtx& c) { logical_xor(c); }
+void where_op(NodeCtx& c) { where(c); }
+
+// Gather with indices the graph computes (an integer input): IR gather, after ONNX's negative
+// indices, which count from the axis's end, are moved into [0, s): j + s where j < 0, j
+// elsewhere, computed in reals (integers of magnitude at most 2^53, exact) and read back as
+// integers. The extent s is read at load time, so the model's extents must be fixed.
+void gather_computed(NodeCtx& c, int64_t axis) {
+  if (!c.extents_fixed())
+    c.refuse("onnx.shape-unsupported", "Gather with computed indices needs fixed extents (a negative index counts "
+                                       "from the axis's end), and the model's inputs have symbolic ones");
+  const std::vector<int64_t> s = c.shape(0);
+  const int64_t r = static_cast<int64_t>(s.size());
+  const int64_t k = axis < 0 ? axis + r : axis;
+  if (k < 0 || k >= r) c.refuse("onnx.attribute-value", "axis " + std::to_string(axis) + " is outside the input's axes");
+  const ValueRef x = c.data(0);
+  const ValueRef j = c.emit("index-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {c.operand(1, ElemKind::Integer)});
+  const ValueRef negative = c.emit("index-negative", CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight},
+                                   {j, c.literal("zero", HostTensor{DType::F64, Shape(), {0.0}})});
+  const ValueRef shifted =
+      c.emit("index-shifted", BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight},
+             {j, c.literal("extent", HostTensor{DType::F64, Shape(), {static_cast<double>(s[static_cast<size_t>(k)])}})});
+  const ValueRef picked = c.emit("index-picked", SelectAttrs{Broadcast::NumpyRight}, {negative, shifted, j});
+  const ValueRef index = c.emit("index", CastAttrs{ElemKind::Real, ElemKind::Integer}, {picked});
+  c.set_output(0, c.emit("", GatherAttrs{axis}, {x, index}));
+}
+
+}  // namespace nnref::onnx_format

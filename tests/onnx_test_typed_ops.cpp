@@ -1,0 +1,215 @@
+// The ONNX ops with integer or bool operands or results (formats/onnx/typed_ops.cpp), against
+// values computed by hand. nnref's outputs are reals: an integer or bool graph output is read
+// through a cast, so indices and truth values come out as the numbers they are.
+#include <cmath>
+#include <limits>
+
+#include "onnx_test_support.hpp"
+#include "temp_dir.hpp"
+
+using namespace nnref;
+using namespace nnref::test;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::vector<double> values(const Tensor<double>& t) { return {t.data().begin(), t.data().end()}; }
+
+HostTensor typed(DType t, const std::vector<int64_t>& dims, std::vector<double> v) {
+  return HostTensor{t, Shape::make(dims).value(), std::move(v)};
+}
+
+void set_to(onnx::NodeProto& n, int64_t to) { set_int(n, "to", to); }
+
+// The one output of a model with one node `op` over the inputs, each (name, dims, ONNX type).
+struct OneNode {
+  OnnxModel m;
+  onnx::NodeProto* node;
+  OneNode(const std::string& op, const std::vector<std::tuple<std::string, std::vector<std::string>, int32_t>>& inputs,
+          int64_t opset = 13) : m(opset) {
+    std::vector<std::string> names;
+    for (const auto& [name, dims, type] : inputs) {
+      m.input(name, dims, type);
+      names.push_back(name);
+    }
+    node = &m.node(op, names, {"Y"}, "n");
+    m.output("Y");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("onnx typed ops: ArgMax and ArgMin give the first index of the extremum, NaN beyond every number") {
+  TempDir tmp("onnx_argmax");
+  const HostTensor x = host({2, 3}, {1, 5, 5, 7, 2, 7});
+  {
+    OneNode a("ArgMax", {{"X", {"2", "3"}, onnx::TensorProto::FLOAT}});
+    set_int(*a.node, "axis", 1);
+    auto y = run_f64(load_onnx(a.m, tmp / "m.onnx"), {x});
+    CHECK(y[0].shape().dims() == std::vector<int64_t>{2, 1});  // keepdims 1 by default
+    CHECK(values(y[0]) == std::vector<double>{1, 0});          // the first of two equal maxima
+  }
+  {
+    OneNode a("ArgMin", {{"X", {"2", "3"}, onnx::TensorProto::FLOAT}});
+    set_int(*a.node, "keepdims", 0);  // axis 0 by default
+    auto y = run_f64(load_onnx(a.m, tmp / "m.onnx"), {x});
+    CHECK(y[0].shape().dims() == std::vector<int64_t>{3});
+    CHECK(values(y[0]) == std::vector<double>{0, 1, 0});
+  }
+  {
+    OneNode a("ArgMax", {{"X", {"1", "4"}, onnx::TensorProto::FLOAT}});
+    set_int(*a.node, "axis", -1);
+    CHECK(values(run_f64(load_onnx(a.m, tmp / "m.onnx"), {host({1, 4}, {1, kNaN, 9, kNaN})})[0]) == std::vector<double>{1});
+  }
+  OneNode last("ArgMax", {{"X", {"2", "3"}, onnx::TensorProto::FLOAT}});
+  set_int(*last.node, "select_last_index", 1);
+  const auto d = load_errors(last.m, tmp / "m.onnx");
+  REQUIRE(find_code(d, "onnx.attribute-unsupported"));
+  CHECK(find_code(d, "onnx.attribute-unsupported")->message.find("select_last_index") != std::string::npos);
+}
+
+TEST_CASE("onnx typed ops: comparisons broadcast as NumPy, NaN compares false, integers and bools as numbers") {
+  TempDir tmp("onnx_compare");
+  const HostTensor x = host({4}, {1, 2, 3, kNaN}), two = host({1}, {2});
+  const std::vector<std::pair<std::string, std::vector<double>>> cases = {{"Less", {1, 0, 0, 0}},
+                                                                          {"Greater", {0, 0, 1, 0}},
+                                                                          {"LessOrEqual", {1, 1, 0, 0}},
+                                                                          {"GreaterOrEqual", {0, 1, 1, 0}},
+                                                                          {"Equal", {0, 1, 0, 0}}};
+  for (const auto& [op, want] : cases) {
+    INFO(op);
+    OneNode c(op, {{"A", {"4"}, onnx::TensorProto::FLOAT}, {"B", {"1"}, onnx::TensorProto::FLOAT}}, 16);
+    CHECK(values(run_f64(load_onnx(c.m, tmp / "m.onnx"), {x, two})[0]) == want);
+  }
+  OneNode ints("Equal", {{"A", {"3"}, onnx::TensorProto::INT32}, {"B", {"3"}, onnx::TensorProto::INT32}});
+  CHECK(values(run_f64(load_onnx(ints.m, tmp / "m.onnx"),
+                       {typed(DType::I32, {3}, {1, 2, 3}), typed(DType::I32, {3}, {3, 2, 1})})[0]) ==
+        std::vector<double>{0, 1, 0});
+  OneNode bools("Equal", {{"A", {"2"}, onnx::TensorProto::BOOL}, {"B", {"2"}, onnx::TensorProto::BOOL}});
+  CHECK(values(run_f64(load_onnx(bools.m, tmp / "m.onnx"),
+                       {typed(DType::Bool, {2}, {1, 0}), typed(DType::Bool, {2}, {1, 1})})[0]) == std::vector<double>{1, 0});
+}
+
+TEST_CASE("onnx typed ops: Not, And, Or and Xor are their truth tables, under NumPy broadcasting") {
+  TempDir tmp("onnx_logic");
+  const HostTensor a = typed(DType::Bool, {2, 2}, {1, 1, 0, 0}), b = typed(DType::Bool, {2}, {1, 0});
+  const std::vector<std::pair<std::string, std::vector<double>>> cases = {
+      {"And", {1, 0, 0, 0}}, {"Or", {1, 1, 1, 0}}, {"Xor", {0, 1, 1, 0}}};
+  for (const auto& [op, want] : cases) {
+    INFO(op);
+    OneNode l(op, {{"A", {"2", "2"}, onnx::TensorProto::BOOL}, {"B", {"2"}, onnx::TensorProto::BOOL}});
+    auto y = run_f64(load_onnx(l.m, tmp / "m.onnx"), {a, b});
+    CHECK(y[0].shape().dims() == std::vector<int64_t>{2, 2});
+    CHECK(values(y[0]) == want);
+  }
+  OneNode n("Not", {{"A", {"2", "2"}, onnx::TensorProto::BOOL}});
+  CHECK(values(run_f64(load_onnx(n.m, tmp / "m.onnx"), {a})[0]) == std::vector<double>{0, 0, 1, 1});
+  // A float operand is no truth value.
+  OneNode f("Not", {{"A", {"2"}, onnx::TensorProto::FLOAT}});
+  CHECK(find_code(load_errors(f.m, tmp / "m.onnx"), "onnx.type-unsupported"));
+}
+
+TEST_CASE("onnx typed ops: Where picks X where the condition holds, Y elsewhere, broadcasting") {
+  TempDir tmp("onnx_where");
+  OneNode w("Where", {{"C", {"3"}, onnx::TensorProto::BOOL},
+                      {"X", {"3"}, onnx::TensorProto::FLOAT},
+                      {"Y", {"1"}, onnx::TensorProto::FLOAT}});
+  CHECK(values(run_f64(load_onnx(w.m, tmp / "m.onnx"),
+                       {typed(DType::Bool, {3}, {1, 0, 1}), host({3}, {1, 2, 3}), host({1}, {10})})[0]) ==
+        std::vector<double>{1, 10, 3});
+  // The condition from a comparison: relu as Where(x > 0, x, 0).
+  OnnxModel m;
+  m.input("X", {"4"});
+  m.init("zero", {}, {0.0f});
+  m.node("Greater", {"X", "zero"}, {"positive"});
+  m.node("Where", {"positive", "X", "zero"}, {"Y"});
+  m.output("Y");
+  CHECK(values(run_f64(load_onnx(m, tmp / "relu.onnx"), {host({4}, {-2, 0.5, 0, 3})})[0]) ==
+        std::vector<double>{0, 0.5, 0, 3});
+}
+
+TEST_CASE("onnx typed ops: Cast truncates floats to integers, tests floats against 0, refuses what wraps or rounds") {
+  TempDir tmp("onnx_cast");
+  {
+    OneNode c("Cast", {{"X", {"5"}, onnx::TensorProto::FLOAT}});
+    set_to(*c.node, onnx::TensorProto::INT64);
+    CHECK(values(run_f64(load_onnx(c.m, tmp / "m.onnx"), {host({5}, {-2.5, -0.5, 0.5, 2.75, -3})})[0]) ==
+          std::vector<double>{-2, 0, 0, 2, -3});
+  }
+  {
+    OneNode c("Cast", {{"X", {"4"}, onnx::TensorProto::FLOAT}});
+    set_to(*c.node, onnx::TensorProto::BOOL);
+    CHECK(values(run_f64(load_onnx(c.m, tmp / "m.onnx"), {host({4}, {0, -0.0, 2, kNaN})})[0]) ==
+          std::vector<double>{0, 0, 1, 1});
+  }
+  {
+    OneNode c("Cast", {{"X", {"3"}, onnx::TensorProto::INT8}});
+    set_to(*c.node, onnx::TensorProto::INT32);  // widening: every int8 is an int32
+    CHECK(values(run_f64(load_onnx(c.m, tmp / "m.onnx"), {typed(DType::I8, {3}, {-128, 0, 127})})[0]) ==
+          std::vector<double>{-128, 0, 127});
+  }
+  {
+    OneNode c("Cast", {{"X", {"2"}, onnx::TensorProto::BOOL}});
+    set_to(*c.node, onnx::TensorProto::DOUBLE);
+    CHECK(values(run_f64(load_onnx(c.m, tmp / "m.onnx"), {typed(DType::Bool, {2}, {1, 0})})[0]) == std::vector<double>{1, 0});
+  }
+  {
+    OneNode c("Cast", {{"X", {"2"}, onnx::TensorProto::DOUBLE}});
+    set_to(*c.node, onnx::TensorProto::FLOAT);
+    CHECK(values(run_f64(load_onnx(c.m, tmp / "m.onnx"), {host({2}, {0.25, -3})})[0]) == std::vector<double>{0.25, -3});
+  }
+  for (auto [from, to] : {std::pair{onnx::TensorProto::INT32, onnx::TensorProto::INT8},
+                          {onnx::TensorProto::INT64, onnx::TensorProto::UINT32},
+                          {onnx::TensorProto::FLOAT, onnx::TensorProto::FLOAT16},
+                          {onnx::TensorProto::FLOAT, onnx::TensorProto::STRING}}) {
+    INFO(from << " to " << to);
+    OneNode c("Cast", {{"X", {"2"}, from}});
+    set_to(*c.node, to);
+    const auto d = load_errors(c.m, tmp / "m.onnx");
+    REQUIRE(find_code(d, "onnx.attribute-unsupported"));
+    CHECK(find_code(d, "onnx.attribute-unsupported")->loc.line == 1);
+  }
+}
+
+TEST_CASE("onnx typed ops: Gather with computed indices, negative ones from the axis's end, of any rank") {
+  TempDir tmp("onnx_gather_computed");
+  {
+    OneNode g("Gather", {{"X", {"3", "2"}, onnx::TensorProto::FLOAT}, {"I", {"2"}, onnx::TensorProto::INT64}});
+    auto y = run_f64(load_onnx(g.m, tmp / "m.onnx"), {host({3, 2}, {0, 1, 2, 3, 4, 5}), typed(DType::I64, {2}, {-1, 0})});
+    CHECK(y[0].shape().dims() == std::vector<int64_t>{2, 2});
+    CHECK(values(y[0]) == std::vector<double>{4, 5, 0, 1});
+  }
+  {
+    OneNode g("Gather", {{"X", {"2", "3"}, onnx::TensorProto::FLOAT}, {"I", {"2", "2"}, onnx::TensorProto::INT32}});
+    set_int(*g.node, "axis", 1);
+    auto y = run_f64(load_onnx(g.m, tmp / "m.onnx"),
+                     {host({2, 3}, {0, 1, 2, 3, 4, 5}), typed(DType::I32, {2, 2}, {0, 2, 1, -3})});
+    CHECK(y[0].shape().dims() == std::vector<int64_t>{2, 2, 2});
+    CHECK(values(y[0]) == std::vector<double>{0, 2, 1, 0, 3, 5, 4, 3});
+  }
+  // The indices from an ArgMax: the row of each column's maximum.
+  OnnxModel m;
+  m.input("X", {"3", "2"});
+  set_int(m.node("ArgMax", {"X"}, {"rows"}), "keepdims", 0);
+  m.node("Gather", {"X", "rows"}, {"Y"});
+  m.output("Y");
+  auto y = run_f64(load_onnx(m, tmp / "argmax.onnx"), {host({3, 2}, {0, 9, 8, 1, 2, 3})});
+  CHECK(y[0].shape().dims() == std::vector<int64_t>{2, 2});
+  CHECK(values(y[0]) == std::vector<double>{8, 1, 0, 9});
+  // A negative index counts from the end of an extent read at load time: symbolic extents are refused.
+  OneNode sym("Gather", {{"X", {"N", "2"}, onnx::TensorProto::FLOAT}, {"I", {"2"}, onnx::TensorProto::INT64}});
+  CHECK(find_code(load_errors(sym.m, tmp / "m.onnx"), "onnx.shape-unsupported"));
+}
+
+TEST_CASE("onnx typed ops: an integer or bool value where nnref computes with reals is refused at the node") {
+  TempDir tmp("onnx_typed_refused");
+  OneNode relu("Relu", {{"X", {"2"}, onnx::TensorProto::INT64}});
+  const auto d = load_errors(relu.m, tmp / "m.onnx");
+  REQUIRE(find_code(d, "onnx.type-unsupported"));
+  CHECK(find_code(d, "onnx.type-unsupported")->node == "n");
+  OneNode u64("Relu", {{"X", {"2"}, onnx::TensorProto::UINT64}});
+  const auto e = load_errors(u64.m, tmp / "m.onnx");
+  REQUIRE(find_code(e, "onnx.type-unsupported"));
+  CHECK(find_code(e, "onnx.type-unsupported")->message.find("UINT64") != std::string::npos);
+}
