@@ -545,6 +545,8 @@ graph G( x ) -> ( y )
   CHECK(printed->text.find("  layer c = Concat(axis: 0);\n") != std::string::npos);
   CHECK(printed->text.find("  layer y = Softmax(axis: 0);\n") != std::string::npos);
   CHECK(printed->text.find("    [r, s, r] -> a;\n") != std::string::npos);
+}
+
 // Comparisons, logic, Where, ArgMax and ArgMin, casts: ONNX only (the NNEF writer's own test is
 // NNEF's logic model). A float-to-integer cast gains a Floor on the first conversion (ONNX's Cast
 // truncates, the IR's floors); from then on the graph reads back as itself.
