@@ -45,6 +45,14 @@ const std::vector<Regression> kRegressions = {
     // [2^31, 2^28] float32 items: volume × 32 bits wrapped to 0, which matched the header's 0 data
     // bytes, and the reader then reserved 2^59 values.
     {"nnef_dat", "bit-count-wraps", "nnef.dat.data-length"},
+    // 107 bytes of one bad character after another: the note that caps the list at 100 errors
+    // named no file.
+    {"nnef_quant", "over-100-errors", "nnl.too-many-errors"},
+    {"nnef", "over-100-errors", "nnl.too-many-errors"},
+    // A TensorProto .pb of 0 bytes (an empty TensorProto): its error named no file.
+    {"onnx_pb", "empty-tensor-unlocated", "pb.tensor-type-unsupported"},
+    // A ModelProto whose graph is empty: the model loaded without outputs and failed check_structure.
+    {"onnx", "no-graph-outputs", "graph.no-outputs"},
 };
 
 Outcome replay(const std::string& target, const fs::path& file) {
@@ -88,6 +96,9 @@ TEST_CASE("fuzz regressions: each crashing input now gets its diagnostic") {
     INFO(r.target << "/" << r.file);
     listed.insert(std::string(r.target) + "/" + r.file);
     const Outcome o = replay(r.target, file);
+    std::string codes;
+    for (const std::string& c : o.codes) codes += c + " ";
+    INFO("codes: " << codes);
     CHECK(o.broken.empty());
     CHECK_FALSE(o.accepted);
     CHECK(std::find(o.codes.begin(), o.codes.end(), r.code) != o.codes.end());
