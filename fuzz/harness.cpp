@@ -16,7 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const nnref::fuzz::Outcome outcome = target->run(std::span<const uint8_t>(data, size));
   if (!outcome.broken.empty()) {
-    std::fprintf(stderr, "%s_fuzz: the reader broke an invariant: %s\n", target->name, outcome.broken.c_str());
+    std::fprintf(stderr, "%s_fuzz: the reader of %s broke an invariant: %s\n", target->name, target->reader,
+                 outcome.broken.c_str());
     std::abort();
   }
   return 0;

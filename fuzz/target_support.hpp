@@ -33,7 +33,7 @@ Outcome nac_error_outcome(const nac::FormatError& e);
 Outcome nac_lowered_outcome(std::variant<Model, nac::FormatError> lowered);
 
 // A folder of this process's own (several fuzzing jobs run at once), created on first use and
-// removed at exit.
+// removed when the process ends.
 const std::filesystem::path& scratch_folder();
 // Writes `bytes` to `path`, replacing it.
 void write_bytes(const std::filesystem::path& path, std::span<const uint8_t> bytes);

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <array>
-#include <cstdlib>
 #include <fstream>
 
 #include "fuzz/target_support.hpp"
@@ -26,16 +25,20 @@ constexpr std::array kTargets{
     Target{"nac_safetensors", "NAC external weights (.safetensors)", run_nac_safetensors},
 };
 
-std::filesystem::path make_scratch_folder() {
-  const auto path = std::filesystem::temp_directory_path() / ("nnref_fuzz_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(path);
-  std::filesystem::create_directories(path);
-  std::atexit([] {
+// Created on first use, removed when the process ends.
+struct ScratchFolder {
+  std::filesystem::path path = std::filesystem::temp_directory_path() / ("nnref_fuzz_" + std::to_string(::getpid()));
+  ScratchFolder() {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~ScratchFolder() {
     std::error_code ec;
-    std::filesystem::remove_all(scratch_folder(), ec);
-  });
-  return path;
-}
+    std::filesystem::remove_all(path, ec);
+  }
+  ScratchFolder(const ScratchFolder&) = delete;
+  ScratchFolder& operator=(const ScratchFolder&) = delete;
+};
 
 }  // namespace
 
@@ -94,8 +97,8 @@ Outcome nac_lowered_outcome(std::variant<Model, nac::FormatError> lowered) {
 }
 
 const std::filesystem::path& scratch_folder() {
-  static const std::filesystem::path folder = make_scratch_folder();
-  return folder;
+  static const ScratchFolder folder;
+  return folder.path;
 }
 
 void write_bytes(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
