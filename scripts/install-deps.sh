@@ -12,6 +12,7 @@ packages=(
   python3-numpy python3-jsonschema
   python3-torch   # the float32 peers of the conform tests (scripts/float32_peers.py)
   libdnnl-dev     # oneDNN 2.6, a peer of bench/fastpath_bench (bench/README.md)
+  clang libclang-rt-dev   # the libFuzzer harnesses (fuzz/, scripts/fuzz_smoke.sh): libFuzzer, ASan, UBSan
 )
 
 missing=()

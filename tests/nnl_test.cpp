@@ -733,6 +733,7 @@ TEST_CASE("nnl: garbage input", "[nnl][robust]") {
   for (int i = 0; i < 500; ++i) many += "@ ;\n";
   LoadResult r = parse(wrap(many));
   CHECK(r.diagnostics.back().code == "nnl.too-many-errors");
+  CHECK(r.diagnostics.back().loc.file == "t.nnl");  // located at the file the dropped errors are in
   CHECK(r.diagnostics.size() <= 102);
 }
 

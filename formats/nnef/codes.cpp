@@ -85,7 +85,7 @@ constexpr std::array kNnefCodes = {
     CodeInfo{"nnef.dat.shape-mismatch", "a .dat whose extents differ from the variable's declared shape", "nnef"},
     CodeInfo{"nnef.dat.item-type", "a .dat item type that is unknown, has bits it cannot have, or does not fit the "
                                    "variable's type", "nnef"},
-    CodeInfo{"nnef.dat.data-length", "a .dat data length other than ceil(volume × bits / 8)", "nnef"},
+    CodeInfo{"nnef.dat.data-length", "a .dat data length other than ceil(volume × bits / 8), or more than 2^64 bits", "nnef"},
     CodeInfo{"nnef.dat.integer-out-of-range", "a .dat integer above 2^53 in magnitude", "nnef"},
     CodeInfo{"nnef.dat.quant-missing", "quantized .dat items without a graph.quant algorithm to read them", "nnef"},
     // graph.quant (§5.3).

@@ -583,7 +583,8 @@ std::vector<Value> Composer::invoke(const Fragment& f, std::vector<Value> positi
     args[f.params[k].name] = std::move(positional[k]);
   }
   for (auto& [name, v] : named) {
-    const auto p = std::find_if(f.params.begin(), f.params.end(), [&](const Param& x) { return x.name == name; });
+    // An init-capture: clang 14 (the fuzz build's compiler) cannot capture a structured binding.
+    const auto p = std::find_if(f.params.begin(), f.params.end(), [&n = name](const Param& x) { return x.name == n; });
     if (p == f.params.end()) {
       std::string known;
       for (const Param& x : f.params) known += (known.empty() ? "" : ", ") + x.name;

@@ -91,7 +91,12 @@ std::optional<DatTensor> read_dat(const std::string& path, const std::string& la
   if (holds != kind)
     return bad("nnef.dat.item-type", std::string("holds ") + kind_text(holds) + " items but the variable is " + kind_text(kind));
   const int64_t volume = checked_element_count(extents);
-  const uint64_t expected = (static_cast<uint64_t>(volume) * bits + 7) / 8;
+  // The bit count can pass 2^64 (extents up to 2^32 - 1 each), and must not wrap into a small length.
+  uint64_t total_bits = 0;
+  if (volume < 0 || __builtin_mul_overflow(static_cast<uint64_t>(volume), uint64_t{bits}, &total_bits))
+    return bad("nnef.dat.data-length", "its shape " + dims_str(extents) + " of " + std::to_string(bits) +
+                                           "-bit items takes more than 2^64 bits, which no file holds");
+  const uint64_t expected = total_bits / 8 + (total_bits % 8 != 0);
   if (length != expected)
     return bad("nnef.dat.data-length", "its header says " + std::to_string(length) + " data bytes, but " + std::to_string(volume) +
                                            " items of " + std::to_string(bits) + " bits take " + std::to_string(expected));

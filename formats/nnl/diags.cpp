@@ -9,6 +9,7 @@ namespace nnref::nnl {
 size_t Diags::add(Diagnostic d) {
   if (d.severity == Severity::Error) {
     if (errors_ >= max_errors_) {
+      if (!truncated_) dropped_file_ = d.loc.file;
       truncated_ = true;
       ++errors_;
       return kNone;
@@ -57,7 +58,8 @@ std::vector<Diagnostic> Diags::take() {
   if (truncated_) {
     out.push_back(make_error("nnl.too-many-errors",
                              "too many errors (" + std::to_string(errors_) + "); only the first " +
-                                 std::to_string(max_errors_) + " are shown"));
+                                 std::to_string(max_errors_) + " are shown",
+                             SourceLoc{dropped_file_, 0, 0}));
     truncated_ = false;
   }
   return out;

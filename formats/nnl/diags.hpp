@@ -43,6 +43,7 @@ class Diags {
   size_t errors_ = 0;
   size_t max_errors_;
   bool truncated_ = false;
+  std::string dropped_file_;  // the file of the first error the cap dropped: where the cap note points
 };
 
 }  // namespace nnref::nnl

@@ -13,6 +13,7 @@
 #include "formats/onnx/importer.hpp"
 #include "formats/onnx/tensor_proto.hpp"
 #include "semantics/memory.hpp"
+#include "semantics/wellformed.hpp"
 
 namespace nnref {
 
@@ -90,6 +91,12 @@ LoadResult load_parsed(const std::function<Result<onnx::ModelProto>()>& parse, c
     m.weights_loaded = true;
     onnx_format::Importer importer(m, result.diagnostics);
     importer.run(proto.graph(), opsets, base_dir_of(path), options.max_memory);
+    // A graph ONNX allows but the IR does not (no outputs): refused with the IR's own graph.* code.
+    if (!result.has_errors())
+      for (Diagnostic& d : check_structure(m.graph)) {
+        d.loc = SourceLoc{path, 0, 0};
+        result.diagnostics.push_back(std::move(d));
+      }
     if (!result.has_errors()) result.model = std::move(m);
   } catch (const std::bad_alloc&) {
     result.diagnostics.push_back(

@@ -195,16 +195,18 @@ Result<HostTensor> read_tensor(const onnx::TensorProto& t, const TensorSource& s
 
 Result<HostTensor> read_tensor_file(const std::string& path, int64_t max_bytes) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("io.open-failed", "cannot open tensor file '" + path + "'");
+  if (!in) return make_error("io.open-failed", "cannot open tensor file '" + path + "'", SourceLoc{path, 0, 0});
   std::ostringstream ss;
   ss << in.rdbuf();
   onnx::TensorProto t;
-  if (!t.ParseFromString(ss.str())) return make_error("pb.parse", "'" + path + "' is not a serialized ONNX TensorProto");
+  if (!t.ParseFromString(ss.str()))
+    return make_error("pb.parse", "'" + path + "' is not a serialized ONNX TensorProto", SourceLoc{path, 0, 0});
   Result<HostTensor> r = read_tensor(t, TensorSource{path, "", max_bytes});
   if (r) return r;
   // A file given on the command line, not a model: its own codes (exit code 2).
   Diagnostic d = std::move(r).error();
   if (d.code.rfind("onnx.", 0) == 0) d.code = "pb." + d.code.substr(5);
+  d.loc = SourceLoc{path, 0, 0};
   return d;
 }
 
