@@ -36,7 +36,8 @@ import torch.nn.functional as F
 
 CROSSCHECK_MODELS = ["tests/data/nnef/alexnet_small", "tests/data/nnef/crosscheck/mlp",
                      "tests/data/nnef/crosscheck/convnet", "tests/data/nnef/crosscheck/logic",
-                     "tests/data/nnef/crosscheck/deconvnet", "tests/data/nnef/crosscheck/windows"]
+                     "tests/data/nnef/crosscheck/deconvnet", "tests/data/nnef/crosscheck/windows",
+                     "tests/data/nnef/crosscheck/resample"]
 
 
 # ---------------------------------------------------------------- flat syntax
@@ -317,6 +318,67 @@ def downsample(op, x, factor):
     return x.reshape(blocks).mean(tuple(range(3, len(blocks), 2)))
 
 
+def debox(x, named):
+    """§4.3.2, written out: output[i] = Σ_{j<f} ĩ[(i + p − j·d)/s] over the terms where s divides
+    i + p − j·d, ĩ zero outside the input ('constant'), on every axis; X from output_shape, or
+    (x − 1)·s + fd − p − q, or x·s under automatic padding (p then as box's automatic padding of X)."""
+    size = named["size"]
+    n = len(size)
+    stride = named.get("stride") or [1] * n
+    dilation = named.get("dilation") or [1] * n
+    padding = named.get("padding", [])
+    output_shape = named.get("output_shape", [])
+    a = x.numpy()
+    extents, pads = [], []
+    for i in range(n):
+        fd = (size[i] - 1) * dilation[i] + 1
+        if output_shape:
+            up = output_shape[i]
+        elif padding:
+            up = (a.shape[i] - 1) * stride[i] + fd - padding[i][0] - padding[i][1]
+        else:
+            up = a.shape[i] * stride[i]
+        extents.append(up)
+        pads.append(padding[i][0] if padding else max((a.shape[i] - 1) * stride[i] + fd - up, 0) // 2)
+    y = np.zeros(extents)
+    for out in np.ndindex(*extents):
+        total = 0.0
+        for taps in np.ndindex(*size):
+            src = []
+            for i in range(n):
+                k = out[i] + pads[i] - taps[i] * dilation[i]
+                if k % stride[i] != 0 or not 0 <= k // stride[i] < a.shape[i]:
+                    break
+                src.append(k // stride[i])
+            else:
+                total += a[tuple(src)]
+        y[out] = total
+    if named.get("normalize"):
+        y = y / float(np.prod(size))
+    return torch.from_numpy(y)
+
+
+def multilinear_upsample(x, named):
+    """§4.3.4, written out one spatial axis at a time: output i interpolates at v = (i − f0)/f
+    (f0 = (f − 1)/2 symmetric, 0 asymmetric), (1 − u)·ĩ[j] + u·ĩ[j + 1], j = floor(v), u = v − j;
+    ĩ is the input extended by one element each side by the border (NumPy's pad modes)."""
+    method, border = named.get("method", "symmetric"), named.get("border", "replicate")
+    y = x.numpy()
+    for axis, f in enumerate(named["factor"], start=2):
+        pads = [(0, 0)] * y.ndim
+        pads[axis] = (1, 1)
+        ext = np.pad(y, pads, mode=NUMPY_BORDER[border]) if border in NUMPY_BORDER else np.pad(y, pads)
+        f0 = (f - 1) / 2 if method == "symmetric" else 0.0
+        rows = []
+        for i in range(y.shape[axis] * f):
+            v = (i - f0) / f
+            j = int(np.floor(v))
+            u = v - j
+            rows.append((1 - u) * np.take(ext, j + 1, axis=axis) + u * np.take(ext, j + 2, axis=axis))
+        y = np.stack(rows, axis=axis)
+    return torch.from_numpy(y)
+
+
 def evaluate(model_dir, inputs):
     body, outputs = parse_graph(open(os.path.join(model_dir, "graph.nnef")).read())
     env = {}
@@ -353,6 +415,14 @@ def evaluate(model_dir, inputs):
             y = window(a[0], named, "avg" if named.get("normalize") else "sum")
         elif op.startswith("local_") and op.endswith("_normalization"):
             y = local_normalization(op, a[0], named)
+        elif op == "debox":
+            y = debox(a[0], named)
+        elif op == "nearest_upsample":  # each element repeated factor times along its spatial axis
+            y = a[0]
+            for axis, f in enumerate(named["factor"], start=2):
+                y = y.repeat_interleave(f, dim=axis)
+        elif op == "multilinear_upsample":
+            y = multilinear_upsample(a[0], named)
         elif op in ("nearest_downsample", "area_downsample"):
             y = downsample(op, a[0], named["factor"])
         elif op in unary:
@@ -514,6 +584,14 @@ def self_test():
     assert deconv(x, w, b, {"stride": [2], "padding": [(1, 1)]}).flatten().tolist() == [10, 102, 20, 203, 30]
     assert deconv(x, w, b, {"stride": [2], "padding": [(1, 1)], "output_shape": [1, 1, 6]}).flatten().tolist() == \
         [10, 102, 20, 203, 30, 300]
+    # debox, 1-D, stride 2, size 3, padding (1, 1): X = 5, x = [1, 2, 3] gives 1, 1 + 2, 2, 2 + 3, 3.
+    x = torch.tensor([[[1.0, 2.0, 3.0]]], dtype=torch.float64)
+    assert debox(x, {"size": [1, 1, 3], "stride": [1, 1, 2], "padding": [(0, 0), (0, 0), (1, 1)]}).flatten().tolist() == \
+        [1, 3, 2, 5, 3]
+    # symmetric bilinear with replicate is PyTorch's half-pixel interpolation (align_corners=False).
+    img = torch.arange(12.0, dtype=torch.float64).reshape(1, 1, 3, 4)
+    assert torch.allclose(multilinear_upsample(img, {"factor": [2, 2]}),
+                          F.interpolate(img, scale_factor=2, mode="bilinear", align_corners=False), rtol=0, atol=1e-14)
     print("self-test ok")
     return 0
 

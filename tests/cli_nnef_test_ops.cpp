@@ -143,3 +143,39 @@ TEST_CASE("cli nnef ops: a window across channels runs on both engines and is pr
   CHECK(proved.code == kExitOk);
   CHECK(has(proved.out, "obligations proved"));
 }
+
+namespace {
+
+// Deterministic inputs in [-1, 1): x_k = ((k·37) mod 101)/50.5 − 1.
+HostTensor spread(const std::vector<int64_t>& dims) {
+  HostTensor t{DType::F64, Shape::make(dims).value(), {}};
+  for (int64_t k = 0; k < t.shape.count(); ++k) t.values.push_back(static_cast<double>((k * 37) % 101) / 50.5 - 1.0);
+  return t;
+}
+
+}  // namespace
+
+// The fast engine's answers on the window and up-sampling cross-check models (box, pools, local
+// normalizations, debox, nearest and multilinear up-sampling), judged by conform's float32 envelope.
+TEST_CASE("cli nnef ops: the fast engine's windows and up-samplings conform") {
+  const std::string root = std::string(NNREF_SOURCE_DIR) + "/tests/data/nnef/crosscheck/";
+  const ModelDir tmp("version 1.0;\n");
+  REQUIRE(write_npy(tmp.file("input.npy"), spread({2, 5, 6, 7})).ok());
+  REQUIRE(write_npy(tmp.file("small.npy"), spread({2, 3, 5, 4})).ok());
+  REQUIRE(write_npy(tmp.file("volume.npy"), spread({1, 2, 3, 2, 4})).ok());
+  const std::vector<std::pair<std::string, std::vector<std::string>>> models = {
+      {"windows", {"--input", "input=" + tmp.file("input.npy")}},
+      {"resample", {"--input", "input=" + tmp.file("small.npy"), "--input", "volume=" + tmp.file("volume.npy")}}};
+  for (const auto& [model, inputs] : models) {
+    std::vector<std::string> run{"run", root + model, "--engine", "fast", "--output", tmp.file("fast.npz"), "--quiet"};
+    run.insert(run.end(), inputs.begin(), inputs.end());
+    const Run r = nnref_cli(run);
+    INFO(model << ": " << r.err);
+    REQUIRE(r.code == kExitOk);
+    std::vector<std::string> judge{"conform", root + model, "--actual", tmp.file("fast.npz")};
+    judge.insert(judge.end(), inputs.begin(), inputs.end());
+    const Run c = nnref_cli(judge);
+    INFO(c.out << c.err);
+    CHECK(c.code == kExitOk);  // a rejected element exits 1
+  }
+}

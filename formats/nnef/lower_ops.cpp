@@ -5,6 +5,8 @@
 #include <map>
 #include <utility>
 
+#include "formats/nnef/lower_resample.hpp"
+
 namespace nnref::nnef {
 
 namespace {
@@ -427,6 +429,8 @@ std::optional<std::vector<Value>> lower_standard(Composer& c, const std::string&
   if (name == "max_pool") return pool(c, name, a, PoolOp::Max, loc);
   if (name == "avg_pool") return pool(c, name, a, PoolOp::Avg, loc);
   if (name == "box") return box(c, a, loc);
+  if (name == "debox") return lower_debox(c, a, loc);
+  if (name == "multilinear_upsample") return lower_multilinear_upsample(c, a, loc);
   if (name == "matmul")
     return one(c.add_node1(name, MatMulAttrs{logical(a, "transposeA"), logical(a, "transposeB")}, {a.at("A"), a.at("B")}, loc));
   if (name == "softmax") return one(c.add_node1(name, SoftmaxAttrs{integers(a, "axes"), 0}, {a.at("x")}, loc));
