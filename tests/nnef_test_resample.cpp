@@ -95,24 +95,15 @@ TEST_CASE("nnef: bilinear upsampling is the 1-D interpolation along each spatial
 }
 
 TEST_CASE("nnef: up-sampling's unsupported and bad arguments are located errors") {
-  Folder f;
-  const auto bad = [&](const std::string& call, const std::string& code) {
-    const LoadResult r = load_text(kHeader + "graph G( input ) -> ( output ) {\n    input = external(shape = [1, 1, 3]);\n"
-                                             "    output = " + call + ";\n}", f, WeightsPolicy::Skip);
-    INFO(call);
-    REQUIRE_FALSE(r.diagnostics.empty());
-    CHECK(r.diagnostics[0].code == code);
-    CHECK(r.diagnostics[0].loc.line == 4);
-  };
-  bad("multilinear_upsample(input, factor = [2], method = 'aligned')", "nnef.op-unsupported");
-  bad("multilinear_upsample(input, factor = [2], method = 'cubic')", "nnef.argument.value");
-  bad("multilinear_upsample(input, factor = [2], border = 'ignore')", "nnef.argument.value");
-  bad("multilinear_upsample(input, factor = [2, 2])", "nnef.argument.value");
-  bad("multilinear_upsample(input, factor = [0])", "nnef.argument.value");
-  bad("multilinear_upsample(input, factor = [1048576])", "nnef.argument.value");
-  bad("debox(input, size = [1, 1, 3], border = 'replicate')", "nnef.op-unsupported");
-  bad("debox(input, size = [1, 1, 3], border = 'ignore', normalize = true)", "nnef.op-unsupported");
-  bad("debox(input, size = [1, 3])", "nnef.argument.value");
-  bad("debox(input, size = [1, 1, 3], stride = [2])", "nnef.argument.value");
-  bad("debox(input, size = [1, 1, 0])", "nnef.argument.value");
+  expect_statement_error("multilinear_upsample(input, factor = [2], method = 'aligned')", "nnef.op-unsupported");
+  expect_statement_error("multilinear_upsample(input, factor = [2], method = 'cubic')", "nnef.argument.value");
+  expect_statement_error("multilinear_upsample(input, factor = [2], border = 'ignore')", "nnef.argument.value");
+  expect_statement_error("multilinear_upsample(input, factor = [2, 2])", "nnef.argument.value");
+  expect_statement_error("multilinear_upsample(input, factor = [0])", "nnef.argument.value");
+  expect_statement_error("multilinear_upsample(input, factor = [1048576])", "nnef.argument.value");
+  expect_statement_error("debox(input, size = [1, 1, 3], border = 'replicate')", "nnef.op-unsupported");
+  expect_statement_error("debox(input, size = [1, 1, 3], border = 'ignore', normalize = true)", "nnef.op-unsupported");
+  expect_statement_error("debox(input, size = [1, 3])", "nnef.argument.value");
+  expect_statement_error("debox(input, size = [1, 1, 3], stride = [2])", "nnef.argument.value");
+  expect_statement_error("debox(input, size = [1, 1, 0])", "nnef.argument.value");
 }

@@ -122,19 +122,12 @@ TEST_CASE("nnef: nearest_downsample and area_downsample") {
 }
 
 TEST_CASE("nnef: a window's bad attribute lists and borders are located errors") {
-  Folder f;
-  const auto bad = [&](const std::string& call, const std::string& code) {
-    const LoadResult r = load_text(kHeader + "graph G( input ) -> ( output ) {\n    input = external(shape = [1, 1, 3]);\n"
-                                             "    output = " + call + ";\n}", f, WeightsPolicy::Skip);
-    INFO(call);
-    REQUIRE_FALSE(r.diagnostics.empty());
-    CHECK(r.diagnostics[0].code == code);
-    CHECK(r.diagnostics[0].loc.line == 4);
-  };
-  bad("box(input, size = [1, 1, 3], border = 'wrap')", "nnef.argument.value");
-  bad("box(input, size = [1, 3])", "nnef.argument.value");
-  bad("box(input, size = [1, 1, 3], stride = [1, 1])", "nnef.argument.value");
-  bad("max_pool(input, size = [1, 1, 3], padding = [(0, 0), (1, 1)])", "nnef.argument.value");
-  bad("box(input, size = [1, 1, 5], padding = [(0, 0), (0, 0), (3, 0)], border = 'reflect')", "shape.pad.reflect-too-wide");
-  bad("box(input, size = [2, 1, 1], padding = [(0, 0), (0, 0), (0, 0)])", "shape.window.exceeds-input");
+  expect_statement_error("box(input, size = [1, 1, 3], border = 'wrap')", "nnef.argument.value");
+  expect_statement_error("box(input, size = [1, 3])", "nnef.argument.value");
+  expect_statement_error("box(input, size = [1, 1, 3], stride = [1, 1])", "nnef.argument.value");
+  expect_statement_error("max_pool(input, size = [1, 1, 3], padding = [(0, 0), (1, 1)])", "nnef.argument.value");
+  expect_statement_error("box(input, size = [1, 1, 5], padding = [(0, 0), (0, 0), (3, 0)], border = 'reflect')",
+                         "shape.pad.reflect-too-wide");
+  expect_statement_error("box(input, size = [2, 1, 1], padding = [(0, 0), (0, 0), (0, 0)])",
+                         "shape.window.exceeds-input");
 }
