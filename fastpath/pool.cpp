@@ -35,7 +35,7 @@ HWY_INLINE hn::Vec<D> Window(D d, int64_t window, Pooling op, bool constant, For
   if (inside == 0) return hn::Zero(d);
   if (op == Pooling::Max) {
     if (constant && inside < window) acc = hn::Max(acc, hn::Zero(d));
-  } else {
+  } else if (op == Pooling::Avg) {
     acc = hn::Div(acc, hn::Set(d, static_cast<float>(constant ? window : inside)));
   }
   return hn::IfThenElse(any_nan, hn::Set(d, nan), acc);  // x86's max drops a NaN operand

@@ -1,8 +1,9 @@
-// The fast path's max and average pooling in float32, channels last, vectorized over the
+// The fast path's max, average and sum pooling in float32, channels last, vectorized over the
 // channels of each input pixel: 2-D over its geometry, any rank over the WindowLists of its in-bounds pixels. The formulas are the spec's (spec/ops/pool.hpp), per output
 // position, R the window positions inside the input and W the whole window:
 //   max, Ignore: max over R              max, Constant: max over R and 0 if R ≠ W
 //   avg, Ignore: Σ over R / |R|          avg, Constant: Σ over R / |W|
+//   sum, either: Σ over R
 // R empty gives 0; a NaN in R makes the result NaN. The average is a sum then a division, inside
 // the spec's float32 envelope (fastpath_pool_test judges it with the Envelope scalar).
 #pragma once
@@ -14,7 +15,7 @@
 
 namespace nnref::fastpath {
 
-enum class Pooling { Max, Avg };
+enum class Pooling { Max, Avg, Sum };
 
 // y [out_h, out_w, channels] from x [height, width, channels], one sample. padded_count_as_zero:
 // the spec's PoolBorder::Constant (padded positions are 0 and count), else Ignore.

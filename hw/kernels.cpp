@@ -145,11 +145,11 @@ void layer_norm(const Checked<LayerNormAttrs>& op, const OpIO<float>& io, const 
   }
 }
 
-// Average pooling: the lane sum of the window's terms (row-major, in-bounds), divided by the count
-// the border mode says. Max pooling is exact in any order: the spec's formula.
+// Average and sum pooling: the lane sum of the window's terms (row-major, in-bounds), an average's
+// divided by the count the border mode says. Max pooling is exact in any order: the spec's formula.
 void pool(const Checked<PoolAttrs>& op, const OpIO<float>& io, const Config& c) {
   const PoolAttrs& a = op.attrs();
-  if (a.op != PoolOp::Avg) return run_kernel(op, io);
+  if (a.op == PoolOp::Max) return run_kernel(op, io);
   const Tensor<float>& x = io.in(0);
   const Shape &in = op.inputs()[0], &out = op.outputs()[0];
   const window::Plan plan = window::plan(a, in);
@@ -165,7 +165,7 @@ void pool(const Checked<PoolAttrs>& op, const OpIO<float>& io, const Config& c) 
       for (int64_t ch = 0; ch < channels; ++ch) {
         const int64_t x0 = n * xs[0] + ch * xc;
         const float s = lane_sum(win.size(), [&](int64_t t) { return x[x0 + win.input[t]]; }, c.vector_lanes);
-        y[n * ys[0] + ch * yc + yo] = win.size() == 0 ? 0.0f : s / divisor;
+        y[n * ys[0] + ch * yc + yo] = win.size() == 0 ? 0.0f : a.op == PoolOp::Sum ? s : s / divisor;
       }
   });
 }

@@ -17,7 +17,8 @@ Conventions (the spec's): NCHW; left-aligned broadcasting (§4.2.2: the shorter 
 is padded with trailing 1s); padding [] is automatic (output ceil(X/s), the odd pixel
 after); biases are [1, C]; softmax over axes [1] by default; max_pool with border
 'ignore' leaves padding out, with 'constant' reads zeros; avg_pool with 'constant'
-divides by the window size, with 'ignore' by the number of real elements.
+divides by the window size, with 'ignore' by the number of real elements; box, the pools
+and the local normalizations window every axis, with every border of §4.3.
 """
 
 import argparse
@@ -35,7 +36,8 @@ import torch.nn.functional as F
 
 CROSSCHECK_MODELS = ["tests/data/nnef/alexnet_small", "tests/data/nnef/crosscheck/mlp",
                      "tests/data/nnef/crosscheck/convnet", "tests/data/nnef/crosscheck/logic",
-                     "tests/data/nnef/crosscheck/deconvnet"]
+                     "tests/data/nnef/crosscheck/deconvnet", "tests/data/nnef/crosscheck/windows",
+                     "tests/data/nnef/crosscheck/resample"]
 
 
 # ---------------------------------------------------------------- flat syntax
@@ -252,24 +254,129 @@ def deconv(x, w, b, named):
     return y + left_aligned(b, y.dim())
 
 
-def pool(x, named, kind):
+# §4.3's replicate, reflect and reflect-even are NumPy's pad modes edge, reflect and symmetric.
+NUMPY_BORDER = {"replicate": "edge", "reflect": "reflect", "reflect-even": "symmetric"}
+
+
+def window(x, named, kind):
+    """box, max_pool and avg_pool (§4.3.2, §4.9.3): a window over every axis. The input is extended
+    by its border (constant: zeros; ignore: zeros marked invalid), every axis unfolded into windows
+    of the dilated size at the stride, the dilation's positions of each window kept, and those
+    reduced: a sum, the sum over the kernel volume (over the valid count with 'ignore'), or the
+    maximum (the valid elements only with 'ignore')."""
     size = named["size"]
-    stride = named.get("stride") or [1] * len(size)
-    dilation = named.get("dilation") or [1] * len(size)
-    padding = named.get("padding", [])
-    if not padding:
-        padding = auto_padding(x.shape, size, stride, dilation)
+    n = len(size)
+    stride = named.get("stride") or [1] * n
+    dilation = named.get("dilation") or [1] * n
+    padding = named.get("padding") or auto_padding(x.shape, size, stride, dilation)
     border = named.get("border", "constant")
-    assert size[:2] == [1, 1] and stride[:2] == [1, 1] and dilation == [1] * len(size)
-    k, s, p = size[2:], stride[2:], padding[2:]
+    a = x.numpy()
+    if border in NUMPY_BORDER:
+        ext, valid = np.pad(a, padding, mode=NUMPY_BORDER[border]), np.ones(np.add(a.shape, [sum(p) for p in padding]))
+    else:
+        ext, valid = np.pad(a, padding), np.pad(np.ones_like(a), padding)
+    t, v = torch.from_numpy(ext), torch.from_numpy(valid)
+    for i in range(n):
+        fd = (size[i] - 1) * dilation[i] + 1
+        t, v = t.unfold(i, fd, stride[i]), v.unfold(i, fd, stride[i])
+    taps = (Ellipsis,) + tuple(slice(None, None, d) for d in dilation)
+    t, v = t[taps], v[taps]
+    dims = tuple(range(n, 2 * n))
     if kind == "max":
-        fill = float("-inf") if border == "ignore" else 0.0
-        return F.max_pool2d(pad_nd(x, p, fill), k, s)
-    total = F.avg_pool2d(pad_nd(x, p), k, s, divisor_override=1)
-    if border == "ignore":
-        count = F.avg_pool2d(pad_nd(torch.ones_like(x[:1, :1]), p), k, s, divisor_override=1)
-        return total / count
-    return total / float(np.prod(k))
+        if border == "ignore":
+            t = torch.where(v > 0, t, torch.tensor(float("-inf"), dtype=t.dtype))
+        return t.amax(dims)
+    total = t.sum(dims)
+    if kind == "sum":
+        return total
+    return total / (v.sum(dims) if border == "ignore" else float(np.prod(size)))
+
+
+def local_normalization(op, x, named):
+    """§4.9.4, each written out: box means with the default border ('constant') and automatic padding."""
+    def mean(t):
+        return window(t, {"size": named["size"]}, "avg")
+    if op == "local_response_normalization":
+        alpha, beta, bias = named.get("alpha", 1.0), named.get("beta", 0.5), named.get("bias", 1.0)
+        return x / (bias + alpha * mean(x * x)) ** beta
+    if op == "local_mean_normalization":
+        return x - mean(x)
+    if op == "local_contrast_normalization":
+        x = x - mean(x)
+    bias, epsilon = named.get("bias", 0.0), named.get("epsilon", 0.0)
+    return x / torch.clamp(torch.sqrt(mean(x * x)) + bias, min=epsilon)
+
+
+def downsample(op, x, factor):
+    """§4.3.4: nearest keeps every factor-th element of each spatial axis; area averages each block
+    of factor elements (the axis split into (extent / factor, factor), the block axes averaged)."""
+    if op == "nearest_downsample":
+        return x[(slice(None), slice(None)) + tuple(slice(None, None, f) for f in factor)]
+    blocks = list(x.shape[:2])
+    for extent, f in zip(x.shape[2:], factor):
+        blocks += [extent // f, f]
+    return x.reshape(blocks).mean(tuple(range(3, len(blocks), 2)))
+
+
+def debox(x, named):
+    """§4.3.2, written out: output[i] = Σ_{j<f} ĩ[(i + p − j·d)/s] over the terms where s divides
+    i + p − j·d, ĩ zero outside the input ('constant'), on every axis; X from output_shape, or
+    (x − 1)·s + fd − p − q, or x·s under automatic padding (p then as box's automatic padding of X)."""
+    size = named["size"]
+    n = len(size)
+    stride = named.get("stride") or [1] * n
+    dilation = named.get("dilation") or [1] * n
+    padding = named.get("padding", [])
+    output_shape = named.get("output_shape", [])
+    a = x.numpy()
+    extents, pads = [], []
+    for i in range(n):
+        fd = (size[i] - 1) * dilation[i] + 1
+        if output_shape:
+            up = output_shape[i]
+        elif padding:
+            up = (a.shape[i] - 1) * stride[i] + fd - padding[i][0] - padding[i][1]
+        else:
+            up = a.shape[i] * stride[i]
+        extents.append(up)
+        pads.append(padding[i][0] if padding else max((a.shape[i] - 1) * stride[i] + fd - up, 0) // 2)
+    y = np.zeros(extents)
+    for out in np.ndindex(*extents):
+        total = 0.0
+        for taps in np.ndindex(*size):
+            src = []
+            for i in range(n):
+                k = out[i] + pads[i] - taps[i] * dilation[i]
+                if k % stride[i] != 0 or not 0 <= k // stride[i] < a.shape[i]:
+                    break
+                src.append(k // stride[i])
+            else:
+                total += a[tuple(src)]
+        y[out] = total
+    if named.get("normalize"):
+        y = y / float(np.prod(size))
+    return torch.from_numpy(y)
+
+
+def multilinear_upsample(x, named):
+    """§4.3.4, written out one spatial axis at a time: output i interpolates at v = (i − f0)/f
+    (f0 = (f − 1)/2 symmetric, 0 asymmetric), (1 − u)·ĩ[j] + u·ĩ[j + 1], j = floor(v), u = v − j;
+    ĩ is the input extended by one element each side by the border (NumPy's pad modes)."""
+    method, border = named.get("method", "symmetric"), named.get("border", "replicate")
+    y = x.numpy()
+    for axis, f in enumerate(named["factor"], start=2):
+        pads = [(0, 0)] * y.ndim
+        pads[axis] = (1, 1)
+        ext = np.pad(y, pads, mode=NUMPY_BORDER[border]) if border in NUMPY_BORDER else np.pad(y, pads)
+        f0 = (f - 1) / 2 if method == "symmetric" else 0.0
+        rows = []
+        for i in range(y.shape[axis] * f):
+            v = (i - f0) / f
+            j = int(np.floor(v))
+            u = v - j
+            rows.append((1 - u) * np.take(ext, j + 1, axis=axis) + u * np.take(ext, j + 2, axis=axis))
+        y = np.stack(rows, axis=axis)
+    return torch.from_numpy(y)
 
 
 def evaluate(model_dir, inputs):
@@ -303,7 +410,21 @@ def evaluate(model_dir, inputs):
         elif op == "deconv":
             y = deconv(a[0], a[1], a[2] if len(a) > 2 else torch.zeros(1, dtype=torch.float64), named)
         elif op in ("max_pool", "avg_pool"):
-            y = pool(a[0], named, op[:3])
+            y = window(a[0], named, op[:3])
+        elif op == "box":
+            y = window(a[0], named, "avg" if named.get("normalize") else "sum")
+        elif op.startswith("local_") and op.endswith("_normalization"):
+            y = local_normalization(op, a[0], named)
+        elif op == "debox":
+            y = debox(a[0], named)
+        elif op == "nearest_upsample":  # each element repeated factor times along its spatial axis
+            y = a[0]
+            for axis, f in enumerate(named["factor"], start=2):
+                y = y.repeat_interleave(f, dim=axis)
+        elif op == "multilinear_upsample":
+            y = multilinear_upsample(a[0], named)
+        elif op in ("nearest_downsample", "area_downsample"):
+            y = downsample(op, a[0], named["factor"])
         elif op in unary:
             y = unary[op](a[0])
         elif op in binary:
@@ -436,12 +557,21 @@ def self_test():
         assert np.array_equal(read_dat(os.path.join(tmp, "a/b.dat")), values)
     x = torch.arange(16.0, dtype=torch.float64).reshape(1, 1, 4, 4) - 8
     # 'ignore' leaves the padding out of the max; 'constant' reads zeros there.
-    ignore = pool(x, {"size": [1, 1, 2, 2], "stride": [1, 1, 2, 2], "padding": [(0, 0), (0, 0), (1, 0), (1, 0)],
+    ignore = window(x, {"size": [1, 1, 2, 2], "stride": [1, 1, 2, 2], "padding": [(0, 0), (0, 0), (1, 0), (1, 0)],
                       "border": "ignore"}, "max")
     assert ignore[0, 0, 0, 0].item() == -8.0
-    zero = pool(x, {"size": [1, 1, 2, 2], "stride": [1, 1, 2, 2], "padding": [(0, 0), (0, 0), (1, 0), (1, 0)],
+    zero = window(x, {"size": [1, 1, 2, 2], "stride": [1, 1, 2, 2], "padding": [(0, 0), (0, 0), (1, 0), (1, 0)],
                     "border": "constant"}, "max")
     assert zero[0, 0, 0, 0].item() == 0.0
+    # box over x = [1, 2, 3] extended by 2 each side, sums of 5: reflect 3 2 | 1 2 3 | 2 1 and
+    # reflect-even 2 1 | 1 2 3 | 3 2.
+    x = torch.tensor([[[1.0, 2.0, 3.0]]], dtype=torch.float64)
+    wide = {"size": [1, 1, 5], "padding": [(0, 0), (0, 0), (2, 2)]}
+    assert window(x, dict(wide, border="reflect"), "sum").flatten().tolist() == [11, 10, 9]
+    assert window(x, dict(wide, border="reflect-even"), "sum").flatten().tolist() == [9, 10, 11]
+    # 'ignore' averages the valid elements of windows of 3: (1 + 2)/2, 6/3, (2 + 3)/2.
+    narrow = {"size": [1, 1, 3], "padding": [(0, 0), (0, 0), (1, 1)], "border": "ignore"}
+    assert window(x, narrow, "avg").flatten().tolist() == [1.5, 2, 2.5]
     assert auto_padding([5], [3], [2], [1]) == [(1, 1)] and auto_padding([6], [3], [2], [1]) == [(0, 1)]
     # deconv, 1-D, stride 2: x = [1, 2, 3], w = [1, 10, 100] gives 1, 10, 2 + 100, 20, 3 + 200, 30, 300;
     # automatic padding: X = 3*2 = 6, t = max(2*2 + 3 - 6, 0) = 1, p = 0: the first six; padding (1, 1)
@@ -454,6 +584,14 @@ def self_test():
     assert deconv(x, w, b, {"stride": [2], "padding": [(1, 1)]}).flatten().tolist() == [10, 102, 20, 203, 30]
     assert deconv(x, w, b, {"stride": [2], "padding": [(1, 1)], "output_shape": [1, 1, 6]}).flatten().tolist() == \
         [10, 102, 20, 203, 30, 300]
+    # debox, 1-D, stride 2, size 3, padding (1, 1): X = 5, x = [1, 2, 3] gives 1, 1 + 2, 2, 2 + 3, 3.
+    x = torch.tensor([[[1.0, 2.0, 3.0]]], dtype=torch.float64)
+    assert debox(x, {"size": [1, 1, 3], "stride": [1, 1, 2], "padding": [(0, 0), (0, 0), (1, 1)]}).flatten().tolist() == \
+        [1, 3, 2, 5, 3]
+    # symmetric bilinear with replicate is PyTorch's half-pixel interpolation (align_corners=False).
+    img = torch.arange(12.0, dtype=torch.float64).reshape(1, 1, 3, 4)
+    assert torch.allclose(multilinear_upsample(img, {"factor": [2, 2]}),
+                          F.interpolate(img, scale_factor=2, mode="bilinear", align_corners=False), rtol=0, atol=1e-14)
     print("self-test ok")
     return 0
 

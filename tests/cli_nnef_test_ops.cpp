@@ -103,3 +103,79 @@ TEST_CASE("cli nnef ops: check proves a strided slice and reflect-even padding f
   CHECK(has(refuted.err, "error[shape.pad.reflect-even-too-wide]"));
   CHECK(has(refuted.err, "counterexample"));
 }
+
+namespace {
+
+// A local response normalization across channels (window [1, 3, 1], automatic padding (1, 1) on
+// the channel axis) and a plain box over channels: windows on a non-spatial axis, which the IR
+// pool runs over the input viewed as [1, 1, batch, channels, width].
+const char* kAcrossChannels = R"(version 1.0;
+graph G( x ) -> ( y, s ) {
+  x = external(shape = [1, 3, 1]);
+  y = local_response_normalization(x, size = [1, 3, 1], alpha = 3.0, beta = 1.0, bias = 1.0);
+  s = box(x, size = [1, 3, 1], stride = [1, 2, 1]);
+}
+)";
+
+}  // namespace
+
+// x = [1, 2, 3] over channels: x² = [1, 4, 9], window means (0 + 1 + 4)/3, (1 + 4 + 9)/3, (4 + 9 + 0)/3;
+// 1 + 3·mean = 6, 15, 14: y = 1/6, 2/15, 3/14. s: stride 2 over 3 channels, ⌈3/2⌉ = 2 windows,
+// padding t = (2 − 1)·2 + 3 − 3 = 2, (1, 1): 0 + 1 + 2 and 2 + 3 + 0.
+TEST_CASE("cli nnef ops: a window across channels runs on both engines and is proved for every extent") {
+  const ModelDir m(kAcrossChannels);
+  REQUIRE(write_npy(m.file("x.npy"), HostTensor{DType::F64, Shape::of({1, 3, 1}), {1, 2, 3}}).ok());
+  for (const char* engine : {"oracle", "fast"}) {
+    const Run r = nnref_cli({"run", m.str(), "--input", "x=" + m.file("x.npy"), "--engine", engine, "--output",
+                             m.file("out.npz"), "--quiet"});
+    INFO(engine << ": " << r.err);
+    REQUIRE(r.code == kExitOk);
+    const auto out = read_npz(m.file("out.npz"));
+    REQUIRE(out.ok());
+    REQUIRE(out->size() == 2);
+    CHECK(out->at(0).first == "y");
+    const std::vector<double> want{1.0 / 6, 2.0 / 15, 3.0 / 14};
+    for (size_t i = 0; i < 3; ++i) CHECK(out->at(0).second.values[i] == Approx(want[i]).epsilon(1e-6));
+    CHECK(out->at(1).second.values == std::vector<double>{3, 5});
+  }
+  const Run proved = nnref_cli({"check", m.str(), "--dim", "batch=1..64", "--dim", "x.1=1..100", "--dim", "x.2=1..100"});
+  INFO(proved.err);
+  CHECK(proved.code == kExitOk);
+  CHECK(has(proved.out, "obligations proved"));
+}
+
+namespace {
+
+// Deterministic inputs in [-1, 1): x_k = ((k·37) mod 101)/50.5 − 1.
+HostTensor spread(const std::vector<int64_t>& dims) {
+  HostTensor t{DType::F64, Shape::make(dims).value(), {}};
+  for (int64_t k = 0; k < t.shape.count(); ++k) t.values.push_back(static_cast<double>((k * 37) % 101) / 50.5 - 1.0);
+  return t;
+}
+
+}  // namespace
+
+// The fast engine's answers on the window and up-sampling cross-check models (box, pools, local
+// normalizations, debox, nearest and multilinear up-sampling), judged by conform's float32 envelope.
+TEST_CASE("cli nnef ops: the fast engine's windows and up-samplings conform") {
+  const std::string root = std::string(NNREF_SOURCE_DIR) + "/tests/data/nnef/crosscheck/";
+  const ModelDir tmp("version 1.0;\n");
+  REQUIRE(write_npy(tmp.file("input.npy"), spread({2, 5, 6, 7})).ok());
+  REQUIRE(write_npy(tmp.file("small.npy"), spread({2, 3, 5, 4})).ok());
+  REQUIRE(write_npy(tmp.file("volume.npy"), spread({1, 2, 3, 2, 4})).ok());
+  const std::vector<std::pair<std::string, std::vector<std::string>>> models = {
+      {"windows", {"--input", "input=" + tmp.file("input.npy")}},
+      {"resample", {"--input", "input=" + tmp.file("small.npy"), "--input", "volume=" + tmp.file("volume.npy")}}};
+  for (const auto& [model, inputs] : models) {
+    std::vector<std::string> run{"run", root + model, "--engine", "fast", "--output", tmp.file("fast.npz"), "--quiet"};
+    run.insert(run.end(), inputs.begin(), inputs.end());
+    const Run r = nnref_cli(run);
+    INFO(model << ": " << r.err);
+    REQUIRE(r.code == kExitOk);
+    std::vector<std::string> judge{"conform", root + model, "--actual", tmp.file("fast.npz")};
+    judge.insert(judge.end(), inputs.begin(), inputs.end());
+    const Run c = nnref_cli(judge);
+    INFO(c.out << c.err);
+    CHECK(c.code == kExitOk);  // a rejected element exits 1
+  }
+}

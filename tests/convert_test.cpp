@@ -256,6 +256,10 @@ const std::vector<std::string> kNnefModels = {"tests/data/nnef/alexnet_small", "
 // Comparisons, logical operations, arg and logical reductions, strided slices, reflect-even
 // padding, gather and cast: NNEF's own operations, which ONNX (as nnref reads it) cannot hold.
 const std::string kNnefLogicModel = "tests/data/nnef/crosscheck/logic";
+// Windows over every axis (sum pools, pads with the replicate and reflect borders) and
+// up-samplings (deconvs with constant filters): NNEF's, a sum pool beyond ONNX.
+const std::vector<std::string> kNnefWindowModels = {"tests/data/nnef/crosscheck/windows",
+                                                    "tests/data/nnef/crosscheck/resample"};
 
 TEST_CASE("convert: every example and golden NNL model round-trips through NNEF and ONNX") {
   REQUIRE(nnl_models().size() >= 15);
@@ -278,9 +282,14 @@ TEST_CASE("convert: the NNEF test models round-trip through NNEF and ONNX") {
   }
 }
 
-TEST_CASE("convert: NNEF's logical and integer operations round-trip through NNEF") {
-  const Model m = nnef_with_weights(source(kNnefLogicModel));
-  round_trip(m, inputs_for(m, ""), "nnef");
+TEST_CASE("convert: NNEF's logical and integer operations and its windows round-trip through NNEF") {
+  std::vector<std::string> models = kNnefWindowModels;
+  models.push_back(kNnefLogicModel);
+  for (const std::string& rel : models) {
+    INFO(rel);
+    const Model m = nnef_with_weights(source(rel));
+    round_trip(m, inputs_for(m, ""), "nnef");
+  }
 }
 
 // A graph that NNEF wrote reads back as itself: the same graph, the same parameters.

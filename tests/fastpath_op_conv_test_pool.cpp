@@ -1,4 +1,4 @@
-// The pool lowering (fastpath/ops/pool.cpp): both ops, both borders, every padding mode, both
+// The pool lowering (fastpath/ops/pool.cpp): max, avg and sum, both borders, every padding mode, both
 // layouts, spatial rank 1 to 3, stride and dilation, channel counts around the vector widths, NaN
 // and infinities in the windows.
 #include <catch2/catch.hpp>
@@ -34,8 +34,8 @@ void check_pool(const PoolAttrs& a, const std::vector<int64_t>& dims, bool speci
 
 }  // namespace
 
-TEST_CASE("fastpath pool lowering: max and avg, both borders, every padding mode, rank 1 to 3, both layouts") {
-  for (PoolOp op : {PoolOp::Max, PoolOp::Avg})
+TEST_CASE("fastpath pool lowering: max, avg and sum, both borders, every padding mode, rank 1 to 3, both layouts") {
+  for (PoolOp op : {PoolOp::Max, PoolOp::Avg, PoolOp::Sum})
     for (PoolBorder border : {PoolBorder::Ignore, PoolBorder::Constant})
       for (PadMode mode : {PadMode::Explicit, PadMode::Valid, PadMode::SameUpper, PadMode::SameLower})
         for (Layout layout : {Layout::ChannelsLast, Layout::ChannelsFirst})
@@ -65,7 +65,7 @@ TEST_CASE("fastpath pool lowering: max and avg, both borders, every padding mode
 }
 
 TEST_CASE("fastpath pool lowering: a window wholly in the padding gives 0, one channel, a single output") {
-  for (PoolOp op : {PoolOp::Max, PoolOp::Avg})
+  for (PoolOp op : {PoolOp::Max, PoolOp::Avg, PoolOp::Sum})
     for (PoolBorder border : {PoolBorder::Ignore, PoolBorder::Constant})
       for (Layout layout : {Layout::ChannelsLast, Layout::ChannelsFirst}) {
         PoolAttrs a;
@@ -82,4 +82,21 @@ TEST_CASE("fastpath pool lowering: a window wholly in the padding gives 0, one c
         a.padding = {};
         check_pool(a, last ? std::vector<int64_t>{1, 3, 3, 1} : std::vector<int64_t>{1, 1, 3, 3}, true, 5);
       }
+}
+
+// NNEF's windows over every axis reach the IR as a pool over [1, 1, x...] (docs/ops/pool.md): one
+// sample, one channel, spatial rank 4, as a local response normalization across channels makes it.
+TEST_CASE("fastpath pool lowering: a window over every axis of a rank-4 tensor, viewed as [1, 1, x...]") {
+  for (PoolOp op : {PoolOp::Max, PoolOp::Avg, PoolOp::Sum})
+    for (PoolBorder border : {PoolBorder::Ignore, PoolBorder::Constant}) {
+      PoolAttrs a;
+      a.op = op;
+      a.border = border;
+      a.kernel = {1, 5, 1, 2};
+      a.stride = {1, 1, 2, 1};
+      a.padding = {{0, 0}, {2, 2}, {0, 1}, {1, 0}};
+      check_pool(a, {1, 1, 2, 9, 5, 4}, true, 6);
+      a.pad_mode = PadMode::SameUpper;
+      check_pool(a, {1, 1, 3, 7, 4, 3}, false, 7);
+    }
 }

@@ -31,14 +31,14 @@ void check_pool(const Case& t, fastpath::Pooling op, PoolBorder border, const st
   g.out_w = (t.w + t.pad_before + t.pad_after - ((t.k - 1) * t.dilation + 1)) / t.stride + 1;
   INFO("target " << fastpath::current_target() << ", input " << t.h << "x" << t.w << "x" << t.c << ", kernel " << t.k
                  << ", stride " << t.stride << ", dilation " << t.dilation << ", pads " << t.pad_before << "/"
-                 << t.pad_after << (op == fastpath::Pooling::Max ? ", max" : ", avg")
+                 << t.pad_after << (op == fastpath::Pooling::Max ? ", max" : op == fastpath::Pooling::Avg ? ", avg" : ", sum")
                  << (border == PoolBorder::Constant ? ", constant" : ", ignore"));
   const std::vector<float> x(values.begin(), values.end());
   std::vector<float> y(static_cast<size_t>(g.out_h * g.out_w * t.c), -1.0f);
   fastpath::pool2d(x.data(), g, op, border == PoolBorder::Constant, y.data());
 
   PoolAttrs a;
-  a.op = op == fastpath::Pooling::Max ? PoolOp::Max : PoolOp::Avg;
+  a.op = op == fastpath::Pooling::Max ? PoolOp::Max : op == fastpath::Pooling::Avg ? PoolOp::Avg : PoolOp::Sum;
   a.kernel = {t.k, t.k};
   a.stride = {t.stride, t.stride};
   a.dilation = {t.dilation, t.dilation};
@@ -52,7 +52,7 @@ void check_pool(const Case& t, fastpath::Pooling op, PoolBorder border, const st
 
 }  // namespace
 
-TEST_CASE("fastpath pool2d: every target, max and avg in both border modes, inside the spec's float32 envelope") {
+TEST_CASE("fastpath pool2d: every target, max, avg and sum in both border modes, inside the spec's float32 envelope") {
   std::mt19937_64 gen(11);
   std::uniform_real_distribution<double> unit(-4.0, 4.0);
   const std::vector<Case> cases = {{6, 6, 3, 2, 2, 1, 0, 0},   {7, 5, 17, 3, 2, 1, 1, 1}, {9, 9, 33, 3, 1, 2, 2, 2},
@@ -62,17 +62,17 @@ TEST_CASE("fastpath pool2d: every target, max and avg in both border modes, insi
       std::vector<double> values;
       for (int64_t i = 0; i < t.h * t.w * t.c; ++i) values.push_back(static_cast<float>(unit(gen)));
       values[static_cast<size_t>(t.c / 2)] = std::numeric_limits<double>::quiet_NaN();  // pixel (0, 0), channel c/2
-      for (auto op : {fastpath::Pooling::Max, fastpath::Pooling::Avg})
+      for (auto op : {fastpath::Pooling::Max, fastpath::Pooling::Avg, fastpath::Pooling::Sum})
         for (auto border : {PoolBorder::Ignore, PoolBorder::Constant}) check_pool(t, op, border, values);
     }
   });
 }
 
-TEST_CASE("fastpath pool2d: a NaN in the window makes max and avg NaN, as in the spec") {
+TEST_CASE("fastpath pool2d: a NaN in the window makes max, avg and sum NaN, as in the spec") {
   const std::vector<float> x = {1.0f, std::numeric_limits<float>::quiet_NaN(), 3.0f, 4.0f};
   const fastpath::WindowGeometry g{2, 2, 1, 2, 2, 2, 2, 1, 1, 0, 0, 1, 1};
   test::for_each_target([&] {
-    for (auto op : {fastpath::Pooling::Max, fastpath::Pooling::Avg}) {
+    for (auto op : {fastpath::Pooling::Max, fastpath::Pooling::Avg, fastpath::Pooling::Sum}) {
       float y = 0;
       fastpath::pool2d(x.data(), g, op, false, &y);
       CHECK(std::isnan(y));

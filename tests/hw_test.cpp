@@ -214,6 +214,26 @@ TEST_CASE("hw kernels: the vector unit sums lane by lane, then the lanes left to
   CHECK(sum(4) == 1.0f);  // each lane one term: ((1e8 + 1) − 1e8) + 1
 }
 
+TEST_CASE("hw kernels: sum and average pooling sum each window lane by lane, the average then divides") {
+  PoolAttrs a;
+  a.kernel = {4};
+  auto pool = [&](PoolOp op, int64_t lanes) {
+    a.op = op;
+    const auto checked = Checked<PoolAttrs>::check(a, {*Shape::make({1, 1, 4})});
+    REQUIRE(checked.ok());
+    hw::Config c;
+    c.vector_lanes = lanes;
+    Value<float> in = *Tensor<float>::from(*Shape::make({1, 1, 4}), {1e8f, 1.0f, -1e8f, 1.0f});
+    Value<float> out = Tensor<float>(*Shape::make({1, 1, 1}));
+    hw::compute(CheckedOp(*checked), OpIO<float>{{&in}, {}, {&out}}, c);
+    return std::get<Tensor<float>>(out)[0];
+  };
+  // The window's four terms in the reduction's order (above): 1 with one lane, 2 with two lanes.
+  CHECK(pool(PoolOp::Sum, 1) == 1.0f);
+  CHECK(pool(PoolOp::Sum, 2) == 2.0f);
+  CHECK(pool(PoolOp::Avg, 2) == 0.5f);
+}
+
 TEST_CASE("hw: conform --engine hw accepts every example, and run --engine hw writes float32") {
   TempDir tmp("hw_conform");
   for (const char* name : kExamples) {

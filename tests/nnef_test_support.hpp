@@ -64,6 +64,18 @@ inline std::vector<std::vector<double>> run_f64(const LoadResult& r, const std::
   return values;
 }
 
+// `output = call;` on line 4 of a graph whose input is [1, 1, 3]: its first diagnostic has `code`
+// and that line.
+inline void expect_statement_error(const std::string& call, const std::string& code) {
+  Folder f;
+  const LoadResult r = load_text("version 1.0;\ngraph G( input ) -> ( output ) {\n    input = external(shape = [1, 1, 3]);\n"
+                                 "    output = " + call + ";\n}", f, WeightsPolicy::Skip);
+  INFO(call);
+  REQUIRE_FALSE(r.diagnostics.empty());
+  CHECK(r.diagnostics[0].code == code);
+  CHECK(r.diagnostics[0].loc.line == 4);
+}
+
 inline HostTensor host(std::vector<int64_t> shape, std::vector<double> values) {
   return HostTensor{DType::F64, Shape::make(std::move(shape)).value(), std::move(values)};
 }

@@ -131,6 +131,26 @@ TEST_CASE("onnx ops: InstanceNormalization and HardSigmoid as their ONNX formula
   CHECK(hs == std::vector<double>{0, -a + 0.5, a + 0.5, 1});
 }
 
+TEST_CASE("onnx ops: LRN sums the squares over channels [c - floor((size-1)/2), c + ceil((size-1)/2)]") {
+  TempDir tmp("onnx_lrn");
+  auto lrn = [&](int64_t size, float alpha, float beta) {
+    OnnxModel m;
+    m.input("X", {"1", "4", "1", "1"});
+    onnx::NodeProto& n = m.node("LRN", {"X"}, {"Y"});
+    set_int(n, "size", size);
+    set_float(n, "alpha", alpha);
+    set_float(n, "beta", beta);
+    m.output("Y");
+    return values(run_f64(load_onnx(m, tmp / "m.onnx"), {host({1, 4, 1, 1}, {1, 2, 3, 4})})[0]);
+  };
+  // x² = [1, 4, 9, 16]. size 3: channels c-1..c+1, sums 5, 14, 29, 25; alpha/size = 1, bias 1:
+  // y = x / (1 + sum)^1.
+  CHECK(lrn(3, 3.0f, 1.0f) == std::vector<double>{1.0 / 6, 2.0 / 15, 3.0 / 30, 4.0 / 26});
+  // size 2: channels c..c+1 (nothing before, one after), sums 5, 13, 25, 16; alpha/size = 1:
+  // y = x / (1 + sum)^2.
+  CHECK(lrn(2, 2.0f, 2.0f) == std::vector<double>{1.0 / 36, 2.0 / 196, 3.0 / 676, 4.0 / 289});
+}
+
 TEST_CASE("onnx ops: Pad's three modes and AveragePool's count_include_pad") {
   TempDir tmp("onnx_pad");
   auto pad = [&](const std::string& mode) {

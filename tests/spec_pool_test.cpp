@@ -1,4 +1,4 @@
-// Max and average pooling: hand-computed values (arithmetic in the comments) and obligation codes.
+// Max, average and sum pooling: hand-computed values (arithmetic in the comments) and obligation codes.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -28,6 +28,27 @@ PoolAttrs pool1d(PoolOp op, int64_t k, int64_t s) {
 TEST_CASE("pool names", "[pool]") {
   CHECK(op_name(pool1d(PoolOp::Max, 1, 1)) == "max_pool");
   CHECK(op_name(pool1d(PoolOp::Avg, 1, 1)) == "avg_pool");
+  CHECK(op_name(pool1d(PoolOp::Sum, 1, 1)) == "sum_pool");
+}
+
+TEST_CASE("sum pool adds the real elements of its window, whatever the border", "[pool]") {
+  auto a = pool1d(PoolOp::Sum, 3, 2);
+  a.padding = {{1, 1}};  // padded [p, 1, 2, 3, 4, p], windows {p,1,2}, {2,3,4}
+  auto x = tensor(Shape::of({1, 1, 4}), {1, 2, 3, 4});
+  for (PoolBorder border : {PoolBorder::Ignore, PoolBorder::Constant}) {
+    a.border = border;
+    CHECK(doubles(run(a, {x})[0]) == std::vector<double>{1 + 2, 2 + 3 + 4});
+  }
+  // A window wholly in the padding sums nothing: 0. Padded [p, p, 5, p, p] with kernel 1: p, p, 5, p, p.
+  auto lone = pool1d(PoolOp::Sum, 1, 1);
+  lone.padding = {{2, 2}};
+  CHECK(doubles(run(lone, {tensor(Shape::of({1, 1, 1}), {5})})[0]) == std::vector<double>{0, 0, 5, 0, 0});
+  // 2-D with dilation 2 over a 3x3 input: the four corners, 1 + 3 + 7 + 9.
+  PoolAttrs corners;
+  corners.op = PoolOp::Sum;
+  corners.kernel = {2, 2};
+  corners.dilation = {2, 2};
+  CHECK(doubles(run(corners, {tensor(Shape::of({1, 1, 3, 3}), {1, 2, 3, 4, 5, 6, 7, 8, 9})})[0]) == std::vector<double>{20});
 }
 
 TEST_CASE("max pool with stride 3 and kernel 2", "[pool]") {
@@ -111,6 +132,9 @@ TEST_CASE("pool float, double and mp50 agree", "[pool]") {
   auto ym = run<mp50>(a, {tensor<mp50>(Shape::of({1, 1, 3}), xv)})[0];
   CHECK(sc::to_double(yf[0]) == Approx(1.0 / 3).margin(1e-6));
   CHECK(sc::to_double(ym[0]) == Approx(1.0 / 3).margin(1e-15));
+  // The sum 0.1 + 0.2 + 0.7 = 1 in mp50 within its 50 digits' rounding of the terms.
+  a.op = PoolOp::Sum;
+  CHECK(sc::to_double(run<mp50>(a, {tensor<mp50>(Shape::of({1, 1, 3}), xv)})[0][0]) == Approx(1.0).margin(1e-15));
 }
 
 TEST_CASE("pool obligations", "[pool][shape]") {

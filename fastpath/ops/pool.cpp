@@ -1,4 +1,4 @@
-// max_pool and avg_pool: 2-D channels last through pool2d, one sample a thread; every other case
+// max_pool, avg_pool and sum_pool: 2-D channels last through pool2d, one sample a thread; every other case
 // (channels first, spatial rank 1, 3 or more, any padding mode) through pool_windows over the
 // spec's window geometry, on a channels-last copy of the sample when the layout is channels first.
 #include <algorithm>
@@ -24,7 +24,7 @@ struct GeneralPool {
 Step lower_op(const Checked<PoolAttrs>& op, const NodeLowering& node) {
   const PoolAttrs& a = op.attrs();
   const Shape &in = op.inputs()[0], &out = op.outputs()[0];
-  const Pooling kind = a.op == PoolOp::Max ? Pooling::Max : Pooling::Avg;
+  const Pooling kind = a.op == PoolOp::Max ? Pooling::Max : a.op == PoolOp::Avg ? Pooling::Avg : Pooling::Sum;
   const bool constant = a.border == PoolBorder::Constant;
   const int64_t batch = in[0], channels = in[window::channel_axis(a.layout, in.rank())];
   const int64_t x_sample = in.count() / std::max<int64_t>(batch, 1), y_sample = out.count() / std::max<int64_t>(batch, 1);

@@ -812,6 +812,17 @@ Value Composer::literal_tensor(const Real& v, ElemKind kind, const SourceLoc& lo
   return Value::of_tensor(tensors_.size() - 1);
 }
 
+Value Composer::literal_tensor(const std::vector<double>& values, const std::vector<int64_t>& shape,
+                               const SourceLoc& loc) {
+  TensorInfo t;
+  t.shape = shape;
+  t.is_literal = true;
+  t.loc = at(loc);
+  t.data = ParamEntry{HostTensor{DType::F64, shape_from(shape), values}, "graph.nnef"};
+  tensors_.push_back(std::move(t));
+  return Value::of_tensor(tensors_.size() - 1);
+}
+
 // A primitive as the real a tensor of its kind holds (logical values as 0 and 1); an integer must be
 // one a double holds exactly.
 Real Composer::real_of(const Value& v, const SourceLoc& loc) {

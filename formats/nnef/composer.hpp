@@ -79,6 +79,9 @@ class Composer {
   const std::string& last_node_name() const { return graph().nodes.back().name; }
   // A tensor holding one scalar, its shape [1] (§4.1.2: a literal in a tensor's place).
   Value literal_tensor(const Real& v, ElemKind kind, const SourceLoc& loc);
+  // A real literal tensor of this shape holding these values in row-major order (the constant
+  // filters lower_resample.cpp builds; the shape's volume is the values' count).
+  Value literal_tensor(const std::vector<double>& values, const std::vector<int64_t>& shape, const SourceLoc& loc);
   // A variable or literal tensor whose data becomes the parameter `role` of the node just added,
   // reshaped to `shape` (its values in row-major order; one value fills it); false for a
   // computed tensor, which has no data to give.

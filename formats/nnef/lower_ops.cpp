@@ -5,6 +5,8 @@
 #include <map>
 #include <utility>
 
+#include "formats/nnef/lower_resample.hpp"
+
 namespace nnref::nnef {
 
 namespace {
@@ -34,45 +36,87 @@ bool all_zero(const std::vector<std::pair<int64_t, int64_t>>& p) {
   return true;
 }
 
-// Only the channel-first axes of a pool's all-axis window are spatial: the batch and channel
-// entries must leave those axes alone.
-bool trivial_leading(const Args& a, const SourceLoc& loc, Composer& c, const std::string& op) {
-  const auto size = integers(a, "size"), stride = integers(a, "stride"), dilation = integers(a, "dilation");
-  const auto padding = pairs(a, "padding");
-  const auto lead_one = [](const std::vector<int64_t>& v) { return v.empty() || (v.size() >= 2 && v[0] == 1 && v[1] == 1); };
-  if (size.size() < 3)
-    c.fail("nnef.op-unsupported", op + " with a window of rank " + std::to_string(size.size()) +
-                                      ": nnref's pools need at least one spatial axis after batch and channel", loc);
-  return lead_one(size) && lead_one(stride) && lead_one(dilation) &&
-         (padding.empty() || (padding.size() >= 2 && padding[0] == std::pair<int64_t, int64_t>{0, 0} &&
-                              padding[1] == std::pair<int64_t, int64_t>{0, 0}));
+// A window (size, stride, dilation, padding) that leaves the batch and channel axes alone.
+bool leaves_batch_and_channel(const std::vector<int64_t>& size, const std::vector<int64_t>& stride,
+                              const std::vector<int64_t>& dilation, const std::vector<std::pair<int64_t, int64_t>>& padding) {
+  const auto ones = [](const std::vector<int64_t>& v) { return v.empty() || (v[0] == 1 && v[1] == 1); };
+  return size.size() >= 3 && ones(size) && ones(stride) && ones(dilation) &&
+         (padding.empty() || (padding[0] == std::pair<int64_t, int64_t>{0, 0} && padding[1] == std::pair<int64_t, int64_t>{0, 0}));
 }
 std::vector<int64_t> spatial(const std::vector<int64_t>& v) { return v.empty() ? v : std::vector<int64_t>(v.begin() + 2, v.end()); }
 
+// §4.3's automatic padding of every axis (p = ⌊t/2⌋, q = ⌈t/2⌉), the IR's SameUpper, for a pad
+// that must be explicit; nullopt when an attribute is not positive (the pool's rule then names it).
+std::optional<std::vector<std::pair<int64_t, int64_t>>> automatic_padding(const std::vector<int64_t>& in,
+                                                                          const std::vector<int64_t>& size,
+                                                                          const std::vector<int64_t>& stride,
+                                                                          const std::vector<int64_t>& dilation) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (size_t i = 0; i < in.size(); ++i) {
+    window::Axis w;
+    w.k = size[i];
+    if (!stride.empty()) w.s = stride[i];
+    if (!dilation.empty()) w.d = dilation[i];
+    if (w.k < 1 || w.s < 1 || w.d < 1) return std::nullopt;
+    const int64_t before = window::pad_before(in[i], w, PadMode::SameUpper);
+    out.emplace_back(before, window::same_total(CDim(in[i]), w).v - before);
+  }
+  return out;
+}
+
+// box, max_pool and avg_pool (§4.3.2, §4.9.3) window every axis. A window that leaves batch and
+// channel alone is the IR pool over the spatial axes; any other is the IR pool over the input
+// viewed as [1, 1, x...] (docs/ops/pool.md). The borders replicate, reflect and reflect-even are
+// an IR pad with that border, then the pool reading no padding: the extended input ĩ of §4.3.
 Results pool(Composer& c, const std::string& name, Args& a, PoolOp op, const SourceLoc& loc) {
-  const Value& x = a.at("input");
-  if (c.info(x).shape.size() != integers(a, "size").size())
-    c.fail("nnef.argument.value", name + ": the window has " + std::to_string(integers(a, "size").size()) +
-                                    " entries but the input has rank " + std::to_string(c.info(x).shape.size()), loc);
-  if (!trivial_leading(a, loc, c, name)) return std::nullopt;
+  Value x = a.at("input");
+  const std::vector<int64_t> in = c.info(x).shape;  // a copy: add_node grows the tensor table
+  const size_t rank = in.size();
+  const std::vector<int64_t> size = integers(a, "size"), stride = integers(a, "stride"), dilation = integers(a, "dilation");
+  auto padding = pairs(a, "padding");
+  if (size.size() != rank)
+    c.fail("nnef.argument.value", name + ": the window has " + std::to_string(size.size()) +
+                                    " entries but the input has rank " + std::to_string(rank), loc);
+  const auto per_axis = [&](size_t n, const char* what) {
+    if (n != 0 && n != rank)
+      c.fail("nnef.argument.value", name + ": " + what + " has " + std::to_string(n) + " entries for an input of rank " +
+                                      std::to_string(rank) + " (one per axis, or none)", loc);
+  };
+  per_axis(stride.size(), "stride");
+  per_axis(dilation.size(), "dilation");
+  per_axis(padding.size(), "padding");
+  static const std::map<std::string, PadBorder> extended = {
+      {"replicate", PadBorder::Replicate}, {"reflect", PadBorder::Reflect}, {"reflect-even", PadBorder::ReflectEven}};
+  const std::string& border = text(a, "border");
+  const auto ext = extended.find(border);
+  if (border != "ignore" && border != "constant" && ext == extended.end())
+    c.fail("nnef.argument.value", name + " with border '" + border +
+                                    "': the borders are 'ignore', 'constant', 'replicate', 'reflect' and 'reflect-even'", loc);
   PoolAttrs p;
   p.op = op;
-  p.kernel = spatial(integers(a, "size"));
-  p.stride = spatial(integers(a, "stride"));
-  p.dilation = spatial(integers(a, "dilation"));
-  const auto padding = pairs(a, "padding");
-  p.pad_mode = padding.empty() ? PadMode::SameUpper : PadMode::Explicit;
-  if (!padding.empty()) p.padding.assign(padding.begin() + 2, padding.end());
-  const std::string& border = text(a, "border");
-  if (border == "ignore") {
-    p.border = PoolBorder::Ignore;
-  } else if (border == "constant" || (!padding.empty() && all_zero(padding))) {
-    p.border = PoolBorder::Constant;  // with no padding every border reads the same
-  } else {
-    c.fail("nnef.op-unsupported", name + " with border '" + border +
-                                      "': nnref's pools read padding as 'constant' (zeros) or 'ignore' only", loc);
+  p.border = border == "ignore" ? PoolBorder::Ignore : PoolBorder::Constant;
+  if (ext != extended.end() && !(!padding.empty() && all_zero(padding))) {
+    if (padding.empty()) padding = automatic_padding(in, size, stride, dilation).value_or(padding);
+    if (!padding.empty()) {
+      x = c.add_node1("pad", PadAttrs{padding, ext->second, 0.0}, {x}, loc);
+      padding.assign(rank, {0, 0});
+    }
   }
-  return one(c.add_node1(name, p, {x}, loc));
+  p.pad_mode = padding.empty() ? PadMode::SameUpper : PadMode::Explicit;
+  if (leaves_batch_and_channel(size, stride, dilation, padding)) {
+    p.kernel = spatial(size);
+    p.stride = spatial(stride);
+    p.dilation = spatial(dilation);
+    if (!padding.empty()) p.padding.assign(padding.begin() + 2, padding.end());
+    return one(c.add_node1(name, p, {x}, loc));
+  }
+  p.kernel = size;
+  p.stride = stride;
+  p.dilation = dilation;
+  p.padding = padding;
+  const Value whole = c.add_node1("unsqueeze", UnsqueezeAttrs{{0, 1}}, {x}, loc);
+  const Value pooled = c.add_node1(name, p, {whole}, loc);
+  return one(c.add_node1("squeeze", SqueezeAttrs{{0, 1}}, {pooled}, loc));
 }
 
 // The bias of conv or linear: a parameter [C] when it is data (a variable or a literal), else
@@ -313,10 +357,9 @@ Results pad(Composer& c, Args& a, const SourceLoc& loc) {
   return one(c.add_node1("pad", p, {a.at("input")}, loc));
 }
 
+// box sums its window; normalized, it is the average pool (§4.3.2).
 Results box(Composer& c, Args& a, const SourceLoc& loc) {
-  // box normalized is the average pool; a plain box sum has no IR op yet.
-  if (!logical(a, "normalize")) return std::nullopt;
-  return pool(c, "box", a, PoolOp::Avg, loc);
+  return pool(c, "box", a, logical(a, "normalize") ? PoolOp::Avg : PoolOp::Sum, loc);
 }
 
 }  // namespace
@@ -386,6 +429,8 @@ std::optional<std::vector<Value>> lower_standard(Composer& c, const std::string&
   if (name == "max_pool") return pool(c, name, a, PoolOp::Max, loc);
   if (name == "avg_pool") return pool(c, name, a, PoolOp::Avg, loc);
   if (name == "box") return box(c, a, loc);
+  if (name == "debox") return lower_debox(c, a, loc);
+  if (name == "multilinear_upsample") return lower_multilinear_upsample(c, a, loc);
   if (name == "matmul")
     return one(c.add_node1(name, MatMulAttrs{logical(a, "transposeA"), logical(a, "transposeB")}, {a.at("A"), a.at("B")}, loc));
   if (name == "softmax") return one(c.add_node1(name, SoftmaxAttrs{integers(a, "axes"), 0}, {a.at("x")}, loc));

@@ -370,9 +370,12 @@ class Emitter {
     };
     std::vector<std::pair<int64_t, int64_t>> pad = padding(n, a);
     if (!pad.empty()) pad.insert(pad.begin(), {{0, 0}, {0, 0}});
-    windowed(n, a, a.op == PoolOp::Max ? "max_pool" : "avg_pool",
+    // A sum pool is box without normalization (§4.3.2).
+    const bool sum = a.op == PoolOp::Sum;
+    windowed(n, a, a.op == PoolOp::Max ? "max_pool" : sum ? "box" : "avg_pool",
              ", size = " + list(whole(a.kernel)) + ", border = '" + (a.border == PoolBorder::Ignore ? "ignore" : "constant") +
-                 "', padding = " + pair_list(pad) + ", stride = " + list(whole(a.stride)) + ", dilation = " + list(whole(a.dilation)));
+                 "', padding = " + pair_list(pad) + ", stride = " + list(whole(a.stride)) + ", dilation = " +
+                 list(whole(a.dilation)) + (sum ? ", normalize = false" : ""));
   }
 
   // batch_normalization normalises axis 1: another channel axis is moved there and back.

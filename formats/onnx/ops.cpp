@@ -329,6 +329,36 @@ void instance_norm(Ctx& c) {
   c.set_output(0, binary(c, "", BinaryOp::Add, scaled, per_channel(2, "B")));
 }
 
+// LRN: y = x / (bias + (alpha/size)·Σ x²)^beta, Σ over the channels [c − ⌊(size−1)/2⌋,
+// c + ⌈(size−1)/2⌉] (zeros outside): ONNX's formula term by term. The window over channels is a
+// sum pool over the input viewed as [N, 1, C, spatial...] (kernel size on C, 1 elsewhere); alpha/size
+// is an IR division of the two constants, so it is the exact quotient in every interpretation.
+void lrn(Ctx& c) {
+  const size_t r = c.rank(0);
+  if (r < 3) c.refuse("onnx.shape-unsupported", "the input must have rank at least 3, [N, C, spatial...]");
+  const int64_t size = c.attr_int("size", 0);
+  if (size < 1) c.refuse("onnx.attribute-value", "size is required and must be at least 1");
+  const double alpha = c.attr_float("alpha", double{0.0001f}), beta = c.attr_float("beta", double{0.75f});
+  const double bias = c.attr_float("bias", 1.0);
+  const ValueRef x = c.data(0);
+  const ValueRef squares = c.emit("squares", UnaryAttrs{UnaryOp::Sqr}, {x});
+  const ValueRef view = c.emit("channels-spatial", UnsqueezeAttrs{{1}}, {squares});
+  PoolAttrs window;
+  window.op = PoolOp::Sum;
+  window.kernel.assign(r - 1, 1);
+  window.kernel[0] = size;
+  window.padding.assign(r - 1, {0, 0});
+  window.padding[0] = {(size - 1) / 2, size / 2};  // ⌊(size−1)/2⌋ before, ⌈(size−1)/2⌉ after
+  window.border = PoolBorder::Constant;
+  const ValueRef sums = c.emit("window-sums", SqueezeAttrs{{1}}, {c.emit("window", window, {view})});
+  const ValueRef coefficient = binary(c, "alpha-over-size", BinaryOp::Div, c.literal("alpha", scalar_tensor(alpha)),
+                                      c.literal("size", scalar_tensor(static_cast<double>(size))));
+  const ValueRef scaled = binary(c, "scaled", BinaryOp::Mul, coefficient, sums);
+  const ValueRef base = binary(c, "base", BinaryOp::Add, c.literal("bias", scalar_tensor(bias)), scaled);
+  const ValueRef denominator = binary(c, "denominator", BinaryOp::Pow, base, c.literal("beta", scalar_tensor(beta)));
+  c.set_output(0, binary(c, "", BinaryOp::Div, x, denominator));
+}
+
 // Softmax and LogSoftmax (log_softmax, a formula of its own: spec/ops/softmax.hpp). Before opset 13
 // they normalise the input coerced to 2-D at `axis`: over the axes from axis
 // to the last, as one group. From 13 on, over `axis` alone.
@@ -767,6 +797,7 @@ const std::map<std::string, OpHandler>& handlers() {
       {"InstanceNormalization", instance_norm},
       {"LayerNormalization", layer_norm},
       {"LeakyRelu", leaky_relu},
+      {"LRN", lrn},
       {"Less", less_op},
       {"LessOrEqual", less_or_equal_op},
       {"Log", unary_op<UnaryOp::Log>},

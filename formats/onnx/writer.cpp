@@ -477,6 +477,7 @@ class Emitter {
   void node(const Node& n, const PoolAttrs& a) {
     const std::vector<int64_t> dilation = convert::or_ones(a.dilation, a.kernel.size());
     const bool dilated = std::any_of(dilation.begin(), dilation.end(), [](int64_t d) { return d != 1; });
+    if (a.op == PoolOp::Sum) unexpressible(kFormat, n, "a sum pool: ONNX has no pool that sums (LpPool sums |x|^p)");
     if (a.op == PoolOp::Max && a.border == PoolBorder::Constant && padded(a))
       unexpressible(kFormat, n, "a max pool whose padding reads 0 (border 'constant'): ONNX's MaxPool ignores padding");
     if (a.op == PoolOp::Avg && dilated) unexpressible(kFormat, n, "an average pool with dilation: opset 17's AveragePool has none");

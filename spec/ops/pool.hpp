@@ -1,4 +1,6 @@
-// max_pool, avg_pool: pooling over spatial axes (window geometry: spec/rules/window.hpp).
+// max_pool, avg_pool, sum_pool: pooling over spatial axes (window geometry: spec/rules/window.hpp).
+// sum_pool is NNEF 1.0's box with normalize = false (§4.3.2); NNEF's windows over every axis are
+// these pools over [1, 1, x...] (formats/nnef/lower_ops.cpp, docs/ops/pool.md).
 #pragma once
 
 #include <cstdint>
@@ -13,10 +15,10 @@
 
 namespace nnref {
 
-enum class PoolOp { Max, Avg };
+enum class PoolOp { Max, Avg, Sum };
 // Ignore: padded positions take no part (max over the real elements; average divides by the
 // number of real elements). Constant: padded positions are 0 and count (average divides by the
-// window size). NNL pools have no padding, so both agree there.
+// window size). NNL pools have no padding, so both agree there. A sum reads the same either way.
 enum class PoolBorder { Ignore, Constant };
 
 // Input [N, C, s...] or [N, s..., C]; output keeps N and C. Same extent formula and padding modes
@@ -37,13 +39,16 @@ template <>
 struct OpInfo<PoolAttrs> {
   static std::vector<const ObligationSpec*> obligations() { return {}; }
   static std::vector<PoolAttrs> prototypes() {
-    PoolAttrs max, avg;
+    PoolAttrs max, avg, sum;
     avg.op = PoolOp::Avg;
-    return {max, avg};
+    sum.op = PoolOp::Sum;
+    return {max, avg, sum};
   }
 };
 
-inline std::string op_name(const PoolAttrs& a) { return a.op == PoolOp::Max ? "max_pool" : "avg_pool"; }
+inline std::string op_name(const PoolAttrs& a) {
+  return a.op == PoolOp::Max ? "max_pool" : a.op == PoolOp::Avg ? "avg_pool" : "sum_pool";
+}
 inline Arity arity(const PoolAttrs&) { return {1, 1}; }
 
 template <class Dim>
@@ -60,6 +65,7 @@ std::optional<ShapeOut<Dim>> shape_rule(const PoolAttrs& a, const std::vector<Di
 // inside the input:
 //   max, Ignore:   max_{p∈R} x[p]          max, Constant: max(max_{p∈R} x[p], 0 if R ≠ W)
 //   avg, Ignore:   Σ_{p∈R} x[p] / |R|      avg, Constant: Σ_{p∈R} x[p] / |W|
+//   sum, either:   Σ_{p∈R} x[p]            (padded zeros add nothing)
 // A window with R empty (only possible with padding) gives 0. Per output position o, R is built
 // once as offsets (spec/rules/window.hpp), shared by every n and c.
 template <Scalar T>
@@ -87,6 +93,8 @@ void evaluate(const Checked<PoolAttrs>& op, const OpIO<T>& io) {
           result = T(0);
         } else if (a.op == PoolOp::Avg) {
           result = sum_of<T>(size, x_at) / divisor;
+        } else if (a.op == PoolOp::Sum) {
+          result = sum_of<T>(size, x_at);
         } else {
           T m = x_at(0);
           for (int64_t t = 1; t < size; ++t) m = sc::max(m, x_at(t));
