@@ -79,6 +79,15 @@ struct Resolved {
   const Value<Envelope>& envelope_value() const { return pooled ? pooled->envelope : envelope; }
 };
 
+// A new leaf's value, drawn, and read as the pool holds values.
+Resolved drawn(const Leaf& leaf, Choices& c) {
+  Resolved r;
+  r.leaf_value = draw_leaf(leaf, c);
+  r.f64 = to_value<double>(r.leaf_value, leaf.kind);
+  r.envelope = to_value<Envelope>(r.leaf_value, leaf.kind);
+  return r;
+}
+
 // What the op computes on the resolved operands, in scalar T.
 template <Scalar T, class A>
 std::vector<Value<T>> run_node(const Checked<A>& op, const std::vector<const Value<T>*>& operands,
@@ -130,7 +139,6 @@ class Builder {
  public:
   Builder(Choices& c, const GenOptions& o) : c_(c), o_(o) {}
 
-
   // Adds the candidate's leaves, node and parameters when the op's rule and the values accept it.
   bool try_accept(const Candidate& cand) {
     std::vector<Resolved> ops(cand.operands.size());
@@ -142,9 +150,7 @@ class Builder {
       if (x.pool >= 0) {
         r.pooled = &pool_[static_cast<size_t>(x.pool)];
       } else {
-        r.leaf_value = draw_leaf(x.leaf, c_);
-        r.f64 = to_value<double>(r.leaf_value, x.leaf.kind);
-        r.envelope = to_value<Envelope>(r.leaf_value, x.leaf.kind);
+        r = drawn(x.leaf, c_);
       }
       if (x.pool < 0 && !within_limits(x.leaf.shape, o_)) return false;
       const Range domain = i < cand.domains.size() ? cand.domains[i] : Range::Any;
@@ -233,7 +239,7 @@ class Builder {
 
   Choices& c_;
   const GenOptions& o_;
-  };
+};
 
 // The graph outputs: the most recent real value an op computed (or, failing that, a real leaf),
 // and sometimes every other real op value nothing reads.
@@ -292,12 +298,8 @@ Result<GeneratedModel> generate(Choices& choices, const GenOptions& options) {
   }
   // A model needs a real output: when nothing real exists (only logical ops allowed), a real input.
   if (std::none_of(b.pool_.begin(), b.pool_.end(), [](const PoolValue& v) { return v.kind == ElemKind::Real; })) {
-    Leaf leaf{Shape(), ElemKind::Real};
-    Resolved r;
-    r.leaf_value = draw_leaf(leaf, choices);
-    r.f64 = to_value<double>(r.leaf_value, leaf.kind);
-    r.envelope = to_value<Envelope>(r.leaf_value, leaf.kind);
-    b.add_leaf(leaf, r);
+    const Leaf leaf{Shape(), ElemKind::Real};
+    b.add_leaf(leaf, drawn(leaf, choices));
   }
 
   GeneratedModel g;

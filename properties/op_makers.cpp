@@ -5,6 +5,7 @@
 // Adding an op to the op list without a maker here does not compile (make_for below); the worked
 // example is in docs/testing.md.
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <utility>
 
@@ -39,6 +40,11 @@ Range unary_domain(UnaryOp op) {
     case UnaryOp::Tan: return Range::Angle;
     default: return Range::Any;
   }
+}
+
+// The tensor axis an axis attribute names (ctx.axis and ctx.axes give them in range).
+size_t tensor_axis(int64_t axis, size_t rank) {
+  return static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
 }
 
 // A small positive slope or alpha: 1/8 .. 1/2.
@@ -92,23 +98,26 @@ Maker make(const PreluAttrs& proto, GenContext& ctx) {
   return Candidate{a, broadcast_pair(ctx, a.broadcast, ElemKind::Real, Range::Any, Range::Any), {}, {}};
 }
 
+// A real operand and two partners that broadcast against it under `b`, the first of kind `first`.
+std::array<Operand, 3> with_two_partners(GenContext& ctx, Broadcast b, ElemKind first) {
+  Operand x = ctx.operand(ElemKind::Real, 0, static_cast<size_t>(ctx.o.max_rank));
+  const Shape s = ctx.shape(x);
+  Operand p = ctx.of_shape(ctx.broadcast_partner(s, b), first);
+  Operand q = ctx.of_shape(ctx.broadcast_partner(s, b), ElemKind::Real);
+  return {std::move(x), std::move(p), std::move(q)};
+}
+
 Maker make(const ClampAttrs& proto, GenContext& ctx) {
   ClampAttrs a = proto;
   a.broadcast = ctx.broadcast_mode();
-  Operand x = ctx.operand(ElemKind::Real, 0, static_cast<size_t>(ctx.o.max_rank));
-  const Shape s = ctx.shape(x);
-  Operand lo = ctx.of_shape(ctx.broadcast_partner(s, a.broadcast), ElemKind::Real);
-  Operand hi = ctx.of_shape(ctx.broadcast_partner(s, a.broadcast), ElemKind::Real);
+  auto [x, lo, hi] = with_two_partners(ctx, a.broadcast, ElemKind::Real);
   return Candidate{a, {std::move(x), std::move(lo), std::move(hi)}, {}, {}};
 }
 
 Maker make(const SelectAttrs& proto, GenContext& ctx) {
   SelectAttrs a = proto;
   a.broadcast = ctx.broadcast_mode();
-  Operand x = ctx.operand(ElemKind::Real, 0, static_cast<size_t>(ctx.o.max_rank));
-  const Shape s = ctx.shape(x);
-  Operand cond = ctx.of_shape(ctx.broadcast_partner(s, a.broadcast), ElemKind::Logical);
-  Operand y = ctx.of_shape(ctx.broadcast_partner(s, a.broadcast), ElemKind::Real);
+  auto [x, cond, y] = with_two_partners(ctx, a.broadcast, ElemKind::Logical);
   return Candidate{a, {std::move(cond), std::move(x), std::move(y)}, {}, {}};
 }
 
@@ -227,42 +236,31 @@ Maker make(const BatchNormAttrs& proto, GenContext& ctx) {
   return cand;
 }
 
-Maker make(const LayerNormAttrs& proto, GenContext& ctx) {
-  LayerNormAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+// An op over a nonempty set of axes of one operand: layer_norm, softmax, the reductions.
+template <class A>
+Candidate over_axes(A a, ElemKind kind, GenContext& ctx) {
+  Operand x = ctx.operand(kind, 1, static_cast<size_t>(ctx.o.max_rank));
   a.axes = ctx.axes(ctx.shape(x).rank());
-  a.affine = ctx.c.flip(2);
   return unary_candidate(a, std::move(x));
 }
 
-Maker make(const SoftmaxAttrs& proto, GenContext& ctx) {
-  SoftmaxAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
-  a.axes = ctx.axes(ctx.shape(x).rank());
-  return unary_candidate(a, std::move(x));
+Maker make(const LayerNormAttrs& proto, GenContext& ctx) {
+  LayerNormAttrs a = proto;
+  a.affine = ctx.c.flip(2);
+  return over_axes(a, ElemKind::Real, ctx);
 }
+
+Maker make(const SoftmaxAttrs& proto, GenContext& ctx) { return over_axes(proto, ElemKind::Real, ctx); }
 
 Maker make(const ReduceAttrs& proto, GenContext& ctx) {
   ReduceAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
-  a.axes = ctx.axes(ctx.shape(x).rank());
   a.keep_dims = !ctx.c.flip(2);
-  return unary_candidate(a, std::move(x));
+  return over_axes(a, ElemKind::Real, ctx);
 }
 
-Maker make(const ArgReduceAttrs& proto, GenContext& ctx) {
-  ArgReduceAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
-  a.axes = ctx.axes(ctx.shape(x).rank());
-  return unary_candidate(a, std::move(x));
-}
+Maker make(const ArgReduceAttrs& proto, GenContext& ctx) { return over_axes(proto, ElemKind::Real, ctx); }
 
-Maker make(const LogicalReduceAttrs& proto, GenContext& ctx) {
-  LogicalReduceAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Logical, 1, static_cast<size_t>(ctx.o.max_rank));
-  a.axes = ctx.axes(ctx.shape(x).rank());
-  return unary_candidate(a, std::move(x));
-}
+Maker make(const LogicalReduceAttrs& proto, GenContext& ctx) { return over_axes(proto, ElemKind::Logical, ctx); }
 
 // A shape of the same element count: the count's prime factors grouped at random.
 Maker make(const ReshapeAttrs& proto, GenContext& ctx) {
@@ -301,7 +299,7 @@ Maker make(const ConcatAttrs& proto, GenContext& ctx) {
   Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
   const Shape s = ctx.shape(x);
   a.axis = ctx.axis(s.rank());
-  const auto ax = static_cast<size_t>(a.axis < 0 ? a.axis + static_cast<int64_t>(s.rank()) : a.axis);
+  const size_t ax = tensor_axis(a.axis, s.rank());
   Candidate cand = unary_candidate(a, std::move(x));
   const int64_t parts = ctx.c.between(1, 3);
   for (int64_t k = 0; k < parts; ++k) {
@@ -330,7 +328,7 @@ Maker make(const SliceAttrs& proto, GenContext& ctx) {
   a.axes = ctx.axes(s.rank());
   const bool strided = ctx.c.flip(3);
   for (int64_t axis : a.axes) {
-    const int64_t extent = s[static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(s.rank()) : axis)];
+    const int64_t extent = s[tensor_axis(axis, s.rank())];
     const int64_t stride = strided ? (ctx.c.flip(3) ? -1 : ctx.c.between(1, 2)) : 1;
     int64_t b = ctx.c.between(0, extent - 1), e = ctx.c.between(b + 1, extent);
     if (stride < 0) std::swap(b, e), b -= 1, e -= 1;  // from e - 1 down to b, exclusive: as many elements
@@ -347,7 +345,7 @@ Maker make(const GatherAttrs& proto, GenContext& ctx) {
   Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
   const Shape s = ctx.shape(x);
   a.axis = ctx.axis(s.rank());
-  const int64_t extent = s[static_cast<size_t>(a.axis < 0 ? a.axis + static_cast<int64_t>(s.rank()) : a.axis)];
+  const int64_t extent = s[tensor_axis(a.axis, s.rank())];
   Operand indices = ctx.operand(ElemKind::Integer, 0, 2);
   if (indices.pool < 0 || ctx.c.flip(2))
     indices = ctx.leaf(ctx.random_shape(0, 2), ElemKind::Integer, Range::Any, extent);

@@ -48,7 +48,7 @@ GeneratedModel shrink(const GeneratedModel& failing, const GenOptions& options,
     // generator, an operand): neither edit alone keeps the failure.
     for (size_t at = 0; at < best.choices.size(); ++at) {
       if (best.choices[at] == 0) continue;
-      for (size_t run = 1; run <= 32 && at + 1 + run <= best.choices.size(); run *= 2) {
+      for (size_t run = 1; run <= 32 && at + 1 + run <= best.choices.size(); run += run < 8 ? 1 : run) {  // 1..8, 16, 32
         std::vector<uint64_t> edited = best.choices;
         edited[at] -= 1;
         edited.erase(edited.begin() + static_cast<ptrdiff_t>(at + 1), edited.begin() + static_cast<ptrdiff_t>(at + 1 + run));

@@ -14,22 +14,13 @@
 #include "formats/nac/encode.hpp"
 #include "semantics/evaluate.hpp"
 #include "semantics/wellformed.hpp"
+#include "nac_weights_support.hpp"
 #include "temp_dir.hpp"
 
 using namespace nnref;
 using namespace nnref::properties;
 
 namespace {
-
-// Each parameter by the name the model gives it (the writer keeps the names: docs/nac.md).
-std::map<std::string, const HostTensor*> weights_by_name(const Model& m) {
-  std::map<std::string, const HostTensor*> out;
-  for (const auto& [key, entry] : m.payload.entries()) {
-    auto name = m.param_keys.find(key);
-    out[name != m.param_keys.end() ? name->second : key.first + "." + key.second] = &entry.tensor;
-  }
-  return out;
-}
 
 // Canonical node ids shared by the graphs it numbers: two nodes get the same id when they have the
 // same op, output shapes and kinds, parameters (by name), input position (an Input) and inputs
@@ -99,7 +90,7 @@ TEST_CASE("properties: NAC write then read gives the same graph, weights and out
       RC_ASSERT(cb[static_cast<size_t>(b.outputs[k].value.node)] == ca[static_cast<size_t>(a.outputs[k].value.node)]);
       RC_ASSERT(b.outputs[k].value.output == a.outputs[k].value.output);
     }
-    const auto want = weights_by_name(g.model), got = weights_by_name(read);
+    const auto want = test::weights_by_name(g.model), got = test::weights_by_name(read);
     RC_ASSERT(got.size() == want.size());
     for (const auto& [name, t] : want) {
       RC_ASSERT(got.count(name) == 1);
