@@ -88,7 +88,17 @@ MemoryPlan plan_memory(const Plan<float>& plan, const std::vector<FusedGroup>& g
     if (--readers_alive[r] == 0) arena.give_back(out.slots[static_cast<size_t>(r.first)][static_cast<size_t>(r.second)].offset);
   };
 
-  for (const FusedGroup& group : groups) {
+  // The engine copies every run-time input into its slot before the first step, so inputs are
+  // placed first: a later Input node must not share storage with a value computed before it.
+  const auto is_input = [&](const FusedGroup& g) { return std::holds_alternative<Checked<InputAttrs>>(plan.nodes[g.head].op); };
+  std::vector<const FusedGroup*> order;
+  for (const FusedGroup& group : groups)
+    if (is_input(group)) order.push_back(&group);
+  for (const FusedGroup& group : groups)
+    if (!is_input(group)) order.push_back(&group);
+
+  for (const FusedGroup* placed : order) {
+    const FusedGroup& group = *placed;
     const PlannedNode<float>& head = plan.nodes[group.head];
     const PlannedNode<float>& last = plan.nodes[group.last()];
     const auto& shapes = outputs_of(last.op);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <mpfi.h>
 
@@ -117,6 +118,8 @@ std::optional<RuntimeModel> runtime_model(const std::string& name, double ulps) 
   if (name == "f32") return make_model(name, 24, -125, 0x1.fffffep127, ulps);
   if (name == "f16") return make_model(name, 11, -13, 65504.0, ulps);
   if (name == "bf16") return make_model(name, 8, -125, 0x1.fep127, ulps);
+  // f64 judges nnref's own f64 oracle (tests/properties_engines_test.cpp); conform offers the others.
+  if (name == "f64") return make_model(name, 53, -1021, std::numeric_limits<double>::max(), ulps);
   return std::nullopt;
 }
 

@@ -123,7 +123,9 @@ TEST_CASE("fast engine: the memory plan gives values that are live at once disjo
         } else {
           root[v] = v;
           const int64_t bytes = slot.shape.count() * (slot.kind == ElemKind::Real ? 4 : slot.kind == ElemKind::Integer ? 8 : 1);
-          stored[v] = {slot.offset, slot.offset + bytes, g, groups.size()};  // until freed, or the end
+          // Inputs are copied in before the first step, whatever their place in the graph.
+          const bool input = std::holds_alternative<Checked<InputAttrs>>(last.op);
+          stored[v] = {slot.offset, slot.offset + bytes, input ? 0 : g, groups.size()};  // until freed, or the end
           CHECK(slot.offset % fastpath::kSlotAlignment == 0);
           CHECK(slot.offset + bytes <= memory.arena_bytes);
         }
@@ -152,6 +154,26 @@ TEST_CASE("fast engine: the memory plan gives values that are live at once disjo
       }
     CHECK(memory.live_peak_bytes <= memory.arena_bytes);
   }
+}
+
+TEST_CASE("fast engine: an input placed after a computed value keeps its own bytes") {
+  // Found by the engine property (tests/properties_engines_test.cpp): a dead copy computed before
+  // the later inputs took the integer index's bytes, so the gather read -0.0f's bits as an index.
+  Graph g;
+  g.add("x0", InputAttrs{{1}});
+  g.add("n1", UnaryAttrs{UnaryOp::Copy}, {{0, 0}});
+  g.add("x2", InputAttrs{{3}});
+  g.add("x3", InputAttrs{{}, ElemKind::Integer});
+  const int64_t gather = g.add("n4", GatherAttrs{0}, {{2, 0}, {3, 0}});
+  g.outputs = {{"y", {gather, 0}}};
+  Model m;
+  m.graph = g;
+  const std::vector<HostTensor> inputs = {{DType::F32, Shape::of({1}), {-0.0}},
+                                          {DType::F32, Shape::of({3}), {5, 6, 7}},
+                                          {DType::I64, Shape(), {2}}};
+  const auto y = run_fast(plan_of(m), inputs, 1);
+  REQUIRE(y.size() == 1);
+  CHECK(y[0].values() == std::vector<float>{7.0f});  // x2[2]
 }
 
 TEST_CASE("fast engine: resnet_block runs as 4 steps, each conv with its batch norm (and the first relu) fused") {

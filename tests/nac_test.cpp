@@ -15,6 +15,7 @@
 #include "formats/nac/encode.hpp"
 #include "formats/nac/ir_fields.hpp"
 #include "formats/tensor_files/npy.hpp"
+#include "nac_weights_support.hpp"
 #include "temp_dir.hpp"
 
 using namespace nnref;
@@ -86,17 +87,6 @@ Model load(const std::string& path, WeightsPolicy policy = WeightsPolicy::Requir
   for (const Diagnostic& d : r.diagnostics) INFO(format_diagnostic(d));
   REQUIRE(r.model);
   return std::move(*r.model);
-}
-
-// Every parameter of `m`, by its name in the weights (param_keys).
-std::map<std::string, const HostTensor*> weights_by_name(const Model& m) {
-  std::map<std::string, const HostTensor*> out;
-  for (const auto& [key, entry] : m.payload.entries()) {
-    auto name = m.param_keys.find(key);
-    // unnamed in the source: the writer names it <node>.<role> (docs/nac.md)
-    out[name != m.param_keys.end() ? name->second : key.first + "." + key.second] = &entry.tensor;
-  }
-  return out;
 }
 
 const char* const kExamples[] = {"mlp", "mnist_classifier", "resnet_block", "downsample_block"};
