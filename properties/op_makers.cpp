@@ -1,0 +1,430 @@
+// One maker per op of the op list: from the op's prototype (its attributes as op_prototypes gives
+// them, one per name of a family) and the choices, a proposal of attributes and operands that is
+// plausible but not checked here: the generator checks it through the op's own rule and rejects
+// what fails. A maker never restates a shape rule; it only draws values that often satisfy it.
+// Adding an op to the op list without a maker here does not compile (make_for below); the worked
+// example is in docs/testing.md.
+#include <algorithm>
+#include <numeric>
+#include <utility>
+
+#include "properties/gen_context.hpp"
+
+namespace nnref::properties {
+
+namespace {
+
+using Maker = std::optional<Candidate>;
+
+Candidate unary_candidate(OpAttrs op, Operand x, Range domain = Range::Any) {
+  return Candidate{std::move(op), {std::move(x)}, {domain}, {}};
+}
+
+Range unary_domain(UnaryOp op) {
+  switch (op) {
+    case UnaryOp::Log:
+    case UnaryOp::Log2:
+    case UnaryOp::Sqrt:
+    case UnaryOp::Rsqrt: return Range::Positive;
+    case UnaryOp::Rcp:
+    case UnaryOp::Rsqr: return Range::NonZero;
+    case UnaryOp::Asin:
+    case UnaryOp::Acos:
+    case UnaryOp::Atanh: return Range::Unit;
+    case UnaryOp::Acosh: return Range::AboveOne;
+    case UnaryOp::Exp:
+    case UnaryOp::Sinh:
+    case UnaryOp::Cosh:
+    case UnaryOp::Softplus: return Range::Exponent;
+    case UnaryOp::Tan: return Range::Angle;
+    default: return Range::Any;
+  }
+}
+
+// A small positive slope or alpha: 1/8 .. 1/2.
+double small_fraction(GenContext& ctx) { return static_cast<double>(ctx.c.between(1, 4)) / 8.0; }
+
+Maker make(const InputAttrs&, GenContext&) { return std::nullopt; }  // leaves: GenContext::leaf
+Maker make(const ConstAttrs&, GenContext&) { return std::nullopt; }
+
+Maker make(const UnaryAttrs& proto, GenContext& ctx) {
+  UnaryAttrs a = proto;
+  if (a.op == UnaryOp::Elu || a.op == UnaryOp::LeakyRelu) a.alpha = Real(small_fraction(ctx));
+  const Range domain = unary_domain(a.op);
+  return unary_candidate(a, ctx.operand(ElemKind::Real, 0, static_cast<size_t>(ctx.o.max_rank), domain), domain);
+}
+
+// Two operands that broadcast under `b`, in either order.
+std::vector<Operand> broadcast_pair(GenContext& ctx, Broadcast b, ElemKind kind, Range first, Range second) {
+  Operand x = ctx.operand(kind, 0, static_cast<size_t>(ctx.o.max_rank), first);
+  Operand y = ctx.of_shape(ctx.broadcast_partner(ctx.shape(x), b), kind, second);
+  return {std::move(x), std::move(y)};
+}
+
+Maker make(const BinaryAttrs& proto, GenContext& ctx) {
+  BinaryAttrs a = proto;
+  a.broadcast = ctx.broadcast_mode();
+  Range first = Range::Any, second = Range::Any;
+  if (a.op == BinaryOp::Div) second = Range::NonZero;
+  if (a.op == BinaryOp::Pow) first = Range::Positive, second = Range::Exponent;
+  auto xs = broadcast_pair(ctx, a.broadcast, ElemKind::Real, first, second);
+  if (first == second && ctx.c.flip(2)) std::swap(xs[0], xs[1]);
+  return Candidate{a, std::move(xs), {first, second}, {}};
+}
+
+Maker make(const CompareAttrs& proto, GenContext& ctx) {
+  CompareAttrs a = proto;
+  a.broadcast = ctx.broadcast_mode();
+  return Candidate{a, broadcast_pair(ctx, a.broadcast, ElemKind::Real, Range::Any, Range::Any), {}, {}};
+}
+
+Maker make(const LogicalAttrs& proto, GenContext& ctx) {
+  LogicalAttrs a = proto;
+  a.broadcast = ctx.broadcast_mode();
+  if (a.op == LogicalOp::Not)
+    return unary_candidate(a, ctx.operand(ElemKind::Logical, 0, static_cast<size_t>(ctx.o.max_rank)));
+  return Candidate{a, broadcast_pair(ctx, a.broadcast, ElemKind::Logical, Range::Any, Range::Any), {}, {}};
+}
+
+Maker make(const PreluAttrs& proto, GenContext& ctx) {
+  PreluAttrs a = proto;
+  a.broadcast = ctx.broadcast_mode();
+  return Candidate{a, broadcast_pair(ctx, a.broadcast, ElemKind::Real, Range::Any, Range::Any), {}, {}};
+}
+
+Maker make(const ClampAttrs& proto, GenContext& ctx) {
+  ClampAttrs a = proto;
+  a.broadcast = ctx.broadcast_mode();
+  Operand x = ctx.operand(ElemKind::Real, 0, static_cast<size_t>(ctx.o.max_rank));
+  const Shape s = ctx.shape(x);
+  Operand lo = ctx.of_shape(ctx.broadcast_partner(s, a.broadcast), ElemKind::Real);
+  Operand hi = ctx.of_shape(ctx.broadcast_partner(s, a.broadcast), ElemKind::Real);
+  return Candidate{a, {std::move(x), std::move(lo), std::move(hi)}, {}, {}};
+}
+
+Maker make(const SelectAttrs& proto, GenContext& ctx) {
+  SelectAttrs a = proto;
+  a.broadcast = ctx.broadcast_mode();
+  Operand x = ctx.operand(ElemKind::Real, 0, static_cast<size_t>(ctx.o.max_rank));
+  const Shape s = ctx.shape(x);
+  Operand cond = ctx.of_shape(ctx.broadcast_partner(s, a.broadcast), ElemKind::Logical);
+  Operand y = ctx.of_shape(ctx.broadcast_partner(s, a.broadcast), ElemKind::Real);
+  return Candidate{a, {std::move(cond), std::move(x), std::move(y)}, {}, {}};
+}
+
+Maker make(const AddNAttrs& proto, GenContext& ctx) {
+  Operand x = ctx.operand(ElemKind::Real, 0, static_cast<size_t>(ctx.o.max_rank));
+  Candidate cand{proto, {x}, {}, {}};
+  const int64_t n = ctx.c.between(2, 4);
+  for (int64_t k = 1; k < n; ++k) cand.operands.push_back(ctx.of_shape(ctx.shape(x), ElemKind::Real));
+  return cand;
+}
+
+Maker make(const BroadcastToAttrs& proto, GenContext& ctx) {
+  BroadcastToAttrs a = proto;
+  a.broadcast = ctx.broadcast_mode();
+  // The operand is a partner of the target: the target drawn first, the operand broadcasts to it.
+  const Shape target = ctx.random_shape(0, static_cast<size_t>(ctx.o.max_rank));
+  a.dims = target.dims();
+  return unary_candidate(a, ctx.of_shape(ctx.broadcast_partner(target, a.broadcast), ElemKind::Real));
+}
+
+Maker make(const LinearAttrs& proto, GenContext& ctx) {
+  LinearAttrs a = proto;
+  a.units = ctx.c.between(1, ctx.o.max_extent);
+  a.layout = ctx.c.flip(2) ? WeightLayout::OutIn : WeightLayout::InOut;
+  a.has_bias = !ctx.c.flip(3);
+  return unary_candidate(a, ctx.operand(ElemKind::Real, 2, 2));
+}
+
+Maker make(const MatMulAttrs& proto, GenContext& ctx) {
+  MatMulAttrs a = proto;
+  a.transpose_a = ctx.c.flip(3);
+  a.transpose_b = ctx.c.flip(3);
+  Operand x = ctx.operand(ElemKind::Real, 2, static_cast<size_t>(ctx.o.max_rank));
+  std::vector<int64_t> b = ctx.shape(x).dims();
+  const size_t r = b.size();
+  const int64_t k = a.transpose_a ? b[r - 2] : b[r - 1], n = ctx.c.between(1, ctx.o.max_extent);
+  b[r - 2] = a.transpose_b ? n : k;
+  b[r - 1] = a.transpose_b ? k : n;
+  auto shape = Shape::make(b);
+  if (!shape) return std::nullopt;
+  Operand y = ctx.of_shape(*shape, ElemKind::Real);
+  return Candidate{a, {std::move(x), std::move(y)}, {}, {}};
+}
+
+// The window attributes of conv, deconv and pool over the spatial extents `spatial`.
+template <class A>
+void draw_window(A& a, const std::vector<int64_t>& spatial, GenContext& ctx, bool with_padding) {
+  for (int64_t extent : spatial) {
+    const int64_t k = ctx.c.between(1, std::min<int64_t>(extent, 3));
+    a.kernel.push_back(k);
+    a.stride.push_back(ctx.c.between(1, 2));
+    a.dilation.push_back(ctx.c.flip(4) ? 2 : 1);
+    if (with_padding) a.padding.emplace_back(ctx.c.between(0, k - 1), ctx.c.between(0, k - 1));
+  }
+}
+
+int64_t divisor_of(int64_t n, GenContext& ctx) {
+  std::vector<int64_t> ds;
+  for (int64_t d = 1; d <= n; ++d)
+    if (n % d == 0) ds.push_back(d);
+  return ds[static_cast<size_t>(ctx.c.below(ds.size()))];
+}
+
+std::vector<int64_t> spatial_extents(const Shape& s, Layout layout) {
+  const auto& d = s.dims();
+  return layout == Layout::ChannelsFirst ? std::vector<int64_t>(d.begin() + 2, d.end())
+                                         : std::vector<int64_t>(d.begin() + 1, d.end() - 1);
+}
+
+PadMode pad_mode(GenContext& ctx) {
+  static constexpr PadMode kModes[] = {PadMode::Explicit, PadMode::Valid, PadMode::SameUpper, PadMode::SameLower};
+  return kModes[ctx.c.below(4)];
+}
+
+Maker make(const ConvAttrs& proto, GenContext& ctx) {
+  ConvAttrs a = proto;
+  a.layout = ctx.c.flip(4) ? Layout::ChannelsLast : Layout::ChannelsFirst;
+  a.pad_mode = pad_mode(ctx);
+  a.has_bias = !ctx.c.flip(3);
+  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, static_cast<size_t>(ctx.o.max_rank)));
+  const Shape& s = ctx.shape(x);
+  const int64_t channels = a.layout == Layout::ChannelsFirst ? s[1] : s[s.rank() - 1];
+  a.groups = divisor_of(channels, ctx);
+  a.out_channels = a.groups * ctx.c.between(1, std::max<int64_t>(1, ctx.o.max_extent / a.groups));
+  draw_window(a, spatial_extents(s, a.layout), ctx, a.pad_mode == PadMode::Explicit);
+  return unary_candidate(a, std::move(x));
+}
+
+Maker make(const DeconvAttrs& proto, GenContext& ctx) {
+  DeconvAttrs a = proto;
+  a.has_bias = !ctx.c.flip(3);
+  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, static_cast<size_t>(ctx.o.max_rank)));
+  const Shape& s = ctx.shape(x);
+  a.groups = divisor_of(s[1], ctx);
+  a.out_channels = a.groups * ctx.c.between(1, std::max<int64_t>(1, ctx.o.max_extent / a.groups));
+  draw_window(a, spatial_extents(s, Layout::ChannelsFirst), ctx, true);
+  return unary_candidate(a, std::move(x));
+}
+
+Maker make(const PoolAttrs& proto, GenContext& ctx) {
+  PoolAttrs a = proto;
+  a.layout = ctx.c.flip(4) ? Layout::ChannelsLast : Layout::ChannelsFirst;
+  a.pad_mode = pad_mode(ctx);
+  a.border = ctx.c.flip(3) ? PoolBorder::Constant : PoolBorder::Ignore;
+  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, static_cast<size_t>(ctx.o.max_rank)));
+  draw_window(a, spatial_extents(ctx.shape(x), a.layout), ctx, a.pad_mode == PadMode::Explicit);
+  return unary_candidate(a, std::move(x));
+}
+
+Maker make(const BatchNormAttrs& proto, GenContext& ctx) {
+  BatchNormAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Real, 2, static_cast<size_t>(ctx.o.max_rank));
+  a.channel_axis = ctx.c.flip(4) ? -1 : 1;
+  Candidate cand = unary_candidate(a, std::move(x));
+  cand.param_ranges["variance"] = Range::Positive;
+  return cand;
+}
+
+Maker make(const LayerNormAttrs& proto, GenContext& ctx) {
+  LayerNormAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  a.axes = ctx.axes(ctx.shape(x).rank());
+  a.affine = ctx.c.flip(2);
+  return unary_candidate(a, std::move(x));
+}
+
+Maker make(const SoftmaxAttrs& proto, GenContext& ctx) {
+  SoftmaxAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  a.axes = ctx.axes(ctx.shape(x).rank());
+  return unary_candidate(a, std::move(x));
+}
+
+Maker make(const ReduceAttrs& proto, GenContext& ctx) {
+  ReduceAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  a.axes = ctx.axes(ctx.shape(x).rank());
+  a.keep_dims = !ctx.c.flip(2);
+  return unary_candidate(a, std::move(x));
+}
+
+Maker make(const ArgReduceAttrs& proto, GenContext& ctx) {
+  ArgReduceAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  a.axes = ctx.axes(ctx.shape(x).rank());
+  return unary_candidate(a, std::move(x));
+}
+
+Maker make(const LogicalReduceAttrs& proto, GenContext& ctx) {
+  LogicalReduceAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Logical, 1, static_cast<size_t>(ctx.o.max_rank));
+  a.axes = ctx.axes(ctx.shape(x).rank());
+  return unary_candidate(a, std::move(x));
+}
+
+// A shape of the same element count: the count's prime factors grouped at random.
+Maker make(const ReshapeAttrs& proto, GenContext& ctx) {
+  ReshapeAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Real, 0, static_cast<size_t>(ctx.o.max_rank));
+  int64_t n = ctx.shape(x).count();
+  std::vector<int64_t> factors;
+  for (int64_t p = 2; p * p <= n; ++p)
+    while (n % p == 0) factors.push_back(p), n /= p;
+  if (n > 1) factors.push_back(n);
+  const auto rank = static_cast<size_t>(ctx.c.between(1, ctx.o.max_rank));
+  a.dims.assign(rank, 1);
+  for (int64_t f : factors) a.dims[ctx.c.below(rank)] *= f;
+  if (ctx.c.flip(3)) a.dims[ctx.c.below(rank)] = -1;
+  return unary_candidate(a, std::move(x));
+}
+
+Maker make(const FlattenAttrs& proto, GenContext& ctx) {
+  FlattenAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  a.axis = ctx.c.between(0, static_cast<int64_t>(ctx.shape(x).rank()));
+  return unary_candidate(a, std::move(x));
+}
+
+Maker make(const TransposeAttrs& proto, GenContext& ctx) {
+  TransposeAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  a.perm.resize(ctx.shape(x).rank());
+  std::iota(a.perm.begin(), a.perm.end(), 0);
+  for (size_t i = a.perm.size(); i > 1; --i) std::swap(a.perm[i - 1], a.perm[ctx.c.below(i)]);  // Fisher–Yates
+  return unary_candidate(a, std::move(x));
+}
+
+Maker make(const ConcatAttrs& proto, GenContext& ctx) {
+  ConcatAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  const Shape s = ctx.shape(x);
+  a.axis = ctx.axis(s.rank());
+  const auto ax = static_cast<size_t>(a.axis < 0 ? a.axis + static_cast<int64_t>(s.rank()) : a.axis);
+  Candidate cand = unary_candidate(a, std::move(x));
+  const int64_t parts = ctx.c.between(1, 3);
+  for (int64_t k = 0; k < parts; ++k) {
+    std::vector<int64_t> d = s.dims();
+    if (!ctx.c.flip(3)) d[ax] = ctx.c.between(1, ctx.o.max_extent);
+    auto part = Shape::make(d);
+    if (!part) return std::nullopt;
+    cand.operands.push_back(ctx.of_shape(*part, ElemKind::Real));
+  }
+  return cand;
+}
+
+Maker make(const SplitAttrs& proto, GenContext& ctx) {
+  SplitAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  a.axis = ctx.axis(ctx.shape(x).rank());
+  const int64_t parts = ctx.c.between(1, 3);
+  for (int64_t k = 0; k < parts; ++k) a.ratios.push_back(ctx.c.between(1, 2));
+  return unary_candidate(a, std::move(x));
+}
+
+Maker make(const SliceAttrs& proto, GenContext& ctx) {
+  SliceAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  const Shape s = ctx.shape(x);
+  a.axes = ctx.axes(s.rank());
+  const bool strided = ctx.c.flip(3);
+  for (int64_t axis : a.axes) {
+    const int64_t extent = s[static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(s.rank()) : axis)];
+    const int64_t stride = strided ? (ctx.c.flip(3) ? -1 : ctx.c.between(1, 2)) : 1;
+    int64_t b = ctx.c.between(0, extent - 1), e = ctx.c.between(b + 1, extent);
+    if (stride < 0) std::swap(b, e), b -= 1, e -= 1;  // from e - 1 down to b, exclusive: as many elements
+    if (ctx.c.flip(4)) b -= extent;                  // the same position, counted from the end
+    a.begin.push_back(b);
+    a.end.push_back(e);
+    if (strided) a.stride.push_back(stride);
+  }
+  return unary_candidate(a, std::move(x));
+}
+
+Maker make(const GatherAttrs& proto, GenContext& ctx) {
+  GatherAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  const Shape s = ctx.shape(x);
+  a.axis = ctx.axis(s.rank());
+  const int64_t extent = s[static_cast<size_t>(a.axis < 0 ? a.axis + static_cast<int64_t>(s.rank()) : a.axis)];
+  Operand indices = ctx.operand(ElemKind::Integer, 0, 2);
+  if (indices.pool < 0 || ctx.c.flip(2))
+    indices = ctx.leaf(ctx.random_shape(0, 2), ElemKind::Integer, Range::Any, extent);
+  return Candidate{a, {std::move(x), std::move(indices)}, {}, {}};
+}
+
+Maker make(const CastAttrs& proto, GenContext& ctx) {
+  static constexpr ElemKind kKinds[] = {ElemKind::Real, ElemKind::Integer, ElemKind::Logical};
+  CastAttrs a = proto;
+  a.from = kKinds[ctx.c.below(3)];
+  a.to = kKinds[ctx.c.below(3)];
+  return unary_candidate(a, ctx.operand(a.from, 0, static_cast<size_t>(ctx.o.max_rank)));
+}
+
+Maker make(const PadAttrs& proto, GenContext& ctx) {
+  static constexpr PadBorder kBorders[] = {PadBorder::Constant, PadBorder::Reflect, PadBorder::Replicate,
+                                           PadBorder::ReflectEven};
+  PadAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  a.border = kBorders[ctx.c.below(4)];
+  a.value = Real(static_cast<double>(ctx.c.between(0, 8)) / 4.0);
+  for (size_t i = 0; i < ctx.shape(x).rank(); ++i) a.padding.emplace_back(ctx.c.between(0, 2), ctx.c.between(0, 2));
+  return unary_candidate(a, std::move(x));
+}
+
+Maker make(const SqueezeAttrs& proto, GenContext& ctx) {
+  SqueezeAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  const Shape& s = ctx.shape(x);
+  for (size_t i = 0; i < s.rank(); ++i)
+    if (s[i] == 1 && (a.axes.empty() || ctx.c.flip(2))) a.axes.push_back(static_cast<int64_t>(i));
+  if (a.axes.empty()) return std::nullopt;
+  return unary_candidate(a, std::move(x));
+}
+
+Maker make(const UnsqueezeAttrs& proto, GenContext& ctx) {
+  UnsqueezeAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Real, 0, static_cast<size_t>(std::max(0, ctx.o.max_rank - 1)));
+  const auto added = static_cast<size_t>(ctx.c.between(1, 2));
+  std::vector<int64_t> positions(ctx.shape(x).rank() + added);  // of the new axes in the output
+  std::iota(positions.begin(), positions.end(), 0);
+  for (size_t i = 0; i < added; ++i) std::swap(positions[i], positions[i + ctx.c.below(positions.size() - i)]);
+  a.axes.assign(positions.begin(), positions.begin() + static_cast<ptrdiff_t>(added));
+  std::sort(a.axes.begin(), a.axes.end());
+  return unary_candidate(a, std::move(x));
+}
+
+// Every op of the op list needs an overload of make above: std::visit does not compile otherwise.
+Maker make_for(const OpAttrs& proto, GenContext& ctx) {
+  return std::visit([&](const auto& a) { return make(a, ctx); }, proto);
+}
+
+// Each generated op name with its prototype, in op list order; inputs and constants are leaves.
+const std::vector<std::pair<std::string, OpAttrs>>& prototypes() {
+  static const std::vector<std::pair<std::string, OpAttrs>> all = [] {
+    std::vector<std::pair<std::string, OpAttrs>> v;
+    for (const std::string& name : all_op_names()) {
+      if (name == "input" || name == "const") continue;
+      v.emplace_back(name, *op_by_name(name));
+    }
+    return v;
+  }();
+  return all;
+}
+
+}  // namespace
+
+std::vector<std::string> maker_op_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, proto] : prototypes()) names.push_back(name);
+  return names;
+}
+
+std::optional<Candidate> make_candidate(const std::string& name, GenContext& ctx) {
+  for (const auto& [n, proto] : prototypes())
+    if (n == name) return make_for(proto, ctx);
+  return std::nullopt;
+}
+
+}  // namespace nnref::properties
