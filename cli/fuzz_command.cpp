@@ -1,12 +1,14 @@
 // nnref fuzz: generated models (properties/generate.hpp) judged by nnref's float32 engines and by
 // an external runtime, each answer against the float32 envelope as conform judges it; a failure is
 // shrunk and written as a reproducer folder, and the campaign goes on. docs/cli.md, docs/testing.md.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <sstream>
 
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
@@ -125,11 +127,18 @@ Json report_failure(const FuzzOptions& o, const Campaign& c, int64_t k, const pr
   fs::remove_all(dir, ec);
   fs::create_directories(dir, ec);
   ordered.insert(ordered.begin(), failing.begin(), failing.end());
-  const ChildEnd written = run_in_child(seconds + 60, [&](std::ostream&, std::ostream& child_err) {
+  const Work write = [&](std::ostream&, std::ostream& child_err) {
     Status s = write_reproducer(dir, origin, shrunk, ordered, nnref_binary(), o.max_memory);
-    if (!s) child_err << "error[" << s.error().code << "]: " << s.error().message << "\n";
+    if (!s) child_err << "error[" << s.error().code << "]: " << s.error().message;
     return s ? 0 : 1;
-  });
+  };
+  ChildEnd written;
+  if (o.no_isolation) {
+    std::ostringstream ignored, write_err;
+    written = {ChildEnd::End::Exited, write(ignored, write_err), {}, write_err.str()};
+  } else {
+    written = run_in_child(seconds + 60, write);
+  }
   std::string note = outcome.note;
   if (!written.succeeded()) {
     const std::string how = written.describe() + (written.err.empty() ? "" : ": " + written.err);

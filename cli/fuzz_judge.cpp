@@ -15,12 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string shell_quoted(const std::string& arg) {
-  std::string q = "'";
-  for (char ch : arg) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return q + "'";
-}
-
 std::string diagnostic_text(const Diagnostic& d) { return "error[" + d.code + "]: " + d.message; }
 
 SubjectJudgement no_answer(const std::string& subject, std::string why) {
@@ -48,7 +42,7 @@ SubjectJudgement judge_runtime(const ExternalRuntime& r, const Model& m, const s
   }
   std::error_code ignored;
   fs::remove(dir / files->output, ignored);  // an answer left by an earlier run is no answer
-  const ChildEnd run = run_shell(runtime_command(r, *files, dir), r.timeout_seconds, (dir / files->log).string());
+  const ChildEnd run = run_shell(runtime_command(r, *files, shell_quoted(dir.string()) + "/"), r.timeout_seconds, (dir / files->log).string());
   if (!run.succeeded())
     return no_answer("runtime", "the runtime's command " + run.describe() + " (its output: " + (dir / files->log).string() + ")");
   auto actual = read_actual((dir / files->output).string(), files->written, enclosures.shapes());
@@ -57,6 +51,12 @@ SubjectJudgement judge_runtime(const ExternalRuntime& r, const Model& m, const s
 }
 
 }  // namespace
+
+std::string shell_quoted(const std::string& arg) {
+  std::string q = "'";
+  for (char ch : arg) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
 
 RuntimeModel float32_runtime() { return *runtime_model("f32"); }
 
@@ -80,7 +80,7 @@ Result<RuntimeFiles> write_runtime_files(const std::string& format, const Model&
     return make_error("io.read", "the model written to '" + path->string() + "' cannot be read back");
   }
   RuntimeFiles f;
-  f.model = fs::relative(*path, dir);
+  f.model = path->lexically_relative(dir);
   f.written = std::move(*loaded.model);
   const NamedTensors named = named_inputs(f.written.graph, inputs);
   f.input = named.size() == 1 ? "input.npy" : "input.npz";
@@ -90,7 +90,7 @@ Result<RuntimeFiles> write_runtime_files(const std::string& format, const Model&
   return f;
 }
 
-std::string runtime_command(const ExternalRuntime& r, const RuntimeFiles& f, const fs::path& base) {
+std::string runtime_command(const ExternalRuntime& r, const RuntimeFiles& f, const std::string& folder) {
   std::string command;
   for (size_t pos = 0; pos < r.command.size();) {
     const size_t open = r.command.find('{', pos);
@@ -102,7 +102,7 @@ std::string runtime_command(const ExternalRuntime& r, const RuntimeFiles& f, con
     const std::string field = r.command.substr(open + 1, close - open - 1);
     const fs::path* file = field == "model" ? &f.model : field == "input" ? &f.input : field == "output" ? &f.output : nullptr;
     command += r.command.substr(pos, open - pos);
-    command += file ? shell_quoted((base / *file).string()) : r.command.substr(open, close - open + 1);
+    command += file ? folder + shell_quoted(file->string()) : r.command.substr(open, close - open + 1);
     pos = close + 1;
   }
   return command;

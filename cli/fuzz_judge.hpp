@@ -63,9 +63,12 @@ Result<RuntimeFiles> write_runtime_files(const std::string& format, const Model&
                                            const std::vector<HostTensor>& inputs, const std::filesystem::path& dir,
                                            int64_t max_memory);
 
-// The runtime's command with {model}, {input} and {output} replaced by the files' paths under
-// `base` (empty: the relative paths), shell-quoted.
-std::string runtime_command(const ExternalRuntime& r, const RuntimeFiles& f, const std::filesystem::path& base);
+// The runtime's command with {model}, {input} and {output} replaced by the files' paths, each
+// shell-quoted after `folder`, shell text naming their folder with a trailing '/' ("'/tmp/w'/",
+// "\"$here\"/").
+std::string runtime_command(const ExternalRuntime& r, const RuntimeFiles& f, const std::string& folder);
+
+std::string shell_quoted(const std::string& arg);
 
 // The model's inputs named as its graph's inputs.
 NamedTensors named_inputs(const Graph& g, const std::vector<HostTensor>& inputs);

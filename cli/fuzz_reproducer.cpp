@@ -51,22 +51,28 @@ Result<RuntimeFiles> write_model_and_input(const Model& m, const std::vector<Hos
   return files;
 }
 
-// The one command that reproduces the first failing subject's verdict, run from the folder.
+// The one command that reproduces the first failing subject's verdict. An engine's runs in the
+// folder; a runtime's runs where the campaign ran, as its command may name files relative to
+// there, on the folder's files.
 std::string reproduce_script(const RuntimeFiles& files, const Subject& subject, const std::string& nnref_binary,
                              const std::string& header) {
-  std::string conform = "\"${NNREF:-" + nnref_binary + "}\" conform " + files.model.string() + " --input " +
-                        files.input.string();
-  std::string command;
+  const std::string here = subject.runtime ? "\"$here\"/" : "";
+  std::error_code ignored;
+  const std::string conform = "\"${NNREF:-" + nnref_binary + "}\" conform " + here + shell_quoted(files.model.string()) +
+                              " --input " + here + shell_quoted(files.input.string());
+  std::string go = "cd \"$(dirname \"$0\")\" || exit 2\n", command;
   if (subject.runtime) {
-    command = runtime_command(*subject.runtime, files, "") + " && " + conform + " --actual " + files.output.string();
+    go = "here=$(cd \"$(dirname \"$0\")\" && pwd) || exit 2\ncd " + shell_quoted(fs::current_path(ignored).string()) +
+         " || exit 2\n";
+    command = runtime_command(*subject.runtime, files, here) + " && " + conform + " --actual " + here +
+              shell_quoted(files.output.string());
   } else {
     command = "exec " + conform + " --engine " + (subject.engine.engine == "oracle" ? "f32" : subject.engine.engine);
   }
   return "#!/bin/sh\n" + header +
          "# Exits 0 once the model conforms (the failure is gone), non-zero while it reproduces.\n"
-         "# NNREF names the nnref binary to run, if not the one that found it.\n"
-         "cd \"$(dirname \"$0\")\" || exit 2\n" +
-         command + "\n";
+         "# NNREF names the nnref binary to run, if not the one that found it.\n" +
+         go + command + "\n";
 }
 
 }  // namespace
@@ -88,8 +94,9 @@ Status write_reproducer(const fs::path& dir, const FailureOrigin& origin, const 
                              " op nodes, shrunk to " + std::to_string(nodes) + ")\n";
   if (Status s = write_text(dir / "reproduce.sh", reproduce_script(*files, subjects.front(), nnref_binary, header)); !s)
     return s;
+  std::error_code ignored;  // without the execute bit, `sh reproduce.sh` still runs it
   fs::permissions(dir / "reproduce.sh", fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
-                  fs::perm_options::add);
+                  fs::perm_options::add, ignored);
 
   std::ofstream verdict(dir / "verdict.txt", std::ios::trunc);
   verdict << header.substr(2) << "judged on " << files->model.string() << " as read back, input " << files->input.string()

@@ -34,7 +34,8 @@ Json summary(const fs::path& out, const std::string& shard = "0-of-1") {
   return Json::parse(slurp(out / ("summary-" + shard + ".json")));
 }
 
-// A correct runtime: nnref's float32 oracle, run as a user would run it, which keeps a copy of
+// A correct runtime reading NAC (every generated model is one; the default format becomes NNL once
+// nnref writes it): nnref's float32 oracle, run as a user would run it, which keeps a copy of
 // each model it is given in KEEP (numbered in the order it gets them). PERTURB (when not empty)
 // is a Python statement run on the outputs `z` (a dict of arrays) before they are written back.
 fs::path write_runtime(const fs::path& dir, const std::string& perturb) {
@@ -173,7 +174,7 @@ TEST_CASE("fuzz: a campaign is a function of its seed, and shards partition it")
   const fs::path script = write_runtime(tmp.path, "");
   const auto campaign = [&](const std::string& name, const std::string& shard) {
     const fs::path keep = tmp / (name + "-kept");
-    Run r = nnref_cli({"fuzz", "--seed", "11", "--count", "8", "--shard", shard, "--max-nodes", "6", "--runtime",
+    Run r = nnref_cli({"fuzz", "--seed", "11", "--count", "8", "--shard", shard, "--max-nodes", "6", "--runtime-format", "nac", "--runtime",
                        runtime_arg(script, keep), "--out", (tmp / name).string()});
     INFO(r.err);
     CHECK(r.code == 0);
@@ -199,7 +200,7 @@ TEST_CASE("fuzz: a campaign is a function of its seed, and shards partition it")
 TEST_CASE("fuzz: a correct runtime gives no failure") {
   test::TempDir tmp("fuzz_correct");
   const fs::path script = write_runtime(tmp.path, "");
-  Run r = nnref_cli({"fuzz", "--seed", "5", "--count", "12", "--max-nodes", "10", "--runtime",
+  Run r = nnref_cli({"fuzz", "--seed", "5", "--count", "12", "--max-nodes", "10", "--runtime-format", "nac", "--runtime",
                      runtime_arg(script, tmp / "kept"), "--out", (tmp / "out").string()});
   INFO(r.err);
   CHECK(r.code == 0);
@@ -218,8 +219,8 @@ TEST_CASE("fuzz: a wrong runtime is caught, shrunk and reproduced") {
   const fs::path out = tmp / "campaign";  // not "out": nnref_process keeps its stdout there
   const uint64_t seed = 21;
   Run r = nnref_process({"fuzz", "--seed", std::to_string(seed), "--count", "3", "--max-nodes", "8",
-                         "--shrink-attempts", "30", "--runtime", runtime_arg(script, tmp / "kept"), "--out",
-                         out.string()},
+                         "--shrink-attempts", "30", "--runtime-format", "nac", "--runtime",
+                         runtime_arg(script, tmp / "kept"), "--out", out.string()},
                         tmp.path);
   INFO(r.err);
   REQUIRE(r.code == 1);
@@ -262,7 +263,7 @@ TEST_CASE("fuzz: a runtime that fails to answer fails the model") {
                                      std::string("exit 7"), std::string("true")}) {
     const fs::path out = tmp / ("out" + std::to_string(runtime.size()));
     Run r = nnref_cli({"fuzz", "--seed", "2", "--count", "1", "--timeout", "0.5", "--shrink-attempts", "0",
-                       "--runtime", runtime, "--out", out.string()});
+                       "--runtime-format", "nac", "--runtime", runtime, "--out", out.string()});
     INFO(runtime << ": " << r.err);
     CHECK(r.code == 1);
     const Json s = summary(out);
