@@ -5,7 +5,9 @@
 
 #include "checker/check_model.hpp"
 #include "cli/commands.hpp"
+#include "cli/model_files.hpp"
 #include "formats/writers.hpp"
+#include "properties/generate.hpp"
 
 namespace nnref {
 
@@ -154,6 +156,46 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   convert_cmd->add_option("--dim", convert.dims, "write another input extent: NAME=SIZE, as run names them (batch=8)");
   add_max_memory(convert_cmd, convert.max_memory);
 
+  FuzzOptions fuzz;
+  auto* fuzz_cmd = app.add_subcommand(
+      "fuzz", "judge generated models on nnref's engines or another runtime; shrink and keep each failure");
+  fuzz_cmd->add_option("--seed", fuzz.seed, "the campaign's seed: the same seed gives the same models")->required();
+  auto* fuzz_time = fuzz_cmd->add_option("--time", fuzz.time, "judge models until this long has passed: 90s, 10m, 1h30m");
+  fuzz_cmd->add_option("--count", fuzz.count, "judge the campaign's models START .. START+N-1 (this shard's share of them)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40))
+      ->excludes(fuzz_time);
+  fuzz_cmd->add_option("--start", fuzz.start, "the campaign's first model (regenerate model K alone: --start K --count 1)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 40))
+      ->capture_default_str();
+  fuzz_cmd->add_option("--shard", fuzz.shard, "i/n: judge the models k with k % n == i, so that n shards share a campaign")
+      ->capture_default_str();
+  fuzz_cmd->add_option("--engines", fuzz.engines, "nnref's engines to judge, comma-separated (default: oracle,fast,hw; "
+                                                  "none with --runtime)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"oracle", "fast", "hw"}));
+  fuzz_cmd->add_option("--ops", fuzz.ops, "the ops models are made of, comma-separated (default: every op the generator builds)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(properties::generated_op_names()));
+  fuzz_cmd->add_option("--max-nodes", fuzz.max_nodes, "op nodes per model at most")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  fuzz_cmd->add_option("--runtime", fuzz.runtime,
+                       "judge another runtime: a shell command with {model}, {input} (.npy, .npz for several inputs) "
+                       "and {output} (.npz keyed by output name, which it writes)");
+  fuzz_cmd->add_option("--runtime-format", fuzz.runtime_format,
+                       "the format --runtime reads the model in (default: " + reproducer_formats().front() + ")")
+      ->check(CLI::IsMember(model_file_formats()));
+  fuzz_cmd->add_option("--timeout", fuzz.timeout, "seconds each engine or runtime run may take on a model before it fails")
+      ->check(CLI::Range(0.1, 86400.0))
+      ->capture_default_str();
+  fuzz_cmd->add_option("--shrink-attempts", fuzz.shrink_attempts, "models rebuilt at most while shrinking a failure")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  fuzz_cmd->add_flag("--no-isolation", fuzz.no_isolation,
+                     "judge in this process, not a child per model: for a debugger; a crash ends the campaign");
+  fuzz_cmd->add_option("--out", fuzz.out, "the campaign's folder: reproducers and summary-I-of-N.json")->required();
+  add_max_memory(fuzz_cmd, fuzz.max_memory);
+
   auto run_nac = add_nac_command(app);
   auto run_hw = add_hw_command(app);
 
@@ -170,6 +212,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   if (inspect_cmd->parsed()) return inspect_command(inspect, out, err);
   if (bench_cmd->parsed()) return bench_command(bench, out, err);
   if (convert_cmd->parsed()) return convert_command(convert, out, err);
+  if (fuzz_cmd->parsed()) return fuzz_command(fuzz, out, err);
   if (int code = run_nac(out, err); code >= 0) return code;
   if (int code = run_hw(out, err); code >= 0) return code;
   return init_weights_command(init, out, err);

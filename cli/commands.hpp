@@ -89,6 +89,25 @@ struct ConvertOptions {
 };
 int convert_command(const ConvertOptions& o, std::ostream& out, std::ostream& err);
 
+struct FuzzOptions {
+  uint64_t seed = 0;
+  std::string time;                  // a duration (10m, 1h30m): judge models until it has passed
+  int64_t count = 0;                 // or: the campaign's models start .. start + count - 1
+  int64_t start = 0;                 // the campaign's first model
+  std::string shard = "0/1";         // i/n: the models k ≡ i (mod n)
+  std::vector<std::string> engines;  // oracle | fast | hw; none given: all three (none with --runtime)
+  std::vector<std::string> ops;      // the generator's ops; none given: all it knows
+  int max_nodes = 10;
+  std::string runtime;               // an external runtime: 'CMD {model} {input} {output}'
+  std::string runtime_format;        // the format it reads; empty: a reproducer's preferred format
+  double timeout = 60;               // seconds per subject and model
+  int shrink_attempts = 200;         // rebuilds tried while shrinking a failure
+  bool no_isolation = false;         // judge in this process: a crash ends the campaign
+  std::string out;                   // the campaign's folder
+  int64_t max_memory = kDefaultMaxMemory;
+};
+int fuzz_command(const FuzzOptions& o, std::ostream& out, std::ostream& err);
+
 // nnref nac compile | dump | verify (cli/nac_command.cpp): adds the subcommand to `app`; the function
 // returned runs it after parsing, or returns -1 when `nac` was not given.
 std::function<int(std::ostream&, std::ostream&)> add_nac_command(CLI::App& app);

@@ -1,9 +1,6 @@
 // nnref conform: is another runtime's output a correct answer for this model and input? Every
 // element must lie in the float32 (or f16, bf16) envelope of the model (spec/scalar_envelope.hpp);
 // the rigorous interval gives the exact value's enclosure next to it. docs/conformance.md.
-#include <cmath>
-#include <cstdio>
-#include <limits>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -12,89 +9,12 @@
 #include "cli/engines.hpp"
 #include "cli/inputs.hpp"
 #include "cli/verdict.hpp"
-#include "formats/tensor_file.hpp"
-#include "formats/tensor_files/npy.hpp"
-#include "spec/index.hpp"
 
 namespace nnref {
 
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// The runtime's outputs, checked against the model's names and shapes.
-Result<NamedTensors> read_actual(const std::string& path, const Model& m, const std::vector<Shape>& shapes) {
-  NamedTensors given;
-  if (path.ends_with(".npy") || path.ends_with(".pb")) {
-    if (m.graph.outputs.size() != 1)
-      return make_error("usage.actual-format", "the model has " + std::to_string(m.graph.outputs.size()) +
-                                                   " outputs; give them as an .npz keyed by output name");
-    auto t = read_tensor_arg(path);
-    if (!t) return std::move(t).error();
-    given.emplace_back(m.graph.outputs[0].name, std::move(t).value());
-  } else if (path.ends_with(".npz")) {
-    auto all = read_npz(path);
-    if (!all) return std::move(all).error();
-    given = std::move(all).value();
-  } else {
-    return make_error("usage.actual-format", "--actual must end in .npy, .pb or .npz: " + path);
-  }
-  NamedTensors ordered;
-  for (size_t k = 0; k < m.graph.outputs.size(); ++k) {
-    const std::string& name = m.graph.outputs[k].name;
-    auto it = std::find_if(given.begin(), given.end(), [&](const auto& p) { return p.first == name; });
-    if (it == given.end())
-      return make_error("usage.actual-missing", path + " has no array named '" + name + "', an output of the model");
-    HostTensor t = it->second;
-    // A per-sample array for a batch-1 output gets its batch axis, as run's inputs do.
-    if (t.shape.rank() + 1 == shapes[k].rank() && shapes[k][0] == 1 &&
-        std::equal(t.shape.dims().begin(), t.shape.dims().end(), shapes[k].dims().begin() + 1))
-      t.shape = shapes[k];
-    if (t.shape != shapes[k])
-      return make_error("usage.actual-shape", "output '" + name + "' has shape " + shapes[k].str() + ", but " + path +
-                                                  " gives " + t.shape.str());
-    ordered.emplace_back(name, std::move(t));
-  }
-  for (const auto& [name, t] : given)
-    if (std::none_of(ordered.begin(), ordered.end(), [&](const auto& p) { return p.first == name; }))
-      return make_error("usage.actual-unknown", path + " has an array '" + name + "' that is not an output of the model");
-  return ordered;
-}
-
-std::string num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v + 0.0);  // + 0.0: −0 prints as 0
-  return buf;
-}
-
-std::vector<int64_t> index_of(const Shape& s, int64_t flat) {
-  std::vector<int64_t> idx;
-  unflatten(flat, s.dims(), idx);
-  return idx;
-}
-
-std::string index_str(const Shape& s, int64_t flat) {
-  std::string out;
-  for (int64_t i : index_of(s, flat)) out += (out.empty() ? "" : ", ") + std::to_string(i);
-  return "[" + out + "]";
-}
-
-void print_text(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime) {
-  for (const auto& v : verdicts) {
-    out << (v.outside ? "FAIL " : "ok   ") << v.name << ": " << v.elements << " elements, " << v.outside
-        << " outside the " << runtime.name << " envelope";
-    if (v.unbounded) out << ", " << v.unbounded << " unbounded";
-    out << "\n";
-    if (v.worst < 0) continue;
-    out << "  " << (v.outside ? "worst" : "closest to its bound") << ": element " << index_str(v.shape, v.worst)
-        << " = " << num(v.actual) << "; exact value in [" << num(v.exact.lo) << ", " << num(v.exact.hi)
-        << "]; envelope [" << num(v.envelope.lo) << ", " << num(v.envelope.hi) << "]; ";
-    if (v.excess > 0)
-      out << "outside by " << num(distance_outside(v.actual, v.envelope)) << " (" << num(v.excess)
-          << " envelope radii)\n";
-    else out << "uses " << num(1 + v.excess) << " of the envelope's radius\n";
-  }
-}
 
 void print_json(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime,
                 bool conforms) {
@@ -114,7 +34,7 @@ void print_json(std::ostream& out, const std::vector<OutputVerdict>& verdicts, c
     o["max_radius"] = v.max_radius;
     o["max_magnitude"] = v.max_magnitude;
     if (v.worst >= 0) {
-      o["worst"] = {{"index", index_of(v.shape, v.worst)},
+      o["worst"] = {{"index", element_index(v.shape, v.worst)},
                     {"actual", v.actual},
                     {"exact", {v.exact.lo, v.exact.hi}},
                     {"envelope", {v.envelope.lo, v.envelope.hi}},
@@ -175,7 +95,7 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
   const std::vector<OutputVerdict> verdicts = judge_outputs(*enclosures, actual);
   const bool conforms = all_conform(verdicts);
   if (o.format == "json") print_json(out, verdicts, runtime, conforms);
-  else print_text(out, verdicts, runtime);
+  else print_verdicts(out, verdicts, runtime);
   return conforms ? kExitOk : kExitInvalid;
 }
 

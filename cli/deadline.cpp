@@ -63,41 +63,73 @@ bool drain(int out_fd, int err_fd, std::chrono::steady_clock::time_point deadlin
   return true;
 }
 
-// The child could not be started: says why, closes what was opened, returns the usage exit code.
-int not_started(std::ostream& err, std::initializer_list<int> fds) {
-  err << "error[io.process]: cannot start the check process: " << std::strerror(errno) << "\n";
-  for (int fd : fds) ::close(fd);
-  return kExitUsage;
-}
-
 }  // namespace
 
-std::optional<int> run_with_deadline(unsigned seconds, const Work& work, std::ostream& out, std::ostream& err) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+std::string ChildEnd::describe() const {
+  switch (end) {
+    case End::Exited: return "exit code " + std::to_string(code);
+    case End::Signalled: return "ended with signal " + std::to_string(code) + " (" + ::strsignal(code) + ")";
+    case End::TimedOut: return "timed out (killed)";
+    case End::NotStarted: break;
+  }
+  return std::string("could not be started: ") + std::strerror(code);
+}
+
+ChildEnd run_in_child(double seconds, const Work& work) {
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+  ChildEnd child;
   int out_pipe[2], err_pipe[2];
-  if (::pipe(out_pipe) != 0) return not_started(err, {});
-  if (::pipe(err_pipe) != 0) return not_started(err, {out_pipe[0], out_pipe[1]});
+  const auto not_started = [&child](std::initializer_list<int> fds) {
+    child.code = errno;
+    for (int fd : fds) ::close(fd);
+    return child;
+  };
+  if (::pipe(out_pipe) != 0) return not_started({});
+  if (::pipe(err_pipe) != 0) return not_started({out_pipe[0], out_pipe[1]});
   const pid_t pid = ::fork();
   if (pid == 0) {
     ::close(out_pipe[0]), ::close(err_pipe[0]);
     run_child(work, out_pipe[1], err_pipe[1]);
   }
-  if (pid < 0) return not_started(err, {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]});
+  if (pid < 0) return not_started({out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]});
   ::close(out_pipe[1]), ::close(err_pipe[1]);
-  std::string child_out, child_err;
-  const bool finished = drain(out_pipe[0], err_pipe[0], deadline, child_out, child_err);
+  const bool finished = drain(out_pipe[0], err_pipe[0], deadline, child.out, child.err);
   ::close(out_pipe[0]), ::close(err_pipe[0]);
   if (!finished) ::kill(pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (!finished) return std::nullopt;
-  out << child_out;
-  err << child_err;
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  err << "error[internal.signal]: the check process ended with signal " << WTERMSIG(status) << " ("
-      << ::strsignal(WTERMSIG(status)) << ")\n";
-  return kExitUsage;
+  if (!finished) {
+    child.out.clear(), child.err.clear();
+    child.end = ChildEnd::End::TimedOut;
+  } else if (WIFEXITED(status)) {
+    child.end = ChildEnd::End::Exited;
+    child.code = WEXITSTATUS(status);
+  } else {
+    child.end = ChildEnd::End::Signalled;
+    child.code = WTERMSIG(status);
+  }
+  return child;
+}
+
+std::optional<int> run_with_deadline(unsigned seconds, const Work& work, std::ostream& out, std::ostream& err) {
+  const ChildEnd child = run_in_child(seconds, work);
+  switch (child.end) {
+    case ChildEnd::End::TimedOut: return std::nullopt;
+    case ChildEnd::End::NotStarted:
+      err << "error[io.process]: cannot start the check process: " << std::strerror(child.code) << "\n";
+      return kExitUsage;
+    case ChildEnd::End::Signalled:
+      out << child.out;
+      err << child.err << "error[internal.signal]: the check process ended with signal " << child.code << " ("
+          << ::strsignal(child.code) << ")\n";
+      return kExitUsage;
+    case ChildEnd::End::Exited: break;
+  }
+  out << child.out;
+  err << child.err;
+  return child.code;
 }
 
 }  // namespace nnref

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "formats/tensor_file.hpp"
+#include "formats/tensor_files/npy.hpp"
 
 namespace nnref {
 
@@ -34,20 +35,31 @@ HostTensor with_batch_axis(HostTensor t, const std::vector<int64_t>& declared) {
 Result<std::vector<HostTensor>> read_inputs(const Graph& g, const std::vector<std::string>& args) {
   auto ids = g.input_ids();
   std::vector<std::optional<HostTensor>> bound(ids.size());
+  const auto bind = [&](const std::string& name, HostTensor t) -> Status {
+    size_t k = 0;
+    while (k < ids.size() && g.nodes[static_cast<size_t>(ids[k])].name != name) ++k;
+    if (k == ids.size()) return make_error("io.input-unknown", "the model has no input named '" + name + "'");
+    if (bound[k]) return make_error("io.input-repeated", "input '" + name + "' is given twice");
+    bound[k] = std::move(t);
+    return {};
+  };
   std::vector<NamedInput> positional;
   for (const auto& a : args) {
     NamedInput in = split_input(a);
+    if (in.name.empty() && in.path.ends_with(".npz")) {  // every member binds the input of its name
+      auto members = read_npz(in.path);
+      if (!members) return std::move(members).error();
+      for (auto& [name, t] : *members)
+        if (Status s = bind(name, std::move(t)); !s) return s.error();
+      continue;
+    }
     if (in.name.empty()) {
       positional.push_back(in);
       continue;
     }
-    size_t k = 0;
-    while (k < ids.size() && g.nodes[static_cast<size_t>(ids[k])].name != in.name) ++k;
-    if (k == ids.size()) return make_error("io.input-unknown", "the model has no input named '" + in.name + "'");
-    if (bound[k]) return make_error("io.input-repeated", "input '" + in.name + "' is given twice");
     auto t = read_tensor_arg(in.path);
     if (!t) return std::move(t).error();
-    bound[k] = std::move(t).value();
+    if (Status s = bind(in.name, std::move(t).value()); !s) return s.error();
   }
   size_t next = 0;
   for (const auto& in : positional) {

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <ostream>
 
+#include "formats/tensor_file.hpp"
 #include "semantics/evaluate.hpp"
+#include "spec/index.hpp"
 
 namespace nnref {
 
@@ -54,6 +58,18 @@ OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, c
   return v;
 }
 
+std::string num(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v + 0.0);  // + 0.0: −0 prints as 0
+  return buf;
+}
+
+std::string index_str(const Shape& s, int64_t flat) {
+  std::string out;
+  for (int64_t i : element_index(s, flat)) out += (out.empty() ? "" : ", ") + std::to_string(i);
+  return "[" + out + "]";
+}
+
 }  // namespace
 
 std::vector<Shape> Enclosures::shapes() const {
@@ -96,5 +112,67 @@ NamedTensors named_outputs(const Graph& g, const std::vector<Tensor<float>>& out
 }
 
 double distance_outside(double v, const Enclosure& e) { return v > e.hi ? v - e.hi : v < e.lo ? e.lo - v : 0.0; }
+
+std::vector<int64_t> element_index(const Shape& s, int64_t flat) {
+  std::vector<int64_t> idx;
+  unflatten(flat, s.dims(), idx);
+  return idx;
+}
+
+void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime) {
+  for (const auto& v : verdicts) {
+    out << (v.outside ? "FAIL " : "ok   ") << v.name << ": " << v.elements << " elements, " << v.outside
+        << " outside the " << runtime.name << " envelope";
+    if (v.unbounded) out << ", " << v.unbounded << " unbounded";
+    out << "\n";
+    if (v.worst < 0) continue;
+    out << "  " << (v.outside ? "worst" : "closest to its bound") << ": element " << index_str(v.shape, v.worst)
+        << " = " << num(v.actual) << "; exact value in [" << num(v.exact.lo) << ", " << num(v.exact.hi)
+        << "]; envelope [" << num(v.envelope.lo) << ", " << num(v.envelope.hi) << "]; ";
+    if (v.excess > 0)
+      out << "outside by " << num(distance_outside(v.actual, v.envelope)) << " (" << num(v.excess)
+          << " envelope radii)\n";
+    else out << "uses " << num(1 + v.excess) << " of the envelope's radius\n";
+  }
+}
+
+Result<NamedTensors> read_actual(const std::string& path, const Model& m, const std::vector<Shape>& shapes) {
+  NamedTensors given;
+  if (path.ends_with(".npy") || path.ends_with(".pb")) {
+    if (m.graph.outputs.size() != 1)
+      return make_error("usage.actual-format", "the model has " + std::to_string(m.graph.outputs.size()) +
+                                                   " outputs; give them as an .npz keyed by output name");
+    auto t = read_tensor_arg(path);
+    if (!t) return std::move(t).error();
+    given.emplace_back(m.graph.outputs[0].name, std::move(t).value());
+  } else if (path.ends_with(".npz")) {
+    auto all = read_npz(path);
+    if (!all) return std::move(all).error();
+    given = std::move(all).value();
+  } else {
+    return make_error("usage.actual-format", "--actual must end in .npy, .pb or .npz: " + path);
+  }
+  NamedTensors ordered;
+  for (size_t k = 0; k < m.graph.outputs.size(); ++k) {
+    const std::string& name = m.graph.outputs[k].name;
+    auto it = std::find_if(given.begin(), given.end(), [&](const auto& p) { return p.first == name; });
+    if (it == given.end())
+      return make_error("usage.actual-missing", path + " has no array named '" + name + "', an output of the model");
+    HostTensor t = it->second;
+    // A per-sample array for a batch-1 output gets its batch axis, as run's inputs do.
+    if (t.shape.rank() + 1 == shapes[k].rank() && shapes[k][0] == 1 &&
+        std::equal(t.shape.dims().begin(), t.shape.dims().end(), shapes[k].dims().begin() + 1))
+      t.shape = shapes[k];
+    if (t.shape != shapes[k])
+      return make_error("usage.actual-shape", "output '" + name + "' has shape " + shapes[k].str() + ", but " + path +
+                                                  " gives " + t.shape.str());
+    ordered.emplace_back(name, std::move(t));
+  }
+  for (const auto& [name, t] : given)
+    if (std::none_of(ordered.begin(), ordered.end(), [&](const auto& p) { return p.first == name; }))
+      return make_error("usage.actual-unknown", path + " has an array '" + name + "' that is not an output of the model");
+  return ordered;
+}
+
 
 }  // namespace nnref

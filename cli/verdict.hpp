@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <limits>
 #include <string>
 #include <vector>
@@ -51,5 +52,16 @@ NamedTensors named_outputs(const Graph& g, const std::vector<Tensor<float>>& out
 
 // How far outside [lo, hi] the value lies: 0 inside.
 double distance_outside(double v, const Enclosure& e);
+
+// The index of element `flat` of a tensor of shape `s`.
+std::vector<int64_t> element_index(const Shape& s, int64_t flat);
+
+// The verdicts as conform prints them: one line per output, then its worst element.
+void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime);
+
+// A runtime's outputs read from `path` (Y.npy or Y.pb for a model with one output, Y.npz keyed by
+// output name), checked against the model's output names and the enclosures' shapes, in the graph's
+// output order.
+Result<NamedTensors> read_actual(const std::string& path, const Model& m, const std::vector<Shape>& shapes);
 
 }  // namespace nnref

@@ -69,6 +69,29 @@ TEST_CASE("cli: for a batch-1 model the bare per-sample input is accepted") {
   CHECK(read_npy((tmp / "b.npy").string())->shape == Shape::of({1, 3}));
 }
 
+TEST_CASE("cli: an .npz input binds each member to the input of its name") {
+  test::TempDir tmp("cli_npz_input");
+  auto x = read_npy(example("mlp", "input.npy"));
+  REQUIRE(x.ok());
+  REQUIRE(write_npz((tmp / "named.npz").string(), {{"input", *x}}).ok());
+  REQUIRE(write_npz((tmp / "unknown.npz").string(), {{"pixels", *x}}).ok());
+  Run a = nnref_cli({"run", example("mlp", "model.nnl"), "--input", example("mlp", "input.npy"), "-o",
+                     (tmp / "a.npy").string()});
+  Run b = nnref_cli({"run", example("mlp", "model.nnl"), "--input", (tmp / "named.npz").string(), "-o",
+                     (tmp / "b.npy").string()});
+  INFO(b.err);
+  REQUIRE((a.code == 0 && b.code == 0));
+  CHECK(read_npy((tmp / "a.npy").string())->values == read_npy((tmp / "b.npy").string())->values);
+  Run unknown = nnref_cli({"run", example("mlp", "model.nnl"), "--input", (tmp / "unknown.npz").string()});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err.find("io.input-unknown") != std::string::npos);
+  CHECK(unknown.err.find("'pixels'") != std::string::npos);
+  Run twice = nnref_cli({"run", example("mlp", "model.nnl"), "--input", (tmp / "named.npz").string(), "--input",
+                         "input=" + example("mlp", "input.npy")});
+  CHECK(twice.code == 2);
+  CHECK(twice.err.find("io.input-repeated") != std::string::npos);
+}
+
 TEST_CASE("cli: run on bad inputs gives located diagnostics and exit 2") {
   test::TempDir tmp("cli_bad");
   const fs::path& dir = tmp.path;

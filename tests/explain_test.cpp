@@ -20,8 +20,8 @@ void collect(const std::string& text, std::set<std::string>& codes) {
   static const std::regex literal(
       R"re("((?:io|usage|npy|npz|pb|onnx|nnl|nnef|input|eval|check|internal|size|shape|graph|attr|bind|kind|hw)(?:\.[a-z0-9-]+)+)")re");
   static const std::regex printed(R"re(error\[([a-z]+(?:\.[a-z0-9-]+)+)\])re");
-  // File names of NNEF models that look like codes of the graph. prefix.
-  static const std::set<std::string> file_names = {"graph.nnef", "graph.quant"};
+  // File names that look like codes: NNEF models' (graph. prefix), nnref fuzz's inputs (input.).
+  static const std::set<std::string> file_names = {"graph.nnef", "graph.quant", "input.npy", "input.npz"};
   for (const std::regex* re : {&literal, &printed})
     for (std::sregex_iterator it(text.begin(), text.end(), *re), end; it != end; ++it)
       if (!file_names.count((*it)[1])) codes.insert((*it)[1]);
