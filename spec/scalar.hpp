@@ -57,7 +57,13 @@ struct PointOps {
   static T rsqrt(const T& x) { return T(1) / sqrt(x); }
   static T tanh(const T& x)  { using std::tanh;  return T(tanh(x)); }
   static T sigmoid(const T& x) { return T(1) / (T(1) + exp(-x)); }
-  static T softplus(const T& x) { return log(exp(x) + T(1)); }
+  // log(exp(x) + 1) as max(x, 0) + log1p(exp(−|x|)): the same number, without the cancellation
+  // of exp(x) + 1 rounded near 1 (thousands of float32 ulps at x = −10) or the overflow of exp(x).
+  static T softplus(const T& x) {
+    using std::exp;
+    using std::log1p;
+    return max(x, T(0)) + T(log1p(exp(-abs(x))));
+  }
   static T sin(const T& x)   { using std::sin;   return T(sin(x)); }
   static T cos(const T& x)   { using std::cos;   return T(cos(x)); }
   static T tan(const T& x)   { using std::tan;   return T(tan(x)); }
