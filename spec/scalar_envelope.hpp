@@ -27,15 +27,15 @@ namespace nnref {
 
 // What the runtime under judgement computes in.
 struct RuntimeModel {
-  std::string name;   // f32, f16, bf16
-  double u = 0;       // unit roundoff: 2^-24, 2^-11, 2^-8
+  std::string name;   // f32, f16, bf16; f64 for nnref's own f64 oracle (the property tests)
+  double u = 0;       // unit roundoff: 2^-24, 2^-11, 2^-8, 2^-53
   double tiny = 0;    // the smallest positive normal number
   double max_finite = 0;
   int digits = 0;     // significand bits, the implicit one included
   double ulps = 4;    // allowance of the transcendentals, in units in the last place
 };
 
-// f32, f16 or bf16 with the given transcendental allowance; nullopt for another name.
+// f32, f16, bf16 or f64 with the given transcendental allowance; nullopt for another name.
 std::optional<RuntimeModel> runtime_model(const std::string& name, double ulps = 4);
 // The model the Envelope scalar uses on this thread: float32 with 4 ulps unless a scope says else.
 const RuntimeModel& current_runtime();

@@ -1,9 +1,11 @@
 // nnref's engines on generated models, judged as `nnref conform` judges (cli/verdict.hpp): the
 // f32 oracle, the fast path and the hardware model inside the float32 envelope; the mp50 oracle
 // inside the rigorous interval of the exact value; the f64 oracle inside the float64 envelope
-// (runtime model "f64", u = 2^-53: docs/conformance.md). Never a widened bound.
+// (runtime model "f64", u = 2^-53: docs/conformance.md), the rigorous interval of every answer a
+// float64 evaluation may give, which must meet the exact value's. Never a widened bound.
 #include "properties_support.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -67,6 +69,16 @@ TEST_CASE("properties: the f64 oracle inside the float64 envelope") {
       RC_LOG() << v.name << ": worst element " << v.worst << " = " << v.actual << " in [" << v.envelope.lo << ", "
                << v.envelope.hi << "]\n";
       RC_ASSERT(v.outside == 0);
+    }
+    // The float64 envelope and the Interval are two rigorous enclosures of the same exact value,
+    // computed apart: each element's two must meet, else one of them is wrong.
+    for (size_t k = 0; k < enclosures->envelope.size(); ++k) {
+      for (int64_t i = 0; i < enclosures->envelope[k].size(); ++i) {
+        const Enclosure envelope = sc::enclosure(enclosures->envelope[k][i]);
+        const Enclosure exact = sc::enclosure(enclosures->exact[k][i]);
+        RC_ASSERT((envelope.bounded() && exact.bounded()));
+        RC_ASSERT(std::max(envelope.lo, exact.lo) <= std::min(envelope.hi, exact.hi));
+      }
     }
   });
 }
