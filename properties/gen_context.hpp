@@ -75,6 +75,7 @@ class GenContext {
   const GenOptions& o;
 
   const std::vector<PoolValue>& pool() const { return pool_; }
+  size_t max_rank() const { return static_cast<size_t>(o.max_rank); }  // the options' rank limit
   const Shape& shape(const Operand& x) const;
   ElemKind kind(const Operand& x) const;
 

@@ -57,12 +57,12 @@ Maker make(const UnaryAttrs& proto, GenContext& ctx) {
   UnaryAttrs a = proto;
   if (a.op == UnaryOp::Elu || a.op == UnaryOp::LeakyRelu) a.alpha = Real(small_fraction(ctx));
   const Range domain = unary_domain(a.op);
-  return unary_candidate(a, ctx.operand(ElemKind::Real, 0, static_cast<size_t>(ctx.o.max_rank), domain), domain);
+  return unary_candidate(a, ctx.operand(ElemKind::Real, 0, ctx.max_rank(), domain), domain);
 }
 
 // Two operands that broadcast under `b`, in either order.
 std::vector<Operand> broadcast_pair(GenContext& ctx, Broadcast b, ElemKind kind, Range first, Range second) {
-  Operand x = ctx.operand(kind, 0, static_cast<size_t>(ctx.o.max_rank), first);
+  Operand x = ctx.operand(kind, 0, ctx.max_rank(), first);
   Operand y = ctx.of_shape(ctx.broadcast_partner(ctx.shape(x), b), kind, second);
   return {std::move(x), std::move(y)};
 }
@@ -88,7 +88,7 @@ Maker make(const LogicalAttrs& proto, GenContext& ctx) {
   LogicalAttrs a = proto;
   a.broadcast = ctx.broadcast_mode();
   if (a.op == LogicalOp::Not)
-    return unary_candidate(a, ctx.operand(ElemKind::Logical, 0, static_cast<size_t>(ctx.o.max_rank)));
+    return unary_candidate(a, ctx.operand(ElemKind::Logical, 0, ctx.max_rank()));
   return Candidate{a, broadcast_pair(ctx, a.broadcast, ElemKind::Logical, Range::Any, Range::Any), {}, {}};
 }
 
@@ -100,7 +100,7 @@ Maker make(const PreluAttrs& proto, GenContext& ctx) {
 
 // A real operand and two partners that broadcast against it under `b`, the first of kind `first`.
 std::array<Operand, 3> with_two_partners(GenContext& ctx, Broadcast b, ElemKind first) {
-  Operand x = ctx.operand(ElemKind::Real, 0, static_cast<size_t>(ctx.o.max_rank));
+  Operand x = ctx.operand(ElemKind::Real, 0, ctx.max_rank());
   const Shape s = ctx.shape(x);
   Operand p = ctx.of_shape(ctx.broadcast_partner(s, b), first);
   Operand q = ctx.of_shape(ctx.broadcast_partner(s, b), ElemKind::Real);
@@ -122,7 +122,7 @@ Maker make(const SelectAttrs& proto, GenContext& ctx) {
 }
 
 Maker make(const AddNAttrs& proto, GenContext& ctx) {
-  Operand x = ctx.operand(ElemKind::Real, 0, static_cast<size_t>(ctx.o.max_rank));
+  Operand x = ctx.operand(ElemKind::Real, 0, ctx.max_rank());
   Candidate cand{proto, {x}, {}, {}};
   const int64_t n = ctx.c.between(2, 4);
   for (int64_t k = 1; k < n; ++k) cand.operands.push_back(ctx.of_shape(ctx.shape(x), ElemKind::Real));
@@ -133,7 +133,7 @@ Maker make(const BroadcastToAttrs& proto, GenContext& ctx) {
   BroadcastToAttrs a = proto;
   a.broadcast = ctx.broadcast_mode();
   // The operand is a partner of the target: the target drawn first, the operand broadcasts to it.
-  const Shape target = ctx.random_shape(0, static_cast<size_t>(ctx.o.max_rank));
+  const Shape target = ctx.random_shape(0, ctx.max_rank());
   a.dims = target.dims();
   return unary_candidate(a, ctx.of_shape(ctx.broadcast_partner(target, a.broadcast), ElemKind::Real));
 }
@@ -150,7 +150,7 @@ Maker make(const MatMulAttrs& proto, GenContext& ctx) {
   MatMulAttrs a = proto;
   a.transpose_a = ctx.c.flip(3);
   a.transpose_b = ctx.c.flip(3);
-  Operand x = ctx.operand(ElemKind::Real, 2, static_cast<size_t>(ctx.o.max_rank));
+  Operand x = ctx.operand(ElemKind::Real, 2, ctx.max_rank());
   std::vector<int64_t> b = ctx.shape(x).dims();
   const size_t r = b.size();
   const int64_t k = a.transpose_a ? b[r - 2] : b[r - 1], n = ctx.c.between(1, ctx.o.max_extent);
@@ -197,7 +197,7 @@ Maker make(const ConvAttrs& proto, GenContext& ctx) {
   a.layout = ctx.c.flip(4) ? Layout::ChannelsLast : Layout::ChannelsFirst;
   a.pad_mode = pad_mode(ctx);
   a.has_bias = !ctx.c.flip(3);
-  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, static_cast<size_t>(ctx.o.max_rank)));
+  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, ctx.max_rank()));
   const Shape& s = ctx.shape(x);
   const int64_t channels = a.layout == Layout::ChannelsFirst ? s[1] : s[s.rank() - 1];
   a.groups = divisor_of(channels, ctx);
@@ -209,7 +209,7 @@ Maker make(const ConvAttrs& proto, GenContext& ctx) {
 Maker make(const DeconvAttrs& proto, GenContext& ctx) {
   DeconvAttrs a = proto;
   a.has_bias = !ctx.c.flip(3);
-  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, static_cast<size_t>(ctx.o.max_rank)));
+  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, ctx.max_rank()));
   const Shape& s = ctx.shape(x);
   a.groups = divisor_of(s[1], ctx);
   a.out_channels = a.groups * ctx.c.between(1, std::max<int64_t>(1, ctx.o.max_extent / a.groups));
@@ -222,14 +222,14 @@ Maker make(const PoolAttrs& proto, GenContext& ctx) {
   a.layout = ctx.c.flip(4) ? Layout::ChannelsLast : Layout::ChannelsFirst;
   a.pad_mode = pad_mode(ctx);
   a.border = ctx.c.flip(3) ? PoolBorder::Constant : PoolBorder::Ignore;
-  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, static_cast<size_t>(ctx.o.max_rank)));
+  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, ctx.max_rank()));
   draw_window(a, spatial_extents(ctx.shape(x), a.layout), ctx, a.pad_mode == PadMode::Explicit);
   return unary_candidate(a, std::move(x));
 }
 
 Maker make(const BatchNormAttrs& proto, GenContext& ctx) {
   BatchNormAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 2, static_cast<size_t>(ctx.o.max_rank));
+  Operand x = ctx.operand(ElemKind::Real, 2, ctx.max_rank());
   a.channel_axis = ctx.c.flip(4) ? -1 : 1;
   Candidate cand = unary_candidate(a, std::move(x));
   cand.param_ranges["variance"] = Range::Positive;
@@ -239,7 +239,7 @@ Maker make(const BatchNormAttrs& proto, GenContext& ctx) {
 // An op over a nonempty set of axes of one operand: layer_norm, softmax, the reductions.
 template <class A>
 Candidate over_axes(A a, ElemKind kind, GenContext& ctx) {
-  Operand x = ctx.operand(kind, 1, static_cast<size_t>(ctx.o.max_rank));
+  Operand x = ctx.operand(kind, 1, ctx.max_rank());
   a.axes = ctx.axes(ctx.shape(x).rank());
   return unary_candidate(a, std::move(x));
 }
@@ -265,7 +265,7 @@ Maker make(const LogicalReduceAttrs& proto, GenContext& ctx) { return over_axes(
 // A shape of the same element count: the count's prime factors grouped at random.
 Maker make(const ReshapeAttrs& proto, GenContext& ctx) {
   ReshapeAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 0, static_cast<size_t>(ctx.o.max_rank));
+  Operand x = ctx.operand(ElemKind::Real, 0, ctx.max_rank());
   int64_t n = ctx.shape(x).count();
   std::vector<int64_t> factors;
   for (int64_t p = 2; p * p <= n; ++p)
@@ -280,14 +280,14 @@ Maker make(const ReshapeAttrs& proto, GenContext& ctx) {
 
 Maker make(const FlattenAttrs& proto, GenContext& ctx) {
   FlattenAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());
   a.axis = ctx.c.between(0, static_cast<int64_t>(ctx.shape(x).rank()));
   return unary_candidate(a, std::move(x));
 }
 
 Maker make(const TransposeAttrs& proto, GenContext& ctx) {
   TransposeAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());
   a.perm.resize(ctx.shape(x).rank());
   std::iota(a.perm.begin(), a.perm.end(), 0);
   for (size_t i = a.perm.size(); i > 1; --i) std::swap(a.perm[i - 1], a.perm[ctx.c.below(i)]);  // Fisher–Yates
@@ -296,7 +296,7 @@ Maker make(const TransposeAttrs& proto, GenContext& ctx) {
 
 Maker make(const ConcatAttrs& proto, GenContext& ctx) {
   ConcatAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());
   const Shape s = ctx.shape(x);
   a.axis = ctx.axis(s.rank());
   const size_t ax = tensor_axis(a.axis, s.rank());
@@ -314,7 +314,7 @@ Maker make(const ConcatAttrs& proto, GenContext& ctx) {
 
 Maker make(const SplitAttrs& proto, GenContext& ctx) {
   SplitAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());
   a.axis = ctx.axis(ctx.shape(x).rank());
   const int64_t parts = ctx.c.between(1, 3);
   for (int64_t k = 0; k < parts; ++k) a.ratios.push_back(ctx.c.between(1, 2));
@@ -323,7 +323,7 @@ Maker make(const SplitAttrs& proto, GenContext& ctx) {
 
 Maker make(const SliceAttrs& proto, GenContext& ctx) {
   SliceAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());
   const Shape s = ctx.shape(x);
   a.axes = ctx.axes(s.rank());
   const bool strided = ctx.c.flip(3);
@@ -342,7 +342,7 @@ Maker make(const SliceAttrs& proto, GenContext& ctx) {
 
 Maker make(const GatherAttrs& proto, GenContext& ctx) {
   GatherAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());
   const Shape s = ctx.shape(x);
   a.axis = ctx.axis(s.rank());
   const int64_t extent = s[tensor_axis(a.axis, s.rank())];
@@ -357,14 +357,14 @@ Maker make(const CastAttrs& proto, GenContext& ctx) {
   CastAttrs a = proto;
   a.from = kKinds[ctx.c.below(3)];
   a.to = kKinds[ctx.c.below(3)];
-  return unary_candidate(a, ctx.operand(a.from, 0, static_cast<size_t>(ctx.o.max_rank)));
+  return unary_candidate(a, ctx.operand(a.from, 0, ctx.max_rank()));
 }
 
 Maker make(const PadAttrs& proto, GenContext& ctx) {
   static constexpr PadBorder kBorders[] = {PadBorder::Constant, PadBorder::Reflect, PadBorder::Replicate,
                                            PadBorder::ReflectEven};
   PadAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());
   a.border = kBorders[ctx.c.below(4)];
   a.value = Real(static_cast<double>(ctx.c.between(0, 8)) / 4.0);
   for (size_t i = 0; i < ctx.shape(x).rank(); ++i) a.padding.emplace_back(ctx.c.between(0, 2), ctx.c.between(0, 2));
@@ -373,7 +373,7 @@ Maker make(const PadAttrs& proto, GenContext& ctx) {
 
 Maker make(const SqueezeAttrs& proto, GenContext& ctx) {
   SqueezeAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, static_cast<size_t>(ctx.o.max_rank));
+  Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());
   const Shape& s = ctx.shape(x);
   for (size_t i = 0; i < s.rank(); ++i)
     if (s[i] == 1 && (a.axes.empty() || ctx.c.flip(2))) a.axes.push_back(static_cast<int64_t>(i));
