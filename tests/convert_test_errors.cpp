@@ -6,9 +6,9 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "cli_test_support.hpp"
+#include "convert_test_support.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "onnx_test_support.hpp"
 #include "temp_dir.hpp"
@@ -20,14 +20,9 @@ namespace fs = std::filesystem;
 using test::nnref_cli;
 using test::Run;
 using test::TempDir;
+using test::file_bytes;
+using test::one_op_nnef_model;
 using test::write_text;
-
-std::string read_text(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 // Dense(3) with relu after an Input of 2: NNL's weight is [in, units] = [2, 3]; NNEF's linear
 // filter is [units, in], so the .dat holds it transposed; the bias is [1, units].
@@ -46,7 +41,7 @@ model tiny {
   const Run r = nnref_cli({"convert", (dir / "m.nnl").string(), (dir / "out").string(), "--to", "nnef"});
   INFO(r.err);
   REQUIRE(r.code == 0);
-  CHECK(read_text(dir / "out" / "graph.nnef") == R"(version 1.0;
+  CHECK(file_bytes(dir / "out" / "graph.nnef") == R"(version 1.0;
 
 graph m( x ) -> ( fc )
 {
@@ -61,15 +56,12 @@ graph m( x ) -> ( fc )
   REQUIRE(write_npy((dir / "x.npy").string(), HostTensor{DType::F32, Shape::of({1, 2}), {0.5, -1.25}}).ok());
   for (const auto& [model, out] : {std::pair{dir / "m.nnl", dir / "a.npy"}, std::pair{dir / "out", dir / "b.npy"}})
     REQUIRE(nnref_cli({"run", model.string(), "--input", (dir / "x.npy").string(), "--output", out.string(), "-q"}).code == 0);
-  CHECK(read_text(dir / "a.npy") == read_text(dir / "b.npy"));
+  CHECK(file_bytes(dir / "a.npy") == file_bytes(dir / "b.npy"));
 }
 
 TEST_CASE("convert: an op the target cannot express is convert.unexpressible at the node, exit 1") {
   TempDir dir("convert_unexpressible");
-  fs::create_directories(dir / "m");
-  write_text(dir / "m" / "graph.nnef", "version 1.0;\n\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [1, 4]);\n"
-                                       "    y = round(x);\n}\n");
-  const Run r = nnref_cli({"convert", (dir / "m").string(), (dir / "y.onnx").string(), "--to", "onnx"});
+  const Run r = nnref_cli({"convert", one_op_nnef_model(dir.path, "round").string(), (dir / "y.onnx").string(), "--to", "onnx"});
   CHECK(r.code == 1);
   CHECK(r.err.find("graph.nnef:6:") != std::string::npos);
   CHECK(r.err.find("error[convert.unexpressible]") != std::string::npos);
@@ -118,7 +110,7 @@ TEST_CASE("convert: a symbolic size needs --dim for NNEF and stays a dim_param i
 
   const Run fixed = nnref_cli({"convert", (dir / "m.onnx").string(), (dir / "b").string(), "--to", "nnef", "--dim", "N=5"});
   REQUIRE(fixed.code == 0);
-  CHECK(read_text(dir / "b" / "graph.nnef").find("x = external(shape = [5, 3]);") != std::string::npos);
+  CHECK(file_bytes(dir / "b" / "graph.nnef").find("x = external(shape = [5, 3]);") != std::string::npos);
 
   const Run onnx = nnref_cli({"convert", (dir / "m.onnx").string(), (dir / "c.onnx").string(), "--to", "onnx"});
   REQUIRE(onnx.code == 0);

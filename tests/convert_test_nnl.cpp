@@ -5,10 +5,9 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "cli_test_support.hpp"
+#include "convert_test_support.hpp"
 #include "formats/nnl/writer.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "onnx_test_support.hpp"
@@ -21,14 +20,9 @@ namespace fs = std::filesystem;
 using test::nnref_cli;
 using test::Run;
 using test::TempDir;
+using test::file_bytes;
+using test::one_op_nnef_model;
 using test::write_text;
-
-std::string file_text(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 // The mnist example through the CLI: model.nnl and weights.npz, and nnref run on the printed
 // model writes the same bytes as on the original.
@@ -41,7 +35,7 @@ TEST_CASE("convert: --to nnl writes model.nnl and weights.npz that run as the or
   CHECK(r.out.find("(nnl, ") != std::string::npos);
   REQUIRE(fs::exists(dir / "out" / "model.nnl"));
   REQUIRE(fs::exists(dir / "out" / "weights.npz"));
-  const std::string text = file_text(dir / "out" / "model.nnl");
+  const std::string text = file_bytes(dir / "out" / "model.nnl");
   CHECK(text.find("model mnist_classifier {") != std::string::npos);
   CHECK(text.find("    preprocess: \"normalize_0_1\";\n") != std::string::npos);
   CHECK(text.find("  layer conv1 = Conv2D(filters: 32, kernel: 3);\n") != std::string::npos);
@@ -53,16 +47,13 @@ TEST_CASE("convert: --to nnl writes model.nnl and weights.npz that run as the or
     INFO(run.err);
     REQUIRE(run.code == 0);
   }
-  CHECK(file_text(dir / "a.npz") == file_text(dir / "b.npz"));
+  CHECK(file_bytes(dir / "a.npz") == file_bytes(dir / "b.npz"));
 }
 
 // An NNEF model with tanh: NNL v0.2 has no such activation.
 TEST_CASE("convert: --to nnl refuses an op NNL lacks by name, exit 1, and writes nothing") {
   TempDir dir("convert_nnl_refused");
-  fs::create_directories(dir / "m");
-  write_text(dir / "m" / "graph.nnef", "version 1.0;\n\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [1, 4]);\n"
-                                       "    y = tanh(x);\n}\n");
-  const Run r = nnref_cli({"convert", (dir / "m").string(), (dir / "out").string(), "--to", "nnl"});
+  const Run r = nnref_cli({"convert", one_op_nnef_model(dir.path, "tanh").string(), (dir / "out").string(), "--to", "nnl"});
   CHECK(r.code == 1);
   CHECK(r.err.find("graph.nnef:6:") != std::string::npos);
   CHECK(r.err.find("error[convert.unexpressible]: NNL cannot express node 'y' (tanh): NNL v0.2's only activations are "
