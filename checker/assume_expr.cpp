@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "spec/diagnostic.hpp"
+#include "spec/escaped.hpp"
 
 namespace nnref {
 
@@ -65,13 +66,6 @@ size_t name_end(std::string_view s, size_t i) {
   return i;
 }
 
-std::string describe_char(char c) {
-  if (c >= 0x20 && c < 0x7f) return "'" + std::string(1, c) + "'";
-  static const char* hex = "0123456789abcdef";
-  auto u = static_cast<unsigned char>(c);
-  return std::string("byte 0x") + hex[u >> 4] + hex[u & 15];
-}
-
 // The text split into tokens, ending with an End token at the column after the last character.
 Result<std::vector<Token>> tokenize(std::string_view text) {
   std::vector<Token> tokens;
@@ -100,7 +94,7 @@ Result<std::vector<Token>> tokenize(std::string_view text) {
           break;
         }
       if (op.empty()) {
-        std::string what = "unexpected character " + describe_char(c);
+        std::string what = "unexpected character '" + escaped(std::string_view(&c, 1)) + "'";
         if (c == '=' || c == '&' || c == '|') what += " (did you mean '" + std::string(2, c) + "'?)";
         return assume_error(text, column, what);
       }

@@ -58,6 +58,18 @@ TEST_CASE("nnef errors: syntax, each with its code and location") {
     expect(c);
 }
 
+TEST_CASE("nnef errors: an unexpected byte is shown escaped, never raw") {
+  Folder f;
+  // A control byte, then the first byte of a UTF-8 'é' (0xc3 0xa9).
+  for (const auto& [text, shown] : {std::pair{std::string("\x01"), std::string("'\\x01'")},
+                                    std::pair{std::string("\xc3\xa9"), std::string("'\\xc3'")}}) {
+    const LoadResult r = load_text(flat("output = relu(input) " + text + ";"), f, WeightsPolicy::Skip);
+    REQUIRE_FALSE(r.diagnostics.empty());
+    CHECK(r.diagnostics[0].code == "nnef.syntax.character");
+    CHECK(r.diagnostics[0].message == "unexpected character " + shown);
+  }
+}
+
 TEST_CASE("nnef errors: identifiers, invocations and types") {
   for (const Case& c : {
            Case{flat("output = relu(undefined_id);"), "nnef.identifier.undefined", 4, 15},

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "spec/shape.hpp"
+#include "spec/escaped.hpp"
 
 namespace nnref::nac {
 
@@ -91,20 +92,10 @@ class Decoder {
       if (bytes_.substr(o, 4) != tag)
         fail("nac.section.tag",
              std::string("the header puts section ") + tag + " here, but the tag is '" +
-                 printable(bytes_.substr(o, 4)) + "'",
+                 escaped(bytes_.substr(o, 4)) + "'",
              o);
     }
     if (!has(Section::Ops)) fail("nac.ops.missing", "the header gives no OPS section (its offset is 0)", 12 + 8);
-  }
-
-  static std::string printable(std::string_view s) {
-    std::string out;
-    for (char ch : s) out += (ch >= 32 && ch < 127) ? std::string(1, ch) : "\\x" + hex(static_cast<uint8_t>(ch));
-    return out;
-  }
-  static std::string hex(uint8_t v) {
-    const char* digits = "0123456789abcdef";
-    return {digits[v >> 4], digits[v & 15]};
   }
 
   // A count of records, each at least `min_record` bytes: a count the section cannot hold is an error.
@@ -142,8 +133,8 @@ class Decoder {
       std::string sig(c.take(c.u8()));
       for (char ch : sig)
         if (!is_signature_code(ch))
-          fail("nac.perm.code", "signature " + std::to_string(id) + " '" + printable(sig) + "' has the code '" +
-                                    printable(std::string_view(&ch, 1)) + "', which §5.2.3 does not define",
+          fail("nac.perm.code", "signature " + std::to_string(id) + " '" + escaped(sig) + "' has the code '" +
+                                    escaped(std::string_view(&ch, 1)) + "', which §5.2.3 does not define",
                rec);
       if (!p_.perm.emplace(id, sig).second)
         fail("nac.perm.duplicate", "PERM defines signature " + std::to_string(id) + " twice", rec);

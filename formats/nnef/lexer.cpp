@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "spec/escaped.hpp"
+
 namespace nnref::nnef {
 
 namespace {
@@ -35,7 +37,7 @@ class Lexer {
       } else if (c == '\'' || c == '"') {
         lex_string(out, loc);
       } else if (!lex_op(out, loc)) {
-        diags_.error("nnef.syntax.character", std::string("unexpected character '") + c + "'", loc);
+        diags_.error("nnef.syntax.character", "unexpected character '" + escaped(src_.substr(pos_, 1)) + "'", loc);
         advance();
       }
     }

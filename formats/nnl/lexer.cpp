@@ -1,5 +1,7 @@
 #include "formats/nnl/lexer.hpp"
 
+#include "spec/escaped.hpp"
+
 namespace nnref::nnl {
 
 namespace {
@@ -119,19 +121,7 @@ class Lexer {
     size_t start = pos_;
     advance();
     while (pos_ < src_.size() && !starts_token(pos_)) advance();
-    std::string shown;
-    for (size_t i = start; i < pos_ && shown.size() < 16; ++i) {
-      unsigned char u = static_cast<unsigned char>(src_[i]);
-      if (u >= 0x20 && u < 0x7f) {
-        shown += static_cast<char>(u);
-      } else {
-        static const char* hex = "0123456789abcdef";
-        shown += "\\x";
-        shown += hex[u >> 4];
-        shown += hex[u & 15];
-      }
-    }
-    diags_.error("nnl.syntax.unexpected-char", "unexpected character(s) '" + shown + "'", loc);
+    diags_.error("nnl.syntax.unexpected-char", "unexpected character(s) '" + escaped(src_.substr(start, pos_ - start), 16) + "'", loc);
   }
 
   void lex_number(std::vector<Token>& out, SourceLoc loc) {

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "formats/tensor_files/npy_internal.hpp"
+#include "spec/escaped.hpp"
 
 namespace nnref {
 
@@ -32,23 +33,6 @@ std::string fmt_double(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;
-}
-
-// A printable rendering of header text for messages (at most 60 characters, escaped).
-std::string excerpt(std::string_view s, size_t max = 60) {
-  std::string out;
-  for (size_t i = 0; i < s.size() && i < max; ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    }
-  }
-  if (s.size() > max) out += "...";
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -89,7 +73,7 @@ class HeaderParser {
     if (!v) return v;
     skip_ws();
     if (pos_ != s_.size())
-      return fail("unexpected text after the header's dict: '" + excerpt(s_.substr(pos_)) + "'");
+      return fail("unexpected text after the header's dict: '" + escaped(s_.substr(pos_), 60) + "'");
     return v;
   }
 
@@ -144,9 +128,9 @@ class HeaderParser {
       }
       if (id == "None") return v;
       pos_ = start;
-      return fail("unexpected name '" + excerpt(id) + "'");
+      return fail("unexpected name '" + escaped(id, 60) + "'");
     }
-    return fail("unexpected character '" + excerpt(s_.substr(pos_, 1)) + "'");
+    return fail("unexpected character '" + escaped(s_.substr(pos_, 1)) + "'");
   }
 
   Result<PyValue> parse_string() {
@@ -165,7 +149,7 @@ class HeaderParser {
         if (e == '\\' || e == '\'' || e == '"')
           v.str += e;
         else
-          return fail(std::string("unsupported escape '\\") + excerpt(std::string_view(&e, 1)) + "' in a string");
+          return fail(std::string("unsupported escape '\\") + escaped(std::string_view(&e, 1)) + "' in a string");
       } else {
         v.str += c;
       }
@@ -287,7 +271,7 @@ struct NpyType {
 Result<NpyType> parse_descr(const std::string& d, const std::string& name, size_t offset) {
   auto refuse = [&](const std::string& why) {
     return npy_error(name, "npy.unsupported-dtype",
-                     "dtype '" + excerpt(d) + "' (descr at byte " + std::to_string(offset) + ") " + why +
+                     "dtype '" + escaped(d, 60) + "' (descr at byte " + std::to_string(offset) + ") " + why +
                          "; supported: f2 f4 f8 i1 i2 i4 i8 u1 u2 u4 u8 b1 with byte order < > | =");
   };
   size_t i = 0;
@@ -450,7 +434,7 @@ Result<HostTensor> parse_npy(std::span<const uint8_t> bytes, const std::string& 
     const PyValue& k = dict.items[i];
     if (k.kind != PyValue::Kind::Str) return bad(k.offset, std::string("a key is ") + kind_name(k.kind) + ", not a string");
     const PyValue** slot = k.str == "descr" ? &descr : k.str == "fortran_order" ? &fortran : k.str == "shape" ? &shape_v : nullptr;
-    if (!slot) return bad(k.offset, "unexpected key '" + excerpt(k.str) + "'; the keys are descr, fortran_order, shape");
+    if (!slot) return bad(k.offset, "unexpected key '" + escaped(k.str, 60) + "'; the keys are descr, fortran_order, shape");
     if (*slot) return bad(k.offset, "duplicate key '" + k.str + "'");
     *slot = &dict.items[i + 1];
   }
