@@ -62,9 +62,31 @@ TEST_CASE("onnx typed ops: ArgMax and ArgMin give the first index of the extremu
     set_int(*a.node, "axis", -1);
     CHECK(values(run_f64(load_onnx(a.m, tmp / "m.onnx"), {host({1, 4}, {1, kNaN, 9, kNaN})})[0]) == std::vector<double>{1});
   }
-  OneNode last("ArgMax", {{"X", {"2", "3"}, onnx::TensorProto::FLOAT}});
-  set_int(*last.node, "select_last_index", 1);
-  const auto d = load_errors(last.m, tmp / "m.onnx");
+}
+
+// select_last_index 1 (opset 12 on): the last index of the extremum, and of NaN (ONNX's reference:
+// the argmax of the flipped data); before opset 12 the attribute does not exist and is refused.
+TEST_CASE("onnx typed ops: ArgMax and ArgMin with select_last_index give the last index of the extremum") {
+  TempDir tmp("onnx_argmax_last");
+  const HostTensor x = host({2, 3}, {1, 5, 5, 7, 2, 7});
+  for (const auto& [op, want] : std::vector<std::pair<std::string, std::vector<double>>>{{"ArgMax", {2, 2}}, {"ArgMin", {0, 1}}}) {
+    INFO(op);
+    OneNode a(op, {{"X", {"2", "3"}, onnx::TensorProto::FLOAT}});
+    set_int(*a.node, "axis", 1);
+    set_int(*a.node, "keepdims", 0);
+    set_int(*a.node, "select_last_index", 1);
+    auto y = run_f64(load_onnx(a.m, tmp / "m.onnx"), {x});
+    CHECK(y[0].shape().dims() == std::vector<int64_t>{2});
+    CHECK(values(y[0]) == want);
+  }
+  OneNode nan("ArgMin", {{"X", {"1", "4"}, onnx::TensorProto::FLOAT}});
+  set_int(*nan.node, "axis", 1);
+  set_int(*nan.node, "select_last_index", 1);
+  CHECK(values(run_f64(load_onnx(nan.m, tmp / "m.onnx"), {host({1, 4}, {1, kNaN, 9, kNaN})})[0]) == std::vector<double>{3});
+  OneNode old("ArgMax", {{"X", {"2", "3"}, onnx::TensorProto::FLOAT}}, 11);
+  set_int(*old.node, "axis", 1);
+  set_int(*old.node, "select_last_index", 1);
+  const auto d = load_errors(old.m, tmp / "m.onnx");
   REQUIRE(find_code(d, "onnx.attribute-unsupported"));
   CHECK(find_code(d, "onnx.attribute-unsupported")->message.find("select_last_index") != std::string::npos);
 }
