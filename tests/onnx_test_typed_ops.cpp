@@ -194,7 +194,7 @@ TEST_CASE("onnx typed ops: Cast truncates floats to integers, tests floats again
   }
 }
 
-TEST_CASE("onnx typed ops: Gather with computed indices, negative ones from the axis's end, of any rank") {
+TEST_CASE("onnx typed ops: Gather with computed or constant indices, negative ones from the axis's end, of any rank") {
   TempDir tmp("onnx_gather_computed");
   {
     OneNode g("Gather", {{"X", {"3", "2"}, onnx::TensorProto::FLOAT}, {"I", {"2"}, onnx::TensorProto::INT64}});
@@ -209,6 +209,20 @@ TEST_CASE("onnx typed ops: Gather with computed indices, negative ones from the 
                      {host({2, 3}, {0, 1, 2, 3, 4, 5}), typed(DType::I32, {2, 2}, {0, 2, 1, -3})});
     CHECK(y[0].shape().dims() == std::vector<int64_t>{2, 2, 2});
     CHECK(values(y[0]) == std::vector<double>{0, 2, 1, 0, 3, 5, 4, 3});
+  }
+  {
+    // Constant indices of rank 2 (an initializer, as the ONNX writer writes an IR gather of a
+    // constant): the same gather, [[2, -1], [0, 1]] on axis 0 of [[0, 1], [2, 3], [4, 5]].
+    OnnxModel c;
+    c.input("X", {"3", "2"});
+    onnx::TensorProto* i = c.init("I", {2, 2}, {});
+    i->set_data_type(onnx::TensorProto::INT64);
+    for (int64_t v : {2, -1, 0, 1}) i->add_int64_data(v);
+    c.node("Gather", {"X", "I"}, {"Y"});
+    c.output("Y");
+    auto y = run_f64(load_onnx(c, tmp / "constant.onnx"), {host({3, 2}, {0, 1, 2, 3, 4, 5})});
+    CHECK(y[0].shape().dims() == std::vector<int64_t>{2, 2, 2});
+    CHECK(values(y[0]) == std::vector<double>{4, 5, 4, 5, 0, 1, 2, 3});
   }
   // The indices from an ArgMax: the row of each column's maximum.
   OnnxModel m;
