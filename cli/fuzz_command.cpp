@@ -74,6 +74,7 @@ std::string summary_name(const Shard& s) {
 struct Tally {
   int64_t models = 0, last = -1;
   int64_t unexpressible = 0;  // models the runtime was not asked about: its format cannot express them
+  int64_t declined = 0;       // models the runtime declined (kRuntimeDeclines)
   Json failures = Json::array();
 };
 
@@ -89,6 +90,7 @@ Status write_summary(const FuzzOptions& o, const Campaign& c, const Tally& t, do
   j["models"] = t.models;
   j["last_model"] = t.last;
   j["unexpressible"] = t.unexpressible;
+  j["declined"] = t.declined;
   j["failures"] = t.failures.size();
   j["elapsed_seconds"] = elapsed;
   j["failed"] = t.failures;
@@ -194,6 +196,7 @@ int fuzz_command(const FuzzOptions& o, std::ostream& out, std::ostream& err) {
     ++tally.models;
     tally.last = k;
     tally.unexpressible += !outcome.skipped.empty();
+    tally.declined += !outcome.declined.empty();
     if (outcome.failed()) {
       tally.failures.push_back(report_failure(o, c, k, *model, outcome, err));
       if (Status s = write_summary(o, c, tally, elapsed()); !s) {

@@ -43,6 +43,12 @@ SubjectJudgement judge_runtime(const ExternalRuntime& r, const Model& m, const s
   std::error_code ignored;
   fs::remove(dir / files->output, ignored);  // an answer left by an earlier run is no answer
   const ChildEnd run = run_shell(runtime_command(r, *files, shell_quoted(dir.string()) + "/"), r.timeout_seconds, (dir / files->log).string());
+  if (run.end == ChildEnd::End::Exited && run.code == kRuntimeDeclines) {
+    SubjectJudgement j = no_answer("runtime", "the runtime declines the model (exit code " + std::to_string(kRuntimeDeclines) +
+                                                  "; its output: " + (dir / files->log).string() + ")");
+    j.declined = true;
+    return j;
+  }
   if (!run.succeeded())
     return no_answer("runtime", "the runtime's command " + run.describe() + " (its output: " + (dir / files->log).string() + ")");
   auto actual = read_actual((dir / files->output).string(), files->written, enclosures.shapes());
@@ -129,6 +135,7 @@ ModelOutcome judge_model(const Model& m, const std::vector<HostTensor>& inputs, 
     const SubjectJudgement j = judge_subject(s, m, inputs, *enclosures, work_dir, max_memory);
     if (j.failed()) outcome.failing.push_back(s.name);
     if (j.skipped) outcome.skipped.push_back(s.name);
+    if (j.declined) outcome.declined.push_back(s.name);
   }
   return outcome;
 }
@@ -140,12 +147,14 @@ ModelOutcome judge_model_isolated(const Model& m, const std::vector<HostTensor>&
     const ModelOutcome outcome = judge_model(m, inputs, subjects, work_dir, max_memory);
     for (const std::string& name : outcome.failing) out << "fails " << name << "\n";
     for (const std::string& name : outcome.skipped) out << "skipped " << name << "\n";
+    for (const std::string& name : outcome.declined) out << "declined " << name << "\n";
     return outcome.failed() ? 1 : 0;
   });
   ModelOutcome outcome;
   if (child.end == ChildEnd::End::Exited && child.code <= 1) {
     std::istringstream lines(child.out);
-    for (std::string what, name; lines >> what >> name;) (what == "fails" ? outcome.failing : outcome.skipped).push_back(name);
+    for (std::string what, name; lines >> what >> name;)
+      (what == "fails" ? outcome.failing : what == "skipped" ? outcome.skipped : outcome.declined).push_back(name);
     return outcome;
   }
   for (const Subject& s : subjects) outcome.failing.push_back(s.name);
@@ -154,7 +163,7 @@ ModelOutcome judge_model_isolated(const Model& m, const std::vector<HostTensor>&
 }
 
 void print_judgement(std::ostream& out, const SubjectJudgement& j) {
-  out << "== " << j.subject << ": " << (j.skipped ? "not asked" : j.failed() ? "FAILS" : "conforms") << " ==\n";
+  out << "== " << j.subject << ": " << (j.skipped ? "not asked" : j.declined ? "declined" : j.failed() ? "FAILS" : "conforms") << " ==\n";
   if (!j.outputs) out << j.error << "\n";
   else print_verdicts(out, j.verdicts, float32_runtime());
 }

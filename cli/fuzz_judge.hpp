@@ -21,6 +21,10 @@ namespace nnref {
 // `command` with {model}, {input} and {output} replaced by paths; the model is written in `format`
 // (cli/model_files.hpp), the input as .npy (one input) or .npz keyed by input name, and the runtime
 // writes {output}, an .npz keyed by output name (or an .npy, for a model with one output).
+// The exit code by which a runtime's command says it does not run a model (an op or a kernel it
+// lacks): no answer, and no failure either; the campaign counts the model as declined.
+inline constexpr int kRuntimeDeclines = 77;
+
 struct ExternalRuntime {
   std::string command;
   std::string format = "nac";
@@ -49,7 +53,8 @@ struct SubjectJudgement {
   std::string error;                    // why it gave none
   std::vector<OutputVerdict> verdicts;
   bool skipped = false;                 // the runtime's format cannot express the model: not asked
-  bool failed() const { return !skipped && (!outputs || !all_conform(verdicts)); }
+  bool declined = false;                // the runtime said it does not run the model (kRuntimeDeclines)
+  bool failed() const { return !skipped && !declined && (!outputs || !all_conform(verdicts)); }
 };
 
 // The subject's answer on `m` and `inputs`, judged against `enclosures` (of the same model and
@@ -75,9 +80,9 @@ NamedTensors named_inputs(const Graph& g, const std::vector<HostTensor>& inputs)
 
 // Which subjects fail on a model: their names, "envelope" when nnref cannot enclose the model's
 // outputs, or a note on how the process judging it ended (a signal, a timeout), which fails them all;
-// and which were not asked, the model being one their format cannot express.
+// which were not asked, the model being one their format cannot express; and which declined it.
 struct ModelOutcome {
-  std::vector<std::string> failing, skipped;
+  std::vector<std::string> failing, skipped, declined;
   std::string note;
   bool failed() const { return !failing.empty(); }
 };

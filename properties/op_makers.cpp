@@ -258,7 +258,11 @@ Maker make(const ReduceAttrs& proto, GenContext& ctx) {
   return over_axes(a, ElemKind::Real, ctx);
 }
 
-Maker make(const ArgReduceAttrs& proto, GenContext& ctx) { return over_axes(proto, ElemKind::Real, ctx); }
+Maker make(const ArgReduceAttrs& proto, GenContext& ctx) {
+  ArgReduceAttrs a = proto;
+  a.last = ctx.c.flip(2);
+  return over_axes(a, ElemKind::Real, ctx);
+}
 
 Maker make(const LogicalReduceAttrs& proto, GenContext& ctx) { return over_axes(proto, ElemKind::Logical, ctx); }
 

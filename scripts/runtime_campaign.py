@@ -19,6 +19,13 @@ the unfused envelope (FOLDING: large offset or mean, small inputs), and every no
 that scripts/onnx_node_tests.py finds supported and passing (the model as nnref reads it, with
 the inputs nnref needs constant moved into the initializers, judged against that file).
 
+Generated models (--generated N): `nnref fuzz --seed S --count N --runtime-format onnx` with each
+runtime through onnx_fuzz_adapter.py, in --jobs shards: models 0..N-1 of the campaign, each written
+by the ONNX writer (one it cannot express is not asked: "not expressible"), run by the runtime (one
+it declines, a kernel ONNX Runtime lacks or an op torch_onnx.py does not map, is "declined", with
+its reason) and judged as conform judges; a rejected answer is shrunk and kept by nnref fuzz as a
+reproducer folder OUT/<runtime>/generated/<S>-<k>/.
+
 Each answer is judged by `nnref conform MODEL --input ... --actual ANSWER.npz` at float32. Writes
 OUT/table.md (per runtime: models run, conformant, not conformant, not run and why) and, for each
 non-conformant answer, a reproducer folder OUT/<runtime>/<case>/ with the model, the inputs, the
@@ -31,7 +38,7 @@ skipped, and the script says so.
 
     /usr/bin/python3 scripts/runtime_campaign.py --nnref build/nnref --out campaign [--install]
         [--runtimes ort,ort_optimized,torch] [--filter NODE_TEST_SUBSTRING] [--no-node-tests] [--no-examples]
-        [--missing-code 77] [--jobs 2]
+        [--generated N [--seed S] [--shrink-attempts A]] [--missing-code 77] [--jobs 2]
 
 Exit 0 when every judged answer conforms, 1 when one does not (each is a reproducer to read),
 2 for a usage error or when a runtime requested with --require is unavailable, --missing-code
@@ -43,6 +50,8 @@ import collections
 import concurrent.futures
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -58,59 +67,10 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import onnx_node_tests  # noqa: E402
 import torch_onnx  # noqa: E402
+from ort_runtime import NotRun, ort_modules, run_ort  # noqa: E402
 
-ORT_VERSION = "1.30.0"
 EXAMPLES = ["mlp", "mnist_classifier", "resnet_block", "downsample_block"]
 RUNTIMES = ["ort", "ort_optimized", "torch"]
-
-
-class NotRun(Exception):
-    """The runtime does not run this model (an op it lacks, a type): counted, not judged."""
-
-
-def ort_modules(cache, install):
-    """The node_modules folder holding onnxruntime-node, or None (installed with --install)."""
-    modules = os.path.join(cache, "node_modules")
-    if os.path.isdir(os.path.join(modules, "onnxruntime-node")):
-        return modules
-    if install and shutil.which("npm") and shutil.which("node"):
-        os.makedirs(cache, exist_ok=True)
-        p = subprocess.run(["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund",
-                            "onnxruntime-node@" + ORT_VERSION], cwd=cache, capture_output=True, text=True)
-        if p.returncode == 0 and os.path.isdir(os.path.join(modules, "onnxruntime-node")):
-            return modules
-        print("npm install of onnxruntime-node failed: " + p.stderr.strip()[-300:])
-    return None
-
-
-# The element types ort_run.js passes and hands back (its names are NumPy's).
-ORT_TYPES = ("float32", "float64", "float16", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "bool")
-
-
-def run_ort(modules, model, inputs, work, optimization):
-    """ORT's outputs {name: array} for inputs [(name, array)], through scripts/ort_run.js."""
-    os.makedirs(work, exist_ok=True)
-    feeds = []
-    for k, (name, a) in enumerate(inputs):
-        if str(a.dtype) not in ORT_TYPES:
-            raise NotRun("input %s of type %s" % (name, a.dtype))
-        f = os.path.join(work, "in%d.bin" % k)
-        np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<")).tofile(f)
-        feeds.append({"name": name, "type": str(a.dtype), "dims": list(a.shape), "file": f})
-    job = os.path.join(work, "job.json")
-    with open(job, "w") as f:
-        json.dump({"model": model, "optimization": optimization, "threads": 1, "inputs": feeds, "out_dir": work}, f)
-    p = subprocess.run(["node", os.path.join(HERE, "ort_run.js"), job], capture_output=True, text=True,
-                       env=dict(os.environ, NODE_PATH=modules), timeout=300)
-    if p.returncode != 0:
-        raise NotRun("ONNX Runtime: " + p.stderr.strip().splitlines()[-1][:200] if p.stderr.strip() else "failed")
-    outs = {}
-    with open(os.path.join(work, "outputs.json")) as f:
-        for o in json.load(f):
-            if o["type"] not in ORT_TYPES:
-                raise NotRun("output %s of type %s" % (o["name"], o["type"]))
-            outs[o["name"]] = np.fromfile(o["file"], dtype=np.dtype(o["type"]).newbyteorder("<")).reshape(o["dims"])
-    return outs
 
 
 def run_torch_nnl(model_nnl, x, work):
@@ -295,6 +255,55 @@ def judge_one(args, runtime, modules, name, case, scratch):
     return "error", text.strip()[:300]
 
 
+def generated(args, runtime, modules):
+    """nnref fuzz on `runtime` through onnx_fuzz_adapter.py, in args.jobs shards: {models,
+    unexpressible, declined, failures, folders, reasons}."""
+    out = os.path.join(args.out, runtime, "generated")
+    os.makedirs(out, exist_ok=True)
+    declined_log = os.path.join(out, "declined.txt")
+    adapter = [sys.executable, os.path.join(HERE, "onnx_fuzz_adapter.py"), runtime, "--declined-log", declined_log]
+    if modules:
+        adapter += ["--ort-modules", modules]
+    command = " ".join(shlex.quote(a) for a in adapter) + " {model} {input} {output}"
+    shards = max(1, args.jobs)
+    procs = [subprocess.Popen([args.nnref, "fuzz", "--seed", str(args.seed), "--count", str(args.generated),
+                               "--shard", "%d/%d" % (i, shards), "--runtime-format", "onnx", "--runtime", command,
+                               "--shrink-attempts", str(args.shrink_attempts), "--out", out],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in range(shards)]
+    total = collections.Counter()
+    folders, errors = [], []
+    for i, p in enumerate(procs):
+        _, err = p.communicate()
+        if p.returncode not in (0, 1):
+            errors.append("nnref fuzz shard %d/%d: exit code %d: %s" % (i, shards, p.returncode, err.strip()[-300:]))
+            continue
+        with open(os.path.join(out, "summary-%d-of-%d.json" % (i, shards))) as f:
+            summary = json.load(f)
+        for key in ("models", "unexpressible", "declined", "failures"):
+            total[key] += summary[key]
+        folders += [os.path.join(out, e["folder"]) for e in summary["failed"]]
+    reasons = collections.Counter()
+    if os.path.exists(declined_log):
+        with open(declined_log) as f:
+            reasons.update(re.sub(r"Name:'[^']*'\s*", "", line.strip())[:160] for line in f if line.strip())
+    return dict(total, folders=sorted(folders), reasons=reasons, errors=errors)
+
+
+def generated_table(results):
+    lines = ["| runtime | generated models | run | conformant | not conformant | declined | not expressible |",
+             "|---|---|---|---|---|---|---|"]
+    detail = []
+    for r, g in results.items():
+        run = g["models"] - g["unexpressible"] - g["declined"]
+        lines.append("| %s | %d | %d | %d | %d | %d | %d |" % (r, g["models"], run, run - g["failures"], g["failures"],
+                                                                g["declined"], g["unexpressible"]))
+        detail += ["- REJECTED %s generated: %s (reproduce.sh there)" % (r, f) for f in g["folders"]]
+        detail += ["- ERROR %s generated: %s" % (r, e) for e in g["errors"]]
+        if g["reasons"]:
+            detail.append("- %s declined: %s" % (r, ", ".join("%s %d" % kv for kv in g["reasons"].most_common())))
+    return lines + [""] + detail
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--nnref", required=True)
@@ -309,6 +318,9 @@ def main():
                     help="exit code when ONNX Runtime is unavailable and every other verdict conforms (ctest: 77, a skip)")
     ap.add_argument("--no-node-tests", dest="node_tests", action="store_false")
     ap.add_argument("--no-examples", dest="examples", action="store_false")
+    ap.add_argument("--generated", type=int, default=0, help="judge models 0..N-1 of an nnref fuzz campaign too")
+    ap.add_argument("--seed", type=int, default=1, help="the nnref fuzz campaign's seed (--generated)")
+    ap.add_argument("--shrink-attempts", type=int, default=100, help="nnref fuzz's rebuilds per rejected model")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     args.nnref = os.path.abspath(args.nnref)
@@ -360,7 +372,11 @@ def main():
         reasons = collections.Counter(why.split(":")[0] for status, why in results[r].values() if status == "not-run")
         if reasons:
             detail.append("- %s not run: %s" % (r, ", ".join("%s %d" % kv for kv in reasons.most_common())))
-    table = "\n".join(lines + [""] + detail) + "\n"
+    generated_results = {r: generated(args, r, modules) for r in runtimes} if args.generated > 0 else {}
+    for g in generated_results.values():
+        bad += g["failures"] + len(g["errors"])
+    extra = [""] + generated_table(generated_results) if generated_results else []
+    table = "\n".join(lines + [""] + detail + extra) + "\n"
     with open(os.path.join(args.out, "table.md"), "w") as f:
         f.write(table)
     print(table, end="")

@@ -55,7 +55,7 @@ def reduce_axes(node, a, ins, opset, rank):
         axes = ints(ins[1], "axes")
     if not axes:
         if a.get("noop_with_empty_axes", 0):
-            raise Unmapped("noop_with_empty_axes")
+            return None  # no reduction: the input itself
         axes = list(range(rank))
     return [int(x) % rank for x in axes]
 
@@ -66,13 +66,17 @@ def coerced_groups(x, axis, fn):
     return fn(x.reshape(int(np.prod(shape[:axis])), -1), 1).reshape(shape)
 
 
+def mode_of(a):
+    mode = a.get("auto_pad", b"NOTSET")
+    return mode.decode() if isinstance(mode, bytes) else mode
+
+
 def explicit_pads(x, a, kernel):
     """The pads of a window op (begins, then ends), auto_pad resolved as ONNX defines it: SAME_*
     pads so that the output extent is ceil(x / stride), the odd unit at the end (UPPER) or the
     beginning (LOWER); VALID none."""
     n = x.dim() - 2
-    mode = a.get("auto_pad", b"NOTSET")
-    mode = mode.decode() if isinstance(mode, bytes) else mode
+    mode = mode_of(a)
     if mode == "NOTSET":
         return list(a.get("pads", [0] * 2 * n))
     if mode == "VALID":
@@ -101,22 +105,36 @@ def conv(x, w, b, a):
 
 
 def conv_transpose(x, w, b, a):
-    """ONNX's ConvTranspose: torch's without padding, then pads cropped from each end (torch's
-    padding is symmetric); output_padding as torch's (extent added at the end)."""
+    """ONNX's ConvTranspose: torch's without padding or bias gives the full extent s(x - 1) + fd per
+    axis; the output is the window [begin, begin + X) of it, cropped by F.pad with negative amounts
+    (or widened by zeros where the window passes its ends), then the bias. NOTSET: begin = pads'
+    begin, X = full - begin - end + output_padding; VALID: no pads; output_shape (spatial, or with N
+    and C) or SAME_* (X = x * s): total = s(x - 1) + output_padding + fd - X, begin floor(total / 2)
+    under SAME_UPPER, total - floor(total / 2) otherwise, as ONNX defines it."""
     n = x.dim() - 2
-    if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET") or "output_shape" in a:
-        raise Unmapped("ConvTranspose auto_pad or output_shape")
     fn = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}.get(n)
     if fn is None:
         raise Unmapped("ConvTranspose of rank %d" % x.dim())
-    pads = a.get("pads", [0] * 2 * n)
-    try:
-        y = fn(x, w, b, a.get("strides", [1] * n), 0, a.get("output_padding", [0] * n), a.get("group", 1),
-               a.get("dilations", [1] * n))
-    except RuntimeError as e:
-        raise Unmapped("ConvTranspose: torch refuses the attributes (%s)" % str(e).splitlines()[0][:80])
-    index = [slice(None), slice(None)] + [slice(pads[i], y.shape[2 + i] - pads[i + n]) for i in range(n)]
-    return y[tuple(index)]
+    s, d = a.get("strides", [1] * n), a.get("dilations", [1] * n)
+    out_pad = a.get("output_padding", [0] * n)
+    mode, out_shape = mode_of(a), list(a.get("output_shape", []))
+    if len(out_shape) == n + 2:
+        out_shape = out_shape[2:]
+    y = fn(x, w, None, s, 0, 0, a.get("group", 1), d)
+    crop = []
+    for i in range(n):
+        full = y.shape[2 + i]
+        fd = (w.shape[2 + i] - 1) * d[i] + 1
+        if out_shape or mode in ("SAME_UPPER", "SAME_LOWER"):
+            extent = out_shape[i] if out_shape else x.shape[2 + i] * s[i]
+            total = s[i] * (x.shape[2 + i] - 1) + out_pad[i] + fd - extent
+            begin = total // 2 if mode == "SAME_UPPER" else total - total // 2
+        else:
+            pads = [0] * 2 * n if mode == "VALID" else a.get("pads", [0] * 2 * n)
+            begin, extent = pads[i], full - pads[i] - pads[i + n] + out_pad[i]
+        crop.append((-begin, begin + extent - full))
+    y = F.pad(y, [p for i in reversed(range(n)) for p in crop[i]])
+    return y if b is None else y + b.reshape([1, -1] + [1] * n)
 
 
 def pool(op, x, a):
@@ -132,9 +150,26 @@ def pool(op, x, a):
             x = F.pad(x, [p for i in reversed(range(n)) for p in (pads[i], pads[i + n])], value=-float("inf"))
             pads = [0] * 2 * n
         return {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}[n](x, k, s, pads[:n], d)
-    if list(pads[:n]) != list(pads[n:]) or any(p > kk // 2 for p, kk in zip(pads[:n], k)):
-        raise Unmapped("AveragePool pads")
-    return {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}[n](x, k, s, pads[:n], False, bool(a.get("count_include_pad", 0)))
+    if list(pads[:n]) == list(pads[n:]) and all(p <= kk // 2 for p, kk in zip(pads[:n], k)):
+        return {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}[n](x, k, s, pads[:n], False, bool(a.get("count_include_pad", 0)))
+    return padded_average(x, k, s, pads, bool(a.get("count_include_pad", 0)))
+
+
+def padded_average(x, k, s, pads, include_pad):
+    """AveragePool with pads torch's avg_pool does not take (asymmetric, or wider than half the
+    kernel): x padded with zeros, each window's sum (divisor_override 1, the sum of its terms),
+    divided once by the window's size (count_include_pad 1: every position counts) or by the
+    number of positions inside x (0: the same sum over the padded ones)."""
+    n = x.dim() - 2
+    widths = [p for i in reversed(range(n)) for p in (pads[i], pads[i + n])]
+    if n == 1:  # avg_pool1d has no divisor_override: the 2-D pool over [1, k]
+        return padded_average(x.unsqueeze(2), [1] + list(k), [1] + list(s), [0, pads[0], 0, pads[1]], include_pad).squeeze(2)
+    fn = {2: F.avg_pool2d, 3: F.avg_pool3d}[n]
+    total = fn(F.pad(x, widths), k, s, 0, False, True, 1)
+    if include_pad:
+        return total / float(np.prod(k))
+    ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype)
+    return total / fn(F.pad(ones, widths), k, s, 0, False, True, 1)
 
 
 def apply(node, ins, opset):
@@ -183,7 +218,7 @@ def apply(node, ins, opset):
                "ReduceLogSumExp": lambda t: torch.logsumexp(t, axes, keep)}
         if op not in fns:
             raise Unmapped(op)
-        return fns[op](x)
+        return x if axes is None else fns[op](x)
     if op == "MatMul":
         return torch.matmul(x, ins[1])
     if op == "Gemm":
@@ -198,10 +233,11 @@ def apply(node, ins, opset):
     if op in ("MaxPool", "AveragePool"):
         return pool(op, x, a)
     if op in ("ArgMax", "ArgMin"):
-        if a.get("select_last_index", 0):
-            raise Unmapped(op + " select_last_index")
         fn = torch.argmax if op == "ArgMax" else torch.argmin  # the first index of the extremum
-        return fn(x, a.get("axis", 0) % x.dim(), bool(a.get("keepdims", 1)))
+        axis = a.get("axis", 0) % x.dim()
+        if opset >= 12 and a.get("select_last_index", 0):  # ONNX's reference: the first in the flipped data
+            return x.shape[axis] - 1 - fn(torch.flip(x, [axis]), axis, bool(a.get("keepdims", 1)))
+        return fn(x, axis, bool(a.get("keepdims", 1)))
     if op in ("Cast", "CastLike"):
         to = a["to"] if op == "Cast" else onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[ins[1].numpy().dtype]
         if to not in DTYPES:

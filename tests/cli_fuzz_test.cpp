@@ -1,5 +1,6 @@
 // nnref fuzz: campaigns are functions of their seed, shards partition them, a wrong runtime is
-// caught, shrunk and reproduced, a correct one passes, and bad options are usage errors.
+// caught, shrunk and reproduced, a correct one passes, one that declines a model is counted, and
+// bad options are usage errors.
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -274,4 +275,21 @@ TEST_CASE("fuzz: a runtime that fails to answer fails the model") {
     INFO(verdict);
     CHECK(verdict.find("== runtime: FAILS ==") != std::string::npos);
   }
+}
+
+// Exit code 77 (kRuntimeDeclines): the runtime does not run the model (a kernel it lacks); the
+// model is counted as declined, neither judged nor failed, and leaves no reproducer.
+TEST_CASE("fuzz: a runtime that declines a model is counted, not failed") {
+  test::TempDir tmp("fuzz_declined");
+  const fs::path out = tmp / "out";
+  Run r = nnref_cli({"fuzz", "--seed", "2", "--count", "3", "--runtime-format", "nac", "--runtime", "exit 77", "--out",
+                     out.string()});
+  INFO(r.err);
+  CHECK(r.code == 0);
+  const Json s = summary(out);
+  CHECK(s["models"] == 3);
+  CHECK(s["declined"] == 3);
+  CHECK(s["unexpressible"] == 0);
+  CHECK(s["failures"] == 0);
+  for (const auto& e : fs::directory_iterator(out)) CHECK(e.path().extension() == ".json");
 }

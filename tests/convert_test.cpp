@@ -588,6 +588,42 @@ TEST_CASE("convert: comparisons, logic, where, arg reductions and casts round-tr
   round_trip(m, inputs_for(m, ""), "onnx");
 }
 
+// select_last_index 1 is the IR's arg_reduce with ties to the last: the ONNX writer writes it back
+// (the graph reads back as itself, `last` included), and on [[1, 5, 5], [7, 2, 7]] the converted
+// model still gives the last maxima [2, 2] and minima [0, 1]; NNEF's argmax_reduce ties to the
+// first, so the NNEF writer refuses it by name.
+TEST_CASE("convert: ArgMax and ArgMin with select_last_index round-trip through ONNX, and NNEF refuses them") {
+  using test::set_int;
+  test::OnnxModel m(13);
+  m.input("x", {"2", "3"});
+  for (const char* op : {"ArgMax", "ArgMin"}) {
+    auto& n = m.node(op, {"x"}, {std::string(op) + "_y"}, op);
+    set_int(n, "axis", 1);
+    set_int(n, "select_last_index", 1);
+    m.output(std::string(op) + "_y");
+  }
+  TempDir dir("convert_select_last");
+  const Model model = test::load_onnx(m, dir / "m.onnx");
+  const Converted first = convert_to(model, "onnx", dir / "first.onnx");
+  CHECK(structure(first.model.graph) == structure(model.graph));
+  bool last = false;
+  for (const Node& n : first.model.graph.nodes)
+    if (const auto* a = std::get_if<ArgReduceAttrs>(&n.op)) last = a->last;
+  CHECK(last);
+  const std::vector<HostTensor> in = {HostTensor{DType::F32, Shape::of({2, 3}), {1, 5, 5, 7, 2, 7}}};
+  const auto bits = run_bits<double>(first.model, in);
+  const auto as_bits = [](std::vector<double> v) {
+    std::vector<uint64_t> b(v.size());
+    std::memcpy(b.data(), v.data(), 8 * v.size());
+    return b;
+  };
+  CHECK(bits == std::vector<std::vector<uint64_t>>{as_bits({2, 2}), as_bits({0, 1})});
+  const std::vector<Diagnostic> d = writer_for("nnef")->write(model, (dir / "nnef").string(), WriteOptions{});
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].code == "convert.unexpressible");
+  CHECK(d[0].message.find("argmax_reduce with ties to the last index") != std::string::npos);
+}
+
 // Gather with computed indices reads ONNX's negative indices from the axis's end: each reading
 // adds that normalisation again, so the graph grows, and only the values are compared.
 TEST_CASE("convert: Gather with computed indices writes and reads back to the same values") {

@@ -41,24 +41,29 @@ Value<double> integer_value(const Shape& s, std::vector<int64_t> v) { return Ten
 
 }  // namespace
 
+// Ties to the first, and with `last` to the last (small integers tie often).
 TEST_CASE("fastpath argmax_reduce, argmin_reduce: every set of axes, ties, exactly") {
   uint64_t seed = 5100;
   const Shape s = Shape::of({3, 4, 17});
-  for (ArgReduceOp op : {ArgReduceOp::Max, ArgReduceOp::Min})
-    for (const auto& axes : axis_subsets(3)) {
-      INFO(op_name(ArgReduceAttrs{op, axes}) << " over " << axes.size() << " axes");
-      check_fast_op(ArgReduceAttrs{op, axes}, {small_integers(s, seed++)});
-      check_fast_op(ArgReduceAttrs{op, axes}, {random_value(s, seed++)});
-    }
-  check_fast_op(ArgReduceAttrs{ArgReduceOp::Max, {-1}}, {random_value(Shape::of({300, 33}), seed++)});
-  check_fast_op(ArgReduceAttrs{ArgReduceOp::Min, {0}}, {random_value(Shape::of({1}), seed++)});
+  for (bool last : {false, true})
+    for (ArgReduceOp op : {ArgReduceOp::Max, ArgReduceOp::Min})
+      for (const auto& axes : axis_subsets(3)) {
+        INFO(op_name(ArgReduceAttrs{op, axes}) << " over " << axes.size() << " axes, last " << last);
+        check_fast_op(ArgReduceAttrs{op, axes, last}, {small_integers(s, seed++)});
+        check_fast_op(ArgReduceAttrs{op, axes, last}, {random_value(s, seed++)});
+      }
+  for (bool last : {false, true}) {
+    check_fast_op(ArgReduceAttrs{ArgReduceOp::Max, {-1}, last}, {random_value(Shape::of({300, 33}), seed++)});
+    check_fast_op(ArgReduceAttrs{ArgReduceOp::Min, {0}, last}, {random_value(Shape::of({1}), seed++)});
+  }
 }
 
 // Judged against the spec in float: the envelope leaves an argmax over NaN unknown.
-TEST_CASE("fastpath argmax_reduce, argmin_reduce: NaN first, infinities, signed zeros") {
+TEST_CASE("fastpath argmax_reduce, argmin_reduce: NaN first (last with last), infinities, signed zeros") {
   const Value<double> x = tensor(Shape::of({4, 4}), {1, kNaN, 5, kNaN, -0.0, 0.0, -0.0, 0.0, kInf, 1, kInf, -kInf, -kInf, 2, -kInf, kNaN});
-  for (ArgReduceOp op : {ArgReduceOp::Max, ArgReduceOp::Min})
-    for (int64_t axis : {0, 1}) check_fast_op_in_float(ArgReduceAttrs{op, {axis}}, {x});
+  for (bool last : {false, true})
+    for (ArgReduceOp op : {ArgReduceOp::Max, ArgReduceOp::Min})
+      for (int64_t axis : {0, 1}) check_fast_op_in_float(ArgReduceAttrs{op, {axis}, last}, {x});
 }
 
 TEST_CASE("fastpath all_reduce, any_reduce: every set of axes, mostly true and mostly false, exactly") {

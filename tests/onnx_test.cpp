@@ -7,6 +7,8 @@
 #include <cmath>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "cli_test_support.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "semantics/size_names.hpp"
@@ -286,4 +288,26 @@ TEST_CASE("onnx: run and conform read ONNX TensorProto .pb files") {
   Run external = nnref_cli({"run", (tmp / "m.onnx").string(), "--input", (tmp / "ext.pb").string()});
   CHECK(external.code == 2);
   CHECK(external.err.find("error[pb.external-data]") != std::string::npos);
+}
+
+// The ONNX Runtime finding kept in tests/data/runtime_findings/ort_sigmoid (docs/onnx.md): its
+// Sigmoid answer on [-30, -20, -17.375, -17, -15, -12, -4, -3.75, -3.5, -3.25, -1, 2] is rejected,
+// the 9 elements at x <= -3.5 outside (0 for sigmoid(-17.375) = 2.8e-8, 20 ulps off at -3.5); the
+// correctly rounded float32 sigmoid (1 / (1 + e^-x) in double, rounded once) conforms.
+TEST_CASE("onnx: conform rejects ONNX Runtime's Sigmoid finding and accepts the correctly rounded answer") {
+  const std::string dir = std::string(NNREF_SOURCE_DIR) + "/tests/data/runtime_findings/ort_sigmoid/";
+  Run found = nnref_cli({"conform", dir + "model.onnx", "--input", dir + "input.npy", "--actual", dir + "actual.npz",
+                         "--format", "json"});
+  INFO(found.out << found.err);
+  REQUIRE(found.code == 1);
+  const auto report = nlohmann::json::parse(found.out);
+  CHECK(report["outputs"][0]["outside"] == 9);
+  TempDir tmp("onnx_ort_sigmoid");
+  const std::vector<double> x = {-30, -20, -17.375, -17, -15, -12, -4, -3.75, -3.5, -3.25, -1, 2};
+  std::vector<double> y;
+  for (double v : x) y.push_back(static_cast<float>(1 / (1 + std::exp(-v))));
+  REQUIRE(write_npy((tmp / "y.npy").string(), HostTensor{DType::F32, Shape::of({12}), y}));
+  Run rounded = nnref_cli({"conform", dir + "model.onnx", "--input", dir + "input.npy", "--actual", (tmp / "y.npy").string()});
+  INFO(rounded.out << rounded.err);
+  CHECK(rounded.code == 0);
 }

@@ -62,9 +62,31 @@ TEST_CASE("onnx typed ops: ArgMax and ArgMin give the first index of the extremu
     set_int(*a.node, "axis", -1);
     CHECK(values(run_f64(load_onnx(a.m, tmp / "m.onnx"), {host({1, 4}, {1, kNaN, 9, kNaN})})[0]) == std::vector<double>{1});
   }
-  OneNode last("ArgMax", {{"X", {"2", "3"}, onnx::TensorProto::FLOAT}});
-  set_int(*last.node, "select_last_index", 1);
-  const auto d = load_errors(last.m, tmp / "m.onnx");
+}
+
+// select_last_index 1 (opset 12 on): the last index of the extremum, and of NaN (ONNX's reference:
+// the argmax of the flipped data); before opset 12 the attribute does not exist and is refused.
+TEST_CASE("onnx typed ops: ArgMax and ArgMin with select_last_index give the last index of the extremum") {
+  TempDir tmp("onnx_argmax_last");
+  const HostTensor x = host({2, 3}, {1, 5, 5, 7, 2, 7});
+  for (const auto& [op, want] : std::vector<std::pair<std::string, std::vector<double>>>{{"ArgMax", {2, 2}}, {"ArgMin", {0, 1}}}) {
+    INFO(op);
+    OneNode a(op, {{"X", {"2", "3"}, onnx::TensorProto::FLOAT}});
+    set_int(*a.node, "axis", 1);
+    set_int(*a.node, "keepdims", 0);
+    set_int(*a.node, "select_last_index", 1);
+    auto y = run_f64(load_onnx(a.m, tmp / "m.onnx"), {x});
+    CHECK(y[0].shape().dims() == std::vector<int64_t>{2});
+    CHECK(values(y[0]) == want);
+  }
+  OneNode nan("ArgMin", {{"X", {"1", "4"}, onnx::TensorProto::FLOAT}});
+  set_int(*nan.node, "axis", 1);
+  set_int(*nan.node, "select_last_index", 1);
+  CHECK(values(run_f64(load_onnx(nan.m, tmp / "m.onnx"), {host({1, 4}, {1, kNaN, 9, kNaN})})[0]) == std::vector<double>{3});
+  OneNode old("ArgMax", {{"X", {"2", "3"}, onnx::TensorProto::FLOAT}}, 11);
+  set_int(*old.node, "axis", 1);
+  set_int(*old.node, "select_last_index", 1);
+  const auto d = load_errors(old.m, tmp / "m.onnx");
   REQUIRE(find_code(d, "onnx.attribute-unsupported"));
   CHECK(find_code(d, "onnx.attribute-unsupported")->message.find("select_last_index") != std::string::npos);
 }
@@ -172,7 +194,7 @@ TEST_CASE("onnx typed ops: Cast truncates floats to integers, tests floats again
   }
 }
 
-TEST_CASE("onnx typed ops: Gather with computed indices, negative ones from the axis's end, of any rank") {
+TEST_CASE("onnx typed ops: Gather with computed or constant indices, negative ones from the axis's end, of any rank") {
   TempDir tmp("onnx_gather_computed");
   {
     OneNode g("Gather", {{"X", {"3", "2"}, onnx::TensorProto::FLOAT}, {"I", {"2"}, onnx::TensorProto::INT64}});
@@ -187,6 +209,20 @@ TEST_CASE("onnx typed ops: Gather with computed indices, negative ones from the 
                      {host({2, 3}, {0, 1, 2, 3, 4, 5}), typed(DType::I32, {2, 2}, {0, 2, 1, -3})});
     CHECK(y[0].shape().dims() == std::vector<int64_t>{2, 2, 2});
     CHECK(values(y[0]) == std::vector<double>{0, 2, 1, 0, 3, 5, 4, 3});
+  }
+  {
+    // Constant indices of rank 2 (an initializer, as the ONNX writer writes an IR gather of a
+    // constant): the same gather, [[2, -1], [0, 1]] on axis 0 of [[0, 1], [2, 3], [4, 5]].
+    OnnxModel c;
+    c.input("X", {"3", "2"});
+    onnx::TensorProto* i = c.init("I", {2, 2}, {});
+    i->set_data_type(onnx::TensorProto::INT64);
+    for (int64_t v : {2, -1, 0, 1}) i->add_int64_data(v);
+    c.node("Gather", {"X", "I"}, {"Y"});
+    c.output("Y");
+    auto y = run_f64(load_onnx(c, tmp / "constant.onnx"), {host({3, 2}, {0, 1, 2, 3, 4, 5})});
+    CHECK(y[0].shape().dims() == std::vector<int64_t>{2, 2, 2});
+    CHECK(values(y[0]) == std::vector<double>{4, 5, 4, 5, 0, 1, 2, 3});
   }
   // The indices from an ArgMax: the row of each column's maximum.
   OnnxModel m;

@@ -1,6 +1,7 @@
 // argmax_reduce, argmin_reduce: per group (the positions that differ only on the reduced axes,
 // tabled once at lowering), the first index of the maximum (minimum), NaN beyond every number (the
-// first NaN), as the spec's. A simple loop per group; the groups split over threads.
+// first NaN), as the spec's; with `last`, the same loop over the group backwards (the last index of
+// the extremum, the last NaN). A simple loop per group; the groups split over threads.
 #include <cmath>
 #include <memory>
 
@@ -20,18 +21,20 @@ bool beyond(float x, float m) {
 }
 
 template <bool kMax>
-Step arg_step(std::shared_ptr<const AxisSplit> split, Slot x, Slot out) {
-  return [split, x, out](const Frame& f) {
+Step arg_step(std::shared_ptr<const AxisSplit> split, bool last, Slot x, Slot out) {
+  return [split, last, x, out](const Frame& f) {
     const float* xs = f.at<float>(x);
     int64_t* ys = f.at<int64_t>(out);
     const auto n = static_cast<int64_t>(split->inner.size());
     f.pool->parallel_for(static_cast<int64_t>(split->outer.size()), 16, [&](int64_t b, int64_t e) {
       for (int64_t k = b; k < e; ++k) {
         const float* group = xs + split->outer[static_cast<size_t>(k)];
-        int64_t best = 0;
-        float m = group[split->inner[0]];
-        for (int64_t r = 1; r < n && !std::isnan(m); ++r) {
-          const float v = group[split->inner[static_cast<size_t>(r)]];
+        const auto at = [&](int64_t r) { return group[split->inner[static_cast<size_t>(r)]]; };
+        int64_t best = last ? n - 1 : 0;
+        float m = at(best);
+        for (int64_t i = 1; i < n && !std::isnan(m); ++i) {
+          const int64_t r = last ? n - 1 - i : i;
+          const float v = at(r);
           if (beyond<kMax>(v, m)) {
             best = r;
             m = v;
@@ -48,8 +51,9 @@ Step arg_step(std::shared_ptr<const AxisSplit> split, Slot x, Slot out) {
 Step lower_op(const Checked<ArgReduceAttrs>& op, const NodeLowering& node) {
   const Shape& in = op.inputs()[0];
   auto split = std::make_shared<const AxisSplit>(split_axes(in, normalized_axes(op.attrs().axes, in.rank())));
-  if (op.attrs().op == ArgReduceOp::Max) return arg_step<true>(split, node.inputs[0], node.outputs[0]);
-  return arg_step<false>(split, node.inputs[0], node.outputs[0]);
+  const bool last = op.attrs().last;
+  if (op.attrs().op == ArgReduceOp::Max) return arg_step<true>(split, last, node.inputs[0], node.outputs[0]);
+  return arg_step<false>(split, last, node.inputs[0], node.outputs[0]);
 }
 
 }  // namespace nnref::fastpath

@@ -20,7 +20,7 @@ template <class IO> void fields(IO& io, LogicalAttrs& a) { io.inputs(); io.choic
 template <class IO> void fields(IO& io, MatMulAttrs& a) { io.inputs(); io.boolean(a.transpose_a); io.boolean(a.transpose_b); }
 template <class IO> void fields(IO& io, SoftmaxAttrs& a) { io.inputs(); io.ints(a.axes); io.size(a.batch_axes); }
 template <class IO> void fields(IO& io, ReduceAttrs& a) { io.inputs(); io.ints(a.axes); io.boolean(a.keep_dims); }
-template <class IO> void fields(IO& io, ArgReduceAttrs& a) { io.inputs(); io.ints(a.axes); }
+template <class IO> void fields(IO& io, ArgReduceAttrs& a) { io.inputs(); io.ints(a.axes); io.boolean(a.last); }
 template <class IO> void fields(IO& io, LogicalReduceAttrs& a) { io.inputs(); io.ints(a.axes); }
 template <class IO> void fields(IO& io, ReshapeAttrs& a) { io.inputs(); io.ints(a.dims); }
 template <class IO> void fields(IO& io, FlattenAttrs& a) { io.inputs(); io.integer(a.axis); }

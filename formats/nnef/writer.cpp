@@ -415,8 +415,10 @@ class Emitter {
     result(n, "squeeze(" + helper(n, "kept", call) + ", axes = " + list(axes) + ")");
   }
 
-  // NNEF's argmax/argmin and all/any reductions keep the reduced axes, as the IR's do.
+  // NNEF's argmax/argmin and all/any reductions keep the reduced axes, as the IR's do. NNEF's ties
+  // go to the first index (its reading in nnref): the last has no NNEF form.
   void node(const Node& n, const ArgReduceAttrs& a) {
+    if (a.last) unexpressible(kFormat, n, op_name(a) + " with ties to the last index: NNEF's goes to the first");
     result(n, std::string(a.op == ArgReduceOp::Max ? "argmax_reduce" : "argmin_reduce") + "(" + value(n.inputs[0]) +
                   ", axes = " + list(convert::tensor_axes(a.axes, shape(n.inputs[0]).size())) + ")");
   }

@@ -692,13 +692,16 @@ void tile(Ctx& c) {
 
 // Gather with constant indices of rank 0 or 1: each index i is the slice [i, i + 1) of the axis
 // (for i = -1, [-1, 0): IR slice reads an end of 0 as the extent), the scalar index's axis
-// squeezed away, several indices concatenated in their order: data movement only.
+// squeezed away, several indices concatenated in their order: data movement only. Computed
+// indices, and constant ones of higher rank (which the ONNX writer writes for an IR gather of a
+// constant), are IR gather's (gather_computed).
 void gather(Ctx& c) {
   const int64_t axis = c.attr_int("axis", 0);
-  if (c.has_input(1) && !c.constant(1)) return gather_computed(c, axis);
+  const HostTensor* constant = c.has_input(1) ? c.constant(1) : nullptr;
+  if (c.has_input(1) && (!constant || (constant->shape.rank() > 1 && !dtype_is_float(constant->dtype))))
+    return gather_computed(c, axis);
   const HostTensor& idx = c.require_constant(1, "indices");
-  if (dtype_is_float(idx.dtype) || idx.shape.rank() > 1)
-    c.refuse("onnx.input-unsupported", "only integer indices of rank 0 or 1 are supported");
+  if (dtype_is_float(idx.dtype)) c.refuse("onnx.input-unsupported", "only integer indices are supported");
   if (idx.values.empty()) c.refuse("onnx.shape-unsupported", "no indices give an empty tensor");
   const ValueRef x = c.data(0);
   std::vector<ValueRef> parts;

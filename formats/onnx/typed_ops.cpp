@@ -38,19 +38,20 @@ ValueRef integer_through(Ctx& c, ValueRef v, const std::string& what, OpAttrs op
 
 // ---- ArgMax, ArgMin ----
 
-// The first index of the extremum along `axis` (NaN beyond every number, as NumPy): IR
-// arg_reduce, which keeps the axis with extent 1; keepdims 0 squeezes it away.
+// The first index of the extremum along `axis` (NaN beyond every number, as NumPy), or with
+// select_last_index 1 (opset 12 on) the last: IR arg_reduce, which keeps the axis with extent 1;
+// keepdims 0 squeezes it away.
 void arg_reduce(Ctx& c, ArgReduceOp op) {
   const int64_t axis = c.attr_int("axis", 0);
   const bool keep = c.attr_int("keepdims", 1) != 0;
-  if (c.opset() >= 12 && c.attr_int("select_last_index", 0) != 0)
-    c.refuse("onnx.attribute-unsupported", "select_last_index 1 (the last index of the extremum) is not supported");
+  const bool last = c.opset() >= 12 && c.attr_int("select_last_index", 0) != 0;
+  const ArgReduceAttrs a{op, {axis}, last};
   const ValueRef x = c.data(0);
   if (keep) {
-    c.set_output(0, c.emit("", ArgReduceAttrs{op, {axis}}, {x}), ElemKind::Integer, onnx::TensorProto::INT64);
+    c.set_output(0, c.emit("", a, {x}), ElemKind::Integer, onnx::TensorProto::INT64);
     return;
   }
-  const ValueRef kept = c.emit("kept", ArgReduceAttrs{op, {axis}}, {x});
+  const ValueRef kept = c.emit("kept", a, {x});
   c.set_output(0, integer_through(c, kept, "squeeze", SqueezeAttrs{{axis}}, ""), ElemKind::Integer,
                onnx::TensorProto::INT64);
 }

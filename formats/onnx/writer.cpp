@@ -442,12 +442,14 @@ class Emitter {
     if (a.op == LogicalOp::Not) return void(result(n, "Not", {in(n, 0)}));
     result(n, a.op == LogicalOp::And ? "And" : "Or", {aligned(n, 0, a.broadcast), aligned(n, 1, a.broadcast)});
   }
-  // ArgMax and ArgMin take one axis and keep it (keepdims 1), as arg_reduce does.
+  // ArgMax and ArgMin take one axis and keep it (keepdims 1), as arg_reduce does; ties to the last
+  // index are select_last_index 1.
   void node(const Node& n, const ArgReduceAttrs& a) {
     if (a.axes.size() != 1) unexpressible(kFormat, n, "an arg reduction over several axes: ONNX's ArgMax and ArgMin take one");
     onnx::NodeProto& p = result(n, a.op == ArgReduceOp::Max ? "ArgMax" : "ArgMin", {in(n, 0)});
     attr(p, "axis", convert::tensor_axis(a.axes[0], in_shape(n).size()));
     attr(p, "keepdims", int64_t{1});
+    if (a.last) attr(p, "select_last_index", int64_t{1});
   }
   void node(const Node& n, const LogicalReduceAttrs&) {
     unexpressible(kFormat, n, "ONNX has no reduction of bool tensors (all, any)");

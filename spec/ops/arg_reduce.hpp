@@ -1,7 +1,8 @@
 // argmax_reduce, argmin_reduce (NNEF 1.0 §4.4): per group of positions over the given axes (kept,
 // extent 1), the index of the group's maximum (minimum) as an integer; the index counts row-major
 // over the reduced axes in the order of the tensor (NNEF leaves it unspecified for several axes),
-// and ties go to the first.
+// and ties go to the first; with `last` (ONNX's select_last_index 1) the same reading of the group
+// mirrored: ties go to the last, and the last NaN.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,7 @@ enum class ArgReduceOp { Max, Min };
 struct ArgReduceAttrs {
   ArgReduceOp op = ArgReduceOp::Max;
   std::vector<int64_t> axes;  // may count from the end; empty is an error
+  bool last = false;          // ties (and NaN) go to the last index of the group instead of the first
 };
 
 inline constexpr ObligationSpec kArgReduceEmptyAxis{
@@ -76,7 +78,10 @@ int64_t extremum_index(int64_t n, At&& at, uint8_t beyond, Extremum&& extremum) 
   return c;
 }
 
-// y[k] = the index, within group k, of its maximum (argmax) or minimum (argmin).
+// y[k] = the index, within group k, of its maximum (argmax) or minimum (argmin); with `last`, the
+// first index r of the group read backwards, x(n−1−r), is the index n−1−r: ONNX's own reference
+// (argmax of the flipped data, subtracted from n − 1), so the enclosures decide it as they decide
+// the first index.
 template <Scalar T>
 void evaluate(const Checked<ArgReduceAttrs>& op, const OpIO<T>& io) {
   const Tensor<T>& x = io.in(0);
@@ -86,10 +91,12 @@ void evaluate(const Checked<ArgReduceAttrs>& op, const OpIO<T>& io) {
   const std::vector<int64_t>& inner = split.inner;
   const auto n = static_cast<int64_t>(inner.size());
   const bool max = op.attrs().op == ArgReduceOp::Max;
+  const bool last = op.attrs().last;
   Tensor<int64_t>& y = std::get<Tensor<int64_t>>(*io.outputs[0]);
   for (size_t k = 0; k < outer.size(); ++k) {
-    auto at = [&, o = outer[k]](int64_t r) { return x[o + inner[static_cast<size_t>(r)]]; };
-    y[static_cast<int64_t>(k)] = max ? extremum_index<T>(n, at, kGreater, sc::max<T>) : extremum_index<T>(n, at, kLess, sc::min<T>);
+    auto at = [&, o = outer[k]](int64_t r) { return x[o + inner[static_cast<size_t>(last ? n - 1 - r : r)]]; };
+    const int64_t r = max ? extremum_index<T>(n, at, kGreater, sc::max<T>) : extremum_index<T>(n, at, kLess, sc::min<T>);
+    y[static_cast<int64_t>(k)] = !last || r == kUnknownInteger ? r : n - 1 - r;
   }
 }
 
