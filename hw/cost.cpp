@@ -98,6 +98,13 @@ OpCost cost(const Checked<CompareAttrs>& op, const Config& c) { return per_outpu
 OpCost cost(const Checked<LogicalAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<CastAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<GatherAttrs>& op, const Config& c) { return per_output(op, c); }
+// roi_resample: 2^M weighted terms per output element. The pools' cells have sizes that depend on
+// the rois' values, which a static cost cannot know: one step per output element (a lower bound).
+OpCost cost(const Checked<RoiAttrs>& op, const Config& c) {
+  if (op.attrs().op != RoiOp::Resample) return per_output(op, c);
+  const int64_t corners = int64_t{1} << op.attrs().output_size.size();
+  return vector(corners * vector_steps(elements(op.outputs()[0]), c));
+}
 OpCost cost(const Checked<TransposeAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<ConcatAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<SliceAttrs>& op, const Config& c) { return per_output(op, c); }

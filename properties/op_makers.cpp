@@ -356,6 +356,21 @@ Maker make(const GatherAttrs& proto, GenContext& ctx) {
   return Candidate{a, {std::move(x), std::move(indices)}, {}, {}};
 }
 
+// Regions drawn in [1/4, 4] (Range::Positive, start and end alike: some inverted), so inside the
+// image when its extents are 4 or more; batch indices always a new leaf, valid in [0, N).
+Maker make(const RoiAttrs& proto, GenContext& ctx) {
+  static constexpr RoiMethod kMethods[] = {RoiMethod::Symmetric, RoiMethod::Asymmetric};
+  RoiAttrs a = proto;
+  a.method = kMethods[ctx.c.below(2)];
+  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, static_cast<size_t>(ctx.o.max_rank)));
+  const Shape s = ctx.shape(x);
+  for (size_t k = 2; k < s.rank(); ++k) a.output_size.push_back(ctx.c.between(1, 3));
+  const auto m = static_cast<int64_t>(a.output_size.size()), regions = ctx.c.between(1, 3);
+  Operand rois = ctx.leaf(Shape::of({regions, 2 * m}), ElemKind::Real, Range::Positive);
+  Operand index = ctx.leaf(Shape::of({regions}), ElemKind::Integer, Range::Any, s[0]);
+  return Candidate{a, {std::move(x), std::move(rois), std::move(index)}, {Range::Any, Range::Positive}, {}};
+}
+
 Maker make(const CastAttrs& proto, GenContext& ctx) {
   static constexpr ElemKind kKinds[] = {ElemKind::Real, ElemKind::Integer, ElemKind::Logical};
   CastAttrs a = proto;

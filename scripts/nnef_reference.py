@@ -22,6 +22,8 @@ and the local normalizations window every axis, with every border of §4.3.
 """
 
 import argparse
+import itertools
+import math
 import os
 import re
 import shutil
@@ -37,7 +39,7 @@ import torch.nn.functional as F
 CROSSCHECK_MODELS = ["tests/data/nnef/alexnet_small", "tests/data/nnef/crosscheck/mlp",
                      "tests/data/nnef/crosscheck/convnet", "tests/data/nnef/crosscheck/logic",
                      "tests/data/nnef/crosscheck/deconvnet", "tests/data/nnef/crosscheck/windows",
-                     "tests/data/nnef/crosscheck/resample"]
+                     "tests/data/nnef/crosscheck/resample", "tests/data/nnef/crosscheck/roi"]
 
 
 # ---------------------------------------------------------------- flat syntax
@@ -379,6 +381,64 @@ def multilinear_upsample(x, named):
     return torch.from_numpy(y)
 
 
+def roi(op, x, rois, index, named):
+    """§4.6 for one operation, one region and one output cell at a time. The pools round each
+    coordinate to floor(v + 1/2); along an axis of rounded region [s, e), r = e - s, cell i of p
+    starts at s + i*floor(r/p) and spans ceil(r/p) positions; positions outside the input read 0
+    (avg_pool's and max_pool's default border 'constant'); a cell with no position is 0.
+    roi_resample samples cell i of p at v = s + (i + 1/2)(e - s)/p - 1/2 (symmetric) or
+    s + i(e - s)/p (asymmetric) and interpolates multilinearly, indices clamped to the input."""
+    x, rois, index = x.numpy(), rois.numpy(), index.numpy().reshape(-1)
+    size = named["output_size"]
+    m = len(size)
+    extents = x.shape[2:]
+    y = np.zeros((rois.shape[0], x.shape[1]) + tuple(size))
+    for r in range(rois.shape[0]):
+        img = x[index[r]]
+        start, end = rois[r, :m], rois[r, m:]
+        for cell in itertools.product(*[range(p) for p in size]):
+            if op == "roi_resample":
+                total = np.zeros(x.shape[1])
+                points = []
+                for k in range(m):
+                    step = (end[k] - start[k]) / size[k]
+                    if named.get("method", "symmetric") == "symmetric":
+                        points.append(start[k] + (cell[k] + 0.5) * step - 0.5)
+                    else:
+                        points.append(start[k] + cell[k] * step)
+                for corner in itertools.product((0, 1), repeat=m):
+                    weight, at = 1.0, []
+                    for k, v in enumerate(points):
+                        j = math.floor(v)
+                        weight *= (v - j) if corner[k] else 1 - (v - j)
+                        at.append(min(max(j + corner[k], 0), extents[k] - 1))
+                    total += weight * img[(slice(None),) + tuple(at)]
+                y[(r, slice(None)) + cell] = total
+                continue
+            axes = []
+            for k in range(m):
+                s, e = math.floor(start[k] + 0.5), math.floor(end[k] + 0.5)
+                first = s + cell[k] * ((e - s) // size[k])
+                axes.append(range(first, first + max(-((s - e) // size[k]), 0)))
+            values = [img[(slice(None),) + pos] if all(0 <= q < n for q, n in zip(pos, extents))
+                      else np.zeros(x.shape[1]) for pos in itertools.product(*axes)]
+            if values:
+                y[(r, slice(None)) + cell] = np.mean(values, axis=0) if op == "avg_roi_pool" else np.max(values, axis=0)
+    return torch.from_numpy(y)
+
+
+def roi_align(op, x, rois, index, named):
+    """§4.6.2's compounds: roi_resample to output_size * sampling_rate, then a pool of window and
+    stride sampling_rate over the spatial axes."""
+    rate = named["sampling_rate"]
+    size = [p * s for p, s in zip(named["output_size"], rate)]
+    resized = roi("roi_resample", x, rois, index, {"output_size": size, "method": named.get("resize_method", "symmetric")})
+    pool = F.avg_pool3d if len(rate) == 3 else F.avg_pool2d if len(rate) == 2 else F.avg_pool1d
+    if op == "max_roi_align":
+        pool = F.max_pool3d if len(rate) == 3 else F.max_pool2d if len(rate) == 2 else F.max_pool1d
+    return pool(resized, kernel_size=rate, stride=rate)
+
+
 def evaluate(model_dir, inputs):
     body, outputs = parse_graph(open(os.path.join(model_dir, "graph.nnef")).read())
     env = {}
@@ -423,6 +483,10 @@ def evaluate(model_dir, inputs):
                 y = y.repeat_interleave(f, dim=axis)
         elif op == "multilinear_upsample":
             y = multilinear_upsample(a[0], named)
+        elif op in ("avg_roi_pool", "max_roi_pool", "roi_resample"):
+            y = roi(op, a[0], a[1], a[2], named)
+        elif op in ("avg_roi_align", "max_roi_align"):
+            y = roi_align(op, a[0], a[1], a[2], named)
         elif op in ("nearest_downsample", "area_downsample"):
             y = downsample(op, a[0], named["factor"])
         elif op in unary:
@@ -592,6 +656,18 @@ def self_test():
     img = torch.arange(12.0, dtype=torch.float64).reshape(1, 1, 3, 4)
     assert torch.allclose(multilinear_upsample(img, {"factor": [2, 2]}),
                           F.interpolate(img, scale_factor=2, mode="bilinear", align_corners=False), rtol=0, atol=1e-14)
+    # roi_resample of the whole image, symmetric, to twice its size is the same half-pixel
+    # interpolation; the pools of the whole image in cells of one position are the image itself.
+    whole = torch.tensor([[0.0, 0.0, 3.0, 4.0]], dtype=torch.float64)
+    first = torch.zeros(1, dtype=torch.int64)
+    assert torch.allclose(roi("roi_resample", img, whole, first, {"output_size": [6, 8]}),
+                          F.interpolate(img, scale_factor=2, mode="bilinear", align_corners=False), rtol=0, atol=1e-14)
+    assert torch.equal(roi("max_roi_pool", img, whole, first, {"output_size": [3, 4]}), img)
+    # avg_roi_pool by hand over img[h][w] = 4h + w: (0.5, 0, 2.5, 1) rounds to rows 1-2 of column 0: (4 + 8)/2;
+    # (2, 2, 4, 6) in one cell: 2 x 4 positions, 4 inside ({10, 11}), 4 outside (0): 21/8.
+    two = torch.tensor([[0.5, 0.0, 2.5, 1.0], [2.0, 2.0, 4.0, 6.0]], dtype=torch.float64)
+    pooled = roi("avg_roi_pool", img, two, torch.zeros(2, dtype=torch.int64), {"output_size": [1, 1]})
+    assert pooled.flatten().tolist() == [6.0, 21.0 / 8]
     print("self-test ok")
     return 0
 

@@ -155,17 +155,21 @@ HostTensor spread(const std::vector<int64_t>& dims) {
 
 }  // namespace
 
-// The fast engine's answers on the window and up-sampling cross-check models (box, pools, local
-// normalizations, debox, nearest and multilinear up-sampling), judged by conform's float32 envelope.
+// The fast engine's answers on the window, up-sampling and region-of-interest cross-check models
+// (box, pools, local normalizations, debox, nearest and multilinear up-sampling, §4.6's five
+// operations), judged by conform's float32 envelope.
 TEST_CASE("cli nnef ops: the fast engine's windows and up-samplings conform") {
   const std::string root = std::string(NNREF_SOURCE_DIR) + "/tests/data/nnef/crosscheck/";
   const ModelDir tmp("version 1.0;\n");
   REQUIRE(write_npy(tmp.file("input.npy"), spread({2, 5, 6, 7})).ok());
   REQUIRE(write_npy(tmp.file("small.npy"), spread({2, 3, 5, 4})).ok());
   REQUIRE(write_npy(tmp.file("volume.npy"), spread({1, 2, 3, 2, 4})).ok());
+  REQUIRE(write_npy(tmp.file("image.npy"), spread({2, 3, 6, 5})).ok());
+  REQUIRE(write_npy(tmp.file("cube.npy"), spread({1, 2, 4, 3, 5})).ok());
   const std::vector<std::pair<std::string, std::vector<std::string>>> models = {
       {"windows", {"--input", "input=" + tmp.file("input.npy")}},
-      {"resample", {"--input", "input=" + tmp.file("small.npy"), "--input", "volume=" + tmp.file("volume.npy")}}};
+      {"resample", {"--input", "input=" + tmp.file("small.npy"), "--input", "volume=" + tmp.file("volume.npy")}},
+      {"roi", {"--input", "input=" + tmp.file("image.npy"), "--input", "volume=" + tmp.file("cube.npy")}}};
   for (const auto& [model, inputs] : models) {
     std::vector<std::string> run{"run", root + model, "--engine", "fast", "--output", tmp.file("fast.npz"), "--quiet"};
     run.insert(run.end(), inputs.begin(), inputs.end());
@@ -178,4 +182,36 @@ TEST_CASE("cli nnef ops: the fast engine's windows and up-samplings conform") {
     INFO(c.out << c.err);
     CHECK(c.code == kExitOk);  // a rejected element exits 1
   }
+}
+
+namespace {
+
+// Regions of interest over an image [batch, 3, H, W]: the output's extents come from output_size
+// and the count of regions, so they hold for every batch and image size. With the regions an input
+// (its axis 0 is `batch`) and the batch indices a constant of 2, only batch = 2 agrees.
+const char* kRegions = R"(version 1.0;
+graph G( x, boxes ) -> ( pooled, resampled, aligned, free ) {
+  x = external(shape = [2, 3, 8, 8]);
+  boxes = external(shape = [2, 4]);
+  rois = constant(shape = [2, 4], value = [0.0, 0.0, 4.0, 4.0, 1.0, 2.0, 7.5, 6.0]);
+  index = constant<integer>(shape = [2], value = [0, 0]);
+  pooled = max_roi_pool(x, rois, index, output_size = [2, 3]);
+  resampled = roi_resample(x, rois, index, output_size = [3, 3], method = 'asymmetric');
+  aligned = avg_roi_align(x, rois, index, output_size = [2, 2], sampling_rate = [2, 2]);
+  free = avg_roi_pool(x, boxes, index, output_size = [1, 1]);
+}
+)";
+
+}  // namespace
+
+TEST_CASE("cli nnef ops: check proves the region-of-interest operations for every image size, or names a failing size") {
+  const ModelDir m(kRegions);
+  const Run proved = nnref_cli({"check", m.str(), "--dim", "x.2=1..512", "--dim", "x.3=1..512"});
+  INFO(proved.err);
+  CHECK(proved.code == kExitOk);
+  CHECK(has(proved.out, "obligations proved"));
+  const Run refuted = nnref_cli({"check", m.str(), "--dim", "batch=1..64", "--dim", "x.2=1..512"});
+  CHECK(refuted.code == kExitInvalid);
+  CHECK(has(refuted.err, "error[shape.roi.batch-index]"));
+  CHECK(has(refuted.err, "counterexample"));
 }

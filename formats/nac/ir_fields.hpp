@@ -29,6 +29,7 @@ template <class IO> void fields(IO& io, ConcatAttrs& a) { io.inputs(); io.intege
 template <class IO> void fields(IO& io, SplitAttrs& a) { io.inputs(); io.integer(a.axis); io.ints(a.ratios); }
 template <class IO> void fields(IO& io, SliceAttrs& a) { io.inputs(); io.ints(a.axes); io.ints(a.begin); io.ints(a.end); io.ints(a.stride); }
 template <class IO> void fields(IO& io, GatherAttrs& a) { io.inputs(); io.integer(a.axis); }
+template <class IO> void fields(IO& io, RoiAttrs& a) { io.inputs(); io.choice(a.op); io.ints(a.output_size); io.choice(a.method); }
 template <class IO> void fields(IO& io, CastAttrs& a) { io.inputs(); io.choice(a.from); io.choice(a.to); }
 template <class IO> void fields(IO& io, PadAttrs& a) { io.inputs(); io.pairs(a.padding); io.choice(a.border); io.real(a.value); }
 template <class IO> void fields(IO& io, SqueezeAttrs& a) { io.inputs(); io.ints(a.axes); }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "formats/nnef/lower_resample.hpp"
+#include "formats/nnef/lower_roi.hpp"
 
 namespace nnref::nnef {
 
@@ -472,7 +473,7 @@ std::optional<std::vector<Value>> lower_standard(Composer& c, const std::string&
   if (name == "tile") return tile(c, a, loc);
   if (name == "slice") return slice(c, a, loc);
   if (name == "pad") return pad(c, a, loc);
-  return std::nullopt;
+  return lower_roi(c, name, a, loc);
 }
 
 }  // namespace nnref::nnef

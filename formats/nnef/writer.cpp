@@ -430,6 +430,12 @@ class Emitter {
     result(n, "gather(" + value(n.inputs[0]) + ", " + value(n.inputs[1]) + ", axis = " +
                   std::to_string(convert::tensor_axis(a.axis, shape(n.inputs[0]).size())) + ")");
   }
+  void node(const Node& n, const RoiAttrs& a) {
+    std::string call = op_name(a) + "(" + value(n.inputs[0]) + ", " + value(n.inputs[1]) + ", " + value(n.inputs[2]) +
+                       ", output_size = " + list(a.output_size);
+    if (a.op == RoiOp::Resample) call += a.method == RoiMethod::Symmetric ? ", method = 'symmetric'" : ", method = 'asymmetric'";
+    result(n, call + ")");
+  }
   void node(const Node& n, const CastAttrs& a) {
     const char* type = a.to == ElemKind::Real ? "scalar" : a.to == ElemKind::Integer ? "integer" : "logical";
     result(n, std::string("cast<") + type + ">(" + value(n.inputs[0]) + ")");

@@ -459,6 +459,12 @@ class Emitter {
   void node(const Node& n, const GatherAttrs& a) {
     attr(result(n, "Gather", {in(n, 0), in(n, 1)}), "axis", convert::tensor_axis(a.axis, in_shape(n).size()));
   }
+  // ONNX's MaxRoiPool bins a region as Caffe does (⌊i·r/p⌋ to ⌈(i + 1)·r/p⌉, clipped to the image),
+  // and its RoiAlign averages or maxes sample points itself: neither is §4.6's formula.
+  void node(const Node& n, const RoiAttrs&) {
+    unexpressible(kFormat, n, "ONNX has no region-of-interest op with NNEF's formula (MaxRoiPool bins regions "
+                              "otherwise, RoiAlign samples and pools in one op)");
+  }
   // ONNX's Cast truncates a float to an integer; the IR's cast floors: Floor first, whose integer
   // the truncation keeps (unless the operand is an integer already: onnx_format::integral).
   void node(const Node& n, const CastAttrs& a) {

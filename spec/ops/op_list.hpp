@@ -30,6 +30,7 @@
 #include "spec/ops/prelu.hpp"
 #include "spec/ops/reduce.hpp"
 #include "spec/ops/reshape.hpp"
+#include "spec/ops/roi.hpp"
 #include "spec/ops/select.hpp"
 #include "spec/ops/slice.hpp"
 #include "spec/ops/softmax.hpp"
@@ -70,6 +71,7 @@
   X(SplitAttrs, split)                 \
   X(SliceAttrs, slice)                 \
   X(GatherAttrs, gather)               \
+  X(RoiAttrs, roi)                     \
   X(CastAttrs, cast)                   \
   X(PadAttrs, pad)                     \
   X(SqueezeAttrs, squeeze)             \
