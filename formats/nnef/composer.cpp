@@ -813,8 +813,9 @@ Value Composer::literal_tensor(const Real& v, ElemKind kind, const SourceLoc& lo
 }
 
 Value Composer::literal_tensor(const std::vector<double>& values, const std::vector<int64_t>& shape,
-                               const SourceLoc& loc) {
+                               const SourceLoc& loc, ElemKind kind) {
   TensorInfo t;
+  t.kind = kind;
   t.shape = shape;
   t.is_literal = true;
   t.loc = at(loc);
