@@ -133,6 +133,10 @@ class Composer {
   Real real_of(const Value& primitive, const SourceLoc& loc);
   // A node name not yet used: `base` (the statement's identifier when empty), else base/op, base/op_2, ...
   std::string fresh_name(const std::string& op, std::string base = {});
+  // After a graph statement `id = ...`: the node that computes id's value is named id, as the writer
+  // names the values it writes (the first node made took the name; it becomes id/op).
+  void name_statement_result(const Scope& scope);
+  void rename_node(int64_t id, const std::string& name);
   SourceLoc at(const SourceLoc& loc) const;
   void check_volume(const std::vector<int64_t>& shape, const std::string& what, const SourceLoc& loc);
 
@@ -148,6 +152,7 @@ class Composer {
   std::set<std::string> names_;
   std::map<std::string, std::pair<std::string, std::vector<int64_t>>> labels_;  // lower-case label → label, shape
   std::string statement_;  // the graph identifier the current statement assigns (node names start with it)
+  std::vector<std::pair<int64_t, std::string>> statement_nodes_;  // the nodes it made so far, with their ops
   std::set<std::string> graph_params_, externals_, graph_ids_;
   bool in_graph_ = false;
   bool used_shape_of_ = false;
