@@ -39,7 +39,8 @@ import torch.nn.functional as F
 CROSSCHECK_MODELS = ["tests/data/nnef/alexnet_small", "tests/data/nnef/crosscheck/mlp",
                      "tests/data/nnef/crosscheck/convnet", "tests/data/nnef/crosscheck/logic",
                      "tests/data/nnef/crosscheck/deconvnet", "tests/data/nnef/crosscheck/windows",
-                     "tests/data/nnef/crosscheck/resample", "tests/data/nnef/crosscheck/roi"]
+                     "tests/data/nnef/crosscheck/resample", "tests/data/nnef/crosscheck/roi",
+                     "tests/data/nnef/crosscheck/borders"]
 
 
 # ---------------------------------------------------------------- flat syntax
@@ -216,7 +217,29 @@ def slice_indices(extent, begin, end, step, unit_strides):
     return list(range(b, e, step))
 
 
+# §4.3's replicate, reflect and reflect-even are NumPy's pad modes edge, reflect and symmetric.
+NUMPY_BORDER = {"replicate": "edge", "reflect": "reflect", "reflect-even": "symmetric"}
+
+
+def extended_index(k, extent, border):
+    """§4.3's ĩ[k] as the input position it reads (reflecting once), or None for the zero border."""
+    if 0 <= k < extent:
+        return k
+    if border == "replicate":
+        return min(max(k, 0), extent - 1)
+    if border == "reflect":
+        r = -k if k < 0 else 2 * extent - 2 - k
+    elif border == "reflect-even":
+        r = -k - 1 if k < 0 else 2 * extent - 1 - k
+    else:
+        return None
+    assert 0 <= r < extent, "reflected more than once"
+    return r
+
+
 def conv(x, w, b, named):
+    """§4.3.1: the input extended by its border over the spatial padding (NumPy's pad modes), then
+    PyTorch's conv with no padding."""
     n = x.dim() - 2
     stride = named.get("stride") or [1] * n
     dilation = named.get("dilation") or [1] * n
@@ -224,7 +247,12 @@ def conv(x, w, b, named):
     if not padding:
         padding = auto_padding(x.shape[2:], w.shape[2:], stride, dilation)
     groups = named.get("groups", 1) or x.shape[1]
-    y = F.conv2d(pad_nd(x, padding), w, None, stride, 0, dilation, groups)
+    border = named.get("border", "constant")
+    if border in NUMPY_BORDER:
+        x = torch.from_numpy(np.pad(x.numpy(), [(0, 0), (0, 0)] + list(padding), mode=NUMPY_BORDER[border]))
+    else:
+        x = pad_nd(x, padding)
+    y = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[n](x, w, None, stride, 0, dilation, groups)
     return y + left_aligned(b, y.dim())
 
 
@@ -240,7 +268,7 @@ def deconv(x, w, b, named):
     groups = named.get("groups", 1) or (output_shape[1] if output_shape else x.shape[1])
     transposed = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}[n]
     full = transposed(x, w, None, stride, 0, 0, groups, dilation)
-    crops = []
+    crops, ups, pads = [], [], []
     for i in range(n):
         xi, k, s, d = x.shape[2 + i], w.shape[2 + i], stride[i], dilation[i]
         fd = (k - 1) * d + 1
@@ -252,12 +280,38 @@ def deconv(x, w, b, named):
             up = xi * s
         p = padding[i][0] if padding else max((xi - 1) * s + fd - up, 0) // 2
         crops.append((-p, up + p - full.shape[2 + i]))
-    y = pad_nd(full, crops)
+        ups.append(up)
+        pads.append(p)
+    border = named.get("border", "constant")
+    if border in NUMPY_BORDER:
+        y = deconv_written_out(x, w, stride, dilation, pads, ups, groups, border)
+    else:
+        y = pad_nd(full, crops)
     return y + left_aligned(b, y.dim())
 
 
-# §4.3's replicate, reflect and reflect-even are NumPy's pad modes edge, reflect and symmetric.
-NUMPY_BORDER = {"replicate": "edge", "reflect": "reflect", "reflect-even": "symmetric"}
+def deconv_written_out(x, w, stride, dilation, pads, extents, groups, border):
+    """§4.3.1's deconv formula term by term over the extended input: output[b][o][i...] =
+    Σ_{c in o's group, j...} ĩ[b][c][(i + p − j·d)/s ...]·w[c][o mod (C_out/G)][j...], over the terms where
+    every s divides i + p − j·d; ĩ read through extended_index."""
+    a, f = x.numpy(), w.numpy()
+    n = a.ndim - 2
+    per_in, per_out = a.shape[1] // groups, f.shape[1]
+    y = np.zeros([a.shape[0], per_out * groups] + list(extents))
+    for out in np.ndindex(*extents):
+        for taps in np.ndindex(*f.shape[2:]):
+            src = []
+            for i in range(n):
+                k = out[i] + pads[i] - taps[i] * dilation[i]
+                if k % stride[i] != 0:
+                    break
+                src.append(extended_index(k // stride[i], a.shape[2 + i], border))
+            else:
+                for g in range(groups):
+                    patch = a[(slice(None), slice(g * per_in, (g + 1) * per_in)) + tuple(src)]
+                    y[(slice(None), slice(g * per_out, (g + 1) * per_out)) + out] += \
+                        patch @ f[(slice(g * per_in, (g + 1) * per_in), slice(None)) + taps]
+    return torch.from_numpy(y)
 
 
 def window(x, named, kind):
@@ -322,8 +376,10 @@ def downsample(op, x, factor):
 
 def debox(x, named):
     """§4.3.2, written out: output[i] = Σ_{j<f} ĩ[(i + p − j·d)/s] over the terms where s divides
-    i + p − j·d, ĩ zero outside the input ('constant'), on every axis; X from output_shape, or
-    (x − 1)·s + fd − p − q, or x·s under automatic padding (p then as box's automatic padding of X)."""
+    i + p − j·d, ĩ the input extended by the border (zero for 'constant' and 'ignore'), on every
+    axis; X from output_shape, or (x − 1)·s + fd − p − q, or x·s under automatic padding (p then as
+    box's automatic padding of X). Normalized, the sum is divided by the kernel volume, less (with
+    'ignore') the terms that read the border, which take no part."""
     size = named["size"]
     n = len(size)
     stride = named.get("stride") or [1] * n
@@ -342,21 +398,26 @@ def debox(x, named):
             up = a.shape[i] * stride[i]
         extents.append(up)
         pads.append(padding[i][0] if padding else max((a.shape[i] - 1) * stride[i] + fd - up, 0) // 2)
+    border = named.get("border", "constant")
     y = np.zeros(extents)
+    divisor = np.full(extents, float(np.prod(size)))
     for out in np.ndindex(*extents):
         total = 0.0
         for taps in np.ndindex(*size):
             src = []
             for i in range(n):
                 k = out[i] + pads[i] - taps[i] * dilation[i]
-                if k % stride[i] != 0 or not 0 <= k // stride[i] < a.shape[i]:
+                if k % stride[i] != 0:
                     break
-                src.append(k // stride[i])
+                src.append(extended_index(k // stride[i], a.shape[i], border))
             else:
-                total += a[tuple(src)]
+                if None not in src:
+                    total += a[tuple(src)]
+                elif border == "ignore":
+                    divisor[out] -= 1
         y[out] = total
     if named.get("normalize"):
-        y = y / float(np.prod(size))
+        y = y / divisor
     return torch.from_numpy(y)
 
 
@@ -365,6 +426,9 @@ def multilinear_upsample(x, named):
     (f0 = (f − 1)/2 symmetric, 0 asymmetric), (1 − u)·ĩ[j] + u·ĩ[j + 1], j = floor(v), u = v − j;
     ĩ is the input extended by one element each side by the border (NumPy's pad modes)."""
     method, border = named.get("method", "symmetric"), named.get("border", "replicate")
+    if method == "aligned":  # v = i/g, g = (x·f − 1)/(x − 1): PyTorch's align_corners (the self-test checks it)
+        mode = {1: "linear", 2: "bilinear", 3: "trilinear"}[x.dim() - 2]
+        return F.interpolate(x, scale_factor=tuple(named["factor"]), mode=mode, align_corners=True)
     y = x.numpy()
     for axis, f in enumerate(named["factor"], start=2):
         pads = [(0, 0)] * y.ndim
@@ -668,6 +732,24 @@ def self_test():
     two = torch.tensor([[0.5, 0.0, 2.5, 1.0], [2.0, 2.0, 4.0, 6.0]], dtype=torch.float64)
     pooled = roi("avg_roi_pool", img, two, torch.zeros(2, dtype=torch.int64), {"output_size": [1, 1]})
     assert pooled.flatten().tolist() == [6.0, 21.0 / 8]
+    # 'aligned' is align_corners: §4.3.4's v = i/g, g = (x·f − 1)/(x − 1), written out on a random line.
+    line = torch.from_numpy(np.random.default_rng(0).uniform(-1, 1, (1, 2, 5)))
+    aligned = multilinear_upsample(line, {"factor": [3], "method": "aligned"})
+    for i in range(15):
+        v = i * (5 - 1) / (5 * 3 - 1)
+        j = min(int(np.floor(v)), 3)
+        u = v - j
+        assert torch.allclose(aligned[..., i], (1 - u) * line[..., j] + u * line[..., j + 1], rtol=0, atol=1e-14)
+    # The hand values of tests/nnef_test_borders.cpp: x = [1, 2, 3], w = [1, 10, 100]; conv, padding
+    # (1, 1): replicate 211 321 332, reflect 212 321 232; deconv, reflect-even, s = 1, p = 0, ĩ[-2..4] =
+    # 2 1 | 1 2 3 | 3 2: 211 112 123 233 332; debox 'ignore' normalized over 3: 1 1.5 2 2.5 3.
+    w = torch.tensor([[[1.0, 10.0, 100.0]]], dtype=torch.float64)
+    same = {"padding": [(1, 1)]}
+    assert conv(x, w, b, dict(same, border="replicate")).flatten().tolist() == [211, 321, 332]
+    assert conv(x, w, b, dict(same, border="reflect")).flatten().tolist() == [212, 321, 232]
+    assert deconv(x, w, b, {"padding": [(0, 0)], "border": "reflect-even"}).flatten().tolist() == [211, 112, 123, 233, 332]
+    assert debox(x, {"size": [1, 1, 3], "padding": [(0, 0)] * 3, "border": "ignore", "normalize": True}).flatten().tolist() == \
+        [1, 1.5, 2, 2.5, 3]
     print("self-test ok")
     return 0
 

@@ -23,6 +23,8 @@ class Payload {
  public:
   void set(const std::string& node, const std::string& role, ParamEntry entry);
   const ParamEntry* find(const std::string& node, const std::string& role) const;
+  // The entries of node `from` become node `to`'s (a front-end renaming a node it made).
+  void rename(const std::string& from, const std::string& to);
   const std::map<std::pair<std::string, std::string>, ParamEntry>& entries() const { return entries_; }
 
  private:

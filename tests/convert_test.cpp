@@ -12,6 +12,8 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "cli_test_support.hpp"
@@ -257,10 +259,12 @@ const std::vector<std::string> kNnefModels = {"tests/data/nnef/alexnet_small", "
 // padding, gather and cast: NNEF's own operations, which ONNX (as nnref reads it) cannot hold.
 const std::string kNnefLogicModel = "tests/data/nnef/crosscheck/logic";
 // Windows over every axis (sum pools, pads with the replicate and reflect borders), up-samplings
-// (deconvs with constant filters) and regions of interest: NNEF's, beyond ONNX.
+// (deconvs with constant filters, gathers), conv, deconv and debox in every border, and regions of
+// interest: NNEF's, a sum pool and regions beyond ONNX.
 const std::vector<std::string> kNnefWindowModels = {"tests/data/nnef/crosscheck/windows",
                                                     "tests/data/nnef/crosscheck/resample",
-                                                    "tests/data/nnef/crosscheck/roi"};
+                                                    "tests/data/nnef/crosscheck/roi",
+                                                    "tests/data/nnef/crosscheck/borders"};
 
 TEST_CASE("convert: every example and golden NNL model round-trips through NNEF and ONNX") {
   REQUIRE(nnl_models().size() >= 15);
@@ -309,6 +313,63 @@ TEST_CASE("convert: an NNEF model written as NNEF reads back as the same graph")
       if (std::all_of(n.name.begin(), n.name.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }))
         CHECK(c.model.graph.nodes[static_cast<size_t>(n.id)].name == n.name);
   }
+}
+
+// The node that computes an identifier's value carries the identifier's name, whichever node of
+// its statement's lowering that is (the writer names each value by its node): a value read by a
+// later statement, or an output, comes from a node named as a whole statement (no "stmt/op").
+void require_values_named_by_their_statements(const Model& m) {
+  const auto statement = [](const std::string& name) { return name.substr(0, name.find('/')); };
+  for (const Node& n : m.graph.nodes)
+    for (const ValueRef& r : n.inputs) {
+      const Node& from = m.graph.nodes[static_cast<size_t>(r.node)];
+      if (!std::holds_alternative<ConstAttrs>(from.op) && statement(from.name) != statement(n.name)) {
+        INFO(n.name << " reads " << from.name);
+        CHECK(from.name == statement(from.name));
+      }
+    }
+  for (const GraphOutput& o : m.graph.outputs) {
+    const Node& from = m.graph.nodes[static_cast<size_t>(o.value.node)];
+    if (!std::holds_alternative<ConstAttrs>(from.op)) CHECK(from.name == o.name);
+  }
+}
+
+TEST_CASE("convert: an NNEF identifier names the same value in the model read and in the model written") {
+  std::vector<std::string> models = kNnefModels;
+  models.push_back(kNnefLogicModel);
+  models.insert(models.end(), kNnefWindowModels.begin(), kNnefWindowModels.end());
+  for (const std::string& rel : models) {
+    INFO(rel);
+    const Model m = nnef_with_weights(source(rel));
+    require_values_named_by_their_statements(m);
+    TempDir dir("convert_nnef_names");
+    const Converted c = convert_to(m, "nnef", dir / "out");
+    require_values_named_by_their_statements(c.model);
+    // The written document's identifiers are the node names read (the reader's "stmt/op" as "stmt_op").
+    for (const Node& n : m.graph.nodes)
+      if (n.name.find('/') == std::string::npos && !std::holds_alternative<ConstAttrs>(n.op))
+        CHECK(c.model.graph.nodes[static_cast<size_t>(n.id)].name == n.name);
+  }
+  // y = conv(...) with a computed bias is a conv, then an add: y names the sum, which z reads.
+  TempDir dir("convert_nnef_bias");
+  fs::create_directories(dir / "in");
+  std::ofstream(dir / "in" / "graph.nnef") << "version 1.0;\ngraph G( x ) -> ( z ) {\n"
+                                              "  x = external(shape = [1, 1, 3]);\n"
+                                              "  w = constant(shape = [1, 1, 1], value = [2.0]);\n"
+                                              "  b = neg(x);\n"
+                                              "  y = conv(x, w, b);\n"
+                                              "  z = relu(y);\n}\n";
+  const Model m = load((dir / "in").string());
+  const Node& relu = m.graph.nodes.back();
+  REQUIRE(relu.name == "z");
+  CHECK(m.graph.nodes[static_cast<size_t>(relu.inputs[0].node)].name == "y");
+  CHECK(std::holds_alternative<BinaryAttrs>(m.graph.nodes[static_cast<size_t>(relu.inputs[0].node)].op));
+  const Converted c = convert_to(m, "nnef", dir / "out");
+  std::ifstream written(dir / "out" / "graph.nnef");
+  const std::string text((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
+  INFO(text);
+  CHECK(text.find("z = relu(y);") != std::string::npos);
+  CHECK(text.find("y = add(y_conv, b);") != std::string::npos);
 }
 
 std::vector<float> floats(int64_t count, int64_t salt) {

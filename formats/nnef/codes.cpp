@@ -73,6 +73,8 @@ constexpr std::array kNnefCodes = {
                                     "operation without a body", "nnef"},
     CodeInfo{"nnef.shape-of.fixed", "shape_of read the declared extents, so the inputs get no size names", "nnef",
              true},
+    CodeInfo{"nnef.extents.fixed", "an operation whose lowering depends on the declared extents (multilinear_upsample "
+                                   "'aligned', debox 'ignore' normalized), so the inputs get no size names", "nnef", true},
     CodeInfo{"nnef.internal", "a shape rule gave no result without failing (a bug in nnref)", "nnef"},
     // Tensor files (§5.2).
     CodeInfo{"nnef.dat.missing", "a variable whose .dat file does not exist (run)", "nnef"},

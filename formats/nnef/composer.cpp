@@ -181,7 +181,9 @@ void Composer::compose_graph(const GraphDecl& g) {
     const Expr* first = a.lhs.get();
     while (first->kind != Expr::Kind::Ident && !first->items.empty()) first = first->items[0].get();
     statement_ = first->kind == Expr::Kind::Ident ? first->text : "";
+    statement_nodes_.clear();
     assign(*a.lhs, eval_rhs(a.rhs, scope), scope, true, a.loc);
+    if (a.lhs->kind == Expr::Kind::Ident) name_statement_result(scope);
   }
   statement_.clear();
   for (const auto& entry : scope) graph_ids_.insert(entry.first);
@@ -759,6 +761,7 @@ std::vector<Value> Composer::introduce(const Fragment& f, const Args& args, cons
     }
     t.data = std::move(e);
     t.is_literal = true;
+    t.identifier = statement_;
     tensors_.push_back(std::move(t));
     return {Value::of_tensor(tensors_.size() - 1)};
   }
@@ -800,6 +803,44 @@ std::string Composer::fresh_name(const std::string& op, std::string base) {
   return name;
 }
 
+void Composer::name_statement_result(const Scope& scope) {
+  const auto value = scope.find(statement_);
+  if (value == scope.end() || value->second.kind != Value::Kind::Tensor) return;
+  const std::optional<ValueRef>& result = tensors_[value->second.tensor].ref;
+  if (!result) return;
+  const auto made = [&](int64_t id) {
+    for (const auto& [n, op] : statement_nodes_)
+      if (n == id) return true;
+    return false;
+  };
+  const std::vector<Node>& nodes = model_.graph.nodes;
+  if (!made(result->node) || nodes[static_cast<size_t>(result->node)].name == statement_) return;
+  for (const auto& [first, op] : statement_nodes_)
+    if (nodes[static_cast<size_t>(first)].name == statement_) {
+      rename_node(first, fresh_name(op));
+      rename_node(result->node, statement_);
+      return;
+    }
+}
+
+void Composer::rename_node(int64_t id, const std::string& name) {
+  Node& n = model_.graph.nodes[static_cast<size_t>(id)];
+  const std::string old = n.name;
+  n.name = name;
+  model_.payload.rename(old, name);
+  std::map<std::pair<std::string, std::string>, std::string> keys;
+  for (auto& [key, value] : model_.param_keys) {
+    if (key.first != old) {
+      keys.emplace(key, std::move(value));
+      continue;
+    }
+    const bool own = value == old + "." + key.second;  // a literal's key names its node (bind_param)
+    keys.emplace(std::pair{name, key.second}, own ? name + "." + key.second : std::move(value));
+  }
+  model_.param_keys = std::move(keys);
+  names_.insert(name);
+}
+
 Value Composer::literal_tensor(const Real& v, ElemKind kind, const SourceLoc& loc) {
   TensorInfo t;
   t.kind = kind;
@@ -813,8 +854,9 @@ Value Composer::literal_tensor(const Real& v, ElemKind kind, const SourceLoc& lo
 }
 
 Value Composer::literal_tensor(const std::vector<double>& values, const std::vector<int64_t>& shape,
-                               const SourceLoc& loc) {
+                               const SourceLoc& loc, ElemKind kind) {
   TensorInfo t;
+  t.kind = kind;
   t.shape = shape;
   t.is_literal = true;
   t.loc = at(loc);
@@ -838,8 +880,9 @@ Real Composer::real_of(const Value& v, const SourceLoc& loc) {
 ValueRef Composer::materialise(const Value& v) {
   TensorInfo& t = tensors_[v.tensor];
   if (t.ref) return *t.ref;
-  const std::string name = fresh_name("constant", t.label);
+  const std::string name = fresh_name("constant", t.label.empty() ? t.identifier : t.label);
   const int64_t id = model_.graph.add(name, ConstAttrs{t.shape, t.kind}, {}, t.loc);
+  statement_nodes_.emplace_back(id, "constant");
   if (t.data) {
     ParamEntry e = *t.data;
     if (t.kind != ElemKind::Real) e.tensor.dtype = DType::F64;  // items held as reals, as every parameter (spec/ops/const.hpp)
@@ -888,6 +931,7 @@ std::vector<Value> Composer::add_node(const std::string& op, OpAttrs attrs, cons
   if (!out) fail("nnef.internal", op + ": the shape rule gave no result", loc);
   const ElemKind result = std::visit([](const auto& a) { return op_signature(a).result; }, attrs);
   const int64_t id = model_.graph.add(fresh_name(op), std::move(attrs), std::move(refs), at(loc));
+  statement_nodes_.emplace_back(id, op);
   std::vector<Value> values;
   for (size_t k = 0; k < out->outputs.size(); ++k) {
     TensorInfo t;

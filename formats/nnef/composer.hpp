@@ -59,6 +59,13 @@ class Composer {
   const std::set<std::string>& graph_identifiers() const { return graph_ids_; }
   // Whether the document read extents with shape_of, which fixes them (no size names then).
   bool used_shape_of() const { return used_shape_of_; }
+  // The first operation whose lowering depends on the declared extents (no size names then either),
+  // and where it is; empty when none.
+  const std::string& extents_fixed_by() const { return extents_fixed_by_; }
+  const SourceLoc& extents_fixed_at() const { return extents_fixed_at_; }
+  void fix_extents(const std::string& operation, const SourceLoc& loc) {
+    if (extents_fixed_by_.empty()) extents_fixed_by_ = operation, extents_fixed_at_ = at(loc);
+  }
 
   // The interface lower_ops.cpp builds with.
   [[noreturn]] void fail(const std::string& code, const std::string& message, const SourceLoc& loc,
@@ -79,9 +86,10 @@ class Composer {
   const std::string& last_node_name() const { return graph().nodes.back().name; }
   // A tensor holding one scalar, its shape [1] (§4.1.2: a literal in a tensor's place).
   Value literal_tensor(const Real& v, ElemKind kind, const SourceLoc& loc);
-  // A real literal tensor of this shape holding these values in row-major order (the constant
-  // filters lower_resample.cpp builds; the shape's volume is the values' count).
-  Value literal_tensor(const std::vector<double>& values, const std::vector<int64_t>& shape, const SourceLoc& loc);
+  // A literal tensor of this shape and kind holding these values in row-major order (the constant
+  // filters and index tables lower_resample.cpp builds; the shape's volume is the values' count).
+  Value literal_tensor(const std::vector<double>& values, const std::vector<int64_t>& shape, const SourceLoc& loc,
+                       ElemKind kind = ElemKind::Real);
   // A variable or literal tensor whose data becomes the parameter `role` of the node just added,
   // reshaped to `shape` (its values in row-major order; one value fills it); false for a
   // computed tensor, which has no data to give.
@@ -125,6 +133,10 @@ class Composer {
   Real real_of(const Value& primitive, const SourceLoc& loc);
   // A node name not yet used: `base` (the statement's identifier when empty), else base/op, base/op_2, ...
   std::string fresh_name(const std::string& op, std::string base = {});
+  // After a graph statement `id = ...`: the node that computes id's value is named id, as the writer
+  // names the values it writes (the first node made took the name; it becomes id/op).
+  void name_statement_result(const Scope& scope);
+  void rename_node(int64_t id, const std::string& name);
   SourceLoc at(const SourceLoc& loc) const;
   void check_volume(const std::vector<int64_t>& shape, const std::string& what, const SourceLoc& loc);
 
@@ -140,9 +152,12 @@ class Composer {
   std::set<std::string> names_;
   std::map<std::string, std::pair<std::string, std::vector<int64_t>>> labels_;  // lower-case label → label, shape
   std::string statement_;  // the graph identifier the current statement assigns (node names start with it)
+  std::vector<std::pair<int64_t, std::string>> statement_nodes_;  // the nodes it made so far, with their ops
   std::set<std::string> graph_params_, externals_, graph_ids_;
   bool in_graph_ = false;
   bool used_shape_of_ = false;
+  std::string extents_fixed_by_;
+  SourceLoc extents_fixed_at_;
 };
 
 }  // namespace nnref::nnef

@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "formats/nnef/lower_border.hpp"
 #include "formats/nnef/lower_resample.hpp"
 #include "formats/nnef/lower_roi.hpp"
 
@@ -31,12 +32,6 @@ const std::string& text(const Args& a, const char* name) { return a.at(name).s; 
 bool logical(const Args& a, const char* name) { return a.at(name).b; }
 Results one(Value v) { return std::vector<Value>{std::move(v)}; }
 
-bool all_zero(const std::vector<std::pair<int64_t, int64_t>>& p) {
-  for (const auto& [b, e] : p)
-    if (b != 0 || e != 0) return false;
-  return true;
-}
-
 // A window (size, stride, dilation, padding) that leaves the batch and channel axes alone.
 bool leaves_batch_and_channel(const std::vector<int64_t>& size, const std::vector<int64_t>& stride,
                               const std::vector<int64_t>& dilation, const std::vector<std::pair<int64_t, int64_t>>& padding) {
@@ -45,25 +40,6 @@ bool leaves_batch_and_channel(const std::vector<int64_t>& size, const std::vecto
          (padding.empty() || (padding[0] == std::pair<int64_t, int64_t>{0, 0} && padding[1] == std::pair<int64_t, int64_t>{0, 0}));
 }
 std::vector<int64_t> spatial(const std::vector<int64_t>& v) { return v.empty() ? v : std::vector<int64_t>(v.begin() + 2, v.end()); }
-
-// §4.3's automatic padding of every axis (p = ⌊t/2⌋, q = ⌈t/2⌉), the IR's SameUpper, for a pad
-// that must be explicit; nullopt when an attribute is not positive (the pool's rule then names it).
-std::optional<std::vector<std::pair<int64_t, int64_t>>> automatic_padding(const std::vector<int64_t>& in,
-                                                                          const std::vector<int64_t>& size,
-                                                                          const std::vector<int64_t>& stride,
-                                                                          const std::vector<int64_t>& dilation) {
-  std::vector<std::pair<int64_t, int64_t>> out;
-  for (size_t i = 0; i < in.size(); ++i) {
-    window::Axis w;
-    w.k = size[i];
-    if (!stride.empty()) w.s = stride[i];
-    if (!dilation.empty()) w.d = dilation[i];
-    if (w.k < 1 || w.s < 1 || w.d < 1) return std::nullopt;
-    const int64_t before = window::pad_before(in[i], w, PadMode::SameUpper);
-    out.emplace_back(before, window::same_total(CDim(in[i]), w).v - before);
-  }
-  return out;
-}
 
 // box, max_pool and avg_pool (§4.3.2, §4.9.3) window every axis. A window that leaves batch and
 // channel alone is the IR pool over the spatial axes; any other is the IR pool over the input
@@ -86,20 +62,18 @@ Results pool(Composer& c, const std::string& name, Args& a, PoolOp op, const Sou
   per_axis(stride.size(), "stride");
   per_axis(dilation.size(), "dilation");
   per_axis(padding.size(), "padding");
-  static const std::map<std::string, PadBorder> extended = {
-      {"replicate", PadBorder::Replicate}, {"reflect", PadBorder::Reflect}, {"reflect-even", PadBorder::ReflectEven}};
   const std::string& border = text(a, "border");
-  const auto ext = extended.find(border);
-  if (border != "ignore" && border != "constant" && ext == extended.end())
+  const std::optional<PadBorder> ext = extending_border(border);
+  if (border != "ignore" && border != "constant" && !ext)
     c.fail("nnef.argument.value", name + " with border '" + border +
                                     "': the borders are 'ignore', 'constant', 'replicate', 'reflect' and 'reflect-even'", loc);
   PoolAttrs p;
   p.op = op;
   p.border = border == "ignore" ? PoolBorder::Ignore : PoolBorder::Constant;
-  if (ext != extended.end() && !(!padding.empty() && all_zero(padding))) {
+  if (ext) {
     if (padding.empty()) padding = automatic_padding(in, size, stride, dilation).value_or(padding);
     if (!padding.empty()) {
-      x = c.add_node1("pad", PadAttrs{padding, ext->second, 0.0}, {x}, loc);
+      x = extended_input(c, x, padding, *ext, loc);
       padding.assign(rank, {0, 0});
     }
   }
@@ -144,12 +118,16 @@ Value with_filter_and_bias(Composer& c, const std::string& op, A attrs, const Va
   return y;
 }
 
+// conv (§4.3.1). The borders replicate, reflect and reflect-even extend the input by the spatial
+// padding (automatic padding made explicit from the input's extents) with an IR pad, then the conv
+// reads no padding: §4.3's ĩ, as box's. 'ignore' is not among conv's borders (§4.3.1).
 Results conv(Composer& c, Args& a, const SourceLoc& loc) {
-  const Value &x = a.at("input"), &f = a.at("filter"), &bias = a.at("bias");
+  Value x = a.at("input");
+  const Value &f = a.at("filter"), &bias = a.at("bias");
   const TensorInfo& fi = c.info(f);
   if (fi.label.empty() && !fi.is_literal)
     c.fail("nnef.op-unsupported", "conv with a computed filter: nnref's conv takes its filter as data (a variable)", loc);
-  const std::vector<int64_t>& in = c.info(x).shape;
+  const std::vector<int64_t> in = c.info(x).shape;  // a copy: add_node grows the tensor table
   if (fi.shape.size() != in.size() || in.size() < 3)
     c.fail("nnef.argument.value", "conv: the filter has rank " + std::to_string(fi.shape.size()) + " and the input " +
                                          std::to_string(in.size()) + ": they must be equal and at least 3", loc);
@@ -158,14 +136,28 @@ Results conv(Composer& c, Args& a, const SourceLoc& loc) {
   p.kernel.assign(fi.shape.begin() + 2, fi.shape.end());
   p.stride = integers(a, "stride");
   p.dilation = integers(a, "dilation");
-  const auto padding = pairs(a, "padding");
-  p.pad_mode = padding.empty() ? PadMode::SameUpper : PadMode::Explicit;
-  p.padding = padding;
+  auto padding = pairs(a, "padding");
   p.groups = integer(a, "groups");
   if (p.groups == 0) p.groups = in[1];  // §4.3.1: 0 means depth-wise, one group per input channel
   const std::string& border = text(a, "border");
-  if (border != "constant" && !(!padding.empty() && all_zero(padding)))
-    c.fail("nnef.op-unsupported", "conv with border '" + border + "': nnref's conv pads with zeros ('constant') only", loc);
+  const std::optional<PadBorder> ext = extending_border(border);
+  if (border != "constant" && !ext)
+    c.fail("nnef.argument.value", "conv with border '" + border +
+                                      "': conv's borders are 'constant', 'replicate', 'reflect' and 'reflect-even' (§4.3.1)", loc);
+  const size_t sr = in.size() - 2;
+  const auto per_axis = [&](size_t n) { return n == 0 || n == sr; };
+  if (ext && per_axis(p.stride.size()) && per_axis(p.dilation.size()) && per_axis(padding.size())) {
+    const std::vector<int64_t> spatial_in(in.begin() + 2, in.end());
+    if (padding.empty()) padding = automatic_padding(spatial_in, p.kernel, p.stride, p.dilation).value_or(padding);
+    if (!padding.empty()) {
+      Padding every{{0, 0}, {0, 0}};
+      every.insert(every.end(), padding.begin(), padding.end());
+      x = extended_input(c, x, every, *ext, loc);
+      padding.assign(sr, {0, 0});
+    }
+  }
+  p.pad_mode = padding.empty() ? PadMode::SameUpper : PadMode::Explicit;
+  p.padding = padding;
   return one(with_filter_and_bias(c, "conv", p, x, f, bias, p.out_channels, loc));
 }
 
@@ -175,8 +167,29 @@ Results conv(Composer& c, Args& a, const SourceLoc& loc) {
 // automatic padding of X down to x). output_shape must down-scale to the input's extents.
 constexpr int64_t kAttributeBound = int64_t{1} << 31;
 
+// deconv's terms read ĩ[k], k = (i + p − j·d)/s, over i ∈ [0, X), j ∈ [0, f): from
+// k = −⌊(fd − 1 − p)/s⌋ to x − 1 + ⌊(fd − 1 − q)/s⌋ (with X = (x − 1)·s + fd − p − q). With a
+// border that reads the input, x is extended by a = max(⌊(fd − 1 − p)/s⌋, 0) before and
+// b = max(⌊(fd − 1 − q)/s⌋, 0) after (an IR pad), and the deconv's padding grows by a·s and b·s: the
+// same output extent, every term of §4.3.1's formula now reading ĩ inside the padded input.
+Value extended_deconv_input(Composer& c, const Value& x, DeconvAttrs& p, PadBorder border, const SourceLoc& loc) {
+  Padding every{{0, 0}, {0, 0}};
+  for (size_t i = 0; i < p.kernel.size(); ++i) {
+    const int64_t s = p.stride.empty() ? 1 : p.stride[i], d = p.dilation.empty() ? 1 : p.dilation[i];
+    const int64_t fd = (p.kernel[i] - 1) * d + 1;
+    auto& [before, after] = p.padding[i];
+    // C++ division truncates toward 0, which is ⌊·⌋ for the non-negative numerators that count.
+    const int64_t a = std::max<int64_t>((fd - 1 - before) / s, 0), b = std::max<int64_t>((fd - 1 - after) / s, 0);
+    every.emplace_back(a, b);
+    before += a * s;
+    after += b * s;
+  }
+  return extended_input(c, x, every, border, loc);
+}
+
 Results deconv(Composer& c, Args& a, const SourceLoc& loc) {
-  const Value &x = a.at("input"), &f = a.at("filter"), &bias = a.at("bias");
+  Value x = a.at("input");
+  const Value &f = a.at("filter"), &bias = a.at("bias");
   const TensorInfo& fi = c.info(f);
   if (fi.label.empty() && !fi.is_literal)
     c.fail("nnef.op-unsupported", "deconv with a computed filter: nnref's deconv takes its filter as data (a variable)", loc);
@@ -201,8 +214,10 @@ Results deconv(Composer& c, Args& a, const SourceLoc& loc) {
                                       "filter's first extent " + std::to_string(filter[0]), loc);
   p.out_channels = filter[1] * p.groups;
   const std::string& border = text(a, "border");
-  if (border != "constant")
-    c.fail("nnef.op-unsupported", "deconv with border '" + border + "': nnref's deconv reads the input's border as zeros ('constant') only", loc);
+  const std::optional<PadBorder> ext = extending_border(border);
+  if (border != "constant" && !ext)
+    c.fail("nnef.argument.value", "deconv with border '" + border +
+                                      "': deconv's borders are 'constant', 'replicate', 'reflect' and 'reflect-even' (§4.3.1)", loc);
   // Attributes the rule refuses (lengths, non-positive values) reach it as written; those beyond
   // 2^31 are refused here, so that the arithmetic below cannot overflow.
   const auto shaped = [&](const std::vector<int64_t>& v) { return v.empty() || v.size() == sr; };
@@ -245,6 +260,7 @@ Results deconv(Composer& c, Args& a, const SourceLoc& loc) {
     }
     p.padding.emplace_back(before, (xi - 1) * s + fd - before - up);
   }
+  if (ext) x = extended_deconv_input(c, x, p, *ext, loc);
   return one(with_filter_and_bias(c, "deconv", p, x, f, bias, p.out_channels, loc));
 }
 

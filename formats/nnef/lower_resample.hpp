@@ -1,5 +1,5 @@
-// debox (§4.3.2) and multilinear_upsample (§4.3.4), lowered to IR deconvs with constant filters
-// (lower_resample.cpp; docs/nnef.md gives the derivations).
+// debox (§4.3.2) and multilinear_upsample (§4.3.4), lowered to IR deconvs with constant filters,
+// or gathers for 'aligned' (lower_resample.cpp; docs/nnef.md gives the derivations).
 #pragma once
 
 #include <optional>

@@ -189,6 +189,11 @@ LoadResult load_nnef_text(const std::string& text, const std::string& filename, 
           diags.warning("nnef.shape-of.fixed", "the document reads extents with shape_of, which fixes them at the sizes it "
                                                "declares: its inputs get no size names, so --dim cannot vary them",
                         SourceLoc{filename, 0, 0});
+        } else if (!composer.extents_fixed_by().empty()) {
+          diags.warning("nnef.extents.fixed", composer.extents_fixed_by() + " is lowered at the extents the document "
+                                              "declares: its inputs get no size names, and the graph computes the "
+                                              "document's values at those extents only",
+                        composer.extents_fixed_at());
         } else {
           m.size_names = nnef_size_names(m.graph);
         }

@@ -45,6 +45,7 @@ struct TensorInfo {
   ElemKind kind = ElemKind::Real;
   std::optional<ParamEntry> data;  // a variable's data (when read) or a literal's value
   std::string label;               // a variable's label
+  std::string identifier;          // a constant's graph identifier, which names its Const node
   bool is_literal = false;
   bool dequantized = false;        // a variable stored as quantized items, read through graph.quant
   SourceLoc loc;
