@@ -256,10 +256,12 @@ const std::vector<std::string> kNnefModels = {"tests/data/nnef/alexnet_small", "
 // Comparisons, logical operations, arg and logical reductions, strided slices, reflect-even
 // padding, gather and cast: NNEF's own operations, which ONNX (as nnref reads it) cannot hold.
 const std::string kNnefLogicModel = "tests/data/nnef/crosscheck/logic";
-// Windows over every axis (sum pools, pads with the replicate and reflect borders) and
-// up-samplings (deconvs with constant filters): NNEF's, a sum pool beyond ONNX.
+// Windows over every axis (sum pools, pads with the replicate and reflect borders),
+// up-samplings (deconvs with constant filters) and index-based sampling (argmax_pool, sample,
+// desample): NNEF's, a sum pool and the sampling beyond ONNX.
 const std::vector<std::string> kNnefWindowModels = {"tests/data/nnef/crosscheck/windows",
-                                                    "tests/data/nnef/crosscheck/resample"};
+                                                    "tests/data/nnef/crosscheck/resample",
+                                                    "tests/data/nnef/crosscheck/sample"};
 
 TEST_CASE("convert: every example and golden NNL model round-trips through NNEF and ONNX") {
   REQUIRE(nnl_models().size() >= 15);

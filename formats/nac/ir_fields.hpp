@@ -87,6 +87,28 @@ void fields(IO& io, PoolAttrs& a) {
 }
 
 template <class IO>
+void fields(IO& io, ArgmaxPoolAttrs& a) {
+  io.inputs();
+  io.ints(a.kernel);
+  io.ints(a.stride);
+  io.ints(a.dilation);
+  io.pairs(a.padding);
+  io.choice(a.pad_mode);
+  io.choice(a.border);
+}
+
+template <class IO>
+void fields(IO& io, SampleAttrs& a) {
+  io.inputs();
+  io.ints(a.kernel);
+  io.ints(a.stride);
+  io.ints(a.dilation);
+  io.pairs(a.padding);
+  io.choice(a.pad_mode);
+  io.ints(a.output_shape);
+}
+
+template <class IO>
 void fields(IO& io, BatchNormAttrs& a) {
   io.inputs();
   io.real(a.epsilon);
