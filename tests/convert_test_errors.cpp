@@ -156,9 +156,6 @@ TEST_CASE("convert: --to is required and names a format nnref writes") {
   CHECK(!fs::exists(dir / "out"));
 }
 
-}  // namespace
-}  // namespace nnref
-
 // argmax_pool's index is a position within the window (ONNX's MaxPool Indices count over the whole
 // input), and neither ONNX nor NNL has sample: refused by name, no file written.
 TEST_CASE("convert: argmax_pool and sample are convert.unexpressible in ONNX and NNL") {
@@ -179,3 +176,7 @@ TEST_CASE("convert: argmax_pool and sample are convert.unexpressible in ONNX and
   CHECK(nnl.err.find("NNL v0.2 has no such layer") != std::string::npos);
   CHECK(!fs::exists(dir / "y.nnl"));
 }
+
+}  // namespace
+}  // namespace nnref
+
