@@ -150,6 +150,16 @@ OpCost cost(const Checked<PoolAttrs>& op, const Config& c) {
   return vector(vector_steps(n * volume, c) + (op.attrs().op == PoolOp::Avg ? vector_steps(n, c) : 0));
 }
 
+// argmax_pool compares every window position of every output, as max_pool; sample reads one
+// element per output; desample adds each input element into its output (after zeroing it).
+OpCost cost(const Checked<ArgmaxPoolAttrs>& op, const Config& c) {
+  return vector(vector_steps(elements(op.outputs()[0]) * window::plan(op.attrs(), op.inputs()[0]).volume, c));
+}
+OpCost cost(const Checked<SampleAttrs>& op, const Config& c) {
+  if (op.attrs().op == SampleOp::Sample) return per_output(op, c);
+  return vector(vector_steps(elements(op.inputs()[0]) + elements(op.outputs()[0]), c));
+}
+
 OpCost cost(const Checked<BatchNormAttrs>& op, const Config& c) {
   const Shape& x = op.inputs()[0];
   const int64_t channels = op.params()[0].shape.count();

@@ -227,6 +227,51 @@ Maker make(const PoolAttrs& proto, GenContext& ctx) {
   return unary_candidate(a, std::move(x));
 }
 
+Maker make(const ArgmaxPoolAttrs& proto, GenContext& ctx) {
+  ArgmaxPoolAttrs a = proto;
+  a.pad_mode = pad_mode(ctx);
+  a.border = ctx.c.flip(3) ? PoolBorder::Ignore : PoolBorder::Constant;
+  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, static_cast<size_t>(ctx.o.max_rank)));
+  draw_window(a, spatial_extents(ctx.shape(x), Layout::ChannelsFirst), ctx, a.pad_mode == PadMode::Explicit);
+  return unary_candidate(a, std::move(x));
+}
+
+// sample reads an up-scaled x through an index of the down-scaled shape; desample sums a
+// down-scaled x into an output_shape that down-scales to it. The index is a leaf in [0, Π k), and
+// for desample sometimes Π k too, an index that names no position (its element adds nothing).
+Maker make(const SampleAttrs& proto, GenContext& ctx) {
+  SampleAttrs a = proto;
+  a.pad_mode = pad_mode(ctx);
+  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, static_cast<size_t>(ctx.o.max_rank)));
+  const Shape s = ctx.shape(x);
+  const std::vector<int64_t> spatial = spatial_extents(s, Layout::ChannelsFirst);
+  draw_window(a, spatial, ctx, a.pad_mode == PadMode::Explicit);
+  int64_t volume = 1;
+  for (int64_t k : a.kernel) volume *= k;
+  std::vector<int64_t> index_shape = s.dims();
+  if (a.op == SampleOp::Sample) {
+    ConcreteSink sink;
+    const auto down = window::spatial_rule(op_name(a), a, Dims<CDim>(s.dims().begin(), s.dims().end()), sink);
+    if (!down || !sink.ok()) return std::nullopt;
+    for (size_t i = 0; i < down->size(); ++i) index_shape[2 + i] = (*down)[i].v;
+  } else {
+    a.output_shape = {s[0], s[1]};
+    for (size_t i = 0; i < spatial.size(); ++i) {
+      const window::Axis w = window::axis(a, i);
+      const int64_t up = window::is_same(a.pad_mode)
+                             ? (spatial[i] - 1) * w.s + ctx.c.between(1, w.s)
+                             : (spatial[i] - 1) * w.s + window::extent(w) - w.before - w.after + ctx.c.between(0, w.s - 1);
+      if (up < 1 || up + w.before + w.after < window::extent(w)) return std::nullopt;
+      a.output_shape.push_back(up);
+    }
+  }
+  const int64_t bound = a.op == SampleOp::Desample && ctx.c.flip(4) ? volume + 1 : volume;
+  auto index_dims = Shape::make(index_shape);
+  if (!index_dims) return std::nullopt;
+  Operand index = ctx.leaf(index_dims.value(), ElemKind::Integer, Range::Any, bound);
+  return Candidate{a, {std::move(x), std::move(index)}, {}, {}};
+}
+
 Maker make(const BatchNormAttrs& proto, GenContext& ctx) {
   BatchNormAttrs a = proto;
   Operand x = ctx.operand(ElemKind::Real, 2, ctx.max_rank());

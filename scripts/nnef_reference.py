@@ -40,7 +40,7 @@ CROSSCHECK_MODELS = ["tests/data/nnef/alexnet_small", "tests/data/nnef/crosschec
                      "tests/data/nnef/crosscheck/convnet", "tests/data/nnef/crosscheck/logic",
                      "tests/data/nnef/crosscheck/deconvnet", "tests/data/nnef/crosscheck/windows",
                      "tests/data/nnef/crosscheck/resample", "tests/data/nnef/crosscheck/roi",
-                     "tests/data/nnef/crosscheck/borders"]
+                     "tests/data/nnef/crosscheck/borders", "tests/data/nnef/crosscheck/sample"]
 
 
 # ---------------------------------------------------------------- flat syntax
@@ -348,6 +348,82 @@ def window(x, named, kind):
     return total / (v.sum(dims) if border == "ignore" else float(np.prod(size)))
 
 
+def window_attributes(extents, named):
+    """size, stride, dilation and padding of a window over every axis, defaults filled in (§4.3)."""
+    size = named["size"]
+    n = len(size)
+    stride = named.get("stride") or [1] * n
+    dilation = named.get("dilation") or [1] * n
+    padding = named.get("padding") or auto_padding(extents, size, stride, dilation)
+    return size, stride, dilation, padding
+
+
+def max_pool_with_index(x, named):
+    """§4.9.3 through PyTorch's own max_pool1d/2d/3d with return_indices (the window's batch and
+    channel entries 1): x extended by its border first (-inf for 'ignore', which then never wins;
+    zeros for 'constant'; NumPy's modes for the others), pooled with no padding, and PyTorch's flat
+    index into the extended plane turned into the row-major position within the window. PyTorch
+    keeps the first of equal maxima, as §4.3.3."""
+    size, stride, dilation, padding = window_attributes(x.shape, named)
+    border = named.get("border", "constant")
+    assert size[:2] == [1, 1] and stride[:2] == [1, 1] and dilation[:2] == [1, 1] and list(padding[:2]) == [(0, 0), (0, 0)]
+    a = x.numpy()
+    if border in NUMPY_BORDER:
+        ext = np.pad(a, padding, mode=NUMPY_BORDER[border])
+    else:
+        ext = np.pad(a, padding, constant_values=-np.inf if border == "ignore" else 0.0)
+    t = torch.from_numpy(ext)
+    r = t.dim() - 2
+    pool = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}[r]
+    y, flat = pool(t, size[2:], stride[2:], 0, dilation[2:], return_indices=True)
+    rest, pos = flat, [None] * r
+    for i in reversed(range(r)):
+        pos[i], rest = rest % t.shape[2 + i], rest // t.shape[2 + i]
+    index = torch.zeros_like(flat)
+    for i in range(r):
+        o = torch.arange(y.shape[2 + i]).reshape([-1 if k == i else 1 for k in range(r)])
+        index = index * size[2 + i] + (pos[i] - o * stride[2 + i]) // dilation[2 + i]
+    return y, index
+
+
+def sample(x, index, named):
+    """§4.3.3: every axis unfolded into its windows over the extended input (as window() does), and
+    the element at each window's row-major position `index` taken."""
+    size, stride, dilation, padding = window_attributes(x.shape, named)
+    border = named.get("border", "constant")
+    a = x.numpy()
+    ext = np.pad(a, padding, mode=NUMPY_BORDER[border]) if border in NUMPY_BORDER else np.pad(a, padding)
+    t = torch.from_numpy(ext)
+    n = len(size)
+    for i in range(n):
+        t = t.unfold(i, (size[i] - 1) * dilation[i] + 1, stride[i])
+    t = t[(Ellipsis,) + tuple(slice(None, None, d) for d in dilation)]
+    flat = t.reshape(*t.shape[:n], -1)
+    return torch.gather(flat, n, index.unsqueeze(-1)).squeeze(-1)
+
+
+def desample(x, index, named):
+    """§4.3.3, as sample's adjoint: each element of x added at the up-scaled position o*s + j*d - p
+    its index j names, when that lies inside the output. An empty output_shape is (x - 1)*s + fd -
+    p - q with explicit padding, x*s with automatic padding (as deconv's)."""
+    size = named["size"]
+    n = len(size)
+    stride = named.get("stride") or [1] * n
+    dilation = named.get("dilation") or [1] * n
+    up = named.get("output_shape") or (
+        [(x.shape[i] - 1) * stride[i] + (size[i] - 1) * dilation[i] + 1 - sum(named["padding"][i]) for i in range(n)]
+        if named.get("padding") else [x.shape[i] * stride[i] for i in range(n)])
+    padding = named.get("padding") or auto_padding(up, size, stride, dilation)
+    a, idx = x.numpy(), index.numpy()
+    y = np.zeros(up)
+    for o in np.ndindex(*a.shape):
+        j = np.unravel_index(idx[o], size)
+        p = tuple(o[i] * stride[i] + j[i] * dilation[i] - padding[i][0] for i in range(n))
+        if all(0 <= p[i] < up[i] for i in range(n)):
+            y[p] += a[o]
+    return torch.from_numpy(y)
+
+
 def local_normalization(op, x, named):
     """§4.9.4, each written out: box means with the default border ('constant') and automatic padding."""
     def mean(t):
@@ -537,6 +613,14 @@ def evaluate(model_dir, inputs):
             y = window(a[0], named, op[:3])
         elif op == "box":
             y = window(a[0], named, "avg" if named.get("normalize") else "sum")
+        elif op == "max_pool_with_index":
+            y, env[lhs[1]] = max_pool_with_index(a[0], named)
+        elif op == "argmax_pool":
+            y = max_pool_with_index(a[0], named)[1]
+        elif op == "sample":
+            y = sample(a[0], a[1], named)
+        elif op == "desample":
+            y = desample(a[0], a[1], named)
         elif op.startswith("local_") and op.endswith("_normalization"):
             y = local_normalization(op, a[0], named)
         elif op == "debox":
@@ -750,6 +834,18 @@ def self_test():
     assert deconv(x, w, b, {"padding": [(0, 0)], "border": "reflect-even"}).flatten().tolist() == [211, 112, 123, 233, 332]
     assert debox(x, {"size": [1, 1, 3], "padding": [(0, 0)] * 3, "border": "ignore", "normalize": True}).flatten().tolist() == \
         [1, 1.5, 2, 2.5, 3]
+    # max_pool_with_index over [-2, -5, -1, -4], windows of 3 with padding (1, 1): 'constant' reads
+    # the padded zeros (maxima 0, -1, -1, 0 at 0, 2, 1, 2); 'ignore' leaves them out (at 1, 2, 1, 0).
+    x = torch.tensor([[[-2.0, -5.0, -1.0, -4.0]]], dtype=torch.float64)
+    attrs = {"size": [1, 1, 3], "padding": [(0, 0), (0, 0), (1, 1)]}
+    y, i = max_pool_with_index(x, dict(attrs, border="constant"))
+    assert y.flatten().tolist() == [0, -1, -1, 0] and i.flatten().tolist() == [0, 2, 1, 2]
+    assert max_pool_with_index(x, dict(attrs, border="ignore"))[1].flatten().tolist() == [1, 2, 1, 0]
+    assert sample(x, i, attrs).flatten().tolist() == [0, -1, -1, 0]
+    # desample of [10, 20, 40] at indices 1, 0, 1 of pairs: positions 1, 2, 5 of 6.
+    d = desample(torch.tensor([[[10.0, 20.0, 40.0]]], dtype=torch.float64), torch.tensor([[[1, 0, 1]]]),
+                 {"size": [1, 1, 2], "stride": [1, 1, 2]})
+    assert d.flatten().tolist() == [0, 10, 20, 0, 0, 40]
     print("self-test ok")
     return 0
 

@@ -297,6 +297,45 @@ std::vector<Case> shape_binding_and_size_cases() {
     add(t, "size.deconv.extent-overflow", "stride 2^61, padding (2^61 - 50, 0), input.1 = 2..100", wide(2, 100),
         wide(2, 2), {"deconv", 2, {{"input.1", 5}}});
   }
+  // sample reads x [1, 1, 4] with kernel 2, stride 2: its output and index are [1, 1, 2]; an index
+  // [1, 1, 4] (a kernel-1 argmax) does not fit. desample of x [1, 1, 3] with kernel 2, stride 2:
+  // output_shape [1, 1, 6] down-scales to 3, [1, 1, 4] to 2.
+  {
+    const auto sampled = [](int64_t index_kernel) {
+      return [index_kernel] {
+        Model m;
+        const int64_t x = m.input("input", {1, 1, 4}, 1);
+        ArgmaxPoolAttrs arg;
+        arg.kernel = {index_kernel};
+        arg.stride = {index_kernel};
+        const int64_t i = m.op("arg", arg, {x}, 2);
+        SampleAttrs s;
+        s.kernel = {2};
+        s.stride = {2};
+        m.out(m.op("sample", s, {x, i}, 3));
+        return m;
+      };
+    };
+    add(t, "shape.sample.index-shape", "an index [1, 1, 4] for an output [1, 1, 2]", sampled(1), sampled(2), {"sample", 3});
+    const auto desampled = [](int64_t up) {
+      return [up] {
+        Model m;
+        const int64_t x = m.input("input", {1, 1, 3}, 1);
+        ArgmaxPoolAttrs arg;
+        arg.kernel = {1};
+        const int64_t i = m.op("arg", arg, {x}, 2);
+        SampleAttrs d;
+        d.op = SampleOp::Desample;
+        d.kernel = {2};
+        d.stride = {2};
+        d.output_shape = {1, 1, up};
+        m.out(m.op("desample", d, {x, i}, 3));
+        return m;
+      };
+    };
+    add(t, "shape.desample.output-shape", "output_shape 4 down-scales to 2, not 3", desampled(4), desampled(6),
+        {"desample", 3});
+  }
   return t;
 }
 

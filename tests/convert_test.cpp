@@ -259,12 +259,14 @@ const std::vector<std::string> kNnefModels = {"tests/data/nnef/alexnet_small", "
 // padding, gather and cast: NNEF's own operations, which ONNX (as nnref reads it) cannot hold.
 const std::string kNnefLogicModel = "tests/data/nnef/crosscheck/logic";
 // Windows over every axis (sum pools, pads with the replicate and reflect borders), up-samplings
-// (deconvs with constant filters, gathers), conv, deconv and debox in every border, and regions of
-// interest: NNEF's, a sum pool and regions beyond ONNX.
+// (deconvs with constant filters, gathers), conv, deconv and debox in every border, regions of
+// interest and index-based sampling (argmax_pool, sample, desample): NNEF's, a sum pool, regions
+// and the sampling beyond ONNX.
 const std::vector<std::string> kNnefWindowModels = {"tests/data/nnef/crosscheck/windows",
                                                     "tests/data/nnef/crosscheck/resample",
                                                     "tests/data/nnef/crosscheck/roi",
-                                                    "tests/data/nnef/crosscheck/borders"};
+                                                    "tests/data/nnef/crosscheck/borders",
+                                                    "tests/data/nnef/crosscheck/sample"};
 
 TEST_CASE("convert: every example and golden NNL model round-trips through NNEF and ONNX") {
   REQUIRE(nnl_models().size() >= 15);

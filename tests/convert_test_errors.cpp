@@ -148,5 +148,27 @@ TEST_CASE("convert: --to is required and names a format nnref writes") {
   CHECK(!fs::exists(dir / "out"));
 }
 
+// argmax_pool's index is a position within the window (ONNX's MaxPool Indices count over the whole
+// input), and neither ONNX nor NNL has sample: refused by name, no file written.
+TEST_CASE("convert: argmax_pool and sample are convert.unexpressible in ONNX and NNL") {
+  TempDir dir("convert_argmax_pool");
+  fs::create_directories(dir / "m");
+  write_text(dir / "m" / "graph.nnef", "version 1.0;\n\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [1, 1, 4]);\n"
+                                       "    i = argmax_pool(x, size = [1, 1, 2]);\n    y = sample(x, i, size = [1, 1, 2]);\n}\n");
+  const Run onnx = nnref_cli({"convert", (dir / "m").string(), (dir / "y.onnx").string(), "--to", "onnx"});
+  CHECK(onnx.code == 1);
+  CHECK(onnx.err.find("graph.nnef:6:") != std::string::npos);
+  CHECK(onnx.err.find("error[convert.unexpressible]") != std::string::npos);
+  CHECK(onnx.err.find("(argmax_pool)") != std::string::npos);
+  CHECK(onnx.err.find("not within the window") != std::string::npos);
+  CHECK(!fs::exists(dir / "y.onnx"));
+  const Run nnl = nnref_cli({"convert", (dir / "m").string(), (dir / "y.nnl").string(), "--to", "nnl"});
+  CHECK(nnl.code == 1);
+  CHECK(nnl.err.find("error[convert.unexpressible]") != std::string::npos);
+  CHECK(nnl.err.find("NNL v0.2 has no such layer") != std::string::npos);
+  CHECK(!fs::exists(dir / "y.nnl"));
+}
+
 }  // namespace
 }  // namespace nnref
+

@@ -75,16 +75,36 @@ void fields(IO& io, DeconvAttrs& a) {
   if (a.has_bias) io.param("bias", 'B');
 }
 
-template <class IO>
-void fields(IO& io, PoolAttrs& a) {
-  io.inputs();
+// A pool's window, shared by the pools, argmax_pool, sample and desample (after their inputs).
+template <class IO, class A>
+void window_fields(IO& io, A& a) {
   io.ints(a.kernel);
   io.ints(a.stride);
   io.ints(a.dilation);
   io.pairs(a.padding);
   io.choice(a.pad_mode);
+}
+
+template <class IO>
+void fields(IO& io, PoolAttrs& a) {
+  io.inputs();
+  window_fields(io, a);
   io.choice(a.border);
   io.choice(a.layout);
+}
+
+template <class IO>
+void fields(IO& io, ArgmaxPoolAttrs& a) {
+  io.inputs();
+  window_fields(io, a);
+  io.choice(a.border);
+}
+
+template <class IO>
+void fields(IO& io, SampleAttrs& a) {
+  io.inputs();
+  window_fields(io, a);
+  io.ints(a.output_shape);
 }
 
 template <class IO>

@@ -41,57 +41,153 @@ bool leaves_batch_and_channel(const std::vector<int64_t>& size, const std::vecto
 }
 std::vector<int64_t> spatial(const std::vector<int64_t>& v) { return v.empty() ? v : std::vector<int64_t>(v.begin() + 2, v.end()); }
 
-// box, max_pool and avg_pool (§4.3.2, §4.9.3) window every axis. A window that leaves batch and
-// channel alone is the IR pool over the spatial axes; any other is the IR pool over the input
-// viewed as [1, 1, x...] (docs/ops/pool.md). The borders replicate, reflect and reflect-even are
-// an IR pad with that border, then the pool reading no padding: the extended input ĩ of §4.3.
-Results pool(Composer& c, const std::string& name, Args& a, PoolOp op, const SourceLoc& loc) {
-  Value x = a.at("input");
-  const std::vector<int64_t> in = c.info(x).shape;  // a copy: add_node grows the tensor table
-  const size_t rank = in.size();
-  const std::vector<int64_t> size = integers(a, "size"), stride = integers(a, "stride"), dilation = integers(a, "dilation");
-  auto padding = pairs(a, "padding");
-  if (size.size() != rank)
-    c.fail("nnef.argument.value", name + ": the window has " + std::to_string(size.size()) +
+// Attributes beyond this magnitude are refused before any arithmetic on them (no overflow).
+constexpr int64_t kAttributeBound = int64_t{1} << 31;
+
+// An NNEF window over every axis (§4.3, §4.3.2, §4.3.3, §4.9.3: size, padding, stride and
+// dilation with one entry per axis, batch and channel included) as the IR's windowed ops take it.
+// A window that leaves batch and channel alone is the IR op's over the spatial axes; any other is
+// the IR op over the input viewed as [1, 1, x...] (`whole`: docs/ops/pool.md). The borders
+// replicate, reflect and reflect-even are an IR pad of the input with that border, then the op
+// reading no padding: NNEF's extended input ĩ. `up` is the up-scaled tensor's shape (the input's,
+// but desample's output_shape), from which automatic padding is computed.
+struct Window {
+  Value x;
+  bool whole = false;
+  std::vector<int64_t> size, stride, dilation;
+  std::vector<std::pair<int64_t, int64_t>> padding;  // empty: automatic (the IR's SameUpper)
+  std::string border;
+
+  template <class A>
+  void set(A& attrs) const {
+    const auto part = [&](const std::vector<int64_t>& v) { return whole ? v : spatial(v); };
+    attrs.kernel = part(size);
+    attrs.stride = part(stride);
+    attrs.dilation = part(dilation);
+    attrs.pad_mode = padding.empty() ? PadMode::SameUpper : PadMode::Explicit;
+    attrs.padding = whole || padding.empty() ? padding : std::vector<std::pair<int64_t, int64_t>>(padding.begin() + 2, padding.end());
+  }
+  // A tensor of the op's rank as the IR op reads it, and the IR op's result as NNEF's.
+  Value viewed(Composer& c, const Value& v, const SourceLoc& loc) const {
+    return whole ? c.add_node1("unsqueeze", UnsqueezeAttrs{{0, 1}}, {v}, loc) : v;
+  }
+  Value unviewed(Composer& c, const Value& v, const SourceLoc& loc) const {
+    return whole ? c.add_node1("squeeze", SqueezeAttrs{{0, 1}}, {v}, loc) : v;
+  }
+};
+
+// `borders` lists the borders the op allows (§4.3.2, §4.3.3); the extended ones pad x.
+Window window_of(Composer& c, const std::string& name, Args& a, std::vector<int64_t> up,
+                 const std::vector<std::string>& borders, const SourceLoc& loc) {
+  Window w;
+  w.x = a.at("input");
+  const size_t rank = up.size();
+  w.size = integers(a, "size");
+  w.stride = integers(a, "stride");
+  w.dilation = integers(a, "dilation");
+  w.padding = pairs(a, "padding");
+  w.border = text(a, "border");
+  if (w.size.size() != rank)
+    c.fail("nnef.argument.value", name + ": the window has " + std::to_string(w.size.size()) +
                                     " entries but the input has rank " + std::to_string(rank), loc);
   const auto per_axis = [&](size_t n, const char* what) {
     if (n != 0 && n != rank)
       c.fail("nnef.argument.value", name + ": " + what + " has " + std::to_string(n) + " entries for an input of rank " +
                                       std::to_string(rank) + " (one per axis, or none)", loc);
   };
-  per_axis(stride.size(), "stride");
-  per_axis(dilation.size(), "dilation");
-  per_axis(padding.size(), "padding");
-  const std::string& border = text(a, "border");
-  const std::optional<PadBorder> ext = extending_border(border);
-  if (border != "ignore" && border != "constant" && !ext)
-    c.fail("nnef.argument.value", name + " with border '" + border +
-                                    "': the borders are 'ignore', 'constant', 'replicate', 'reflect' and 'reflect-even'", loc);
-  PoolAttrs p;
-  p.op = op;
-  p.border = border == "ignore" ? PoolBorder::Ignore : PoolBorder::Constant;
+  per_axis(w.stride.size(), "stride");
+  per_axis(w.dilation.size(), "dilation");
+  per_axis(w.padding.size(), "padding");
+  if (std::find(borders.begin(), borders.end(), w.border) == borders.end()) {
+    std::string allowed;
+    for (size_t i = 0; i < borders.size(); ++i)
+      allowed += (i == 0 ? "'" : i + 1 == borders.size() ? " and '" : ", '") + borders[i] + "'";
+    c.fail("nnef.argument.value", name + " with border '" + w.border + "': its borders are " + allowed + " (§4.3)", loc);
+  }
+  const std::optional<PadBorder> ext = extending_border(w.border);
   if (ext) {
-    if (padding.empty()) padding = automatic_padding(in, size, stride, dilation).value_or(padding);
-    if (!padding.empty()) {
-      x = extended_input(c, x, padding, *ext, loc);
-      padding.assign(rank, {0, 0});
+    if (w.padding.empty()) w.padding = automatic_padding(up, w.size, w.stride, w.dilation).value_or(w.padding);
+    if (!w.padding.empty()) {
+      w.x = extended_input(c, w.x, w.padding, *ext, loc);
+      w.padding.assign(rank, {0, 0});
     }
   }
-  p.pad_mode = padding.empty() ? PadMode::SameUpper : PadMode::Explicit;
-  if (leaves_batch_and_channel(size, stride, dilation, padding)) {
-    p.kernel = spatial(size);
-    p.stride = spatial(stride);
-    p.dilation = spatial(dilation);
-    if (!padding.empty()) p.padding.assign(padding.begin() + 2, padding.end());
-    return one(c.add_node1(name, p, {x}, loc));
+  w.whole = !leaves_batch_and_channel(w.size, w.stride, w.dilation, w.padding);
+  return w;
+}
+
+const std::vector<std::string> kAllBorders = {"ignore", "constant", "replicate", "reflect", "reflect-even"};
+
+// argmax_pool's result and sample's and desample's index are integers, which the IR's squeeze and
+// unsqueeze (the [1, 1, x...] view) do not take: a window on batch or channel is refused.
+void require_spatial(Composer& c, const Window& w, const std::string& name, const SourceLoc& loc) {
+  if (w.whole)
+    c.fail("nnef.op-unsupported", name + " with a window on the batch or channel axis (size, stride, dilation or padding "
+                                         "other than 1, 1, 1, (0, 0) there): nnref views such an input as [1, 1, x...] with "
+                                         "squeeze and unsqueeze, which take real tensors only", loc);
+}
+
+// box, max_pool and avg_pool: every border (max_pool and avg_pool atomic, as AlexNet's 'ignore'
+// needs: docs/nnef.md).
+Results pool(Composer& c, const std::string& name, Args& a, PoolOp op, const SourceLoc& loc) {
+  const Window w = window_of(c, name, a, c.info(a.at("input")).shape, kAllBorders, loc);
+  PoolAttrs p;
+  p.op = op;
+  p.border = w.border == "ignore" ? PoolBorder::Ignore : PoolBorder::Constant;
+  w.set(p);
+  return one(w.unviewed(c, c.add_node1(name, p, {w.viewed(c, w.x, loc)}, loc), loc));
+}
+
+// argmax_pool (§4.3.3): every border; the index counts row-major over the whole window, which over
+// the spatial axes alone (batch and channel extents 1) is the same number.
+Results argmax_pool(Composer& c, Args& a, const SourceLoc& loc) {
+  const Window w = window_of(c, "argmax_pool", a, c.info(a.at("input")).shape, kAllBorders, loc);
+  require_spatial(c, w, "argmax_pool", loc);
+  ArgmaxPoolAttrs p;
+  p.border = w.border == "ignore" ? PoolBorder::Ignore : PoolBorder::Constant;
+  w.set(p);
+  return one(c.add_node1("argmax_pool", p, {w.x}, loc));
+}
+
+// sample (§4.3.3): every border but 'ignore' (so max_pool_with_index with 'ignore', through its
+// body, is refused here: docs/nnef.md). The index is the output's shape.
+Results sample(Composer& c, Args& a, const SourceLoc& loc) {
+  const Window w = window_of(c, "sample", a, c.info(a.at("input")).shape, {"constant", "replicate", "reflect", "reflect-even"}, loc);
+  require_spatial(c, w, "sample", loc);
+  SampleAttrs p;
+  w.set(p);
+  return one(c.add_node1("sample", p, {w.x, a.at("index")}, loc));
+}
+
+// desample (§4.3.3): border 'constant' only. An empty output_shape is the up-scaled extent deconv
+// takes (the reference's): x·s under automatic padding, (x − 1)·s + (k − 1)·d + 1 − p − q with
+// explicit padding; the IR op then checks that it down-scales to the input's.
+Results desample(Composer& c, Args& a, const SourceLoc& loc) {
+  const std::vector<int64_t> in = c.info(a.at("input")).shape;
+  std::vector<int64_t> up = integers(a, "output_shape");
+  if (!up.empty() && up.size() != in.size())
+    c.fail("nnef.argument.value", "desample: output_shape has " + std::to_string(up.size()) + " entries for an input of rank " +
+                                      std::to_string(in.size()), loc);
+  const std::vector<int64_t> size = integers(a, "size"), stride = integers(a, "stride"), dilation = integers(a, "dilation");
+  const auto padding = pairs(a, "padding");
+  if (up.empty()) {
+    const auto at = [](const std::vector<int64_t>& v, size_t i) { return v.empty() || i >= v.size() ? 1 : v[i]; };
+    for (size_t i = 0; i < in.size(); ++i) {
+      const int64_t s = at(stride, i), k = i < size.size() ? size[i] : 1;
+      const int64_t before = i < padding.size() ? padding[i].first : 0, after = i < padding.size() ? padding[i].second : 0;
+      if (std::abs(s) > kAttributeBound || std::abs(k) > kAttributeBound || std::abs(at(dilation, i)) > kAttributeBound ||
+          std::abs(before) > kAttributeBound || std::abs(after) > kAttributeBound || in[i] > kAttributeBound)
+        c.fail("nnef.argument.value", "desample: an extent, size, stride, dilation or padding beyond 2^31 in magnitude", loc);
+      up.push_back(padding.empty() ? in[i] * s : (in[i] - 1) * s + (k - 1) * at(dilation, i) + 1 - before - after);
+    }
   }
-  p.kernel = size;
-  p.stride = stride;
-  p.dilation = dilation;
-  p.padding = padding;
-  const Value whole = c.add_node1("unsqueeze", UnsqueezeAttrs{{0, 1}}, {x}, loc);
-  const Value pooled = c.add_node1(name, p, {whole}, loc);
-  return one(c.add_node1("squeeze", SqueezeAttrs{{0, 1}}, {pooled}, loc));
+  const Window w = window_of(c, "desample", a, up, {"constant"}, loc);
+  require_spatial(c, w, "desample", loc);
+  SampleAttrs p;
+  p.op = SampleOp::Desample;
+  w.set(p);
+  p.output_shape = up;
+  return one(c.add_node1("desample", p, {w.x, a.at("index")}, loc));
 }
 
 // The bias of conv or linear: a parameter [C] when it is data (a variable or a literal), else
@@ -165,8 +261,6 @@ Results conv(Composer& c, Args& a, const SourceLoc& loc) {
 // so that the output extent X = (x − 1)·s + fd − p − q is output_shape's when it is given, or x·s
 // under automatic padding (the reference's choice; p = ⌊t/2⌋, t = max(fd − s, 0), as conv's
 // automatic padding of X down to x). output_shape must down-scale to the input's extents.
-constexpr int64_t kAttributeBound = int64_t{1} << 31;
-
 // deconv's terms read ĩ[k], k = (i + p − j·d)/s, over i ∈ [0, X), j ∈ [0, f): from
 // k = −⌊(fd − 1 − p)/s⌋ to x − 1 + ⌊(fd − 1 − q)/s⌋ (with X = (x − 1)·s + fd − p − q). With a
 // border that reads the input, x is extended by a = max(⌊(fd − 1 − p)/s⌋, 0) before and
@@ -446,6 +540,9 @@ std::optional<std::vector<Value>> lower_standard(Composer& c, const std::string&
   if (name == "max_pool") return pool(c, name, a, PoolOp::Max, loc);
   if (name == "avg_pool") return pool(c, name, a, PoolOp::Avg, loc);
   if (name == "box") return box(c, a, loc);
+  if (name == "argmax_pool") return argmax_pool(c, a, loc);
+  if (name == "sample") return sample(c, a, loc);
+  if (name == "desample") return desample(c, a, loc);
   if (name == "debox") return lower_debox(c, a, loc);
   if (name == "multilinear_upsample") return lower_multilinear_upsample(c, a, loc);
   if (name == "matmul")

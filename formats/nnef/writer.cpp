@@ -361,21 +361,41 @@ class Emitter {
                   std::to_string(a.groups) + ")");
   }
 
-  // The pools' windows cover every axis: 1 on batch and channel (an empty stride or dilation
-  // stays empty: all 1s).
-  void node(const Node& n, const PoolAttrs& a) {
-    const auto whole = [](std::vector<int64_t> v) {
-      if (!v.empty()) v.insert(v.begin(), {1, 1});
-      return v;
-    };
-    std::vector<std::pair<int64_t, int64_t>> pad = padding(n, a);
+  // NNEF's windows (the pools, argmax_pool, sample, desample) cover every axis: 1 on batch and
+  // channel (an empty stride or dilation stays empty: all 1s).
+  static std::vector<int64_t> whole(std::vector<int64_t> v) {
+    if (!v.empty()) v.insert(v.begin(), {1, 1});
+    return v;
+  }
+  // The padding is that of the up-scaled tensor, whose spatial extents are `up` ([] for NNEF's
+  // automatic padding, SameUpper's).
+  template <class A>
+  static std::string whole_window(const A& a, const std::string& border, const std::vector<int64_t>& up) {
+    std::vector<std::pair<int64_t, int64_t>> pad;
+    if (a.pad_mode != PadMode::SameUpper) pad = convert::explicit_padding(a, up);
     if (!pad.empty()) pad.insert(pad.begin(), {{0, 0}, {0, 0}});
-    // A sum pool is box without normalization (§4.3.2).
+    return ", size = " + list(whole(a.kernel)) + ", border = '" + border + "', padding = " + pair_list(pad) +
+           ", stride = " + list(whole(a.stride)) + ", dilation = " + list(whole(a.dilation));
+  }
+
+  // A sum pool is box without normalization (§4.3.2).
+  void node(const Node& n, const PoolAttrs& a) {
     const bool sum = a.op == PoolOp::Sum;
     windowed(n, a, a.op == PoolOp::Max ? "max_pool" : sum ? "box" : "avg_pool",
-             ", size = " + list(whole(a.kernel)) + ", border = '" + (a.border == PoolBorder::Ignore ? "ignore" : "constant") +
-                 "', padding = " + pair_list(pad) + ", stride = " + list(whole(a.stride)) + ", dilation = " +
-                 list(whole(a.dilation)) + (sum ? ", normalize = false" : ""));
+             whole_window(a, a.border == PoolBorder::Ignore ? "ignore" : "constant", spatial_in(n, a)) +
+                 (sum ? ", normalize = false" : ""));
+  }
+
+  void node(const Node& n, const ArgmaxPoolAttrs& a) {
+    windowed(n, a, "argmax_pool", whole_window(a, a.border == PoolBorder::Ignore ? "ignore" : "constant", spatial_in(n, a)));
+  }
+  // desample's output_shape is stated, so that NNEF's reader needs no default for it.
+  void node(const Node& n, const SampleAttrs& a) {
+    const bool sample = a.op == SampleOp::Sample;
+    const std::vector<int64_t> up = sample ? spatial_in(n, a) : std::vector<int64_t>(a.output_shape.begin() + 2, a.output_shape.end());
+    const std::string args = ", " + value(n.inputs[1]) + whole_window(a, "constant", up);
+    if (sample) return result(n, "sample(" + value(n.inputs[0]) + args + ")");
+    result(n, "desample(" + value(n.inputs[0]) + args + ", output_shape = " + list(a.output_shape) + ")");
   }
 
   // batch_normalization normalises axis 1: another channel axis is moved there and back.

@@ -451,6 +451,13 @@ class Emitter {
     attr(p, "keepdims", int64_t{1});
     if (a.last) attr(p, "select_last_index", int64_t{1});
   }
+  // MaxPool's Indices count over the whole input tensor (and ignore padding), not within the window.
+  void node(const Node& n, const ArgmaxPoolAttrs&) {
+    unexpressible(kFormat, n, "ONNX has no argmax_pool: MaxPool's Indices are positions in the whole input, not within the window");
+  }
+  void node(const Node& n, const SampleAttrs& a) {
+    unexpressible(kFormat, n, "ONNX has no " + op_name(a) + " (values read or summed at positions within a window an index names)");
+  }
   void node(const Node& n, const LogicalReduceAttrs&) {
     unexpressible(kFormat, n, "ONNX has no reduction of bool tensors (all, any)");
   }

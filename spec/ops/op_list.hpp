@@ -7,6 +7,7 @@
 
 #include "spec/ops/add_n.hpp"
 #include "spec/ops/arg_reduce.hpp"
+#include "spec/ops/argmax_pool.hpp"
 #include "spec/ops/batch_norm.hpp"
 #include "spec/ops/cast.hpp"
 #include "spec/ops/binary.hpp"
@@ -31,6 +32,7 @@
 #include "spec/ops/reduce.hpp"
 #include "spec/ops/reshape.hpp"
 #include "spec/ops/roi.hpp"
+#include "spec/ops/sample.hpp"
 #include "spec/ops/select.hpp"
 #include "spec/ops/slice.hpp"
 #include "spec/ops/softmax.hpp"
@@ -58,6 +60,8 @@
   X(ConvAttrs, conv)                   \
   X(DeconvAttrs, deconv)               \
   X(PoolAttrs, pool)                   \
+  X(ArgmaxPoolAttrs, argmax_pool)      \
+  X(SampleAttrs, sample)               \
   X(BatchNormAttrs, batch_norm)        \
   X(LayerNormAttrs, layer_norm)        \
   X(SoftmaxAttrs, softmax)             \

@@ -1,0 +1,104 @@
+// NNEF's index-based sampling (§4.3.3) and max_pool_with_index (§4.9.3): argmax_pool in every
+// border mode, sample and desample through it, windows over the channel axis, and the borders
+// §4.3.3 refuses, on inputs small enough to compute by hand. Part of nnef_test.
+#include "nnef_test_support.hpp"
+
+using namespace nnref;
+using namespace nnref::test;
+
+namespace {
+
+const std::string kHeader = "version 1.0;\n";
+
+}  // namespace
+
+TEST_CASE("nnef: argmax_pool in every border mode") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input ) -> ( c, i, p, m, e ) {
+    input = external(shape = [1, 1, 4]);
+    ic = argmax_pool(input, size = [1, 1, 3], padding = [(0, 0), (0, 0), (1, 1)], border = 'constant');
+    ii = argmax_pool(input, size = [1, 1, 3], padding = [(0, 0), (0, 0), (1, 1)], border = 'ignore');
+    ip = argmax_pool(input, size = [1, 1, 3], padding = [(0, 0), (0, 0), (1, 1)], border = 'replicate');
+    im = argmax_pool(input, size = [1, 1, 3], padding = [(0, 0), (0, 0), (1, 1)], border = 'reflect');
+    ie = argmax_pool(input, size = [1, 1, 3], border = 'reflect-even');
+    c = cast<scalar>(ic);
+    i = cast<scalar>(ii);
+    p = cast<scalar>(ip);
+    m = cast<scalar>(im);
+    e = cast<scalar>(ie);
+})", f);
+  // x = [-2, -5, -1, -4], windows of 3 over ĩ[-1..4]: (ĩ[-1], -2, -5), (-2, -5, -1), (-5, -1, -4),
+  // (-1, -4, ĩ[4]). constant: ĩ = 0 → 0, 2, 1, 2; ignore: no padded candidate → 1, 2, 1, 0;
+  // replicate: ĩ[-1] = -2 ties -2 → 0 (the first), ĩ[4] = -4 → 0, 2, 1, 0; reflect: ĩ[-1] = x[1] =
+  // -5, ĩ[4] = x[2] = -1 ties -1 → 1, 2, 1, 0; reflect-even, automatic padding (1, 1): ĩ[-1] = x[0],
+  // ĩ[4] = x[3] → 0, 2, 1, 0.
+  const auto out = run_f64(r, {host({1, 1, 4}, {-2, -5, -1, -4})});
+  CHECK(out[0] == std::vector<double>{0, 2, 1, 2});
+  CHECK(out[1] == std::vector<double>{1, 2, 1, 0});
+  CHECK(out[2] == std::vector<double>{0, 2, 1, 0});
+  CHECK(out[3] == std::vector<double>{1, 2, 1, 0});
+  CHECK(out[4] == std::vector<double>{0, 2, 1, 0});
+}
+
+TEST_CASE("nnef: max_pool_with_index through its body, sample and desample") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input, d, six ) -> ( c, ci, p, pi, sampled, up ) {
+    input = external(shape = [1, 1, 4]);
+    d = external(shape = [1, 1, 3]);
+    six = external(shape = [1, 1, 6]);
+    c, ic = max_pool_with_index(input, size = [1, 1, 3], padding = [(0, 0), (0, 0), (1, 1)], border = 'constant');
+    p, ip = max_pool_with_index(input, size = [1, 1, 3], padding = [(0, 0), (0, 0), (1, 1)], border = 'replicate');
+    ci = cast<scalar>(ic);
+    pi = cast<scalar>(ip);
+    sampled = sample(input, ip, size = [1, 1, 3], padding = [(0, 0), (0, 0), (1, 1)], border = 'reflect');
+    iu = argmax_pool(six, size = [1, 1, 2], stride = [1, 1, 2]);
+    up = desample(d, iu, size = [1, 1, 2], stride = [1, 1, 2]);
+})", f);
+  // input as above: constant maxima 0, -1, -1, 0 at 0, 2, 1, 2; replicate -2, -1, -1, -1 at 0, 2, 1, 0.
+  // sampled: the replicate maxima's indices 0, 2, 1, 0 read under 'reflect' (ĩ[-1] = x[1] = -5,
+  // ĩ[4] = x[2] = -1): -5, -1, -1, -1.
+  // six = [1, 3, 2, 0, -1, 5] in pairs: (1, 3) → 1, (2, 0) → 0, (-1, 5) → 1; d = [10, 20, 40] goes
+  // to positions 1, 2, 5 of the automatic up-scaled extent 3·2 = 6.
+  const auto out = run_f64(r, {host({1, 1, 4}, {-2, -5, -1, -4}), host({1, 1, 3}, {10, 20, 40}),
+                               host({1, 1, 6}, {1, 3, 2, 0, -1, 5})});
+  CHECK(out[0] == std::vector<double>{0, -1, -1, 0});
+  CHECK(out[1] == std::vector<double>{0, 2, 1, 2});
+  CHECK(out[2] == std::vector<double>{-2, -1, -1, -1});
+  CHECK(out[3] == std::vector<double>{0, 2, 1, 0});
+  CHECK(out[4] == std::vector<double>{-5, -1, -1, -1});
+  CHECK(out[5] == std::vector<double>{0, 10, 20, 0, 0, 40});
+}
+
+// `index = argmax_pool(input, size = [1, 1, k]);` on line 4 and `output = call;` on line 5 of a
+// graph whose input is [1, 1, 3]: its first diagnostic has `code` and line `line`.
+static void expect_error(int64_t k, const std::string& call, const std::string& code, int line = 5) {
+  Folder f;
+  const LoadResult r = load_text(kHeader + "graph G( input ) -> ( output ) {\n    input = external(shape = [1, 1, 3]);\n"
+                                           "    index = argmax_pool(input, size = [1, 1, " + std::to_string(k) + "]);\n"
+                                           "    output = " + call + ";\n}", f, WeightsPolicy::Skip);
+  INFO(call);
+  REQUIRE_FALSE(r.diagnostics.empty());
+  CHECK(r.diagnostics[0].code == code);
+  CHECK(r.diagnostics[0].loc.line == line);
+}
+
+TEST_CASE("nnef: the borders sample and desample refuse, and windows on batch or channel, are located errors") {
+  expect_error(2, "sample(input, index, size = [1, 1, 2], border = 'ignore')", "nnef.argument.value");
+  expect_error(1, "desample(input, index, size = [1, 1, 1], border = 'replicate')", "nnef.argument.value");
+  expect_error(1, "desample(input, index, size = [1, 1, 1], output_shape = [1, 3])", "nnef.argument.value");
+  expect_error(1, "desample(input, index, size = [1, 1, 2], stride = [1, 1, 2], padding = [(0, 0), (0, 0), (0, 0)], "
+                  "output_shape = [1, 1, 4])",
+               "shape.desample.output-shape");
+  expect_error(1, "sample(input, index, size = [1, 1, 2], stride = [1, 1, 2])", "shape.sample.index-shape");
+  expect_error(1, "argmax_pool(input, size = [1, 1, 3], border = 'wrap')", "nnef.argument.value");
+  expect_error(1, "argmax_pool(input, size = [1, 3])", "nnef.argument.value");
+  // A window over the channel axis: the [1, 1, x...] view takes real tensors only.
+  expect_error(1, "argmax_pool(input, size = [1, 2, 1])", "nnef.op-unsupported");
+  Folder f;
+  const LoadResult r = load_text(kHeader + "graph G( input ) -> ( output ) {\n    input = external(shape = [1, 1, 3]);\n"
+                                           "    output, index = max_pool_with_index(input, size = [1, 1, 2], border = 'ignore');\n}",
+                                 f, WeightsPolicy::Skip);
+  REQUIRE_FALSE(r.diagnostics.empty());
+  CHECK(r.diagnostics[0].code == "nnef.argument.value");
+  CHECK(r.diagnostics[0].message.find("sample with border 'ignore'") != std::string::npos);
+}
