@@ -336,6 +336,34 @@ std::vector<Case> shape_binding_and_size_cases() {
     add(t, "shape.desample.output-shape", "output_shape 4 down-scales to 2, not 3", desampled(4), desampled(6),
         {"desample", 3});
   }
+  // avg_roi_pool of x [1, 2, 4, 4] with rois [3, 4] and batch_index [3] to output_size [2, 2]; each
+  // bad case changes one of them.
+  {
+    struct Roi {
+      std::vector<int64_t> x{1, 2, 4, 4}, rois{3, 4}, index{3}, output_size{2, 2};
+    };
+    const auto roi = [](Roi r) {
+      return [r] {
+        Model m;
+        const int64_t x = m.input("input", r.x, 1);
+        const int64_t rois = m.input("rois", r.rois, 2);
+        const int64_t index = m.g.add("index", InputAttrs{r.index, ElemKind::Integer}, {}, at(3));
+        RoiAttrs a;
+        a.output_size = r.output_size;
+        m.out(m.op("roi", a, {x, rois, index}, 4));
+        return m;
+      };
+    };
+    Roi zero_size, rank_3, short_rows, few_indices;
+    zero_size.output_size = {0, 2};
+    rank_3.x = {1, 2, 4};
+    short_rows.rois = {3, 2};
+    few_indices.index = {2};
+    add(t, "attr.roi.output-size", "output_size [0, 2]", roi(zero_size), roi({}), {"roi", 4});
+    add(t, "shape.roi.input-rank", "an input [1, 2, 4] for output_size [2, 2]", roi(rank_3), roi({}), {"roi", 4});
+    add(t, "shape.roi.rois", "rois [3, 2] for two spatial axes", roi(short_rows), roi({}), {"roi", 4});
+    add(t, "shape.roi.batch-index", "batch_index [2] for rois [3, 4]", roi(few_indices), roi({}), {"roi", 4});
+  }
   return t;
 }
 

@@ -184,17 +184,15 @@ TEST_CASE("nnef errors: deconv's ranks, groups, output_shape, border and attribu
 
 TEST_CASE("nnef errors: an op with no IR counterpart inside a standard fragment is located at the document's call") {
   Folder f;
-  const LoadResult r = load_text(flat("rois = constant(shape = [1, 4], value = [0.0, 0.0, 1.0, 1.0]);\n"
-                                      "index = constant<integer>(shape = [1], value = [0]);\n"
-                                      "output = avg_roi_align(input, rois, index, output_size = [1, 1], "
-                                      "sampling_rate = [1, 1]);"),
-                                 f, WeightsPolicy::Skip);
+  // max_pool_with_index's body calls argmax_pool, here with a window on the channel axis, which
+  // nnref refuses for integer results (docs/nnef.md).
+  const LoadResult r = load_text(flat("output, index = max_pool_with_index(input, size = [1, 2]);"), f, WeightsPolicy::Skip);
   REQUIRE_FALSE(r.diagnostics.empty());
   const Diagnostic& d = r.diagnostics[0];
   CHECK(d.code == "nnef.op-unsupported");
-  CHECK(d.message.find("'roi_resample'") != std::string::npos);  // avg_roi_align's body resamples first
-  CHECK(d.loc.line == 6);
-  CHECK(d.loc.column == 10);
+  CHECK(d.message.find("argmax_pool with a window on the batch or channel axis") != std::string::npos);
+  CHECK(d.loc.line == 4);
+  CHECK(d.loc.column == 17);
   REQUIRE_FALSE(d.notes.empty());
-  CHECK(d.notes.back().find("'avg_roi_align'") != std::string::npos);
+  CHECK(d.notes.back().find("'max_pool_with_index'") != std::string::npos);
 }
