@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
+#include <set>
 
 #include "formats/nnef/lower_ops.hpp"
 #include "formats/nnef/standard_fragments.hpp"
@@ -183,7 +185,7 @@ void Composer::compose_graph(const GraphDecl& g) {
     statement_ = first->kind == Expr::Kind::Ident ? first->text : "";
     statement_nodes_.clear();
     assign(*a.lhs, eval_rhs(a.rhs, scope), scope, true, a.loc);
-    if (a.lhs->kind == Expr::Kind::Ident) name_statement_result(scope);
+    name_statement_results(*a.lhs, scope);
   }
   statement_.clear();
   for (const auto& entry : scope) graph_ids_.insert(entry.first);
@@ -803,24 +805,37 @@ std::string Composer::fresh_name(const std::string& op, std::string base) {
   return name;
 }
 
-void Composer::name_statement_result(const Scope& scope) {
-  const auto value = scope.find(statement_);
-  if (value == scope.end() || value->second.kind != Value::Kind::Tensor) return;
-  const std::optional<ValueRef>& result = tensors_[value->second.tensor].ref;
-  if (!result) return;
+void Composer::name_statement_results(const Expr& lhs, const Scope& scope) {
+  std::vector<std::string> identifiers;
+  const std::function<void(const Expr&)> collect = [&](const Expr& e) {
+    if (e.kind == Expr::Kind::Ident) identifiers.push_back(e.text);
+    for (const auto& item : e.items) collect(*item);
+  };
+  collect(lhs);
   const auto made = [&](int64_t id) {
     for (const auto& [n, op] : statement_nodes_)
       if (n == id) return true;
     return false;
   };
-  const std::vector<Node>& nodes = model_.graph.nodes;
-  if (!made(result->node) || nodes[static_cast<size_t>(result->node)].name == statement_) return;
-  for (const auto& [first, op] : statement_nodes_)
-    if (nodes[static_cast<size_t>(first)].name == statement_) {
-      rename_node(first, fresh_name(op));
-      rename_node(result->node, statement_);
-      return;
-    }
+  std::set<int64_t> named;  // nodes that already carry one of the statement's identifiers
+  for (const std::string& identifier : identifiers) {
+    const auto value = scope.find(identifier);
+    if (value == scope.end() || value->second.kind != Value::Kind::Tensor) continue;
+    const std::optional<ValueRef>& result = tensors_[value->second.tensor].ref;
+    // A node made earlier, or one already named for an earlier identifier (a, b = split(...)),
+    // keeps its name.
+    if (!result || !made(result->node) || named.count(result->node)) continue;
+    named.insert(result->node);
+    const std::vector<Node>& nodes = model_.graph.nodes;
+    if (nodes[static_cast<size_t>(result->node)].name == identifier) continue;
+    // The statement's first node was named after the first identifier: it takes an "id/op" name.
+    for (const auto& [first, op] : statement_nodes_)
+      if (nodes[static_cast<size_t>(first)].name == identifier) {
+        rename_node(first, fresh_name(op));
+        break;
+      }
+    rename_node(result->node, identifier);
+  }
 }
 
 void Composer::rename_node(int64_t id, const std::string& name) {

@@ -133,9 +133,10 @@ class Composer {
   Real real_of(const Value& primitive, const SourceLoc& loc);
   // A node name not yet used: `base` (the statement's identifier when empty), else base/op, base/op_2, ...
   std::string fresh_name(const std::string& op, std::string base = {});
-  // After a graph statement `id = ...`: the node that computes id's value is named id, as the writer
-  // names the values it writes (the first node made took the name; it becomes id/op).
-  void name_statement_result(const Scope& scope);
+  // After a graph statement `id = ...` or `a, b = ...`: the node that computes each identifier's
+  // value is named after it, as the writer names the values it writes (the first node made took
+  // the first identifier's name; it becomes id/op).
+  void name_statement_results(const Expr& lhs, const Scope& scope);
   void rename_node(int64_t id, const std::string& name);
   SourceLoc at(const SourceLoc& loc) const;
   void check_volume(const std::vector<int64_t>& shape, const std::string& what, const SourceLoc& loc);
