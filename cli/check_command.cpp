@@ -51,6 +51,15 @@ Result<CheckReport> findings(const CheckOptions& o) {
     report.diagnostics = std::move(loaded.diagnostics);
     return report;
   }
+  // A front-end that names no extent fixed them (an ONNX file without dim_param, an NNEF document
+  // lowered at its declared extents): the graph means the file only at those sizes, so no --dim
+  // may vary them (the checker's generic names would prove other sizes of a graph that does not
+  // mean the file there).
+  if (!o.dims.empty() && loaded.model->size_names.empty())
+    return make_error("usage.dim", "--dim " + o.dims.front() + ": this model's input extents have no size names, so "
+                                   "they cannot vary: the file fixes them (an ONNX input without dim_param), or its "
+                                   "lowering depends on them (NNEF: nnef.shape-of.fixed, nnef.extents.fixed); check it "
+                                   "at its declared sizes, without --dim");
   CheckSettings s;
   for (const auto& text : o.dims) {
     auto r = parse_dim_range(text);

@@ -37,7 +37,9 @@ constexpr std::array kCodes = {
     CodeInfo{"usage.runtime-format", "fuzz --runtime-format without --runtime, or a format no writer writes", "cli"},
     CodeInfo{"usage.model", "check is given no model file (and no --explain)", "cli"},
     CodeInfo{"usage.explain", "check --explain names a code nnref does not print", "cli"},
-    CodeInfo{"usage.dim", "a --dim that is not NAME=LO..HI (check) or NAME=SIZE (run), or names no input extent",
+    CodeInfo{"usage.dim",
+             "a --dim that is not NAME=LO..HI (check) or NAME=SIZE (run), names no input extent, or is given for a "
+             "model whose extents have no size names",
              "cli"},
     CodeInfo{"usage.assume", "an --assume that does not parse, names an unknown size, or contradicts the ranges",
              "cli"},

@@ -215,3 +215,22 @@ TEST_CASE("cli nnef ops: check proves the region-of-interest operations for ever
   CHECK(has(refuted.err, "error[shape.roi.batch-index]"));
   CHECK(has(refuted.err, "counterexample"));
 }
+
+// 'aligned' builds its gathers' indices from the declared extent 3: at another extent the lowered
+// graph would still be well formed (a gather's output extent is its index count) but would not mean
+// the document, so check proves the declared sizes and refuses --dim.
+TEST_CASE("cli nnef ops: check refuses --dim on a model lowered at its declared extents") {
+  const ModelDir m(R"(version 1.0;
+graph G( x ) -> ( y ) {
+  x = external(shape = [1, 1, 3]);
+  y = multilinear_upsample(x, factor = [2], method = 'aligned');
+}
+)");
+  const Run fixed = nnref_cli({"check", m.str()});
+  INFO(fixed.err);
+  CHECK(fixed.code == kExitOk);
+  CHECK(has(fixed.err, "warning[nnef.extents.fixed]"));
+  const Run varied = nnref_cli({"check", m.str(), "--dim", "x.2=2..10"});
+  CHECK(varied.code == kExitUsage);
+  CHECK(has(varied.err, "error[usage.dim]: --dim x.2=2..10: this model's input extents have no size names"));
+}
