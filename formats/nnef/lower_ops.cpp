@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "formats/nnef/lower_args.hpp"
 #include "formats/nnef/lower_border.hpp"
 #include "formats/nnef/lower_resample.hpp"
 #include "formats/nnef/lower_roi.hpp"
@@ -13,23 +14,9 @@ namespace nnref::nnef {
 
 namespace {
 
-using Args = Composer::Args;
+using namespace args;
 using Results = std::optional<std::vector<Value>>;
 
-int64_t integer(const Args& a, const char* name) { return a.at(name).i; }
-std::vector<int64_t> integers(const Args& a, const char* name) {
-  std::vector<int64_t> out;
-  for (const Value& v : a.at(name).items) out.push_back(v.i);
-  return out;
-}
-std::vector<std::pair<int64_t, int64_t>> pairs(const Args& a, const char* name) {
-  std::vector<std::pair<int64_t, int64_t>> out;
-  for (const Value& v : a.at(name).items) out.emplace_back(v.items[0].i, v.items[1].i);
-  return out;
-}
-Real scalar(const Args& a, const char* name) { return a.at(name).r; }
-const std::string& text(const Args& a, const char* name) { return a.at(name).s; }
-bool logical(const Args& a, const char* name) { return a.at(name).b; }
 Results one(Value v) { return std::vector<Value>{std::move(v)}; }
 
 // A window (size, stride, dilation, padding) that leaves the batch and channel axes alone.

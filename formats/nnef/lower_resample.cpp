@@ -26,19 +26,15 @@
 #include <string>
 #include <utility>
 
+#include "formats/nnef/lower_args.hpp"
 #include "formats/nnef/lower_border.hpp"
 
 namespace nnref::nnef {
 
 namespace {
 
-using Args = Composer::Args;
+using namespace args;
 
-std::vector<int64_t> integers(const Args& a, const char* name) {
-  std::vector<int64_t> out;
-  for (const Value& v : a.at(name).items) out.push_back(v.i);
-  return out;
-}
 Value integer_array(const std::vector<int64_t>& v) {
   std::vector<Value> items;
   for (int64_t e : v) items.push_back(Value::integer(e));

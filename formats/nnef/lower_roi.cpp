@@ -10,17 +10,13 @@
 #include <cstdint>
 #include <utility>
 
+#include "formats/nnef/lower_args.hpp"
+
 namespace nnref::nnef {
 
 namespace {
 
-using Args = Composer::Args;
-
-std::vector<int64_t> integers(const Args& a, const char* name) {
-  std::vector<int64_t> out;
-  for (const Value& v : a.at(name).items) out.push_back(v.i);
-  return out;
-}
+using namespace args;
 
 RoiMethod method(Composer& c, const std::string& op, const std::string& m, const SourceLoc& loc) {
   if (m == "symmetric") return RoiMethod::Symmetric;
