@@ -172,6 +172,27 @@ def padded_average(x, k, s, pads, include_pad):
     return total / fn(F.pad(ones, widths), k, s, 0, False, True, 1)
 
 
+def pad_by_index(x, pads, mode):
+    """ONNX Pad in mode reflect or edge on any rank: each axis's elements read through an index
+    (torch.index_select), which moves values and computes none. F.pad has these modes only on the
+    last axes of 3-D to 5-D tensors."""
+    n = x.dim()
+    if mode not in ("reflect", "edge") or min(pads) < 0:
+        raise Unmapped("Pad mode %s with pads %s" % (mode, pads))
+    for axis in range(n):
+        before, after, size = pads[axis], pads[axis + n], x.shape[axis]
+        if before == 0 and after == 0:
+            continue
+        i = torch.arange(-before, size + after)
+        if mode == "edge":
+            i = i.clamp(0, size - 1)
+        else:  # reflect about the first and the last element, as ONNX (pads below the extent)
+            i = i.abs()
+            i = torch.where(i > size - 1, 2 * (size - 1) - i, i)
+        x = torch.index_select(x, axis, i)
+    return x
+
+
 def apply(node, ins, opset):
     op, a = node.op_type, attrs(node)
     x = ins[0] if ins else None
@@ -329,9 +350,7 @@ def apply(node, ins, opset):
         flat = [p for i in reversed(range(n)) for p in (pads[i], pads[i + n])]
         if mode == "constant":
             return F.pad(x, flat, value=value)
-        while len(flat) and flat[-2:] == [0, 0]:  # torch pads reflect/replicate only the last axes
-            flat = flat[:-2]
-        return F.pad(x, flat, mode={"reflect": "reflect", "edge": "replicate"}[mode])
+        return pad_by_index(x, pads, mode)
     raise Unmapped(op)
 
 
