@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
+#include <string>
+#include <string_view>
 
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
@@ -103,8 +105,11 @@ Status write_summary(const FuzzOptions& o, const Campaign& c, const Tally& t, do
 
 std::string nnref_binary() {
   std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? "nnref" : self.string();
+  std::string self = fs::read_symlink("/proc/self/exe", ec).string();
+  // A binary rebuilt while the campaign runs reads "PATH (deleted)": the path is what to run.
+  constexpr std::string_view kDeleted = " (deleted)";
+  if (self.ends_with(kDeleted)) self.resize(self.size() - kDeleted.size());
+  return ec ? "nnref" : self;
 }
 
 // Shrinks a failing model, writes its reproducer folder and returns its line of the summary.
