@@ -231,7 +231,7 @@ Maker make(const ArgmaxPoolAttrs& proto, GenContext& ctx) {
   ArgmaxPoolAttrs a = proto;
   a.pad_mode = pad_mode(ctx);
   a.border = ctx.c.flip(3) ? PoolBorder::Ignore : PoolBorder::Constant;
-  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, static_cast<size_t>(ctx.o.max_rank)));
+  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, ctx.max_rank()));
   draw_window(a, spatial_extents(ctx.shape(x), Layout::ChannelsFirst), ctx, a.pad_mode == PadMode::Explicit);
   return unary_candidate(a, std::move(x));
 }
@@ -242,7 +242,7 @@ Maker make(const ArgmaxPoolAttrs& proto, GenContext& ctx) {
 Maker make(const SampleAttrs& proto, GenContext& ctx) {
   SampleAttrs a = proto;
   a.pad_mode = pad_mode(ctx);
-  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, static_cast<size_t>(ctx.o.max_rank)));
+  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, ctx.max_rank()));
   const Shape s = ctx.shape(x);
   const std::vector<int64_t> spatial = spatial_extents(s, Layout::ChannelsFirst);
   draw_window(a, spatial, ctx, a.pad_mode == PadMode::Explicit);
@@ -407,7 +407,7 @@ Maker make(const RoiAttrs& proto, GenContext& ctx) {
   static constexpr RoiMethod kMethods[] = {RoiMethod::Symmetric, RoiMethod::Asymmetric};
   RoiAttrs a = proto;
   a.method = kMethods[ctx.c.below(2)];
-  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, static_cast<size_t>(ctx.o.max_rank)));
+  Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, ctx.max_rank()));
   const Shape s = ctx.shape(x);
   for (size_t k = 2; k < s.rank(); ++k) a.output_size.push_back(ctx.c.between(1, 3));
   const auto m = static_cast<int64_t>(a.output_size.size()), regions = ctx.c.between(1, 3);
