@@ -17,6 +17,13 @@ namespace {
 
 using Maker = std::optional<Candidate>;
 
+// An element kind: cast's ends, and the kind of an op that moves elements (views, transpose,
+// concat, split, slice). Real is choice 0, the simplest.
+ElemKind draw_kind(GenContext& ctx) {
+  static constexpr ElemKind kKinds[] = {ElemKind::Real, ElemKind::Integer, ElemKind::Logical};
+  return kKinds[ctx.c.below(std::size(kKinds))];
+}
+
 Candidate unary_candidate(OpAttrs op, Operand x, Range domain = Range::Any) {
   return Candidate{std::move(op), {std::move(x)}, {domain}, {}};
 }
@@ -314,7 +321,8 @@ Maker make(const LogicalReduceAttrs& proto, GenContext& ctx) { return over_axes(
 // A shape of the same element count: the count's prime factors grouped at random.
 Maker make(const ReshapeAttrs& proto, GenContext& ctx) {
   ReshapeAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 0, ctx.max_rank());
+  a.kind = draw_kind(ctx);
+  Operand x = ctx.operand(a.kind, 0, ctx.max_rank());
   int64_t n = ctx.shape(x).count();
   std::vector<int64_t> factors;
   for (int64_t p = 2; p * p <= n; ++p)
@@ -336,7 +344,8 @@ Maker make(const FlattenAttrs& proto, GenContext& ctx) {
 
 Maker make(const TransposeAttrs& proto, GenContext& ctx) {
   TransposeAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());
+  a.kind = draw_kind(ctx);
+  Operand x = ctx.operand(a.kind, 1, ctx.max_rank());
   a.perm.resize(ctx.shape(x).rank());
   std::iota(a.perm.begin(), a.perm.end(), 0);
   for (size_t i = a.perm.size(); i > 1; --i) std::swap(a.perm[i - 1], a.perm[ctx.c.below(i)]);  // Fisher–Yates
@@ -345,7 +354,8 @@ Maker make(const TransposeAttrs& proto, GenContext& ctx) {
 
 Maker make(const ConcatAttrs& proto, GenContext& ctx) {
   ConcatAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());
+  a.kind = draw_kind(ctx);
+  Operand x = ctx.operand(a.kind, 1, ctx.max_rank());
   const Shape s = ctx.shape(x);
   a.axis = ctx.axis(s.rank());
   const size_t ax = tensor_axis(a.axis, s.rank());
@@ -356,14 +366,15 @@ Maker make(const ConcatAttrs& proto, GenContext& ctx) {
     if (!ctx.c.flip(3)) d[ax] = ctx.c.between(1, ctx.o.max_extent);
     auto part = Shape::make(d);
     if (!part) return std::nullopt;
-    cand.operands.push_back(ctx.of_shape(*part, ElemKind::Real));
+    cand.operands.push_back(ctx.of_shape(*part, a.kind));
   }
   return cand;
 }
 
 Maker make(const SplitAttrs& proto, GenContext& ctx) {
   SplitAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());
+  a.kind = draw_kind(ctx);
+  Operand x = ctx.operand(a.kind, 1, ctx.max_rank());
   a.axis = ctx.axis(ctx.shape(x).rank());
   const int64_t parts = ctx.c.between(1, 3);
   for (int64_t k = 0; k < parts; ++k) a.ratios.push_back(ctx.c.between(1, 2));
@@ -372,7 +383,8 @@ Maker make(const SplitAttrs& proto, GenContext& ctx) {
 
 Maker make(const SliceAttrs& proto, GenContext& ctx) {
   SliceAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());
+  a.kind = draw_kind(ctx);
+  Operand x = ctx.operand(a.kind, 1, ctx.max_rank());
   const Shape s = ctx.shape(x);
   a.axes = ctx.axes(s.rank());
   const bool strided = ctx.c.flip(3);
@@ -417,10 +429,9 @@ Maker make(const RoiAttrs& proto, GenContext& ctx) {
 }
 
 Maker make(const CastAttrs& proto, GenContext& ctx) {
-  static constexpr ElemKind kKinds[] = {ElemKind::Real, ElemKind::Integer, ElemKind::Logical};
   CastAttrs a = proto;
-  a.from = kKinds[ctx.c.below(3)];
-  a.to = kKinds[ctx.c.below(3)];
+  a.from = draw_kind(ctx);
+  a.to = draw_kind(ctx);
   return unary_candidate(a, ctx.operand(a.from, 0, ctx.max_rank()));
 }
 
@@ -437,7 +448,8 @@ Maker make(const PadAttrs& proto, GenContext& ctx) {
 
 Maker make(const SqueezeAttrs& proto, GenContext& ctx) {
   SqueezeAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());
+  a.kind = draw_kind(ctx);
+  Operand x = ctx.operand(a.kind, 1, ctx.max_rank());
   const Shape& s = ctx.shape(x);
   for (size_t i = 0; i < s.rank(); ++i)
     if (s[i] == 1 && (a.axes.empty() || ctx.c.flip(2))) a.axes.push_back(static_cast<int64_t>(i));
@@ -447,7 +459,8 @@ Maker make(const SqueezeAttrs& proto, GenContext& ctx) {
 
 Maker make(const UnsqueezeAttrs& proto, GenContext& ctx) {
   UnsqueezeAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 0, static_cast<size_t>(std::max(0, ctx.o.max_rank - 1)));
+  a.kind = draw_kind(ctx);
+  Operand x = ctx.operand(a.kind, 0, static_cast<size_t>(std::max(0, ctx.o.max_rank - 1)));
   const auto added = static_cast<size_t>(ctx.c.between(1, 2));
   std::vector<int64_t> positions(ctx.shape(x).rank() + added);  // of the new axes in the output
   std::iota(positions.begin(), positions.end(), 0);

@@ -358,21 +358,40 @@ def window_attributes(extents, named):
     return size, stride, dilation, padding
 
 
-def max_pool_with_index(x, named):
-    """§4.9.3 through PyTorch's own max_pool1d/2d/3d with return_indices (the window's batch and
-    channel entries 1): x extended by its border first (-inf for 'ignore', which then never wins;
-    zeros for 'constant'; NumPy's modes for the others), pooled with no padding, and PyTorch's flat
-    index into the extended plane turned into the row-major position within the window. PyTorch
-    keeps the first of equal maxima, as §4.3.3."""
-    size, stride, dilation, padding = window_attributes(x.shape, named)
-    border = named.get("border", "constant")
-    assert size[:2] == [1, 1] and stride[:2] == [1, 1] and dilation[:2] == [1, 1] and list(padding[:2]) == [(0, 0), (0, 0)]
+def extended(x, padding, border):
+    """§4.3's extended input: NumPy's pad modes for the extending borders, zeros for 'constant',
+    -inf for 'ignore' (which then never wins a maximum)."""
     a = x.numpy()
     if border in NUMPY_BORDER:
-        ext = np.pad(a, padding, mode=NUMPY_BORDER[border])
-    else:
-        ext = np.pad(a, padding, constant_values=-np.inf if border == "ignore" else 0.0)
-    t = torch.from_numpy(ext)
+        return torch.from_numpy(np.pad(a, padding, mode=NUMPY_BORDER[border]))
+    return torch.from_numpy(np.pad(a, padding, constant_values=-np.inf if border == "ignore" else 0.0))
+
+
+def unfolded(x, named):
+    """x's extended input unfolded along every axis into its windows: [outputs..., Π size], each
+    window row-major."""
+    size, stride, dilation, padding = window_attributes(x.shape, named)
+    t = extended(x, padding, named.get("border", "constant"))
+    n = len(size)
+    for i in range(n):
+        t = t.unfold(i, (size[i] - 1) * dilation[i] + 1, stride[i])
+    t = t[(Ellipsis,) + tuple(slice(None, None, d) for d in dilation)]
+    return t.reshape(*t.shape[:n], -1)
+
+
+def max_pool_with_index(x, named):
+    """§4.9.3. A window over the spatial axes alone goes through PyTorch's own max_pool1d/2d/3d
+    with return_indices: x extended by its border first, pooled with no
+    padding, and PyTorch's flat index into the extended plane turned into the row-major position
+    within the window. A window on the batch or channel axis (no PyTorch pool has one) is every
+    window unfolded and torch.argmax's position in it. Both keep the first of equal maxima, as
+    §4.3.3."""
+    size, stride, dilation, padding = window_attributes(x.shape, named)
+    if size[:2] != [1, 1] or stride[:2] != [1, 1] or dilation[:2] != [1, 1] or list(padding[:2]) != [(0, 0), (0, 0)]:
+        windows = unfolded(x, named)
+        index = windows.argmax(-1)
+        return torch.gather(windows, windows.dim() - 1, index.unsqueeze(-1)).squeeze(-1), index
+    t = extended(x, padding, named.get("border", "constant"))
     r = t.dim() - 2
     pool = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}[r]
     y, flat = pool(t, size[2:], stride[2:], 0, dilation[2:], return_indices=True)
@@ -387,19 +406,9 @@ def max_pool_with_index(x, named):
 
 
 def sample(x, index, named):
-    """§4.3.3: every axis unfolded into its windows over the extended input (as window() does), and
-    the element at each window's row-major position `index` taken."""
-    size, stride, dilation, padding = window_attributes(x.shape, named)
-    border = named.get("border", "constant")
-    a = x.numpy()
-    ext = np.pad(a, padding, mode=NUMPY_BORDER[border]) if border in NUMPY_BORDER else np.pad(a, padding)
-    t = torch.from_numpy(ext)
-    n = len(size)
-    for i in range(n):
-        t = t.unfold(i, (size[i] - 1) * dilation[i] + 1, stride[i])
-    t = t[(Ellipsis,) + tuple(slice(None, None, d) for d in dilation)]
-    flat = t.reshape(*t.shape[:n], -1)
-    return torch.gather(flat, n, index.unsqueeze(-1)).squeeze(-1)
+    """§4.3.3: the element at each window's row-major position `index` of the unfolded input."""
+    flat = unfolded(x, named)
+    return torch.gather(flat, flat.dim() - 1, index.unsqueeze(-1)).squeeze(-1)
 
 
 def desample(x, index, named):
@@ -842,6 +851,15 @@ def self_test():
     assert y.flatten().tolist() == [0, -1, -1, 0] and i.flatten().tolist() == [0, 2, 1, 2]
     assert max_pool_with_index(x, dict(attrs, border="ignore"))[1].flatten().tolist() == [1, 2, 1, 0]
     assert sample(x, i, attrs).flatten().tolist() == [0, -1, -1, 0]
+    # A window over the channel axis, [1, 2, 1] of stride 2, over channels (1, 5), (3, 2), (-1, -4),
+    # (0, -6): maxima 3, 5, 0, -4 at window positions 1, 0, 1, 0 (the hand values of
+    # tests/nnef_test_sample.cpp); desample puts [10, 20, 30, 40] back at those positions.
+    x = torch.tensor([[[1.0, 5.0], [3.0, 2.0], [-1.0, -4.0], [0.0, -6.0]]], dtype=torch.float64)
+    across = {"size": [1, 2, 1], "stride": [1, 2, 1]}
+    y, i = max_pool_with_index(x, across)
+    assert y.flatten().tolist() == [3, 5, 0, -4] and i.flatten().tolist() == [1, 0, 1, 0]
+    assert desample(torch.tensor([[[10.0, 20.0], [30.0, 40.0]]], dtype=torch.float64), i, across).flatten().tolist() == \
+        [0, 20, 10, 0, 0, 40, 30, 0]
     # desample of [10, 20, 40] at indices 1, 0, 1 of pairs: positions 1, 2, 5 of 6.
     d = desample(torch.tensor([[[10.0, 20.0, 40.0]]], dtype=torch.float64), torch.tensor([[[1, 0, 1]]]),
                  {"size": [1, 1, 2], "stride": [1, 1, 2]})

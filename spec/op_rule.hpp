@@ -147,6 +147,11 @@ struct OpIO {
   std::vector<Value<T>*> outputs;
 
   const Tensor<T>& in(size_t i) const { return std::get<Tensor<T>>(*inputs[i]); }
+  // Input i and output k as tensors of element type E (with_element_type, spec/value.hpp).
+  template <class E>
+  const Tensor<E>& in_as(size_t i) const { return std::get<Tensor<E>>(*inputs[i]); }
+  template <class E>
+  Tensor<E>& out_as(size_t k) const { return std::get<Tensor<E>>(*outputs[k]); }
   const Tensor<uint8_t>& logical_in(size_t i) const { return std::get<Tensor<uint8_t>>(*inputs[i]); }
   const Tensor<T>* param(size_t i) const { return params[i]; }
   Tensor<T>& out(size_t k) const { return std::get<Tensor<T>>(*outputs[k]); }

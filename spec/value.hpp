@@ -3,6 +3,7 @@
 // std::vector<bool> has no contiguous storage).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <variant>
@@ -46,6 +47,29 @@ Value<T> zeros(ElemKind kind, const Shape& shape) {
     case ElemKind::Real: break;
   }
   return Tensor<T>(shape);
+}
+
+// f.template operator()<E>() with E the element type of kind k (T, int64_t or uint8_t): the ops
+// that move elements without computing with them (the views, transpose, concat, split, slice) are
+// written once for every kind.
+template <Scalar T, class F>
+auto with_element_type(ElemKind k, F&& f) {
+  switch (k) {
+    case ElemKind::Integer: return f.template operator()<int64_t>();
+    case ElemKind::Logical: return f.template operator()<uint8_t>();
+    case ElemKind::Real: break;
+  }
+  return f.template operator()<T>();
+}
+
+// The same elements in the same row-major order, whatever their kind: the formula of the views
+// (reshape, squeeze, unsqueeze), which change only the shape. `to` has the kind of `from`.
+template <Scalar T>
+void copy_elements(const Value<T>& from, Value<T>& to) {
+  with_element_type<T>(kind_of(from), [&]<class E>() {
+    const auto& x = std::get<Tensor<E>>(from).data();
+    std::copy(x.begin(), x.end(), std::get<Tensor<E>>(to).data().begin());
+  });
 }
 
 }  // namespace nnref

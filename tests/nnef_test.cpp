@@ -369,3 +369,37 @@ TEST_CASE("nnef: strided slices, reflect-even padding, gather with integer const
   CHECK(out[4] == std::vector<double>{-1, 0, 1, 2, 3, 4});
   CHECK(out[5] == std::vector<double>{1, 1, 0, 1, 1, 1});
 }
+
+// NNEF's shape operations are generic (§4.5: tensor<?>): on integer and logical tensors they move
+// the values as on reals. i = cast<integer>(input) = 0..5 as [1, 6], [[0, 1, 2], [3, 4, 5]] as
+// [2, 3]: transposed 0, 3, 1, 4, 2, 5; concatenated with itself; sliced backwards by 2 from the
+// end: 5, 3, 1; split 1 : 2 into (0, 1) and (2..5); unstacked rows stacked on axis 1 (the
+// transpose again); input > 2.5 tiled twice: 0, 0, 0, 1, 1, 1 twice; copy<integer> itself.
+TEST_CASE("nnef: shape operations on integer and logical tensors") {
+  Folder f;
+  const auto r = load_text(kCompositional + R"(graph G( input ) -> ( t, c, s, a, b, st, tl, cp ) {
+    input = external(shape = [1, 6]);
+    i = cast<integer>(input);
+    m = reshape(i, shape = [2, 3]);
+    t = cast<scalar>(transpose(m, axes = [1, 0]));
+    c = cast<scalar>(concat([i, i], axis = 1));
+    s = cast<scalar>(slice(i, axes = [1], begin = [-1], end = [-7], stride = [-2]));
+    [ia, ib] = split(i, axis = 1, ratios = [1, 2]);
+    a = cast<scalar>(ia);
+    b = cast<scalar>(ib);
+    [r0, r1] = unstack(m, axis = 0);
+    st = cast<scalar>(stack([r0, r1], axis = 1));
+    tl = select(tile(gt(input, 2.5), repeats = [1, 2]), 1.0, 0.0);
+    cp = cast<scalar>(copy(i));
+})", f);
+  REQUIRE(r.diagnostics.empty());
+  const auto out = run_f64(r, {host({1, 6}, {0, 1, 2, 3, 4, 5})});
+  CHECK(out[0] == std::vector<double>{0, 3, 1, 4, 2, 5});
+  CHECK(out[1] == std::vector<double>{0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5});
+  CHECK(out[2] == std::vector<double>{5, 3, 1});
+  CHECK(out[3] == std::vector<double>{0, 1});
+  CHECK(out[4] == std::vector<double>{2, 3, 4, 5});
+  CHECK(out[5] == std::vector<double>{0, 3, 1, 4, 2, 5});
+  CHECK(out[6] == std::vector<double>{0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1});
+  CHECK(out[7] == std::vector<double>{0, 1, 2, 3, 4, 5});
+}

@@ -1,6 +1,6 @@
 // NNEF's index-based sampling (§4.3.3) and max_pool_with_index (§4.9.3): argmax_pool in every
-// border mode, sample and desample through it, windows over the channel axis, and the borders
-// §4.3.3 refuses, on inputs small enough to compute by hand. Part of nnef_test.
+// border mode, sample and desample through it, windows over the batch and channel axes, and the
+// borders §4.3.3 refuses, on inputs small enough to compute by hand. Part of nnef_test.
 #include "nnef_test_support.hpp"
 
 using namespace nnref;
@@ -69,6 +69,40 @@ TEST_CASE("nnef: max_pool_with_index through its body, sample and desample") {
   CHECK(out[5] == std::vector<double>{0, 10, 20, 0, 0, 40});
 }
 
+// A window on batch or channel runs over the [1, 1, x...] view (docs/nnef.md), argmax_pool's
+// integer result and sample's index viewed alike; the index counts over the whole window.
+TEST_CASE("nnef: argmax_pool, sample and desample with windows on the channel and batch axes") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input, d, column ) -> ( m, i, s, up, bc, bp ) {
+    input = external(shape = [1, 4, 2]);
+    d = external(shape = [1, 2, 2]);
+    column = external(shape = [3, 1, 1]);
+    m, j = max_pool_with_index(input, size = [1, 2, 1], stride = [1, 2, 1]);
+    i = cast<scalar>(j);
+    ten = mul(input, 10.0);
+    s = sample(ten, j, size = [1, 2, 1], stride = [1, 2, 1]);
+    up = desample(d, j, size = [1, 2, 1], stride = [1, 2, 1]);
+    jc = argmax_pool(column, size = [2, 1, 1], padding = [(1, 0), (0, 0), (0, 0)], border = 'constant');
+    jp = argmax_pool(column, size = [2, 1, 1], padding = [(1, 0), (0, 0), (0, 0)], border = 'replicate');
+    bc = cast<scalar>(jc);
+    bp = cast<scalar>(jp);
+})", f);
+  // input [1, 4, 2], channels (1, 5), (3, 2), (-1, -4), (0, -6); windows of channels 0-1 and 2-3 per
+  // position: maxima 3, 5, 0, -4 at window positions 1, 0, 1, 0. sample of 10·input there: 30, 50,
+  // 0, -40. desample of d = [10, 20, 30, 40] to the automatic [1, 4, 2]: d[0, c, w] at channel
+  // 2c + index, position w: channel 0 (0, 20), 1 (10, 0), 2 (0, 40), 3 (30, 0).
+  // column = [2, -1, 7] over the batch axis, windows of 2 over ĩ[-1..2]: constant (0, 2), (2, -1),
+  // (-1, 7) → 1, 0, 1; replicate ĩ[-1] = 2 ties 2 → 0 (the first), 0, 1.
+  const auto out = run_f64(r, {host({1, 4, 2}, {1, 5, 3, 2, -1, -4, 0, -6}), host({1, 2, 2}, {10, 20, 30, 40}),
+                               host({3, 1, 1}, {2, -1, 7})});
+  CHECK(out[0] == std::vector<double>{3, 5, 0, -4});
+  CHECK(out[1] == std::vector<double>{1, 0, 1, 0});
+  CHECK(out[2] == std::vector<double>{30, 50, 0, -40});
+  CHECK(out[3] == std::vector<double>{0, 20, 10, 0, 0, 40, 30, 0});
+  CHECK(out[4] == std::vector<double>{1, 0, 1});
+  CHECK(out[5] == std::vector<double>{0, 0, 1});
+}
+
 // `index = argmax_pool(input, size = [1, 1, k]);` on line 4 and `output = call;` on line 5 of a
 // graph whose input is [1, 1, 3]: its first diagnostic has `code` and line `line`.
 static void expect_error(int64_t k, const std::string& call, const std::string& code, int line = 5) {
@@ -82,7 +116,7 @@ static void expect_error(int64_t k, const std::string& call, const std::string& 
   CHECK(r.diagnostics[0].loc.line == line);
 }
 
-TEST_CASE("nnef: the borders sample and desample refuse, and windows on batch or channel, are located errors") {
+TEST_CASE("nnef: the borders sample and desample refuse, and malformed windows, are located errors") {
   expect_error(2, "sample(input, index, size = [1, 1, 2], border = 'ignore')", "nnef.argument.value");
   expect_error(1, "desample(input, index, size = [1, 1, 1], border = 'replicate')", "nnef.argument.value");
   expect_error(1, "desample(input, index, size = [1, 1, 1], output_shape = [1, 3])", "nnef.argument.value");
@@ -92,8 +126,8 @@ TEST_CASE("nnef: the borders sample and desample refuse, and windows on batch or
   expect_error(1, "sample(input, index, size = [1, 1, 2], stride = [1, 1, 2])", "shape.sample.index-shape");
   expect_error(1, "argmax_pool(input, size = [1, 1, 3], border = 'wrap')", "nnef.argument.value");
   expect_error(1, "argmax_pool(input, size = [1, 3])", "nnef.argument.value");
-  // A window over the channel axis: the [1, 1, x...] view takes real tensors only.
-  expect_error(1, "argmax_pool(input, size = [1, 2, 1])", "nnef.op-unsupported");
+  // A window over the channel axis, of extent 1, that does not fit it.
+  expect_error(1, "argmax_pool(input, size = [1, 2, 1], padding = [(0, 0), (0, 0), (0, 0)])", "shape.window.exceeds-input");
   Folder f;
   const LoadResult r = load_text(kHeader + "graph G( input ) -> ( output ) {\n    input = external(shape = [1, 1, 3]);\n"
                                            "    output, index = max_pool_with_index(input, size = [1, 1, 2], border = 'ignore');\n}",

@@ -238,6 +238,62 @@ TEST_CASE("onnx typed ops: Gather with computed or constant indices, negative on
   CHECK(find_code(load_errors(sym.m, tmp / "m.onnx"), "onnx.shape-unsupported"));
 }
 
+// The IR ops that move elements hold any kind: an integer stays exact past float32's 2^24, a bool
+// stays 0 or 1.
+TEST_CASE("onnx typed ops: Reshape, Transpose, Concat, Split, Slice and Tile move integer and bool tensors") {
+  TempDir tmp("onnx_moved_kinds");
+  const HostTensor x = typed(DType::I64, {2, 3}, {16777217, -2, 3, 4, 5, -6});
+  const HostTensor z = typed(DType::I64, {2, 1}, {7, -16777219});
+  const HostTensor b = typed(DType::Bool, {4}, {1, 0, 0, 1});
+  const auto x_in = std::make_tuple(std::string("X"), std::vector<std::string>{"2", "3"}, int32_t{onnx::TensorProto::INT64});
+  {
+    OneNode t("Transpose", {x_in});
+    auto y = run_f64(load_onnx(t.m, tmp / "m.onnx"), {x});
+    CHECK(y[0].shape().dims() == std::vector<int64_t>{3, 2});
+    CHECK(values(y[0]) == std::vector<double>{16777217, 4, -2, 5, 3, -6});
+  }
+  {
+    OneNode c("Concat", {x_in, {"Z", {"2", "1"}, onnx::TensorProto::INT64}});
+    set_int(*c.node, "axis", 1);
+    CHECK(values(run_f64(load_onnx(c.m, tmp / "m.onnx"), {x, z})[0]) ==
+          std::vector<double>{16777217, -2, 3, 7, 4, 5, -6, -16777219});
+  }
+  {
+    OnnxModel m;
+    m.input("X", {"2", "3"}, onnx::TensorProto::INT64);
+    m.ints("s", {1});
+    m.ints("e", {3});
+    m.ints("a", {1});
+    m.ints("shape", {3, 2});
+    m.node("Slice", {"X", "s", "e", "a"}, {"Y"}, "slice");
+    m.node("Reshape", {"X", "shape"}, {"R"}, "reshape");
+    m.output("Y");
+    m.output("R");
+    auto y = run_f64(load_onnx(m, tmp / "m.onnx"), {x});
+    CHECK(values(y[0]) == std::vector<double>{-2, 3, 5, -6});
+    CHECK(y[1].shape().dims() == std::vector<int64_t>{3, 2});
+    CHECK(values(y[1]) == std::vector<double>{16777217, -2, 3, 4, 5, -6});
+  }
+  {
+    OnnxModel m;
+    m.input("B", {"4"}, onnx::TensorProto::BOOL);
+    m.ints("repeats", {2});
+    m.node("Split", {"B"}, {"P", "Q"}, "split");
+    m.node("Tile", {"B", "repeats"}, {"T"}, "tile");
+    m.output("P");
+    m.output("Q");
+    m.output("T");
+    auto y = run_f64(load_onnx(m, tmp / "m.onnx"), {b});
+    CHECK(values(y[0]) == std::vector<double>{1, 0});
+    CHECK(values(y[1]) == std::vector<double>{0, 1});
+    CHECK(values(y[2]) == std::vector<double>{1, 0, 0, 1, 1, 0, 0, 1});
+  }
+  // Inputs of two kinds: the second is not what concat moves.
+  OneNode mixed("Concat", {x_in, {"F", {"2", "1"}, onnx::TensorProto::FLOAT}});
+  set_int(*mixed.node, "axis", 1);
+  CHECK(find_code(load_errors(mixed.m, tmp / "m.onnx"), "onnx.type-unsupported"));
+}
+
 TEST_CASE("onnx typed ops: an integer or bool value where nnref computes with reals is refused at the node") {
   TempDir tmp("onnx_typed_refused");
   OneNode relu("Relu", {{"X", {"2"}, onnx::TensorProto::INT64}});

@@ -1,6 +1,6 @@
 // Layout ops of NNEF 1.0 §4.5 beyond the first reader: slice with strides (negative ones walk
-// backwards), pad's reflect-even border, gather with integer indices, and cast between the element
-// kinds; hand-computed values and obligations. Part of spec_layout_test.
+// backwards), pad's reflect-even border, gather with integer indices, cast between the element
+// kinds, and the ops that move elements holding every kind; hand-computed values and obligations. Part of spec_layout_test.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -126,6 +126,45 @@ TEMPLATE_TEST_CASE("cast between reals, integers and logical values", "[layout]"
         std::vector<int64_t>{1, 0});
   CHECK(std::get<Tensor<int64_t>>(run_values<T>(CastAttrs{ElemKind::Integer, ElemKind::Integer}, {i})[0]).values() ==
         std::vector<int64_t>{-7, 0, 1 << 20});
+}
+
+// Integers past float32's 2^24 and up to 2^53 − 1 (the most a run's inputs carry exactly) stay
+// exact and logical values stay 0 or 1: the ops that move elements never pass through the scalar.
+// In double each case also runs on the fast path (run_values).
+TEMPLATE_TEST_CASE("the ops that move elements hold integers and logical values", "[layout]", float, double, mp50) {
+  using T = TestType;
+  constexpr int64_t big = 16777217, huge = 9007199254740991;
+  const Value<T> x = integers(Shape::of({2, 3}), {big, -2, 3, 4, 5, -huge});
+  const auto ints = [](const std::vector<Value<T>>& out, size_t k = 0) { return std::get<Tensor<int64_t>>(out[k]).values(); };
+  using V = std::vector<int64_t>;
+  CHECK(ints(run_values<T>(TransposeAttrs{{1, 0}, ElemKind::Integer}, {x})) == V{big, 4, -2, 5, 3, -huge});
+  const auto r = run_values<T>(ReshapeAttrs{{3, 2}, ElemKind::Integer}, {x});
+  CHECK(shape_of(r[0]) == Shape::of({3, 2}));
+  CHECK(ints(r) == V{big, -2, 3, 4, 5, -huge});
+  const Value<T> u = run_values<T>(UnsqueezeAttrs{{0}, ElemKind::Integer}, {x})[0];
+  CHECK(shape_of(u) == Shape::of({1, 2, 3}));
+  CHECK(ints(run_values<T>(SqueezeAttrs{{0}, ElemKind::Integer}, {u})) == V{big, -2, 3, 4, 5, -huge});
+  // Axis 1 from 2 down to 0, exclusive: columns 2 and 1.
+  CHECK(ints(run_values<T>(SliceAttrs{{1}, {2}, {0}, {-1}, ElemKind::Integer}, {x})) == V{3, -2, -huge, 5});
+  CHECK(ints(run_values<T>(ConcatAttrs{1, 0, ElemKind::Integer}, {x, x})) ==
+        V{big, -2, 3, big, -2, 3, 4, 5, -huge, 4, 5, -huge});
+  const auto parts = run_values<T>(SplitAttrs{1, {2, 1}, ElemKind::Integer}, {x});
+  CHECK(ints(parts, 0) == V{big, -2, 4, 5});
+  CHECK(ints(parts, 1) == V{3, -huge});
+  const Value<T> l = logical(Shape::of({2, 2}), {1, 1, 0, 0});
+  CHECK(std::get<Tensor<uint8_t>>(run_values<T>(TransposeAttrs{{1, 0}, ElemKind::Logical}, {l})[0]).values() ==
+        std::vector<uint8_t>{1, 0, 1, 0});
+  CHECK(std::get<Tensor<uint8_t>>(run_values<T>(ConcatAttrs{0, 0, ElemKind::Logical}, {l, l})[0]).values() ==
+        std::vector<uint8_t>{1, 1, 0, 0, 1, 1, 0, 0});
+}
+
+TEST_CASE("an op that moves elements takes the kind its attribute names", "[layout]") {
+  const Diagnostic d = failure(TransposeAttrs{{1, 0}, ElemKind::Integer}, {Shape::of({2, 3})}, {ElemKind::Real});
+  CHECK(d.code == "kind.operand");
+  CHECK(d.message == "transpose input 0 must be integer, got real");
+  CHECK(failure(ConcatAttrs{0, 0, ElemKind::Logical}, {Shape::of({2}), Shape::of({2})}, {ElemKind::Logical, ElemKind::Real})
+            .message == "concat input 1 must be logical, got real");
+  CHECK(code_of(ReshapeAttrs{{6}, ElemKind::Logical}, {Shape::of({2, 3})}, {ElemKind::Logical}) == "ok");
 }
 
 // NaN has no integer (kUnknownInteger, read back as NaN) and is true as a logical value (only 0

@@ -33,16 +33,18 @@ Step lower_op(const Checked<SliceAttrs>& op, const NodeLowering& node) {
   const int64_t blocks = contiguous ? 1 : out[inner], block = run / blocks;
   const int64_t jump = contiguous ? 0 : step[inner] * strides[inner];
   auto table = std::make_shared<const std::vector<int64_t>>(std::move(rows));
-  return [table, run, blocks, block, jump, x = node.inputs[0], y = node.outputs[0]](const Frame& f) {
-    const float* xs = f.at<float>(x);
-    float* ys = f.at<float>(y);
-    f.pool->parallel_for(static_cast<int64_t>(table->size()), 64, [&](int64_t b, int64_t e) {
-      for (int64_t r = b; r < e; ++r)
-        for (int64_t j = 0; j < blocks; ++j)
-          std::memcpy(ys + r * run + j * block, xs + (*table)[static_cast<size_t>(r)] + j * jump,
-                      static_cast<size_t>(block) * sizeof(float));
-    });
-  };
+  return with_element_type<float>(op.attrs().kind, [&]<class E>() -> Step {
+    return [table, run, blocks, block, jump, x = node.inputs[0], y = node.outputs[0]](const Frame& f) {
+      const E* xs = f.at<E>(x);
+      E* ys = f.at<E>(y);
+      f.pool->parallel_for(static_cast<int64_t>(table->size()), 64, [&](int64_t b, int64_t e) {
+        for (int64_t r = b; r < e; ++r)
+          for (int64_t j = 0; j < blocks; ++j)
+            std::memcpy(ys + r * run + j * block, xs + (*table)[static_cast<size_t>(r)] + j * jump,
+                        static_cast<size_t>(block) * sizeof(E));
+      });
+    };
+  });
 }
 
 }  // namespace nnref::fastpath

@@ -72,42 +72,44 @@ Step lower_op(const Checked<TransposeAttrs>& op, const NodeLowering& node) {
   }
   const auto in = node.inputs[0], out = node.outputs[0];
   const size_t last = groups.size() - 1;
-  if (groups.size() <= 1 || count == 0)
-    return [in, out, count](const Frame& f) {
-      std::memcpy(f.at<float>(out), f.at<float>(in), static_cast<size_t>(count) * sizeof(float));
-    };
-  if (order.back() == last) {  // the input's last axis stays last: whole rows
-    auto rows = std::make_shared<const std::vector<std::pair<int64_t, int64_t>>>(
-        offsets(out_dims, in_strides, out_strides, {last}));
-    return [rows, in, out, run = out_dims[last]](const Frame& f) {
-      const float* xs = f.at<float>(in);
-      float* ys = f.at<float>(out);
-      f.pool->parallel_for(static_cast<int64_t>(rows->size()), 64, [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) {
-          const auto [i, o] = (*rows)[static_cast<size_t>(r)];
-          std::memcpy(ys + o, xs + i, static_cast<size_t>(run) * sizeof(float));
+  return with_element_type<float>(op.attrs().kind, [&]<class E>() -> Step {
+    if (groups.size() <= 1 || count == 0)
+      return [in, out, count](const Frame& f) {
+        std::memcpy(f.at<E>(out), f.at<E>(in), static_cast<size_t>(count) * sizeof(E));
+      };
+    if (order.back() == last) {  // the input's last axis stays last: whole rows
+      auto rows = std::make_shared<const std::vector<std::pair<int64_t, int64_t>>>(
+          offsets(out_dims, in_strides, out_strides, {last}));
+      return [rows, in, out, run = out_dims[last]](const Frame& f) {
+        const E* xs = f.at<E>(in);
+        E* ys = f.at<E>(out);
+        f.pool->parallel_for(static_cast<int64_t>(rows->size()), 64, [&](int64_t begin, int64_t end) {
+          for (int64_t r = begin; r < end; ++r) {
+            const auto [i, o] = (*rows)[static_cast<size_t>(r)];
+            std::memcpy(ys + o, xs + i, static_cast<size_t>(run) * sizeof(E));
+          }
+        });
+      };
+    }
+    // Tiles of input rows (the output's last axis, stride in_strides[last]) × the input's last axis
+    // (output axis `col`), for each position of the other axes.
+    const size_t col = order.back();
+    auto planes = std::make_shared<const std::vector<std::pair<int64_t, int64_t>>>(
+        offsets(out_dims, in_strides, out_strides, {last, col}));
+    const int64_t rows = out_dims[last], cols = out_dims[col];
+    const int64_t row_blocks = (rows + kTransposeTile - 1) / kTransposeTile;
+    return [=, in_stride = in_strides[last], out_stride = out_strides[col]](const Frame& f) {
+      const E* xs = f.at<E>(in);
+      E* ys = f.at<E>(out);
+      f.pool->parallel_for(static_cast<int64_t>(planes->size()) * row_blocks, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t w = begin; w < end; ++w) {
+          const auto [i, o] = (*planes)[static_cast<size_t>(w / row_blocks)];
+          const int64_t r0 = w % row_blocks * kTransposeTile;
+          transpose_rows(xs + i, in_stride, r0, std::min(rows, r0 + kTransposeTile), cols, ys + o, out_stride);
         }
       });
     };
-  }
-  // Tiles of input rows (the output's last axis, stride in_strides[last]) × the input's last axis
-  // (output axis `col`), for each position of the other axes.
-  const size_t col = order.back();
-  auto planes = std::make_shared<const std::vector<std::pair<int64_t, int64_t>>>(
-      offsets(out_dims, in_strides, out_strides, {last, col}));
-  const int64_t rows = out_dims[last], cols = out_dims[col];
-  const int64_t row_blocks = (rows + kTransposeTile - 1) / kTransposeTile;
-  return [=, in_stride = in_strides[last], out_stride = out_strides[col]](const Frame& f) {
-    const float* xs = f.at<float>(in);
-    float* ys = f.at<float>(out);
-    f.pool->parallel_for(static_cast<int64_t>(planes->size()) * row_blocks, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t w = begin; w < end; ++w) {
-        const auto [i, o] = (*planes)[static_cast<size_t>(w / row_blocks)];
-        const int64_t r0 = w % row_blocks * kTransposeTile;
-        transpose_rows(xs + i, in_stride, r0, std::min(rows, r0 + kTransposeTile), cols, ys + o, out_stride);
-      }
-    });
-  };
+  });
 }
 
 }  // namespace nnref::fastpath

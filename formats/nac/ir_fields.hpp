@@ -22,18 +22,18 @@ template <class IO> void fields(IO& io, SoftmaxAttrs& a) { io.inputs(); io.ints(
 template <class IO> void fields(IO& io, ReduceAttrs& a) { io.inputs(); io.ints(a.axes); io.boolean(a.keep_dims); }
 template <class IO> void fields(IO& io, ArgReduceAttrs& a) { io.inputs(); io.ints(a.axes); io.boolean(a.last); }
 template <class IO> void fields(IO& io, LogicalReduceAttrs& a) { io.inputs(); io.ints(a.axes); }
-template <class IO> void fields(IO& io, ReshapeAttrs& a) { io.inputs(); io.ints(a.dims); }
+template <class IO> void fields(IO& io, ReshapeAttrs& a) { io.inputs(); io.ints(a.dims); io.choice(a.kind); }
 template <class IO> void fields(IO& io, FlattenAttrs& a) { io.inputs(); io.integer(a.axis); }
-template <class IO> void fields(IO& io, TransposeAttrs& a) { io.inputs(); io.ints(a.perm); }
-template <class IO> void fields(IO& io, ConcatAttrs& a) { io.inputs(); io.integer(a.axis); io.size(a.batch_axes); }
-template <class IO> void fields(IO& io, SplitAttrs& a) { io.inputs(); io.integer(a.axis); io.ints(a.ratios); }
-template <class IO> void fields(IO& io, SliceAttrs& a) { io.inputs(); io.ints(a.axes); io.ints(a.begin); io.ints(a.end); io.ints(a.stride); }
+template <class IO> void fields(IO& io, TransposeAttrs& a) { io.inputs(); io.ints(a.perm); io.choice(a.kind); }
+template <class IO> void fields(IO& io, ConcatAttrs& a) { io.inputs(); io.integer(a.axis); io.size(a.batch_axes); io.choice(a.kind); }
+template <class IO> void fields(IO& io, SplitAttrs& a) { io.inputs(); io.integer(a.axis); io.ints(a.ratios); io.choice(a.kind); }
+template <class IO> void fields(IO& io, SliceAttrs& a) { io.inputs(); io.ints(a.axes); io.ints(a.begin); io.ints(a.end); io.ints(a.stride); io.choice(a.kind); }
 template <class IO> void fields(IO& io, GatherAttrs& a) { io.inputs(); io.integer(a.axis); }
 template <class IO> void fields(IO& io, RoiAttrs& a) { io.inputs(); io.choice(a.op); io.ints(a.output_size); io.choice(a.method); }
 template <class IO> void fields(IO& io, CastAttrs& a) { io.inputs(); io.choice(a.from); io.choice(a.to); }
 template <class IO> void fields(IO& io, PadAttrs& a) { io.inputs(); io.pairs(a.padding); io.choice(a.border); io.real(a.value); }
-template <class IO> void fields(IO& io, SqueezeAttrs& a) { io.inputs(); io.ints(a.axes); }
-template <class IO> void fields(IO& io, UnsqueezeAttrs& a) { io.inputs(); io.ints(a.axes); }
+template <class IO> void fields(IO& io, SqueezeAttrs& a) { io.inputs(); io.ints(a.axes); io.choice(a.kind); }
+template <class IO> void fields(IO& io, UnsqueezeAttrs& a) { io.inputs(); io.ints(a.axes); io.choice(a.kind); }
 
 template <class IO>
 void fields(IO& io, LinearAttrs& a) {

@@ -54,12 +54,13 @@ struct Window {
     attrs.pad_mode = padding.empty() ? PadMode::SameUpper : PadMode::Explicit;
     attrs.padding = whole || padding.empty() ? padding : std::vector<std::pair<int64_t, int64_t>>(padding.begin() + 2, padding.end());
   }
-  // A tensor of the op's rank as the IR op reads it, and the IR op's result as NNEF's.
+  // A tensor of the op's rank as the IR op reads it, and the IR op's result as NNEF's (of any
+  // kind: argmax_pool's result and sample's index are integers).
   Value viewed(Composer& c, const Value& v, const SourceLoc& loc) const {
-    return whole ? c.add_node1("unsqueeze", UnsqueezeAttrs{{0, 1}}, {v}, loc) : v;
+    return whole ? c.add_node1("unsqueeze", UnsqueezeAttrs{{0, 1}, c.info(v).kind}, {v}, loc) : v;
   }
   Value unviewed(Composer& c, const Value& v, const SourceLoc& loc) const {
-    return whole ? c.add_node1("squeeze", SqueezeAttrs{{0, 1}}, {v}, loc) : v;
+    return whole ? c.add_node1("squeeze", SqueezeAttrs{{0, 1}, c.info(v).kind}, {v}, loc) : v;
   }
 };
 
@@ -105,15 +106,6 @@ Window window_of(Composer& c, const std::string& name, Args& a, std::vector<int6
 
 const std::vector<std::string> kAllBorders = {"ignore", "constant", "replicate", "reflect", "reflect-even"};
 
-// argmax_pool's result and sample's and desample's index are integers, which the IR's squeeze and
-// unsqueeze (the [1, 1, x...] view) do not take: a window on batch or channel is refused.
-void require_spatial(Composer& c, const Window& w, const std::string& name, const SourceLoc& loc) {
-  if (w.whole)
-    c.fail("nnef.op-unsupported", name + " with a window on the batch or channel axis (size, stride, dilation or padding "
-                                         "other than 1, 1, 1, (0, 0) there): nnref views such an input as [1, 1, x...] with "
-                                         "squeeze and unsqueeze, which take real tensors only", loc);
-}
-
 // box, max_pool and avg_pool: every border (max_pool and avg_pool atomic, as AlexNet's 'ignore'
 // needs: docs/nnef.md).
 Results pool(Composer& c, const std::string& name, Args& a, PoolOp op, const SourceLoc& loc) {
@@ -125,25 +117,25 @@ Results pool(Composer& c, const std::string& name, Args& a, PoolOp op, const Sou
   return one(w.unviewed(c, c.add_node1(name, p, {w.viewed(c, w.x, loc)}, loc), loc));
 }
 
-// argmax_pool (§4.3.3): every border; the index counts row-major over the whole window, which over
-// the spatial axes alone (batch and channel extents 1) is the same number.
+// argmax_pool (§4.3.3): every border; the index counts row-major over the whole window: over the
+// spatial axes alone (batch and channel extents 1) the same number, and with a window on batch or
+// channel the IR op's over the [1, 1, x...] view, whose window is NNEF's.
 Results argmax_pool(Composer& c, Args& a, const SourceLoc& loc) {
   const Window w = window_of(c, "argmax_pool", a, c.info(a.at("input")).shape, kAllBorders, loc);
-  require_spatial(c, w, "argmax_pool", loc);
   ArgmaxPoolAttrs p;
   p.border = w.border == "ignore" ? PoolBorder::Ignore : PoolBorder::Constant;
   w.set(p);
-  return one(c.add_node1("argmax_pool", p, {w.x}, loc));
+  return one(w.unviewed(c, c.add_node1("argmax_pool", p, {w.viewed(c, w.x, loc)}, loc), loc));
 }
 
 // sample (§4.3.3): every border but 'ignore' (so max_pool_with_index with 'ignore', through its
 // body, is refused here: docs/nnef.md). The index is the output's shape.
 Results sample(Composer& c, Args& a, const SourceLoc& loc) {
   const Window w = window_of(c, "sample", a, c.info(a.at("input")).shape, {"constant", "replicate", "reflect", "reflect-even"}, loc);
-  require_spatial(c, w, "sample", loc);
   SampleAttrs p;
   w.set(p);
-  return one(c.add_node1("sample", p, {w.x, a.at("index")}, loc));
+  const Value y = c.add_node1("sample", p, {w.viewed(c, w.x, loc), w.viewed(c, a.at("index"), loc)}, loc);
+  return one(w.unviewed(c, y, loc));
 }
 
 // desample (§4.3.3): border 'constant' only. An empty output_shape is the up-scaled extent deconv
@@ -169,12 +161,13 @@ Results desample(Composer& c, Args& a, const SourceLoc& loc) {
     }
   }
   const Window w = window_of(c, "desample", a, up, {"constant"}, loc);
-  require_spatial(c, w, "desample", loc);
   SampleAttrs p;
   p.op = SampleOp::Desample;
   w.set(p);
-  p.output_shape = up;
-  return one(c.add_node1("desample", p, {w.x, a.at("index")}, loc));
+  p.output_shape = w.whole ? std::vector<int64_t>{1, 1} : std::vector<int64_t>{};
+  p.output_shape.insert(p.output_shape.end(), up.begin(), up.end());
+  const Value y = c.add_node1("desample", p, {w.viewed(c, w.x, loc), w.viewed(c, a.at("index"), loc)}, loc);
+  return one(w.unviewed(c, y, loc));
 }
 
 // The bias of conv or linear: a parameter [C] when it is data (a variable or a literal), else
@@ -388,22 +381,31 @@ Results reshape(Composer& c, Args& a, const SourceLoc& loc) {
   dims.insert(dims.end(), shape.begin(), shape.end());
   const bool aligned = static_cast<int64_t>(shape.size()) == count;
   for (int64_t k = start + count; k < rank; ++k) dims.push_back(aligned ? 0 : in[static_cast<size_t>(k)]);
-  return one(c.add_node1("reshape", ReshapeAttrs{dims}, {x}, loc));
+  return one(c.add_node1("reshape", ReshapeAttrs{dims, c.info(x).kind}, {x}, loc));
+}
+
+// copy<?> (§4.2.1): IR unary copy of a real tensor; an integer or logical one is an IR reshape that
+// keeps every extent (a view: the same elements, of any kind).
+Value copy_of(Composer& c, const Value& x, const SourceLoc& loc) {
+  const TensorInfo& t = c.info(x);
+  if (t.kind == ElemKind::Real) return c.add_node1("copy", UnaryAttrs{UnaryOp::Copy}, {x}, loc);
+  return c.add_node1("copy", ReshapeAttrs{std::vector<int64_t>(t.shape.size(), 0), t.kind}, {x}, loc);
 }
 
 Results transpose(Composer& c, Args& a, const SourceLoc& loc) {
   const Value& x = a.at("input");
   std::vector<int64_t> perm = integers(a, "axes");
   for (int64_t k = static_cast<int64_t>(perm.size()); k < static_cast<int64_t>(c.info(x).shape.size()); ++k) perm.push_back(k);
-  return one(c.add_node1("transpose", TransposeAttrs{perm}, {x}, loc));
+  return one(c.add_node1("transpose", TransposeAttrs{perm, c.info(x).kind}, {x}, loc));
 }
 
 Results stack(Composer& c, Args& a, const SourceLoc& loc) {
   const int64_t axis = integer(a, "axis");
   std::vector<Value> parts;
-  for (const Value& v : a.at("values").items) parts.push_back(c.add_node1("unsqueeze", UnsqueezeAttrs{{axis}}, {v}, loc));
+  for (const Value& v : a.at("values").items)
+    parts.push_back(c.add_node1("unsqueeze", UnsqueezeAttrs{{axis}, c.info(v).kind}, {v}, loc));
   if (parts.empty()) c.fail("nnef.argument.value", "stack of no tensors", loc);
-  return one(c.add_node1("stack", ConcatAttrs{axis, 0}, parts, loc));
+  return one(c.add_node1("stack", ConcatAttrs{axis, 0, c.info(parts[0]).kind}, parts, loc));
 }
 
 Results unstack(Composer& c, Args& a, const SourceLoc& loc) {
@@ -414,9 +416,10 @@ Results unstack(Composer& c, Args& a, const SourceLoc& loc) {
     c.fail("nnef.argument.value", "unstack: axis " + std::to_string(axis) + " of a rank-" + std::to_string(in.size()) +
                                           " tensor", loc);
   const std::vector<Value> parts =
-      c.add_node("unstack", SplitAttrs{axis, std::vector<int64_t>(static_cast<size_t>(in[static_cast<size_t>(axis)]), 1)}, {x}, loc);
+      c.add_node("unstack", SplitAttrs{axis, std::vector<int64_t>(static_cast<size_t>(in[static_cast<size_t>(axis)]), 1), c.info(x).kind},
+                 {x}, loc);
   std::vector<Value> out;
-  for (const Value& p : parts) out.push_back(c.add_node1("squeeze", SqueezeAttrs{{axis}}, {p}, loc));
+  for (const Value& p : parts) out.push_back(c.add_node1("squeeze", SqueezeAttrs{{axis}, c.info(p).kind}, {p}, loc));
   return one(Value::array(std::move(out)));
 }
 
@@ -432,14 +435,17 @@ Results tile(Composer& c, Args& a, const SourceLoc& loc) {
       c.fail("nnef.argument.value", "tile: repeats " + std::to_string(repeats[k]) + " on axis " + std::to_string(k) +
                                       " (1 to 4096)", loc);
     if (repeats[k] > 1)
-      x = c.add_node1("tile", ConcatAttrs{static_cast<int64_t>(k), 0}, std::vector<Value>(static_cast<size_t>(repeats[k]), x), loc);
+      x = c.add_node1("tile", ConcatAttrs{static_cast<int64_t>(k), 0, c.info(x).kind},
+                      std::vector<Value>(static_cast<size_t>(repeats[k]), x), loc);
   }
-  return one(c.add_node1("copy", UnaryAttrs{UnaryOp::Copy}, {x}, loc));
+  return one(copy_of(c, x, loc));
 }
 
 Results slice(Composer& c, Args& a, const SourceLoc& loc) {
-  return one(c.add_node1("slice", SliceAttrs{integers(a, "axes"), integers(a, "begin"), integers(a, "end"), integers(a, "stride")},
-                         {a.at("input")}, loc));
+  const Value& x = a.at("input");
+  return one(c.add_node1("slice", SliceAttrs{integers(a, "axes"), integers(a, "begin"), integers(a, "end"), integers(a, "stride"),
+                                             c.info(x).kind},
+                         {x}, loc));
 }
 
 Results pad(Composer& c, Args& a, const SourceLoc& loc) {
@@ -494,6 +500,7 @@ const std::map<std::string, BinaryOp>& binary_ops() {
 }
 
 std::optional<std::vector<Value>> lower_standard(Composer& c, const std::string& name, Args& a, const SourceLoc& loc) {
+  if (name == "copy") return one(copy_of(c, a.begin()->second, loc));
   if (const auto u = unary_ops().find(name); u != unary_ops().end())
     return one(c.add_node1(name, UnaryAttrs{u->second}, {a.begin()->second}, loc));
   if (const auto b = binary_ops().find(name); b != binary_ops().end()) {
@@ -557,16 +564,19 @@ std::optional<std::vector<Value>> lower_standard(Composer& c, const std::string&
     return one(c.add_node1(name, CastAttrs{c.info(a.at("input")).kind, *to}, {a.at("input")}, loc));
   }
   if (name == "reshape") return reshape(c, a, loc);
-  if (name == "squeeze") return one(c.add_node1(name, SqueezeAttrs{integers(a, "axes")}, {a.at("input")}, loc));
-  if (name == "unsqueeze") return one(c.add_node1(name, UnsqueezeAttrs{integers(a, "axes")}, {a.at("input")}, loc));
+  if (name == "squeeze")
+    return one(c.add_node1(name, SqueezeAttrs{integers(a, "axes"), c.info(a.at("input")).kind}, {a.at("input")}, loc));
+  if (name == "unsqueeze")
+    return one(c.add_node1(name, UnsqueezeAttrs{integers(a, "axes"), c.info(a.at("input")).kind}, {a.at("input")}, loc));
   if (name == "transpose") return transpose(c, a, loc);
   if (name == "split") {
-    std::vector<Value> parts = c.add_node(name, SplitAttrs{integer(a, "axis"), integers(a, "ratios")}, {a.at("value")}, loc);
+    const Value& x = a.at("value");
+    std::vector<Value> parts = c.add_node(name, SplitAttrs{integer(a, "axis"), integers(a, "ratios"), c.info(x).kind}, {x}, loc);
     return one(Value::array(std::move(parts)));
   }
   if (name == "concat") {
     if (a.at("values").items.empty()) c.fail("nnef.argument.value", "concat of no tensors", loc);
-    return one(c.add_node1(name, ConcatAttrs{integer(a, "axis"), 0}, a.at("values").items, loc));
+    return one(c.add_node1(name, ConcatAttrs{integer(a, "axis"), 0, c.info(a.at("values").items[0]).kind}, a.at("values").items, loc));
   }
   if (name == "stack") return stack(c, a, loc);
   if (name == "unstack") return unstack(c, a, loc);

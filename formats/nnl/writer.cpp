@@ -355,6 +355,7 @@ class Printer {
 
   void layer(const Node& n, const ConcatAttrs& a) {
     if (n.inputs.size() < 2) refuse(n, "NNL's Concat joins two or more inputs, and this one has 1");
+    if (a.kind != ElemKind::Real) refuse(n, "NNL's layers hold real numbers");
     add("Concat", n, axis_params(per_sample_axis(n, a.axis, a.batch_axes)));
   }
 

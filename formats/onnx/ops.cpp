@@ -493,13 +493,22 @@ void reduce_log_sum_exp(Ctx& c) { reduce(c, {ReduceOp::Sum, UnaryOp::Exp, UnaryO
 
 // ---- data movement ----
 
+// Reshape, Squeeze, Unsqueeze, Transpose and Slice of input 0, of whatever element kind it is: the
+// IR ops that move elements hold every kind, so an integer or bool tensor stays one (with its
+// ONNX type).
+template <class A>
+void moved(Ctx& c, A attrs) {
+  attrs.kind = c.kind(0);
+  c.set_output(0, c.emit("", attrs, {c.operand(0, attrs.kind)}), attrs.kind, c.type(0));
+}
+
 void reshape(Ctx& c) {
   std::vector<int64_t> dims = c.opset() < 5 ? c.attr_ints("shape") : c.int_list(1, "shape");
   if (c.opset() < 5 && c.has_attr("consumed_inputs"))
     c.refuse("onnx.attribute-unsupported", "consumed_inputs (before opset 5) is not supported");
   if (c.attr_int("allowzero", 0) != 0 && std::find(dims.begin(), dims.end(), 0) != dims.end())
     c.refuse("onnx.attribute-unsupported", "allowzero 1 with a 0 in the shape (an empty tensor) is not supported");
-  c.set_output(0, c.emit("", ReshapeAttrs{dims}, {c.data(0)}));
+  moved(c, ReshapeAttrs{dims});
 }
 
 // Flatten to [d0·…·d(axis−1), d(axis)·…]: IR flatten keeps the leading axes, so axis 1 is one
@@ -530,15 +539,16 @@ void transpose(Ctx& c) {
   std::vector<int64_t> perm = c.attr_ints("perm");
   if (perm.empty())
     for (int64_t k = static_cast<int64_t>(c.rank(0)) - 1; k >= 0; --k) perm.push_back(k);
-  c.set_output(0, c.emit("", TransposeAttrs{perm}, {c.data(0)}));
+  moved(c, TransposeAttrs{perm});
 }
 
 void concat(Ctx& c) {
   const int64_t axis = c.attr_int("axis", 1);
   if (c.opset() >= 4 && !c.has_attr("axis")) c.refuse("onnx.attribute-value", "axis is required");
+  const ElemKind kind = c.kind(0);  // every input's (onnx.type-unsupported otherwise)
   std::vector<ValueRef> in;
-  for (size_t k = 0; k < c.input_count(); ++k) in.push_back(c.data(k));
-  c.set_output(0, c.emit("", ConcatAttrs{axis, 0}, in));
+  for (size_t k = 0; k < c.input_count(); ++k) in.push_back(c.operand(k, kind));
+  c.set_output(0, c.emit("", ConcatAttrs{axis, 0, kind}, in), kind, c.type(0));
 }
 
 // Split into parts of the given sizes: IR split's ratios are the sizes, which it splits the axis
@@ -564,8 +574,9 @@ void split(Ctx& c) {
       c.refuse("onnx.split-sizes", "the split sizes do not add up to the axis extent " +
                                        std::to_string(s[static_cast<size_t>(k)]));
   }
-  const int64_t id = c.emit_node("", SplitAttrs{axis, sizes}, {c.data(0)});
-  for (size_t k = 0; k < n; ++k) c.set_output(k, {id, static_cast<int>(k)});
+  const ElemKind kind = c.kind(0);
+  const int64_t id = c.emit_node("", SplitAttrs{axis, sizes, kind}, {c.operand(0, kind)});
+  for (size_t k = 0; k < n; ++k) c.set_output(k, {id, static_cast<int>(k)}, kind, c.type(0));
 }
 
 // Slice with step 1: ONNX clamps starts and ends as IR slice does, except that an end of 0 is
@@ -601,7 +612,7 @@ void slice(Ctx& c) {
                                                " is empty, and nnref does not hold empty tensors");
     }
   }
-  c.set_output(0, c.emit("", SliceAttrs{axes, starts, ends, {}}, {c.data(0)}));
+  moved(c, SliceAttrs{axes, starts, ends, {}});
 }
 
 void squeeze(Ctx& c) {
@@ -614,12 +625,12 @@ void squeeze(Ctx& c) {
     for (size_t k = 0; k < s.size(); ++k)
       if (s[k] == 1) axes.push_back(static_cast<int64_t>(k));
   }
-  c.set_output(0, c.emit("", SqueezeAttrs{axes}, {c.data(0)}));
+  moved(c, SqueezeAttrs{axes});
 }
 
 void unsqueeze(Ctx& c) {
   std::vector<int64_t> axes = c.opset() < 13 ? c.attr_ints("axes") : c.int_list(1, "axes");
-  c.set_output(0, c.emit("", UnsqueezeAttrs{axes}, {c.data(0)}));
+  moved(c, UnsqueezeAttrs{axes});
 }
 
 void pad(Ctx& c) {
@@ -675,19 +686,21 @@ void tile(Ctx& c) {
   if (repeats.size() != c.rank(0))
     c.refuse("onnx.attribute-value", "repeats has " + std::to_string(repeats.size()) + " entries for an input of rank " +
                                          std::to_string(c.rank(0)));
-  ValueRef y = c.data(0);
+  const ElemKind kind = c.kind(0);
+  ValueRef y = c.operand(0, kind);
   size_t last = repeats.size();
   for (size_t k = 0; k < repeats.size(); ++k) {
     if (repeats[k] < 1) c.refuse("onnx.shape-unsupported", "a repeat below 1 gives an empty tensor");
     if (repeats[k] > 1) last = k;
   }
-  if (last == repeats.size()) y = c.emit("", UnaryAttrs{UnaryOp::Copy}, {y});
+  if (last == repeats.size())  // no repeats: a copy, for any kind a reshape keeping every extent
+    y = c.emit("", ReshapeAttrs{std::vector<int64_t>(repeats.size(), 0), kind}, {y});
   for (size_t k = 0; k < repeats.size(); ++k) {
     if (repeats[k] == 1) continue;
-    y = c.emit(k == last ? "" : "axis" + std::to_string(k), ConcatAttrs{static_cast<int64_t>(k), 0},
+    y = c.emit(k == last ? "" : "axis" + std::to_string(k), ConcatAttrs{static_cast<int64_t>(k), 0, kind},
                std::vector<ValueRef>(static_cast<size_t>(repeats[k]), y));
   }
-  c.set_output(0, y);
+  c.set_output(0, y, kind, c.type(0));
 }
 
 // Gather with constant indices of rank 0 or 1: each index i is the slice [i, i + 1) of the axis

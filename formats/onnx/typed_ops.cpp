@@ -27,15 +27,6 @@ ValueRef as_real(Ctx& c, size_t k, const std::string& suffix) {
   return c.emit(suffix, CastAttrs{kind, ElemKind::Real}, {c.operand(k, kind)});
 }
 
-// An integer value through a data-movement op that reads reals: to a real, the op, back to an
-// integer. Each index is an integer of magnitude at most 2^53, which the real holds exactly and
-// whose floor is itself.
-ValueRef integer_through(Ctx& c, ValueRef v, const std::string& what, OpAttrs op, const std::string& suffix) {
-  const ValueRef r = c.emit(what + "-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {v});
-  const ValueRef moved = c.emit(what, std::move(op), {r});
-  return c.emit(suffix, CastAttrs{ElemKind::Real, ElemKind::Integer}, {moved});
-}
-
 // ---- ArgMax, ArgMin ----
 
 // The first index of the extremum along `axis` (NaN beyond every number, as NumPy), or with
@@ -52,8 +43,7 @@ void arg_reduce(Ctx& c, ArgReduceOp op) {
     return;
   }
   const ValueRef kept = c.emit("kept", a, {x});
-  c.set_output(0, integer_through(c, kept, "squeeze", SqueezeAttrs{{axis}}, ""), ElemKind::Integer,
-               onnx::TensorProto::INT64);
+  c.set_output(0, c.emit("", SqueezeAttrs{{axis}, ElemKind::Integer}, {kept}), ElemKind::Integer, onnx::TensorProto::INT64);
 }
 
 // ---- Cast, CastLike ----

@@ -261,9 +261,6 @@ class Emitter {
   std::string aligned(const Node& n, size_t k, Broadcast b) {
     const size_t rank = out_shape(n).size(), r = in_shape(n, k).size();
     if (b != Broadcast::NnefLeft || r == rank) return in(n, k);
-    if (kind_of_value(n.inputs[k]) != ElemKind::Real)
-      unexpressible(kFormat, n, "a logical or integer operand of lower rank under NNEF's broadcasting: the Unsqueeze that "
-                                "would align it reads back only for real tensors");
     return helper(n, "operand" + std::to_string(k), "Unsqueeze",
                   {in(n, k), ints(n, "operand" + std::to_string(k) + "-axes", iota(static_cast<int64_t>(r), static_cast<int64_t>(rank)))});
   }

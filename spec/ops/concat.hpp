@@ -17,6 +17,7 @@ namespace nnref {
 struct ConcatAttrs {
   int64_t axis = 0;
   size_t batch_axes = 0;
+  ElemKind kind = ElemKind::Real;  // of the inputs and the outputs: moving elements holds any kind
 };
 
 inline constexpr ObligationSpec kConcatRankMismatch{
@@ -39,6 +40,7 @@ struct OpInfo<ConcatAttrs> {
 
 inline std::string op_name(const ConcatAttrs&) { return "concat"; }
 inline Arity arity(const ConcatAttrs&) { return {1, -1}; }
+inline Signature signature(const ConcatAttrs& a) { return {{}, a.kind, a.kind}; }
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const ConcatAttrs& a, const std::vector<Dims<Dim>>& inputs,
@@ -75,15 +77,17 @@ void evaluate(const Checked<ConcatAttrs>& op, const OpIO<T>& io) {
   const AxisDomain domain(out.dims(), op.attrs().batch_axes);
   const auto axis = static_cast<size_t>(normalize_axis(op.attrs().axis, domain));
   const int64_t outer = checked_element_count({out.dims().begin(), out.dims().begin() + axis});
-  Tensor<T>& y = io.out(0);
-  int64_t at = 0;
-  for (int64_t o = 0; o < outer; ++o) {
-    for (size_t k = 0; k < io.inputs.size(); ++k) {
-      const Tensor<T>& x = io.in(k);
-      const int64_t block = x.size() / outer;
-      for (int64_t e = 0; e < block; ++e) y[at++] = x[o * block + e];
+  with_element_type<T>(op.attrs().kind, [&]<class E>() {
+    Tensor<E>& y = io.template out_as<E>(0);
+    int64_t at = 0;
+    for (int64_t o = 0; o < outer; ++o) {
+      for (size_t k = 0; k < io.inputs.size(); ++k) {
+        const Tensor<E>& x = io.template in_as<E>(k);
+        const int64_t block = x.size() / outer;
+        for (int64_t e = 0; e < block; ++e) y[at++] = x[o * block + e];
+      }
     }
-  }
+  });
 }
 
 }  // namespace nnref

@@ -16,6 +16,7 @@ namespace nnref {
 // Element counts must agree.
 struct ReshapeAttrs {
   std::vector<int64_t> dims;
+  ElemKind kind = ElemKind::Real;  // of the input and the output: a view holds any kind
 };
 
 inline constexpr ObligationSpec kReshapeNegativeExtent{
@@ -55,6 +56,7 @@ struct OpInfo<ReshapeAttrs> {
 
 inline std::string op_name(const ReshapeAttrs&) { return "reshape"; }
 inline Arity arity(const ReshapeAttrs&) { return {1, 1}; }
+inline Signature signature(const ReshapeAttrs& a) { return {{a.kind}, a.kind, a.kind}; }
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const ReshapeAttrs& a, const std::vector<Dims<Dim>>& inputs,
@@ -100,7 +102,7 @@ std::optional<ShapeOut<Dim>> shape_rule(const ReshapeAttrs& a, const std::vector
 // y[i] = x[i] for every row-major position i.
 template <Scalar T>
 void evaluate(const Checked<ReshapeAttrs>&, const OpIO<T>& io) {
-  std::ranges::copy(io.in(0).data(), io.out(0).data().begin());
+  copy_elements(*io.inputs[0], *io.outputs[0]);
 }
 
 }  // namespace nnref

@@ -22,6 +22,7 @@ namespace nnref {
 // all 1.
 struct SliceAttrs {
   std::vector<int64_t> axes, begin, end, stride;
+  ElemKind kind = ElemKind::Real;  // of the inputs and the outputs: moving elements holds any kind
 };
 
 inline constexpr ObligationSpec kSliceAttributeLength{
@@ -47,6 +48,7 @@ struct OpInfo<SliceAttrs> {
 
 inline std::string op_name(const SliceAttrs&) { return "slice"; }
 inline Arity arity(const SliceAttrs&) { return {1, 1}; }
+inline Signature signature(const SliceAttrs& a) { return {{a.kind}, a.kind, a.kind}; }
 
 // The stride of listed axis i (1 when stride is empty).
 inline int64_t slice_stride(const SliceAttrs& a, size_t i) { return a.stride.empty() ? 1 : a.stride[i]; }
@@ -130,10 +132,12 @@ void evaluate(const Checked<SliceAttrs>& op, const OpIO<T>& io) {
   const std::vector<int64_t>& begin = walk.first;
   const std::vector<int64_t>& step = walk.second;
   const auto strides = in.strides();
-  gather(io.out(0), io.in(0), [&](const std::vector<int64_t>& i) {
-    int64_t f = 0;
-    for (size_t k = 0; k < i.size(); ++k) f += (begin[k] + i[k] * step[k]) * strides[k];
-    return f;
+  with_element_type<T>(op.attrs().kind, [&]<class E>() {
+    gather(io.template out_as<E>(0), io.template in_as<E>(0), [&](const std::vector<int64_t>& i) {
+      int64_t f = 0;
+      for (size_t k = 0; k < i.size(); ++k) f += (begin[k] + i[k] * step[k]) * strides[k];
+      return f;
+    });
   });
 }
 

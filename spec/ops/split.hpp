@@ -15,6 +15,7 @@ namespace nnref {
 struct SplitAttrs {
   int64_t axis = 0;
   std::vector<int64_t> ratios;
+  ElemKind kind = ElemKind::Real;  // of the inputs and the outputs: moving elements holds any kind
 };
 
 inline constexpr ObligationSpec kSplitRatioNonpositive{
@@ -36,6 +37,7 @@ struct OpInfo<SplitAttrs> {
 
 inline std::string op_name(const SplitAttrs&) { return "split"; }
 inline Arity arity(const SplitAttrs&) { return {1, 1}; }
+inline Signature signature(const SplitAttrs& a) { return {{a.kind}, a.kind, a.kind}; }
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const SplitAttrs& a, const std::vector<Dims<Dim>>& inputs,
@@ -72,15 +74,17 @@ void evaluate(const Checked<SplitAttrs>& op, const OpIO<T>& io) {
   const Shape& in = op.inputs()[0];
   const auto axis = static_cast<size_t>(normalize_axis(op.attrs().axis, in.rank()));
   const int64_t outer = checked_element_count({in.dims().begin(), in.dims().begin() + axis});
-  const Tensor<T>& x = io.in(0);
-  int64_t at = 0;
-  for (int64_t o = 0; o < outer; ++o) {
-    for (size_t k = 0; k < io.outputs.size(); ++k) {
-      Tensor<T>& y = io.out(k);
-      const int64_t block = y.size() / outer;
-      for (int64_t e = 0; e < block; ++e) y[o * block + e] = x[at++];
+  with_element_type<T>(op.attrs().kind, [&]<class E>() {
+    const Tensor<E>& x = io.template in_as<E>(0);
+    int64_t at = 0;
+    for (int64_t o = 0; o < outer; ++o) {
+      for (size_t k = 0; k < io.outputs.size(); ++k) {
+        Tensor<E>& y = io.template out_as<E>(k);
+        const int64_t block = y.size() / outer;
+        for (int64_t e = 0; e < block; ++e) y[o * block + e] = x[at++];
+      }
     }
-  }
+  });
 }
 
 }  // namespace nnref

@@ -14,6 +14,7 @@ namespace nnref {
 
 struct SqueezeAttrs {
   std::vector<int64_t> axes;  // each must have extent 1; may count from the end
+  ElemKind kind = ElemKind::Real;  // of the input and the output: a view holds any kind
 };
 
 inline constexpr ObligationSpec kSqueezeExtentNotOne{
@@ -28,6 +29,7 @@ struct OpInfo<SqueezeAttrs> {
 
 inline std::string op_name(const SqueezeAttrs&) { return "squeeze"; }
 inline Arity arity(const SqueezeAttrs&) { return {1, 1}; }
+inline Signature signature(const SqueezeAttrs& a) { return {{a.kind}, a.kind, a.kind}; }
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const SqueezeAttrs& a, const std::vector<Dims<Dim>>& inputs,
@@ -51,7 +53,7 @@ std::optional<ShapeOut<Dim>> shape_rule(const SqueezeAttrs& a, const std::vector
 // y[i] = x[i] for every row-major position i.
 template <Scalar T>
 void evaluate(const Checked<SqueezeAttrs>&, const OpIO<T>& io) {
-  std::ranges::copy(io.in(0).data(), io.out(0).data().begin());
+  copy_elements(*io.inputs[0], *io.outputs[0]);
 }
 
 }  // namespace nnref

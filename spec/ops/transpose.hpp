@@ -15,6 +15,7 @@ namespace nnref {
 // Output axis i is input axis perm[i].
 struct TransposeAttrs {
   std::vector<int64_t> perm;
+  ElemKind kind = ElemKind::Real;  // of the inputs and the outputs: moving elements holds any kind
 };
 
 inline constexpr ObligationSpec kTransposeInvalidPermutation{
@@ -30,6 +31,7 @@ struct OpInfo<TransposeAttrs> {
 
 inline std::string op_name(const TransposeAttrs&) { return "transpose"; }
 inline Arity arity(const TransposeAttrs&) { return {1, 1}; }
+inline Signature signature(const TransposeAttrs& a) { return {{a.kind}, a.kind, a.kind}; }
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const TransposeAttrs& a, const std::vector<Dims<Dim>>& inputs,
@@ -55,10 +57,12 @@ template <Scalar T>
 void evaluate(const Checked<TransposeAttrs>& op, const OpIO<T>& io) {
   const auto x_strides = op.inputs()[0].strides();
   const auto& perm = op.attrs().perm;
-  gather(io.out(0), io.in(0), [&](const std::vector<int64_t>& i) {
-    int64_t f = 0;
-    for (size_t k = 0; k < i.size(); ++k) f += i[k] * x_strides[static_cast<size_t>(perm[k])];
-    return f;
+  with_element_type<T>(op.attrs().kind, [&]<class E>() {
+    gather(io.template out_as<E>(0), io.template in_as<E>(0), [&](const std::vector<int64_t>& i) {
+      int64_t f = 0;
+      for (size_t k = 0; k < i.size(); ++k) f += i[k] * x_strides[static_cast<size_t>(perm[k])];
+      return f;
+    });
   });
 }
 

@@ -14,6 +14,7 @@ namespace nnref {
 
 struct UnsqueezeAttrs {
   std::vector<int64_t> axes;  // positions in the output; may count from the end
+  ElemKind kind = ElemKind::Real;  // of the input and the output: a view holds any kind
 };
 
 // The only unsqueeze obligations are the shared axis ones (spec/rules/axes.hpp), against the output rank.
@@ -24,6 +25,7 @@ struct OpInfo<UnsqueezeAttrs> {
 
 inline std::string op_name(const UnsqueezeAttrs&) { return "unsqueeze"; }
 inline Arity arity(const UnsqueezeAttrs&) { return {1, 1}; }
+inline Signature signature(const UnsqueezeAttrs& a) { return {{a.kind}, a.kind, a.kind}; }
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const UnsqueezeAttrs& a, const std::vector<Dims<Dim>>& inputs,
@@ -42,7 +44,7 @@ std::optional<ShapeOut<Dim>> shape_rule(const UnsqueezeAttrs& a, const std::vect
 // y[i] = x[i] for every row-major position i.
 template <Scalar T>
 void evaluate(const Checked<UnsqueezeAttrs>&, const OpIO<T>& io) {
-  std::ranges::copy(io.in(0).data(), io.out(0).data().begin());
+  copy_elements(*io.inputs[0], *io.outputs[0]);
 }
 
 }  // namespace nnref
