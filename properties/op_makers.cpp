@@ -416,9 +416,8 @@ Maker make(const GatherAttrs& proto, GenContext& ctx) {
 // Regions drawn in [1/4, 4] (Range::Positive, start and end alike: some inverted), so inside the
 // image when its extents are 4 or more; batch indices always a new leaf, valid in [0, N).
 Maker make(const RoiAttrs& proto, GenContext& ctx) {
-  static constexpr RoiMethod kMethods[] = {RoiMethod::Symmetric, RoiMethod::Asymmetric};
   RoiAttrs a = proto;
-  a.method = kMethods[ctx.c.below(2)];
+  a.method = kRoiMethods[ctx.c.below(std::size(kRoiMethods))];
   Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, ctx.max_rank()));
   const Shape s = ctx.shape(x);
   for (size_t k = 2; k < s.rank(); ++k) a.output_size.push_back(ctx.c.between(1, 3));

@@ -535,8 +535,9 @@ def roi(op, x, rois, index, named):
     coordinate to floor(v + 1/2); along an axis of rounded region [s, e), r = e - s, cell i of p
     starts at s + i*floor(r/p) and spans ceil(r/p) positions; positions outside the input read 0
     (avg_pool's and max_pool's default border 'constant'); a cell with no position is 0.
-    roi_resample samples cell i of p at v = s + (i + 1/2)(e - s)/p - 1/2 (symmetric) or
-    s + i(e - s)/p (asymmetric) and interpolates multilinearly, indices clamped to the input."""
+    roi_resample samples cell i of p at v = s + (i + 1/2)(e - s)/p - 1/2 (symmetric),
+    s + i(e - s)/p (asymmetric) or s + i(e - s - 1)/(p - 1) (aligned; s when p = 1) and
+    interpolates multilinearly, indices clamped to the input. A batch index (R, 1) is read as [R]."""
     x, rois, index = x.numpy(), rois.numpy(), index.numpy().reshape(-1)
     size = named["output_size"]
     m = len(size)
@@ -549,12 +550,15 @@ def roi(op, x, rois, index, named):
             if op == "roi_resample":
                 total = np.zeros(x.shape[1])
                 points = []
+                method = named.get("method", "symmetric")
                 for k in range(m):
                     step = (end[k] - start[k]) / size[k]
-                    if named.get("method", "symmetric") == "symmetric":
+                    if method == "symmetric":
                         points.append(start[k] + (cell[k] + 0.5) * step - 0.5)
-                    else:
+                    elif method == "asymmetric":
                         points.append(start[k] + cell[k] * step)
+                    else:  # aligned: the first and last samples on the region's first and last points
+                        points.append(start[k] + (cell[k] * (end[k] - start[k] - 1) / (size[k] - 1) if size[k] > 1 else 0))
                 for corner in itertools.product((0, 1), repeat=m):
                     weight, at = 1.0, []
                     for k, v in enumerate(points):
@@ -820,6 +824,10 @@ def self_test():
     assert torch.allclose(roi("roi_resample", img, whole, first, {"output_size": [6, 8]}),
                           F.interpolate(img, scale_factor=2, mode="bilinear", align_corners=False), rtol=0, atol=1e-14)
     assert torch.equal(roi("max_roi_pool", img, whole, first, {"output_size": [3, 4]}), img)
+    # aligned over the whole image to f times its size is PyTorch's align_corners interpolation
+    # (v = i(x - 1)/(xf - 1), §4.3.4's i/g).
+    assert torch.allclose(roi("roi_resample", img, whole, first, {"output_size": [6, 8], "method": "aligned"}),
+                          F.interpolate(img, scale_factor=2, mode="bilinear", align_corners=True), rtol=0, atol=1e-14)
     # avg_roi_pool by hand over img[h][w] = 4h + w: (0.5, 0, 2.5, 1) rounds to rows 1-2 of column 0: (4 + 8)/2;
     # (2, 2, 4, 6) in one cell: 2 x 4 positions, 4 inside ({10, 11}), 4 outside (0): 21/8.
     two = torch.tensor([[0.5, 0.0, 2.5, 1.0], [2.0, 2.0, 4.0, 6.0]], dtype=torch.float64)

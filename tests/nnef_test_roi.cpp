@@ -41,7 +41,6 @@ graph G( input ) -> ( avg, mx, sym, asym, avg_align, max_align, asym_align ) {
 
 TEST_CASE("nnef: region-of-interest errors, located at the invocation") {
   // The input is [1, 1, 3]; a literal in a tensor's place is a tensor of shape [1].
-  expect_statement_error("roi_resample(input, 0.0, 0, output_size = [2], method = 'aligned')", "nnef.op-unsupported");
   expect_statement_error("roi_resample(input, 0.0, 0, output_size = [2], method = 'cubic')", "nnef.argument.value");
   expect_statement_error("avg_roi_align(input, 0.0, 0, output_size = [2], sampling_rate = [2, 2])", "nnef.argument.value");
   expect_statement_error("max_roi_align(input, 0.0, 0, output_size = [2], sampling_rate = [0])", "nnef.argument.value");
@@ -50,14 +49,42 @@ TEST_CASE("nnef: region-of-interest errors, located at the invocation") {
   expect_statement_error("max_roi_pool(input, 0.0, 0, output_size = [0])", "attr.roi.output-size");
 }
 
-// §4.6's text gives batch_index the shape (N, 1); the reference implementation, and nnref, [N].
-TEST_CASE("nnef: a batch index of shape [R, 1] is refused with the obligation it fails") {
+// §4.6's text gives batch_index the shape (N, 1), the reference implementation [N]: both are read.
+// 'aligned' over a region [s, e) of p samples: s + i·(e − s − 1)/(p − 1), s alone for p = 1.
+TEST_CASE("nnef: roi_resample 'aligned', with a batch index of the text's shape [R, 1]") {
+  Folder f;
+  const auto r = load_text(R"(version 1.0;
+graph G( input ) -> ( a, one, wide ) {
+    input = external(shape = [2, 1, 4]);
+    rois = constant(shape = [2, 2], value = [0.0, 4.0, 1.0, 2.5]);
+    index = constant<integer>(shape = [2, 1], value = [1, 0]);
+    a = roi_resample(input, rois, index, output_size = [3], method = 'aligned');
+    one = roi_resample(input, rois, index, output_size = [1], method = 'aligned');
+    wide = roi_resample(input, rois, index, output_size = [4], method = 'aligned');
+})", f);
+  REQUIRE(r.diagnostics.empty());
+  // x[0] = [0, 10, 20, 30], x[1] = [1, 2, 4, 8]. Region 0 reads x[1] over [0, 4): 3 samples at
+  // 0, 1.5, 3: 1, (2 + 4)/2, 8. Region 1 reads x[0] over [1, 2.5): at 1, 1.25, 1.5: 10, 12.5, 15.
+  // p = 1: the starts, x[1][0] = 1 and x[0][1] = 10. p = 4: steps 1 and 0.5/3: 1, 2, 4, 8 and
+  // 10, 10 + 5/3, 10 + 10/3, 15.
+  const auto out = run_f64(r, {host({2, 1, 4}, {0, 10, 20, 30, 1, 2, 4, 8})});
+  CHECK(out[0] == std::vector<double>{1, 3, 8, 10, 12.5, 15});
+  CHECK(out[1] == std::vector<double>{1, 10});
+  REQUIRE(out[2].size() == 8);
+  CHECK(std::vector<double>(out[2].begin(), out[2].begin() + 4) == std::vector<double>{1, 2, 4, 8});
+  CHECK(out[2][4] == 10);
+  CHECK(out[2][5] == Approx(10 + 5.0 / 3).epsilon(1e-15));
+  CHECK(out[2][6] == Approx(10 + 10.0 / 3).epsilon(1e-15));
+  CHECK(out[2][7] == Approx(15).epsilon(1e-15));  // 1 + 3·(0.5/3) may round below 1.5
+}
+
+TEST_CASE("nnef: a batch index of shape [R, 2] is refused with the obligation it fails") {
   Folder f;
   const auto r = load_text(R"(version 1.0;
 graph G( input ) -> ( output ) {
     input = external(shape = [1, 1, 4]);
     rois = constant(shape = [1, 2], value = [0.0, 4.0]);
-    index = constant<integer>(shape = [1, 1], value = [0]);
+    index = constant<integer>(shape = [1, 2], value = [0, 0]);
     output = avg_roi_pool(input, rois, index, output_size = [2]);
 })", f, WeightsPolicy::Skip);
   REQUIRE_FALSE(r.diagnostics.empty());

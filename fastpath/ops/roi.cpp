@@ -80,9 +80,14 @@ void pool_region(const Geometry& g, bool average, const float* x, const float* b
 
 // One region of roi_resample: per output cell the sample point along each axis, its integer part
 // j (clamped to [−1, s − 1], where every further j reads the same edge twice) and u ∈ [0, 1].
-void resample_region(const Geometry& g, bool symmetric, const float* x, const float* box, int64_t b, float* y) {
-  std::array<float, kMaxAxes> scale{};
-  for (size_t k = 0; k < g.m; ++k) scale[k] = (box[g.m + k] - box[k]) / static_cast<float>(g.sizes[k]);
+void resample_region(const Geometry& g, RoiMethod method, const float* x, const float* box, int64_t b, float* y) {
+  const bool symmetric = method == RoiMethod::Symmetric;
+  std::array<float, kMaxAxes> scale{};  // the distance between neighbouring samples
+  for (size_t k = 0; k < g.m; ++k) {
+    const auto p = static_cast<float>(g.sizes[k]);
+    if (method != RoiMethod::Aligned) scale[k] = (box[g.m + k] - box[k]) / p;
+    else scale[k] = g.sizes[k] > 1 ? (box[g.m + k] - box[k] - 1.0f) / (p - 1.0f) : 0.0f;
+  }
   const int64_t corners = int64_t{1} << g.m;
   std::array<float, 1 << kMaxAxes> weights{};
   std::array<int64_t, 1 << kMaxAxes> offsets{};
@@ -149,7 +154,7 @@ Step lower_op(const Checked<RoiAttrs>& op, const NodeLowering& node) {
         const float* box = boxes + r * 2 * static_cast<int64_t>(g.m);
         const int64_t b = batch[r];
         if (b < 0 || b >= g.batches) std::fill_n(y, g.channels * g.cells, kNaN);
-        else if (a.op == RoiOp::Resample) resample_region(g, a.method == RoiMethod::Symmetric, xs, box, b, y);
+        else if (a.op == RoiOp::Resample) resample_region(g, a.method, xs, box, b, y);
         else pool_region(g, a.op == RoiOp::AvgPool, xs, box, b, y);
       }
     });

@@ -25,7 +25,7 @@ template <> constexpr int enum_max<Layout>() { return 1; }
 template <> constexpr int enum_max<PadMode>() { return 3; }
 template <> constexpr int enum_max<PoolBorder>() { return 1; }
 template <> constexpr int enum_max<RoiOp>() { return 2; }
-template <> constexpr int enum_max<RoiMethod>() { return 1; }
+template <> constexpr int enum_max<RoiMethod>() { return 2; }
 template <> constexpr int enum_max<PadBorder>() { return 3; }
 template <> constexpr int enum_max<WeightLayout>() { return 1; }
 template <> constexpr int enum_max<ElemKind>() { return 2; }

@@ -3,8 +3,8 @@
 // and stride sampling_rate. The body passes the pool a window of the spatial axes only (the pool's
 // own rule asks for every axis): nnref reads it as the window over the spatial axes, the IR pool's,
 // with the pool's default automatic padding, which is none here (the extent p·s is a multiple of
-// the stride s and the window is s). The batch index is [R] (the reference implementation; §4.6's
-// text says (N, 1), which the IR's integer tensors cannot be squeezed from: shape.roi.batch-index).
+// the stride s and the window is s). The batch index is [R] (the reference implementation) or
+// (R, 1) (§4.6's text), squeezed to [R].
 #include "formats/nnef/lower_roi.hpp"
 
 #include <cstdint>
@@ -19,15 +19,21 @@ namespace {
 using namespace args;
 
 RoiMethod method(Composer& c, const std::string& op, const std::string& m, const SourceLoc& loc) {
-  if (m == "symmetric") return RoiMethod::Symmetric;
-  if (m == "asymmetric") return RoiMethod::Asymmetric;
-  if (m == "aligned")
-    c.fail("nnef.op-unsupported", op + ": method 'aligned' (weights that depend on the region's extent) is not supported", loc);
+  for (RoiMethod r : kRoiMethods)
+    if (m == roi_method_name(r)) return r;
   c.fail("nnef.argument.value", op + ": method '" + m + "' is none of 'symmetric', 'asymmetric', 'aligned'", loc);
 }
 
+// The batch index as the IR op takes it, [R]: §4.6's text gives it the shape (R, 1), squeezed here;
+// the reference implementation's [R] is read as it is.
+Value batch_index(Composer& c, const Value& index, const SourceLoc& loc) {
+  const std::vector<int64_t>& shape = c.info(index).shape;
+  if (shape.size() != 2 || shape[1] != 1) return index;
+  return c.add_node1("squeeze", SqueezeAttrs{{1}, c.info(index).kind}, {index}, loc);
+}
+
 Value roi_node(Composer& c, const std::string& op, const RoiAttrs& attrs, const Args& a, const SourceLoc& loc) {
-  return c.add_node1(op, attrs, {a.at("input"), a.at("rois"), a.at("batch_index")}, loc);
+  return c.add_node1(op, attrs, {a.at("input"), a.at("rois"), batch_index(c, a.at("batch_index"), loc)}, loc);
 }
 
 }  // namespace

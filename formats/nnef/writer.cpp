@@ -453,7 +453,7 @@ class Emitter {
   void node(const Node& n, const RoiAttrs& a) {
     std::string call = op_name(a) + "(" + value(n.inputs[0]) + ", " + value(n.inputs[1]) + ", " + value(n.inputs[2]) +
                        ", output_size = " + list(a.output_size);
-    if (a.op == RoiOp::Resample) call += a.method == RoiMethod::Symmetric ? ", method = 'symmetric'" : ", method = 'asymmetric'";
+    if (a.op == RoiOp::Resample) call += std::string(", method = '") + roi_method_name(a.method) + "'";
     result(n, call + ")");
   }
   void node(const Node& n, const CastAttrs& a) {

@@ -22,9 +22,14 @@ namespace nnref {
 
 enum class RoiOp { MaxPool, AvgPool, Resample };
 // §4.3.4's multilinear methods, read for a region (docs/ops/roi.md): sample i of p over a region
-// [s, e) sits at s + (i + ½)·(e − s)/p − ½ (symmetric) or s + i·(e − s)/p (asymmetric), in the
-// input's index coordinates. 'aligned' is not an IR method (the NNEF reader refuses it).
-enum class RoiMethod { Symmetric, Asymmetric };
+// [s, e) sits at s + (i + ½)·(e − s)/p − ½ (symmetric), s + i·(e − s)/p (asymmetric) or
+// s + i·(e − s − 1)/(p − 1) (aligned: the first and last samples on the region's first and last
+// points; s alone when p = 1), in the input's index coordinates.
+enum class RoiMethod { Symmetric, Asymmetric, Aligned };
+inline constexpr RoiMethod kRoiMethods[] = {RoiMethod::Symmetric, RoiMethod::Asymmetric, RoiMethod::Aligned};
+inline const char* roi_method_name(RoiMethod m) {
+  return m == RoiMethod::Symmetric ? "symmetric" : m == RoiMethod::Asymmetric ? "asymmetric" : "aligned";
+}
 
 // Inputs x [N, C, s_0..s_{M-1}], rois [R, 2M] (real: the M starts, then the M ends, as NNEF's
 // (y0, x0, y1, x1)), batch_index [R] (integer). Output [R, C, output_size...]. No parameters.
@@ -288,8 +293,12 @@ void evaluate(const Checked<RoiAttrs>& op, const OpIO<T>& io) {
     // roi_resample: per output cell, the sample point and its integer part j_k along every axis.
     const bool symmetric = a.method == RoiMethod::Symmetric;
     const int64_t corners = int64_t{1} << m;
-    std::vector<T> scale;
-    for (size_t k = 0; k < m; ++k) scale.push_back((end(k) - start(k)) / from_double<T>(static_cast<double>(a.output_size[k])));
+    std::vector<T> scale;  // the distance between neighbouring samples
+    for (size_t k = 0; k < m; ++k) {
+      const auto p = static_cast<double>(a.output_size[k]);
+      if (a.method != RoiMethod::Aligned) scale.push_back((end(k) - start(k)) / from_double<T>(p));
+      else scale.push_back(p > 1 ? (end(k) - start(k) - one) / from_double<T>(p - 1) : zero);
+    }
     std::vector<T> weights(static_cast<size_t>(corners));
     std::vector<int64_t> corner_offsets(static_cast<size_t>(corners));
     roi::for_each_cell(a.output_size, [&](const std::vector<int64_t>& i, int64_t cell) {
