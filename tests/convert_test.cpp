@@ -655,6 +655,27 @@ TEST_CASE("convert: comparisons, logic, where, arg reductions and casts round-tr
   round_trip(m, inputs_for(m, ""), "onnx");
 }
 
+// A bool operand of lower rank under ONNX's broadcasting: NNEF aligns it on the left with
+// unsqueeze<logical> (the IR's unsqueeze holds any kind), the same values, and the NNEF read back
+// writes itself again.
+TEST_CASE("convert: a bool operand of lower rank is aligned by unsqueeze in NNEF") {
+  test::OnnxModel m(13);
+  m.input("a", {"2", "3"}, onnx::TensorProto::BOOL);
+  m.input("b", {"3"}, onnx::TensorProto::BOOL);
+  m.node("And", {"a", "b"}, {"y"}, "both");
+  m.output("y");
+  TempDir dir("convert_and_rank");
+  const Model model = test::load_onnx(m, dir / "and.onnx");
+  round_trip(model, {HostTensor{DType::Bool, Shape::of({2, 3}), {1, 0, 1, 1, 1, 0}},
+                     HostTensor{DType::Bool, Shape::of({3}), {1, 1, 0}}},
+             "nnef");
+  convert_to(model, "nnef", dir / "nnef");
+  std::ifstream written(dir / "nnef" / "graph.nnef");
+  const std::string text((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
+  INFO(text);
+  CHECK(text.find("unsqueeze(b, axes = [0])") != std::string::npos);
+}
+
 // select_last_index 1 is the IR's arg_reduce with ties to the last: the ONNX writer writes it back
 // (the graph reads back as itself, `last` included), and on [[1, 5, 5], [7, 2, 7]] the converted
 // model still gives the last maxima [2, 2] and minima [0, 1]; NNEF's argmax_reduce ties to the

@@ -81,19 +81,6 @@ TEST_CASE("convert: an op the target cannot express is convert.unexpressible at 
   CHECK(ln.err.find("error[convert.unexpressible]") != std::string::npos);
   CHECK(ln.err.find("node 'norm' (layer_normalization)") != std::string::npos);
   CHECK(!fs::exists(dir / "ln" / "graph.nnef"));
-
-  // A bool operand of lower rank: NNEF's unsqueeze, which would align it, takes reals only.
-  test::OnnxModel logic(13);
-  logic.input("a", {"2", "3"}, onnx::TensorProto::BOOL);
-  logic.input("b", {"3"}, onnx::TensorProto::BOOL);
-  logic.node("And", {"a", "b"}, {"y"}, "both");
-  logic.output("y");
-  logic.write(dir / "and.onnx");
-  const Run a = nnref_cli({"convert", (dir / "and.onnx").string(), (dir / "and").string(), "--to", "nnef"});
-  CHECK(a.code == 1);
-  CHECK(a.err.find("error[convert.unexpressible]") != std::string::npos);
-  CHECK(a.err.find("node 'both' (and)") != std::string::npos);
-  CHECK(a.err.find("takes real tensors") != std::string::npos);
 }
 
 TEST_CASE("convert: a symbolic size needs --dim for NNEF and stays a dim_param in ONNX") {

@@ -186,13 +186,10 @@ class Emitter {
   }
 
   // Operand k of n as NNEF's left-aligned broadcasting reads it: under NumPy's rule a shorter
-  // operand first gains leading axes of extent 1 (unsqueeze: data movement only, of reals).
+  // operand first gains leading axes of extent 1 (unsqueeze<?>: data movement only, of any kind).
   std::string aligned(const Node& n, size_t k, Broadcast b) {
     const size_t rank = out_shape(n).size(), r = shape(n.inputs[k]).size();
     if (b != Broadcast::NumpyRight || r == rank) return value(n.inputs[k]);
-    if (op_signature(g_.nodes[static_cast<size_t>(n.inputs[k].node)].op).result != ElemKind::Real)
-      unexpressible(kFormat, n, "a logical or integer operand of lower rank under NumPy broadcasting: NNEF's unsqueeze "
-                                "that would align it takes real tensors");
     return helper(n, "operand" + std::to_string(k),
                   "unsqueeze(" + value(n.inputs[k]) + ", axes = " + list(iota(0, static_cast<int64_t>(rank - r))) + ")");
   }
