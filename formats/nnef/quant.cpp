@@ -1,5 +1,6 @@
 #include "formats/nnef/quant.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -51,8 +52,11 @@ bool dequantize(const QuantEntry& q, DatTensor& t, const std::string& label, con
   } else if (q.algorithm == "logarithmic_quantize") {
     const double hi = number("max"), r = bits() - 1;
     if (t.signed_items) bad("nnef.quant.unsupported", "signed logarithmic items (the sign's encoding is not specified)");
+    // log2(max) must be a finite number: max = 0 would make every exponent -inf.
+    if (ok && !(hi > 0 && std::isfinite(hi))) bad("nnef.quant.argument", "logarithmic_quantize's max must be positive and finite");
     const double m = std::ceil(std::log2(hi));
-    decode = [=](double c) { return std::ldexp(1.0, static_cast<int>(c + m - r)); };
+    // Exponents beyond ±4096 give 0 or inf as they are: clamped before the conversion to int.
+    decode = [=](double c) { return std::ldexp(1.0, static_cast<int>(std::clamp(c + m - r, -4096.0, 4096.0))); };
   } else {
     bad("nnef.quant.unsupported", "an algorithm nnref cannot invert to read stored items");
   }
