@@ -50,7 +50,7 @@ struct Leaf {
   Range range = Range::Any;
   bool constant = false;
   int64_t int_bound = 1;
-  std::optional<double> fill;  // every element this value (no choice read): pow's whole exponent, epsilon
+  std::optional<double> fill = std::nullopt;  // every element this value (no choice read): pow's whole exponent, epsilon
 };
 
 // An operand: a value of the pool (pool >= 0), the first output of an earlier step of the same

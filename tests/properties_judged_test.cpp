@@ -39,20 +39,27 @@ bool is_leaf(const Node& n) {
   return std::holds_alternative<InputAttrs>(n.op) || std::holds_alternative<ConstAttrs>(n.op);
 }
 
+std::string dims_text(const Shape& s) {
+  std::string t = "[";
+  for (size_t i = 0; i < s.rank(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
+  return t + "]";
+}
+
 // The model as a list of its nodes, "n3 = pow(x0, c1) [2, 3]", and its outputs.
 std::string describe(const GeneratedModel& g) {
   std::ostringstream s;
   const Graph& graph = g.model.graph;
+  auto info = infer_shapes(graph);
   for (const Node& n : graph.nodes) {
     s << "  " << n.name << " = " << op_name(n.op) << "(";
     for (size_t i = 0; i < n.inputs.size(); ++i)
       s << (i ? ", " : "") << graph.nodes[static_cast<size_t>(n.inputs[i].node)].name
         << (n.inputs[i].output ? ":" + std::to_string(n.inputs[i].output) : "");
     s << ")";
-    if (const auto* c = std::get_if<ConstAttrs>(&n.op)) {
+    if (info) s << " " << dims_text(info->nodes[static_cast<size_t>(n.id)].outputs.at(0));
+    if (std::holds_alternative<ConstAttrs>(n.op)) {
       const ParamEntry* e = g.model.payload.find(n.name, "value");
-      if (e != nullptr && e->tensor.values.size() == 1) s << " = " << e->tensor.values[0];
-      s << " dims " << c->dims.size();
+      if (e != nullptr && !e->tensor.values.empty()) s << " = " << e->tensor.values[0] << (e->tensor.values.size() > 1 ? ", ..." : "");
     }
     s << "\n";
   }
@@ -97,7 +104,8 @@ struct Tally {
 // Where the bound is first lost: every real op value of the model made an output, its envelope
 // and exact value evaluated; a node with an element whose exact value is finite and whose envelope
 // is not bounded, while every real operand's envelope is bounded everywhere, is where the loss
-// appears. Labelled with its op and the op of its first operand ("sqrt of add").
+// appears. Labelled with its op, and for pow, sqrt, rsqrt, log and log2 whether an operand's
+// envelope reaches 0 or below there ("pow, an operand's envelope reaching <= 0").
 void attribute(const GeneratedModel& g, Tally& t) {
   auto info = infer_shapes(g.model.graph);
   if (!info) return;
@@ -105,7 +113,7 @@ void attribute(const GeneratedModel& g, Tally& t) {
   all.outputs.clear();
   for (const Node& n : all.nodes) {
     const NodeInfo& ni = info->nodes[static_cast<size_t>(n.id)];
-    if (is_leaf(n) || ni.kind != ElemKind::Real) continue;
+    if (ni.kind != ElemKind::Real) continue;  // leaves too: a pow's base may be one
     for (size_t k = 0; k < ni.outputs.size(); ++k)
       all.outputs.push_back({"v" + std::to_string(all.outputs.size()), {n.id, static_cast<int>(k)}});
   }
@@ -128,7 +136,7 @@ void attribute(const GeneratedModel& g, Tally& t) {
     lost[key] = l;
   }
   for (const auto& [key, l] : lost) {
-    if (l == 0) continue;
+    if (l == 0 || is_leaf(all.nodes[static_cast<size_t>(key.first)])) continue;
     const Node& n = all.nodes[static_cast<size_t>(key.first)];
     bool operands_bounded = true;
     for (const ValueRef& r : n.inputs) {
@@ -137,7 +145,13 @@ void attribute(const GeneratedModel& g, Tally& t) {
     }
     if (!operands_bounded) continue;
     std::string label = op_name(n.op);
-    if (!n.inputs.empty()) label += " of " + op_name(all.nodes[static_cast<size_t>(n.inputs[0].node)].op);
+    if (label == "pow" || label == "sqrt" || label == "rsqrt" || label == "log" || label == "log2") {
+      bool reaches_zero = false;
+      for (size_t k = 0; k < all.outputs.size(); ++k)
+        if (all.outputs[k].value.node == n.inputs[0].node && all.outputs[k].value.output == n.inputs[0].output)
+          for (int64_t i = 0; i < e->envelope[k].size(); ++i) reaches_zero = reaches_zero || !(e->envelope[k][i].lo > 0);
+      label += reaches_zero ? ", its operand's envelope reaching <= 0" : ", its operand's envelope positive";
+    }
     t.origins[label] += l;
   }
 }
@@ -175,7 +189,7 @@ void run(const std::string& what, const GenOptions& o, uint64_t seed, int64_t co
   for (uint64_t s = seed; s < seed + static_cast<uint64_t>(count); ++s) {
     Choices c = Choices::fresh(s);
     auto g = generate(c, o);
-    INFO(what << ", seed " << s);
+    INFO(what << ", seed " << s << ": " << (g.ok() ? "" : g.error().message));
     REQUIRE(g.ok());
     examine(*g, t);
   }
@@ -183,7 +197,7 @@ void run(const std::string& what, const GenOptions& o, uint64_t seed, int64_t co
 
 std::string report(const std::string& what, const Tally& t, double seconds) {
   std::ostringstream s;
-  s << what << ": " << t.models << " models (" << t.with_whole_pow << " with pow of a whole exponent, "
+  s << what << ": " << t.models << " models (" << t.with_whole_pow << " with pow of a constant whole exponent, "
     << t.with_layer_norm << " with the LayerNorm decomposition), " << t.elements << " output elements, "
     << t.exact_finite << " with a finite exact value; " << t.not_judged << " of those with an envelope not bounded, in "
     << t.offending_models << " models; " << t.interval_failures << " models without an exact value; " << seconds << " s\n";
@@ -211,20 +225,26 @@ void check_judged(const std::string& what, const GenOptions& o, uint64_t seed, i
 
 }  // namespace
 
-// Every op and the composites, small models: 10,000 of them.
+// Every op and the composites but prod_reduce, small models: 10,000 of them. prod_reduce is left
+// out because there the premise fails: a product of up to 256 factors of at most 4 whose exact
+// value is small (a factor 1/8 or 0 among them) may overflow in float32 for some order of the
+// multiplications, and its envelope is rightly unbounded.
 TEST_CASE("properties: the float32 envelope is bounded wherever the exact value is finite") {
   GenOptions o;
   o.max_nodes = 8;
   o.max_elements = 256;
-  check_judged("every op", o, kSeed, 10000, 100, 10);
+  for (const std::string& op : generated_op_names())
+    if (op != "prod_reduce") o.ops.push_back(op);
+  for (const std::string& c : generated_composite_names()) o.ops.push_back(c);
+  check_judged("every op but prod_reduce", o, kSeed, 10000, 300, 20);
 }
 
-// The ops of normalization layers and pow, where the losses were seen: 2,000 models.
+// pow and the LayerNorm decomposition among a few ops a transformer block is made of, where the
+// issue's losses were seen: 4,000 models, the composite drawn one step in eleven.
 TEST_CASE("properties: the float32 envelope is bounded over pow and the LayerNorm decomposition") {
   GenOptions o;
-  o.max_nodes = 10;
+  o.max_nodes = 12;
   o.max_elements = 256;
-  o.ops = {"pow", "layer_norm_decomposed", "mean_reduce", "sum_reduce", "sub", "add", "mul", "div", "sqrt", "rsqrt",
-           "relu", "exp", "log", "linear", "softmax", "layer_norm"};
-  check_judged("pow and LayerNorm", o, kSeed, 2000, 200, 200);
+  o.ops = {"layer_norm_decomposed", "pow", "linear", "matmul", "relu", "add", "mul", "mean_reduce", "sum_reduce", "sqrt", "div"};
+  check_judged("pow and the LayerNorm decomposition", o, kSeed, 4000, 500, 500);
 }
