@@ -173,9 +173,14 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                                                   "none with --runtime)")
       ->delimiter(',')
       ->check(CLI::IsMember({"oracle", "fast", "hw"}));
-  fuzz_cmd->add_option("--ops", fuzz.ops, "the ops models are made of, comma-separated (default: every op the generator builds)")
+  fuzz_cmd->add_option("--ops", fuzz.ops, "the ops models are made of, comma-separated, or composites such as "
+                                          "layer_norm_decomposed (default: every op and composite the generator builds)")
       ->delimiter(',')
-      ->check(CLI::IsMember(properties::generated_op_names()));
+      ->check(CLI::IsMember([] {
+        std::vector<std::string> names = properties::generated_op_names();
+        for (const std::string& c : properties::generated_composite_names()) names.push_back(c);
+        return names;
+      }()));
   fuzz_cmd->add_option("--max-nodes", fuzz.max_nodes, "op nodes per model at most")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();

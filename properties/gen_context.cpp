@@ -30,6 +30,12 @@ Operand GenContext::leaf(const Shape& shape, ElemKind kind, Range range, int64_t
   return Operand{-1, Leaf{shape, kind, range, c.flip(3), int_bound}};
 }
 
+Operand GenContext::filled(const Shape& shape, double value) {
+  Leaf leaf{shape, ElemKind::Real, Range::Any, true, 1};
+  leaf.fill = value;
+  return Operand{-1, std::move(leaf)};
+}
+
 Operand GenContext::operand(ElemKind kind, size_t min_rank, size_t max_rank, Range range) {
   std::vector<int> fits;  // the most recent first
   for (int i = static_cast<int>(pool_.size()) - 1; i >= 0; --i) {

@@ -1,10 +1,13 @@
-// The generator's loop: per step an op (from the allowed set), a candidate from its maker, and the
-// candidate's acceptance through the op's own rule (Checked<A>::check) and its values (the kernel
-// run in f64 and in the float32 Envelope on the model's input). docs/testing.md.
+// The generator's loop: per step an op (from the allowed set) or a composite, a candidate (or a
+// short sequence of them) from its maker, and the candidate's acceptance through the op's own rule
+// (Checked<A>::check) and its values (the kernel run in f64, in the rigorous Interval and in the
+// float32 Envelope on the model's input). A value is accepted on its exact value, never because its
+// float32 envelope is bounded: the envelope is what the properties judge. docs/testing.md.
 #include "properties/generate.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <set>
 #include <utility>
 
@@ -19,8 +22,7 @@ namespace {
 
 constexpr int kOpsPerStep = 8;          // ops tried before a step gives up
 constexpr int kTriesPerOp = 4;          // candidates of one op tried
-constexpr double kMaxMagnitude = 0x1p16;  // of any real value: far from float32's overflow
-constexpr double kMaxRelativeRadius = 0x1p-8;  // of a real value's envelope: not across a jump
+constexpr double kMaxMagnitude = 0x1p16;  // of any real value's exact value: far from float32's overflow
 
 // 0, 1, -1, 2, -2, ...: the k-th simplest integer offset, |offset| <= n / 2.
 double zigzag(uint64_t k) {
@@ -32,7 +34,8 @@ double draw_value(Range r, Choices& c) {
   switch (r) {
     case Range::Any:
     case Range::Exponent: return zigzag(c.below(33)) / 4.0;     // [-4, 4]
-    case Range::Positive: return 1.0 + zigzag(c.below(15)) / 8.0;  // [1/8, 15/8]
+    case Range::Positive:
+    case Range::Variance: return 1.0 + zigzag(c.below(15)) / 8.0;  // [1/8, 15/8]
     case Range::NonZero: return (c.flip(2) ? -1.0 : 1.0) * (1.0 + zigzag(c.below(13)) / 8.0);  // ±[1/4, 7/4]
     case Range::Unit:
     case Range::Angle: return zigzag(c.below(13)) / 8.0;          // [-3/4, 3/4]
@@ -41,8 +44,9 @@ double draw_value(Range r, Choices& c) {
   return 0.0;
 }
 
-// The checked bounds of a range: each keeps 1/8 (or more) from the edge of the op's domain, far
-// more than the float32 envelope's radius may grow by, so no float32 rounding crosses it.
+// The checked bounds of a range: each keeps 1/8 (or more) from the edge of the op's domain (but
+// Variance, positive by construction), applied to the Interval of the exact value and to the
+// float32 envelope where it is bounded, so that no float32 rounding the envelope allows crosses it.
 bool inside(Range r, const Enclosure& e) {
   if (!e.bounded()) return false;
   switch (r) {
@@ -53,6 +57,7 @@ bool inside(Range r, const Enclosure& e) {
     case Range::AboveOne: return e.lo >= 1.125;
     case Range::Exponent: return e.lo >= -8.0 && e.hi <= 8.0;
     case Range::Angle: return e.lo >= -1.25 && e.hi <= 1.25;
+    case Range::Variance: return e.lo > 0;
   }
   return false;
 }
@@ -62,7 +67,8 @@ HostTensor draw_leaf(const Leaf& leaf, Choices& c) {
   h.shape = leaf.shape;
   h.dtype = leaf.kind == ElemKind::Real ? DType::F32 : leaf.kind == ElemKind::Integer ? DType::I64 : DType::Bool;
   for (int64_t i = 0; i < leaf.shape.count(); ++i) {
-    if (leaf.kind == ElemKind::Real) h.values.push_back(draw_value(leaf.range, c));
+    if (leaf.fill) h.values.push_back(*leaf.fill);
+    else if (leaf.kind == ElemKind::Real) h.values.push_back(draw_value(leaf.range, c));
     else if (leaf.kind == ElemKind::Integer) h.values.push_back(static_cast<double>(c.below(static_cast<uint64_t>(std::max<int64_t>(1, leaf.int_bound)))));
     else h.values.push_back(static_cast<double>(c.below(2)));
   }
@@ -74,8 +80,10 @@ struct Resolved {
   const PoolValue* pooled = nullptr;
   HostTensor leaf_value;
   Value<double> f64;
+  Value<Interval> exact;
   Value<Envelope> envelope;
   const Value<double>& f64_value() const { return pooled ? pooled->f64 : f64; }
+  const Value<Interval>& exact_value() const { return pooled ? pooled->exact : exact; }
   const Value<Envelope>& envelope_value() const { return pooled ? pooled->envelope : envelope; }
 };
 
@@ -84,6 +92,7 @@ Resolved drawn(const Leaf& leaf, Choices& c) {
   Resolved r;
   r.leaf_value = draw_leaf(leaf, c);
   r.f64 = to_value<double>(r.leaf_value, leaf.kind);
+  r.exact = to_value<Interval>(r.leaf_value, leaf.kind);
   r.envelope = to_value<Envelope>(r.leaf_value, leaf.kind);
   return r;
 }
@@ -105,29 +114,57 @@ std::vector<Value<T>> run_node(const Checked<A>& op, const std::vector<const Val
   return out;
 }
 
-// A real value is usable when its f64 value is finite and small, and its float32 envelope is
-// bounded and narrow; an integer or logical value when the envelope decides every element.
-bool usable(const Value<double>& f64, const Value<Envelope>& env) {
+// Every element of an integer or logical value decided (no unknown index or truth value).
+template <Scalar T>
+bool decided(const Value<T>& v) {
+  if (const auto* t = std::get_if<Tensor<int64_t>>(&v))
+    return std::none_of(t->data().begin(), t->data().end(), [](int64_t x) { return x == kUnknownInteger; });
+  if (const auto* t = std::get_if<Tensor<uint8_t>>(&v))
+    return std::none_of(t->data().begin(), t->data().end(), [](uint8_t x) { return x == kUnknown; });
+  return true;
+}
+
+// Whether some element of a real value's float32 envelope has lost its bound (a side infinite or
+// NaN): then the envelope decides nothing about it, and is not held against the candidate.
+bool lost(const Value<Envelope>& v) {
+  const auto* t = std::get_if<Tensor<Envelope>>(&v);
+  return t != nullptr && std::any_of(t->data().begin(), t->data().end(), [](const Envelope& e) { return !sc::enclosure(e).bounded(); });
+}
+
+// A real value is usable when its exact value is finite and small: the f64 value, and the Interval
+// that encloses the exact value rigorously, each of magnitude at most 2^16. Its float32 envelope is
+// not asked (the property tests judge it). An integer or logical value is usable when the Interval
+// decides every element, and so does the envelope unless an operand's envelope lost its bound (a
+// bounded envelope that leaves an index or a truth value open means float32 engines may answer
+// differently, and a later op could turn that into a value outside its domain).
+bool usable(const Value<double>& f64, const Value<Interval>& exact, const Value<Envelope>& env, bool operands_lost) {
   if (const auto* t = std::get_if<Tensor<double>>(&f64)) {
-    const auto& e = std::get<Tensor<Envelope>>(env);
+    const auto& x = std::get<Tensor<Interval>>(exact);
     for (int64_t i = 0; i < t->size(); ++i) {
       const double v = (*t)[i];
-      const Enclosure en = sc::enclosure(e[i]);
+      const Enclosure en = sc::enclosure(x[i]);
       if (!std::isfinite(v) || std::abs(v) > kMaxMagnitude || !en.bounded()) return false;
-      if (en.radius() > kMaxRelativeRadius * (1.0 + std::abs(v))) return false;
+      if (std::max(std::abs(en.lo), std::abs(en.hi)) > kMaxMagnitude) return false;
     }
     return true;
   }
-  if (const auto* t = std::get_if<Tensor<int64_t>>(&env))
-    return std::none_of(t->data().begin(), t->data().end(), [](int64_t v) { return v == kUnknownInteger; });
-  const auto& t = std::get<Tensor<uint8_t>>(env);
-  return std::none_of(t.data().begin(), t.data().end(), [](uint8_t v) { return v == kUnknown; });
+  return decided(exact) && (operands_lost || decided(env));
 }
 
-bool operand_inside(Range r, const Value<Envelope>& v) {
-  const auto* t = std::get_if<Tensor<Envelope>>(&v);
-  if (t == nullptr || r == Range::Any) return true;
-  return std::all_of(t->data().begin(), t->data().end(), [&](const Envelope& e) { return inside(r, sc::enclosure(e)); });
+// An operand in its domain: the Interval of its exact value inside the range's checked bounds, and
+// its float32 envelope too wherever that is bounded. An element whose envelope lost its bound is
+// judged on its exact value alone: the model's meaning stays sound (no log of a value whose exact
+// value may be <= 0), and the lost bound is left for the properties to find.
+bool operand_inside(Range r, const Value<Interval>& exact, const Value<Envelope>& env) {
+  const auto* x = std::get_if<Tensor<Interval>>(&exact);
+  if (x == nullptr || r == Range::Any) return true;
+  const auto& e = std::get<Tensor<Envelope>>(env);
+  for (int64_t i = 0; i < x->size(); ++i) {
+    if (!inside(r, sc::enclosure((*x)[i]))) return false;
+    const Enclosure en = sc::enclosure(e[i]);
+    if (en.bounded() && !inside(r, en)) return false;
+  }
+  return true;
 }
 
 bool within_limits(const Shape& s, const GenOptions& o) {
@@ -154,11 +191,57 @@ class Builder {
       }
       if (x.pool < 0 && !within_limits(x.leaf.shape, o_)) return false;
       const Range domain = i < cand.domains.size() ? cand.domains[i] : Range::Any;
-      if (!operand_inside(domain, r.envelope_value())) return false;
+      if (!operand_inside(domain, r.exact_value(), r.envelope_value())) return false;
       shapes.push_back(r.pooled ? r.pooled->shape : x.leaf.shape);
       kinds.push_back(r.pooled ? r.pooled->kind : x.leaf.kind);
     }
     return std::visit([&](const auto& attrs) { return accept_checked(cand, attrs, ops, shapes, kinds); }, cand.op);
+  }
+
+  // Adds a composite's candidates in order, all or none: an operand naming an earlier step reads
+  // that step's first output (or, with step_operand, that step's operand), as a pool value.
+  bool try_accept_sequence(const std::vector<Candidate>& seq) {
+    const size_t nodes = graph_.nodes.size(), inputs = inputs_.size(), pool = pool_.size();
+    std::vector<int> readers;
+    for (const PoolValue& v : pool_) readers.push_back(v.readers);
+    const Payload payload = payload_;
+    const auto keys = keys_;
+    std::vector<std::vector<int>> operands;  // per accepted step: its operands' pool indices
+    std::vector<int> outputs;                // per accepted step: its first output's pool index
+    bool ok = true;
+    for (const Candidate& step : seq) {
+      Candidate c = step;
+      for (Operand& x : c.operands) {
+        if (x.step < 0) continue;
+        const auto j = static_cast<size_t>(x.step);
+        if (j >= outputs.size() || (x.step_operand >= 0 && static_cast<size_t>(x.step_operand) >= operands[j].size())) {
+          ok = false;
+          break;
+        }
+        x.pool = x.step_operand >= 0 ? operands[j][static_cast<size_t>(x.step_operand)] : outputs[j];
+        x.step = -1;
+      }
+      const size_t before = pool_.size();
+      if (!ok || !try_accept(c)) {
+        ok = false;
+        break;
+      }
+      // The node's outputs were pushed last, after its new leaves (in operand order).
+      const int first_output = static_cast<int>(pool_.size()) - static_cast<int>(outputs_of_last_);
+      std::vector<int> ids;
+      int next_leaf = static_cast<int>(before);
+      for (const Operand& x : c.operands) ids.push_back(x.pool >= 0 ? x.pool : next_leaf++);
+      operands.push_back(std::move(ids));
+      outputs.push_back(first_output);
+    }
+    if (ok) return true;
+    graph_.nodes.erase(graph_.nodes.begin() + static_cast<ptrdiff_t>(nodes), graph_.nodes.end());
+    inputs_.erase(inputs_.begin() + static_cast<ptrdiff_t>(inputs), inputs_.end());
+    pool_.erase(pool_.begin() + static_cast<ptrdiff_t>(pool), pool_.end());
+    for (size_t i = 0; i < pool_.size(); ++i) pool_[i].readers = readers[i];
+    payload_ = payload;
+    keys_ = keys;
+    return false;
   }
 
   // What generate() moves into the model when the steps are done.
@@ -181,7 +264,7 @@ class Builder {
       id = graph_.add(name, InputAttrs{leaf.shape.dims(), leaf.kind});
       inputs_.push_back(r.leaf_value);
     }
-    pool_.push_back(PoolValue{{id, 0}, leaf.shape, leaf.kind, r.f64, r.envelope, 1});
+    pool_.push_back(PoolValue{{id, 0}, leaf.shape, leaf.kind, r.f64, r.exact, r.envelope, 1});
     return {id, 0};
   }
 
@@ -210,10 +293,28 @@ class Builder {
       f64_in.push_back(&r.f64_value());
       env_in.push_back(&r.envelope_value());
     }
+    std::vector<const Value<Interval>*> exact_in;
+    bool operands_lost = false;
+    for (const Resolved& r : ops) {
+      exact_in.push_back(&r.exact_value());
+      operands_lost = operands_lost || lost(r.envelope_value());
+    }
     std::vector<Value<double>> f64 = run_node<double>(op, f64_in, params);
+    for (const Value<double>& v : f64)  // cheap first: most rejections are here
+      if (const auto* t = std::get_if<Tensor<double>>(&v))
+        for (double x : t->data())
+          if (!std::isfinite(x) || std::abs(x) > kMaxMagnitude) return false;
+    // MPFI throws (Boost's interval_error) where an Interval operation has no answer, e.g. pow of a
+    // base interval that holds 0 and values of both signs: no rigorous exact value, not accepted.
+    std::vector<Value<Interval>> exact;
+    try {
+      exact = run_node<Interval>(op, exact_in, params);
+    } catch (const std::exception&) {
+      return false;
+    }
     std::vector<Value<Envelope>> env = run_node<Envelope>(op, env_in, params);
     for (size_t k = 0; k < f64.size(); ++k)
-      if (!usable(f64[k], env[k])) return false;
+      if (!usable(f64[k], exact[k], env[k], operands_lost)) return false;
 
     // The pooled operands' refs first: adding a leaf grows the pool, which moves its values.
     std::vector<ValueRef> refs(ops.size());
@@ -228,7 +329,9 @@ class Builder {
     for (size_t i = 0; i < params.size(); ++i)
       if (params[i]) set_param(name, op.params()[i].role, std::move(*params[i]));
     for (size_t k = 0; k < f64.size(); ++k)
-      pool_.push_back(PoolValue{{id, static_cast<int>(k)}, op.outputs()[k], op.output_kind(), std::move(f64[k]), std::move(env[k]), 0});
+      pool_.push_back(PoolValue{{id, static_cast<int>(k)}, op.outputs()[k], op.output_kind(), std::move(f64[k]),
+                                std::move(exact[k]), std::move(env[k]), 0});
+    outputs_of_last_ = f64.size();
     return true;
   }
 
@@ -239,6 +342,7 @@ class Builder {
 
   Choices& c_;
   const GenOptions& o_;
+  size_t outputs_of_last_ = 0;  // how many outputs the last accepted node pushed
 };
 
 // The graph outputs: the most recent real value an op computed (or, failing that, a real leaf),
@@ -264,12 +368,29 @@ std::vector<GraphOutput> choose_outputs(const Graph& g, const std::vector<PoolVa
   return outs;
 }
 
+// The composites this run may build: every one when no op list is given, else those the list names
+// or whose ops it all allows.
+std::vector<std::string> allowed_composites(const GenOptions& o) {
+  std::vector<std::string> names;
+  for (const CompositeInfo& c : composites()) {
+    const auto allowed = [&](const std::string& op) { return std::find(o.ops.begin(), o.ops.end(), op) != o.ops.end(); };
+    if (o.ops.empty() || allowed(c.name) || std::all_of(c.ops.begin(), c.ops.end(), allowed)) names.push_back(c.name);
+  }
+  return names;
+}
+
+const CompositeInfo* composite_named(const std::string& name) {
+  for (const CompositeInfo& c : composites())
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
 Status check_options(const GenOptions& o, const std::vector<std::string>& known) {
   if (o.max_nodes < 1) return make_error("gen.options", "max_nodes must be at least 1");
   if (o.max_rank < 1 || o.max_extent < 1 || o.max_elements < 1)
     return make_error("gen.options", "max_rank, max_extent and max_elements must be at least 1");
   for (const std::string& op : o.ops)
-    if (std::find(known.begin(), known.end(), op) == known.end())
+    if (std::find(known.begin(), known.end(), op) == known.end() && composite_named(op) == nullptr)
       return make_error("gen.options", "the generator knows no op '" + op + "'");
   return {};
 }
@@ -278,23 +399,46 @@ Status check_options(const GenOptions& o, const std::vector<std::string>& known)
 
 std::vector<std::string> generated_op_names() { return maker_op_names(); }
 
+std::vector<std::string> generated_composite_names() {
+  std::vector<std::string> names;
+  for (const CompositeInfo& c : composites()) names.push_back(c.name);
+  return names;
+}
+
 Result<GeneratedModel> generate(Choices& choices, const GenOptions& options) {
   const std::vector<std::string> known = generated_op_names();
   if (auto s = check_options(options, known); !s) return std::move(s).error();
-  const std::vector<std::string>& allowed = options.ops.empty() ? known : options.ops;
+  // The draw: the allowed ops (a composite named in --ops is not an op), then the composites.
+  std::vector<std::string> allowed;
+  for (const std::string& op : options.ops.empty() ? known : options.ops)
+    if (composite_named(op) == nullptr) allowed.push_back(op);
+  const size_t ops = allowed.size();
+  for (const std::string& c : allowed_composites(options)) allowed.push_back(c);
 
   Builder b(choices, options);
   const int64_t target = choices.between(1, options.max_nodes);
-  for (int64_t step = 0; step < target; ++step) {
-    bool added = false;
-    for (int t = 0; t < kOpsPerStep && !added; ++t) {
-      const std::string& op = allowed[choices.below(allowed.size())];
-      for (int k = 0; k < kTriesPerOp && !added; ++k) {
+  for (int64_t step = 0; step < target;) {
+    int64_t added = 0;  // op nodes
+    for (int t = 0; t < kOpsPerStep && added == 0; ++t) {
+      const size_t pick = choices.below(allowed.size());
+      const std::string& op = allowed[pick];
+      // A composite adds at least min_nodes op nodes: only where the model has room for them all.
+      if (pick >= ops && target - step < composite_named(op)->min_nodes) continue;
+      for (int k = 0; k < kTriesPerOp && added == 0; ++k) {
         GenContext ctx(choices, options, b.pool_);
-        auto cand = make_candidate(op, ctx);
-        added = cand && b.try_accept(*cand);
+        if (pick >= ops) {
+          const size_t before = b.graph_.nodes.size();
+          auto seq = make_sequence(op, ctx);
+          if (seq && static_cast<int64_t>(seq->size()) <= target - step && b.try_accept_sequence(*seq))
+            added = static_cast<int64_t>(std::count_if(b.graph_.nodes.begin() + static_cast<ptrdiff_t>(before), b.graph_.nodes.end(),
+                                                       [](const Node& n) { return !std::holds_alternative<InputAttrs>(n.op) && !std::holds_alternative<ConstAttrs>(n.op); }));
+        } else {
+          auto cand = make_candidate(op, ctx);
+          added = cand && b.try_accept(*cand) ? 1 : 0;
+        }
       }
     }
+    step += std::max<int64_t>(added, 1);
   }
   // A model needs a real output: when nothing real exists (only logical ops allowed), a real input.
   if (std::none_of(b.pool_.begin(), b.pool_.end(), [](const PoolValue& v) { return v.kind == ElemKind::Real; })) {

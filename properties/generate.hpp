@@ -19,7 +19,7 @@ namespace nnref::properties {
 
 struct GenOptions {
   int max_nodes = 10;             // op nodes (inputs and constants not counted); at least 1
-  std::vector<std::string> ops;   // op names as op_name gives them; empty: every op the generator knows
+  std::vector<std::string> ops;   // op names as op_name gives them, or composites; empty: every op and composite
   int max_rank = 4;
   int64_t max_extent = 8;         // of any axis of any value
   int64_t max_elements = 4096;    // of any value or parameter
@@ -33,6 +33,9 @@ struct GeneratedModel {
 
 // The op names the generator can build (the --ops vocabulary of nnref fuzz).
 std::vector<std::string> generated_op_names();
+// The composites it can build (small fixed sequences of ops added in one step, docs/testing.md):
+// drawn among the ops when --ops is empty or allows every op of one; --ops may also name one.
+std::vector<std::string> generated_composite_names();
 
 // An error only for options that admit no model (an unknown op name, max_nodes < 1...).
 Result<GeneratedModel> generate(Choices& choices, const GenOptions& options);

@@ -74,9 +74,30 @@ std::vector<Operand> broadcast_pair(GenContext& ctx, Broadcast b, ElemKind kind,
   return {std::move(x), std::move(y)};
 }
 
+// 0, 1, -1, 2, -2, ...: the k-th simplest whole number.
+double zigzag(uint64_t k) {
+  const auto m = static_cast<double>((k + 1) / 2);
+  return k % 2 == 1 ? m : -m;
+}
+
+// x^k with a whole exponent k in [-3, 4] held by a constant (one element, or x's shape under Equal
+// broadcasting), as PyTorch exports x.pow(2): a base of any sign, which a negative k keeps away
+// from 0 (Range::NonZero) so that the exact value is finite.
+Maker whole_power(BinaryAttrs a, GenContext& ctx) {
+  const double k = zigzag(ctx.c.below(8));  // 0, 1, -1, 2, -2, 3, -3, 4
+  const Range base = k < 0 ? Range::NonZero : Range::Any;
+  Operand x = ctx.operand(ElemKind::Real, 0, ctx.max_rank(), base);
+  std::vector<int64_t> dims = ctx.broadcast_partner(ctx.shape(x), a.broadcast).dims();
+  if (a.broadcast != Broadcast::Equal) std::fill(dims.begin(), dims.end(), 1);
+  auto exponent = Shape::make(dims);
+  if (!exponent) return std::nullopt;
+  return Candidate{a, {std::move(x), GenContext::filled(*exponent, k)}, {base, Range::Any}, {}};
+}
+
 Maker make(const BinaryAttrs& proto, GenContext& ctx) {
   BinaryAttrs a = proto;
   a.broadcast = ctx.broadcast_mode();
+  if (a.op == BinaryOp::Pow && ctx.c.flip(2)) return whole_power(a, ctx);
   Range first = Range::Any, second = Range::Any;
   if (a.op == BinaryOp::Div) second = Range::NonZero;
   if (a.op == BinaryOp::Pow) first = Range::Positive, second = Range::Exponent;
@@ -487,7 +508,54 @@ const std::vector<std::pair<std::string, OpAttrs>>& prototypes() {
   return all;
 }
 
+// LayerNorm over the last axis as PyTorch exports it to ONNX before opset 17 (no
+// LayerNormalization op): m = mean(x), d = x − m, v = mean(d^2), y = d / sqrt(v + ε), then
+// optionally y·γ + β. Every op an IR node of its own; ε = 2^-10 or float32's 1e-5. The variance
+// plus ε is at least ε exactly and in every float32 evaluation (a mean of squares is never
+// negative), so sqrt and the division check only that it is positive (Range::Variance).
+std::vector<Candidate> layer_norm_decomposed(GenContext& ctx) {
+  Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());
+  const Shape s = ctx.shape(x);
+  const int64_t n = s[s.rank() - 1];
+  const double epsilon = ctx.c.flip(2) ? static_cast<double>(1e-5f) : 0x1p-10;
+  const auto step = [](int j, int operand = -1) {
+    Operand o;
+    o.step = j;
+    o.step_operand = operand;
+    return o;
+  };
+  const ReduceAttrs mean{ReduceOp::Mean, {-1}, true};
+  const auto binary = [](BinaryOp op) { return BinaryAttrs{op, Broadcast::NumpyRight}; };
+  std::vector<Candidate> seq;
+  seq.push_back(Candidate{mean, {std::move(x)}, {}, {}});                                          // 0: m
+  seq.push_back(Candidate{binary(BinaryOp::Sub), {step(0, 0), step(0)}, {}, {}});                  // 1: d
+  seq.push_back(Candidate{binary(BinaryOp::Pow), {step(1), GenContext::filled(Shape(), 2.0)}, {}, {}});  // 2: d^2
+  seq.push_back(Candidate{mean, {step(2)}, {}, {}});                                               // 3: v
+  seq.push_back(Candidate{binary(BinaryOp::Add), {step(3), GenContext::filled(Shape(), epsilon)}, {}, {}});  // 4
+  seq.push_back(Candidate{UnaryAttrs{UnaryOp::Sqrt}, {step(4)}, {Range::Variance}, {}});           // 5
+  seq.push_back(Candidate{binary(BinaryOp::Div), {step(1), step(5)}, {Range::Any, Range::Variance}, {}});  // 6
+  const int64_t affine = ctx.c.below(3);  // 0: none, 1: scale, 2: scale and bias
+  for (int64_t k = 0; k < affine; ++k) {
+    Operand p = ctx.leaf(Shape::of({n}), ElemKind::Real);
+    p.leaf.constant = true;  // a weight: an initializer of the exported model
+    seq.push_back(Candidate{binary(k == 0 ? BinaryOp::Mul : BinaryOp::Add), {step(static_cast<int>(seq.size()) - 1), std::move(p)}, {}, {}});
+  }
+  return seq;
+}
+
 }  // namespace
+
+const std::vector<CompositeInfo>& composites() {
+  static const std::vector<CompositeInfo> all = {
+      {"layer_norm_decomposed", {"mean_reduce", "sub", "pow", "add", "sqrt", "div", "mul"}, 7},
+  };
+  return all;
+}
+
+std::optional<std::vector<Candidate>> make_sequence(const std::string& name, GenContext& ctx) {
+  if (name == "layer_norm_decomposed") return layer_norm_decomposed(ctx);
+  return std::nullopt;
+}
 
 std::vector<std::string> maker_op_names() {
   std::vector<std::string> names;

@@ -161,6 +161,82 @@ TEST_CASE("the size limits and the allowed ops of the options hold") {
   }
 }
 
+// pow with a constant whole exponent on a base of any sign: the exponent a constant whose every
+// element is one k in [-3, 4], the base negative somewhere in some models, and away from 0
+// (|x| >= 1/8) wherever k < 0, so that the f64 value is finite.
+TEST_CASE("pow is built with a whole exponent on a base of any sign") {
+  GenOptions o;
+  o.ops = {"pow"};
+  int whole = 0, negative_base = 0, negative_exponent = 0;
+  for (uint64_t seed = kSeed; seed < kSeed + kModels; ++seed) {
+    const GeneratedModel m = generated(seed, o);
+    const Graph& g = m.model.graph;
+    auto info = infer_shapes(g);
+    REQUIRE(info);
+    // Every node's f64 value, to read the bases.
+    Graph all = g;
+    all.outputs.clear();
+    for (const Node& n : all.nodes) all.outputs.push_back({"v" + std::to_string(n.id), {n.id, 0}});
+    auto values = evaluate<double>(all, m.model.payload, m.inputs, EvalOptions{});
+    REQUIRE(values);
+    for (const Node& n : g.nodes) {
+      if (op_name(n.op) != "pow") continue;
+      const Node& e = g.nodes[static_cast<size_t>(n.inputs[1].node)];
+      const ParamEntry* k = std::holds_alternative<ConstAttrs>(e.op) ? m.model.payload.find(e.name, "value") : nullptr;
+      if (k == nullptr || k->tensor.values.empty()) continue;
+      const double v = k->tensor.values[0];
+      if (v != std::floor(v) || std::any_of(k->tensor.values.begin(), k->tensor.values.end(), [&](double x) { return x != v; }))
+        continue;  // a real exponent (its base is positive)
+      ++whole;  // or a real exponent that happens to be whole (-4, 4): its base is positive
+      const Tensor<double>& base = (*values)[static_cast<size_t>(n.inputs[0].node)];
+      for (double x : base.values())
+        if (v < 0) CHECK(std::abs(x) >= 0.125);
+      if (std::none_of(base.values().begin(), base.values().end(), [](double x) { return x < 0; })) continue;
+      ++negative_base;  // only a whole exponent has a base of any sign
+      CHECK((v >= -3 && v <= 4));
+      negative_exponent += v < 0;
+    }
+  }
+  CHECK(whole >= 50);
+  CHECK(negative_base >= 10);
+  CHECK(negative_exponent >= 10);
+}
+
+// The LayerNorm decomposition (a composite) is added whole or not at all, in its order, its nodes
+// counted against max_nodes; --ops may name it.
+TEST_CASE("the LayerNorm decomposition is built whole, as PyTorch exports it before opset 17") {
+  GenOptions o;
+  o.ops = {"layer_norm_decomposed"};
+  o.max_nodes = 9;
+  const std::vector<std::string> expected = {"mean_reduce", "sub", "pow", "mean_reduce", "add", "sqrt", "div", "mul", "add"};
+  int built = 0, affine = 0;
+  for (uint64_t seed = kSeed; seed < kSeed + 100; ++seed) {
+    const GeneratedModel m = generated(seed, o);
+    std::vector<std::string> ops;
+    for (const Node& n : m.model.graph.nodes)
+      if (!is_leaf(n)) ops.push_back(op_name(n.op));
+    INFO("seed " << seed);
+    if (ops.empty()) continue;  // the composite did not fit the drawn node count, or was refused
+    REQUIRE(ops.size() >= 7);
+    REQUIRE(ops.size() <= 9);
+    CHECK(std::equal(ops.begin(), ops.end(), expected.begin()));
+    ++built;
+    affine += ops.size() > 7;
+    // The exponent is the constant 2 and the epsilon a positive constant of one element.
+    for (const Node& n : m.model.graph.nodes) {
+      if (op_name(n.op) != "pow" && !(op_name(n.op) == "add" && op_name(m.model.graph.nodes[static_cast<size_t>(n.inputs[0].node)].op) == "mean_reduce"))
+        continue;
+      const ParamEntry* c = m.model.payload.find(m.model.graph.nodes[static_cast<size_t>(n.inputs[1].node)].name, "value");
+      REQUIRE(c != nullptr);
+      REQUIRE(c->tensor.values.size() == 1);
+      if (op_name(n.op) == "pow") CHECK(c->tensor.values[0] == 2.0);
+      else CHECK((c->tensor.values[0] == 0x1p-10 || c->tensor.values[0] == static_cast<double>(1e-5f)));
+    }
+  }
+  CHECK(built >= 20);
+  CHECK(affine >= 5);
+}
+
 TEST_CASE("options that admit no model are errors") {
   Choices c = Choices::fresh(1);
   GenOptions unknown;
