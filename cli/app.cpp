@@ -5,6 +5,7 @@
 
 #include "checker/check_model.hpp"
 #include "cli/commands.hpp"
+#include "cli/manual.hpp"
 #include "cli/model_files.hpp"
 #include "formats/writers.hpp"
 #include "properties/generate.hpp"
@@ -49,7 +50,7 @@ CLI::Option* add_engine(CLI::App* cmd, EngineChoice& target, const std::vector<s
 int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   CLI::App app{"nnref: a reference interpreter for neural-network model files"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "nnref 0.1");
+  app.set_version_flag("--version", "nnref " NNREF_VERSION);
 
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "evaluate a model on inputs with the reference oracle");
@@ -203,6 +204,16 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 
   auto run_nac = add_nac_command(app);
   auto run_hw = add_hw_command(app);
+  // Hidden (no group): the man page and the bash completion, written from this app so that they
+  // cannot drift from --help (cli/manual.hpp; the build writes build/nnref.1 with them).
+  app.add_flag_callback("--man-page", [&app, &out] {
+       out << man_page(app, NNREF_VERSION);
+       throw CLI::Success();
+     })->group("");
+  app.add_flag_callback("--bash-completion", [&app, &out] {
+       out << bash_completion(app);
+       throw CLI::Success();
+     })->group("");
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {

@@ -1,19 +1,38 @@
 #!/usr/bin/env bash
-# Installs every Debian package nnref needs. Idempotent: when all are present it does nothing.
+# Installs the Debian packages nnref needs. Idempotent: when all are present it does nothing.
+#   install-deps.sh nnref     building and running the nnref binary alone (scripts/demo.sh)
+#   install-deps.sh package   that, and building its Debian package (scripts/package.sh)
+#   install-deps.sh [all]     that, and the tests, the benchmarks and the fuzz harnesses (scripts/test.sh)
 set -euo pipefail
 
-packages=(
+# The nnref binary: the compiler and build tools, and the libraries it links (the -dev packages
+# bring the runtime libraries the binary needs, which the Debian package depends on).
+nnref_packages=(
   cmake ninja-build g++ pkg-config
-  libz3-dev libboost-dev libmpfr-dev libmpfi-dev libgmp-dev
-  librapidcheck-dev catch2 libhwy-dev
+  libz3-dev libboost-dev libmpfr-dev libmpfi-dev libgmp-dev libhwy-dev
   libzip-dev zlib1g-dev nlohmann-json3-dev libcli11-dev
-  libonnx-dev libprotobuf-dev protobuf-compiler   # the ONNX front-end (formats/onnx)
+  libonnx-dev libprotobuf-dev   # the ONNX front-end (formats/onnx)
+)
+# The Debian package (CPack's DEB generator with CPACK_DEBIAN_PACKAGE_SHLIBDEPS).
+package_packages=(
+  dpkg-dev file   # dpkg-shlibdeps; file, with which CPack finds the ELF files to give it
+)
+# The tests (ctest), the benchmarks (bench/) and the libFuzzer harnesses (fuzz/).
+test_packages=(
+  librapidcheck-dev catch2
   libonnx-testdata python3-onnx   # the ONNX backend node tests (scripts/onnx_node_tests.py)
   python3-numpy python3-jsonschema
   python3-torch   # the float32 peers of the conform tests (scripts/float32_peers.py)
   libdnnl-dev     # oneDNN 2.6, a peer of bench/fastpath_bench (bench/README.md)
   clang libclang-rt-dev   # the libFuzzer harnesses (fuzz/, scripts/fuzz_smoke.sh): libFuzzer, ASan, UBSan
 )
+
+case "${1:-all}" in
+  nnref) packages=("${nnref_packages[@]}") ;;
+  package) packages=("${nnref_packages[@]}" "${package_packages[@]}") ;;
+  all) packages=("${nnref_packages[@]}" "${package_packages[@]}" "${test_packages[@]}") ;;
+  *) echo "usage: $0 [nnref|package|all]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

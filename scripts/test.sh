@@ -2,9 +2,11 @@
 # Installs, builds, runs the libFuzzer smoke run (docs/testing.md), and runs every test with ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh all
 # -O2 without debug information (CMake's Release is -O3, slower to compile): CI's 30 minutes on
-# 2 cores (docs/testing.md, "Why a minute").
-bash scripts/build.sh -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG"
+# 2 cores (docs/testing.md, "Why a minute"). The tests and benchmarks are turned on explicitly: a
+# build/ configured by scripts/demo.sh or scripts/package.sh has them off.
+bash scripts/build.sh -DNNREF_BUILD_TESTS=ON -DNNREF_BUILD_BENCH=ON \
+  -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG"
 bash scripts/fuzz_smoke.sh
 ctest --test-dir build --output-on-failure --parallel "$(nproc)"
