@@ -142,11 +142,12 @@ std::string man_page(const CLI::App& app, const std::string& version) {
   }
   for (const CLI::App* sub : visible_subcommands(app)) man_command(out, fmt, *sub, "nnref " + sub->get_name());
   out << ".SH EXIT STATUS\n"
-      << ".TP\n" << kExitOk << "\nsuccess: the model is valid, the check proved everything, the output conforms\n"
-      << ".TP\n" << kExitInvalid << "\nthe model is invalid, or a check or a conformance judgement failed\n"
-      << ".TP\n" << kExitUsage << "\na usage or input/output error\n"
+      << ".TP\n" << kExitOk << "\nfine (warnings may have been printed)\n"
+      << ".TP\n" << kExitInvalid << "\nthe model is invalid, or a check failed\n"
+      << ".TP\n" << kExitUsage << "\nusage error (unknown option, missing argument) or input/output error\n"
       << ".TP\n" << kExitBindingsNotChecked
-      << "\n(check) everything checked was proved, but the bindings were not checked: the weights do not exist\n"
+      << "\ncheck only: everything checked was proved, but the weights do not exist yet, so the bindings of the "
+         "parameters were not checked\n"
       << ".SH SEE ALSO\n"
       << "The documentation installed with nnref, in share/doc/nnref under its installation prefix "
          "(/usr/share/doc/nnref from the Debian package): README.md, docs/cli.md (every subcommand, option, "
