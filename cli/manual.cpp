@@ -84,7 +84,10 @@ void man_options(std::ostream& out, const CLI::Formatter& fmt, const CLI::App& a
     } else {
       for (const std::string& n : option_names(*opt)) names += (names.empty() ? "" : ", ") + n;
     }
-    out << ".TP\n\\fB" << roff(names) << "\\fR" << roff(fmt.make_option_opts(opt)) << "\n"
+    // \: after each comma lets a long list of choices (fuzz --ops) break across lines.
+    std::string opts;
+    for (char c : roff(fmt.make_option_opts(opt))) opts += c == ',' ? std::string(",\\:") : std::string(1, c);
+    out << ".TP\n\\fB" << roff(names) << "\\fR" << opts << "\n"
         << roff(opt->get_description()) << "\n";
   }
 }

@@ -10,8 +10,8 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 subcommands_of() { "$nnref" "$@" --help | awk '/^Subcommands:/ {s = 1; next} /^[^ ]/ {s = 0} s && NF {print $1}'; }
 options_of() { "$nnref" "$@" --help | grep -oE '^  (-[[:alnum:]],)?--[[:alnum:]-]+' | sed -E 's/^  (-[[:alnum:]],)?//'; }
-# One command's section of the man page, its minus signs unescaped.
-section_of() { sed 's/\\-/-/g' "$man" | awk -v h=".SS \"nnref $*\"" '$0 == h {s = 1; next} /^\.S[SH] / {s = 0} s'; }
+# One command's section of the man page, its minus signs unescaped and font changes removed.
+section_of() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$man" | awk -v h=".SS \"nnref $*\"" '$0 == h {s = 1; next} /^\.S[SH] / {s = 0} s'; }
 mentions() { grep -qE -- "(^|[^[:alnum:]-])$1([^[:alnum:]-]|\$)"; }
 
 # shellcheck source=/dev/null
