@@ -26,7 +26,7 @@ if command -v dpkg-shlibdeps >/dev/null && command -v cpack >/dev/null; then
   deb=$(ls "$scratch"/package/nnref_*_*.deb)
   depends=$(dpkg-deb --field "$deb" Depends)
   echo "$(basename "$deb"): Depends: $depends"
-  for lib in libz3 libmpfi libmpfr libgmp libzip libprotobuf libonnx libhwy libstdc++6 libc6; do
+  for lib in libz3 libmpfi libmpfr libzip libprotobuf libonnx libhwy libstdc++6 libc6; do
     grep -q "$lib" <<<"$depends" || fail "the package does not depend on $lib"
   done
   contents=$(dpkg-deb --contents "$deb")
