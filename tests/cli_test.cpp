@@ -26,6 +26,20 @@ TEST_CASE("cli: usage errors exit 2, help exits 0") {
   }
 }
 
+TEST_CASE("cli: the hidden --man-page and --bash-completion print the manual from the CLI, and --help hides them") {
+  Run man = nnref_cli({"--man-page"});
+  CHECK(man.code == 0);
+  CHECK(man.out.find(".TH NNREF 1") != std::string::npos);
+  CHECK(man.out.find(".SS \"nnref nac compile\"") != std::string::npos);
+  Run completion = nnref_cli({"--bash-completion"});
+  CHECK(completion.code == 0);
+  CHECK(completion.out.find("complete -F _nnref nnref") != std::string::npos);
+  Run help = nnref_cli({"--help"});
+  CHECK(help.code == 0);
+  CHECK(help.out.find("--man-page") == std::string::npos);
+  CHECK(help.out.find("--bash-completion") == std::string::npos);
+}
+
 TEST_CASE("cli: run prints the class scores and writes them") {
   test::TempDir tmp("cli_run");
   const fs::path& dir = tmp.path;
