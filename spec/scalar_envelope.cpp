@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <string>
+#include <utility>
 
 #include <mpfi.h>
 
@@ -33,6 +36,25 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 double mag(const Envelope& e) { return std::max(std::abs(e.lo), std::abs(e.hi)); }
 
+bool finite(const Envelope& e) { return std::isfinite(e.lo) && std::isfinite(e.hi); }
+
+thread_local std::string first_lost;
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+std::string text(const Envelope& e) { return "[" + num(e.lo) + ", " + num(e.hi) + "]"; }
+
+// The result of an operation on a finite operand, with a note when it bounds nothing on a side;
+// `why()` words the note, built only then (almost no operation loses a bound).
+template <class Why>
+Envelope checked(Envelope r, const Envelope& operand, Why&& why) {
+  if (finite(operand) && !finite(r)) envelope::note_lost(why() + " " + text(operand));
+  return r;
+}
+
 // γ(k) = k·u/(1 − k·u), infinite when k·u ≥ 1 (no bound holds then).
 double gamma(double k, double u) { return k * u < 1 ? k * u / (1 - k * u) : kInf; }
 
@@ -53,6 +75,33 @@ Envelope product(const Envelope& a, const Envelope& b) {
 }
 
 using MpfiFn = int (*)(mpfi_ptr, mpfi_srcptr);
+
+const char* fn_name(envelope::Fn f) {
+  using F = envelope::Fn;
+  switch (f) {
+    case F::Exp: return "exp";
+    case F::Log: return "log";
+    case F::Log2: return "log2";
+    case F::Sqrt: return "sqrt";
+    case F::Rsqrt: return "rsqrt";
+    case F::Tanh: return "tanh";
+    case F::Sigmoid: return "sigmoid";
+    case F::Softplus: return "softplus";
+    case F::Sin: return "sin";
+    case F::Cos: return "cos";
+    case F::Tan: return "tan";
+    case F::Sinh: return "sinh";
+    case F::Cosh: return "cosh";
+    case F::Asin: return "asin";
+    case F::Acos: return "acos";
+    case F::Atan: return "atan";
+    case F::Asinh: return "asinh";
+    case F::Acosh: return "acosh";
+    case F::Atanh: return "atanh";
+    case F::Erf: return "erf";
+  }
+  return "?";
+}
 
 int sigmoid(mpfi_ptr r, mpfi_srcptr x) {  // 1/(1 + exp(−x)): x occurs once, so the image is exact
   mpfi_neg(r, x);
@@ -112,6 +161,73 @@ Envelope image(MpfiFn f, const Envelope& x) {
   return r;
 }
 
+// A whole-number exponent a runtime may meet by multiplication: read exactly, |n| ≤ 2^20.
+std::optional<int64_t> whole_exponent(const Envelope& y) {
+  if (!(y.lo == y.hi) || !(std::abs(y.lo) <= 0x1p20) || y.lo != std::nearbyint(y.lo)) return std::nullopt;
+  return static_cast<int64_t>(y.lo);
+}
+
+// v^m (m ≥ 1) rounded toward rnd, exactly as MPFR rounds it into a double.
+double power(double v, int64_t m, mpfr_rnd_t rnd) {
+  mpfr_t r;
+  mpfr_init2(r, 53);
+  mpfr_set_d(r, v, MPFR_RNDN);  // exact
+  mpfr_pow_ui(r, r, static_cast<unsigned long>(m), rnd);
+  const double d = mpfr_get_d(r, rnd);
+  mpfr_clear(r);
+  return d;
+}
+
+// The exact image of x^m over the envelope (m ≥ 1), rounded outward: monotone for odd m, and for
+// even m the power of the magnitudes, 0 at its least when x holds 0.
+Envelope power_image(const Envelope& x, int64_t m) {
+  if (m % 2 == 1) return {power(x.lo, m, MPFR_RNDD), power(x.hi, m, MPFR_RNDU)};
+  if (x.lo >= 0) return {power(x.lo, m, MPFR_RNDD), power(x.hi, m, MPFR_RNDU)};
+  if (x.hi <= 0) return {power(-x.hi, m, MPFR_RNDD), power(-x.lo, m, MPFR_RNDU)};
+  return {0.0, power(mag(x), m, MPFR_RNDU)};
+}
+
+// x^n for a whole n: a runtime's powf within the ulp allowance, or a product of k = |n| factors in
+// any tree, then for n < 0 one division; the larger allowance covers both.
+// n > 0: the product errs by γ(k − 1)·|x^k| plus, for partial products rounded in the subnormal
+// range, (k − 1)·tiny·B·(1 + γ(k)) with B = max(1, |x|)^k (Product::finish's argument).
+// n < 0: with |x^k| ≥ 2·tiny no partial product is subnormal (each lies between 1 and x^k), so the
+// power is p(1 + θ), |θ| ≤ γ(k − 1), and its reciprocal, rounded once, 1/p within γ(2k − 1)
+// relative; a power that may be smaller leaves its reciprocal anything up to ∞. A power past the
+// largest finite number overflows to ∞, and its reciprocal is 0.
+Envelope whole_power(const Envelope& x, int64_t n) {
+  const RuntimeModel& m = current_runtime();
+  if (n == 0) return Envelope(1.0);  // pow(x, 0) is 1 for every x, NaN included
+  const Envelope b = flushed(x);
+  if (n == 1) return b;
+  const double k = std::abs(static_cast<double>(n));
+  const double bound = power(std::max(1.0, mag(b)), static_cast<int64_t>(k), MPFR_RNDU);
+  const Envelope p = power_image(b, static_cast<int64_t>(k));
+  Envelope r = p;
+  double rel = gamma(k - 1, m.u), extra = (k - 1) * m.tiny * bound * (1 + gamma(k, m.u)) + m.tiny;
+  if (n < 0) {
+    const double least = p.lo > 0 ? p.lo : p.hi < 0 ? -p.hi : 0.0;
+    if (!(least >= 2 * m.tiny)) {
+      if (finite(b))
+        envelope::note_lost("pow: the base's envelope " + text(b) +
+                            (least == 0 ? " holds 0" : " holds values whose power is subnormal") + " and the exponent " +
+                            std::to_string(n) + " is negative");
+      return {-kInf, kInf};
+    }
+    r = {std::nextafter(1 / p.hi, -kInf), std::nextafter(1 / p.lo, kInf)};
+    if (bound > m.max_finite) r = envelope::hull(r, Envelope(0.0));
+    rel = gamma(2 * k - 1, m.u);
+    extra = m.tiny;  // the quotient rounded in the subnormal range
+  }
+  rel = std::max(rel, 2 * m.ulps * m.u) * (1 + kOwnRounding) + kOwnRounding;
+  const double d = rel * mag(r) + extra;
+  Envelope e{r.lo - d, r.hi + d};
+  if (n > 0 && n % 2 == 0) e.lo = std::max(e.lo, 0.0);  // an even power is never negative
+  if (e.hi > m.max_finite) e.hi = kInf;
+  if (e.lo < -m.max_finite) e.lo = -kInf;
+  return checked(e, b, [&] { return "pow: the power passes the largest finite " + m.name + " number:"; });
+}
+
 }  // namespace
 
 std::optional<RuntimeModel> runtime_model(const std::string& name, double ulps) {
@@ -130,6 +246,11 @@ RuntimeScope::~RuntimeScope() { active = previous_; }
 
 namespace envelope {
 
+void note_lost(const std::string& why) {
+  if (first_lost.empty()) first_lost = why;
+}
+std::string take_lost() { return std::exchange(first_lost, {}); }
+
 bool isnan(const Envelope& e) { return std::isnan(e.lo) || std::isnan(e.hi); }
 
 Envelope hull(const Envelope& a, const Envelope& b) {
@@ -140,12 +261,13 @@ Envelope hull(const Envelope& a, const Envelope& b) {
 Envelope widen(Envelope e, double k) {
   if (isnan(e)) return e;
   const RuntimeModel& m = current_runtime();
+  const Envelope unwidened = e;
   const double d = (k * m.u + kOwnRounding) * mag(e) + m.tiny;
   e.lo -= d;
   e.hi += d;
   if (e.hi > m.max_finite) e.hi = kInf;
   if (e.lo < -m.max_finite) e.lo = -kInf;
-  return e;
+  return checked(e, unwidened, [&] { return "the result passes the largest finite " + m.name + " number:"; });
 }
 
 // Rounding by the runtime: each of the n products and n additions (init counts as a term) within
@@ -154,15 +276,21 @@ Envelope widen(Envelope e, double k) {
 // arithmetic: midpoint and radius of each operand within 2^-52 relative, so the midpoint products'
 // balls may miss by 2^-50·(mag + rad) in all; the sums of mid, mag, rad and flush are within
 // γ_double(n+1) of the exact sums; one outward step on each side covers the final subtraction.
-Envelope finish_dot(int64_t n, double mid, double mag, double rad, double flush) {
+Envelope finish_dot(int64_t n, double mid, double mag, double rad, double flush, KnownSigns signs) {
   const RuntimeModel& m = current_runtime();
   const double k = static_cast<double>(n) + 1;
   const double own = gamma(k + 4, 0x1p-53);
   const double runtime = gamma(k, m.u) * (mag + rad) + m.tiny * (flush + 2 * k);
   const double r = (rad + runtime) * (1 + own) + (own + 0x1p-50) * (mag + rad) + 0x1p-1074;
   Envelope e{std::nextafter(mid - r, -kInf), std::nextafter(mid + r, kInf)};
+  if (signs.nonneg) e.lo = std::max(e.lo, 0.0);
+  if (signs.nonpos) e.hi = std::min(e.hi, 0.0);
   if (e.hi > m.max_finite) e.hi = kInf;
   if (e.lo < -m.max_finite) e.lo = -kInf;
+  if (std::isfinite(mid) && std::isfinite(mag) && std::isfinite(rad) && !finite(e))
+    note_lost(std::isinf(gamma(k, m.u)) ? "a sum of " + std::to_string(n + 1) + " terms: " + std::to_string(n + 1) +
+                                              "·u ≥ 1 in " + m.name + ", no rounding bound holds"
+                                        : "a sum passes the largest finite " + m.name + " number");
   return e;
 }
 
@@ -172,15 +300,24 @@ Envelope apply(Fn f, const Envelope& x) {
   // sqrt is correctly rounded (IEEE 754); the others get the ulp allowance. An ulp of a normal
   // result y is at most 2u·|y|.
   const double k = f == Fn::Sqrt ? 1.0 : 2 * m.ulps;
-  return widen(image(mpfi_function(f), flushed(x)), k);
+  const Envelope exact = checked(image(mpfi_function(f), flushed(x)), x, [&] {
+    return std::string(fn_name(f)) + ": the operand's envelope leaves the function's domain or range:";
+  });
+  return widen(exact, k);
 }
 
-// x^y = exp(y·log x) for x > 0 (the runtime's powf within the ulp allowance); a base that may be
-// 0 or negative leaves the envelope unbounded.
+// x^y: for a whole-number exponent, whole_power (any sign of x); otherwise exp(y·log x), which
+// needs x > 0, or x ≥ 0 with y > 0 (0^y = 0); elsewhere a negative base may give NaN.
 Envelope pow(const Envelope& x, const Envelope& y) {
   if (isnan(x) || isnan(y)) return isnan(x) ? x : y;
+  if (const auto n = whole_exponent(y)) return whole_power(x, *n);
   const Envelope b = flushed(x);
-  if (!(b.lo > 0)) return {-kInf, kInf};
+  if (!(b.lo > 0 || (b.lo >= 0 && y.lo > 0))) {
+    if (finite(b) && finite(y))
+      note_lost("pow: the base's envelope " + text(b) + " reaches " + (b.lo < 0 ? "below 0" : "0") +
+                " and the exponent " + text(y) + " is not a whole number" + (b.lo < 0 ? "" : " > 0"));
+    return {-kInf, kInf};
+  }
   mpfi_t vx, vy;
   mpfi_init2(vx, 64);
   mpfi_init2(vy, 64);
@@ -192,7 +329,7 @@ Envelope pow(const Envelope& x, const Envelope& y) {
   const Envelope r{mpfr_get_d(&vx->left, MPFR_RNDD), mpfr_get_d(&vx->right, MPFR_RNDU)};
   mpfi_clear(vx);
   mpfi_clear(vy);
-  return widen(r, 2 * current_runtime().ulps);
+  return widen(checked(r, b, [] { return std::string("pow: the power of the base's envelope"); }), 2 * current_runtime().ulps);
 }
 
 // A runtime multiplies the n factors x̂ᵢ (each in its envelope; a subnormal one may be read as 0)
@@ -214,7 +351,12 @@ Envelope Product::finish() const {
   if (isnan(p_) || n_ <= 1) return p_;  // no multiplication: the factor itself (1·x is exact in double)
   const RuntimeModel& m = current_runtime();
   const double k = static_cast<double>(n_);
-  if (!(bound_ * (1 + gamma(k, m.u)) * (1 + gamma(k + 2, 0x1p-53)) <= m.max_finite)) return {-kInf, kInf};
+  if (!(bound_ * (1 + gamma(k, m.u)) * (1 + gamma(k + 2, 0x1p-53)) <= m.max_finite)) {
+    if (finite(p_))
+      note_lost("a product of " + std::to_string(n_) + " factors: a partial product may pass the largest finite " +
+                m.name + " number");
+    return {-kInf, kInf};
+  }
   const double own = gamma(k + 2, 0x1p-53);
   const double r = (gamma(k - 1, m.u) * mag(p_) + (k - 1) * m.tiny * bound_ * (1 + gamma(k, m.u))) * (1 + own) +
                    own * mag(p_) + 0x1p-1074;
@@ -244,20 +386,31 @@ Envelope from_decimal(const std::string& s) { return widen(Envelope(std::strtod(
 
 }  // namespace envelope
 
+namespace {
+
+// The runtime's rounding of an addition, subtraction or multiplication whose exact image is `r`.
+// An image that is exactly 0 (x − x, 0·y: in double, a sum is 0 only when exact, and a product
+// that underflows to 0 is far below float32's half subnormal) is 0 in every runtime: 0 is not
+// rounded, flushed or otherwise moved. Anything else is rounded once.
+Envelope rounded(const Envelope& r) { return r.lo == 0 && r.hi == 0 ? r : envelope::widen(r, 1); }
+
+}  // namespace
+
 Envelope operator+(const Envelope& a, const Envelope& b) {
   const Envelope x = flushed(a), y = flushed(b);
-  return envelope::widen({x.lo + y.lo, x.hi + y.hi}, 1);
+  return rounded({x.lo + y.lo, x.hi + y.hi});
 }
 Envelope operator-(const Envelope& a, const Envelope& b) {
   const Envelope x = flushed(a), y = flushed(b);
-  return envelope::widen({x.lo - y.hi, x.hi - y.lo}, 1);
+  return rounded({x.lo - y.hi, x.hi - y.lo});
 }
-Envelope operator*(const Envelope& a, const Envelope& b) {
-  return envelope::widen(product(flushed(a), flushed(b)), 1);
-}
+Envelope operator*(const Envelope& a, const Envelope& b) { return rounded(product(flushed(a), flushed(b))); }
 Envelope operator/(const Envelope& a, const Envelope& b) {
   const Envelope d = flushed(b);
-  if (d.lo <= 0 && d.hi >= 0) return {-kInf, kInf};  // the divisor may be 0
+  if (d.lo <= 0 && d.hi >= 0) {  // the divisor may be 0
+    if (finite(a) && finite(d)) envelope::note_lost("division: the divisor's envelope " + text(d) + " contains 0");
+    return {-kInf, kInf};
+  }
   return envelope::widen(product(flushed(a), {1 / d.hi, 1 / d.lo}), 3);
 }
 

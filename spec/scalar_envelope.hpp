@@ -6,6 +6,8 @@
 //   ÷                by 3u·|result| (a runtime may multiply by a rounded reciprocal)
 //   sqrt             by u·|result| (IEEE 754 rounds it correctly)
 //   exp, log, tanh, sigmoid, rsqrt, softplus, sin, ..., pow: by `ulps` units in the last place
+//   pow with a whole-number exponent n: the exact image of x^n (any sign of x), widened by the
+//                    larger of the ulp allowance and γ(|n|) (a product of |n| factors, then 1/·)
 //   sum, dot of n terms with init: Σ of the terms' envelopes, widened by γ(n+1)·Σ|terms| with
 //                    γ(k) = k·u/(1 − k·u), whatever the order (Higham, Accuracy and Stability, §3.1)
 //   max, min, relu, floor, ceil, sign, abs, negation: exact images (no rounding)
@@ -64,14 +66,29 @@ Envelope operator/(const Envelope& a, const Envelope& b);
 inline Envelope operator-(const Envelope& a) { return {-a.hi, -a.lo}; }
 
 namespace envelope {
+// Why an envelope lost a bound: an operation whose operands were finite notes, where its result
+// gets a side that bounds nothing (NaN or infinite), what happened ("pow: the base's envelope
+// reaches below 0 and the exponent is not a whole number"). The first note on this thread since
+// the last take_lost() is kept; conform names it at the first node that lost a bound.
+void note_lost(const std::string& why);
+std::string take_lost();
 // [lo − d, hi + d], d = (k·u + 2^-48)·max(|lo|, |hi|) + tiny; a side past the largest finite
 // number becomes infinite.
 Envelope widen(Envelope e, double k);
 Envelope hull(const Envelope& a, const Envelope& b);
 bool isnan(const Envelope& e);
 // The sum's envelope from the accumulated midpoint, Σ|midpoint products|, Σ radii and
-// Σ operand magnitudes (for flushed subnormals) of n terms; see Envelope's dot below.
-Envelope finish_dot(int64_t n, double mid, double mag, double rad, double flush);
+// Σ operand magnitudes (for flushed subnormals) of n terms; see Envelope's dot below. The signs
+// every term (and the initial value) is known to have: a float sum of terms that are all ≥ 0 is
+// ≥ 0 in any order, so the side that midpoint and radius would carry past 0 stops there.
+struct KnownSigns {
+  bool nonneg = true, nonpos = true;
+  void add_product(const Envelope& a, const Envelope& b) {
+    nonneg = nonneg && ((a.lo >= 0 && b.lo >= 0) || (a.hi <= 0 && b.hi <= 0));
+    nonpos = nonpos && ((a.lo >= 0 && b.hi <= 0) || (a.hi <= 0 && b.lo >= 0));
+  }
+};
+Envelope finish_dot(int64_t n, double mid, double mag, double rad, double flush, KnownSigns signs);
 // The runtime's transcendental f, from MPFI's enclosure of f's image: see scalar_envelope.cpp.
 enum class Fn { Exp, Log, Log2, Sqrt, Rsqrt, Tanh, Sigmoid, Softplus, Sin, Cos, Tan, Sinh, Cosh, Asin, Acos, Atan,
                 Asinh, Acosh, Atanh, Erf };
@@ -173,8 +190,11 @@ struct ScalarOps<Envelope> {
   static E dot(int64_t n, X&& x, W&& w, const E& init) {
     double mid = 0.5 * init.lo + 0.5 * init.hi, rad = 0.5 * init.hi - 0.5 * init.lo;
     double mag = std::abs(mid), flush = 0;
+    envelope::KnownSigns signs;
+    signs.add_product(init, E(1.0));
     for (int64_t i = 0; i < n; ++i) {
       const E &a = x(i), &b = w(i);
+      signs.add_product(a, b);
       const double am = 0.5 * a.lo + 0.5 * a.hi, ar = 0.5 * a.hi - 0.5 * a.lo;
       const double bm = 0.5 * b.lo + 0.5 * b.hi, br = 0.5 * b.hi - 0.5 * b.lo;
       const double p = am * bm;
@@ -183,7 +203,7 @@ struct ScalarOps<Envelope> {
       rad += ar * std::abs(bm) + std::abs(am) * br + ar * br;
       flush += std::abs(am) + ar + std::abs(bm) + br;
     }
-    return envelope::finish_dot(n, mid, mag, rad, flush);
+    return envelope::finish_dot(n, mid, mag, rad, flush, signs);
   }
   template <class Term>
   static E prod(int64_t n, Term&& term) {

@@ -15,6 +15,12 @@ namespace nnref {
 using Interval = boost::multiprecision::number<boost::multiprecision::mpfi_float_backend<18>,
                                                boost::multiprecision::et_off>;
 
+// x^y enclosed: for a whole-number exponent the exact image of x^n, any sign of x (1/x^|n| over an
+// x that holds 0 is MPFI's [−∞, ∞]); otherwise exp(y·log x) where x > 0, or x ≥ 0 with y > 0;
+// NaN where a negative base meets an exponent that is not a whole number (no real value).
+// Never throws (Boost's pow asks the sign of x, which an interval across 0 does not have).
+Interval interval_pow(const Interval& x, const Interval& y);
+
 template <>
 struct ScalarOps<Interval> {
   using I = Interval;
@@ -57,7 +63,7 @@ struct ScalarOps<Interval> {
     mpfr_erf(&r.backend().data()->right, &x.backend().data()->right, MPFR_RNDU);
     return r;
   }
-  static I pow(const I& x, const I& y) { return boost::multiprecision::pow(x, y); }
+  static I pow(const I& x, const I& y) { return interval_pow(x, y); }
   static bool isnan(const I& x) { return mpfi_nan_p(x.backend().data()) != 0; }
   // max and min are monotone in each operand: the interval of their values is that of the
   // endpoints'. A NaN operand gives NaN, as for points.

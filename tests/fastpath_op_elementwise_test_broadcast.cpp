@@ -99,6 +99,8 @@ TEST_CASE("fastpath pow: negative bases with integer exponents, by hand") {
   CHECK(z[5] == 64);
   CHECK(z[6] == -0.125f);
   CHECK(std::isnan(z[7]));
+  // A whole exponent bounds the envelope for either sign of the base: the answers lie inside it.
+  test::check_fast_op(a, {test::tensor(Shape::of({3, 1}), {-2, -8, -0.75}), test::tensor(Shape::of({5}), {3, 2, -1, -2, 4})});
 }
 
 TEST_CASE("fastpath add_n: 2, 3 and 7 inputs in several shapes inside the envelope") {

@@ -414,13 +414,10 @@ struct Findings {
 
 std::string fill_name(const Edge& a, const Edge& b) { return std::string("(") + a.name + ", " + b.name + ")"; }
 
-// Which scalars a check runs: both, or one alone (a scalar whose fix is pending, below).
-enum class Scalars { Both, IntervalOnly, EnvelopeOnly };
-
 // Every fill of one case through the scalars: exceptions, disorder, and enclosures of the same
 // exact results that do not meet.
 template <class A>
-void check_case(const std::string& name, const Case<A>& k, Scalars which, Findings& found) {
+void check_case(const std::string& name, const Case<A>& k, Findings& found) {
   std::vector<Shape> shapes;
   std::vector<ElemKind> kinds;
   for (const Operand& o : k.inputs) {
@@ -432,8 +429,8 @@ void check_case(const std::string& name, const Case<A>& k, Scalars which, Findin
   REQUIRE(c.ok());
   const size_t n = kEdges.size();
   std::vector<std::pair<std::string, std::vector<Run>>> runs;  // per scalar, per fill (a, b) at a·n + b
-  if (which != Scalars::EnvelopeOnly) runs.emplace_back("Interval", std::vector<Run>(n * n));
-  if (which != Scalars::IntervalOnly) runs.emplace_back("Envelope", std::vector<Run>(n * n));
+  runs.emplace_back("Interval", std::vector<Run>(n * n));
+  runs.emplace_back("Envelope", std::vector<Run>(n * n));
   for (auto& [scalar, fills] : runs)
     for (size_t a = 0; a < n; ++a)
       for (size_t b = 0; b < n; ++b) {
@@ -471,7 +468,7 @@ void check_case(const std::string& name, const Case<A>& k, Scalars which, Findin
 }
 
 // Every case of every prototype named `name`; an op without a table of cases does not compile.
-Findings check_op(const std::string& name, Scalars which) {
+Findings check_op(const std::string& name) {
   const std::optional<OpAttrs> proto = op_by_name(name);
   REQUIRE(proto);
   Findings found;
@@ -480,34 +477,17 @@ Findings check_op(const std::string& name, Scalars which) {
         const auto table = cases(a);
         INFO(name << " has no case");
         CHECK_FALSE(table.empty());
-        for (const auto& k : table) check_case(name, k, which, found);
+        for (const auto& k : table) check_case(name, k, found);
       },
       *proto);
   return found;
-}
-
-// Ops whose Interval still fails inside spec/scalar_interval.hpp, whose fix is the lead's (issue
-// 28): Boost's pow throws "Sign of interval is ambiguous" on a base or exponent that holds 0 or is
-// NaN, and gives 0 for 0 to a negative power. Their Envelope is checked with the others; their
-// Interval by a case that may fail. Remove a name once its scalar is fixed.
-const std::vector<std::string> kIntervalFixPending = {"pow"};
-
-bool interval_pending(const std::string& name) {
-  return std::find(kIntervalFixPending.begin(), kIntervalFixPending.end(), name) != kIntervalFixPending.end();
 }
 
 }  // namespace
 
 TEST_CASE("every op over Interval and Envelope on the edges of the reals: no exception, sound enclosures") {
   const std::string name = GENERATE(from_range(all_op_names()));
-  const Findings found = check_op(name, interval_pending(name) ? Scalars::EnvelopeOnly : Scalars::Both);
-  INFO(found.report());
-  CHECK(found.lines.empty());
-}
-
-TEST_CASE("ops whose Interval fails on the edges of the reals, until the lead's fix lands", "[!mayfail]") {
-  const std::string name = GENERATE(from_range(kIntervalFixPending));
-  const Findings found = check_op(name, Scalars::IntervalOnly);
+  const Findings found = check_op(name);
   INFO(found.report());
   CHECK(found.lines.empty());
 }

@@ -207,3 +207,94 @@ TEST_CASE("envelope and interval: erf within the ulp allowance of the exact valu
   CHECK(r.lo == -2.0);
   CHECK(r.hi == 4.0);
 }
+
+namespace {
+
+// Every float32 value x^n may be computed as in a correct runtime: powf (glibc's, correctly
+// rounded here) and the left-to-right product of |n| factors, inverted for n < 0.
+std::vector<float> float32_powers(float x, int n) {
+  float p = 1.0f;
+  for (int i = 0; i < std::abs(n); ++i) p *= x;
+  return {std::pow(x, static_cast<float>(n)), n < 0 ? 1.0f / p : p};
+}
+
+}  // namespace
+
+TEST_CASE("envelope: pow with a whole exponent is bounded for a base of either sign, and holds float32's answers") {
+  for (const int n : {2, 3, 4, -1, -2, -3}) {
+    for (const float x : {-2.0f, -0.75f, -0.1f, 0.3f, 1.5f, 3.0f}) {
+      INFO("x = " << x << ", n = " << n);
+      const Envelope e = sc::pow(Envelope(double(x)), Envelope(double(n)));
+      REQUIRE(sc::enclosure(e).bounded());
+      const double exact = std::pow(double(x), n);
+      CHECK(e.lo <= exact);
+      CHECK(exact <= e.hi);
+      for (float y : float32_powers(x, n)) {
+        CHECK(e.lo <= y);
+        CHECK(y <= e.hi);
+      }
+      // Within the allowance: 4 ulps (8u) or γ(2|n| − 1), whichever is larger, and a little more.
+      const double allowance = std::max(8.0, 2.0 * std::abs(n) - 1) * 0x1p-24 * std::abs(exact);
+      CHECK(e.hi - e.lo <= 2.01 * allowance + 1e-37);
+    }
+  }
+  // An even power of an envelope across 0 is [0, max²]: never below 0, as x·x in float32 is not.
+  const Envelope sq = sc::pow(Envelope(-2.0, 1.5), Envelope(2.0));
+  CHECK(sq.lo == 0.0);
+  CHECK(sq.hi >= 4.0);
+  CHECK(sq.hi <= 4.0 * (1 + 0x1p-20));
+  const Envelope cube = sc::pow(Envelope(-2.0, 1.5), Envelope(3.0));
+  CHECK(cube.lo <= -8.0);
+  CHECK(cube.hi >= 3.375);
+  CHECK(cube.lo >= -8.0 * (1 + 0x1p-20));
+  // pow(x, 0) = 1, pow(x, 1) = x exactly.
+  CHECK(sc::enclosure(sc::pow(Envelope(-3.0, 2.0), Envelope(0.0))).lo == 1.0);
+  check_bounds(sc::enclosure(sc::pow(Envelope(-3.0, 2.0), Envelope(1.0))), -3.0, 2.0);
+}
+
+TEST_CASE("envelope: a bound that cannot hold is lost with a named reason") {
+  envelope::take_lost();
+  const Envelope root = sc::pow(Envelope(-0.5, 2.0), Envelope(0.5));
+  CHECK(!sc::enclosure(root).bounded());
+  CHECK(envelope::take_lost().find("pow: the base's envelope [-0.5, 2] reaches below 0") == 0);
+  const Envelope inverse = sc::pow(Envelope(-0.5, 2.0), Envelope(-1.0));
+  CHECK(!sc::enclosure(inverse).bounded());
+  CHECK(envelope::take_lost().find("holds 0 and the exponent -1 is negative") != std::string::npos);
+  (void)(Envelope(1.0) / Envelope(-1.0, 1.0));
+  CHECK(envelope::take_lost() == "division: the divisor's envelope [-1, 1] contains 0");
+  CHECK(envelope::take_lost().empty());
+}
+
+TEST_CASE("envelope: a sum of terms that are all >= 0 stays >= 0, a sum of terms <= 0 stays <= 0") {
+  // Four squares of values near 0: midpoint ± radius would reach below 0; no float sum does.
+  const std::vector<Envelope> squares{sc::sqr(Envelope(-1e-3, 1e-3)), Envelope(0.0), sc::sqr(Envelope(-2e-3, 1e-3)),
+                                      Envelope(0.0, 1e-6)};
+  const Envelope s = ScalarOps<Envelope>::sum(4, [&](int64_t i) { return squares[static_cast<size_t>(i)]; }, Envelope(0.0));
+  CHECK(s.lo == 0.0);
+  CHECK(s.hi >= 1e-6 + 4e-6 + 1e-6);
+  const Envelope n = ScalarOps<Envelope>::sum(2, [&](int64_t i) { return -squares[static_cast<size_t>(i)]; }, Envelope(0.0));
+  CHECK(n.hi == 0.0);
+  // A mixed sum keeps its radius on both sides.
+  const Envelope mixed = ScalarOps<Envelope>::sum(2, [](int64_t i) { return i == 0 ? Envelope(-1.0) : Envelope(1.0); }, Envelope(0.0));
+  CHECK(mixed.lo < 0.0);
+  CHECK(mixed.hi > 0.0);
+}
+
+TEST_CASE("interval: pow encloses x^n for a base of either sign, and never throws") {
+  check_bounds(sc::enclosure(sc::pow(iv(-1, 2), Interval(2))), 0, 4);
+  check_bounds(sc::enclosure(sc::pow(iv(-2, -1), Interval(3))), -8, -1);
+  check_bounds(sc::enclosure(sc::pow(iv(-2, -1), Interval(2))), 1, 4);
+  check_bounds(sc::enclosure(sc::pow(iv(-2, -1), Interval(-1))), -1, -0.5);
+  const Enclosure root = sc::enclosure(sc::pow(iv(0, 4), Interval(0.5)));  // exp(0.5·log x), rounded outward
+  CHECK(root.lo == 0);
+  CHECK(root.hi >= 2);
+  CHECK(root.hi <= 2 + 1e-15);
+  check_bounds(sc::enclosure(sc::pow(iv(-3, 5), Interval(0))), 1, 1);
+  const Enclosure pole = sc::enclosure(sc::pow(iv(-1, 2), Interval(-1)));
+  CHECK(pole.lo == -std::numeric_limits<double>::infinity());
+  CHECK(pole.hi == std::numeric_limits<double>::infinity());
+  // A negative base with an exponent that is not a whole number has no real value.
+  CHECK(sc::isnan(sc::pow(iv(-1, 2), Interval(0.5))));
+  CHECK(sc::isnan(sc::pow(iv(-1, 2), iv(1.5, 2.5))));
+  CHECK_NOTHROW(sc::pow(iv(-1, 1), iv(-1, 1)));
+}

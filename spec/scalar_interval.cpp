@@ -1,0 +1,78 @@
+#include "spec/scalar_interval.hpp"
+
+#include <cmath>
+
+namespace nnref {
+
+namespace {
+
+mpfr_srcptr lo(const Interval& x) { return &x.backend().data()->left; }
+mpfr_srcptr hi(const Interval& x) { return &x.backend().data()->right; }
+mpfr_ptr lo(Interval& x) { return &x.backend().data()->left; }
+mpfr_ptr hi(Interval& x) { return &x.backend().data()->right; }
+
+Interval nan_interval() {
+  Interval r;
+  mpfr_set_nan(lo(r));
+  mpfr_set_nan(hi(r));
+  return r;
+}
+
+// x^m (m ≥ 1) over the interval, each endpoint rounded outward: monotone for odd m; for even m
+// the power of the magnitudes, 0 at its least where x holds 0.
+Interval power(const Interval& x, unsigned long m) {
+  Interval r;
+  const bool odd = m % 2 == 1;
+  if (odd || mpfr_sgn(lo(x)) >= 0) {
+    mpfr_pow_ui(lo(r), lo(x), m, MPFR_RNDD);
+    mpfr_pow_ui(hi(r), hi(x), m, MPFR_RNDU);
+  } else if (mpfr_sgn(hi(x)) <= 0) {
+    mpfr_t a;
+    mpfr_init2(a, mpfr_get_prec(lo(x)));
+    mpfr_neg(a, hi(x), MPFR_RNDN);  // exact
+    mpfr_pow_ui(lo(r), a, m, MPFR_RNDD);
+    mpfr_neg(a, lo(x), MPFR_RNDN);
+    mpfr_pow_ui(hi(r), a, m, MPFR_RNDU);
+    mpfr_clear(a);
+  } else {
+    mpfr_t a;
+    mpfr_init2(a, mpfr_get_prec(lo(x)));
+    mpfr_neg(a, lo(x), MPFR_RNDN);
+    mpfr_max(a, a, hi(x), MPFR_RNDN);  // the largest magnitude, exact
+    mpfr_set_zero(lo(r), 1);
+    mpfr_pow_ui(hi(r), a, m, MPFR_RNDU);
+    mpfr_clear(a);
+  }
+  return r;
+}
+
+// The exponent as a whole number, when it is a point that is one.
+bool whole(const Interval& y, long& n) {
+  if (!mpfr_equal_p(lo(y), hi(y)) || !mpfr_integer_p(lo(y)) || !mpfr_fits_slong_p(lo(y), MPFR_RNDN)) return false;
+  n = mpfr_get_si(lo(y), MPFR_RNDN);
+  return true;
+}
+
+}  // namespace
+
+Interval interval_pow(const Interval& x, const Interval& y) {
+  if (mpfi_nan_p(x.backend().data()) || mpfi_nan_p(y.backend().data())) return nan_interval();
+  if (long n = 0; whole(y, n)) {
+    if (n == 0) return Interval(1);
+    const unsigned long m = n < 0 ? static_cast<unsigned long>(-(n + 1)) + 1 : static_cast<unsigned long>(n);
+    Interval p = power(x, m);
+    if (n > 0) return p;
+    Interval r;
+    mpfi_ui_div(r.backend().data(), 1, p.backend().data());
+    return r;
+  }
+  const bool positive = mpfr_sgn(lo(x)) > 0, nonneg_to_positive = mpfr_sgn(lo(x)) >= 0 && mpfr_sgn(lo(y)) > 0;
+  if (!positive && !nonneg_to_positive) return nan_interval();
+  Interval r;
+  mpfi_log(r.backend().data(), x.backend().data());
+  mpfi_mul(r.backend().data(), r.backend().data(), y.backend().data());
+  mpfi_exp(r.backend().data(), r.backend().data());
+  return r;
+}
+
+}  // namespace nnref
