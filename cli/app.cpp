@@ -5,6 +5,7 @@
 
 #include "checker/check_model.hpp"
 #include "cli/commands.hpp"
+#include "cli/common.hpp"
 #include "cli/manual.hpp"
 #include "cli/model_files.hpp"
 #include "formats/writers.hpp"
@@ -110,6 +111,10 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
              "hardware model)")
       ->excludes(actual);
   add_runtime_model(conform_cmd, conform.runtime_precision, conform.ulps);
+  conform_cmd->add_option("--dim", conform.dims,
+                          "judge at another size: NAME=SIZE for an input extent, as check names them (batch=16)");
+  conform_cmd->add_flag("--inconclusive-ok", conform.inconclusive_ok,
+                        "exit 0, not 3, when nothing lies outside but some element could not be judged");
   conform_cmd->add_option("--format", conform.format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
@@ -222,16 +227,23 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     int code = app.exit(e, out, err);
     return code == 0 ? kExitOk : kExitUsage;
   }
-  if (run_cmd->parsed()) return run_command(run, out, err);
-  if (check_cmd->parsed()) return check_command(check, out, err);
-  if (conform_cmd->parsed()) return conform_command(conform, out, err);
-  if (inspect_cmd->parsed()) return inspect_command(inspect, out, err);
-  if (bench_cmd->parsed()) return bench_command(bench, out, err);
-  if (convert_cmd->parsed()) return convert_command(convert, out, err);
-  if (fuzz_cmd->parsed()) return fuzz_command(fuzz, out, err);
-  if (int code = run_nac(out, err); code >= 0) return code;
-  if (int code = run_hw(out, err); code >= 0) return code;
-  return init_weights_command(init, out, err);
+  // An exception that escapes a command is a bug in nnref: a located internal error, never a signal.
+  try {
+    if (run_cmd->parsed()) return run_command(run, out, err);
+    if (check_cmd->parsed()) return check_command(check, out, err);
+    if (conform_cmd->parsed()) return conform_command(conform, out, err);
+    if (inspect_cmd->parsed()) return inspect_command(inspect, out, err);
+    if (bench_cmd->parsed()) return bench_command(bench, out, err);
+    if (convert_cmd->parsed()) return convert_command(convert, out, err);
+    if (fuzz_cmd->parsed()) return fuzz_command(fuzz, out, err);
+    if (int code = run_nac(out, err); code >= 0) return code;
+    if (int code = run_hw(out, err); code >= 0) return code;
+    return init_weights_command(init, out, err);
+  } catch (const std::exception& e) {
+    print_diagnostics(err, {make_error("internal.exception", std::string("nnref stopped on an exception (a bug in nnref): ") +
+                                                                 e.what())});
+    return kExitUsage;
+  }
 }
 
 }  // namespace nnref

@@ -9,7 +9,8 @@
 
 namespace nnref {
 
-enum ExitCode { kExitOk = 0, kExitInvalid = 1, kExitUsage = 2, kExitBindingsNotChecked = 3 };
+// 3: check could not read the weights (bindings not checked), conform judged not every element.
+enum ExitCode { kExitOk = 0, kExitInvalid = 1, kExitUsage = 2, kExitBindingsNotChecked = 3, kExitInconclusive = 3 };
 
 int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 

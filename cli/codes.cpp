@@ -159,6 +159,7 @@ constexpr std::array kCodes = {
     CodeInfo{"shape.internal", "a shape rule gave no result without failing an obligation (a bug in nnref)",
              "obligations"},
     CodeInfo{"graph.internal", "a check failed without saying why (a bug in nnref)", "obligations"},
+    CodeInfo{"internal.exception", "an exception escaped a command (a bug in nnref); exit code 2", "cli"},
     CodeInfo{"internal.signal", "the child process of check --deadline died of a signal (a bug in nnref)", "cli"},
 };
 

@@ -41,6 +41,8 @@ struct ConformOptions {
   double ulps = 4;
   std::string format = "text";      // text | json
   int64_t max_memory = kDefaultMaxMemory;
+  std::vector<std::string> dims;    // as for run
+  bool inconclusive_ok = false;     // exit 0 for an inconclusive verdict
 };
 int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& err);
 

@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/engines.hpp"
 #include "cli/inputs.hpp"
+#include "cli/sizes.hpp"
 #include "cli/verdict.hpp"
 
 namespace nnref {
@@ -16,10 +17,14 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-void print_json(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime,
-                bool conforms) {
+Json lost_at(const std::optional<LostAt>& l) {
+  if (!l) return nullptr;
+  return {{"node", l->node}, {"op", l->op}, {"why", l->why}};
+}
+
+void print_json(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime) {
   Json j;
-  j["verdict"] = conforms ? "conforms" : "does-not-conform";
+  j["verdict"] = verdict_name(overall_verdict(verdicts));
   j["runtime_precision"] = runtime.name;
   j["unit_roundoff"] = runtime.u;
   j["ulps"] = runtime.ulps;
@@ -30,7 +35,10 @@ void print_json(std::ostream& out, const std::vector<OutputVerdict>& verdicts, c
     o["shape"] = v.shape.dims();
     o["elements"] = v.elements;
     o["outside"] = v.outside;
-    o["unbounded"] = v.unbounded;
+    o["not_judged"] = v.not_judged;
+    o["overflow_sides"] = v.overflow_sides;
+    o["first_not_judged"] = v.not_judged ? Json(element_index(v.shape, v.first_not_judged)) : Json(nullptr);
+    o["first_lost_at"] = lost_at(v.first_lost_at);
     o["max_radius"] = v.max_radius;
     o["max_magnitude"] = v.max_magnitude;
     if (v.worst >= 0) {
@@ -45,6 +53,15 @@ void print_json(std::ostream& out, const std::vector<OutputVerdict>& verdicts, c
     j["outputs"].push_back(o);
   }
   out << j.dump(2) << "\n";
+}
+
+int exit_code(Verdict v, bool inconclusive_ok) {
+  switch (v) {
+    case Verdict::Conforms: return kExitOk;
+    case Verdict::DoesNotConform: return kExitInvalid;
+    case Verdict::Inconclusive: return inconclusive_ok ? kExitOk : kExitInconclusive;
+  }
+  return kExitInvalid;
 }
 
 }  // namespace
@@ -63,6 +80,10 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
   int exit = kExitOk;
   auto model = load_reporting(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, err, exit);
   if (!model) return exit;
+  if (Status set = apply_dims(*model, o.dims); !set) {
+    print_diagnostics(err, {set.error()});
+    return kExitUsage;
+  }
   auto inputs = read_inputs(model->graph, o.inputs);
   if (!inputs) {
     print_diagnostics(err, {inputs.error()});
@@ -71,8 +92,11 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
   const RuntimeModel runtime = *runtime_model(o.runtime_precision, o.ulps);
   auto enclosures = enclose_outputs(*model, *inputs, runtime, o.max_memory);
   if (!enclosures) {
-    print_diagnostics(err, {enclosures.error()});
-    return exit_code_for(enclosures.error());
+    Diagnostic d = std::move(enclosures).error();
+    if (d.code == "input.shape-mismatch")
+      if (auto hint = dim_hint(*model, *inputs, d.node)) d.notes.push_back(*hint);
+    print_diagnostics(err, {d});
+    return exit_code_for(d);
   }
   const std::vector<Shape> shapes = enclosures->shapes();
 
@@ -93,10 +117,9 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
     actual = std::move(given).value();
   }
   const std::vector<OutputVerdict> verdicts = judge_outputs(*enclosures, actual);
-  const bool conforms = all_conform(verdicts);
-  if (o.format == "json") print_json(out, verdicts, runtime, conforms);
+  if (o.format == "json") print_json(out, verdicts, runtime);
   else print_verdicts(out, verdicts, runtime);
-  return conforms ? kExitOk : kExitInvalid;
+  return exit_code(overall_verdict(verdicts), o.inconclusive_ok);
 }
 
 }  // namespace nnref

@@ -54,7 +54,7 @@ struct SubjectJudgement {
   std::vector<OutputVerdict> verdicts;
   bool skipped = false;                 // the runtime's format cannot express the model: not asked
   bool declined = false;                // the runtime said it does not run the model (kRuntimeDeclines)
-  bool failed() const { return !skipped && !declined && (!outputs || !all_conform(verdicts)); }
+  bool failed() const { return !skipped && !declined && (!outputs || !none_outside(verdicts)); }
 };
 
 // The subject's answer on `m` and `inputs`, judged against `enclosures` (of the same model and

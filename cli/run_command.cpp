@@ -5,14 +5,13 @@
 #include <ostream>
 
 #include "cli/app.hpp"
-#include "checker/size_symbols.hpp"
 #include "cli/commands.hpp"
 #include "cli/engines.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "semantics/evaluate.hpp"
-#include "semantics/size_names.hpp"
 #include "cli/inputs.hpp"
 #include "cli/outputs.hpp"
+#include "cli/sizes.hpp"
 
 namespace nnref {
 
@@ -40,28 +39,6 @@ Result<NamedTensors> evaluate_at(const RunOptions& o, const Model& m, const std:
   return evaluate_as<double>(m, inputs, o.max_memory, DType::F64, nullptr);
 }
 
-// For an input whose shape differs from the declared one only in extents that have size names:
-// the --dim options that run the model at the given shape ("--dim batch=2").
-std::optional<std::string> dim_hint(const Model& m, const std::vector<HostTensor>& inputs, const std::string& node) {
-  const auto ids = m.graph.input_ids();
-  for (size_t k = 0; k < ids.size() && k < inputs.size(); ++k) {
-    const Node& n = m.graph.nodes[static_cast<size_t>(ids[k])];
-    const auto& declared = std::get<InputAttrs>(n.op).dims;
-    const auto& given = inputs[k].shape.dims();
-    if (n.name != node || given.size() != declared.size()) continue;
-    std::string hint;
-    for (size_t axis = 0; axis < given.size(); ++axis) {
-      if (given[axis] == declared[axis]) continue;
-      const auto name = std::find_if(m.size_names.begin(), m.size_names.end(),
-                                     [&](const SizeName& s) { return s.node == n.id && s.axis == axis; });
-      if (name == m.size_names.end()) return std::nullopt;
-      hint += " --dim " + name->name + "=" + std::to_string(given[axis]);
-    }
-    if (!hint.empty()) return "to run the model at the given size, add" + hint;
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
@@ -78,16 +55,7 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
   auto model = load_reporting(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, err, exit);
   if (!model) return exit;
   // Other sizes replace the declared ones; the plan checks the model at them before it runs.
-  std::vector<std::pair<std::string, int64_t>> sizes;
-  for (const auto& text : o.dims) {
-    auto d = parse_dim_value(text);
-    if (!d) {
-      print_diagnostics(err, {d.error()});
-      return kExitUsage;
-    }
-    sizes.emplace_back(d->name, d->lo);
-  }
-  if (Status set = set_input_extents(model->graph, model->size_names, sizes); !set) {
+  if (Status set = apply_dims(*model, o.dims); !set) {
     print_diagnostics(err, {set.error()});
     return kExitUsage;
   }

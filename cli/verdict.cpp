@@ -7,6 +7,8 @@
 
 #include "formats/tensor_file.hpp"
 #include "semantics/evaluate.hpp"
+#include "semantics/oracle.hpp"
+#include "semantics/plan.hpp"
 #include "spec/index.hpp"
 
 namespace nnref {
@@ -28,34 +30,112 @@ double excess_in_radii(double v, const Enclosure& e) {
   return beyond / radius;
 }
 
+// How a side of an element's envelope judges: a finite side does; an infinite one does when the
+// exact value itself lies past the largest finite number (an overflow side); any other does not.
+enum class Side { Judged, Overflow, Lost };
+
+Side side(double bound, double exact, double max_finite, bool upper) {
+  if (std::isfinite(bound)) return Side::Judged;
+  if (std::isnan(bound) || std::isnan(exact)) return Side::Lost;
+  if (upper ? bound == std::numeric_limits<double>::infinity() && exact >= max_finite
+            : bound == -std::numeric_limits<double>::infinity() && exact <= -max_finite)
+    return Side::Overflow;
+  return Side::Lost;
+}
+
 OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, const Tensor<Interval>& exact,
-                    const HostTensor& actual) {
+                    const HostTensor& actual, double max_finite, const std::optional<LostAt>& lost) {
   OutputVerdict v;
   v.name = name;
   v.shape = envelope.shape();
   v.elements = envelope.size();
   for (int64_t i = 0; i < envelope.size(); ++i) {
     const Enclosure e = sc::enclosure(envelope[i]);
+    const Enclosure x = sc::enclosure(exact[i]);
     const double a = actual.values[static_cast<size_t>(i)];
+    const Side lo = side(e.lo, x.lo, max_finite, false), hi = side(e.hi, x.hi, max_finite, true);
     const bool rejected = e.rejects(a);
+    v.overflow_sides += (lo == Side::Overflow) + (hi == Side::Overflow);
     if (rejected) ++v.outside;
+    if (!rejected && (lo == Side::Lost || hi == Side::Lost)) {
+      if (v.not_judged++ == 0) v.first_not_judged = i;
+      continue;
+    }
     if (e.bounded()) {
       v.max_radius = std::max(v.max_radius, e.radius());
       v.max_magnitude = std::max(v.max_magnitude, std::max(std::abs(e.lo), std::abs(e.hi)));
-    } else {
-      ++v.unbounded;
-      if (!rejected) continue;  // accepted, with no radius to say how close it came
+    } else if (!rejected) {
+      continue;  // accepted on its overflow side, with no radius to say how close it came
     }
     const double excess = excess_in_radii(a, e);
     if (excess > v.excess) {
       v.excess = excess;
       v.worst = i;
       v.actual = a;
-      v.exact = sc::enclosure(exact[i]);
+      v.exact = x;
       v.envelope = e;
     }
   }
+  if (v.not_judged > 0) v.first_lost_at = lost;
   return v;
+}
+
+bool lost(const Tensor<Envelope>& t) {
+  return std::any_of(t.data().begin(), t.data().end(), [](const Envelope& e) { return !sc::enclosure(e).bounded(); });
+}
+bool lost(const Value<Envelope>* v) {
+  const auto* t = std::get_if<Tensor<Envelope>>(v);
+  return t != nullptr && lost(*t);
+}
+
+// The float32 envelope of every output, and the nodes at which a result lost a bound (in id order):
+// the first note of its Envelope operations, or, without one, what it was given.
+struct Origin {
+  int64_t node;
+  std::string why;
+};
+Result<std::vector<Tensor<Envelope>>> run_envelope(const Model& m, const std::vector<HostTensor>& inputs,
+                                                   int64_t max_memory, std::vector<Origin>& origins) {
+  auto plan = make_plan<Envelope>(m.graph, m.payload, PlanOptions{max_memory, m.param_keys});
+  if (!plan) return std::move(plan).error();
+  size_t next = 0;
+  return run_plan<Envelope>(*plan, inputs, [&](const CheckedOp& op, const OpIO<Envelope>& io) {
+    const PlannedNode<Envelope>& p = plan->nodes[next++];
+    envelope::take_lost();
+    std::visit([&](const auto& o) { run_kernel(o, io); }, op);
+    std::string why = envelope::take_lost();
+    if (std::none_of(io.outputs.begin(), io.outputs.end(), [](const Value<Envelope>* v) { return lost(v); })) return;
+    if (why.empty()) {
+      const bool given = std::any_of(io.inputs.begin(), io.inputs.end(), [](const auto* v) { return lost(v); }) ||
+                         std::any_of(io.params.begin(), io.params.end(), [](const auto* t) { return t && lost(*t); });
+      if (given) return;  // carried from an operand
+      why = std::holds_alternative<Checked<InputAttrs>>(op)
+                ? "the input holds a value that is not finite"
+                : "the result has a side that is not finite (an undecided comparison or index read as a real, or a "
+                  "constant that is not finite)";
+    }
+    origins.push_back({p.node->id, std::move(why)});
+  });
+}
+
+// Per output, the first origin on a path to it.
+std::vector<std::optional<LostAt>> first_lost(const Graph& g, const std::vector<Origin>& origins) {
+  std::vector<std::optional<LostAt>> out;
+  for (const GraphOutput& o : g.outputs) {
+    std::vector<bool> reaches(g.nodes.size(), false);
+    reaches[static_cast<size_t>(o.value.node)] = true;
+    for (auto id = static_cast<int64_t>(g.nodes.size()) - 1; id >= 0; --id)
+      if (reaches[static_cast<size_t>(id)])
+        for (const ValueRef& r : g.nodes[static_cast<size_t>(id)].inputs) reaches[static_cast<size_t>(r.node)] = true;
+    const auto first = std::find_if(origins.begin(), origins.end(),
+                                    [&](const Origin& x) { return reaches[static_cast<size_t>(x.node)]; });
+    if (first == origins.end()) out.emplace_back();
+    else {
+      const Node& n = g.nodes[static_cast<size_t>(first->node)];
+      out.push_back(LostAt{n.name, op_name(n.op), first->why});
+    }
+  }
+  return out;
 }
 
 std::string num(double v) {
@@ -80,25 +160,43 @@ std::vector<Shape> Enclosures::shapes() const {
 
 Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>& inputs, const RuntimeModel& runtime,
                                    int64_t max_memory) {
+  std::vector<Origin> origins;
   Result<std::vector<Tensor<Envelope>>> envelope = [&] {
     RuntimeScope scope(runtime);
-    return run<Envelope>(m, inputs, max_memory);
+    return run_envelope(m, inputs, max_memory, origins);
   }();
   if (!envelope) return std::move(envelope).error();
   auto exact = run<Interval>(m, inputs, max_memory);
   if (!exact) return std::move(exact).error();
-  return Enclosures{std::move(envelope).value(), std::move(exact).value()};
+  return Enclosures{std::move(envelope).value(), std::move(exact).value(), first_lost(m.graph, origins),
+                    runtime.max_finite};
 }
 
 std::vector<OutputVerdict> judge_outputs(const Enclosures& e, const NamedTensors& actual) {
   std::vector<OutputVerdict> verdicts;
   for (size_t k = 0; k < e.envelope.size(); ++k)
-    verdicts.push_back(judge(actual[k].first, e.envelope[k], e.exact[k], actual[k].second));
+    verdicts.push_back(judge(actual[k].first, e.envelope[k], e.exact[k], actual[k].second, e.max_finite,
+                             k < e.first_lost.size() ? e.first_lost[k] : std::nullopt));
   return verdicts;
 }
 
-bool all_conform(const std::vector<OutputVerdict>& verdicts) {
+bool none_outside(const std::vector<OutputVerdict>& verdicts) {
   return std::all_of(verdicts.begin(), verdicts.end(), [](const OutputVerdict& v) { return v.outside == 0; });
+}
+
+Verdict overall_verdict(const std::vector<OutputVerdict>& verdicts) {
+  if (!none_outside(verdicts)) return Verdict::DoesNotConform;
+  const bool judged = std::all_of(verdicts.begin(), verdicts.end(), [](const OutputVerdict& v) { return v.not_judged == 0; });
+  return judged ? Verdict::Conforms : Verdict::Inconclusive;
+}
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Conforms: return "conforms";
+    case Verdict::DoesNotConform: return "does not conform";
+    case Verdict::Inconclusive: return "inconclusive";
+  }
+  return "?";
 }
 
 NamedTensors named_outputs(const Graph& g, const std::vector<Tensor<float>>& outputs) {
@@ -121,10 +219,18 @@ std::vector<int64_t> element_index(const Shape& s, int64_t flat) {
 
 void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime) {
   for (const auto& v : verdicts) {
-    out << (v.outside ? "FAIL " : "ok   ") << v.name << ": " << v.elements << " elements, " << v.outside
-        << " outside the " << runtime.name << " envelope";
-    if (v.unbounded) out << ", " << v.unbounded << " unbounded";
+    out << (v.outside ? "FAIL " : v.not_judged ? "??   " : "ok   ") << v.name << ": " << v.elements << " elements, "
+        << v.outside << " outside the " << runtime.name << " envelope";
+    if (v.not_judged) out << ", " << v.not_judged << " not judged";
+    if (v.overflow_sides) out << ", " << v.overflow_sides << " sides past the largest finite number (±∞ is correct there)";
     out << "\n";
+    if (v.not_judged) {
+      out << "  not judged: element " << index_str(v.shape, v.first_not_judged) << " first";
+      if (v.first_lost_at)
+        out << "; its envelope lost a bound at node '" << v.first_lost_at->node << "' (" << v.first_lost_at->op
+            << "): " << v.first_lost_at->why;
+      out << "\n";
+    }
     if (v.worst < 0) continue;
     out << "  " << (v.outside ? "worst" : "closest to its bound") << ": element " << index_str(v.shape, v.worst)
         << " = " << num(v.actual) << "; exact value in [" << num(v.exact.lo) << ", " << num(v.exact.hi)
@@ -134,6 +240,10 @@ void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdict
           << " envelope radii)\n";
     else out << "uses " << num(1 + v.excess) << " of the envelope's radius\n";
   }
+  const Verdict verdict = overall_verdict(verdicts);
+  out << verdict_name(verdict);
+  if (verdict == Verdict::Inconclusive) out << ": no element outside, but not every element judged";
+  out << "\n";
 }
 
 Result<NamedTensors> read_actual(const std::string& path, const Model& m, const std::vector<Shape>& shapes) {
@@ -173,6 +283,5 @@ Result<NamedTensors> read_actual(const std::string& path, const Model& m, const 
       return make_error("usage.actual-unknown", path + " has an array '" + name + "' that is not an output of the model");
   return ordered;
 }
-
 
 }  // namespace nnref

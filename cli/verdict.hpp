@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,23 +20,37 @@
 
 namespace nnref {
 
+// Where an output's envelope first lost a bound: the first node, in the graph's order, on a path to
+// that output whose result got a side that bounds nothing (NaN or infinite) where its operands had
+// none, and why (the note of the Envelope operation, envelope::note_lost).
+struct LostAt {
+  std::string node, op, why;
+};
+
 // Per output of the model: the envelope of every answer a runtime of the given precision may give,
-// and the enclosure of the exact value.
+// the enclosure of the exact value, and where the envelope first lost a bound (if it did).
 struct Enclosures {
   std::vector<Tensor<Envelope>> envelope;
   std::vector<Tensor<Interval>> exact;
+  std::vector<std::optional<LostAt>> first_lost;
+  double max_finite = 0;  // the runtime's largest finite number: past it a correct answer may be ±∞
   std::vector<Shape> shapes() const;
 };
 
 Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>& inputs, const RuntimeModel& runtime,
                                    int64_t max_memory);
 
-// One output's verdict: the element that lies farthest outside its envelope, or, when all lie
-// inside, the one that uses most of its envelope's radius.
+// One output's verdict. Each side of an element's envelope is judged when it is finite, or when it
+// is infinite because the exact value itself lies past the runtime's largest finite number (an
+// overflow side: a correct answer may be ±∞ there). An element with a side that is neither is not
+// judged, unless its other side already rejects the answer. `worst` is the element that lies
+// farthest outside its envelope or, when all lie inside, the one that uses most of its radius.
 struct OutputVerdict {
   std::string name;
   Shape shape;
-  int64_t elements = 0, outside = 0, unbounded = 0;
+  int64_t elements = 0, outside = 0, not_judged = 0, overflow_sides = 0;
+  int64_t first_not_judged = -1;       // flat index
+  std::optional<LostAt> first_lost_at;  // of the output, when an element is not judged
   int64_t worst = -1;
   double actual = 0, excess = -std::numeric_limits<double>::infinity();  // excess: in radii beyond the envelope
   Enclosure exact, envelope;
@@ -45,7 +60,13 @@ struct OutputVerdict {
 // The verdict on each output; `actual` holds the runtime's outputs in the graph's output order, with
 // the enclosures' shapes.
 std::vector<OutputVerdict> judge_outputs(const Enclosures& e, const NamedTensors& actual);
-bool all_conform(const std::vector<OutputVerdict>& verdicts);
+
+// conforms: every element judged on both sides and inside; does not conform: some element outside
+// a judged side; inconclusive: none outside, but some element not judged.
+enum class Verdict { Conforms, DoesNotConform, Inconclusive };
+Verdict overall_verdict(const std::vector<OutputVerdict>& verdicts);
+const char* verdict_name(Verdict v);
+bool none_outside(const std::vector<OutputVerdict>& verdicts);
 
 // A float32 engine's outputs, named as the graph's outputs.
 NamedTensors named_outputs(const Graph& g, const std::vector<Tensor<float>>& outputs);

@@ -4,10 +4,11 @@ conform_soundness and conform_detects_bugs with the real nnref binary.
 
   soundness  every example model (examples/*/ with model.nnl and input.npy) and --count generated
              models (make_conform_cases.py, --seed), each judged against the outputs of every
-             peer (float32_peers.py) at that peer's runtime precision. Every verdict must be
-             "conforms" (exit 0): a correct float32 (float16, bfloat16) computation is never
-             rejected. Prints per peer the verdicts, the rejections, the elements without a
-             finite bound (where every answer is accepted) and how close to the edge the correct
+             peer (float32_peers.py) at that peer's runtime precision. No verdict may be a
+             rejection: a correct float32 (float16, bfloat16) computation is never rejected. At
+             float32 every verdict must be "conforms" (exit 0); at float16 and bfloat16 it may be
+             "inconclusive" (exit 3) where long sums have no rounding bound. Prints per peer the
+             verdicts, the rejections, the elements not judged and how close to the edge the correct
              answers come: the largest share of its envelope's radius that an output's worst
              element uses (1 + excess_radii of conform's JSON; 1 is on the envelope's bound).
   engines    nnref's own float32 engines on the examples and --count generated models:
@@ -102,7 +103,7 @@ def run_all(nnref, verdicts, jobs):
     def one(v):
         p = subprocess.run(v.command(nnref, "json"), capture_output=True, text=True)
         v.code = p.returncode
-        v.report = json.loads(p.stdout) if p.returncode in (0, 1) else None
+        v.report = json.loads(p.stdout) if p.returncode in (0, 1, 3) else None
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         list(pool.map(one, verdicts))
 
@@ -159,9 +160,16 @@ def print_engines(verdicts, seconds):
 
 
 def soundness_failures(nnref, verdicts):
-    return ["FAIL %s: %s, exit %d\n%s" % (v.name(), "rejected" if v.code == 1 else "no verdict", v.code,
-                                          v.text_report(nnref))
-            for v in verdicts if v.code != 0 or v.report["verdict"] != "conforms"]
+    """A rejection, or no verdict, fails; so does an inconclusive verdict at float32, where every
+    envelope of these models is finite (at float16 and bfloat16 long sums have no rounding bound,
+    n·u >= 1, and those elements are honestly not judged)."""
+    def failed(v):
+        if v.code == 3 and v.report is not None and v.report["verdict"] == "inconclusive":
+            return v.precision == "f32"
+        return v.code != 0 or v.report["verdict"] != "conforms"
+    return ["FAIL %s: %s, exit %d\n%s" % (v.name(), {1: "rejected", 3: "inconclusive"}.get(v.code, "no verdict"),
+                                          v.code, v.text_report(nnref))
+            for v in verdicts if failed(v)]
 
 
 def closest_to_edge(verdicts):
@@ -179,15 +187,15 @@ def closest_to_edge(verdicts):
 
 def print_soundness(verdicts, seconds):
     judged = [v for v in verdicts if v.report is not None]
-    print("soundness: %d verdicts (%d models), %d rejected, %d without a verdict, %.1f s"
+    print("soundness: %d verdicts (%d models), %d rejected, %d inconclusive, %d without a verdict, %.1f s"
           % (len(verdicts), len({v.case for v in verdicts}), sum(v.code == 1 for v in verdicts),
-             len(verdicts) - len(judged), seconds))
-    print("  unbounded: elements whose envelope is not finite (NaN or a side at infinity: no bound holds,")
-    print("  every answer is accepted), and the outputs that have any")
+             sum(v.code == 3 for v in verdicts), len(verdicts) - len(judged), seconds))
+    print("  not judged: elements whose envelope has a side nnref could not bound (NaN, or infinite where")
+    print("  the exact value is finite: no answer is rejected there), and the outputs that have any")
     print("  share: of the envelope's radius, used by an output's worst element (1 + excess_radii), largest;")
     print("  outputs whose worst element lies on a bound equal to the exact value (a relu's 0) are counted apart")
     print("  %-19s %-4s %8s %8s %-18s %-15s %-7s %-44s %s"
-          % ("peer", "prec", "verdicts", "rejected", "unbounded/elements", "unbounded/outputs", "share", "where",
+          % ("peer", "prec", "verdicts", "rejected", "not judged/elements", "not judged/outputs", "share", "where",
              "on an exact bound"))
     for subject in dict.fromkeys(v.subject for v in verdicts):
         mine = [v for v in judged if v.subject == subject]
@@ -195,8 +203,8 @@ def print_soundness(verdicts, seconds):
         best, where, on_bound = closest_to_edge(mine)
         print("  %-19s %-4s %8d %8d %-18s %-15s %-7.4g %-44s %d"
               % (subject, peers.PEERS[subject][0], len(mine), sum(v.code == 1 for v in mine),
-                 "%d/%d" % (sum(o["unbounded"] for o in outputs), sum(o["elements"] for o in outputs)),
-                 "%d/%d" % (sum(o["unbounded"] > 0 for o in outputs), len(outputs)), best, where, on_bound))
+                 "%d/%d" % (sum(o["not_judged"] for o in outputs), sum(o["elements"] for o in outputs)),
+                 "%d/%d" % (sum(o["not_judged"] > 0 for o in outputs), len(outputs)), best, where, on_bound))
 
 
 # --------------------------------------------------------------------------------------------
@@ -223,7 +231,7 @@ def bug_failures(nnref, found, controls):
             failures.append("FAIL %s: conforms, so the bug lies inside the envelope, the worst-case rounding bound for "
                             "any summation order: no sound oracle can tell it from rounding; not detected\n%s"
                             % (v.name(), v.text_report(nnref)))
-        elif v.code != 1 or v.report["verdict"] != "does-not-conform":
+        elif v.code != 1 or v.report["verdict"] != "does not conform":
             failures.append("FAIL %s: no verdict, exit %d\n%s" % (v.name(), v.code, v.text_report(nnref)))
     failures += ["FAIL %s: the correct float32 output the bugs depart from is not accepted, exit %d\n%s"
                  % (v.name(), v.code, v.text_report(nnref)) for v in controls if v.code != 0]

@@ -13,7 +13,9 @@ runtime's answer at float32 (`--actual`, an .npz keyed by output name): data com
 and rounded to float32 is a correct float32 answer, so every such verdict should be "conforms".
 A rejection is printed with conform's worst element and, since it is either a finding about the
 test data or a bug in nnref, fails the run unless the case is one of KNOWN_REJECTIONS (each
-explained in docs/onnx.md, "Conform verdicts on the node tests").
+explained in docs/onnx.md, "Conform verdicts on the node tests"). So does an inconclusive verdict
+(some element not judged: its envelope has a side nnref could not bound), printed with the node
+where the bound was lost, unless the case is one of KNOWN_INCONCLUSIVE.
 
 The node tests feed every operand as a graph input, weights, shapes and axes included; nnref reads
 those at load time (Conv's weight is a parameter, Reshape's shape an attribute of the IR op). When
@@ -48,6 +50,9 @@ CONFORM_TIMEOUT = 120  # seconds per verdict; the largest node test takes a few
 # Cases whose expected output conform rejects for a reason docs/onnx.md explains (a finding about
 # the test data): case -> the reason, printed with the verdict.
 KNOWN_REJECTIONS = {}
+# Cases whose expected outputs nnref cannot judge on every element (conform's "inconclusive", exit
+# 3), each with its reason, as docs/onnx.md lists them; any other inconclusive verdict fails the run.
+KNOWN_INCONCLUSIVE = {}
 
 
 def read_pb(path):
@@ -149,12 +154,20 @@ def judge(nnref, model_path, inputs, expected, stem):
     except subprocess.TimeoutExpired:
         return "error", "conform timed out after %d s" % CONFORM_TIMEOUT, CONFORM_TIMEOUT
     seconds = time.monotonic() - start
-    if p.returncode not in (0, 1):
+    if p.returncode not in (0, 1, 3):
         return "error", "conform exit %d: %s" % (p.returncode, p.stderr.strip()[:300]), seconds
     report = json.loads(p.stdout)
     if p.returncode == 0:
-        unbounded = sum(o["unbounded"] for o in report["outputs"])
-        return "conforms", ("%d unbounded elements" % unbounded) if unbounded else "", seconds
+        return "conforms", "", seconds
+    if p.returncode == 3:
+        lost = []
+        for o in report["outputs"]:
+            if o["not_judged"]:
+                at = o["first_lost_at"]
+                lost.append("%s: %d of %d not judged, first %s; bound lost at %s" % (
+                    o["name"], o["not_judged"], o["elements"], o["first_not_judged"],
+                    "%s (%s): %s" % (at["node"], at["op"], at["why"]) if at else "?"))
+        return "inconclusive", "; ".join(lost), seconds
     worst = []
     for o in report["outputs"]:
         if o["outside"]:
@@ -195,7 +208,7 @@ def main():
         if status in ("failed", "skipped") or (status == "unsupported" and args.list_unsupported):
             print("%s %s: %s" % (status.upper(), c, why))
         if verdict and (verdict[0] != "conforms" or args.verbose):
-            known = KNOWN_REJECTIONS.get(c) if verdict[0] == "rejected" else None
+            known = {"rejected": KNOWN_REJECTIONS, "inconclusive": KNOWN_INCONCLUSIVE}.get(verdict[0], {}).get(c)
             unexpected += verdict[0] != "conforms" and not known
             print("CONFORM %s %s (%.1f s): %s%s" % (verdict[0].upper(), c, verdict[2], verdict[1],
                                                    " -- known: " + known if known else ""))
@@ -208,11 +221,12 @@ def main():
     verdicts = [r[2] for r in results.values() if r[2]]
     if verdicts:
         vc = collections.Counter(v[0] for v in verdicts)
-        unbounded = sum(1 for v in verdicts if v[0] == "conforms" and v[1])
-        print("conform on the expected outputs: %d judged, %d conform (%d with unbounded elements), %d rejected "
-              "(%d known), %d errors; slowest %.1f s, total %.0f s" % (
-                  len(verdicts), vc["conforms"], unbounded, vc["rejected"], vc["rejected"] - unexpected + vc["error"],
-                  vc["error"], max(v[2] for v in verdicts), sum(v[2] for v in verdicts)))
+        known = sum(1 for c, r in results.items() if r[2] and (
+            (r[2][0] == "rejected" and c in KNOWN_REJECTIONS) or (r[2][0] == "inconclusive" and c in KNOWN_INCONCLUSIVE)))
+        print("conform on the expected outputs: %d verdicts, %d conform, %d inconclusive, %d rejected (%d of these "
+              "two known), %d errors; slowest %.1f s, total %.0f s" % (
+                  len(verdicts), vc["conforms"], vc["inconclusive"], vc["rejected"], known, vc["error"],
+                  max(v[2] for v in verdicts), sum(v[2] for v in verdicts)))
     return 1 if counts["failed"] or unexpected else 0
 
 

@@ -52,7 +52,7 @@ TEST_CASE("conform: correct float32 answers conform, a 1e-3 relative slip does n
   slipped.values[1] *= 1 + 1e-3;
   const Run bad = conform({"--actual", write(tmp, "slipped.npy", slipped), "--format", "json"});
   CHECK(bad.code == 1);
-  CHECK(bad.out.find("\"verdict\": \"does-not-conform\"") != std::string::npos);
+  CHECK(bad.out.find("\"verdict\": \"does not conform\"") != std::string::npos);
   CHECK(bad.out.find("\"index\": [\n") != std::string::npos);
   const Run text = conform({"--actual", write(tmp, "slipped2.npy", slipped)});
   CHECK(text.out.find("FAIL output: 3 elements, 1 outside the f32 envelope") != std::string::npos);
@@ -74,20 +74,34 @@ TEST_CASE("conform: a wrong shape, a missing output name or no subject is a usag
   CHECK(conform({}).code == 2);
 }
 
-TEST_CASE("conform: where no finite bound holds, any answer is accepted, and a half-bounded envelope is judged on its finite side") {
+TEST_CASE("conform: where no finite bound holds the verdict is inconclusive, and an overflow side is judged") {
   test::TempDir tmp("conform-unbounded");
   // mnist_classifier's fc1 sums 5,408 products and a bias: at float16 (u = 2^-11) the worst-case
   // factor γ(5409) = 5409·u/(1 − 5409·u) has 5409·u > 1, so no bound holds for fc1 or anything after.
   HostTensor anything{DType::F32, *Shape::make({1, 10}), std::vector<double>(10, 1e6)};
-  const Run none = nnref_cli({"conform", example("mnist_classifier", "model.nnl"), "--input",
-                              example("mnist_classifier", "input.npy"), "--actual", write(tmp, "anything.npy", anything),
-                              "--runtime-precision", "f16", "--format", "json"});
-  CHECK(none.code == 0);
-  CHECK(none.out.find("\"unbounded\": 10") != std::string::npos);
+  const std::vector<std::string> args{"conform", example("mnist_classifier", "model.nnl"), "--input",
+                                      example("mnist_classifier", "input.npy"), "--actual",
+                                      write(tmp, "anything.npy", anything), "--runtime-precision", "f16"};
+  std::vector<std::string> json = args;
+  json.insert(json.end(), {"--format", "json"});
+  const Run none = nnref_cli(json);
+  CHECK(none.code == 3);
+  CHECK(none.out.find("\"verdict\": \"inconclusive\"") != std::string::npos);
+  CHECK(none.out.find("\"not_judged\": 10") != std::string::npos);
   CHECK(none.out.find("\"outside\": 0") != std::string::npos);
+  CHECK(none.out.find("\"node\": \"fc1\"") != std::string::npos);
+  CHECK(none.out.find("a sum of 5409 terms") != std::string::npos);
+  const Run text = nnref_cli(args);
+  CHECK(text.code == 3);
+  CHECK(text.out.find("0 outside the f16 envelope, 10 not judged") != std::string::npos);
+  CHECK(text.out.find("lost a bound at node 'fc1'") != std::string::npos);
+  std::vector<std::string> ok = args;
+  ok.push_back("--inconclusive-ok");
+  CHECK(nnref_cli(ok).code == 0);
 
   // 2 · 60000 = 120000 overflows float16 (largest 65504): a correct f16 runtime prints +inf, so the
-  // envelope is [about 120000, +inf]; +inf conforms, 0 does not.
+  // envelope is [about 120000, +inf], the upper side judged (the exact value lies past 65504);
+  // +inf conforms, 0 does not.
   const fs::path model = tmp / "overflow";
   fs::create_directories(model / "weights");
   std::ofstream(model / "model.nnl") << "version 0.2;\nmodel overflow {\n  config { weights: \"./weights\"; }\n"
@@ -101,10 +115,11 @@ TEST_CASE("conform: where no finite bound holds, any answer is accepted, and a h
   };
   const Run inf = judge(std::numeric_limits<double>::infinity());
   CHECK(inf.code == 0);
-  CHECK(inf.out.find("0 outside the f16 envelope, 1 unbounded") != std::string::npos);
+  CHECK(inf.out.find("0 outside the f16 envelope, 1 sides past the largest finite number") != std::string::npos);
+  CHECK(inf.out.find("conforms") != std::string::npos);
   const Run zero = judge(0.0);
   CHECK(zero.code == 1);
-  CHECK(zero.out.find("1 outside the f16 envelope, 1 unbounded") != std::string::npos);
+  CHECK(zero.out.find("1 outside the f16 envelope, 1 sides past the largest finite number") != std::string::npos);
 }
 
 TEST_CASE("run: interval and envelope write midpoints and radii, the interval's radius is tiny") {

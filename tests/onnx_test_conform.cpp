@@ -1,0 +1,156 @@
+// nnref conform on the ONNX patterns that used to be judged vacuously or to abort: Pow with a
+// whole-number exponent on a base of any sign, LayerNorm as PyTorch exports it before opset 17
+// (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div), a Pow of a difference whose enclosure holds
+// 0, and a symbolic batch judged at the input's size with --dim. Each answer is computed here by
+// its formula in double and rounded to float32; a wrong one must be rejected, a correct one accepted
+// with every element judged.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "cli_test_support.hpp"
+#include "formats/tensor_files/npy.hpp"
+#include "onnx_test_support.hpp"
+#include "temp_dir.hpp"
+
+using namespace nnref;
+using namespace nnref::test;
+
+namespace {
+
+std::string npy(const TempDir& tmp, const std::string& name, const std::vector<int64_t>& dims, std::vector<double> v) {
+  const std::string path = (tmp / name).string();
+  REQUIRE(write_npy(path, HostTensor{DType::F32, Shape::make(dims).value(), std::move(v)}).ok());
+  return path;
+}
+
+std::vector<double> rounded(std::vector<double> v) {
+  for (double& x : v) x = static_cast<float>(x);
+  return v;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("onnx conform: Pow with a whole exponent is judged on every element, whatever the base's sign") {
+  TempDir tmp("onnx-conform-pow");
+  const std::vector<double> x{1.5, -2, 0.25, 3, 0, -0.5};
+  for (double n : {2.0, 3.0, -1.0, -2.0}) {
+    INFO("exponent " << n);
+    std::vector<double> base = x;
+    if (n < 0) base[4] = 4;  // 1/0 has no finite value
+    OnnxModel m;
+    m.input("x", {"2", "3"});
+    m.init("n", {}, {static_cast<float>(n)});
+    m.node("Pow", {"x", "n"}, {"y"}, "pow");
+    m.output("y");
+    m.write(tmp / "pow.onnx");
+    const std::string in = npy(tmp, "x.npy", {2, 3}, base);
+    std::vector<double> y;
+    for (double b : base) y.push_back(std::pow(b, n));
+    const Run good = nnref_cli({"conform", (tmp / "pow.onnx").string(), "--input", in, "--actual",
+                                npy(tmp, "good.npy", {2, 3}, rounded(y)), "--format", "json"});
+    INFO(good.out << good.err);
+    CHECK(good.code == 0);
+    CHECK(has(good.out, "\"verdict\": \"conforms\""));
+    CHECK(has(good.out, "\"not_judged\": 0"));
+    y[5] = 99;
+    const Run bad = nnref_cli({"conform", (tmp / "pow.onnx").string(), "--input", in, "--actual",
+                               npy(tmp, "bad.npy", {2, 3}, rounded(y))});
+    CHECK(bad.code == 1);
+    CHECK(has(bad.out, "does not conform"));
+  }
+}
+
+TEST_CASE("onnx conform: LayerNorm as exported before opset 17 is judged, an answer of all 42 rejected") {
+  TempDir tmp("onnx-conform-layernorm");
+  OnnxModel m(14);
+  m.input("x", {"2", "4"});
+  m.init("two", {}, {2.0f});
+  m.init("eps", {}, {1e-5f});
+  m.init("scale", {4}, {1.0f, 0.5f, -2.0f, 1.5f});
+  m.init("bias", {4}, {0.0f, 0.25f, 1.0f, -1.0f});
+  set_ints(m.node("ReduceMean", {"x"}, {"mean"}, "mean"), "axes", {-1});
+  m.node("Sub", {"x", "mean"}, {"d"}, "sub");
+  m.node("Pow", {"d", "two"}, {"d2"}, "pow");
+  set_ints(m.node("ReduceMean", {"d2"}, {"var"}, "var"), "axes", {-1});
+  m.node("Add", {"var", "eps"}, {"ve"}, "add_eps");
+  m.node("Sqrt", {"ve"}, {"sd"}, "sqrt");
+  m.node("Div", {"d", "sd"}, {"z"}, "div");
+  m.node("Mul", {"z", "scale"}, {"zs"}, "mul");
+  m.node("Add", {"zs", "bias"}, {"y"}, "add");
+  m.output("y");
+  m.write(tmp / "ln.onnx");
+  const std::vector<double> x{0.5, -1.25, 2.0, 0.75, 3.0, 3.0, -3.0, 1.0};
+  const double scale[] = {1.0, 0.5, -2.0, 1.5}, bias[] = {0.0, 0.25, 1.0, -1.0};
+  std::vector<double> y;
+  for (int r = 0; r < 2; ++r) {
+    double mean = 0, var = 0;
+    for (int c = 0; c < 4; ++c) mean += x[r * 4 + c] / 4;
+    for (int c = 0; c < 4; ++c) var += (x[r * 4 + c] - mean) * (x[r * 4 + c] - mean) / 4;
+    for (int c = 0; c < 4; ++c)
+      y.push_back((x[r * 4 + c] - mean) / std::sqrt(var + static_cast<double>(1e-5f)) * scale[c] + bias[c]);
+  }
+  const std::string in = npy(tmp, "x.npy", {2, 4}, x);
+  const Run good = nnref_cli({"conform", (tmp / "ln.onnx").string(), "--input", in, "--actual",
+                              npy(tmp, "good.npy", {2, 4}, rounded(y)), "--format", "json"});
+  INFO(good.out << good.err);
+  CHECK(good.code == 0);
+  CHECK(has(good.out, "\"not_judged\": 0"));
+  const Run all42 = nnref_cli({"conform", (tmp / "ln.onnx").string(), "--input", in, "--actual",
+                               npy(tmp, "42.npy", {2, 4}, std::vector<double>(8, 42))});
+  CHECK(all42.code == 1);
+  CHECK(has(all42.out, "FAIL y: 8 elements, 8 outside the f32 envelope"));
+}
+
+// sqrt(2)·sqrt(2) − 2: its interval holds 0 on both sides, which Boost's pow refused with an
+// exception (std::terminate, exit 134) before; a sigmoid of 12345 is no sigmoid.
+TEST_CASE("onnx conform: Pow of a difference around 0 neither aborts run nor conform, a sigmoid of 12345 fails") {
+  TempDir tmp("onnx-conform-around-zero");
+  OnnxModel m;
+  m.input("x", {"1"});
+  m.init("two", {}, {2.0f});
+  m.node("Sqrt", {"x"}, {"s"}, "sqrt");
+  m.node("Mul", {"s", "s"}, {"ss"}, "mul");
+  m.node("Sub", {"ss", "x"}, {"d"}, "sub");
+  m.node("Pow", {"d", "two"}, {"d2"}, "pow");
+  m.node("Sigmoid", {"d2"}, {"y"}, "sigmoid");
+  m.output("y");
+  m.write(tmp / "m.onnx");
+  const std::string in = npy(tmp, "x.npy", {1}, {2.0});
+  const Run interval = nnref_cli({"run", (tmp / "m.onnx").string(), "--input", in, "--precision", "interval"});
+  INFO(interval.err);
+  CHECK(interval.code == 0);
+  const Run f32 = nnref_cli({"conform", (tmp / "m.onnx").string(), "--input", in, "--engine", "f32"});
+  INFO(f32.out << f32.err);
+  CHECK(f32.code == 0);
+  CHECK(has(f32.out, "conforms"));
+  // (fl(√2)² − 2)² is below 2^-40, so the sigmoid is 0.5 to float32's precision.
+  const Run half = nnref_cli({"conform", (tmp / "m.onnx").string(), "--input", in, "--actual", npy(tmp, "h.npy", {1}, {0.5})});
+  CHECK(half.code == 0);
+  const Run wrong = nnref_cli({"conform", (tmp / "m.onnx").string(), "--input", in, "--actual", npy(tmp, "w.npy", {1}, {12345})});
+  CHECK(wrong.code == 1);
+}
+
+TEST_CASE("onnx conform: a symbolic batch is judged at the size --dim gives, and the mismatch says so") {
+  TempDir tmp("onnx-conform-dim");
+  OnnxModel m;
+  m.input("x", {"N", "3"});
+  m.node("Relu", {"x"}, {"y"}, "relu");
+  m.output("y");
+  m.write(tmp / "relu.onnx");
+  const std::vector<double> x{1, -2, 3, -4, 5, -6, 7, -8, 9, -10, 11, -12, 13, -14, 15, -16, 17, -18,
+                              19, -20, 21, -22, 23, -24, 25, -26, 27, -28, 29, -30, 31, -32, 33, -34, 35, -36,
+                              37, -38, 39, -40, 41, -42, 43, -44, 45, -46, 47, -48};
+  std::vector<double> y;
+  for (double v : x) y.push_back(std::max(v, 0.0));
+  const std::string in = npy(tmp, "x.npy", {16, 3}, x), out = npy(tmp, "y.npy", {16, 3}, y);
+  const Run without = nnref_cli({"conform", (tmp / "relu.onnx").string(), "--input", in, "--actual", out});
+  CHECK(without.code == 2);
+  CHECK(has(without.err, "--dim N=16"));
+  const Run with = nnref_cli({"conform", (tmp / "relu.onnx").string(), "--input", in, "--actual", out, "--dim", "N=16"});
+  INFO(with.out << with.err);
+  CHECK(with.code == 0);
+  CHECK(has(with.out, "ok   y: 48 elements, 0 outside the f32 envelope"));
+}
