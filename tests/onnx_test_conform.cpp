@@ -154,3 +154,20 @@ TEST_CASE("onnx conform: a symbolic batch is judged at the size --dim gives, and
   CHECK(with.code == 0);
   CHECK(has(with.out, "ok   y: 48 elements, 0 outside the f32 envelope"));
 }
+
+// tests/data/onnx/transformer_layer_opset14 (its README says how it was made): PyTorch's own
+// float32 answer conforms with all 640 elements judged; an answer of all 42 is rejected everywhere.
+TEST_CASE("onnx conform: a TransformerEncoderLayer exported at opset 14 judges every element") {
+  TempDir tmp("onnx-conform-transformer");
+  const std::string dir = std::string(NNREF_SOURCE_DIR) + "/tests/data/onnx/transformer_layer_opset14/";
+  const Run torch = nnref_cli({"conform", dir + "model.onnx", "--input", dir + "x.npy", "--actual", dir + "torch_f32.npy",
+                               "--format", "json"});
+  INFO(torch.out << torch.err);
+  CHECK(torch.code == 0);
+  CHECK(has(torch.out, "\"elements\": 640"));
+  CHECK(has(torch.out, "\"not_judged\": 0"));
+  const Run all42 = nnref_cli({"conform", dir + "model.onnx", "--input", dir + "x.npy", "--actual",
+                               npy(tmp, "42.npy", {1, 10, 64}, std::vector<double>(640, 42))});
+  CHECK(all42.code == 1);
+  CHECK(has(all42.out, "FAIL y: 640 elements, 640 outside the f32 envelope"));
+}
