@@ -8,5 +8,7 @@ bash scripts/install-deps.sh all
 # build/ configured by scripts/demo.sh or scripts/package.sh has them off.
 bash scripts/build.sh -DNNREF_BUILD_TESTS=ON -DNNREF_BUILD_BENCH=ON \
   -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG"
+# Where the compile time went, and the slowest units (docs/building.md, "Compile time").
+/usr/bin/python3 scripts/compile_report.py build
 bash scripts/fuzz_smoke.sh
 ctest --test-dir build --output-on-failure --parallel "$(nproc)"
