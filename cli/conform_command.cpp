@@ -41,6 +41,7 @@ void print_json(std::ostream& out, const std::vector<OutputVerdict>& verdicts, c
     o["first_lost_at"] = lost_at(v.first_lost_at);
     o["max_radius"] = v.max_radius;
     o["max_magnitude"] = v.max_magnitude;
+    o["max_exact_magnitude"] = v.max_exact_magnitude;
     if (v.worst >= 0) {
       o["worst"] = {{"index", element_index(v.shape, v.worst)},
                     {"actual", v.actual},

@@ -64,6 +64,7 @@ OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, c
     if (e.bounded()) {
       v.max_radius = std::max(v.max_radius, e.radius());
       v.max_magnitude = std::max(v.max_magnitude, std::max(std::abs(e.lo), std::abs(e.hi)));
+      v.max_exact_magnitude = std::max(v.max_exact_magnitude, std::max(std::abs(x.lo), std::abs(x.hi)));
     } else if (!rejected) {
       continue;  // accepted on its overflow side, with no radius to say how close it came
     }
@@ -231,6 +232,11 @@ void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdict
             << "): " << v.first_lost_at->why;
       out << "\n";
     }
+    // Judged, yet loose: a radius beyond every exact value rejects only answers off by more than
+    // the values themselves (interval propagation through deep models, docs/conformance.md).
+    if (v.max_radius > v.max_exact_magnitude && v.max_exact_magnitude > 0)
+      out << "  note: the largest envelope radius, " << num(v.max_radius) << ", exceeds every exact value's magnitude (at most "
+          << num(v.max_exact_magnitude) << "): only answers off by more than that are rejected\n";
     if (v.worst < 0) continue;
     out << "  " << (v.outside ? "worst" : "closest to its bound") << ": element " << index_str(v.shape, v.worst)
         << " = " << num(v.actual) << "; exact value in [" << num(v.exact.lo) << ", " << num(v.exact.hi)

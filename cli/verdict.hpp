@@ -55,6 +55,7 @@ struct OutputVerdict {
   double actual = 0, excess = -std::numeric_limits<double>::infinity();  // excess: in radii beyond the envelope
   Enclosure exact, envelope;
   double max_radius = 0, max_magnitude = 0;
+  double max_exact_magnitude = 0;  // of the judged elements' exact values: what max_radius is measured against
 };
 
 // The verdict on each output; `actual` holds the runtime's outputs in the graph's output order, with

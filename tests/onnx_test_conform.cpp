@@ -171,3 +171,21 @@ TEST_CASE("onnx conform: a TransformerEncoderLayer exported at opset 14 judges e
   CHECK(all42.code == 1);
   CHECK(has(all42.out, "FAIL y: 640 elements, 640 outside the f32 envelope"));
 }
+
+// (x + 10⁸) − 10⁸ at x = 1: the exact value is 1, but float32 may round x + 10⁸ by up to 4, so the
+// envelope's radius (about 12) exceeds the value itself; the text says only larger slips are rejected.
+TEST_CASE("onnx conform: a radius beyond every exact value is reported as such") {
+  TempDir tmp("onnx-conform-loose");
+  OnnxModel m;
+  m.input("x", {"1"});
+  m.init("big", {}, {1e8f});
+  m.node("Add", {"x", "big"}, {"s"}, "add");
+  m.node("Sub", {"s", "big"}, {"y"}, "sub");
+  m.output("y");
+  m.write(tmp / "m.onnx");
+  const Run r = nnref_cli({"conform", (tmp / "m.onnx").string(), "--input", npy(tmp, "x.npy", {1}, {1.0}), "--actual",
+                           npy(tmp, "y.npy", {1}, {0.0})});
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);  // fl(1 + 10⁸) = 10⁸ in float32: 0 is a correct answer
+  CHECK(has(r.out, "exceeds every exact value's magnitude (at most 1)"));
+}
