@@ -34,7 +34,12 @@ UNARY = {
     "Sigmoid": torch.sigmoid, "Sign": torch.sign, "Sin": torch.sin, "Sinh": torch.sinh, "Softplus": F.softplus,
     "Softsign": F.softsign, "Sqrt": torch.sqrt, "Tan": torch.tan, "Tanh": torch.tanh,
 }
-BINARY = {"Add": torch.add, "Sub": torch.sub, "Mul": torch.mul, "Div": torch.div, "Pow": torch.pow,
+def divide(x, y):
+    """ONNX's Div: an integer quotient truncates toward zero."""
+    return torch.div(x, y, rounding_mode="trunc") if not x.is_floating_point() else torch.div(x, y)
+
+
+BINARY = {"Add": torch.add, "Sub": torch.sub, "Mul": torch.mul, "Div": divide, "Pow": torch.pow,
           "Equal": torch.eq, "Less": torch.lt, "Greater": torch.gt, "LessOrEqual": torch.le, "GreaterOrEqual": torch.ge,
           "And": torch.logical_and, "Or": torch.logical_or, "Xor": torch.logical_xor}
 # ONNX element types as torch dtypes (the casts torch_onnx.py maps).
@@ -220,6 +225,8 @@ def apply(node, ins, opset):
         return gamma * torch.where(x > 0, x, alpha * (torch.exp(x) - 1))
     if op == "HardSigmoid":
         return torch.clamp(a.get("alpha", 0.2) * x + a.get("beta", 0.5), 0, 1)
+    if op == "HardSwish":  # its function body: x * HardSigmoid(x) with alpha the float32 nearest 1/6
+        return x * torch.clamp(float(np.float32(1 / 6)) * x + 0.5, 0, 1)
     if op == "PRelu":
         return torch.where(x < 0, x * ins[1], x)
     if op == "Clip":
@@ -263,6 +270,8 @@ def apply(node, ins, opset):
         to = a["to"] if op == "Cast" else onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[ins[1].numpy().dtype]
         if to not in DTYPES:
             raise Unmapped("Cast to %s" % onnx.TensorProto.DataType.Name(to))
+        if FLOAT64 and x.is_floating_point() and DTYPES[to].is_floating_point:
+            return x  # a float64 evaluation keeps its precision: nnref's reals are the run's
         return x.to(DTYPES[to])  # a float to an integer truncates, as ONNX's Cast
     if op == "Not":
         return torch.logical_not(x)
@@ -360,22 +369,34 @@ def prod(t, axes, keep):
     return t
 
 
-def run(model_path, feeds):
-    """{output: numpy array} for feeds {graph input: numpy array}, in float32 (float64 data stays)."""
+FLOAT64 = False  # set by run(float64=True)
+
+
+def tensor(a):
+    t = torch.from_numpy(np.asarray(a).copy())
+    return t.double() if FLOAT64 and t.is_floating_point() else t
+
+
+def run(model_path, feeds, float64=False):
+    """{output: numpy array} for feeds {graph input: numpy array}, in float32 (float64 data stays);
+    with float64, every float tensor (weights, inputs, Constants) in float64: PyTorch's float64
+    evaluation of the file's own weights."""
+    global FLOAT64
+    FLOAT64 = float64
     model = onnx.load(model_path)
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 1)
     env = {}
     for t in model.graph.initializer:
-        env[t.name] = torch.from_numpy(numpy_helper.to_array(t).copy())
+        env[t.name] = tensor(numpy_helper.to_array(t))
     for name, a in feeds.items():
-        env[name] = torch.from_numpy(np.asarray(a).copy())
+        env[name] = tensor(a)
     torch.set_num_threads(1)
     with torch.inference_mode():
         for node in model.graph.node:
             if node.domain not in ("", "ai.onnx"):
                 raise Unmapped("domain " + node.domain)
             if node.op_type == "Constant":
-                env[node.output[0]] = torch.from_numpy(numpy_helper.to_array(attrs(node)["value"]).copy())
+                env[node.output[0]] = tensor(numpy_helper.to_array(attrs(node)["value"]))
                 continue
             ins = [env[i] if i else None for i in node.input]
             y = apply(node, ins, opset)

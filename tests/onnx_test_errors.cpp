@@ -173,12 +173,20 @@ TEST_CASE("onnx errors: shapes nnref cannot translate, outputs it does not compu
   symbolic.node("Shape", {"X"}, {"Y"});
   symbolic.output("Y");
   first_error(symbolic, tmp / "m.onnx", "onnx.shape-unsupported");
-  // Add of [2, 3] and [4] has no shape; the Transpose after it needs its rank.
-  OnnxModel unknown = one_node("Add", {"X", "B"});
-  unknown.init("B", {4}, {1, 2, 3, 4});
-  unknown.node("Transpose", {"Y"}, {"Z"});
+  // A Transpose of [2, 3] by a permutation of three axes has no shape; the Flatten after it needs
+  // its rank.
+  OnnxModel unknown = one_node("Transpose");
+  set_ints(*unknown.graph().mutable_node(0), "perm", {0, 1, 2});
+  unknown.node("Flatten", {"Y"}, {"Z"});
   unknown.graph().mutable_output(0)->set_name("Z");
   first_error(unknown, tmp / "m.onnx", "onnx.shape-unknown");
+  // Add of [2, 3] and [4] breaks its rule, but its rank is that of its operands: the Transpose
+  // after it is read, and `check` reports the broadcast.
+  OnnxModel ranked = one_node("Add", {"X", "B"});
+  ranked.init("B", {4}, {1, 2, 3, 4});
+  ranked.node("Transpose", {"Y"}, {"Z"});
+  ranked.graph().mutable_output(0)->set_name("Z");
+  CHECK(load_errors(ranked, tmp / "m.onnx").empty());
   OnnxModel indices;
   indices.input("X", {"1", "1", "4"});
   auto& pool = indices.node("MaxPool", {"X"}, {"Y", "I"});
@@ -213,11 +221,26 @@ TEST_CASE("onnx errors: initializers that are malformed or of types nnref does n
   first_error(with_init([](onnx::TensorProto& t) { t.add_float_data(1); }), tmp / "m.onnx", "onnx.tensor-data-size");
   first_error(with_init([](onnx::TensorProto& t) { t.set_raw_data(std::string(11, '\0')); }), tmp / "m.onnx",
               "onnx.tensor-data-size");
-  first_error(with_init([](onnx::TensorProto& t) {
-                t.set_data_type(onnx::TensorProto::INT64);
-                for (int k = 0; k < 3; ++k) t.add_int64_data(int64_t{1} << 60);
-              }),
-              tmp / "m.onnx", "onnx.tensor-integer-range");
+  // An integer beyond 2^53 is read where the model is read (Slice's INT64_MAX ends), not as data.
+  OnnxModel beyond(13);
+  beyond.node("Identity", {"B"}, {"Y"}, "the_node");
+  beyond.output("Y");
+  onnx::TensorProto* big = beyond.graph().add_initializer();
+  big->set_name("B");
+  big->set_data_type(onnx::TensorProto::INT64);
+  big->add_dims(1);
+  big->add_int64_data((int64_t{1} << 60) + 1);
+  CHECK(first_error(beyond, tmp / "m.onnx", "onnx.tensor-integer-range").message.find("beyond 2^53") !=
+        std::string::npos);
+  OnnxModel unsigned64(13);
+  unsigned64.node("Identity", {"B"}, {"Y"}, "the_node");
+  unsigned64.output("Y");
+  onnx::TensorProto* u = unsigned64.graph().add_initializer();
+  u->set_name("B");
+  u->set_data_type(onnx::TensorProto::UINT64);
+  u->add_dims(1);
+  u->add_uint64_data(uint64_t{1} << 63);
+  first_error(unsigned64, tmp / "m.onnx", "onnx.tensor-integer-range");
   // An element count beyond the memory budget is refused before anything is allocated.
   OnnxModel huge = with_init([](onnx::TensorProto& t) {
     t.set_dims(0, int64_t{1} << 40);

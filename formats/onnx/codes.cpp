@@ -9,7 +9,7 @@ std::span<const CodeInfo> onnx_codes() {
   static constexpr std::array kCodes = {
       CodeInfo{"onnx.parse", "the .onnx file is not a ModelProto (the protobuf does not parse) or holds no graph",
                  "onnx"},
-      CodeInfo{"onnx.opset-unsupported", "the model imports an ai.onnx opset beyond 17 (ONNX 1.12)", "onnx"},
+      CodeInfo{"onnx.opset-unsupported", "the model imports an ai.onnx opset beyond 21", "onnx"},
       CodeInfo{"onnx.domain-unsupported", "a node of an operator domain other than ai.onnx", "onnx"},
       CodeInfo{"onnx.op-unsupported", "a node whose op nnref does not read (docs/onnx.md lists the ops)", "onnx"},
       CodeInfo{"onnx.attribute-unsupported", "an attribute, or an attribute value, that nnref does not read", "onnx"},
@@ -35,7 +35,10 @@ std::span<const CodeInfo> onnx_codes() {
                                                  "bfloat16, sparse, segmented)", "onnx"},
       CodeInfo{"onnx.tensor-shape", "a tensor with a negative extent or an element count beyond 64 bits", "onnx"},
       CodeInfo{"onnx.tensor-data-size", "a tensor whose stored data does not match its shape", "onnx"},
-      CodeInfo{"onnx.tensor-integer-range", "an integer tensor with a value beyond 2^53 in magnitude", "onnx"},
+      CodeInfo{"onnx.tensor-integer-range", "an integer beyond 2^53 in magnitude read as data (nnref reads it exactly "
+                                              "only as a shape, axis or bound), or a uint64 beyond int64", "onnx"},
+      CodeInfo{"onnx.integer-division-by-zero", "an integer Div or Mod of constants by 0, which ONNX leaves "
+                                                  "undefined", "onnx"},
       CodeInfo{"onnx.external-data", "external data that is malformed, outside the model's folder, or past the end "
                                        "of its file", "onnx"},
       CodeInfo{"onnx.internal", "an unexpected failure while reading the model (a bug in nnref)", "onnx"},

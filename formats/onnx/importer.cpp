@@ -1,6 +1,7 @@
 #include "formats/onnx/importer.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "formats/onnx/ops.hpp"
 #include "formats/onnx/tensor_proto.hpp"
@@ -112,10 +113,15 @@ std::vector<int64_t> NodeCtx::attr_ints(const std::string& a) {
 
 bool NodeCtx::has_input(size_t k) const { return k < input_count() && !n_.input(static_cast<int>(k)).empty(); }
 
-const HostTensor* NodeCtx::constant(size_t k) const {
+const ExactTensor* NodeCtx::exact(size_t k) const {
   if (!has_input(k)) return nullptr;
   const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
-  return v.constant ? &*v.constant : nullptr;
+  return v.constant.get();
+}
+
+const HostTensor* NodeCtx::constant(size_t k) const {
+  const ExactTensor* t = exact(k);
+  return t ? &t->tensor : nullptr;
 }
 
 const HostTensor& NodeCtx::require_constant(size_t k, const std::string& what) {
@@ -131,9 +137,7 @@ const HostTensor& NodeCtx::require_constant(size_t k, const std::string& what) {
 std::vector<int64_t> NodeCtx::int_list(size_t k, const std::string& what) {
   const HostTensor& t = require_constant(k, what);
   if (dtype_is_float(t.dtype) || t.shape.rank() > 1) refuse("onnx.input-type", what + " must be a 1-D integer tensor");
-  std::vector<int64_t> out;
-  for (double v : t.values) out.push_back(static_cast<int64_t>(v));
-  return out;
+  return exact(k)->ints;
 }
 
 ValueRef NodeCtx::data(size_t k) { return operand(k, ElemKind::Real); }
@@ -141,7 +145,7 @@ ValueRef NodeCtx::data(size_t k) { return operand(k, ElemKind::Real); }
 ElemKind NodeCtx::kind(size_t k) const {
   if (!has_input(k)) return ElemKind::Real;
   const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
-  return v.constant ? dtype_kind(v.constant->dtype) : v.kind;
+  return v.constant ? dtype_kind(v.constant->tensor.dtype) : v.kind;
 }
 
 const OpAttrs* NodeCtx::producer(size_t k) const {
@@ -153,30 +157,43 @@ const OpAttrs* NodeCtx::producer(size_t k) const {
 int32_t NodeCtx::type(size_t k) const {
   if (!has_input(k)) return 0;
   const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
-  return v.constant ? dtype_type(v.constant->dtype) : v.type;
+  return v.constant ? dtype_type(v.constant->tensor.dtype) : v.type;
 }
 
 ValueRef NodeCtx::operand(size_t k, ElemKind want) {
   if (!has_input(k)) refuse("onnx.input-missing", "input " + std::to_string(k) + " is required");
   Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
   if (kind(k) != want) {
-    const std::string what = v.constant ? std::string(dtype_name(v.constant->dtype)) : elem_kind_name(kind(k));
+    const std::string what = v.constant ? std::string(dtype_name(v.constant->tensor.dtype)) : elem_kind_name(kind(k));
     refuse("onnx.type-unsupported", "input " + in_quotes(v.source) + " is a " + what + " tensor, and nnref reads " +
                                         kind_article(want) + " one here (docs/onnx.md: integer and bool tensors are "
                                         "data only where an op's IR form takes them)");
   }
-  return im_.materialise(v, want);
+  if (v.constant) return im_.handle(v.constant, want, &v, v.source);
+  return *v.ref;
 }
 
 std::vector<int64_t> NodeCtx::shape(size_t k) {
   if (!has_input(k)) refuse("onnx.input-missing", "input " + std::to_string(k) + " is required");
   const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
-  if (v.constant) return v.constant->shape.dims();
-  const auto s = im_.shape_of(*v.ref);
-  if (!s)
+  if (v.constant) return v.constant->tensor.shape.dims();
+  const std::optional<KnownShape> s = im_.shape_of(*v.ref);
+  if (!s || !s->exact)
     refuse("onnx.shape-unknown", "the shape of input " + in_quotes(v.source) +
+                                     " is needed to translate this node, and the rules give none at the default "
+                                     "extents (see nnref check)");
+  return s->dims;
+}
+
+size_t NodeCtx::rank(size_t k) {
+  if (!has_input(k)) refuse("onnx.input-missing", "input " + std::to_string(k) + " is required");
+  const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
+  if (v.constant) return v.constant->tensor.shape.rank();
+  const std::optional<KnownShape> s = im_.shape_of(*v.ref);
+  if (!s)
+    refuse("onnx.shape-unknown", "the rank of input " + in_quotes(v.source) +
                                      " is needed to translate this node, and the rules give none (see nnref check)");
-  return *s;
+  return s->dims.size();
 }
 
 bool NodeCtx::extents_fixed() const { return im_.extents_fixed_; }
@@ -186,6 +203,11 @@ int64_t NodeCtx::emit_node(const std::string& suffix, OpAttrs op, std::vector<Va
 }
 
 ValueRef NodeCtx::emit(const std::string& suffix, OpAttrs op, std::vector<ValueRef> inputs) {
+  const std::string name = suffix.empty() ? name_ : name_ + "/" + suffix;
+  if (std::optional<ExactTensor> t = im_.fold(op, inputs)) {
+    const ElemKind kind = dtype_kind(t->tensor.dtype);
+    return im_.handle(std::make_shared<const ExactTensor>(std::move(*t)), kind, nullptr, name);
+  }
   return {emit_node(suffix, std::move(op), std::move(inputs)), 0};
 }
 
@@ -202,21 +224,24 @@ void NodeCtx::param(int64_t id, const std::string& role, size_t k) {
 }
 
 ValueRef NodeCtx::literal(const std::string& suffix, HostTensor t) {
-  const int64_t id = emit_node(suffix, ConstAttrs{t.shape.dims()}, {});
-  param_tensor(id, "value", std::move(t), name_ + "/" + suffix);
-  return {id, 0};
+  const ElemKind kind = dtype_kind(t.dtype);
+  return im_.handle(std::make_shared<const ExactTensor>(exact_of(std::move(t))), kind, nullptr, name_ + "/" + suffix);
 }
 
 void NodeCtx::set_output(size_t k, ValueRef v, ElemKind kind, int32_t type) {
   if (k >= static_cast<size_t>(n_.output_size()) || n_.output(static_cast<int>(k)).empty()) return;
   const std::string& out = n_.output(static_cast<int>(k));
-  im_.values_[out] = Value{v, std::nullopt, out, kind, type};
+  if (const ConstantPtr* t = im_.handle_constant(v)) {
+    im_.values_[out] = Value{std::nullopt, *t, out};
+    return;
+  }
+  im_.values_[out] = Value{v, nullptr, out, kind, type};
 }
 
-void NodeCtx::set_output_constant(size_t k, HostTensor t) {
+void NodeCtx::set_output_constant(size_t k, ExactTensor t) {
   if (k >= static_cast<size_t>(n_.output_size()) || n_.output(static_cast<int>(k)).empty()) return;
   const std::string& out = n_.output(static_cast<int>(k));
-  im_.values_[out] = Value{std::nullopt, std::move(t), out};
+  im_.values_[out] = Value{std::nullopt, std::make_shared<const ExactTensor>(std::move(t)), out};
 }
 
 bool NodeCtx::output_read(size_t k) const {
@@ -249,25 +274,27 @@ std::string Importer::unique_name(const std::string& base) {
 }
 
 int64_t Importer::add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef> inputs, const SourceLoc& loc) {
+  for (ValueRef& r : inputs) r = materialise(r);
   std::vector<Dims<CDim>> in;
-  bool known = true;
+  bool known = true, exact = true;
   for (const ValueRef& r : inputs) {
-    const auto s = shape_of(r);
+    const std::optional<KnownShape> s = shape_of(r);
     if (!s) {
       known = false;
       break;
     }
-    in.emplace_back(s->begin(), s->end());
+    exact = exact && s->exact;
+    in.emplace_back(s->dims.begin(), s->dims.end());
   }
-  std::vector<std::optional<std::vector<int64_t>>> outs;
+  std::vector<std::optional<KnownShape>> outs;
   if (known) {
     ConcreteSink sink;
     auto r = node_obligations<CDim>(op, {}, in, sink);
-    if (r && sink.ok())
+    if (r)
       for (const auto& d : r->outputs) {
         std::vector<int64_t> v;
         for (const CDim& x : d) v.push_back(x.v);
-        outs.emplace_back(std::move(v));
+        outs.push_back(KnownShape{std::move(v), exact && sink.ok()});
       }
   }
   const int64_t id = m_.graph.add(unique_name(name), std::move(op), std::move(inputs), loc);
@@ -275,7 +302,8 @@ int64_t Importer::add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef
   return id;
 }
 
-std::optional<std::vector<int64_t>> Importer::shape_of(const ValueRef& r) const {
+std::optional<KnownShape> Importer::shape_of(const ValueRef& r) const {
+  if (const ConstantPtr* t = handle_constant(r)) return KnownShape{(*t)->tensor.shape.dims(), true};
   const auto& outs = shapes_[static_cast<size_t>(r.node)];
   const auto k = static_cast<size_t>(r.output);
   return k < outs.size() ? outs[k] : std::nullopt;
@@ -285,17 +313,45 @@ std::optional<std::vector<int64_t>> Importer::shape_of(const ValueRef& r) const 
 // graph output: real, the same numbers).
 ValueRef Importer::materialise(Value& v, ElemKind kind) {
   if (v.ref) return *v.ref;
-  const HostTensor& t = *v.constant;
-  const int64_t id = add_ir_node(v.source, ConstAttrs{t.shape.dims(), kind}, {}, SourceLoc{file_, 0, 0});
-  const std::string& name = m_.graph.nodes[static_cast<size_t>(id)].name;
-  m_.param_keys[{name, "value"}] = v.source;
-  // Parameters are floats: an integer or bool constant's values (integers of magnitude at most
-  // 2^53; 0 and 1) as doubles, which the const op reads back as its kind.
-  HostTensor value = t;
-  if (!dtype_is_float(value.dtype)) value.dtype = DType::F64;
-  m_.payload.set(name, "value", ParamEntry{std::move(value), file_ + ":" + v.source});
-  v.ref = ValueRef{id, 0};
+  v.ref = materialise(handle(v.constant, kind, nullptr, v.source));
   return *v.ref;
+}
+
+ValueRef Importer::handle(ConstantPtr t, ElemKind kind, Value* origin, std::string name) {
+  handles_.push_back(Handle{std::move(t), kind, origin, std::move(name), std::nullopt});
+  return ValueRef{-static_cast<int64_t>(handles_.size()), 0};
+}
+
+const ConstantPtr* Importer::handle_constant(const ValueRef& r) const {
+  return r.node < 0 ? &handles_[static_cast<size_t>(-r.node - 1)].constant : nullptr;
+}
+
+// A const node of the handle's kind (an integer or bool constant as a graph output: real, the same
+// numbers), made once per handle and once per ONNX value.
+ValueRef Importer::materialise(const ValueRef& r) {
+  if (r.node >= 0) return r;
+  Handle& h = handles_[static_cast<size_t>(-r.node - 1)];
+  if (h.origin) return materialise(*h.origin, h.kind);
+  if (h.node) return *h.node;
+  const HostTensor& t = h.constant->tensor;
+  // Parameters are floats: an integer or bool constant's values as doubles, which the const op
+  // reads back as its kind; an integer beyond 2^53 has no exact double.
+  HostTensor value = t;
+  if (!dtype_is_float(value.dtype)) {
+    value.dtype = DType::F64;
+    for (double x : value.values)
+      if (std::isnan(x))
+        throw Refusal{make_error("onnx.tensor-integer-range",
+                                 "constant '" + h.name + "' holds an integer beyond 2^53 in magnitude, which nnref "
+                                 "reads only where the model is read (shapes, axes, slice bounds), not as data",
+                                 SourceLoc{file_, 0, 0})};
+  }
+  const int64_t id = add_ir_node(h.name, ConstAttrs{t.shape.dims(), h.kind}, {}, SourceLoc{file_, 0, 0});
+  const std::string& name = m_.graph.nodes[static_cast<size_t>(id)].name;
+  m_.param_keys[{name, "value"}] = h.name;
+  m_.payload.set(name, "value", ParamEntry{std::move(value), file_ + ":" + h.name});
+  h.node = ValueRef{id, 0};
+  return *h.node;
 }
 
 void Importer::add_input(const onnx::ValueInfoProto& v) {
@@ -344,7 +400,7 @@ void Importer::add_input(const onnx::ValueInfoProto& v) {
   const int64_t id = add_ir_node(v.name(), InputAttrs{dims, *kind}, {}, loc);
   for (size_t k = 0; k < size_names.size(); ++k)
     if (!size_names[k].empty()) m_.size_names.push_back({size_names[k], id, k, true});
-  values_[v.name()] = Value{ValueRef{id, 0}, std::nullopt, v.name(), *kind, tt.elem_type()};
+  values_[v.name()] = Value{ValueRef{id, 0}, nullptr, v.name(), *kind, tt.elem_type()};
 }
 
 void Importer::add_node(const onnx::NodeProto& n, size_t index, const std::map<std::string, int64_t>& opsets) {
@@ -408,7 +464,7 @@ void Importer::run(const onnx::GraphProto& g, const std::map<std::string, int64_
   for (const auto& o : g.output()) read_later_.insert(o.name());
   for (const auto& init : g.initializer()) {
     TensorSource src{file_ + ":" + init.name(), base_dir, budget_left_};
-    Result<HostTensor> t = read_tensor(init, src);
+    Result<ExactTensor> t = read_exact_tensor(init, src);
     if (!t) {
       Diagnostic d = std::move(t).error();
       d.loc = SourceLoc{file_, 0, 0};
@@ -418,8 +474,8 @@ void Importer::run(const onnx::GraphProto& g, const std::map<std::string, int64_
       if (over_budget) return;
       continue;
     }
-    budget_left_ -= tensor_bytes(CDim(t.value().shape.count()), sizeof(double)).v;
-    values_[init.name()] = Value{std::nullopt, std::move(t).value(), init.name()};
+    budget_left_ -= tensor_bytes(CDim(t.value().tensor.shape.count()), sizeof(double)).v;
+    values_[init.name()] = Value{std::nullopt, std::make_shared<const ExactTensor>(std::move(t).value()), init.name()};
   }
   for (const auto& s : g.sparse_initializer()) {
     diags_.push_back(make_error("onnx.tensor-type-unsupported",
@@ -442,9 +498,13 @@ void Importer::run(const onnx::GraphProto& g, const std::map<std::string, int64_
     // the same numbers (indices, 0 and 1).
     if (!v.constant && v.kind != ElemKind::Real) {
       const int64_t id = add_ir_node(o.name() + "/real", CastAttrs{v.kind, ElemKind::Real}, {*v.ref}, SourceLoc{file_, 0, 0});
-      v = Value{ValueRef{id, 0}, std::nullopt, o.name()};
+      v = Value{ValueRef{id, 0}, nullptr, o.name()};
     }
-    m_.graph.outputs.push_back({o.name(), materialise(v)});
+    try {
+      m_.graph.outputs.push_back({o.name(), materialise(v)});
+    } catch (const Refusal& r) {
+      diags_.push_back(r.d);
+    }
   }
   for (const auto& v : g.value_info()) declare(v);
   for (const auto& o : g.output()) declare(o);

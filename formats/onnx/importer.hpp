@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -13,6 +14,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "formats/model.hpp"
+#include "formats/onnx/tensor_proto.hpp"
 #include "spec/diagnostic.hpp"
 
 namespace nnref::onnx_format {
@@ -22,9 +24,13 @@ struct Refusal {
   Diagnostic d;
 };
 
+// A value known when the model is read: an initializer, a Constant, or what an op computes
+// exactly from such values (docs/onnx.md, "Constants"). Shared: a weight is not copied per use.
+using ConstantPtr = std::shared_ptr<const ExactTensor>;
+
 struct Value {
-  std::optional<ValueRef> ref;          // in the graph (materialised on first use for a constant)
-  std::optional<HostTensor> constant;   // an initializer, a Constant, a folded Shape
+  std::optional<ValueRef> ref;  // in the graph (materialised on first use for a constant)
+  ConstantPtr constant;
   std::string source;                   // its ONNX name
   ElemKind kind = ElemKind::Real;       // a graph value's IR kind (a constant's follows its dtype)
   // A graph value's ONNX element type where known: a graph input's, an integer or bool result's
@@ -38,6 +44,13 @@ struct Value {
 std::optional<ElemKind> kind_of_type(int32_t onnx_type);
 
 class Importer;
+
+// A value's shape at the inputs' default extents as the rules give it; not exact where a rule
+// failed there (its extents mean nothing, its rank still holds).
+struct KnownShape {
+  std::vector<int64_t> dims;
+  bool exact = true;
+};
 
 // What one ONNX node's handler sees.
 class NodeCtx {
@@ -70,24 +83,29 @@ class NodeCtx {
   int32_t type(size_t k) const;
   const HostTensor* constant(size_t k) const;
   const HostTensor& require_constant(size_t k, const std::string& what);
+  // Input k as a constant, integers exact; nullptr when it is not one.
+  const ExactTensor* exact(size_t k) const;
   std::vector<int64_t> int_list(size_t k, const std::string& what);
   std::vector<int64_t> shape(size_t k);  // at the default extents; refused when unknown
-  size_t rank(size_t k) { return shape(k).size(); }
+  // Its rank: known also where the default extents break a rule (a pool wider than an extent of 1).
+  size_t rank(size_t k);
   // The model's extents are all fixed (no dim_param and no unnamed dynamic extent): a shape read
   // at import holds for every run.
   bool extents_fixed() const;
 
   // Emits an IR node named after this ONNX node (suffix for the second and later of a composition).
+  // An op that computes exactly (it moves elements, or its result is an integer or logical value)
+  // from constants alone is evaluated here instead, and the result is a constant.
   ValueRef emit(const std::string& suffix, OpAttrs op, std::vector<ValueRef> inputs);
   int64_t emit_node(const std::string& suffix, OpAttrs op, std::vector<ValueRef> inputs);
   // A parameter of node `id` taken from constant input k (its ONNX name in messages).
   void param(int64_t id, const std::string& role, size_t k);
   void param_tensor(int64_t id, const std::string& role, HostTensor t, const std::string& key);
-  // A constant operand (a Const node) made by the translation itself.
+  // A constant operand made by the translation itself.
   ValueRef literal(const std::string& suffix, HostTensor t);
 
   void set_output(size_t k, ValueRef v, ElemKind kind = ElemKind::Real, int32_t type = 0);
-  void set_output_constant(size_t k, HostTensor t);
+  void set_output_constant(size_t k, ExactTensor t);
   // Whether a later node or the graph reads output k.
   bool output_read(size_t k) const;
   // Refuses outputs beyond the first n that a later node or the graph reads.
@@ -119,8 +137,16 @@ class Importer {
   void add_node(const onnx::NodeProto& n, size_t index, const std::map<std::string, int64_t>& opsets);
   void declare(const onnx::ValueInfoProto& v);
   ValueRef materialise(Value& v, ElemKind kind = ElemKind::Real);
+  // Constants reach the ops a handler emits as handles (a ValueRef with a negative node, into
+  // handles_), so that an op computing exactly from constants is folded (fold.cpp), and a const
+  // node is made only for an operand of a node the graph keeps.
+  ValueRef handle(ConstantPtr t, ElemKind kind, Value* origin, std::string name);
+  const ConstantPtr* handle_constant(const ValueRef& r) const;
+  ValueRef materialise(const ValueRef& r);
+  // The result of `op` over constant operands, when it computes them exactly; nullopt otherwise.
+  std::optional<ExactTensor> fold(const OpAttrs& op, const std::vector<ValueRef>& inputs);
   // The shape of a value at the default extents, when the rules give one.
-  std::optional<std::vector<int64_t>> shape_of(const ValueRef& r) const;
+  std::optional<KnownShape> shape_of(const ValueRef& r) const;
   int64_t add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef> inputs, const SourceLoc& loc);
   std::string unique_name(const std::string& base);
 
@@ -131,7 +157,15 @@ class Importer {
   std::set<std::string> failed_;       // values a refused node would have defined
   std::set<std::string> read_later_;   // every value some node input or graph output names
   std::set<std::string> names_;        // IR node names in use
-  std::vector<std::vector<std::optional<std::vector<int64_t>>>> shapes_;  // per IR node and output
+  std::vector<std::vector<std::optional<KnownShape>>> shapes_;  // per IR node and output
+  struct Handle {
+    ConstantPtr constant;
+    ElemKind kind;
+    Value* origin;     // the ONNX value it is, or nullptr for one a translation made
+    std::string name;  // the const node's name when made (a made one's)
+    std::optional<ValueRef> node;
+  };
+  std::vector<Handle> handles_;
   bool extents_fixed_ = true;
   int64_t budget_left_ = 0;
 };

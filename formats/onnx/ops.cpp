@@ -17,6 +17,15 @@ using Ctx = NodeCtx;
 
 HostTensor scalar_tensor(double v) { return HostTensor{DType::F64, Shape(), {v}}; }
 
+// Reshape, Squeeze, Unsqueeze, Transpose and Slice of input 0, of whatever element kind it is: the
+// IR ops that move elements hold every kind, so an integer or bool tensor stays one (with its
+// ONNX type).
+template <class A>
+void moved(Ctx& c, A attrs) {
+  attrs.kind = c.kind(0);
+  c.set_output(0, c.emit("", attrs, {c.operand(0, attrs.kind)}), attrs.kind, c.type(0));
+}
+
 // ---- elementwise ----
 
 void unary(Ctx& c, UnaryOp op, Real alpha = 0.0) {
@@ -25,6 +34,8 @@ void unary(Ctx& c, UnaryOp op, Real alpha = 0.0) {
 
 template <UnaryOp Op>
 void unary_op(Ctx& c) {
+  if constexpr (Op == UnaryOp::Neg || Op == UnaryOp::Abs)
+    if (c.kind(0) == ElemKind::Integer) return integer_negation(c, Op == UnaryOp::Abs);
   unary(c, Op);
 }
 
@@ -43,10 +54,29 @@ ValueRef binary(Ctx& c, const std::string& suffix, BinaryOp op, ValueRef a, Valu
   return c.emit(suffix, BinaryAttrs{op, Broadcast::NumpyRight}, {a, b});
 }
 
+constexpr std::optional<IntegerOp> integer_op(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add: return IntegerOp::Add;
+    case BinaryOp::Sub: return IntegerOp::Sub;
+    case BinaryOp::Mul: return IntegerOp::Mul;
+    case BinaryOp::Div: return IntegerOp::Div;
+    default: return std::nullopt;
+  }
+}
+
 template <BinaryOp Op>
 void binary_op(Ctx& c) {
   no_legacy_broadcast(c);
+  if (integer_op(Op) && c.kind(0) == ElemKind::Integer) return integer_binary(c, *integer_op(Op));
   c.set_output(0, binary(c, "", Op, c.data(0), c.data(1)));
+}
+
+// Mod of integers (fmod 0: the divisor's sign; 1: the dividend's). Of reals (fmod 1) it is not read.
+void mod(Ctx& c) {
+  const bool fmod = c.attr_int("fmod", 0) != 0;
+  if (c.kind(0) != ElemKind::Integer)
+    c.refuse("onnx.type-unsupported", "Mod of real values is not supported: nnref reads Mod of integers");
+  integer_binary(c, fmod ? IntegerOp::Fmod : IntegerOp::Mod);
 }
 
 // Max, Min, Sum with any number of inputs: a chain of binary ops under the NumPy rule, exact
@@ -121,13 +151,24 @@ void prelu(Ctx& c) {
   c.set_output(0, c.emit("", PreluAttrs{Broadcast::NumpyRight}, {c.data(0), c.data(1)}));
 }
 
-// HardSigmoid: max(0, min(1, alpha·x + beta)), as ONNX states it, in four IR ops.
-void hard_sigmoid(Ctx& c) {
-  const double alpha = c.attr_float("alpha", double{0.2f}), beta = c.attr_float("beta", 0.5);
-  ValueRef y = binary(c, "scale", BinaryOp::Mul, c.data(0), c.literal("alpha", scalar_tensor(alpha)));
+// max(0, min(1, alpha·x + beta)), as ONNX states HardSigmoid, in four IR ops (the last named `last`).
+ValueRef hard_sigmoid_of(Ctx& c, ValueRef x, double alpha, double beta, const std::string& last) {
+  ValueRef y = binary(c, "scale", BinaryOp::Mul, x, c.literal("alpha", scalar_tensor(alpha)));
   y = binary(c, "shift", BinaryOp::Add, y, c.literal("beta", scalar_tensor(beta)));
   y = binary(c, "upper", BinaryOp::Min, y, c.literal("one", scalar_tensor(1.0)));
-  c.set_output(0, binary(c, "", BinaryOp::Max, y, c.literal("zero", scalar_tensor(0.0))));
+  return binary(c, last, BinaryOp::Max, y, c.literal("zero", scalar_tensor(0.0)));
+}
+
+void hard_sigmoid(Ctx& c) {
+  const double alpha = c.attr_float("alpha", double{0.2f}), beta = c.attr_float("beta", 0.5);
+  c.set_output(0, hard_sigmoid_of(c, c.data(0), alpha, beta, ""));
+}
+
+// HardSwish: x · HardSigmoid(x) with alpha 1/6 and beta 0.5 (its ONNX function body; alpha the
+// float32 nearest 1/6, as that body's attribute is).
+void hard_swish(Ctx& c) {
+  const ValueRef x = c.data(0);
+  c.set_output(0, binary(c, "", BinaryOp::Mul, x, hard_sigmoid_of(c, x, double{1.0f / 6.0f}, 0.5, "gate")));
 }
 
 // Selu: gamma·(alpha·eˣ − alpha) for x ≤ 0, gamma·x above: gamma times elu with that alpha, whose
@@ -147,7 +188,14 @@ void softsign(Ctx& c) {
   c.set_output(0, binary(c, "", BinaryOp::Div, x, d));
 }
 
-void copy(Ctx& c) { c.set_output(0, c.emit("", UnaryAttrs{UnaryOp::Copy}, {c.data(0)})); }
+// Identity: the same value. Of a constant (PyTorch writes Identity of a weight it shares), the
+// constant itself; of an integer or bool value, a reshape keeping every extent.
+void copy(Ctx& c) {
+  const ElemKind kind = c.kind(0);
+  if (c.exact(0) != nullptr || kind == ElemKind::Real)
+    return c.set_output(0, c.emit("", UnaryAttrs{UnaryOp::Copy}, {c.operand(0, kind)}), kind, c.type(0));
+  moved(c, ReshapeAttrs{std::vector<int64_t>(c.rank(0), 0)});
+}
 
 // Dropout at inference: the identity (the ratio and the seed do nothing; a training_mode input
 // that is true, or a mask that is read, is refused).
@@ -458,7 +506,9 @@ struct ReduceSpec {
 
 void reduce(Ctx& c, const ReduceSpec& spec) {
   std::vector<int64_t> axes;
-  const bool axes_input = spec.op == ReduceOp::Sum && !spec.before && !spec.after && c.opset() >= 13;
+  // Axes as an input: ReduceSum's from opset 13, every Reduce's from 18.
+  const bool plain = !spec.before && !spec.after;
+  const bool axes_input = (spec.op == ReduceOp::Sum && plain && c.opset() >= 13) || c.opset() >= 18;
   if (axes_input) {
     if (c.has_input(1)) axes = c.int_list(1, "axes");
   } else {
@@ -467,6 +517,9 @@ void reduce(Ctx& c, const ReduceSpec& spec) {
   const bool keep = c.attr_int("keepdims", 1) != 0;
   if (axes.empty()) {
     if (axes_input && c.attr_int("noop_with_empty_axes", 0) != 0) {
+      if (!plain)
+        c.refuse("onnx.attribute-unsupported", "noop_with_empty_axes 1 with no axes is not supported for " +
+                                                   c.proto().op_type());
       copy(c);
       return;
     }
@@ -492,15 +545,6 @@ void reduce_log_sum(Ctx& c) { reduce(c, {ReduceOp::Sum, {}, UnaryOp::Log}); }
 void reduce_log_sum_exp(Ctx& c) { reduce(c, {ReduceOp::Sum, UnaryOp::Exp, UnaryOp::Log}); }
 
 // ---- data movement ----
-
-// Reshape, Squeeze, Unsqueeze, Transpose and Slice of input 0, of whatever element kind it is: the
-// IR ops that move elements hold every kind, so an integer or bool tensor stays one (with its
-// ONNX type).
-template <class A>
-void moved(Ctx& c, A attrs) {
-  attrs.kind = c.kind(0);
-  c.set_output(0, c.emit("", attrs, {c.operand(0, attrs.kind)}), attrs.kind, c.type(0));
-}
 
 void reshape(Ctx& c) {
   std::vector<int64_t> dims = c.opset() < 5 ? c.attr_ints("shape") : c.int_list(1, "shape");
@@ -559,11 +603,28 @@ void split(Ctx& c) {
   if (c.opset() >= 13 && c.has_input(1)) sizes = c.int_list(1, "split");
   if (c.opset() < 2 && c.has_input(1)) c.refuse("onnx.input-unsupported", "the split input (opset 1) is not supported");
   const size_t n = static_cast<size_t>(c.proto().output_size());
+  if (c.opset() >= 18 && c.has_attr("num_outputs")) {
+    if (c.attr_int("num_outputs", 0) != static_cast<int64_t>(n))
+      c.refuse("onnx.attribute-value", "num_outputs is not the node's " + std::to_string(n) + " outputs");
+    if (!sizes.empty()) c.refuse("onnx.attribute-value", "num_outputs and split are both given");
+    // Parts of ⌈X/n⌉, the last smaller: with fixed extents, sizes; else equal parts (the IR
+    // split's rule then asks that n divide the extent).
+    if (c.extents_fixed()) {
+      const std::vector<int64_t> s = c.shape(0);
+      const int64_t r = static_cast<int64_t>(s.size()), k = axis < 0 ? axis + r : axis;
+      if (k < 0 || k >= r) c.refuse("onnx.attribute-value", "axis " + std::to_string(axis) + " is outside the input");
+      const int64_t x = s[static_cast<size_t>(k)], chunk = (x + static_cast<int64_t>(n) - 1) / static_cast<int64_t>(n);
+      sizes.assign(n, chunk);
+      sizes.back() = x - chunk * static_cast<int64_t>(n - 1);
+    }
+  }
   if (sizes.empty()) sizes.assign(n, 1);
   for (int64_t part : sizes)
     if (part == 0) c.refuse("onnx.shape-unsupported", "a part of size 0 is an empty tensor, which nnref does not hold");
   if (sizes.size() != n)
     c.refuse("onnx.attribute-value", std::to_string(sizes.size()) + " split sizes for " + std::to_string(n) + " outputs");
+  for (int64_t part : sizes)
+    if (part < 0) c.refuse("onnx.attribute-value", "a negative split size " + std::to_string(part));
   if (c.extents_fixed()) {
     const std::vector<int64_t> s = c.shape(0);
     const int64_t r = static_cast<int64_t>(s.size());
@@ -654,10 +715,21 @@ void pad(Ctx& c) {
   else if (mode == "edge") a.border = PadBorder::Replicate;
   else c.refuse("onnx.attribute-unsupported", "mode '" + mode + "' is not supported");
   const size_t r = c.rank(0);
-  if (pads.size() != 2 * r)
-    c.refuse("onnx.attribute-value", "pads has " + std::to_string(pads.size()) + " entries, " + std::to_string(2 * r) +
-                                         " expected");
-  for (size_t i = 0; i < r; ++i) a.padding.emplace_back(pads[i], pads[i + r]);
+  // From opset 18 the pads may be for the listed axes only; the others are not padded.
+  std::vector<int64_t> axes;
+  if (c.opset() >= 18 && c.has_input(3)) axes = c.int_list(3, "axes");
+  else
+    for (size_t i = 0; i < r; ++i) axes.push_back(static_cast<int64_t>(i));
+  if (pads.size() != 2 * axes.size())
+    c.refuse("onnx.attribute-value", "pads has " + std::to_string(pads.size()) + " entries, " +
+                                         std::to_string(2 * axes.size()) + " expected");
+  a.padding.assign(r, {0, 0});
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const int64_t k = axes[i] < 0 ? axes[i] + static_cast<int64_t>(r) : axes[i];
+    if (k < 0 || k >= static_cast<int64_t>(r))
+      c.refuse("onnx.attribute-value", "axis " + std::to_string(axes[i]) + " is outside the input's axes");
+    a.padding[static_cast<size_t>(k)] = {pads[i], pads[i + axes.size()]};
+  }
   a.value = Real(value);
   c.set_output(0, c.emit("", a, {c.data(0)}));
 }
@@ -710,62 +782,78 @@ void tile(Ctx& c) {
 // constant), are IR gather's (gather_computed).
 void gather(Ctx& c) {
   const int64_t axis = c.attr_int("axis", 0);
-  const HostTensor* constant = c.has_input(1) ? c.constant(1) : nullptr;
-  if (c.has_input(1) && (!constant || (constant->shape.rank() > 1 && !dtype_is_float(constant->dtype))))
+  const ExactTensor* constant = c.exact(1);
+  if (c.has_input(1) &&
+      (!constant || (constant->tensor.shape.rank() > 1 && !dtype_is_float(constant->tensor.dtype))))
     return gather_computed(c, axis);
   const HostTensor& idx = c.require_constant(1, "indices");
   if (dtype_is_float(idx.dtype)) c.refuse("onnx.input-unsupported", "only integer indices are supported");
-  if (idx.values.empty()) c.refuse("onnx.shape-unsupported", "no indices give an empty tensor");
-  const ValueRef x = c.data(0);
+  const std::vector<int64_t>& indices = constant->ints;
+  if (indices.empty()) c.refuse("onnx.shape-unsupported", "no indices give an empty tensor");
+  const ElemKind kind = c.kind(0);
+  const ValueRef x = c.operand(0, kind);
   std::vector<ValueRef> parts;
-  for (size_t k = 0; k < idx.values.size(); ++k) {
-    const auto i = static_cast<int64_t>(idx.values[k]);
-    const bool one = idx.values.size() == 1;
+  for (size_t k = 0; k < indices.size(); ++k) {
+    // ±2^62 and beyond are outside every extent; the slice's own rule refuses them.
+    const int64_t i = std::clamp(indices[k], -(int64_t{1} << 62), int64_t{1} << 62);
+    const bool one = indices.size() == 1;
     parts.push_back(c.emit(one && idx.shape.rank() == 1 ? "" : "index" + std::to_string(k),
-                           SliceAttrs{{axis}, {i}, {i + 1}, {}}, {x}));
+                           SliceAttrs{{axis}, {i}, {i + 1}, {}, kind}, {x}));
   }
-  if (idx.shape.rank() == 0) c.set_output(0, c.emit("", SqueezeAttrs{{axis}}, {parts[0]}));
-  else if (parts.size() == 1) c.set_output(0, parts[0]);
-  else c.set_output(0, c.emit("", ConcatAttrs{axis, 0}, parts));
+  if (idx.shape.rank() == 0) c.set_output(0, c.emit("", SqueezeAttrs{{axis}, kind}, {parts[0]}), kind, c.type(0));
+  else if (parts.size() == 1) c.set_output(0, parts[0], kind, c.type(0));
+  else c.set_output(0, c.emit("", ConcatAttrs{axis, 0, kind}, parts), kind, c.type(0));
 }
 
 // ---- constants ----
 
 void constant(Ctx& c) {
-  HostTensor t;
+  ExactTensor t;
   if (const auto* a = c.attr("value")) {
-    Result<HostTensor> r = read_tensor(a->t(), TensorSource{c.name() + ".value", "", INT64_MAX});
+    Result<ExactTensor> r = read_exact_tensor(a->t(), TensorSource{c.name() + ".value", "", INT64_MAX});
     if (!r) c.refuse(r.error().code, r.error().message);
     t = std::move(r).value();
   } else if (const auto* f = c.attr("value_float")) {
-    t = HostTensor{DType::F32, Shape(), {static_cast<double>(f->f())}};
+    t.tensor = HostTensor{DType::F32, Shape(), {static_cast<double>(f->f())}};
   } else if (const auto* fs = c.attr("value_floats")) {
-    t = HostTensor{DType::F32, Shape::make({fs->floats_size()}).value(), {fs->floats().begin(), fs->floats().end()}};
+    t.tensor =
+        HostTensor{DType::F32, Shape::make({fs->floats_size()}).value(), {fs->floats().begin(), fs->floats().end()}};
   } else if (const auto* i = c.attr("value_int")) {
-    t = HostTensor{DType::I64, Shape(), {static_cast<double>(i->i())}};
+    t = integer_tensor(Shape(), {i->i()});
   } else if (const auto* is = c.attr("value_ints")) {
-    t = HostTensor{DType::I64, Shape::make({is->ints_size()}).value(), {}};
-    for (int64_t v : is->ints()) t.values.push_back(static_cast<double>(v));
+    t = integer_tensor(Shape::make({is->ints_size()}).value(), {is->ints().begin(), is->ints().end()});
   } else {
     c.refuse("onnx.attribute-unsupported", "only value, value_float(s) and value_int(s) are supported");
   }
   c.set_output_constant(0, std::move(t));
 }
 
-// Shape folds to a constant when the model's extents are fixed.
+// The shape of input 0 when it holds for every run: the model's extents are fixed, or the input is
+// a constant.
+std::vector<int64_t> fixed_shape(Ctx& c) {
+  if (!c.extents_fixed() && c.exact(0) == nullptr)
+    c.refuse("onnx.shape-unsupported", "the shape of input '" + c.proto().input(0) +
+                                           "' is known when the model is read only when the model's extents are "
+                                           "fixed, and its inputs have symbolic ones");
+  return c.shape(0);
+}
+
+// Shape (start and end clamped as ONNX does) and Size fold to constants.
 void shape_op(Ctx& c) {
-  if (!c.extents_fixed())
-    c.refuse("onnx.shape-unsupported", "Shape folds to a constant only when the model's extents are fixed, and its "
-                                        "inputs have symbolic ones");
-  const std::vector<int64_t> s = c.shape(0);
+  const std::vector<int64_t> s = fixed_shape(c);
   const int64_t r = static_cast<int64_t>(s.size());
   int64_t start = c.attr_int("start", 0), end = c.attr_int("end", r);
   if (start < 0) start += r;
   if (end < 0) end += r;
   start = std::clamp<int64_t>(start, 0, r), end = std::clamp<int64_t>(end, 0, r);
-  HostTensor t{DType::I64, Shape::make({std::max<int64_t>(end - start, 0)}).value(), {}};
-  for (int64_t k = start; k < end; ++k) t.values.push_back(static_cast<double>(s[static_cast<size_t>(k)]));
-  c.set_output_constant(0, std::move(t));
+  std::vector<int64_t> extents(s.begin() + start, s.begin() + std::max(start, end));
+  const int64_t n = static_cast<int64_t>(extents.size());
+  c.set_output_constant(0, integer_tensor(Shape::make({n}).value(), std::move(extents)));
+}
+
+void size_op(Ctx& c) {
+  const std::vector<int64_t> s = fixed_shape(c);
+  c.set_output_constant(0, integer_tensor(Shape(), {Shape::make(s).value().count()}));
 }
 
 const std::map<std::string, OpHandler>& handlers() {
@@ -809,6 +897,7 @@ const std::map<std::string, OpHandler>& handlers() {
       {"Greater", greater_op},
       {"GreaterOrEqual", greater_or_equal_op},
       {"HardSigmoid", hard_sigmoid},
+      {"HardSwish", hard_swish},
       {"Identity", copy},
       {"InstanceNormalization", instance_norm},
       {"LayerNormalization", layer_norm},
@@ -823,6 +912,7 @@ const std::map<std::string, OpHandler>& handlers() {
       {"MaxPool", max_pool},
       {"Mean", mean_op},
       {"Min", min_op},
+      {"Mod", mod},
       {"Mul", binary_op<BinaryOp::Mul>},
       {"Neg", unary_op<UnaryOp::Neg>},
       {"Not", not_op},
@@ -846,6 +936,7 @@ const std::map<std::string, OpHandler>& handlers() {
       {"Round", unary_op<UnaryOp::RoundEven>},
       {"Selu", selu},
       {"Shape", shape_op},
+      {"Size", size_op},
       {"Sigmoid", unary_op<UnaryOp::Sigmoid>},
       {"Sign", unary_op<UnaryOp::Sign>},
       {"Sin", unary_op<UnaryOp::Sin>},

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "formats/onnx/importer.hpp"
+#include "spec/integer_arith.hpp"
 
 namespace nnref::onnx_format {
 
@@ -34,6 +35,10 @@ void and_op(NodeCtx& c);
 void or_op(NodeCtx& c);
 void xor_op(NodeCtx& c);
 void where_op(NodeCtx& c);
+// Integer arithmetic of constants (spec/integer_arith.hpp), evaluated when the model is read;
+// Neg (abs false) and Abs.
+void integer_binary(NodeCtx& c, IntegerOp op);
+void integer_negation(NodeCtx& c, bool abs);
 // Gather whose indices are an integer value of the graph, along `axis`.
 void gather_computed(NodeCtx& c, int64_t axis);
 

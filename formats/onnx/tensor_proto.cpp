@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53: HostTensor holds doubles
+constexpr int64_t kMaxExactInteger = int64_t{1} << 53;  // HostTensor holds doubles
 
 std::optional<DType> dtype_of(int32_t t) {
   using TP = onnx::TensorProto;
@@ -39,8 +39,32 @@ std::optional<DType> dtype_of(int32_t t) {
   }
 }
 
-// One little-endian element of `dtype` at p as a double (integers beyond 2^53 as NaN: refused by the caller).
-double decode(DType dtype, const unsigned char* p) {
+// One little-endian element of an integer or bool `dtype` at p, exactly (a uint64 beyond int64 as
+// nullopt: refused by the caller).
+std::optional<int64_t> decode_integer(DType dtype, const unsigned char* p) {
+  auto load = [p](auto v) {
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  };
+  switch (dtype) {
+    case DType::I8: return load(int8_t{});
+    case DType::I16: return load(int16_t{});
+    case DType::I32: return load(int32_t{});
+    case DType::I64: return load(int64_t{});
+    case DType::U8: return load(uint8_t{});
+    case DType::U16: return load(uint16_t{});
+    case DType::U32: return load(uint32_t{});
+    case DType::U64: {
+      const uint64_t v = load(uint64_t{});
+      return v > static_cast<uint64_t>(INT64_MAX) ? std::nullopt : std::optional<int64_t>(static_cast<int64_t>(v));
+    }
+    case DType::Bool: return load(uint8_t{}) != 0 ? 1 : 0;
+    default: return 0;
+  }
+}
+
+// One little-endian element of a float `dtype` at p.
+double decode_float(DType dtype, const unsigned char* p) {
   auto load = [p](auto v) {
     std::memcpy(&v, p, sizeof v);
     return v;
@@ -48,24 +72,8 @@ double decode(DType dtype, const unsigned char* p) {
   switch (dtype) {
     case DType::F16: return half_to_double(load(uint16_t{}));
     case DType::F32: return static_cast<double>(load(float{}));
-    case DType::F64: return load(double{});
-    case DType::I8: return load(int8_t{});
-    case DType::I16: return load(int16_t{});
-    case DType::I32: return load(int32_t{});
-    case DType::I64: {
-      const int64_t v = load(int64_t{});
-      return (v > (int64_t{1} << 53) || v < -(int64_t{1} << 53)) ? std::nan("") : static_cast<double>(v);
-    }
-    case DType::U8: return load(uint8_t{});
-    case DType::U16: return load(uint16_t{});
-    case DType::U32: return load(uint32_t{});
-    case DType::U64: {
-      const uint64_t v = load(uint64_t{});
-      return v > (uint64_t{1} << 53) ? std::nan("") : static_cast<double>(v);
-    }
-    case DType::Bool: return load(uint8_t{}) != 0 ? 1.0 : 0.0;
+    default: return load(double{});
   }
-  return 0.0;
 }
 
 Result<std::string> external_bytes(const onnx::TensorProto& t, const TensorSource& src, uint64_t expected) {
@@ -119,22 +127,29 @@ Result<std::string> external_bytes(const onnx::TensorProto& t, const TensorSourc
   return bytes;
 }
 
-// The typed field that holds t's values when raw_data is empty, as doubles.
-std::vector<double> typed_values(const onnx::TensorProto& t, DType dtype) {
-  std::vector<double> v;
+// The typed field that holds a float tensor's values when raw_data is empty.
+std::vector<double> typed_floats(const onnx::TensorProto& t, DType dtype) {
   switch (dtype) {
-    case DType::F32: v.assign(t.float_data().begin(), t.float_data().end()); break;
-    case DType::F64: v.assign(t.double_data().begin(), t.double_data().end()); break;
-    case DType::I64:
-      for (int64_t x : t.int64_data())
-        v.push_back(std::abs(static_cast<double>(x)) > kMaxExactInteger ? std::nan("") : static_cast<double>(x));
-      break;
+    case DType::F32: return {t.float_data().begin(), t.float_data().end()};
+    case DType::F64: return {t.double_data().begin(), t.double_data().end()};
+    default: {
+      std::vector<double> v;
+      for (int32_t x : t.int32_data()) v.push_back(half_to_double(static_cast<uint16_t>(x)));
+      return v;
+    }
+  }
+}
+
+// The typed field that holds an integer or bool tensor's values when raw_data is empty (a uint64
+// beyond int64 as nullopt).
+std::vector<std::optional<int64_t>> typed_integers(const onnx::TensorProto& t, DType dtype) {
+  std::vector<std::optional<int64_t>> v;
+  switch (dtype) {
+    case DType::I64: v.assign(t.int64_data().begin(), t.int64_data().end()); break;
     case DType::U32:
     case DType::U64:
-      for (uint64_t x : t.uint64_data()) v.push_back(x > (uint64_t{1} << 53) ? std::nan("") : static_cast<double>(x));
-      break;
-    case DType::F16:
-      for (int32_t x : t.int32_data()) v.push_back(half_to_double(static_cast<uint16_t>(x)));
+      for (uint64_t x : t.uint64_data())
+        v.push_back(x > static_cast<uint64_t>(INT64_MAX) ? std::nullopt : std::optional<int64_t>(static_cast<int64_t>(x)));
       break;
     default: v.assign(t.int32_data().begin(), t.int32_data().end()); break;
   }
@@ -143,7 +158,7 @@ std::vector<double> typed_values(const onnx::TensorProto& t, DType dtype) {
 
 }  // namespace
 
-Result<HostTensor> read_tensor(const onnx::TensorProto& t, const TensorSource& src) {
+Result<ExactTensor> read_exact_tensor(const onnx::TensorProto& t, const TensorSource& src) {
   const std::optional<DType> dtype = dtype_of(t.data_type());
   if (!dtype)
     return make_error("onnx.tensor-type-unsupported",
@@ -161,7 +176,9 @@ Result<HostTensor> read_tensor(const onnx::TensorProto& t, const TensorSource& s
     return make_error("size.budget", src.name + ": " + std::to_string(count) + " elements exceed the memory budget of " +
                                          std::to_string(src.max_bytes) + " bytes");
   const uint64_t esize = static_cast<uint64_t>(dtype_size(*dtype));
-  HostTensor out{*dtype, shape.value(), {}};
+  const bool is_float = dtype_is_float(*dtype);
+  ExactTensor out{HostTensor{*dtype, shape.value(), {}}, {}};
+  std::vector<std::optional<int64_t>> integers;
   const bool external = t.data_location() == onnx::TensorProto::EXTERNAL;
   if (external || !t.raw_data().empty()) {
     std::string ext;
@@ -176,21 +193,52 @@ Result<HostTensor> read_tensor(const onnx::TensorProto& t, const TensorSource& s
                                                      " bytes, the shape " + shape.value().str() + " of " +
                                                      dtype_name(*dtype) + " needs " +
                                                      std::to_string(static_cast<uint64_t>(count) * esize));
-    out.values.resize(static_cast<size_t>(count));
     const auto* p = reinterpret_cast<const unsigned char*>(raw.data());
-    for (int64_t i = 0; i < count; ++i) out.values[static_cast<size_t>(i)] = decode(*dtype, p + i * esize);
+    for (int64_t i = 0; i < count; ++i) {
+      if (is_float) out.tensor.values.push_back(decode_float(*dtype, p + i * esize));
+      else integers.push_back(decode_integer(*dtype, p + i * esize));
+    }
   } else {
-    out.values = typed_values(t, *dtype);
-    if (out.values.size() != static_cast<size_t>(count))
-      return make_error("onnx.tensor-data-size", src.name + ": " + std::to_string(out.values.size()) +
+    if (is_float) out.tensor.values = typed_floats(t, *dtype);
+    else integers = typed_integers(t, *dtype);
+    const size_t stored = is_float ? out.tensor.values.size() : integers.size();
+    if (stored != static_cast<size_t>(count))
+      return make_error("onnx.tensor-data-size", src.name + ": " + std::to_string(stored) +
                                                      " values stored, the shape " + shape.value().str() + " needs " +
                                                      std::to_string(count));
   }
-  if (!dtype_is_float(*dtype))
-    for (double v : out.values)
-      if (std::isnan(v))
-        return make_error("onnx.tensor-integer-range", src.name + ": an integer beyond 2^53 in magnitude");
+  for (const auto& v : integers) {
+    if (!v) return make_error("onnx.tensor-integer-range", src.name + ": a uint64 beyond the int64 range");
+    out.ints.push_back(*dtype == DType::Bool ? (*v != 0 ? 1 : 0) : *v);
+    out.tensor.values.push_back(exact_double(out.ints.back()));
+  }
   return out;
+}
+
+double exact_double(int64_t v) {
+  return v > kMaxExactInteger || v < -kMaxExactInteger ? std::nan("") : static_cast<double>(v);
+}
+
+ExactTensor exact_of(HostTensor t) {
+  ExactTensor out{std::move(t), {}};
+  if (!dtype_is_float(out.tensor.dtype))
+    for (double v : out.tensor.values) out.ints.push_back(static_cast<int64_t>(v));
+  return out;
+}
+
+ExactTensor integer_tensor(const Shape& shape, std::vector<int64_t> values) {
+  ExactTensor out{HostTensor{DType::I64, shape, {}}, std::move(values)};
+  for (int64_t v : out.ints) out.tensor.values.push_back(exact_double(v));
+  return out;
+}
+
+Result<HostTensor> read_tensor(const onnx::TensorProto& t, const TensorSource& src) {
+  Result<ExactTensor> r = read_exact_tensor(t, src);
+  if (!r) return std::move(r).error();
+  for (double v : r.value().tensor.values)
+    if (std::isnan(v) && !dtype_is_float(r.value().tensor.dtype))
+      return make_error("onnx.tensor-integer-range", src.name + ": an integer beyond 2^53 in magnitude");
+  return std::move(r).value().tensor;
 }
 
 Result<HostTensor> read_tensor_file(const std::string& path, int64_t max_bytes) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "spec/host_tensor.hpp"
 #include "spec/result.hpp"
@@ -22,9 +23,26 @@ struct TensorSource {
   int64_t max_bytes = INT64_MAX;  // budget for this tensor's values (8 bytes per element once read)
 };
 
+// A tensor read exactly: a float tensor's values in `tensor`; an integer or bool tensor's as int64
+// in `ints` (every value, ONNX's Slice end INT64_MAX among them) and in `tensor` as doubles where
+// exact (magnitude at most 2^53; NaN beyond).
+struct ExactTensor {
+  HostTensor tensor;
+  std::vector<int64_t> ints;
+};
+
+// An integer as a double where that is exact (magnitude at most 2^53), NaN beyond.
+double exact_double(int64_t v);
+// A tensor given as doubles (an integer or bool one's values whole numbers) as an ExactTensor.
+ExactTensor exact_of(HostTensor t);
+// An integer tensor of int64 values.
+ExactTensor integer_tensor(const Shape& shape, std::vector<int64_t> values);
+
 // Float (float16/32/64, bfloat16 refused), signed and unsigned integer and bool tensors. Codes:
 // onnx.tensor-type-unsupported, onnx.tensor-shape, onnx.tensor-data-size, onnx.tensor-integer-range,
 // onnx.external-data (location, escape, offset, length), size.budget.
+Result<ExactTensor> read_exact_tensor(const onnx::TensorProto& t, const TensorSource& source);
+// The same as a HostTensor: an integer beyond 2^53 is onnx.tensor-integer-range.
 Result<HostTensor> read_tensor(const onnx::TensorProto& t, const TensorSource& source);
 
 // A serialized TensorProto file (`.pb`); nothing external is allowed. Codes as above with the

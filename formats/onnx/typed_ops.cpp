@@ -3,6 +3,7 @@
 // graph. An integer is an IR integer (int64; the ONNX types whose every value int64 holds), a
 // bool an IR logical. Where a composition is used, the comment says why it is exactly the ONNX
 // formula (docs/onnx.md repeats the list).
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <utility>
@@ -10,6 +11,7 @@
 
 #include "formats/onnx/integral.hpp"
 #include "formats/onnx/ops.hpp"
+#include "spec/integer_arith.hpp"
 
 namespace nnref::onnx_format {
 
@@ -80,6 +82,7 @@ ValueRef truncated(Ctx& c, ValueRef x) {
 // float32 run. A float to an integer truncates (a value beyond the type is undefined in ONNX); an
 // integer to a narrower integer type, which would wrap, is refused; to and from bool: x ≠ 0 and 0, 1.
 void cast_to(Ctx& c, int32_t to) {
+  if (c.opset() >= 19) c.attr_int("saturate", 1);  // for float8 targets only, which nnref refuses
   const std::optional<ElemKind> target = kind_of_type(to);
   if (!target || to == onnx::TensorProto::FLOAT16)
     c.refuse("onnx.attribute-unsupported", "a cast to " + type_name(to) +
@@ -162,7 +165,55 @@ void where(Ctx& c) {
   c.set_output(0, c.emit("", SelectAttrs{Broadcast::NumpyRight}, {cond, c.data(1), c.data(2)}));
 }
 
+// ---- integer arithmetic ----
+
+// Integer Add, Sub, Mul, Div, Mod, Min, Max (spec/integer_arith.hpp: wrap-around, truncating
+// division, Mod's sign) under NumPy broadcasting, of constants: evaluated when the model is read.
+void integer_arithmetic(Ctx& c, IntegerOp op) {
+  for (size_t k = 0; k < 2; ++k)
+    if (c.kind(k) != ElemKind::Integer)
+      c.refuse("onnx.type-unsupported", "input " + std::to_string(k) + " is not an integer tensor, and input " +
+                                            std::to_string(1 - k) + " is: ONNX computes on operands of one type");
+  const ExactTensor *a = c.exact(0), *b = c.exact(1);
+  if (a == nullptr || b == nullptr)
+    c.refuse("onnx.type-unsupported", "integer arithmetic on values the graph computes is not supported yet: nnref "
+                                      "computes integers from constants, when it reads the model");
+  auto shape = Checked<BinaryAttrs>::check(BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight},
+                                           {a->tensor.shape, b->tensor.shape});
+  if (!shape) c.refuse(shape.error().code, shape.error().message);
+  const Shape& s = shape.value().outputs()[0];
+  Tensor<int64_t> x(a->tensor.shape), y(b->tensor.shape);
+  std::copy(a->ints.begin(), a->ints.end(), x.data().begin());
+  std::copy(b->ints.begin(), b->ints.end(), y.data().begin());
+  std::vector<int64_t> z(static_cast<size_t>(s.count()));
+  bool undefined = false;
+  broadcast_map(
+      s, Broadcast::NumpyRight,
+      [&](int64_t i, int64_t u, int64_t v) {
+        const std::optional<int64_t> r = integer_value(op, u, v);
+        undefined = undefined || !r;
+        z[static_cast<size_t>(i)] = r.value_or(0);
+      },
+      x, y);
+  if (undefined) c.refuse("onnx.integer-division-by-zero", "a divisor is 0, for which ONNX defines no result");
+  c.set_output_constant(0, integer_tensor(s, std::move(z)));
+}
+
+// Integer Neg and Abs of a constant (wrapping: -INT64_MIN is INT64_MIN, as two's complement).
+void integer_sign(Ctx& c, bool abs) {
+  const ExactTensor* a = c.exact(0);
+  if (a == nullptr)
+    c.refuse("onnx.type-unsupported", "integer arithmetic on values the graph computes is not supported yet: nnref "
+                                      "computes integers from constants, when it reads the model");
+  std::vector<int64_t> z;
+  for (int64_t v : a->ints) z.push_back(abs && v >= 0 ? v : *integer_value(IntegerOp::Sub, 0, v));
+  c.set_output_constant(0, integer_tensor(a->tensor.shape, std::move(z)));
+}
+
 }  // namespace
+
+void integer_binary(NodeCtx& c, IntegerOp op) { integer_arithmetic(c, op); }
+void integer_negation(NodeCtx& c, bool abs) { integer_sign(c, abs); }
 
 void arg_max(NodeCtx& c) { arg_reduce(c, ArgReduceOp::Max); }
 void arg_min(NodeCtx& c) { arg_reduce(c, ArgReduceOp::Min); }
