@@ -97,6 +97,7 @@ OpCost cost(const Checked<SelectAttrs>& op, const Config& c) { return per_output
 OpCost cost(const Checked<CompareAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<LogicalAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<CastAttrs>& op, const Config& c) { return per_output(op, c); }
+OpCost cost(const Checked<SizesAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<GatherAttrs>& op, const Config& c) { return per_output(op, c); }
 // roi_resample: 2^M weighted terms per output element. The pools' cells have sizes that depend on
 // the rois' values, which a static cost cannot know: one step per output element (a lower bound).

@@ -353,7 +353,35 @@ Maker make(const ReshapeAttrs& proto, GenContext& ctx) {
   a.dims.assign(rank, 1);
   for (int64_t f : factors) a.dims[ctx.c.below(rank)] *= f;
   if (ctx.c.flip(3)) a.dims[ctx.c.below(rank)] = -1;
+  if (ctx.c.flip(4)) {  // the same dims computed from x's extents, x read again as their source
+    using namespace size_code;
+    const Shape s = ctx.shape(x);
+    for (size_t i = 0; i < a.dims.size(); ++i) {
+      // dims[i] as the product of x's extents that make it where it is one extent, else a constant.
+      const auto same = std::find(s.dims().begin(), s.dims().end(), a.dims[i]);
+      if (same != s.dims().end() && a.dims[i] > 1)
+        a.computed.insert(a.computed.end(), {kExtent, 0, static_cast<int64_t>(same - s.dims().begin())});
+      else
+        a.computed.insert(a.computed.end(), {kConstant, a.dims[i]});
+    }
+    a.dims.clear();
+    a.sources = {a.kind};
+    return Candidate{a, {x, x}, {}, {}};
+  }
   return unary_candidate(a, std::move(x));
+}
+
+// sizes: the extents of one operand, each perhaps times or over a small constant.
+Maker make(const SizesAttrs&, GenContext& ctx) {
+  using namespace size_code;
+  SizesAttrs a;
+  a.sources = {draw_kind(ctx)};
+  Operand x = ctx.operand(a.sources[0], 1, ctx.max_rank());
+  for (size_t k = 0; k < ctx.shape(x).rank(); ++k) {
+    a.program.insert(a.program.end(), {kExtent, 0, static_cast<int64_t>(k)});
+    if (ctx.c.flip(3)) a.program.insert(a.program.end(), {kConstant, ctx.c.between(1, 3), ctx.c.flip(2) ? kMul : kDiv});
+  }
+  return Candidate{a, {std::move(x)}, {}, {}};
 }
 
 Maker make(const FlattenAttrs& proto, GenContext& ctx) {

@@ -23,6 +23,7 @@ test_packages=(
   libonnx-testdata python3-onnx   # the ONNX backend node tests (scripts/onnx_node_tests.py)
   python3-numpy python3-jsonschema
   python3-torch   # the float32 peers of the conform tests (scripts/float32_peers.py)
+  python3-torchvision   # torchvision's models exported as users do (scripts/torch_exports_check.py)
   libdnnl-dev     # oneDNN 2.6, a peer of bench/fastpath_bench (bench/README.md)
   clang libclang-rt-dev   # the libFuzzer harnesses (fuzz/, scripts/fuzz_smoke.sh): libFuzzer, ASan, UBSan
 )

@@ -24,7 +24,7 @@ std::vector<const ObligationSpec*> shared_rule_obligations() {
           &kAxisOutOfRange, &kAxisDuplicate,        &kAxesEmpty,          &kBroadcastIncompatible,
           &window::kWindowAttributeLength, &window::kWindowInputRank, &window::kWindowKernel,
           &window::kWindowStride, &window::kWindowDilation, &window::kWindowPadding, &window::kWindowExtentOverflow,
-          &window::kWindowExceedsInput, &kEpsilon};
+          &window::kWindowExceedsInput, &kEpsilon,       &kSizeProgram};
 }
 
 std::vector<const ObligationSpec*> build() {

@@ -90,6 +90,27 @@ std::vector<Case> shape_binding_and_size_cases() {
   add(t, "shape.reshape.count-mismatch", "[1, 24] of [1, input.0, 6]",
       sym_op({1, 4, 6}, ReshapeAttrs{{1, 24}}, {{"input.0", 1, 100}}),
       sym_op({1, 4, 6}, ReshapeAttrs{{1, 0, 2, 3}}, {{"input.0", 1, 100}}), {"op", 2, {{"input.0", 1}}});
+  // reshape of [1, N, 6] to dims computed from N (the input read again as their source).
+  {
+    using namespace size_code;
+    const auto computed = [](std::vector<int64_t> program) {
+      return [program] {
+        Model m;
+        const int64_t x = m.input("input", {1, 2, 6}, 1);
+        m.out(m.op("op", ReshapeAttrs{{}, ElemKind::Real, program, {ElemKind::Real}}, {x, x}, 2));
+        m.s.dims = {{"input.0", 1, 100}};
+        return m;
+      };
+    };
+    // [N − 1, −1]: the computed N − 1 is at least 1 only from N = 2; [N, −1] for every N.
+    add(t, "shape.reshape.computed-extent", "[N - 1, -1] of [1, N, 6]",
+        computed({kExtent, 0, 1, kConstant, 1, kSub, kConstant, -1}), computed({kExtent, 0, 1, kConstant, -1}),
+        {"op", 2, {{"input.0", 1}}});
+    // [N / (N − 1), −1]: the divisor N − 1 is at least 1 only from N = 2; [N / N, −1] for every N.
+    add(t, "shape.size-program", "[N / (N - 1), -1] of [1, N, 6]",
+        computed({kExtent, 0, 1, kExtent, 0, 1, kConstant, 1, kSub, kDiv, kConstant, -1}),
+        computed({kExtent, 0, 1, kExtent, 0, 1, kDiv, kConstant, -1}), {"op", 2, {{"input.0", 1}}});
+  }
   // concat on the channel axis of input [1, H, 8, 8] and its max_pool with stride [2, 1] and
   // same padding, of height ceil(H / 2): equal only for H = 1, so over 1..64 H = 2 fails first.
   {

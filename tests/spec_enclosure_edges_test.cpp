@@ -234,6 +234,14 @@ std::vector<Case<ReshapeAttrs>> cases(const ReshapeAttrs&) {
   return out;
 }
 
+// The extents of a [2, 3] operand, their product and its half.
+std::vector<Case<SizesAttrs>> cases(const SizesAttrs&) {
+  using namespace size_code;
+  return {{SizesAttrs{{kExtent, 0, 0, kExtent, 0, 1, kExtent, 0, 0, kExtent, 0, 1, kMul, kConstant, 2, kDiv},
+                      {ElemKind::Real}},
+           {real({2, 3})}}};
+}
+
 std::vector<Case<FlattenAttrs>> cases(const FlattenAttrs&) { return {{FlattenAttrs{1}, {real({2, 1, 2})}}}; }
 
 std::vector<Case<TransposeAttrs>> cases(const TransposeAttrs&) {

@@ -55,7 +55,7 @@ TEST_CASE("each layout op lists its own obligations", "[layout]") {
   using V = std::vector<std::string>;
   CHECK(own_codes<ReshapeAttrs>() == V{"attr.reshape.negative-extent", "attr.reshape.multiple-inferred",
                                        "shape.reshape.zero-out-of-range", "shape.reshape.count-indivisible",
-                                       "shape.reshape.count-mismatch"});
+                                       "shape.reshape.computed-extent", "shape.reshape.count-mismatch"});
   CHECK(own_codes<FlattenAttrs>().empty());
   CHECK(own_codes<TransposeAttrs>() == V{"shape.transpose.invalid-permutation"});
   CHECK(own_codes<ConcatAttrs>() == V{"shape.concat.rank-mismatch", "shape.concat.extent-mismatch"});

@@ -13,7 +13,7 @@ namespace nnref::fastpath {
 
 Step lower_op(const Checked<SliceAttrs>& op, const NodeLowering& node) {
   const Shape &in = op.inputs()[0], &out = op.outputs()[0];
-  const auto [begin, step] = slice_walk(op.attrs(), in);
+  const auto [begin, step] = slice_walk(op.attrs(), op.inputs());
   size_t inner = 0;  // the first axis of the rows: the last axis the slice touches (0 if none)
   for (size_t ax = 0; ax < in.rank(); ++ax)
     if (out[ax] != in[ax] || step[ax] != 1) inner = ax;

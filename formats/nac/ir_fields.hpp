@@ -22,12 +22,23 @@ template <class IO> void fields(IO& io, SoftmaxAttrs& a) { io.inputs(); io.ints(
 template <class IO> void fields(IO& io, ReduceAttrs& a) { io.inputs(); io.ints(a.axes); io.boolean(a.keep_dims); }
 template <class IO> void fields(IO& io, ArgReduceAttrs& a) { io.inputs(); io.ints(a.axes); io.boolean(a.last); }
 template <class IO> void fields(IO& io, LogicalReduceAttrs& a) { io.inputs(); io.ints(a.axes); }
-template <class IO> void fields(IO& io, ReshapeAttrs& a) { io.inputs(); io.ints(a.dims); io.choice(a.kind); }
+// A list of element kinds as integers (a kind that is none reads as real: the walk's kind check
+// then names the operand).
+template <class IO>
+void kinds(IO& io, std::vector<ElemKind>& ks) {
+  std::vector<int64_t> v;
+  for (ElemKind k : ks) v.push_back(static_cast<int64_t>(k));
+  io.ints(v);
+  ks.clear();
+  for (int64_t k : v) ks.push_back(k == 1 ? ElemKind::Integer : k == 2 ? ElemKind::Logical : ElemKind::Real);
+}
+template <class IO> void fields(IO& io, ReshapeAttrs& a) { io.inputs(); io.ints(a.dims); io.choice(a.kind); io.ints(a.computed); kinds(io, a.sources); }
+template <class IO> void fields(IO& io, SizesAttrs& a) { io.inputs(); io.ints(a.program); kinds(io, a.sources); }
 template <class IO> void fields(IO& io, FlattenAttrs& a) { io.inputs(); io.integer(a.axis); }
 template <class IO> void fields(IO& io, TransposeAttrs& a) { io.inputs(); io.ints(a.perm); io.choice(a.kind); }
 template <class IO> void fields(IO& io, ConcatAttrs& a) { io.inputs(); io.integer(a.axis); io.size(a.batch_axes); io.choice(a.kind); }
 template <class IO> void fields(IO& io, SplitAttrs& a) { io.inputs(); io.integer(a.axis); io.ints(a.ratios); io.choice(a.kind); }
-template <class IO> void fields(IO& io, SliceAttrs& a) { io.inputs(); io.ints(a.axes); io.ints(a.begin); io.ints(a.end); io.ints(a.stride); io.choice(a.kind); }
+template <class IO> void fields(IO& io, SliceAttrs& a) { io.inputs(); io.ints(a.axes); io.ints(a.begin); io.ints(a.end); io.ints(a.stride); io.choice(a.kind); io.ints(a.computed); kinds(io, a.sources); }
 template <class IO> void fields(IO& io, GatherAttrs& a) { io.inputs(); io.integer(a.axis); }
 template <class IO> void fields(IO& io, RoiAttrs& a) { io.inputs(); io.choice(a.op); io.ints(a.output_size); io.choice(a.method); }
 template <class IO> void fields(IO& io, CastAttrs& a) { io.inputs(); io.choice(a.from); io.choice(a.to); }

@@ -459,8 +459,10 @@ class Emitter {
   }
 
   void node(const Node& n, const ReshapeAttrs& a) {
+    if (!a.computed.empty()) unexpressible(kFormat, n, "its dims are computed from extents, and NNEF 1.0's are numbers");
     result(n, "reshape(" + value(n.inputs[0]) + ", shape = " + list(a.dims) + ")");
   }
+  void node(const Node& n, const SizesAttrs&) { unexpressible(kFormat, n, "NNEF 1.0 has no sizes computed from extents"); }
   // flatten keeps the first `axis` extents (reshape's 0 copies one) and collapses the rest (-1).
   void node(const Node& n, const FlattenAttrs& a) {
     std::vector<int64_t> dims(static_cast<size_t>(a.axis), 0);
@@ -481,6 +483,7 @@ class Emitter {
     line(lhs + "]", "split(" + value(n.inputs[0]) + ", axis = " + std::to_string(axis) + ", ratios = " + list(a.ratios) + ")");
   }
   void node(const Node& n, const SliceAttrs& a) {
+    if (!a.computed.empty()) unexpressible(kFormat, n, "its bounds are computed from extents, and NNEF 1.0's are numbers");
     result(n, "slice(" + value(n.inputs[0]) + ", axes = " + list(convert::tensor_axes(a.axes, shape(n.inputs[0]).size())) +
                   ", begin = " + list(a.begin) + ", end = " + list(a.end) +
                   (a.stride.empty() ? "" : ", stride = " + list(a.stride)) + ")");

@@ -88,7 +88,52 @@ ExactTensor to_exact(const nnref::Value<double>& v, std::optional<DType> real_dt
   return out;
 }
 
+// The ops that move every operand's elements unchanged (no operand indexes the others): those a
+// size term goes through as it is.
+bool moves_only(const OpAttrs& op) {
+  return std::visit(
+      [](const auto& a) {
+        using A = std::decay_t<decltype(a)>;
+        if constexpr (std::is_same_v<A, UnaryAttrs>)
+          return a.op == UnaryOp::Copy;
+        else if constexpr (std::is_same_v<A, CastAttrs>)
+          return a.from == a.to;
+        else
+          return is_one_of<A, ReshapeAttrs, FlattenAttrs, TransposeAttrs, ConcatAttrs, SliceAttrs, SqueezeAttrs,
+                           UnsqueezeAttrs, BroadcastToAttrs>;
+      },
+      op);
+}
+
 }  // namespace
+
+// Terms move as their positions do: each operand's elements are numbered (one numbering across
+// the operands), the op's own formula moves the numbers as a constant, and each number it gives
+// brings its term.
+std::optional<SizeTerms> Importer::fold_sizes(const OpAttrs& op, const std::vector<ValueRef>& inputs) {
+  if (inputs.empty() || !moves_only(op)) return std::nullopt;
+  bool any = false;
+  std::vector<std::vector<int64_t>> terms;
+  std::vector<ValueRef> numbered;
+  for (const ValueRef& r : inputs) {
+    const SizesPtr t = handle_sizes(r);
+    if (!t) return std::nullopt;
+    any = any || handles_[static_cast<size_t>(-r.node - 1)].sizes != nullptr;
+    std::vector<int64_t> ids;
+    for (const auto& e : t->elements) {
+      ids.push_back(static_cast<int64_t>(terms.size()));
+      terms.push_back(e);
+    }
+    numbered.push_back(handle(std::make_shared<const ExactTensor>(integer_tensor(t->shape, std::move(ids))),
+                              ElemKind::Integer, nullptr, ""));
+  }
+  if (!any) return std::nullopt;  // constants alone: fold()
+  const std::optional<ExactTensor> moved = fold(op, numbered);
+  if (!moved) return std::nullopt;
+  SizeTerms out{moved->tensor.shape, {}};
+  for (int64_t id : moved->ints) out.elements.push_back(terms[static_cast<size_t>(id)]);
+  return out;
+}
 
 std::optional<ExactTensor> Importer::fold(const OpAttrs& op, const std::vector<ValueRef>& inputs) {
   if (inputs.empty() || !exact_op(op)) return std::nullopt;
@@ -99,6 +144,7 @@ std::optional<ExactTensor> Importer::fold(const OpAttrs& op, const std::vector<V
   for (const ValueRef& r : inputs) {
     if (r.node >= 0) return std::nullopt;
     const Handle& h = handles_[static_cast<size_t>(-r.node - 1)];
+    if (!h.constant) return std::nullopt;  // terms: fold_sizes
     const ExactTensor& t = *h.constant;
     // An integer read as a real must be one a double holds (|v| <= 2^53).
     if (h.kind == ElemKind::Integer && std::holds_alternative<CastAttrs>(op) &&

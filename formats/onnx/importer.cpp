@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "formats/onnx/ops.hpp"
 #include "formats/onnx/tensor_proto.hpp"
@@ -119,6 +120,27 @@ const ExactTensor* NodeCtx::exact(size_t k) const {
   return v.constant.get();
 }
 
+const SizeTerms* NodeCtx::sizes(size_t k) const {
+  if (!has_input(k)) return nullptr;
+  return im_.values_.at(n_.input(static_cast<int>(k))).sizes.get();
+}
+
+SizeTerms NodeCtx::extents_of(size_t k, int64_t start, int64_t end) {
+  const ValueRef x = operand(k, kind(k));
+  SizeTerms t{Shape::make({end - start}).value(), {}};
+  im_.leaves_.push_back(x);
+  const auto leaf = static_cast<int64_t>(im_.leaves_.size() - 1);
+  for (int64_t a = start; a < end; ++a) t.elements.push_back({size_code::kExtent, leaf, a});
+  return t;
+}
+
+SizeProgram NodeCtx::program(const SizeTerms& t) const { return im_.program(t); }
+
+SizesPtr NodeCtx::terms(size_t k) {
+  if (!has_input(k) || kind(k) != ElemKind::Integer) return nullptr;
+  return im_.handle_sizes(operand(k, ElemKind::Integer));
+}
+
 const HostTensor* NodeCtx::constant(size_t k) const {
   const ExactTensor* t = exact(k);
   return t ? &t->tensor : nullptr;
@@ -127,6 +149,11 @@ const HostTensor* NodeCtx::constant(size_t k) const {
 const HostTensor& NodeCtx::require_constant(size_t k, const std::string& what) {
   if (!has_input(k)) refuse("onnx.input-missing", what + " (input " + std::to_string(k) + ") is required");
   const HostTensor* t = constant(k);
+  if (!t && sizes(k))
+    refuse("onnx.shape-unsupported", what + " (input " + std::to_string(k) + ", " +
+                                         in_quotes(n_.input(static_cast<int>(k))) +
+                                         ") is computed from symbolic extents, which nnref reads as sizes for "
+                                         "Reshape's shape only, so far");
   if (!t)
     refuse("onnx.input-not-constant", what + " (input " + std::to_string(k) + ", " +
                                           in_quotes(n_.input(static_cast<int>(k))) +
@@ -145,18 +172,20 @@ ValueRef NodeCtx::data(size_t k) { return operand(k, ElemKind::Real); }
 ElemKind NodeCtx::kind(size_t k) const {
   if (!has_input(k)) return ElemKind::Real;
   const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
+  if (v.sizes) return ElemKind::Integer;
   return v.constant ? dtype_kind(v.constant->tensor.dtype) : v.kind;
 }
 
 const OpAttrs* NodeCtx::producer(size_t k) const {
   if (!has_input(k)) return nullptr;
   const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
-  return v.constant ? nullptr : &im_.m_.graph.nodes[static_cast<size_t>(v.ref->node)].op;
+  return !v.ref || v.constant ? nullptr : &im_.m_.graph.nodes[static_cast<size_t>(v.ref->node)].op;
 }
 
 int32_t NodeCtx::type(size_t k) const {
   if (!has_input(k)) return 0;
   const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
+  if (v.sizes) return onnx::TensorProto::INT64;
   return v.constant ? dtype_type(v.constant->tensor.dtype) : v.type;
 }
 
@@ -170,6 +199,7 @@ ValueRef NodeCtx::operand(size_t k, ElemKind want) {
                                         "data only where an op's IR form takes them)");
   }
   if (v.constant) return im_.handle(v.constant, want, &v, v.source);
+  if (v.sizes) return im_.handle(v.sizes, &v, v.source);
   return *v.ref;
 }
 
@@ -177,6 +207,7 @@ std::vector<int64_t> NodeCtx::shape(size_t k) {
   if (!has_input(k)) refuse("onnx.input-missing", "input " + std::to_string(k) + " is required");
   const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
   if (v.constant) return v.constant->tensor.shape.dims();
+  if (v.sizes) return v.sizes->shape.dims();
   const std::optional<KnownShape> s = im_.shape_of(*v.ref);
   if (!s || !s->exact)
     refuse("onnx.shape-unknown", "the shape of input " + in_quotes(v.source) +
@@ -189,6 +220,7 @@ size_t NodeCtx::rank(size_t k) {
   if (!has_input(k)) refuse("onnx.input-missing", "input " + std::to_string(k) + " is required");
   const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
   if (v.constant) return v.constant->tensor.shape.rank();
+  if (v.sizes) return v.sizes->shape.rank();
   const std::optional<KnownShape> s = im_.shape_of(*v.ref);
   if (!s)
     refuse("onnx.shape-unknown", "the rank of input " + in_quotes(v.source) +
@@ -208,6 +240,8 @@ ValueRef NodeCtx::emit(const std::string& suffix, OpAttrs op, std::vector<ValueR
     const ElemKind kind = dtype_kind(t->tensor.dtype);
     return im_.handle(std::make_shared<const ExactTensor>(std::move(*t)), kind, nullptr, name);
   }
+  if (std::optional<SizeTerms> t = im_.fold_sizes(op, inputs))
+    return im_.handle(std::make_shared<const SizeTerms>(std::move(*t)), nullptr, name);
   return {emit_node(suffix, std::move(op), std::move(inputs)), 0};
 }
 
@@ -232,16 +266,33 @@ void NodeCtx::set_output(size_t k, ValueRef v, ElemKind kind, int32_t type) {
   if (k >= static_cast<size_t>(n_.output_size()) || n_.output(static_cast<int>(k)).empty()) return;
   const std::string& out = n_.output(static_cast<int>(k));
   if (const ConstantPtr* t = im_.handle_constant(v)) {
-    im_.values_[out] = Value{std::nullopt, *t, out};
+    im_.values_[out] = Value{std::nullopt, *t, nullptr, out};
     return;
   }
-  im_.values_[out] = Value{v, nullptr, out, kind, type};
+  if (v.node < 0) {  // a size handle
+    im_.values_[out] = Value{std::nullopt, nullptr, im_.handle_sizes(v), out, ElemKind::Integer, type};
+    return;
+  }
+  im_.values_[out] = Value{v, nullptr, nullptr, out, kind, type};
 }
 
 void NodeCtx::set_output_constant(size_t k, ExactTensor t) {
   if (k >= static_cast<size_t>(n_.output_size()) || n_.output(static_cast<int>(k)).empty()) return;
   const std::string& out = n_.output(static_cast<int>(k));
-  im_.values_[out] = Value{std::nullopt, std::make_shared<const ExactTensor>(std::move(t)), out};
+  im_.values_[out] = Value{std::nullopt, std::make_shared<const ExactTensor>(std::move(t)), nullptr, out};
+}
+
+// Terms that are all constants are a constant.
+void NodeCtx::set_output_sizes(size_t k, SizeTerms t) {
+  std::vector<int64_t> values;
+  for (const auto& e : t.elements)
+    if (e.size() == 2 && e[0] == size_code::kConstant) values.push_back(e[1]);
+  if (values.size() == t.elements.size()) return set_output_constant(k, integer_tensor(t.shape, std::move(values)));
+  if (k >= static_cast<size_t>(n_.output_size()) || n_.output(static_cast<int>(k)).empty()) return;
+  const std::string& out = n_.output(static_cast<int>(k));
+  im_.values_[out] =
+      Value{std::nullopt, nullptr, std::make_shared<const SizeTerms>(std::move(t)), out, ElemKind::Integer,
+            onnx::TensorProto::INT64};
 }
 
 bool NodeCtx::output_read(size_t k) const {
@@ -304,6 +355,7 @@ int64_t Importer::add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef
 
 std::optional<KnownShape> Importer::shape_of(const ValueRef& r) const {
   if (const ConstantPtr* t = handle_constant(r)) return KnownShape{(*t)->tensor.shape.dims(), true};
+  if (r.node < 0) return KnownShape{handles_[static_cast<size_t>(-r.node - 1)].sizes->shape.dims(), true};
   const auto& outs = shapes_[static_cast<size_t>(r.node)];
   const auto k = static_cast<size_t>(r.output);
   return k < outs.size() ? outs[k] : std::nullopt;
@@ -313,17 +365,68 @@ std::optional<KnownShape> Importer::shape_of(const ValueRef& r) const {
 // graph output: real, the same numbers).
 ValueRef Importer::materialise(Value& v, ElemKind kind) {
   if (v.ref) return *v.ref;
-  v.ref = materialise(handle(v.constant, kind, nullptr, v.source));
+  v.ref = v.sizes ? materialise_sizes(*v.sizes, v.source) : materialise(handle(v.constant, kind, nullptr, v.source));
   return *v.ref;
 }
 
+ValueRef Importer::handle(SizesPtr t, Value* origin, std::string name) {
+  handles_.push_back(Handle{nullptr, std::move(t), ElemKind::Integer, origin, std::move(name), std::nullopt});
+  return ValueRef{-static_cast<int64_t>(handles_.size()), 0};
+}
+
+SizesPtr Importer::handle_sizes(const ValueRef& r) const {
+  if (r.node >= 0) return nullptr;
+  const Handle& h = handles_[static_cast<size_t>(-r.node - 1)];
+  if (h.sizes) return h.sizes;
+  if (h.kind != ElemKind::Integer) return nullptr;
+  SizeTerms t{h.constant->tensor.shape, {}};
+  for (int64_t v : h.constant->ints) t.elements.push_back({size_code::kConstant, v});
+  return std::make_shared<const SizeTerms>(std::move(t));
+}
+
+SizeProgram Importer::program(const SizeTerms& t) const {
+  SizeProgram p;
+  std::map<int64_t, int64_t> operand;  // leaf → its operand's position
+  for (const auto& e : t.elements)
+    for (size_t i = 0; i < e.size(); ++i) {
+      const int64_t token = e[i];
+      p.code.push_back(token);
+      if (token == size_code::kConstant) {
+        p.code.push_back(e[++i]);
+      } else if (token == size_code::kExtent) {
+        const int64_t leaf = e[++i];
+        auto [it, added] = operand.emplace(leaf, static_cast<int64_t>(p.sources.size()));
+        if (added) {
+          const ValueRef& r = leaves_[static_cast<size_t>(leaf)];
+          p.sources.push_back(r);
+          p.kinds.push_back(op_signature(m_.graph.nodes[static_cast<size_t>(r.node)].op).result);
+        }
+        p.code.push_back(it->second);
+        p.code.push_back(e[++i]);
+      }
+    }
+  return p;
+}
+
+// A `sizes` node computing the terms, shaped as they are.
+ValueRef Importer::materialise_sizes(const SizeTerms& t, const std::string& name) {
+  SizeProgram p = program(t);
+  const bool vector = t.shape.rank() == 1;
+  const SourceLoc loc{file_, 0, 0};
+  const int64_t id = add_ir_node(vector ? name : name + "/sizes", SizesAttrs{p.code, p.kinds}, p.sources, loc);
+  if (vector) return {id, 0};
+  return {add_ir_node(name, ReshapeAttrs{t.shape.dims(), ElemKind::Integer}, {{id, 0}}, loc), 0};
+}
+
 ValueRef Importer::handle(ConstantPtr t, ElemKind kind, Value* origin, std::string name) {
-  handles_.push_back(Handle{std::move(t), kind, origin, std::move(name), std::nullopt});
+  handles_.push_back(Handle{std::move(t), nullptr, kind, origin, std::move(name), std::nullopt});
   return ValueRef{-static_cast<int64_t>(handles_.size()), 0};
 }
 
 const ConstantPtr* Importer::handle_constant(const ValueRef& r) const {
-  return r.node < 0 ? &handles_[static_cast<size_t>(-r.node - 1)].constant : nullptr;
+  if (r.node >= 0) return nullptr;
+  const ConstantPtr& t = handles_[static_cast<size_t>(-r.node - 1)].constant;
+  return t ? &t : nullptr;
 }
 
 // A const node of the handle's kind (an integer or bool constant as a graph output: real, the same
@@ -333,6 +436,10 @@ ValueRef Importer::materialise(const ValueRef& r) {
   Handle& h = handles_[static_cast<size_t>(-r.node - 1)];
   if (h.origin) return materialise(*h.origin, h.kind);
   if (h.node) return *h.node;
+  if (h.sizes) {
+    h.node = materialise_sizes(*h.sizes, h.name);
+    return *h.node;
+  }
   const HostTensor& t = h.constant->tensor;
   // Parameters are floats: an integer or bool constant's values as doubles, which the const op
   // reads back as its kind; an integer beyond 2^53 has no exact double.
@@ -400,7 +507,7 @@ void Importer::add_input(const onnx::ValueInfoProto& v) {
   const int64_t id = add_ir_node(v.name(), InputAttrs{dims, *kind}, {}, loc);
   for (size_t k = 0; k < size_names.size(); ++k)
     if (!size_names[k].empty()) m_.size_names.push_back({size_names[k], id, k, true});
-  values_[v.name()] = Value{ValueRef{id, 0}, nullptr, v.name(), *kind, tt.elem_type()};
+  values_[v.name()] = Value{ValueRef{id, 0}, nullptr, nullptr, v.name(), *kind, tt.elem_type()};
 }
 
 void Importer::add_node(const onnx::NodeProto& n, size_t index, const std::map<std::string, int64_t>& opsets) {
@@ -475,7 +582,8 @@ void Importer::run(const onnx::GraphProto& g, const std::map<std::string, int64_
       continue;
     }
     budget_left_ -= tensor_bytes(CDim(t.value().tensor.shape.count()), sizeof(double)).v;
-    values_[init.name()] = Value{std::nullopt, std::make_shared<const ExactTensor>(std::move(t).value()), init.name()};
+    values_[init.name()] =
+        Value{std::nullopt, std::make_shared<const ExactTensor>(std::move(t).value()), nullptr, init.name()};
   }
   for (const auto& s : g.sparse_initializer()) {
     diags_.push_back(make_error("onnx.tensor-type-unsupported",
@@ -494,11 +602,12 @@ void Importer::run(const onnx::GraphProto& g, const std::map<std::string, int64_
       continue;
     }
     Value& v = it->second;
+    if (v.sizes) materialise(v, ElemKind::Integer);
     // nnref's outputs are reals: an integer or bool output is read through a cast, which gives
     // the same numbers (indices, 0 and 1).
     if (!v.constant && v.kind != ElemKind::Real) {
       const int64_t id = add_ir_node(o.name() + "/real", CastAttrs{v.kind, ElemKind::Real}, {*v.ref}, SourceLoc{file_, 0, 0});
-      v = Value{ValueRef{id, 0}, nullptr, o.name()};
+      v = Value{ValueRef{id, 0}, nullptr, nullptr, o.name()};
     }
     try {
       m_.graph.outputs.push_back({o.name(), materialise(v)});

@@ -28,9 +28,28 @@ struct Refusal {
 // exactly from such values (docs/onnx.md, "Constants"). Shared: a weight is not copied per use.
 using ConstantPtr = std::shared_ptr<const ExactTensor>;
 
+// An integer value computed from extents that are symbolic (PyTorch's Shape, Gather, Concat, Mul
+// under dynamic axes): each element a term, a size program (spec/size_program.hpp) whose extent
+// tokens `kExtent j k` name extent k of the graph value Importer::leaves_[j]. An op that takes
+// sizes (Reshape) gets the program and those values as operands; read as data, it is a `sizes`
+// node.
+struct SizeTerms {
+  Shape shape;
+  std::vector<std::vector<int64_t>> elements;  // row-major
+};
+using SizesPtr = std::shared_ptr<const SizeTerms>;
+
+// A size program over some of the terms, the graph values it reads and their kinds (its operands).
+struct SizeProgram {
+  std::vector<int64_t> code;
+  std::vector<ValueRef> sources;
+  std::vector<ElemKind> kinds;
+};
+
 struct Value {
   std::optional<ValueRef> ref;  // in the graph (materialised on first use for a constant)
   ConstantPtr constant;
+  SizesPtr sizes;
   std::string source;                   // its ONNX name
   ElemKind kind = ElemKind::Real;       // a graph value's IR kind (a constant's follows its dtype)
   // A graph value's ONNX element type where known: a graph input's, an integer or bool result's
@@ -85,6 +104,14 @@ class NodeCtx {
   const HostTensor& require_constant(size_t k, const std::string& what);
   // Input k as a constant, integers exact; nullptr when it is not one.
   const ExactTensor* exact(size_t k) const;
+  // Input k as terms computed from symbolic extents; nullptr when it is not such a value.
+  const SizeTerms* sizes(size_t k) const;
+  // Input k as terms: a size value's, or an integer constant's (constant terms); nullptr else.
+  SizesPtr terms(size_t k);
+  // Terms over the extents [start, end) of input k (a graph value), as Shape reads them.
+  SizeTerms extents_of(size_t k, int64_t start, int64_t end);
+  // The program of the given terms over their values (an op's computed sizes).
+  SizeProgram program(const SizeTerms& t) const;
   std::vector<int64_t> int_list(size_t k, const std::string& what);
   std::vector<int64_t> shape(size_t k);  // at the default extents; refused when unknown
   // Its rank: known also where the default extents break a rule (a pool wider than an extent of 1).
@@ -106,6 +133,7 @@ class NodeCtx {
 
   void set_output(size_t k, ValueRef v, ElemKind kind = ElemKind::Real, int32_t type = 0);
   void set_output_constant(size_t k, ExactTensor t);
+  void set_output_sizes(size_t k, SizeTerms t);
   // Whether a later node or the graph reads output k.
   bool output_read(size_t k) const;
   // Refuses outputs beyond the first n that a later node or the graph reads.
@@ -141,10 +169,17 @@ class Importer {
   // handles_), so that an op computing exactly from constants is folded (fold.cpp), and a const
   // node is made only for an operand of a node the graph keeps.
   ValueRef handle(ConstantPtr t, ElemKind kind, Value* origin, std::string name);
+  ValueRef handle(SizesPtr t, Value* origin, std::string name);
   const ConstantPtr* handle_constant(const ValueRef& r) const;
+  // The terms of a size handle, or of an integer constant handle (constant terms); nullptr else.
+  SizesPtr handle_sizes(const ValueRef& r) const;
   ValueRef materialise(const ValueRef& r);
   // The result of `op` over constant operands, when it computes them exactly; nullopt otherwise.
   std::optional<ExactTensor> fold(const OpAttrs& op, const std::vector<ValueRef>& inputs);
+  // The terms `op` gives when it moves terms (and constants) only; nullopt otherwise.
+  std::optional<SizeTerms> fold_sizes(const OpAttrs& op, const std::vector<ValueRef>& inputs);
+  SizeProgram program(const SizeTerms& t) const;
+  ValueRef materialise_sizes(const SizeTerms& t, const std::string& name);
   // The shape of a value at the default extents, when the rules give one.
   std::optional<KnownShape> shape_of(const ValueRef& r) const;
   int64_t add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef> inputs, const SourceLoc& loc);
@@ -160,12 +195,14 @@ class Importer {
   std::vector<std::vector<std::optional<KnownShape>>> shapes_;  // per IR node and output
   struct Handle {
     ConstantPtr constant;
+    SizesPtr sizes;  // instead of constant
     ElemKind kind;
     Value* origin;     // the ONNX value it is, or nullptr for one a translation made
     std::string name;  // the const node's name when made (a made one's)
     std::optional<ValueRef> node;
   };
   std::vector<Handle> handles_;
+  std::vector<ValueRef> leaves_;  // the values whose extents SizeTerms read
   bool extents_fixed_ = true;
   int64_t budget_left_ = 0;
 };

@@ -546,7 +546,23 @@ void reduce_log_sum_exp(Ctx& c) { reduce(c, {ReduceOp::Sum, UnaryOp::Exp, UnaryO
 
 // ---- data movement ----
 
+// Reshape to a shape computed from symbolic extents (Shape, Gather, Concat): IR reshape's
+// computed dims, with the values whose extents they read as its further operands.
+void reshape_computed(Ctx& c, const SizeTerms& shape) {
+  if (shape.shape.rank() != 1) c.refuse("onnx.input-type", "the shape must be a 1-D integer tensor");
+  const bool allow_zero = c.attr_int("allowzero", 0) != 0;
+  for (const auto& e : shape.elements)
+    if (allow_zero && e == std::vector<int64_t>{size_code::kConstant, 0})
+      c.refuse("onnx.attribute-unsupported", "allowzero 1 with a 0 in the shape (an empty tensor) is not supported");
+  const ElemKind kind = c.kind(0);
+  SizeProgram p = c.program(shape);
+  std::vector<ValueRef> in{c.operand(0, kind)};
+  in.insert(in.end(), p.sources.begin(), p.sources.end());
+  c.set_output(0, c.emit("", ReshapeAttrs{{}, kind, std::move(p.code), std::move(p.kinds)}, in), kind, c.type(0));
+}
+
 void reshape(Ctx& c) {
+  if (c.opset() >= 5 && c.sizes(1) != nullptr) return reshape_computed(c, *c.sizes(1));
   std::vector<int64_t> dims = c.opset() < 5 ? c.attr_ints("shape") : c.int_list(1, "shape");
   if (c.opset() < 5 && c.has_attr("consumed_inputs"))
     c.refuse("onnx.attribute-unsupported", "consumed_inputs (before opset 5) is not supported");
@@ -642,8 +658,37 @@ void split(Ctx& c) {
 
 // Slice with step 1: ONNX clamps starts and ends as IR slice does, except that an end of 0 is
 // empty in ONNX and "to the extent" in the IR: such a slice (an empty tensor) is refused.
+// Slice whose starts or ends are computed from symbolic extents: IR slice's computed bounds (every
+// start, then every end), with the values whose extents they read as its further operands.
+void slice_computed(Ctx& c) {
+  const SizesPtr starts = c.terms(1), ends = c.terms(2);
+  if (!starts || !ends || starts->shape.rank() != 1 || ends->shape.rank() != 1)
+    c.refuse("onnx.input-type", "starts and ends must be 1-D integer tensors");
+  std::vector<int64_t> axes, steps;
+  if (c.has_input(3)) axes = c.int_list(3, "axes");
+  if (c.has_input(4)) steps = c.int_list(4, "steps");
+  for (int64_t s : steps)
+    if (s != 1) c.refuse("onnx.attribute-unsupported", "a step other than 1 is not supported");
+  if (axes.empty())
+    for (size_t k = 0; k < starts->elements.size(); ++k) axes.push_back(static_cast<int64_t>(k));
+  SizeTerms bounds{Shape::make({static_cast<int64_t>(starts->elements.size() + ends->elements.size())}).value(),
+                   starts->elements};
+  constexpr int64_t kFar = int64_t{1} << 62;  // beyond every extent: clamps as INT64_MAX does
+  for (auto e : ends->elements) {
+    if (e.size() == 2 && e[0] == size_code::kConstant) e[1] = std::clamp(e[1], -kFar, kFar);
+    bounds.elements.push_back(std::move(e));
+  }
+  const ElemKind kind = c.kind(0);
+  SizeProgram p = c.program(bounds);
+  std::vector<ValueRef> in{c.operand(0, kind)};
+  in.insert(in.end(), p.sources.begin(), p.sources.end());
+  c.set_output(0, c.emit("", SliceAttrs{axes, {}, {}, {}, kind, std::move(p.code), std::move(p.kinds)}, in), kind,
+               c.type(0));
+}
+
 void slice(Ctx& c) {
   std::vector<int64_t> starts, ends, axes, steps;
+  if (c.opset() >= 10 && (c.sizes(1) != nullptr || c.sizes(2) != nullptr)) return slice_computed(c);
   if (c.opset() < 10) {
     starts = c.attr_ints("starts"), ends = c.attr_ints("ends"), axes = c.attr_ints("axes");
   } else {
@@ -828,32 +873,36 @@ void constant(Ctx& c) {
   c.set_output_constant(0, std::move(t));
 }
 
-// The shape of input 0 when it holds for every run: the model's extents are fixed, or the input is
-// a constant.
-std::vector<int64_t> fixed_shape(Ctx& c) {
-  if (!c.extents_fixed() && c.exact(0) == nullptr)
-    c.refuse("onnx.shape-unsupported", "the shape of input '" + c.proto().input(0) +
-                                           "' is known when the model is read only when the model's extents are "
-                                           "fixed, and its inputs have symbolic ones");
-  return c.shape(0);
-}
+// Whether input 0's shape holds for every run: the model's extents are fixed, or it is a constant
+// (or a value computed from extents, whose shape is fixed).
+bool shape_fixed(Ctx& c) { return c.extents_fixed() || c.exact(0) != nullptr || c.sizes(0) != nullptr; }
 
-// Shape (start and end clamped as ONNX does) and Size fold to constants.
+// Shape (start and end clamped as ONNX does) and Size: constants where the shape is fixed, else
+// terms over the input's extents (size values: docs/onnx.md, "Shapes are values").
 void shape_op(Ctx& c) {
-  const std::vector<int64_t> s = fixed_shape(c);
-  const int64_t r = static_cast<int64_t>(s.size());
+  const auto r = static_cast<int64_t>(c.rank(0));
   int64_t start = c.attr_int("start", 0), end = c.attr_int("end", r);
   if (start < 0) start += r;
   if (end < 0) end += r;
-  start = std::clamp<int64_t>(start, 0, r), end = std::clamp<int64_t>(end, 0, r);
-  std::vector<int64_t> extents(s.begin() + start, s.begin() + std::max(start, end));
-  const int64_t n = static_cast<int64_t>(extents.size());
-  c.set_output_constant(0, integer_tensor(Shape::make({n}).value(), std::move(extents)));
+  start = std::clamp<int64_t>(start, 0, r), end = std::clamp<int64_t>(std::max(start, end), 0, r);
+  if (!shape_fixed(c)) {
+    if (start == end) c.refuse("onnx.shape-unsupported", "the shape from start to end is empty, which nnref does not hold");
+    return c.set_output_sizes(0, c.extents_of(0, start, end));
+  }
+  const std::vector<int64_t> s = c.shape(0);
+  std::vector<int64_t> extents(s.begin() + start, s.begin() + end);
+  c.set_output_constant(0, integer_tensor(Shape::make({end - start}).value(), std::move(extents)));
 }
 
 void size_op(Ctx& c) {
-  const std::vector<int64_t> s = fixed_shape(c);
-  c.set_output_constant(0, integer_tensor(Shape(), {Shape::make(s).value().count()}));
+  if (shape_fixed(c)) return c.set_output_constant(0, integer_tensor(Shape(), {Shape::make(c.shape(0)).value().count()}));
+  SizeTerms extents = c.extents_of(0, 0, static_cast<int64_t>(c.rank(0)));
+  std::vector<int64_t> product = extents.elements[0];
+  for (size_t k = 1; k < extents.elements.size(); ++k) {
+    product.insert(product.end(), extents.elements[k].begin(), extents.elements[k].end());
+    product.push_back(size_code::kMul);
+  }
+  c.set_output_sizes(0, SizeTerms{Shape(), {product}});
 }
 
 const std::map<std::string, OpHandler>& handlers() {

@@ -5,6 +5,8 @@
 // formula (docs/onnx.md repeats the list).
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -167,6 +169,56 @@ void where(Ctx& c) {
 
 // ---- integer arithmetic ----
 
+const char* kComputedIntegers =
+    "integer arithmetic on values the graph computes is not supported yet: nnref computes integers from constants "
+    "and from extents (Shape), when it reads the model";
+
+// a ∘ b as a term: a number where both are (ONNX's arithmetic, spec/integer_arith.hpp), else a
+// size program. A divisor that is a number must be at least 1 there.
+std::vector<int64_t> term_of(Ctx& c, IntegerOp op, const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  using namespace size_code;
+  const bool ca = a.size() == 2 && a[0] == kConstant, cb = b.size() == 2 && b[0] == kConstant;
+  if (ca && cb) {
+    const std::optional<int64_t> v = integer_value(op, a[1], b[1]);
+    if (!v) c.refuse("onnx.integer-division-by-zero", "a divisor is 0, for which ONNX defines no result");
+    return {kConstant, *v};
+  }
+  const bool divides = op == IntegerOp::Div || op == IntegerOp::Mod || op == IntegerOp::Fmod;
+  if (divides && cb && b[1] < 1)
+    c.refuse("onnx.shape-unsupported", "a size computed from extents is divided by " + std::to_string(b[1]) +
+                                           ": nnref reads divisors of at least 1 there");
+  static const std::map<IntegerOp, int64_t> token = {{IntegerOp::Add, kAdd}, {IntegerOp::Sub, kSub},
+                                                     {IntegerOp::Mul, kMul}, {IntegerOp::Div, kDiv},
+                                                     {IntegerOp::Mod, kMod}, {IntegerOp::Fmod, kFmod},
+                                                     {IntegerOp::Min, kMin}, {IntegerOp::Max, kMax}};
+  std::vector<int64_t> out = a;
+  out.insert(out.end(), b.begin(), b.end());
+  out.push_back(token.at(op));
+  return out;
+}
+
+// Integer arithmetic where an operand is computed from symbolic extents: terms, element by
+// element under NumPy broadcasting.
+void term_arithmetic(Ctx& c, IntegerOp op) {
+  const SizesPtr a = c.terms(0), b = c.terms(1);
+  if (!a || !b) c.refuse("onnx.type-unsupported", kComputedIntegers);
+  auto shape = Checked<BinaryAttrs>::check(BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight}, {a->shape, b->shape});
+  if (!shape) c.refuse(shape.error().code, shape.error().message);
+  const Shape& s = shape.value().outputs()[0];
+  Tensor<int64_t> x(a->shape), y(b->shape);
+  std::iota(x.data().begin(), x.data().end(), int64_t{0});
+  std::iota(y.data().begin(), y.data().end(), int64_t{0});
+  SizeTerms out{s, std::vector<std::vector<int64_t>>(static_cast<size_t>(s.count()))};
+  broadcast_map(
+      s, Broadcast::NumpyRight,
+      [&](int64_t i, int64_t u, int64_t v) {
+        out.elements[static_cast<size_t>(i)] =
+            term_of(c, op, a->elements[static_cast<size_t>(u)], b->elements[static_cast<size_t>(v)]);
+      },
+      x, y);
+  c.set_output_sizes(0, std::move(out));
+}
+
 // Integer Add, Sub, Mul, Div, Mod, Min, Max (spec/integer_arith.hpp: wrap-around, truncating
 // division, Mod's sign) under NumPy broadcasting, of constants: evaluated when the model is read.
 void integer_arithmetic(Ctx& c, IntegerOp op) {
@@ -175,9 +227,7 @@ void integer_arithmetic(Ctx& c, IntegerOp op) {
       c.refuse("onnx.type-unsupported", "input " + std::to_string(k) + " is not an integer tensor, and input " +
                                             std::to_string(1 - k) + " is: ONNX computes on operands of one type");
   const ExactTensor *a = c.exact(0), *b = c.exact(1);
-  if (a == nullptr || b == nullptr)
-    c.refuse("onnx.type-unsupported", "integer arithmetic on values the graph computes is not supported yet: nnref "
-                                      "computes integers from constants, when it reads the model");
+  if (a == nullptr || b == nullptr) return term_arithmetic(c, op);
   auto shape = Checked<BinaryAttrs>::check(BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight},
                                            {a->tensor.shape, b->tensor.shape});
   if (!shape) c.refuse(shape.error().code, shape.error().message);
@@ -202,9 +252,17 @@ void integer_arithmetic(Ctx& c, IntegerOp op) {
 // Integer Neg and Abs of a constant (wrapping: -INT64_MIN is INT64_MIN, as two's complement).
 void integer_sign(Ctx& c, bool abs) {
   const ExactTensor* a = c.exact(0);
-  if (a == nullptr)
-    c.refuse("onnx.type-unsupported", "integer arithmetic on values the graph computes is not supported yet: nnref "
-                                      "computes integers from constants, when it reads the model");
+  if (a == nullptr) {
+    const SizesPtr t = c.terms(0);
+    if (!t) c.refuse("onnx.type-unsupported", kComputedIntegers);
+    SizeTerms out{t->shape, {}};
+    const std::vector<int64_t> zero{size_code::kConstant, 0};
+    for (const auto& e : t->elements) {
+      std::vector<int64_t> negated = term_of(c, IntegerOp::Sub, zero, e);
+      out.elements.push_back(abs ? term_of(c, IntegerOp::Max, e, negated) : negated);
+    }
+    return c.set_output_sizes(0, std::move(out));
+  }
   std::vector<int64_t> z;
   for (int64_t v : a->ints) z.push_back(abs && v >= 0 ? v : *integer_value(IntegerOp::Sub, 0, v));
   c.set_output_constant(0, integer_tensor(a->tensor.shape, std::move(z)));

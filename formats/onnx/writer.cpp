@@ -549,7 +549,13 @@ class Emitter {
     attr(p, "keepdims", int64_t{a.keep_dims ? 1 : 0});
   }
 
-  void node(const Node& n, const ReshapeAttrs& a) { result(n, "Reshape", {in(n, 0), ints(n, "shape", a.dims)}); }
+  void node(const Node& n, const ReshapeAttrs& a) {
+    if (!a.computed.empty()) unexpressible(kFormat, n, "its dims are computed from extents, which the writer does not write yet");
+    result(n, "Reshape", {in(n, 0), ints(n, "shape", a.dims)});
+  }
+  void node(const Node& n, const SizesAttrs&) {
+    unexpressible(kFormat, n, "sizes computed from extents are not written yet (ONNX's Shape and integer arithmetic)");
+  }
   // IR flatten keeps the first `axis` extents: ONNX's Flatten at 1, a Reshape otherwise.
   void node(const Node& n, const FlattenAttrs& a) {
     if (a.axis == 1) return void(attr(result(n, "Flatten", {in(n, 0)}), "axis", int64_t{1}));
@@ -573,6 +579,7 @@ class Emitter {
   }
   // An IR end of 0 reads "to the extent"; ONNX's 0 is an end, so the writer says INT64_MAX.
   void node(const Node& n, const SliceAttrs& a) {
+    if (!a.computed.empty()) unexpressible(kFormat, n, "its bounds are computed from extents, which the writer does not write yet");
     if (std::any_of(a.stride.begin(), a.stride.end(), [](int64_t s) { return s != 1; }))
       unexpressible(kFormat, n, "a strided slice: nnref's ONNX reader reads Slice's steps as 1 only");
     std::vector<int64_t> ends = a.end;

@@ -33,6 +33,7 @@
 #include "spec/ops/reshape.hpp"
 #include "spec/ops/roi.hpp"
 #include "spec/ops/sample.hpp"
+#include "spec/ops/sizes.hpp"
 #include "spec/ops/select.hpp"
 #include "spec/ops/slice.hpp"
 #include "spec/ops/softmax.hpp"
@@ -69,6 +70,7 @@
   X(ArgReduceAttrs, arg_reduce)        \
   X(LogicalReduceAttrs, logical_reduce) \
   X(ReshapeAttrs, reshape)             \
+  X(SizesAttrs, sizes)                 \
   X(FlattenAttrs, flatten)             \
   X(TransposeAttrs, transpose)         \
   X(ConcatAttrs, concat)               \

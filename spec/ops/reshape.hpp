@@ -9,14 +9,19 @@
 
 #include "spec/index.hpp"
 #include "spec/op_rule.hpp"
+#include "spec/size_program.hpp"
 
 namespace nnref {
 
 // An entry -1 is inferred (at most one); 0 copies the input extent at that position (NNEF).
-// Element counts must agree.
+// Element counts must agree. Computed dims (an export's x.view(x.size(0), -1)): a size program
+// (spec/size_program.hpp) over the extents of the operands after the first, whose kinds
+// `sources` lists; its constant entries read as dims' do, the others must be at least 1.
 struct ReshapeAttrs {
   std::vector<int64_t> dims;
   ElemKind kind = ElemKind::Real;  // of the input and the output: a view holds any kind
+  std::vector<int64_t> computed{};  // when not empty, the dims (dims is then empty)
+  std::vector<ElemKind> sources{};
 };
 
 inline constexpr ObligationSpec kReshapeNegativeExtent{
@@ -39,6 +44,12 @@ inline constexpr ObligationSpec kReshapeCountIndivisible{
     "P >= 1 && (X_0 * X_1 * ... * X_{r-1}) % P == 0",
     "An IR reshape with dims [-1, 5] of an input [2, 3]: error[shape.reshape.count-indivisible]; with dims [-1, 4] of "
     "an input [N, 6], N a size symbol over 1..100: refuted, counterexample N = 1."};
+inline constexpr ObligationSpec kReshapeComputedExtent{
+    ObligationKind::Shape, "shape.reshape.computed-extent",
+    "An entry of reshape's dims that the model computes from extents (not a constant) is at least 1: nnref reads 0 "
+    "(copy) and -1 (infer) only as constants.",
+    "D_i >= 1, for every computed entry D_i",
+    "An ONNX Reshape of x [N, 6] to [Shape(x)[0] - 1, -1], N a size symbol over 1..8: refuted, counterexample N = 1."};
 inline constexpr ObligationSpec kReshapeCountMismatch{
     ObligationKind::Shape, "shape.reshape.count-mismatch",
     "Without a -1, the product of reshape's dims (0 entries copying the input extent) equals the input's element "
@@ -50,22 +61,44 @@ template <>
 struct OpInfo<ReshapeAttrs> {
   static std::vector<const ObligationSpec*> obligations() {
     return {&kReshapeNegativeExtent, &kReshapeMultipleInferred, &kReshapeZeroOutOfRange, &kReshapeCountIndivisible,
-            &kReshapeCountMismatch};
+            &kReshapeComputedExtent, &kReshapeCountMismatch};
   }
 };
 
 inline std::string op_name(const ReshapeAttrs&) { return "reshape"; }
-inline Arity arity(const ReshapeAttrs&) { return {1, 1}; }
-inline Signature signature(const ReshapeAttrs& a) { return {{a.kind}, a.kind, a.kind}; }
+inline Arity arity(const ReshapeAttrs& a) {
+  const int n = 1 + static_cast<int>(a.sources.size());
+  return {n, n};
+}
+inline Signature signature(const ReshapeAttrs& a) {
+  std::vector<ElemKind> operands{a.kind};
+  operands.insert(operands.end(), a.sources.begin(), a.sources.end());
+  return {operands, a.kind, a.kind};
+}
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const ReshapeAttrs& a, const std::vector<Dims<Dim>>& inputs,
                                         ObligationSink<Dim>& sink) {
   const Dims<Dim>& x = inputs[0];
+  std::vector<SizeValue<Dim>> entries;
+  for (int64_t v : a.dims) entries.push_back({Dim(v), v});
+  if (!a.computed.empty()) {
+    auto values = run_size_program(a.computed, std::vector<Dims<Dim>>(inputs.begin() + 1, inputs.end()), sink,
+                                   "reshape");
+    if (!values) return std::nullopt;
+    entries = std::move(*values);
+  }
   std::optional<size_t> inferred;
   Dims<Dim> out;
-  for (size_t i = 0; i < a.dims.size(); ++i) {
-    const int64_t v = a.dims[i];
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (!entries[i].constant) {
+      sink.require(entries[i].value >= Dim(int64_t{1}), kReshapeComputedExtent,
+                   "reshape extent " + dim_str(entries[i].value) + " at position " + std::to_string(i) +
+                       ", computed from extents, may be below 1");
+      out.push_back(entries[i].value);
+      continue;
+    }
+    const int64_t v = *entries[i].constant;
     const bool second_inferred = v == -1 && inferred.has_value();
     const bool zero_outside = v == 0 && i >= x.size();
     sink.require(v >= -1, kReshapeNegativeExtent,

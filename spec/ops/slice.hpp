@@ -10,6 +10,7 @@
 #include "spec/index.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/rules/axes.hpp"
+#include "spec/size_program.hpp"
 
 namespace nnref {
 
@@ -19,10 +20,15 @@ namespace nnref {
 // The count is ⌈(end − begin)/stride⌉, as NNEF's reference (the text says rounded down, which
 // drops the last element whenever the range is not a multiple of the stride). end 0 means the
 // extent when every stride is 1 (deprecated in NNEF 1.0.4, kept for older files). stride empty:
-// all 1.
+// all 1. Computed bounds (an export's slice up to a computed size): a size program
+// (spec/size_program.hpp) over the extents of the operands after the first, whose kinds `sources`
+// lists, leaving every begin then every end (begin and end are then empty); a computed end of 0
+// is 0.
 struct SliceAttrs {
   std::vector<int64_t> axes, begin, end, stride;
   ElemKind kind = ElemKind::Real;  // of the inputs and the outputs: moving elements holds any kind
+  std::vector<int64_t> computed{};
+  std::vector<ElemKind> sources{};
 };
 
 inline constexpr ObligationSpec kSliceAttributeLength{
@@ -47,8 +53,15 @@ struct OpInfo<SliceAttrs> {
 };
 
 inline std::string op_name(const SliceAttrs&) { return "slice"; }
-inline Arity arity(const SliceAttrs&) { return {1, 1}; }
-inline Signature signature(const SliceAttrs& a) { return {{a.kind}, a.kind, a.kind}; }
+inline Arity arity(const SliceAttrs& a) {
+  const int n = 1 + static_cast<int>(a.sources.size());
+  return {n, n};
+}
+inline Signature signature(const SliceAttrs& a) {
+  std::vector<ElemKind> operands{a.kind};
+  operands.insert(operands.end(), a.sources.begin(), a.sources.end());
+  return {operands, a.kind, a.kind};
+}
 
 // The stride of listed axis i (1 when stride is empty).
 inline int64_t slice_stride(const SliceAttrs& a, size_t i) { return a.stride.empty() ? 1 : a.stride[i]; }
@@ -58,25 +71,41 @@ inline bool unit_strides(const SliceAttrs& a) {
   return true;
 }
 
+// Every begin, then every end: the attributes' numbers, or the values of the computed program
+// over the operands after the first; nullopt when the program fails.
+template <class Dim>
+std::optional<std::vector<SizeValue<Dim>>> slice_bounds(const SliceAttrs& a, const std::vector<Dims<Dim>>& inputs,
+                                                        ObligationSink<Dim>& sink) {
+  if (a.computed.empty()) {
+    std::vector<SizeValue<Dim>> out;
+    for (const auto* list : {&a.begin, &a.end})
+      for (int64_t v : *list) out.push_back({Dim(v), v});
+    return out;
+  }
+  return run_size_program(a.computed, std::vector<Dims<Dim>>(inputs.begin() + 1, inputs.end()), sink, "slice");
+}
+
 // NNEF 1.0 index: negative counts from the end, then clamped to [lo, hi].
 template <class Dim>
-Dim slice_index(int64_t v, const Dim& extent, const Dim& lo, const Dim& hi) {
-  const Dim raw = v < 0 ? extent + v : Dim(v);
+Dim slice_index(const SizeValue<Dim>& v, const Dim& extent, const Dim& lo, const Dim& hi) {
+  const Dim raw = v.constant ? (*v.constant < 0 ? extent + *v.constant : v.value)
+                             : dim_select(v.value < Dim(int64_t{0}), extent + v.value, v.value);
   return dim_max(dim_select(raw > hi, hi, raw), lo);
 }
 
-// The first index and the count of listed axis i on an axis of this extent.
+// The first index and the count of listed axis i, from begin b and end e, on an axis of this extent.
 template <class Dim>
-std::pair<Dim, Dim> slice_range(const SliceAttrs& a, size_t i, const Dim& extent) {
+std::pair<Dim, Dim> slice_range(const SliceAttrs& a, size_t i, const SizeValue<Dim>& begin, const SizeValue<Dim>& end,
+                                const Dim& extent) {
   const int64_t s = slice_stride(a, i);
   if (s > 0) {
-    const Dim b = slice_index(a.begin[i], extent, Dim(int64_t{0}), extent);
-    const Dim e = a.end[i] == 0 && unit_strides(a) ? extent : slice_index(a.end[i], extent, Dim(int64_t{0}), extent);
+    const Dim b = slice_index(begin, extent, Dim(int64_t{0}), extent);
+    const Dim e = end.constant == 0 && unit_strides(a) ? extent : slice_index(end, extent, Dim(int64_t{0}), extent);
     return {b, ceil_div(e - b, Dim(s))};
   }
   const Dim last = extent - int64_t{1};
-  const Dim b = slice_index(a.begin[i], extent, Dim(int64_t{-1}), last);
-  const Dim e = slice_index(a.end[i], extent, Dim(int64_t{-1}), last);
+  const Dim b = slice_index(begin, extent, Dim(int64_t{-1}), last);
+  const Dim e = slice_index(end, extent, Dim(int64_t{-1}), last);
   return {b, ceil_div(b - e, Dim(-s))};
 }
 
@@ -84,12 +113,14 @@ template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const SliceAttrs& a, const std::vector<Dims<Dim>>& inputs,
                                         ObligationSink<Dim>& sink) {
   const Dims<Dim>& x = inputs[0];
-  const bool lengths = a.begin.size() == a.axes.size() && a.end.size() == a.axes.size() &&
-                       (a.stride.empty() || a.stride.size() == a.axes.size());
+  const auto bounds = slice_bounds(a, inputs, sink);
+  if (!bounds) return std::nullopt;
+  const size_t n = a.axes.size();
+  const bool lengths = bounds->size() == 2 * n && (a.computed.empty() || (a.begin.empty() && a.end.empty())) &&
+                       (a.stride.empty() || a.stride.size() == n);
   sink.require(lengths, kSliceAttributeLength,
-               "slice has " + std::to_string(a.axes.size()) + " axes but " + std::to_string(a.begin.size()) +
-                   " begin, " + std::to_string(a.end.size()) + " end and " + std::to_string(a.stride.size()) +
-                   " stride values");
+               "slice has " + std::to_string(n) + " axes but " + std::to_string(bounds->size()) +
+                   " begin and end values and " + std::to_string(a.stride.size()) + " stride values");
   if (!lengths || !checked_axes(op_name(a), a.axes, x.size(), true, sink)) return std::nullopt;
   bool strides_ok = true;
   for (size_t i = 0; i < a.stride.size(); ++i)
@@ -102,23 +133,29 @@ std::optional<ShapeOut<Dim>> shape_rule(const SliceAttrs& a, const std::vector<D
   for (size_t i = 0; i < a.axes.size(); ++i) {
     // begin[i] and end[i] go with axes[i]: checked_axes' sorted list loses that pairing.
     const auto ax = static_cast<size_t>(normalize_axis(a.axes[i], x.size()));
-    const auto [b, n] = slice_range(a, i, x[ax]);
-    out[ax] = n;
-    sink.require(n >= Dim(int64_t{1}), kSliceEmpty,
-                 "slice of axis " + std::to_string(ax) + " from " + std::to_string(a.begin[i]) + " to " +
-                     std::to_string(a.end[i]) + " by " + std::to_string(slice_stride(a, i)) + " on extent " +
-                     dim_str(x[ax]) + " starts at " + dim_str(b) + " and keeps " + dim_str(n) + " elements, none");
+    const SizeValue<Dim>&begin = (*bounds)[i], &end = (*bounds)[n + i];
+    const auto [b, count] = slice_range(a, i, begin, end, x[ax]);
+    out[ax] = count;
+    sink.require(count >= Dim(int64_t{1}), kSliceEmpty,
+                 "slice of axis " + std::to_string(ax) + " from " + dim_str(begin.value) + " to " +
+                     dim_str(end.value) + " by " + std::to_string(slice_stride(a, i)) + " on extent " +
+                     dim_str(x[ax]) + " starts at " + dim_str(b) + " and keeps " + dim_str(count) +
+                     " elements, none");
   }
   return ShapeOut<Dim>{{out}, {}};
 }
 
 // The first input index and the step of every axis: begin and stride on listed axes (as clamped
-// by the shape rule), 0 and 1 elsewhere.
-inline std::pair<std::vector<int64_t>, std::vector<int64_t>> slice_walk(const SliceAttrs& a, const Shape& in) {
+// by the shape rule), 0 and 1 elsewhere; `inputs` the witness's input shapes.
+inline std::pair<std::vector<int64_t>, std::vector<int64_t>> slice_walk(const SliceAttrs& a,
+                                                                       const std::vector<Shape>& inputs) {
+  const Shape& in = inputs[0];
+  ConcreteSink sink;  // the witness holds: the bounds are what the rule read
+  const auto bounds = *slice_bounds(a, to_cdims(inputs), sink);
   std::vector<int64_t> begin(in.rank(), 0), step(in.rank(), 1);
   for (size_t i = 0; i < a.axes.size(); ++i) {
     const auto ax = static_cast<size_t>(normalize_axis(a.axes[i], in.rank()));
-    begin[ax] = slice_range(a, i, CDim(in[ax])).first.v;
+    begin[ax] = slice_range(a, i, bounds[i], bounds[a.axes.size() + i], CDim(in[ax])).first.v;
     step[ax] = slice_stride(a, i);
   }
   return {begin, step};
@@ -128,7 +165,7 @@ inline std::pair<std::vector<int64_t>, std::vector<int64_t>> slice_walk(const Sl
 template <Scalar T>
 void evaluate(const Checked<SliceAttrs>& op, const OpIO<T>& io) {
   const Shape& in = op.inputs()[0];
-  const auto walk = slice_walk(op.attrs(), in);
+  const auto walk = slice_walk(op.attrs(), op.inputs());
   const std::vector<int64_t>& begin = walk.first;
   const std::vector<int64_t>& step = walk.second;
   const auto strides = in.strides();

@@ -1,0 +1,170 @@
+#!/usr/bin/python3
+"""PyTorch's standard exports read, proved and run by nnref (docs/onnx.md, "Shapes are values").
+
+Models as users export them with torch.onnx.export (PyTorch 1.13, random initialisation, no
+download): nn.TransformerEncoderLayer (batch_first), a bare nn.MultiheadAttention, a CNN with
+padding, pooling and x.view(x.size(0), -1), torchvision's resnet18 and mobilenet_v3_small, and an
+x[:, 1:] model; each at opsets 14 and 17, with fixed sizes and with dynamic_axes on the batch and
+on the sequence or spatial extents. For each file:
+- `nnref check` proves it: fixed sizes as they are; dynamic ones over --dim batch=1..64 and
+  seq=1..4096 or h, w=32..1024 (--max-memory 1T: the shapes, not the budget). The x[:, 1:] model
+  is refuted at seq = 1, its smallest counterexample, where PyTorch's answer is an empty tensor
+  (which nnref does not hold); it is proved from seq = 2;
+- `nnref run --precision f64` at three sizes agrees with PyTorch's float64 evaluation of the
+  file's own weights (scripts/torch_onnx.py in float64: the export folds batch norms into the
+  convolutions in float32, so the module itself is not the file) within 1e-12 · max|y|;
+- `nnref conform` accepts ONNX Runtime's float32 answer (npm onnxruntime-node) and the PyTorch
+  module's own float32 answer, at the first size.
+Prints one line per file and "N passed, N failed"; exits 1 on any failure.
+
+  /usr/bin/python3 scripts/torch_exports_check.py --nnref build/nnref --ort-cache build/ort-cache
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch_onnx  # noqa: E402
+from ort_runtime import NotRun, ort_modules, run_ort  # noqa: E402
+
+warnings.filterwarnings("ignore")
+
+
+class Cnn(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.pool = torch.nn.MaxPool2d(2)
+        self.avg = torch.nn.AdaptiveAvgPool2d(1)
+        self.fc = torch.nn.Linear(8, 10)
+
+    def forward(self, x):
+        x = self.avg(self.pool(torch.relu(self.conv(x))))
+        return self.fc(x.view(x.size(0), -1))
+
+
+class Attention(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.m = torch.nn.MultiheadAttention(16, 4, batch_first=True)
+
+    def forward(self, x):
+        return self.m(x, x, x, need_weights=False)[0]
+
+
+class Tail(torch.nn.Module):
+    def forward(self, x):
+        return x[:, 1:] * 2
+
+
+def models():
+    """(name, module, first input shape, {axis: size name}, --dim ranges)."""
+    import torchvision
+    seq = ["--dim", "batch=1..64", "--dim", "seq=1..4096"]
+    image = ["--dim", "batch=1..64", "--dim", "h=32..1024", "--dim", "w=32..1024"]
+    torch.manual_seed(0)
+    tel = torch.nn.TransformerEncoderLayer(16, 4, 32, dropout=0.0, batch_first=True)
+    return [
+        ("transformer_layer", tel, (2, 5, 16), {0: "batch", 1: "seq"}, seq),
+        ("attention", Attention(), (2, 5, 16), {0: "batch", 1: "seq"}, seq),
+        ("cnn", Cnn(), (2, 3, 32, 32), {0: "batch", 2: "h", 3: "w"}, image),
+        ("tail", Tail(), (2, 5, 3), {0: "batch", 1: "seq"}, ["--dim", "batch=1..64", "--dim", "seq=2..4096"]),
+        ("resnet18", torchvision.models.resnet18(), (1, 3, 64, 64), {0: "batch"}, ["--dim", "batch=1..64"]),
+        ("mobilenet_v3_small", torchvision.models.mobilenet_v3_small(), (1, 3, 64, 64), {0: "batch"},
+         ["--dim", "batch=1..64"]),
+    ]
+
+
+def nnref(args, *rest):
+    return subprocess.run([args.nnref, *rest], capture_output=True, text=True, timeout=600)
+
+
+def check_file(args, work, path, module, shape, dyn, dims, dynamic, modules):
+    """The failures of one exported file (empty: it passed)."""
+    failures = []
+    c = nnref(args, "check", path, *(dims + ["--max-memory", "1T"] if dynamic else []))
+    if c.returncode != 0:
+        failures.append("check: " + (c.stdout + c.stderr).strip()[-300:])
+    sizes = [shape] if not dynamic else [tuple(s + k if i in dyn else s for i, s in enumerate(shape)) for k in (0, 1, 3)]
+    for n, size in enumerate(sizes):
+        x = np.random.RandomState(n).randn(*size).astype(np.float32)
+        xin, yout = os.path.join(work, "x.npy"), os.path.join(work, "y.npz")
+        np.save(xin, x)
+        dim_args = sum((["--dim", "%s=%d" % (name, size[i])] for i, name in dyn.items()), []) if dynamic else []
+        r = nnref(args, "run", path, "--input", xin, "--precision", "f64", "--output", yout, "--quiet", *dim_args)
+        if r.returncode != 0:
+            failures.append("run at %s: %s" % (size, r.stderr.strip()[-300:]))
+            continue
+        y = list(np.load(yout).values())[0]
+        t = list(torch_onnx.run(path, {"x": x}, float64=True).values())[0]
+        err = float(np.abs(y - t).max() / np.abs(t).max())
+        if not err <= 1e-12:
+            failures.append("run at %s: %.2e of max|y| from PyTorch float64" % (size, err))
+        if n > 0:
+            continue
+        answers = []
+        with torch.no_grad():
+            answers.append(("pytorch", module(torch.from_numpy(x)).numpy()))
+        if modules:
+            try:
+                answers.append(("ort", list(run_ort(modules, path, [("x", x)], os.path.join(work, "ort"), "all").values())[0]))
+            except NotRun as e:
+                failures.append("ONNX Runtime did not run it: %s" % e)
+        for peer, a in answers:
+            actual = os.path.join(work, "actual_%s.npy" % peer)
+            np.save(actual, a.astype(np.float32))
+            v = nnref(args, "conform", path, "--input", xin, "--actual", actual, *dim_args)
+            if v.returncode != 0:
+                failures.append("conform rejects %s's float32 answer: %s" % (peer, (v.stdout + v.stderr).strip()[-300:]))
+    return failures
+
+
+def tail_counterexample(args, path):
+    """The x[:, 1:] file refuted at seq = 1, where PyTorch's answer is empty."""
+    c = nnref(args, "check", path, "--dim", "batch=1..64", "--dim", "seq=1..4096")
+    if c.returncode != 1 or "seq = 1" not in c.stdout + c.stderr:
+        return ["check over seq=1..4096 should be refuted at seq = 1: " + (c.stdout + c.stderr).strip()[-300:]]
+    if Tail()(torch.zeros(1, 1, 3)).numel() != 0:
+        return ["PyTorch's x[:, 1:] at seq = 1 should be empty"]
+    return []
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nnref", required=True)
+    ap.add_argument("--ort-cache", default="build/ort-cache")
+    ap.add_argument("--install", action="store_true", help="npm install onnxruntime-node if absent")
+    args = ap.parse_args()
+    modules = ort_modules(args.ort_cache, args.install)
+    if not modules:
+        print("ONNX Runtime is not installed: its answers are not judged (--install)")
+    passed = failed = 0
+    torch.set_num_threads(1)
+    with tempfile.TemporaryDirectory() as work:
+        for name, module, shape, dyn, dims in models():
+            module.eval()
+            for opset in (14, 17):
+                for dynamic in (False, True):
+                    path = os.path.join(work, "%s_opset%d_%s.onnx" % (name, opset, "dynamic" if dynamic else "fixed"))
+                    axes = {"x": dyn, "y": {0: "batch"}} if dynamic else None
+                    torch.onnx.export(module, (torch.randn(*shape),), path, opset_version=opset, input_names=["x"],
+                                      output_names=["y"], dynamic_axes=axes)
+                    failures = check_file(args, work, path, module, shape, dyn, dims, dynamic, modules)
+                    if name == "tail" and dynamic:
+                        failures += tail_counterexample(args, path)
+                    print("%s %s" % (os.path.basename(path), "passed" if not failures else "FAILED"))
+                    for f in failures:
+                        print("  " + f)
+                    passed, failed = passed + (not failures), failed + bool(failures)
+    print("%d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+// sizes: the integer vector a size program computes from the extents of its operands
+// (spec/size_program.hpp). A front-end makes it where a model reads its shape arithmetic as data:
+// an export's Cast(Shape(q)[-1]) that scales attention, a Shape that is a graph output.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/op_rule.hpp"
+#include "spec/size_program.hpp"
+
+namespace nnref {
+
+struct SizesAttrs {
+  std::vector<int64_t> program;    // leaves one value per element of the result
+  std::vector<ElemKind> sources;   // the operands' kinds: only their extents are read
+};
+
+// Its one obligation, kSizeProgram, is shared with reshape (semantics/catalogue.cpp).
+template <>
+struct OpInfo<SizesAttrs> {
+  static std::vector<const ObligationSpec*> obligations() { return {}; }
+};
+
+inline std::string op_name(const SizesAttrs&) { return "sizes"; }
+inline Arity arity(const SizesAttrs& a) {
+  const int n = static_cast<int>(a.sources.size());
+  return {n, n};
+}
+inline Signature signature(const SizesAttrs& a) { return {a.sources, ElemKind::Real, ElemKind::Integer}; }
+
+// [n], n the number of values the program leaves (at least one).
+template <class Dim>
+std::optional<ShapeOut<Dim>> shape_rule(const SizesAttrs& a, const std::vector<Dims<Dim>>& inputs,
+                                        ObligationSink<Dim>& sink) {
+  const auto values = run_size_program(a.program, inputs, sink, "sizes");
+  if (!values) return std::nullopt;
+  sink.require(!values->empty(), kSizeProgram, "sizes' program leaves no value");
+  if (values->empty()) return std::nullopt;
+  return ShapeOut<Dim>{{{Dim(static_cast<int64_t>(values->size()))}}, {}};
+}
+
+// y[i] = the i-th value of the program over the operands' extents.
+template <Scalar T>
+void evaluate(const Checked<SizesAttrs>& op, const OpIO<T>& io) {
+  ConcreteSink sink;  // the witness holds: the program reads what it may
+  const auto values = run_size_program(op.attrs().program, to_cdims(op.inputs()), sink, "sizes");
+  auto& y = io.template out_as<int64_t>(0);
+  for (size_t i = 0; i < values->size(); ++i) y[static_cast<int64_t>(i)] = (*values)[i].value.v;
+}
+
+}  // namespace nnref

@@ -1,0 +1,118 @@
+// Size programs: integers computed from the extents of an op's operands. An exported model
+// computes its shapes (PyTorch's x.view(x.size(0), -1) is Shape, Gather, Unsqueeze, Concat and a
+// Reshape); a front-end reads that arithmetic as terms over the extents of graph values, and an op
+// that takes such sizes (reshape's computed dims, the sizes op) holds them as one program and
+// reads those values as extra operands. One rule reads the program over concrete extents (run)
+// and over size symbols (check), so the shape obligations of a dynamic export are proved for
+// every size.
+//
+// A program is postfix code over int64 tokens; running it leaves its values on a stack, in order:
+//   kConstant v          push v
+//   kExtent j k          push extent k of operand j
+//   kAdd kSub kMul       pop b, a; push a + b, a − b, a · b
+//   kDiv kMod kFmod      pop b, a (b ≥ 1); push a / b truncated toward zero, a − b·⌊a/b⌋ (the
+//                        divisor's sign, ONNX's Mod), a − b·trunc(a/b) (the dividend's, fmod 1)
+//   kMin kMax            pop b, a; push min(a, b), max(a, b)
+// A value whose code is one kConstant is constant: rules may read it as a number (reshape's −1).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spec/dim.hpp"
+#include "spec/obligation.hpp"
+
+namespace nnref {
+
+namespace size_code {
+inline constexpr int64_t kConstant = 0, kExtent = 1, kAdd = 2, kSub = 3, kMul = 4, kDiv = 5, kMod = 6, kFmod = 7,
+                         kMin = 8, kMax = 9;
+}
+
+inline constexpr ObligationSpec kSizeProgram{
+    ObligationKind::Shape, "shape.size-program",
+    "A size computed from the extents of an op's operands reads only axes its operands have, divides only by a "
+    "number of at least 1, and its program is well formed.",
+    "0 <= k < rank(operand j) for every extent read; b >= 1 for every a / b, a mod b",
+    "An ONNX Reshape whose shape is Div(Shape(x)[0], Shape(x)[1] - 1) over x [N, 1]: error[shape.size-program] "
+    "(the divisor is 0)."};
+
+template <class Dim>
+struct SizeValue {
+  Dim value;
+  std::optional<int64_t> constant;  // the number, when its code is one kConstant
+};
+
+namespace size_detail {
+
+template <class Dim>
+Dim trunc_div(const Dim& a, const Dim& b) {
+  const Dim zero(int64_t{0});
+  return dim_select(a >= zero, floor_div(a, b), zero - floor_div(zero - a, b));
+}
+
+template <class Dim>
+Dim apply(int64_t op, const Dim& a, const Dim& b) {
+  using namespace size_code;
+  switch (op) {
+    case kAdd: return a + b;
+    case kSub: return a - b;
+    case kMul: return a * b;
+    case kDiv: return trunc_div(a, b);
+    case kMod: return a - b * floor_div(a, b);
+    case kFmod: return a - b * trunc_div(a, b);
+    case kMin: return dim_select(a < b, a, b);
+    default: return dim_max(a, b);
+  }
+}
+
+}  // namespace size_detail
+
+// The values `code` leaves, in order; nullopt, with kSizeProgram failed, when it is malformed or
+// reads an axis its operand lacks (a divisor below 1 fails the obligation but still gives values).
+template <class Dim>
+std::optional<std::vector<SizeValue<Dim>>> run_size_program(const std::vector<int64_t>& code,
+                                                            const std::vector<Dims<Dim>>& operands,
+                                                            ObligationSink<Dim>& sink, const std::string& op) {
+  using namespace size_code;
+  std::vector<SizeValue<Dim>> stack;
+  auto malformed = [&](const std::string& why) {
+    sink.require(false, kSizeProgram, op + ": computed sizes " + why);
+    return std::nullopt;
+  };
+  for (size_t i = 0; i < code.size(); ++i) {
+    const int64_t t = code[i];
+    if (t == kConstant) {
+      if (i + 1 >= code.size()) return malformed("end inside a constant");
+      stack.push_back({Dim(code[i + 1]), code[i + 1]});
+      i += 1;
+    } else if (t == kExtent) {
+      if (i + 2 >= code.size()) return malformed("end inside an extent");
+      const int64_t j = code[i + 1], k = code[i + 2];
+      if (j < 0 || static_cast<size_t>(j) >= operands.size() || k < 0 ||
+          static_cast<size_t>(k) >= operands[static_cast<size_t>(j)].size())
+        return malformed("read extent " + std::to_string(k) + " of operand " + std::to_string(j + 1) +
+                         ", which it does not have");
+      stack.push_back({operands[static_cast<size_t>(j)][static_cast<size_t>(k)], std::nullopt});
+      i += 2;
+    } else if (t >= kAdd && t <= kMax) {
+      if (stack.size() < 2) return malformed("apply an operation to fewer than two values");
+      const SizeValue<Dim> b = stack.back();
+      stack.pop_back();
+      SizeValue<Dim>& a = stack.back();
+      if (t == kDiv || t == kMod || t == kFmod)
+        sink.require(b.value >= Dim(int64_t{1}), kSizeProgram,
+                     op + ": computed sizes divide " + dim_str(a.value) + " by " + dim_str(b.value) +
+                         ", which may be below 1");
+      a.value = size_detail::apply(t, a.value, b.value);
+      a.constant = std::nullopt;
+    } else {
+      return malformed("hold an unknown token " + std::to_string(t));
+    }
+  }
+  return stack;
+}
+
+}  // namespace nnref
