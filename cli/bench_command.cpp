@@ -12,7 +12,7 @@
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
 #include "cli/engines.hpp"
-#include "cli/inputs.hpp"
+#include "cli/sizes.hpp"
 #include "cli/model_stats.hpp"
 #include "fastpath/engine.hpp"
 #include "fastpath/gemm.hpp"
@@ -72,21 +72,21 @@ int bench_command(const BenchOptions& o, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   int exit = kExitOk;
-  auto model = load_reporting(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, err, exit);
-  if (!model) return exit;
-  auto info = shapes_reporting(*model, 0, err, exit);
-  if (!info) return exit;
-  Result<std::vector<HostTensor>> inputs =
-      o.inputs.empty() ? Result<std::vector<HostTensor>>(generated_inputs(model->graph)) : read_inputs(model->graph, o.inputs);
-  if (!inputs) {
-    print_diagnostics(err, {inputs.error()});
-    return exit_code_for(inputs.error());
-  }
+  // Given inputs set the sizes they carry (cli/sizes.hpp); without them, the declared sizes.
+  auto loaded = load_with_inputs(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, {}, o.inputs, err, exit);
+  if (!loaded) return exit;
+  const Model* model = &loaded->model;
+  if (o.inputs.empty()) loaded->inputs = generated_inputs(model->graph);
+  const std::vector<HostTensor>* inputs = &loaded->inputs;
   auto plan = make_plan<float>(model->graph, model->payload, PlanOptions{o.max_memory, model->param_keys});
   if (!plan) {
-    print_diagnostics(err, {plan.error()});
-    return exit_code_for(plan.error());
+    Diagnostic d = std::move(plan).error();
+    note_given_sizes(d, loaded->sizes);
+    print_diagnostics(err, {d});
+    return exit_code_for(d);
   }
+  auto info = shapes_reporting(*model, 0, err, exit);
+  if (!info) return exit;
   Runner runner{std::move(plan).value(), nullptr};
   if (is_fast(o.engine)) {
     auto engine = fastpath::Engine::prepare(runner.plan, {o.engine.threads, o.max_memory});
