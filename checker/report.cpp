@@ -69,7 +69,29 @@ std::string file_uri(const std::string& path) {
   return percent_encode(path, false);
 }
 
+Json fixed_sizes_json(const CheckReport& r) {
+  Json out = Json::array();
+  for (const FixedSize& f : r.fixed_sizes)
+    out.push_back(Json{{"name", f.name}, {"value", f.value}, {"left_open", f.left_open}});
+  return out;
+}
+
 }  // namespace
+
+std::string fixed_sizes_note(const CheckReport& r, const std::string& model_path) {
+  if (r.fixed_sizes.empty()) return "";
+  std::string list, open;
+  for (const FixedSize& f : r.fixed_sizes) {
+    list += (list.empty() ? "" : ", ") + f.name + " = " + std::to_string(f.value);
+    if (f.left_open) open += (open.empty() ? "" : ", ") + f.name;
+  }
+  return model_path + ": note: checked at one size, without --dim: " + list +
+         (open.empty() ? " (the model's own extents)"
+                       : "; the file leaves " + open + " open, so " +
+                             (open.find(',') == std::string::npos ? "its value is a placeholder"
+                                                                  : "their values are placeholders")) +
+         "; --dim NAME=LO..HI proves a range\n";
+}
 
 std::string report_summary(const CheckReport& r, const std::string& model_path) {
   const auto& c = r.counts;
@@ -105,7 +127,8 @@ std::string report_json(const CheckReport& r, const std::string& model_path) {
             {"obligations", counts_json(r.counts)},
             {"model_read", r.model_read},
             {"bindings_checked", r.bindings_checked},
-            {"symbols", std::move(symbols)}};
+            {"symbols", std::move(symbols)},
+            {"fixed_sizes", fixed_sizes_json(r)}};
   return dump(root);
 }
 
@@ -165,7 +188,8 @@ std::string report_sarif(const CheckReport& r, const std::string& model_path) {
            {"properties", Json{{"model", model_path},
                                {"obligations", counts_json(r.counts)},
                                {"model_read", r.model_read},
-                               {"bindings_checked", r.bindings_checked}}}};
+                               {"bindings_checked", r.bindings_checked},
+                               {"fixed_sizes", fixed_sizes_json(r)}}}};
   Json root{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
             {"version", "2.1.0"},
             {"runs", Json::array({std::move(run)})}};

@@ -1,7 +1,7 @@
 // Sizes from the inputs: run, conform, bench and hw run set each size name (an ONNX dim_param,
 // NNL's batch and <input>.<k>) from the arrays given; --dim must agree with them, and so must two
-// arrays sharing a name (input.size-conflict, exit 2). inspect --dim; a NAC v1.6 file without
-// nnref.io.json run from its arrays.
+// arrays sharing a name (input.size-conflict, exit 2). inspect --dim; check's note of the sizes it
+// fixed without --dim; a NAC v1.6 file without nnref.io.json run from its arrays.
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -169,6 +169,42 @@ TEST_CASE("sizes: inspect --dim lists the model at another size") {
     CHECK(r.code == 2);
     CHECK(has(r.err, "error[usage.dim]"));
   }
+}
+
+TEST_CASE("sizes: check without --dim says which sizes it fixed, and at what value") {
+  TempDir tmp("sizes_check");
+  write_gemm(tmp / "gemm.onnx");
+  const std::string model = (tmp / "gemm.onnx").string();
+  Run text = nnref_cli({"check", model});
+  INFO(text.err);
+  CHECK(text.code == 0);
+  CHECK(has(text.out, model + ": note: checked at one size, without --dim: N = 1; the file leaves N open, so its value "
+                              "is a placeholder; --dim NAME=LO..HI proves a range\n"));
+  Run json = nnref_cli({"check", model, "--format", "json"});
+  CHECK(json.code == 0);
+  CHECK(nlohmann::json::parse(json.out)["fixed_sizes"] ==
+        nlohmann::json::parse(R"([{"name": "N", "value": 1, "left_open": true}])"));
+  // With --dim N ranging, nothing is fixed: no note, and an empty list.
+  Run ranged = nnref_cli({"check", model, "--dim", "N=1..8"});
+  CHECK(ranged.code == 0);
+  CHECK_FALSE(has(ranged.out, "note:"));
+  CHECK(nlohmann::json::parse(nnref_cli({"check", model, "--dim", "N=1..8", "--format", "json"}).out)["fixed_sizes"] ==
+        nlohmann::json::array());
+  // NNL's names are the model's own extents: examples/mlp declares Input(shape: [4]) at batch 1.
+  const std::string mlp = example("mlp", "model.nnl");
+  Run nnl = nnref_cli({"check", mlp});
+  CHECK(nnl.code == 0);
+  CHECK(has(nnl.out, mlp + ": note: checked at one size, without --dim: batch = 1, input.0 = 4 (the model's own "
+                           "extents); --dim NAME=LO..HI proves a range\n"));
+  // With --dim batch only input.0 is fixed; the JSON field says so, the text adds no note.
+  Run part = nnref_cli({"check", mlp, "--dim", "batch=1..4", "--format", "json"});
+  CHECK(nlohmann::json::parse(part.out)["fixed_sizes"] ==
+        nlohmann::json::parse(R"([{"name": "input.0", "value": 4, "left_open": false}])"));
+  CHECK_FALSE(has(nnref_cli({"check", mlp, "--dim", "batch=1..4"}).out, "note:"));
+  // SARIF carries the same list in the run's properties.
+  Run sarif = nnref_cli({"check", model, "--format", "sarif"});
+  CHECK(nlohmann::json::parse(sarif.out)["runs"][0]["properties"]["fixed_sizes"] ==
+        nlohmann::json::parse(R"([{"name": "N", "value": 1, "left_open": true}])"));
 }
 
 TEST_CASE("sizes: a NAC v1.6 file without nnref.io.json runs from the arrays given") {
