@@ -3,6 +3,7 @@
 // arrays sharing a name (input.size-conflict, exit 2). inspect --dim; check's note of the sizes it
 // fixed without --dim; a NAC v1.6 file without nnref.io.json run from its arrays.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -125,6 +126,46 @@ TEST_CASE("sizes: two arrays that give one size name two extents are refused, na
   CHECK(z->values == std::vector<double>{11, 22, 33, 3, 3, 3});
 }
 
+TEST_CASE("sizes: two axes of one array that share a name must agree too") {
+  TempDir tmp("sizes_square");
+  OnnxModel m;
+  m.input("X", {"N", "N"});
+  m.node("Relu", {"X"}, {"Y"}, "act");
+  m.output("Y");
+  m.write(tmp / "square.onnx");
+  const std::string model = (tmp / "square.onnx").string();
+  Run r = nnref_cli({"run", model, "--input", npy(tmp / "x.npy", {2, 3}, std::vector<double>(6, 1))});
+  CHECK(r.code == 2);
+  CHECK(has(r.err, "error[input.size-conflict]: node 'X' (input): size N is 2 in the array given for input 'X' (axis "
+                   "0), but 3 in the array given for input 'X' (axis 1): the arrays must agree on it"));
+  Run ok = nnref_cli({"run", model, "--input", npy(tmp / "sq.npy", {2, 2}, {-1, 2, 3, -4}), "-o",
+                      (tmp / "y.npy").string(), "-q"});
+  INFO(ok.err);
+  REQUIRE(ok.code == 0);
+  CHECK(read_npy((tmp / "y.npy").string())->values == std::vector<double>{0, 2, 3, 0});
+}
+
+TEST_CASE("sizes: a model error at sizes the arrays gave names them") {
+  TempDir tmp("sizes_note");
+  // Reshape [N, 3] to [-1, 2, 3]: 3·N elements must split into rows of 6, so N = 3 fails.
+  OnnxModel m;
+  m.input("X", {"N", "3"});
+  m.ints("shape", {-1, 2, 3});
+  m.node("Reshape", {"X", "shape"}, {"Y"}, "pairs");
+  m.output("Y");
+  m.write(tmp / "pairs.onnx");
+  Run r = nnref_cli({"run", (tmp / "pairs.onnx").string(), "--input", npy(tmp / "x.npy", {3, 3}, std::vector<double>(9, 1))});
+  CHECK(r.code == 1);
+  CHECK(has(r.err, "error[shape.reshape.count-indivisible]"));
+  CHECK(has(r.err, "note: the model was checked at the sizes the inputs give: N = 3 (the file leaves it open)\n"));
+  // examples/mlp given a bare per-sample array of 5 features: it gets the batch axis (batch 1, the
+  // model's own, is not named), and input.0 = 5 does not fit fc1's [4, 16] weight.
+  Run bare = nnref_cli({"run", example("mlp", "model.nnl"), "--input", npy(tmp / "five.npy", {5}, {1, 2, 3, 4, 5})});
+  CHECK(bare.code == 1);
+  CHECK(has(bare.err, "error[bind.shape-mismatch]"));
+  CHECK(has(bare.err, "note: the model was checked at the sizes the inputs give: input.0 = 5 (the model declares 4)\n"));
+}
+
 TEST_CASE("sizes: bench and hw run take the sizes from the arrays too") {
   TempDir tmp("sizes_engines");
   write_gemm(tmp / "gemm.onnx");
@@ -207,6 +248,35 @@ TEST_CASE("sizes: check without --dim says which sizes it fixed, and at what val
         nlohmann::json::parse(R"([{"name": "N", "value": 1, "left_open": true}])"));
 }
 
+TEST_CASE("sizes: a .nac that records its input shapes runs at the arrays' sizes, on the hardware model too") {
+  TempDir tmp("sizes_nac_manifest");
+  const std::string nac = (tmp / "mlp.nac").string();
+  Run compiled = nnref_cli({"nac", "compile", example("mlp", "model.nnl"), "-o", nac});
+  INFO(compiled.err);
+  REQUIRE(compiled.code == 0);
+  // examples/mlp's input and its double: a batch of 2, where the file records a batch of 1.
+  auto x = read_npy(example("mlp", "input.npy"));
+  REQUIRE(x.ok());
+  HostTensor two{DType::F64, Shape::of({2, 4}), x->values};
+  for (double v : x->values) two.values.push_back(2 * v);
+  REQUIRE(write_npy((tmp / "two.npy").string(), two).ok());
+  for (const char* engine : {"oracle", "hw"}) {
+    INFO(engine);
+    Run r = nnref_cli({"run", nac, "--input", (tmp / "two.npy").string(), "--engine", engine, "-o",
+                       (tmp / "y.npy").string(), "-q"});
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    CHECK(read_npy((tmp / "y.npy").string())->shape == Shape::of({2, 3}));
+  }
+  Run hw = nnref_process({"hw", "run", nac, "--input", (tmp / "two.npy").string(), "-q"}, tmp.path);
+  INFO(hw.err);
+  CHECK(hw.code == 0);
+  Run judged = nnref_cli({"conform", nac, "--input", (tmp / "two.npy").string(), "--engine", "hw"});
+  INFO(judged.err);
+  CHECK(judged.code == 0);
+  CHECK(has(judged.out, "output: 6 elements, 0 outside the f32 envelope"));
+}
+
 TEST_CASE("sizes: a NAC v1.6 file without nnref.io.json runs from the arrays given") {
   TempDir tmp("sizes_nac");
   const std::string cmd = "/usr/bin/python3 " + std::string(NNREF_SOURCE_DIR) + "/tests/nac_corpus.py " + tmp.path.string();
@@ -251,6 +321,16 @@ TEST_CASE("sizes: a NAC v1.6 file without nnref.io.json runs from the arrays giv
   INFO(judged.err);
   CHECK(judged.code == 0);
   CHECK(has(judged.out, "output: 6 elements, 0 outside the f32 envelope"));  // [3, 2]
+  // The kind comes from the dtype: an int64 x is an integer input, which the linear does not take.
+  auto x3 = read_npy(file("x", 3));
+  REQUIRE(x3.ok());
+  HostTensor ints = *x3;
+  ints.dtype = DType::I64;
+  for (double& v : ints.values) v = std::round(v);
+  REQUIRE(write_npy((tmp / "ints.npy").string(), ints).ok());
+  Run integer = nnref_cli({"run", model, "--input", (tmp / "ints.npy").string(), "--input", file("y", 3)});
+  CHECK(integer.code == 1);
+  CHECK(has(integer.err, "error[kind.operand]"));
   // x and y must agree on the batch, which both take from their own array: 2 against 3 is refused.
   Run mixed = nnref_cli({"run", model, "--input", file("x", 2), "--input", file("y", 3)});
   CHECK(mixed.code == 2);
