@@ -80,10 +80,10 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
   int exit = kExitOk;
   auto loaded = load_with_inputs(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, o.dims, o.inputs, err, exit);
   if (!loaded) return exit;
-  const Model* model = &loaded->model;
-  const std::vector<HostTensor>* inputs = &loaded->inputs;
+  const Model& model = loaded->model;
+  const std::vector<HostTensor>& inputs = loaded->inputs;
   const RuntimeModel runtime = *runtime_model(o.runtime_precision, o.ulps);
-  auto enclosures = enclose_outputs(*model, *inputs, runtime, o.max_memory);
+  auto enclosures = enclose_outputs(model, inputs, runtime, o.max_memory);
   if (!enclosures) {
     Diagnostic d = std::move(enclosures).error();
     note_given_sizes(d, loaded->sizes);
@@ -94,14 +94,14 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
 
   NamedTensors actual;
   if (!o.engine.engine.empty()) {
-    auto f32 = run_float32(*model, *inputs, o.max_memory, engine);
+    auto f32 = run_float32(model, inputs, o.max_memory, engine);
     if (!f32) {
       print_diagnostics(err, {f32.error()});
       return exit_code_for(f32.error());
     }
-    actual = named_outputs(model->graph, *f32);
+    actual = named_outputs(model.graph, *f32);
   } else {
-    auto given = read_actual(o.actual, *model, shapes);
+    auto given = read_actual(o.actual, model, shapes);
     if (!given) {
       print_diagnostics(err, {given.error()});
       return exit_code_for(given.error());

@@ -55,8 +55,8 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
   // them before it runs.
   auto loaded = load_with_inputs(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, o.dims, o.inputs, err, exit);
   if (!loaded) return exit;
-  const Model* model = &loaded->model;
-  const std::vector<HostTensor>* inputs = &loaded->inputs;
+  const Model& model = loaded->model;
+  const std::vector<HostTensor>& inputs = loaded->inputs;
 
   auto start = std::chrono::steady_clock::now();
   const bool enclosure = o.precision == "interval" || o.precision == "envelope";
@@ -66,7 +66,7 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   NamedTensors radii;
-  Result<NamedTensors> outputs = evaluate_at(o, *model, *inputs, &radii);
+  Result<NamedTensors> outputs = evaluate_at(o, model, inputs, &radii);
   auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!outputs) {
     Diagnostic d = std::move(outputs).error();
@@ -88,7 +88,7 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     const std::string how = is_fast(o.engine) ? "fast path, " + std::to_string(o.engine.threads) + " thread(s)"
                             : is_hw(o.engine) ? "hardware model, float32"
                             : o.precision.empty() ? "f64" : o.precision;
-    out << "time: " << buf << " (" << how << ", " << model->graph.nodes.size() << " nodes)\n";
+    out << "time: " << buf << " (" << how << ", " << model.graph.nodes.size() << " nodes)\n";
   }
   return kExitOk;
 }

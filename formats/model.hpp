@@ -50,6 +50,8 @@ struct GivenInputShape {
 };
 
 struct LoadOptions {
+  LoadOptions() = default;
+  LoadOptions(WeightsPolicy w, int64_t memory = int64_t{4} << 30) : weights(w), max_memory(memory) {}  // NOLINT
   WeightsPolicy weights = WeightsPolicy::Required;
   int64_t max_memory = int64_t{4} << 30;  // bytes; weights beyond it are a diagnostic
   // The arrays given to run the model on; front-ends whose files declare every input ignore them.
