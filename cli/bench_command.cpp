@@ -81,7 +81,7 @@ int bench_command(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   auto plan = make_plan<float>(model.graph, model.payload, PlanOptions{o.max_memory, model.param_keys});
   if (!plan) {
     Diagnostic d = std::move(plan).error();
-    note_given_sizes(d, loaded->sizes);
+    note_given_sizes(d, loaded->model.graph, loaded->sizes);
     print_diagnostics(err, {d});
     return exit_code_for(d);
   }

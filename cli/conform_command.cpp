@@ -86,7 +86,7 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
   auto enclosures = enclose_outputs(model, inputs, runtime, o.max_memory);
   if (!enclosures) {
     Diagnostic d = std::move(enclosures).error();
-    note_given_sizes(d, loaded->sizes);
+    note_given_sizes(d, loaded->model.graph, loaded->sizes);
     print_diagnostics(err, {d});
     return exit_code_for(d);
   }

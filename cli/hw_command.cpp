@@ -43,7 +43,7 @@ int hw_run(const HwOptions& o, std::ostream& out, std::ostream& err) {
   auto loaded = load_with_inputs(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, {}, o.inputs, err, exit);
   if (!loaded) return exit;
   const auto model_error = [&](Diagnostic d) {
-    note_given_sizes(d, loaded->sizes);
+    note_given_sizes(d, loaded->model.graph, loaded->sizes);
     return fail(err, d);
   };
   const std::optional<int> ahead = o.preload_ahead >= 0 ? std::optional<int>(o.preload_ahead) : std::nullopt;

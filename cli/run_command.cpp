@@ -70,7 +70,7 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
   auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!outputs) {
     Diagnostic d = std::move(outputs).error();
-    note_given_sizes(d, loaded->sizes);
+    note_given_sizes(d, loaded->model.graph, loaded->sizes);
     print_diagnostics(err, {d});
     return exit_code_for(d);
   }

@@ -49,12 +49,13 @@ std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOpt
   return m;
 }
 
-void note_given_sizes(Diagnostic& d, const std::vector<GivenSize>& sizes) {
+void note_given_sizes(Diagnostic& d, const Graph& g, const std::vector<GivenSize>& sizes) {
   if (exit_code_for(d) != kExitInvalid) return;
   std::string list;
   for (const GivenSize& s : sizes) {
     if (!s.symbolic && s.value == s.declared) continue;
-    list += (list.empty() ? "" : ", ") + s.name + " = " + std::to_string(s.value) +
+    const std::string where = s.tied ? "" : " in input '" + g.nodes[static_cast<size_t>(s.node)].name + "'";
+    list += (list.empty() ? "" : ", ") + s.name + " = " + std::to_string(s.value) + where +
             (s.symbolic ? " (the file leaves it open)" : " (the model declares " + std::to_string(s.declared) + ")");
   }
   if (!list.empty()) d.notes.push_back("the model was checked at the sizes the inputs give: " + list);

@@ -36,8 +36,9 @@ std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOpt
                                                 int& exit);
 
 // On an error about the model (not the files given) found at sizes the arrays gave: a note naming
-// those that differ from the model's own extents, "the sizes were taken from the inputs: batch = 2
-// (the model declares 1)", so that the reader knows at what size the model failed.
-void note_given_sizes(Diagnostic& d, const std::vector<GivenSize>& sizes);
+// those that differ from the model's own extents, "the model was checked at the sizes the inputs
+// give: batch = 2 (the model declares 1)" ("batch = 4 in input 'x' (...)" for an extent an untied
+// name stands for alone), so that the reader knows at what size the model failed.
+void note_given_sizes(Diagnostic& d, const Graph& g, const std::vector<GivenSize>& sizes);
 
 }  // namespace nnref

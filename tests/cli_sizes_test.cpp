@@ -54,7 +54,7 @@ const std::vector<double> kY{-1.5, 3, -1.5, 12, 0.5, -1, -2.5, -2};
 
 }  // namespace
 
-TEST_CASE("sizes: run takes an ONNX dim_param from the input array, without --dim; --dim must agree") {
+TEST_CASE("sizes: run takes an ONNX dim_param from the input array without --dim, and --dim must agree") {
   TempDir tmp("sizes_onnx");
   write_gemm(tmp / "gemm.onnx");
   const std::string model = (tmp / "gemm.onnx").string();
@@ -164,6 +164,43 @@ TEST_CASE("sizes: a model error at sizes the arrays gave names them") {
   CHECK(bare.code == 1);
   CHECK(has(bare.err, "error[bind.shape-mismatch]"));
   CHECK(has(bare.err, "note: the model was checked at the sizes the inputs give: input.0 = 5 (the model declares 4)\n"));
+}
+
+TEST_CASE("sizes: a name over extents the model has unequal ties them only under --dim") {
+  // NNEF's batch is axis 0 of every input: here x [2, 3] and t [1, 3], t broadcast over x's rows.
+  TempDir tmp("sizes_untied");
+  fs::create_directories(tmp / "model");
+  write_text(tmp / "model" / "graph.nnef", R"(version 1.0;
+graph G( x, t ) -> ( y ) {
+  x = external(shape = [2, 3]);
+  t = external(shape = [1, 3]);
+  y = add(x, t);
+}
+)");
+  const std::string model = (tmp / "model").string();
+  const std::string x = npy(tmp / "x.npy", {4, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  const std::string t = npy(tmp / "t.npy", {1, 3}, {100, 200, 300});
+  // Each input's axis 0 is its own array's: x 4 rows, t 1 row, broadcast.
+  Run r = nnref_cli({"run", model, "--input", x, "--input", t, "-o", (tmp / "y.npy").string(), "-q"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  auto y = read_npy((tmp / "y.npy").string());
+  REQUIRE(y.ok());
+  CHECK(y->shape == Shape::of({4, 3}));
+  CHECK(y->values == std::vector<double>{101, 202, 303, 104, 205, 306, 107, 208, 309, 110, 211, 312});
+  // --dim batch=4 ties them, as check --dim does: t's one row then disagrees.
+  Run tied = nnref_cli({"run", model, "--input", x, "--input", t, "--dim", "batch=4"});
+  CHECK(tied.code == 2);
+  CHECK(has(tied.err, "error[input.size-conflict]: node 't' (input): --dim batch=4, but the array given for input 't' "
+                      "(axis 0) has extent 1, which is size batch: they must agree"));
+  // A model error at such a size names the input whose extent it is: t of 2 rows does not
+  // broadcast over x's 4.
+  const std::string t2 = npy(tmp / "t2.npy", {2, 3}, std::vector<double>(6, 1));
+  Run bad = nnref_cli({"run", model, "--input", x, "--input", t2});
+  CHECK(bad.code == 1);
+  CHECK(has(bad.err, "error[shape.broadcast.incompatible]"));
+  CHECK(has(bad.err, "note: the model was checked at the sizes the inputs give: batch = 4 in input 'x' (the model "
+                     "declares 2), batch = 2 in input 't' (the model declares 1)\n"));
 }
 
 TEST_CASE("sizes: bench and hw run take the sizes from the arrays too") {
@@ -331,10 +368,15 @@ TEST_CASE("sizes: a NAC v1.6 file without nnref.io.json runs from the arrays giv
   Run integer = nnref_cli({"run", model, "--input", (tmp / "ints.npy").string(), "--input", file("y", 3)});
   CHECK(integer.code == 1);
   CHECK(has(integer.err, "error[kind.operand]"));
-  // x and y must agree on the batch, which both take from their own array: 2 against 3 is refused.
+  // The file does not say that x and y share their batch (each shape is its own array's), so a
+  // batch of 2 against one of 3 is no size conflict but the model's error where they meet: the add
+  // of linear(x) [2, 2] and y [3, 2] (instruction 5, node v5).
   Run mixed = nnref_cli({"run", model, "--input", file("x", 2), "--input", file("y", 3)});
-  CHECK(mixed.code == 2);
-  CHECK(has(mixed.err, "error[input.size-conflict]"));
-  CHECK(has(mixed.err, "size batch is 2 in the array given for input 'x' (axis 0), but 3 in the array given for "
-                       "input 'y' (axis 0)"));
+  CHECK(mixed.code == 1);
+  CHECK(has(mixed.err, "error[shape.broadcast.incompatible]: node 'v5' (add)"));
+  // With --dim batch=2 they are tied, and y's 3 rows disagree.
+  Run tied = nnref_cli({"run", model, "--input", file("x", 2), "--input", file("y", 3), "--dim", "batch=2"});
+  CHECK(tied.code == 2);
+  CHECK(has(tied.err, "error[input.size-conflict]: node 'y' (input): --dim batch=2, but the array given for input 'y' "
+                      "(axis 0) has extent 3, which is size batch: they must agree"));
 }
