@@ -45,8 +45,11 @@ struct ObligationCounts {
 // A size name that no --dim ranges over: the check reads it at one value, the model's extent.
 struct FixedSize {
   std::string name;
-  int64_t value = 1;
+  int64_t value = 1;       // the first input's extent
   bool left_open = false;  // the source leaves the extent open (SizeName::symbolic): value is a placeholder
+  // When the model has the name's extents unequal (NNEF's batch over inputs declared [2, 3] and
+  // [1, 3]): each input's own, in the front-end's order; empty otherwise.
+  std::vector<std::pair<std::string, int64_t>> by_input;
 };
 
 struct CheckReport {

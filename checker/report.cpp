@@ -71,8 +71,14 @@ std::string file_uri(const std::string& path) {
 
 Json fixed_sizes_json(const CheckReport& r) {
   Json out = Json::array();
-  for (const FixedSize& f : r.fixed_sizes)
-    out.push_back(Json{{"name", f.name}, {"value", f.value}, {"left_open", f.left_open}});
+  for (const FixedSize& f : r.fixed_sizes) {
+    Json j{{"name", f.name}, {"value", f.value}, {"left_open", f.left_open}};
+    if (!f.by_input.empty()) {
+      j["by_input"] = Json::object();
+      for (const auto& [input, v] : f.by_input) j["by_input"][input] = v;
+    }
+    out.push_back(std::move(j));
+  }
   return out;
 }
 
@@ -82,7 +88,11 @@ std::string fixed_sizes_note(const CheckReport& r, const std::string& model_path
   if (r.fixed_sizes.empty()) return "";
   std::string list, open;
   for (const FixedSize& f : r.fixed_sizes) {
-    list += (list.empty() ? "" : ", ") + f.name + " = " + std::to_string(f.value);
+    std::string values;  // "2 in input 'x', 1 in input 'y' and 1 in input 't'"
+    for (size_t k = 0; k < f.by_input.size(); ++k)
+      values += std::string(k == 0 ? "" : k + 1 == f.by_input.size() ? " and " : ", ") +
+                std::to_string(f.by_input[k].second) + " in input '" + f.by_input[k].first + "'";
+    list += (list.empty() ? "" : ", ") + f.name + " = " + (values.empty() ? std::to_string(f.value) : values);
     if (f.left_open) open += (open.empty() ? "" : ", ") + f.name;
   }
   return model_path + ": note: checked at one size, without --dim: " + list +

@@ -16,8 +16,9 @@ std::string report_summary(const CheckReport& r, const std::string& model_path);
 
 // The text format's note on a check without --dim, before the summary line: "MODEL: note: checked
 // at one size, without --dim: batch = 1, N = 1; the file leaves N open, so its value is a
-// placeholder; --dim NAME=LO..HI proves a range" (report.fixed_sizes); "" when the model has no
-// size names. Ends in a newline.
+// placeholder; --dim NAME=LO..HI proves a range" (report.fixed_sizes; "batch = 2 in input 'x' and
+// 1 in input 't'" for a name whose extents differ); "" when the model has no size names. Ends in a
+// newline.
 std::string fixed_sizes_note(const CheckReport& r, const std::string& model_path);
 
 // {"model": model_path,
@@ -26,7 +27,8 @@ std::string fixed_sizes_note(const CheckReport& r, const std::string& model_path
 //  "obligations": {total, proved, refuted, unknown},
 //  "model_read": bool, "bindings_checked": bool,
 //  "symbols": [{name, lo, hi}],   (report.ranges)
-//  "fixed_sizes": [{name, value, left_open}]}   (report.fixed_sizes: the size names no --dim ranges)
+//  "fixed_sizes": [{name, value, left_open, by_input?}]}   (report.fixed_sizes: the size names no
+//                 --dim ranges; by_input {input: extent} only for a name whose extents differ)
 // severity is "error" | "warning" | "note". An unknown file or node is "", an unknown line or
 // column is 0 (always an integer, never null). counterexample, present only when the diagnostic
 // has one, maps symbol names to integers, and counterexample_minimised (with it) says whether it

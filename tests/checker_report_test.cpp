@@ -29,13 +29,20 @@ TEST_CASE("report_summary: the counts, or ok when nothing failed") {
 TEST_CASE("fixed_sizes_note: the sizes a check without --dim read, and which the file leaves open") {
   CheckReport r;
   CHECK(fixed_sizes_note(r, "m.nnl").empty());  // no size names: nothing to say
-  r.fixed_sizes = {{"batch", 1, false}, {"x.0", 28, false}};
+  r.fixed_sizes = {{"batch", 1, false, {}}, {"x.0", 28, false, {}}};
   CHECK(fixed_sizes_note(r, "m.nnl") == "m.nnl: note: checked at one size, without --dim: batch = 1, x.0 = 28 (the "
                                         "model's own extents); --dim NAME=LO..HI proves a range\n");
-  r.fixed_sizes = {{"N", 1, true}, {"x.0", 28, false}, {"M", 1, true}};
+  r.fixed_sizes = {{"N", 1, true, {}}, {"x.0", 28, false, {}}, {"M", 1, true, {}}};
   CHECK(fixed_sizes_note(r, "m.onnx") == "m.onnx: note: checked at one size, without --dim: N = 1, x.0 = 28, M = 1; "
                                          "the file leaves N, M open, so their values are placeholders; --dim "
                                          "NAME=LO..HI proves a range\n");
+  // A name whose extents differ gives each input's.
+  r.fixed_sizes = {{"batch", 2, false, {{"x", 2}, {"y", 1}, {"t", 1}}}};
+  CHECK(fixed_sizes_note(r, "g") == "g: note: checked at one size, without --dim: batch = 2 in input 'x', 1 in input "
+                                    "'y' and 1 in input 't' (the model's own extents); --dim NAME=LO..HI proves a "
+                                    "range\n");
+  CHECK(Json::parse(report_json(r, "g"))["fixed_sizes"][0] ==
+        Json{{"name", "batch"}, {"value", 2}, {"left_open", false}, {"by_input", {{"x", 2}, {"y", 1}, {"t", 1}}}});
 }
 
 TEST_CASE("report_json: every key and value") {
@@ -113,7 +120,7 @@ TEST_CASE("report_json: every key and value") {
   CHECK(j["symbols"][1] == Json{{"name", "x.1"}, {"lo", 1}, {"hi", 32}});
 
   // The sizes no --dim ranges over, each with its value and whether the file leaves it open.
-  r.fixed_sizes = {{"x.0", 28, false}, {"N", 1, true}};
+  r.fixed_sizes = {{"x.0", 28, false, {}}, {"N", 1, true, {}}};
   Json fixed = Json::parse(report_json(r, "m.nnl"));
   REQUIRE(fixed["fixed_sizes"].size() == 2);
   CHECK(fixed["fixed_sizes"][0] == Json{{"name", "x.0"}, {"value", 28}, {"left_open", false}});

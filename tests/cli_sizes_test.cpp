@@ -193,6 +193,11 @@ graph G( x, t ) -> ( y ) {
   CHECK(tied.code == 2);
   CHECK(has(tied.err, "error[input.size-conflict]: node 't' (input): --dim batch=4, but the array given for input 't' "
                       "(axis 0) has extent 1, which is size batch: they must agree"));
+  // check without --dim reads each input's own, and says so.
+  Run checked = nnref_cli({"check", model});
+  CHECK(checked.code == 0);
+  CHECK(has(checked.out, ": note: checked at one size, without --dim: batch = 2 in input 'x' and 1 in input 't', "
+                         "x.1 = 3, t.1 = 3 (the model's own extents)"));
   // A model error at such a size names the input whose extent it is: t of 2 rows does not
   // broadcast over x's 4.
   const std::string t2 = npy(tmp / "t2.npy", {2, 3}, std::vector<double>(6, 1));
