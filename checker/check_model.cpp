@@ -1,5 +1,6 @@
 #include "checker/check_model.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -188,6 +189,30 @@ void SymbolicReading::require_budget(const MemoryUse<SymDim>& use) {
     d.notes.push_back("no admissible sizes that fit were found: " + fit.best.reason);
 }
 
+// The size names no --dim ranges over, each at its extent; a name whose extents differ (the walk
+// reads each input's own) with each input's.
+std::vector<FixedSize> fixed_sizes(const Graph& g, const std::vector<SizeName>& names, const std::vector<DimRange>& dims) {
+  std::vector<FixedSize> out;
+  std::vector<std::vector<std::pair<std::string, int64_t>>> extents;  // per entry of `out`: every input's
+  for (const SizeName& n : names) {
+    if (std::any_of(dims.begin(), dims.end(), [&](const DimRange& d) { return d.name == n.name; })) continue;
+    const Node& input = g.nodes[static_cast<size_t>(n.node)];
+    const int64_t v = std::get<InputAttrs>(input.op).dims[n.axis];
+    const auto seen = std::find_if(out.begin(), out.end(), [&](const FixedSize& f) { return f.name == n.name; });
+    if (seen == out.end()) {
+      out.push_back({n.name, v, n.symbolic, {}});
+      extents.push_back({{input.name, v}});
+      continue;
+    }
+    seen->left_open = seen->left_open || n.symbolic;
+    extents[static_cast<size_t>(seen - out.begin())].emplace_back(input.name, v);
+  }
+  for (size_t k = 0; k < out.size(); ++k)
+    for (const auto& [input, v] : extents[k])
+      if (v != out[k].value) out[k].by_input = extents[k];
+  return out;
+}
+
 }  // namespace
 
 Result<CheckReport> check_model(const Graph& g, const Payload& payload, const ParamNames& names,
@@ -203,9 +228,10 @@ Result<CheckReport> check_model(const Graph& g, const Payload& payload, const Pa
 
   z3::context& ctx = shared_context();
   TermTextCache texts;
-  auto symbols = SizeSymbols::bind(ctx, g, settings.size_names.empty() ? batched_size_names(g) : settings.size_names,
-                                   settings.dims);
+  const std::vector<SizeName> size_names = settings.size_names.empty() ? batched_size_names(g) : settings.size_names;
+  auto symbols = SizeSymbols::bind(ctx, g, size_names, settings.dims);
   if (!symbols) return std::move(symbols).error();
+  report.fixed_sizes = fixed_sizes(g, size_names, settings.dims);
   std::vector<z3::expr> assumptions;
   for (const auto& text : settings.assumptions) {
     auto a = parse_assumption(text, [&](const std::string& n) { return symbols->lookup(n); });

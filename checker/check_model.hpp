@@ -42,12 +42,23 @@ struct ObligationCounts {
   int64_t total = 0, proved = 0, refuted = 0, unknown = 0;
 };
 
+// A size name that no --dim ranges over: the check reads it at one value, the model's extent.
+struct FixedSize {
+  std::string name;
+  int64_t value = 1;       // the first input's extent
+  bool left_open = false;  // the source leaves the extent open (SizeName::symbolic): value is a placeholder
+  // When the model has the name's extents unequal (NNEF's batch over inputs declared [2, 3] and
+  // [1, 3]): each input's own, in the front-end's order; empty otherwise.
+  std::vector<std::pair<std::string, int64_t>> by_input;
+};
+
 struct CheckReport {
   // Errors (refuted or unknown obligations, each with its counterexample where there is one) and
   // warnings (unused parameters), in node order.
   std::vector<Diagnostic> diagnostics;
   ObligationCounts counts;
   std::vector<DimRange> ranges;  // the symbols, as given
+  std::vector<FixedSize> fixed_sizes;  // every other size name, in the front-end's order
   bool model_read = true;        // false: the model could not be read, and nothing was checked
   bool bindings_checked = true;  // false: CheckSettings::check_bindings was off
   int64_t solver_calls = 0;      // Z3 solver calls: obligations that reached it, their minimisations, settled extents

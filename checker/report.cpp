@@ -69,7 +69,39 @@ std::string file_uri(const std::string& path) {
   return percent_encode(path, false);
 }
 
+Json fixed_sizes_json(const CheckReport& r) {
+  Json out = Json::array();
+  for (const FixedSize& f : r.fixed_sizes) {
+    Json j{{"name", f.name}, {"value", f.value}, {"left_open", f.left_open}};
+    if (!f.by_input.empty()) {
+      j["by_input"] = Json::object();
+      for (const auto& [input, v] : f.by_input) j["by_input"][input] = v;
+    }
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string fixed_sizes_note(const CheckReport& r, const std::string& model_path) {
+  if (r.fixed_sizes.empty()) return "";
+  std::string list, open;
+  for (const FixedSize& f : r.fixed_sizes) {
+    std::string values;  // "2 in input 'x', 1 in input 'y' and 1 in input 't'"
+    for (size_t k = 0; k < f.by_input.size(); ++k)
+      values += std::string(k == 0 ? "" : k + 1 == f.by_input.size() ? " and " : ", ") +
+                std::to_string(f.by_input[k].second) + " in input '" + f.by_input[k].first + "'";
+    list += (list.empty() ? "" : ", ") + f.name + " = " + (values.empty() ? std::to_string(f.value) : values);
+    if (f.left_open) open += (open.empty() ? "" : ", ") + f.name;
+  }
+  return model_path + ": note: checked at one size, without --dim: " + list +
+         (open.empty() ? " (the model's own extents)"
+                       : "; the file leaves " + open + " open, so " +
+                             (open.find(',') == std::string::npos ? "its value is a placeholder"
+                                                                  : "their values are placeholders")) +
+         "; --dim NAME=LO..HI proves a range\n";
+}
 
 std::string report_summary(const CheckReport& r, const std::string& model_path) {
   const auto& c = r.counts;
@@ -105,7 +137,8 @@ std::string report_json(const CheckReport& r, const std::string& model_path) {
             {"obligations", counts_json(r.counts)},
             {"model_read", r.model_read},
             {"bindings_checked", r.bindings_checked},
-            {"symbols", std::move(symbols)}};
+            {"symbols", std::move(symbols)},
+            {"fixed_sizes", fixed_sizes_json(r)}};
   return dump(root);
 }
 
@@ -165,7 +198,8 @@ std::string report_sarif(const CheckReport& r, const std::string& model_path) {
            {"properties", Json{{"model", model_path},
                                {"obligations", counts_json(r.counts)},
                                {"model_read", r.model_read},
-                               {"bindings_checked", r.bindings_checked}}}};
+                               {"bindings_checked", r.bindings_checked},
+                               {"fixed_sizes", fixed_sizes_json(r)}}}};
   Json root{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
             {"version", "2.1.0"},
             {"runs", Json::array({std::move(run)})}};

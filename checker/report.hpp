@@ -14,12 +14,21 @@ namespace nnref {
 // when it could not. Ends in a newline.
 std::string report_summary(const CheckReport& r, const std::string& model_path);
 
+// The text format's note on a check without --dim, before the summary line: "MODEL: note: checked
+// at one size, without --dim: batch = 1, N = 1; the file leaves N open, so its value is a
+// placeholder; --dim NAME=LO..HI proves a range" (report.fixed_sizes; "batch = 2 in input 'x' and
+// 1 in input 't'" for a name whose extents differ); "" when the model has no size names. Ends in a
+// newline.
+std::string fixed_sizes_note(const CheckReport& r, const std::string& model_path);
+
 // {"model": model_path,
 //  "diagnostics": [{code, severity, message, file, line, column, node, counterexample?,
 //                   counterexample_minimised?, notes}],
 //  "obligations": {total, proved, refuted, unknown},
 //  "model_read": bool, "bindings_checked": bool,
-//  "symbols": [{name, lo, hi}]}   (report.ranges)
+//  "symbols": [{name, lo, hi}],   (report.ranges)
+//  "fixed_sizes": [{name, value, left_open, by_input?}]}   (report.fixed_sizes: the size names no
+//                 --dim ranges; by_input {input: extent} only for a name whose extents differ)
 // severity is "error" | "warning" | "note". An unknown file or node is "", an unknown line or
 // column is 0 (always an integer, never null). counterexample, present only when the diagnostic
 // has one, maps symbol names to integers, and counterexample_minimised (with it) says whether it
@@ -35,7 +44,8 @@ std::string report_json(const CheckReport& r, const std::string& model_path);
 // absolute path as a file:// URI; region only for a known line, startColumn only for a known
 // column) when the file is known and a logical location (the node) when the node is, and the
 // counterexample and counterexample_minimised under properties. The run's properties hold the
-// model path, the obligation counts, model_read and bindings_checked. Pretty-printed with a
+// model path, the obligation counts, model_read, bindings_checked and fixed_sizes (as in JSON).
+// Pretty-printed with a
 // 2-space indent and a trailing newline.
 std::string report_sarif(const CheckReport& r, const std::string& model_path);
 

@@ -138,6 +138,8 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   InspectOptions inspect;
   auto* inspect_cmd = app.add_subcommand("inspect", "list every node with its shape, parameters, MACs and memory");
   inspect_cmd->add_option("model", inspect.model, "model file (.nnl)")->required();
+  inspect_cmd->add_option("--dim", inspect.dims,
+                          "list at another size: NAME=SIZE for an input extent, as run names them (batch=8, N=4)");
   add_precision(inspect_cmd, inspect.precision, "the precision whose bytes per element the memory column counts");
 
   InitWeightsOptions init;

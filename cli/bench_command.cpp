@@ -12,7 +12,7 @@
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
 #include "cli/engines.hpp"
-#include "cli/inputs.hpp"
+#include "cli/sizes.hpp"
 #include "cli/model_stats.hpp"
 #include "fastpath/engine.hpp"
 #include "fastpath/gemm.hpp"
@@ -72,21 +72,21 @@ int bench_command(const BenchOptions& o, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   int exit = kExitOk;
-  auto model = load_reporting(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, err, exit);
-  if (!model) return exit;
-  auto info = shapes_reporting(*model, 0, err, exit);
-  if (!info) return exit;
-  Result<std::vector<HostTensor>> inputs =
-      o.inputs.empty() ? Result<std::vector<HostTensor>>(generated_inputs(model->graph)) : read_inputs(model->graph, o.inputs);
-  if (!inputs) {
-    print_diagnostics(err, {inputs.error()});
-    return exit_code_for(inputs.error());
-  }
-  auto plan = make_plan<float>(model->graph, model->payload, PlanOptions{o.max_memory, model->param_keys});
+  // Given inputs set the sizes they carry (cli/sizes.hpp); without them, the declared sizes.
+  auto loaded = load_with_inputs(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, {}, o.inputs, err, exit);
+  if (!loaded) return exit;
+  const Model& model = loaded->model;
+  if (o.inputs.empty()) loaded->inputs = generated_inputs(model.graph);
+  const std::vector<HostTensor>& inputs = loaded->inputs;
+  auto plan = make_plan<float>(model.graph, model.payload, PlanOptions{o.max_memory, model.param_keys});
   if (!plan) {
-    print_diagnostics(err, {plan.error()});
-    return exit_code_for(plan.error());
+    Diagnostic d = std::move(plan).error();
+    note_given_sizes(d, loaded->model.graph, loaded->sizes);
+    print_diagnostics(err, {d});
+    return exit_code_for(d);
   }
+  auto info = shapes_reporting(model, 0, err, exit);
+  if (!info) return exit;
   Runner runner{std::move(plan).value(), nullptr};
   if (is_fast(o.engine)) {
     auto engine = fastpath::Engine::prepare(runner.plan, {o.engine.threads, o.max_memory});
@@ -99,7 +99,7 @@ int bench_command(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   std::vector<double> ms;
   for (int k = 0; k <= o.repeat; ++k) {  // the first run warms caches and is not counted
     const auto start = std::chrono::steady_clock::now();
-    if (Status s = runner.run(*inputs); !s) {
+    if (Status s = runner.run(inputs); !s) {
       print_diagnostics(err, {s.error()});
       return exit_code_for(s.error());
     }
@@ -107,7 +107,7 @@ int bench_command(const BenchOptions& o, std::ostream& out, std::ostream& err) {
     if (k > 0) ms.push_back(elapsed);
   }
 
-  const double median = quantile(ms, 0.5), gflop = 2.0 * static_cast<double>(graph_macs(model->graph, *info)) / 1e9;
+  const double median = quantile(ms, 0.5), gflop = 2.0 * static_cast<double>(graph_macs(model.graph, *info)) / 1e9;
   const double gflops = gflop / (median / 1e3);
   const std::string target = is_fast(o.engine) ? fastpath::current_target() : "oracle";
   const int threads = is_fast(o.engine) ? o.engine.threads : 1;

@@ -88,6 +88,9 @@ int print_report(const CheckReport& r, const CheckOptions& o, std::ostream& out,
     out << report_sarif(r, o.model);
   } else {
     print_diagnostics(err, r.diagnostics);
+    // Without --dim every size is one value: say which, so that a size the file leaves open (an
+    // ONNX dim_param, checked at a placeholder) is not taken for proved at every value.
+    if (o.dims.empty()) out << fixed_sizes_note(r, o.model);
     out << report_summary(r, o.model);
   }
   const int worst = exit_code_for(r.diagnostics);

@@ -73,8 +73,11 @@ constexpr std::array kCodes = {
     CodeInfo{"usage.actual-shape", "an array of conform --actual has a shape other than its output's", "cli"},
     CodeInfo{"usage.actual-unknown", "conform --actual has an array that names no output of the model", "cli"},
     CodeInfo{"input.count", "the number of inputs given differs from the model's", "cli"},
-    CodeInfo{"input.shape-mismatch", "an input's shape differs from the one the model declares (run --dim runs the "
-                                     "model at other sizes)", "cli"},
+    CodeInfo{"input.shape-mismatch", "an input's rank, or an extent that has no size name, differs from the one "
+                                     "the model declares (the extents that have size names are taken from the input)",
+             "cli"},
+    CodeInfo{"input.size-conflict", "two arrays given (or two axes of one) carry the same size name with different "
+                                    "extents, or an array disagrees with --dim on one", "cli"},
     CodeInfo{"input.kind-mismatch", "an input's data cannot be read as the input's kind: a logical input takes bool "
                                     "data", "cli"},
     // convert (exit code 1), and its warning.

@@ -70,6 +70,7 @@ int check_command(const CheckOptions& o, std::ostream& out, std::ostream& err);
 
 struct InspectOptions {
   std::string model;
+  std::vector<std::string> dims;  // NAME=SIZE: input extents other than the declared ones, as for run
   std::string precision = "f64";  // f32 | f64 | mp: the bytes per element of the memory column
 };
 int inspect_command(const InspectOptions& o, std::ostream& out, std::ostream& err);

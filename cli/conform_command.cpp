@@ -7,7 +7,6 @@
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
 #include "cli/engines.hpp"
-#include "cli/inputs.hpp"
 #include "cli/sizes.hpp"
 #include "cli/verdict.hpp"
 
@@ -79,23 +78,15 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
     return kExitUsage;
   }
   int exit = kExitOk;
-  auto model = load_reporting(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, err, exit);
-  if (!model) return exit;
-  if (Status set = apply_dims(*model, o.dims); !set) {
-    print_diagnostics(err, {set.error()});
-    return kExitUsage;
-  }
-  auto inputs = read_inputs(model->graph, o.inputs);
-  if (!inputs) {
-    print_diagnostics(err, {inputs.error()});
-    return exit_code_for(inputs.error());
-  }
+  auto loaded = load_with_inputs(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, o.dims, o.inputs, err, exit);
+  if (!loaded) return exit;
+  const Model& model = loaded->model;
+  const std::vector<HostTensor>& inputs = loaded->inputs;
   const RuntimeModel runtime = *runtime_model(o.runtime_precision, o.ulps);
-  auto enclosures = enclose_outputs(*model, *inputs, runtime, o.max_memory);
+  auto enclosures = enclose_outputs(model, inputs, runtime, o.max_memory);
   if (!enclosures) {
     Diagnostic d = std::move(enclosures).error();
-    if (d.code == "input.shape-mismatch")
-      if (auto hint = dim_hint(*model, *inputs, d.node)) d.notes.push_back(*hint);
+    note_given_sizes(d, loaded->model.graph, loaded->sizes);
     print_diagnostics(err, {d});
     return exit_code_for(d);
   }
@@ -103,14 +94,14 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
 
   NamedTensors actual;
   if (!o.engine.engine.empty()) {
-    auto f32 = run_float32(*model, *inputs, o.max_memory, engine);
+    auto f32 = run_float32(model, inputs, o.max_memory, engine);
     if (!f32) {
       print_diagnostics(err, {f32.error()});
       return exit_code_for(f32.error());
     }
-    actual = named_outputs(model->graph, *f32);
+    actual = named_outputs(model.graph, *f32);
   } else {
-    auto given = read_actual(o.actual, *model, shapes);
+    auto given = read_actual(o.actual, model, shapes);
     if (!given) {
       print_diagnostics(err, {given.error()});
       return exit_code_for(given.error());

@@ -8,7 +8,7 @@
 
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
-#include "cli/inputs.hpp"
+#include "cli/sizes.hpp"
 #include "cli/outputs.hpp"
 #include "hw/engine.hpp"
 #include "hw/report.hpp"
@@ -39,15 +39,18 @@ int hw_run(const HwOptions& o, std::ostream& out, std::ostream& err) {
     config = *read;
   }
   int exit = kExitOk;
-  auto model = load_reporting(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, err, exit);
-  if (!model) return exit;
+  // The model at the sizes its inputs give, then compiled (or, a .nac, read again) at them.
+  auto loaded = load_with_inputs(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, {}, o.inputs, err, exit);
+  if (!loaded) return exit;
+  const auto model_error = [&](Diagnostic d) {
+    note_given_sizes(d, loaded->model.graph, loaded->sizes);
+    return fail(err, d);
+  };
   const std::optional<int> ahead = o.preload_ahead >= 0 ? std::optional<int>(o.preload_ahead) : std::nullopt;
-  auto program = hw::program_for(*model, config, ahead, o.max_memory);
-  if (!program) return fail(err, program.error());
-  auto inputs = read_inputs(program->model.graph, o.inputs);
-  if (!inputs) return fail(err, inputs.error());
-  auto run = hw::run(*program, *inputs, config, o.max_memory);
-  if (!run) return fail(err, run.error());
+  auto program = hw::program_for(loaded->model, config, ahead, o.max_memory);
+  if (!program) return model_error(program.error());
+  auto run = hw::run(*program, loaded->inputs, config, o.max_memory);
+  if (!run) return model_error(run.error());
   auto named = named_outputs<float>(program->model, run->outputs, DType::F32, nullptr);
   if (!o.output.empty())
     if (Status written = write_tensors(o.output, *named); !written) return fail(err, written.error());

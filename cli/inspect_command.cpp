@@ -6,6 +6,7 @@
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
 #include "cli/model_stats.hpp"
+#include "cli/sizes.hpp"
 #include "semantics/memory.hpp"
 
 namespace nnref {
@@ -40,6 +41,10 @@ int inspect_command(const InspectOptions& o, std::ostream& out, std::ostream& er
   int exit = kExitOk;
   auto model = load_reporting(o.model, LoadOptions{WeightsPolicy::Skip, kDefaultMaxMemory}, err, exit);
   if (!model) return exit;
+  if (auto set = apply_dims(*model, o.dims); !set) {
+    print_diagnostics(err, {set.error()});
+    return kExitUsage;
+  }
   auto info = shapes_reporting(*model, 0, err, exit);
   if (!info) return exit;
 

@@ -9,7 +9,6 @@
 #include "cli/engines.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "semantics/evaluate.hpp"
-#include "cli/inputs.hpp"
 #include "cli/outputs.hpp"
 #include "cli/sizes.hpp"
 
@@ -52,18 +51,12 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   int exit = kExitOk;
-  auto model = load_reporting(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, err, exit);
-  if (!model) return exit;
-  // Other sizes replace the declared ones; the plan checks the model at them before it runs.
-  if (Status set = apply_dims(*model, o.dims); !set) {
-    print_diagnostics(err, {set.error()});
-    return kExitUsage;
-  }
-  auto inputs = read_inputs(model->graph, o.inputs);
-  if (!inputs) {
-    print_diagnostics(err, {inputs.error()});
-    return exit_code_for(inputs.error());
-  }
+  // The sizes --dim and the inputs give replace the declared ones; the plan checks the model at
+  // them before it runs.
+  auto loaded = load_with_inputs(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, o.dims, o.inputs, err, exit);
+  if (!loaded) return exit;
+  const Model& model = loaded->model;
+  const std::vector<HostTensor>& inputs = loaded->inputs;
 
   auto start = std::chrono::steady_clock::now();
   const bool enclosure = o.precision == "interval" || o.precision == "envelope";
@@ -73,12 +66,11 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   NamedTensors radii;
-  Result<NamedTensors> outputs = evaluate_at(o, *model, *inputs, &radii);
+  Result<NamedTensors> outputs = evaluate_at(o, model, inputs, &radii);
   auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!outputs) {
     Diagnostic d = std::move(outputs).error();
-    if (d.code == "input.shape-mismatch")
-      if (auto hint = dim_hint(*model, *inputs, d.node)) d.notes.push_back(*hint);
+    note_given_sizes(d, loaded->model.graph, loaded->sizes);
     print_diagnostics(err, {d});
     return exit_code_for(d);
   }
@@ -96,7 +88,7 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     const std::string how = is_fast(o.engine) ? "fast path, " + std::to_string(o.engine.threads) + " thread(s)"
                             : is_hw(o.engine) ? "hardware model, float32"
                             : o.precision.empty() ? "f64" : o.precision;
-    out << "time: " << buf << " (" << how << ", " << model->graph.nodes.size() << " nodes)\n";
+    out << "time: " << buf << " (" << how << ", " << model.graph.nodes.size() << " nodes)\n";
   }
   return kExitOk;
 }

@@ -1,40 +1,64 @@
 #include "cli/sizes.hpp"
 
-#include <algorithm>
-
 #include "checker/size_symbols.hpp"
-#include "semantics/size_names.hpp"
+#include "cli/app.hpp"
+#include "cli/common.hpp"
+#include "cli/inputs.hpp"
 
 namespace nnref {
 
-Status apply_dims(Model& m, const std::vector<std::string>& dims) {
+Result<std::vector<std::pair<std::string, int64_t>>> apply_dims(Model& m, const std::vector<std::string>& dims) {
   std::vector<std::pair<std::string, int64_t>> sizes;
   for (const auto& text : dims) {
     auto d = parse_dim_value(text);
     if (!d) return std::move(d).error();
     sizes.emplace_back(d->name, d->lo);
   }
-  return set_input_extents(m.graph, m.size_names, sizes);
+  if (Status set = set_input_extents(m.graph, m.size_names, sizes); !set) return std::move(set).error();
+  return sizes;
 }
 
-std::optional<std::string> dim_hint(const Model& m, const std::vector<HostTensor>& inputs, const std::string& node) {
-  const auto ids = m.graph.input_ids();
-  for (size_t k = 0; k < ids.size() && k < inputs.size(); ++k) {
-    const Node& n = m.graph.nodes[static_cast<size_t>(ids[k])];
-    const auto& declared = std::get<InputAttrs>(n.op).dims;
-    const auto& given = inputs[k].shape.dims();
-    if (n.name != node || given.size() != declared.size()) continue;
-    std::string hint;
-    for (size_t axis = 0; axis < given.size(); ++axis) {
-      if (given[axis] == declared[axis]) continue;
-      const auto name = std::find_if(m.size_names.begin(), m.size_names.end(),
-                                     [&](const SizeName& s) { return s.node == n.id && s.axis == axis; });
-      if (name == m.size_names.end()) return std::nullopt;
-      hint += " --dim " + name->name + "=" + std::to_string(given[axis]);
-    }
-    if (!hint.empty()) return "to run the model at the given size, add" + hint;
+std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOptions options,
+                                                const std::vector<std::string>& dims,
+                                                const std::vector<std::string>& input_args, std::ostream& err,
+                                                int& exit) {
+  const auto fail = [&](const Diagnostic& d) {
+    print_diagnostics(err, {d});
+    exit = exit_code_for(d);
+    return std::nullopt;
+  };
+  // An input file that cannot be read is reported after the model's own problems, as before the
+  // files were read first.
+  auto given = read_input_files(input_args);
+  if (given) options.input_shapes = given_shapes(*given);
+  auto model = load_reporting(path, options, err, exit);
+  if (!model) return std::nullopt;
+  auto set = apply_dims(*model, dims);
+  if (!set) return fail(set.error());
+  if (!given) return fail(given.error());
+  ModelWithInputs m{std::move(*model), {}, {}};
+  if (input_args.empty()) return m;
+  auto inputs = match_inputs(m.model.graph, m.model.size_names, std::move(*given));
+  if (!inputs) return fail(inputs.error());
+  std::vector<std::vector<int64_t>> shapes;
+  for (const HostTensor& t : *inputs) shapes.push_back(t.shape.dims());
+  auto sizes = set_sizes_from_inputs(m.model.graph, m.model.size_names, shapes, *set);
+  if (!sizes) return fail(sizes.error());
+  m.inputs = std::move(*inputs);
+  m.sizes = std::move(*sizes);
+  return m;
+}
+
+void note_given_sizes(Diagnostic& d, const Graph& g, const std::vector<GivenSize>& sizes) {
+  if (exit_code_for(d) != kExitInvalid) return;
+  std::string list;
+  for (const GivenSize& s : sizes) {
+    if (!s.symbolic && s.value == s.declared) continue;
+    const std::string where = s.tied ? "" : " in input '" + g.nodes[static_cast<size_t>(s.node)].name + "'";
+    list += (list.empty() ? "" : ", ") + s.name + " = " + std::to_string(s.value) + where +
+            (s.symbolic ? " (the file leaves it open)" : " (the model declares " + std::to_string(s.declared) + ")");
   }
-  return std::nullopt;
+  if (!list.empty()) d.notes.push_back("the model was checked at the sizes the inputs give: " + list);
 }
 
 }  // namespace nnref

@@ -1,22 +1,44 @@
-// --dim NAME=SIZE of run and conform: a model evaluated at other input extents than it declares.
+// The sizes a model runs at: --dim NAME=SIZE of run, conform and inspect, and the sizes the input
+// arrays give (run, conform, bench, hw run).
 #pragma once
 
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "formats/model.hpp"
+#include "semantics/size_names.hpp"
 #include "spec/host_tensor.hpp"
 #include "spec/result.hpp"
 
 namespace nnref {
 
 // Sets each named size's extent (set_input_extents) before the plan checks the model at them; a
-// usage error for a malformed option or a name the model does not have.
-Status apply_dims(Model& m, const std::vector<std::string>& dims);
+// usage error for a malformed option or a name the model does not have. Returns the sizes set.
+Result<std::vector<std::pair<std::string, int64_t>>> apply_dims(Model& m, const std::vector<std::string>& dims);
 
-// For an input whose shape differs from the declared one only in extents that have size names:
-// the --dim options that evaluate the model at the given shape ("--dim batch=2").
-std::optional<std::string> dim_hint(const Model& m, const std::vector<HostTensor>& inputs, const std::string& node);
+// A model with the arrays to run it on, at the sizes they give.
+struct ModelWithInputs {
+  Model model;
+  std::vector<HostTensor> inputs;  // aligned with model.graph.input_ids()
+  std::vector<GivenSize> sizes;    // the sizes the arrays gave
+};
+
+// As run, conform, bench and hw run read a model and its inputs: the --input files first (so that a
+// front-end whose file records no input shape takes the arrays'), then the model, the --dim sizes,
+// the arrays matched to the model's inputs, and the sizes they give (set_sizes_from_inputs). Every
+// problem is printed; nullopt, with `exit` set, on the first. No `input_args`: no inputs (bench's
+// generated ones), and only --dim sets sizes.
+std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOptions options,
+                                                const std::vector<std::string>& dims,
+                                                const std::vector<std::string>& input_args, std::ostream& err,
+                                                int& exit);
+
+// On an error about the model (not the files given) found at sizes the arrays gave: a note naming
+// those that differ from the model's own extents, "the model was checked at the sizes the inputs
+// give: batch = 2 (the model declares 1)" ("batch = 4 in input 'x' (...)" for an extent an untied
+// name stands for alone), so that the reader knows at what size the model failed.
+void note_given_sizes(Diagnostic& d, const Graph& g, const std::vector<GivenSize>& sizes);
 
 }  // namespace nnref

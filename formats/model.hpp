@@ -40,9 +40,22 @@ enum class WeightsPolicy {
   Skip,       // structure only (init-weights, inspect)
 };
 
+// An input array a command was given (run, conform, bench, hw run), for a source that records no
+// shape for an input (NAC v1.6 without nnref.io.json, docs/nac.md): `name` is the input it binds,
+// or empty for the next input, in declaration order, that no named array binds (as --input binds).
+struct GivenInputShape {
+  std::string name;
+  std::vector<int64_t> dims;
+  ElemKind kind = ElemKind::Real;  // the array's dtype: bool is logical, an integer dtype integer
+};
+
 struct LoadOptions {
+  LoadOptions() = default;
+  LoadOptions(WeightsPolicy w, int64_t memory = int64_t{4} << 30) : weights(w), max_memory(memory) {}  // NOLINT
   WeightsPolicy weights = WeightsPolicy::Required;
   int64_t max_memory = int64_t{4} << 30;  // bytes; weights beyond it are a diagnostic
+  // The arrays given to run the model on; front-ends whose files declare every input ignore them.
+  std::vector<GivenInputShape> input_shapes;
 };
 
 struct LoadResult {

@@ -88,11 +88,30 @@ Result<Estimated> estimate(const Model& m, const nac::WriteOptions& w, const Con
   return Estimated{std::move(*compiled), std::move(s)};
 }
 
+// A .nac model's own program, read again from its file at the extents `m` has: those the file
+// records no shape for (NAC v1.6 records none) and those --dim or the inputs set since it was read.
+Result<nac::LoadedProgram> reread(const Model& m, int64_t max_memory) {
+  LoadOptions options{WeightsPolicy::Required, max_memory};
+  for (int64_t id : m.graph.input_ids()) {
+    const Node& n = m.graph.nodes[static_cast<size_t>(id)];
+    const auto& in = std::get<InputAttrs>(n.op);
+    options.input_shapes.push_back({n.name, in.dims, in.kind});
+  }
+  auto lp = loaded(nac::load_program(m.path, options));
+  if (!lp) return lp;
+  for (int64_t id : lp->model.graph.input_ids()) {
+    Node& n = lp->model.graph.nodes[static_cast<size_t>(id)];
+    const Node* was = m.graph.find(n.name);
+    if (was && std::holds_alternative<InputAttrs>(was->op)) std::get<InputAttrs>(n.op).dims = std::get<InputAttrs>(was->op).dims;
+  }
+  return lp;
+}
+
 }  // namespace
 
 Result<nac::LoadedProgram> program_for(const Model& m, const Config& c, std::optional<int> preload_ahead,
                                        int64_t max_memory) {
-  if (m.format == "nac") return loaded(nac::load_program(m.path, LoadOptions{WeightsPolicy::Required, max_memory}));
+  if (m.format == "nac") return reread(m, max_memory);
   auto e = estimate(m, nac::WriteOptions{}, c, max_memory);
   if (!e) return std::move(e).error();
   if (preload_ahead) {

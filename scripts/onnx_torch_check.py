@@ -3,12 +3,13 @@
 
 Each model is built in float64 with fixed random weights, exported (opset 13, a dynamic batch
 axis named N), and checked three ways:
-- `nnref run --precision f64 --dim N=...` on a .pb input agrees with PyTorch's float64 output at
-  the ONNX suite's rtol 1e-3 / atol 1e-7 (the largest relative difference is printed: two double
-  evaluations in different summation orders, about 1e-11 here);
-- `nnref conform` accepts PyTorch's float64 answer rounded to float32: it is within a float64
-  evaluation's error of the real value, far inside the envelope of every correct float32
-  evaluation, which ends with the same rounding to float32; a rejection is a false alarm;
+- `nnref run --precision f64` on a .pb input of batch 3 (N taken from the input, no --dim)
+  agrees with PyTorch's float64 output at the ONNX suite's rtol 1e-3 / atol 1e-7 (the largest
+  relative difference is printed: two double evaluations in different summation orders, about
+  1e-11 here);
+- `nnref conform` on the same batch accepts PyTorch's float64 answer rounded to float32: it is
+  within a float64 evaluation's error of the real value, far inside the envelope of every correct
+  float32 evaluation, which ends with the same rounding to float32; a rejection is a false alarm;
 - `nnref check --dim N=1..64` proves the exported model for every batch.
 The models: a CNN, an MLP, a transformer-style block and a decoder of transposed convolutions.
 Prints "N passed, N failed"; exits 1 on any failure.
@@ -115,7 +116,7 @@ def check(nnref, name, cls, shape, scratch, batch=3):
         want = model(x).numpy()
     write_pb(os.path.join(scratch, name + "_x.pb"), x.numpy())
     out = os.path.join(scratch, name + "_y.npy")
-    r = subprocess.run([nnref, "run", path, "--dim", "N=%d" % batch, "--input", os.path.join(scratch, name + "_x.pb"),
+    r = subprocess.run([nnref, "run", path, "--input", os.path.join(scratch, name + "_x.pb"),
                         "--precision", "f64", "--output", out, "--quiet"], capture_output=True, text=True)
     if r.returncode != 0:
         return "run failed: " + r.stderr.strip()
@@ -126,10 +127,9 @@ def check(nnref, name, cls, shape, scratch, batch=3):
         name, np.max(np.abs(have - want) / np.maximum(np.abs(want), 1e-300))))
     if not np.allclose(have, want, rtol=1e-3, atol=1e-7):
         return "nnref f64 and PyTorch f64 differ beyond rtol 1e-3 / atol 1e-7"
-    # conform has no --dim: it judges at the default extent N = 1, on the first sample.
-    write_pb(os.path.join(scratch, name + "_x1.pb"), x.numpy()[:1])
-    write_pb(os.path.join(scratch, name + "_torch.pb"), want[:1].astype(np.float32))
-    j = subprocess.run([nnref, "conform", path, "--input", os.path.join(scratch, name + "_x1.pb"),
+    # conform judges at the input's batch too.
+    write_pb(os.path.join(scratch, name + "_torch.pb"), want.astype(np.float32))
+    j = subprocess.run([nnref, "conform", path, "--input", os.path.join(scratch, name + "_x.pb"),
                         "--actual", os.path.join(scratch, name + "_torch.pb")], capture_output=True, text=True)
     if j.returncode != 0:
         return "conform rejected PyTorch's answer (exit %d): %s" % (j.returncode, (j.stdout + j.stderr).strip()[:500])

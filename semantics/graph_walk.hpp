@@ -6,9 +6,11 @@
 //
 // Root causes, not cascades: a node whose obligation fails for every admissible size gives its
 // outputs no meaning, so the nodes that depend on it are not checked; the walk records, per node,
-// the failed node it depends on, and skip_notes says how many were skipped. (An obligation that
-// fails for some sizes only is assumed by the checker from then on, so later counterexamples
-// respect it.)
+// the failed node it depends on, and skip_notes says how many were skipped. A failed binding (a
+// parameter missing, or of the wrong dtype or shape) is not such a root: the rule computed the
+// outputs from the attributes and the operands, whatever the weights hold, so the nodes that read
+// them are still checked and their own failures reported. (An obligation that fails for some sizes
+// only is assumed by the checker from then on, so later counterexamples respect it.)
 #pragma once
 
 #include <optional>
@@ -53,8 +55,8 @@ template <class Dim>
 struct WalkResult {
   std::vector<std::optional<ShapeOut<Dim>>> shapes;  // per node; nullopt where not checked
   std::vector<ElemKind> kinds;                        // per node, the kind of its outputs
-  // Per node: -1 when its obligations were read; else the failed node it depends on (itself
-  // when its own obligations failed).
+  // Per node: -1 when its obligations were read (a node whose bindings alone failed too); else
+  // the failed node it depends on (itself when its rule or declared shapes failed).
   std::vector<int64_t> root;
   std::set<std::pair<std::string, std::string>> used;  // payload entries some node binds
 };
@@ -92,6 +94,7 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
       kinds.push_back(w.kinds[static_cast<size_t>(r.node)]);
     }
     std::optional<ShapeOut<Dim>> out;
+    bool rule_failed = false;
     if (root < 0 && std::holds_alternative<InputAttrs>(node.op)) {
       out = ShapeOut<Dim>{{reading.input_dims(node)}, {}};
       require_valid_shapes(op_name(node.op), *out, sink);
@@ -112,6 +115,9 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
                          ", but the op gives " + dims_str(out->outputs[k]));
       }
       reading.settle(*out);
+      // What failed so far is the rule's (or the declared shapes'); what fails from here on is a
+      // binding, which leaves the outputs the rule computed as they are.
+      rule_failed = reading.node_failed();
       if (payload != nullptr)
         for (const auto& p : out->params) {
           const ParamEntry* e = payload->find(node.name, p.role);
@@ -127,8 +133,10 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
           require_binding(p, e, name, lookalike, sink);
         }
     }
-    if (root < 0 && (!out || reading.node_failed())) root = node.id;
-    if (root >= 0 && payload != nullptr)  // its parameters are not known: do not call them unused
+    const bool binding_failed = out && !rule_failed && reading.node_failed();
+    if (root < 0 && (!out || rule_failed)) root = node.id;
+    // Its parameters are not known, or one of them is wrong: do not call the others unused.
+    if ((root >= 0 || binding_failed) && payload != nullptr)
       for (const auto& [key, entry] : payload->entries())
         if (key.first == node.name) w.used.insert(key);
     w.root.push_back(root);

@@ -26,6 +26,25 @@ TEST_CASE("report_summary: the counts, or ok when nothing failed") {
   CHECK(report_summary(unread, "m.nnl") == "m.nnl: not checked: the model could not be read\n");
 }
 
+TEST_CASE("fixed_sizes_note: the sizes a check without --dim read, and which the file leaves open") {
+  CheckReport r;
+  CHECK(fixed_sizes_note(r, "m.nnl").empty());  // no size names: nothing to say
+  r.fixed_sizes = {{"batch", 1, false, {}}, {"x.0", 28, false, {}}};
+  CHECK(fixed_sizes_note(r, "m.nnl") == "m.nnl: note: checked at one size, without --dim: batch = 1, x.0 = 28 (the "
+                                        "model's own extents); --dim NAME=LO..HI proves a range\n");
+  r.fixed_sizes = {{"N", 1, true, {}}, {"x.0", 28, false, {}}, {"M", 1, true, {}}};
+  CHECK(fixed_sizes_note(r, "m.onnx") == "m.onnx: note: checked at one size, without --dim: N = 1, x.0 = 28, M = 1; "
+                                         "the file leaves N, M open, so their values are placeholders; --dim "
+                                         "NAME=LO..HI proves a range\n");
+  // A name whose extents differ gives each input's.
+  r.fixed_sizes = {{"batch", 2, false, {{"x", 2}, {"y", 1}, {"t", 1}}}};
+  CHECK(fixed_sizes_note(r, "g") == "g: note: checked at one size, without --dim: batch = 2 in input 'x', 1 in input "
+                                    "'y' and 1 in input 't' (the model's own extents); --dim NAME=LO..HI proves a "
+                                    "range\n");
+  CHECK(Json::parse(report_json(r, "g"))["fixed_sizes"][0] ==
+        Json{{"name", "batch"}, {"value", 2}, {"left_open", false}, {"by_input", {{"x", 2}, {"y", 1}, {"t", 1}}}});
+}
+
 TEST_CASE("report_json: every key and value") {
   CheckReport r = small_report();
   r.diagnostics.push_back(diag(Severity::Error, "nnl.parse", "expected ')'"));  // no location at all
@@ -37,7 +56,7 @@ TEST_CASE("report_json: every key and value") {
   CHECK(text.rfind("{\n  \"", 0) == 0);
 
   CHECK(keys(j) == std::set<std::string>{"model", "diagnostics", "obligations", "model_read", "bindings_checked",
-                                         "symbols"});
+                                         "symbols", "fixed_sizes"});
   CHECK(j["model"] == "models/model.nnl");
   CHECK(j["model_read"] == true);
   CHECK(j["bindings_checked"] == true);
@@ -100,10 +119,18 @@ TEST_CASE("report_json: every key and value") {
   CHECK(j["symbols"][0] == Json{{"name", "batch"}, {"lo", 1}, {"hi", 64}});
   CHECK(j["symbols"][1] == Json{{"name", "x.1"}, {"lo", 1}, {"hi", 32}});
 
+  // The sizes no --dim ranges over, each with its value and whether the file leaves it open.
+  r.fixed_sizes = {{"x.0", 28, false, {}}, {"N", 1, true, {}}};
+  Json fixed = Json::parse(report_json(r, "m.nnl"));
+  REQUIRE(fixed["fixed_sizes"].size() == 2);
+  CHECK(fixed["fixed_sizes"][0] == Json{{"name", "x.0"}, {"value", 28}, {"left_open", false}});
+  CHECK(fixed["fixed_sizes"][1] == Json{{"name", "N"}, {"value", 1}, {"left_open", true}});
+
   // An empty report still has every key.
   Json empty = Json::parse(report_json(CheckReport{}, "m.nnl"));
   CHECK(empty["diagnostics"] == Json::array());
   CHECK(empty["symbols"] == Json::array());
+  CHECK(empty["fixed_sizes"] == Json::array());
   CHECK(empty["obligations"] == Json{{"total", 0}, {"proved", 0}, {"refuted", 0}, {"unknown", 0}});
 }
 

@@ -149,16 +149,34 @@ TEST_CASE("deploy: run evaluates at another size with --dim, checked at that siz
   rows.insert(rows.end(), b->values.begin(), b->values.end());
   CHECK(y2->values == rows);
 
-  // Without --dim the file's shape is not the declared one: the note says which --dim runs it.
-  Run mismatch = nnref_cli({"run", mlp, "--input", (tmp / "two.npy").string()});
-  CHECK(mismatch.code == 2);
-  CHECK(has(mismatch.err, "error[input.shape-mismatch]"));
-  CHECK(has(mismatch.err, "note: to run the model at the given size, add --dim batch=2"));
-  // A size the weights do not fit is refused by the concrete check, before anything runs.
-  Run wide = nnref_cli({"run", mlp, "--input", (tmp / "two.npy").string(), "--dim", "batch=2", "--dim", "input.0=5"});
+  // Without --dim the array's batch of 2 is taken as the size: the same rows.
+  Run from_input = nnref_cli({"run", mlp, "--input", (tmp / "two.npy").string(), "--output", (tmp / "z2.npy").string(), "-q"});
+  INFO(from_input.err);
+  REQUIRE(from_input.code == 0);
+  auto z2 = read_npy((tmp / "z2.npy").string());
+  REQUIRE(z2.ok());
+  CHECK(z2->shape == Shape::of({2, 3}));
+  CHECK(z2->values == rows);
+  // --dim disagreeing with the array is refused, naming both.
+  Run conflict = nnref_cli({"run", mlp, "--input", (tmp / "two.npy").string(), "--dim", "batch=3"});
+  CHECK(conflict.code == 2);
+  CHECK(has(conflict.err, "error[input.size-conflict]: node 'input' (input): --dim batch=3, but the array given for "
+                          "input 'input' (axis 0) has extent 2, which is size batch: they must agree"));
+  // A size the weights do not fit is refused by the concrete check, before anything runs; an array
+  // of 5 features sets input.0 = 5 as --dim input.0=5 does, and the note says where the size came from.
+  HostTensor five{DType::F64, Shape::of({2, 5}), std::vector<double>(10, 0.5)};
+  REQUIRE(write_npy((tmp / "five.npy").string(), five).ok());
+  Run wide = nnref_cli({"run", mlp, "--input", (tmp / "five.npy").string()});
   CHECK(wide.code == 1);
   CHECK(has(wide.err, "error[bind.shape-mismatch]"));
   CHECK(has(wide.err, "[5, 16]"));
+  CHECK(has(wide.err, "note: the model was checked at the sizes the inputs give: batch = 2 (the model declares 1), "
+                      "input.0 = 5 (the model declares 4)\n"));
+  // With --dim input.0=5 the same error; the note names only what --dim did not set.
+  Run wide_dim = nnref_cli({"run", mlp, "--input", (tmp / "five.npy").string(), "--dim", "input.0=5"});
+  CHECK(wide_dim.code == 1);
+  CHECK(has(wide_dim.err, "error[bind.shape-mismatch]"));
+  CHECK(has(wide_dim.err, "note: the model was checked at the sizes the inputs give: batch = 2 (the model declares 1)\n"));
   // Names as check's --dim names them; anything else is a usage error that lists them.
   Run typo = nnref_cli({"run", mlp, "--input", (tmp / "two.npy").string(), "--dim", "bach=2"});
   CHECK(typo.code == 2);

@@ -352,10 +352,18 @@ TEST_CASE("hw run: a missing or short input is a usage error, an SRAM too small 
   write_linear(tmp.path);
   const Run missing = hw_run(tmp.path, {"--input", (tmp / "absent.npy").string()});
   CHECK(missing.code == 2);
+  // An array of another rank is the input's error; one of 2 features sets input.0 = 2, at which the
+  // [3, 2] weight does not fit: the model's error, with the size the array gave.
+  REQUIRE(write_npy((tmp / "rank3.npy").string(), HostTensor{DType::F32, *Shape::make({1, 1, 3}), {1, 2, 3}}).ok());
+  const Run rank3 = nnref_process({"hw", "run", (tmp / "model.nnl").string(), "--input", (tmp / "rank3.npy").string()}, tmp.path);
+  CHECK(rank3.code == 2);
+  CHECK(rank3.err.find("input.shape-mismatch") != std::string::npos);
   REQUIRE(write_npy((tmp / "short.npy").string(), HostTensor{DType::F32, *Shape::make({1, 2}), {1, 2}}).ok());
   const Run short_input = nnref_process({"hw", "run", (tmp / "model.nnl").string(), "--input", (tmp / "short.npy").string()}, tmp.path);
-  CHECK(short_input.code == 2);
-  CHECK(short_input.err.find("input.shape-mismatch") != std::string::npos);
+  CHECK(short_input.code == 1);
+  CHECK(short_input.err.find("error[bind.shape-mismatch]") != std::string::npos);
+  CHECK(short_input.err.find("the model was checked at the sizes the inputs give: input.0 = 2 (the model declares 3)") !=
+        std::string::npos);
   // x (12 bytes), W (24) and b (8) are resident at the linear's tick with y (8): 52 > 48.
   write_text(tmp / "hw.json", R"({"sram_bytes": 48})");
   const Run sram = hw_run(tmp.path, {"--preload-ahead", "0"});

@@ -6,7 +6,8 @@
 
 writes, into OUT_DIR:
   good.<name>.nac (+ .safetensors), good.<name>.input.npy, good.<name>.expected.npy: valid files
-      whose outputs NumPy computes here in float64;
+      whose outputs NumPy computes here in float64 (good.no_manifest: two inputs, x and y, and no
+      nnref.io.json, with good.no_manifest.{x,y,expected}{2,3}.npy at batch 2 and 3);
   bad.<code>.<k>.nac: malformed files, each breaking one rule; nnref must refuse it with <code>.
 """
 import json
@@ -256,6 +257,40 @@ def param_dim(out):
     save(out, "param_dim", nac(sections), x, e / e.sum(axis=1, keepdims=True))
 
 
+def no_manifest(out):
+    """No RSRC section, so no nnref.io.json: v1.6 records no input shapes, and nnref takes them from
+    the arrays given. Two user inputs, x [B, 3] and y [B, 2]: relu(linear(x, W, b) + y), at B = 2
+    and at B = 3 (good.no_manifest.{x,y,expected}{2,3}.npy)."""
+    W = np.array([[1.0, -2.0, 0.5], [0.25, 1.0, -1.0]], dtype=np.float32)
+    b = np.array([0.5, -0.25], dtype=np.float32)
+    ops = b"".join([
+        ins(INPUT, 0),                        # 0  x
+        ins(INPUT, 0),                        # 1  y
+        ins(INPUT, 1, [2, 0]),                # 2  W
+        ins(INPUT, 1, [2, 1]),                # 3  b
+        ins(201, 1, None, [-4, -2, -1]),      # 4  aten.linear.default "TWB"
+        ins(11, 2, None, [-1, -4]),           # 5  nac.add "TT" (linear, y)
+        ins(202, 3, None, [-1]),              # 6  aten.relu.default "T"
+        ins(OUTPUT, 0, [2, 0], [-1]),         # 7
+    ])
+    sections = [
+        ("OPS ", ops),
+        ("CMAP", names_u8([(201, "aten.linear.default"), (202, "aten.relu.default")])),
+        ("PERM", names_u8([(1, "TWB"), (2, "TT"), (3, "T")])),
+        ("DATA", data([(0, "W"), (1, "b")], [(0, "x"), (1, "y")],
+                      [tensor(0, 0, [2, 3], f32(W)), tensor(1, 0, [2], f32(b))])),
+    ]
+    with open(os.path.join(out, "good.no_manifest.nac"), "wb") as f:
+        f.write(nac(sections, n_in=2))
+    rng = np.random.default_rng(3)
+    for batch in (2, 3):
+        x = rng.standard_normal((batch, 3))
+        y = rng.standard_normal((batch, 2))
+        expected = np.maximum(x @ W.astype(np.float64).T + b.astype(np.float64) + y, 0)
+        for name, a in (("x", x), ("y", y), ("expected", expected)):
+            np.save(os.path.join(out, "good.no_manifest.%s%d.npy" % (name, batch)), a)
+
+
 def save(out, name, blob, x, expected):
     with open(os.path.join(out, "good.%s.nac" % name), "wb") as f:
         f.write(blob)
@@ -382,6 +417,7 @@ def main():
     quantized_internal(out)
     external_int8_channel(out)
     param_dim(out)
+    no_manifest(out)
     counts = {}
     for code, blob in malformed():
         k = counts[code] = counts.get(code, 0) + 1

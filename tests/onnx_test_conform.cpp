@@ -133,7 +133,7 @@ TEST_CASE("onnx conform: Pow of a difference around 0 neither aborts run nor con
   CHECK(wrong.code == 1);
 }
 
-TEST_CASE("onnx conform: a symbolic batch is judged at the size --dim gives, and the mismatch says so") {
+TEST_CASE("onnx conform: a symbolic batch is judged at the size the input gives, and --dim must agree") {
   TempDir tmp("onnx-conform-dim");
   OnnxModel m;
   m.input("x", {"N", "3"});
@@ -146,13 +146,18 @@ TEST_CASE("onnx conform: a symbolic batch is judged at the size --dim gives, and
   std::vector<double> y;
   for (double v : x) y.push_back(std::max(v, 0.0));
   const std::string in = npy(tmp, "x.npy", {16, 3}, x), out = npy(tmp, "y.npy", {16, 3}, y);
-  const Run without = nnref_cli({"conform", (tmp / "relu.onnx").string(), "--input", in, "--actual", out});
-  CHECK(without.code == 2);
-  CHECK(has(without.err, "--dim N=16"));
-  const Run with = nnref_cli({"conform", (tmp / "relu.onnx").string(), "--input", in, "--actual", out, "--dim", "N=16"});
-  INFO(with.out << with.err);
-  CHECK(with.code == 0);
-  CHECK(has(with.out, "ok   y: 48 elements, 0 outside the f32 envelope"));
+  for (const std::vector<std::string>& dim : {std::vector<std::string>{}, std::vector<std::string>{"--dim", "N=16"}}) {
+    std::vector<std::string> args{"conform", (tmp / "relu.onnx").string(), "--input", in, "--actual", out};
+    args.insert(args.end(), dim.begin(), dim.end());
+    const Run r = nnref_cli(args);
+    INFO(r.out << r.err);
+    CHECK(r.code == 0);
+    CHECK(has(r.out, "ok   y: 48 elements, 0 outside the f32 envelope"));
+  }
+  const Run other = nnref_cli({"conform", (tmp / "relu.onnx").string(), "--input", in, "--actual", out, "--dim", "N=8"});
+  CHECK(other.code == 2);
+  CHECK(has(other.err, "error[input.size-conflict]"));
+  CHECK(has(other.err, "--dim N=8"));
 }
 
 // tests/data/onnx/transformer_layer_opset14 (its README says how it was made): PyTorch's own

@@ -59,7 +59,7 @@ std::span<const CodeInfo> nac_codes() {
       CodeInfo{"nac.arg.value", "a NAC argument value nnref's op cannot take", "nac"},
       CodeInfo{"nac.arg.dynamic", "a constant argument computed by an earlier instruction that is not a stated value",
                "nac"},
-      CodeInfo{"nac.input.shape", "a user input without a shape in the RSRC file nnref.io.json", "nac"},
+      CodeInfo{"nac.input.shape", "a user input without a shape in the RSRC file nnref.io.json, and no array given for it (--input)", "nac"},
       CodeInfo{"nac.input.name", "two NAC inputs with one name", "nac"},
       CodeInfo{"nac.manifest", "the RSRC file nnref.io.json is malformed", "nac"},
       CodeInfo{"nac.weights.path", "the .safetensors beside the model resolves outside its folder", "nac"},

@@ -136,6 +136,7 @@ class Lowering {
     m_.weights_path = w.source() == "DATA" ? path : w.source();
     m_.weights_loaded = w.available() && o.weights != WeightsPolicy::Skip;
     read_manifest();
+    match_given(o.input_shapes);
   }
 
   Model run() {
@@ -261,22 +262,50 @@ class Lowering {
     }
   }
 
+  // The name of user input instruction i: from DATA block 2, else input<i>.
+  std::string input_name(size_t i) const {
+    auto named = p_.input_names.find(static_cast<uint16_t>(i));
+    return named != p_.input_names.end() ? named->second : "input" + std::to_string(i);
+  }
+
+  // The arrays given to run the model on, matched to the user inputs as --input matches them (by
+  // name, then the unnamed ones in order), for the inputs the manifest gives no shape.
+  void match_given(const std::vector<GivenInputShape>& given) {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < p_.ops.size(); ++i)
+      if (p_.ops[i].a == kOpInput && p_.ops[i].b == kInputUser) names.push_back(input_name(i));
+    std::map<std::string, const GivenInputShape*> bound;
+    for (const GivenInputShape& g : given)
+      if (!g.name.empty()) bound.emplace(g.name, &g);
+    size_t next = 0;
+    for (const GivenInputShape& g : given) {
+      if (!g.name.empty()) continue;
+      while (next < names.size() && bound.count(names[next])) ++next;
+      if (next == names.size()) break;
+      bound.emplace(names[next], &g);
+    }
+    for (const auto& [name, g] : bound)
+      if (!shapes_.count(name)) given_[name] = *g;
+  }
+
   Val input(const Instruction& ins, size_t i) {
     if (ins.b == kInputParam) return {Val::Kind::Param, {}, 1, ins.ref_id};
     if (ins.b == kInputLifted) return {Val::Kind::Lifted, {}, 1, ins.ref_id};
     if (ins.b == kInputState)
       fail(ins, i, "nac.op.unsupported", "a state input (<INPUT B=2>) has no counterpart among nnref's ops");
-    auto named = p_.input_names.find(static_cast<uint16_t>(i));
-    const std::string name = named != p_.input_names.end() ? named->second : "input" + std::to_string(i);
+    const std::string name = input_name(i);
+    if (m_.graph.find(name)) fail(ins, i, "nac.input.name", "two inputs are named '" + name + "'");
+    if (auto g = given_.find(name); g != given_.end())  // the manifest has no shape; the array given does
+      return {Val::Kind::Tensor, {m_.graph.add(name, InputAttrs{g->second.dims, g->second.kind}, {}, loc()), 0}, 1, 0};
     auto shape = shapes_.find(name);
     if (shape == shapes_.end())
       fail(ins, i, "nac.input.shape",
-           "input '" + name + "' has no shape: v1.6 records none, and the RSRC file " + kIoManifest + " does not give it");
+           "input '" + name + "' has no shape: v1.6 records none, the RSRC file " + kIoManifest +
+               " does not give it, and no array was given for it (run, conform, bench and hw run take it from --input)");
     const std::string& kind = shape->second.second;
     if (kind != "real" && kind != "integer" && kind != "logical")
       fail(ins, i, "nac.manifest", "input '" + name + "' has kind '" + kind + "'; the kinds are real, integer, logical");
     const ElemKind k = kind == "real" ? ElemKind::Real : kind == "integer" ? ElemKind::Integer : ElemKind::Logical;
-    if (m_.graph.find(name)) fail(ins, i, "nac.input.name", "two inputs are named '" + name + "'");
     return {Val::Kind::Tensor, {m_.graph.add(name, InputAttrs{shape->second.first, k}, {}, loc()), 0}, 1, 0};
   }
 
@@ -301,6 +330,7 @@ class Lowering {
   std::map<uint16_t, ValueRef> param_nodes_;
   std::map<std::string, std::pair<std::vector<int64_t>, std::string>> shapes_;
   std::vector<std::string> output_names_;
+  std::map<std::string, GivenInputShape> given_;  // user input name → the array given, where the manifest has no shape
 
   friend class ArgReader;
 };
