@@ -10,9 +10,10 @@ on the sequence or spatial extents. For each file:
   seq=1..4096 or h, w=32..1024 (--max-memory 1T: the shapes, not the budget). The x[:, 1:] model
   is refuted at seq = 1, its smallest counterexample, where PyTorch's answer is an empty tensor
   (which nnref does not hold); it is proved from seq = 2;
-- `nnref run --precision f64` at three sizes agrees with PyTorch's float64 evaluation of the
-  file's own weights (scripts/torch_onnx.py in float64: the export folds batch norms into the
-  convolutions in float32, so the module itself is not the file) within 1e-12 · max|y|;
+- `nnref run --precision f64` at three sizes, with no --dim (the sizes are the input's), agrees
+  with PyTorch's float64 evaluation of the file's own weights (scripts/torch_onnx.py in float64:
+  the export folds batch norms into the convolutions in float32, so the module itself is not the
+  file) within 1e-12 · max|y|;
 - `nnref conform` accepts ONNX Runtime's float32 answer (npm onnxruntime-node) and the PyTorch
   module's own float32 answer, at the first size.
 Prints one line per file and "N passed, N failed"; exits 1 on any failure.
@@ -20,6 +21,7 @@ Prints one line per file and "N passed, N failed"; exits 1 on any failure.
   /usr/bin/python3 scripts/torch_exports_check.py --nnref build/nnref --ort-cache build/ort-cache
 """
 import argparse
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -96,8 +98,8 @@ def check_file(args, work, path, module, shape, dyn, dims, dynamic, modules):
         x = np.random.RandomState(n).randn(*size).astype(np.float32)
         xin, yout = os.path.join(work, "x.npy"), os.path.join(work, "y.npz")
         np.save(xin, x)
-        dim_args = sum((["--dim", "%s=%d" % (name, size[i])] for i, name in dyn.items()), []) if dynamic else []
-        r = nnref(args, "run", path, "--input", xin, "--precision", "f64", "--output", yout, "--quiet", *dim_args)
+        # No --dim: run takes the sizes from the input array.
+        r = nnref(args, "run", path, "--input", xin, "--precision", "f64", "--output", yout, "--quiet")
         if r.returncode != 0:
             failures.append("run at %s: %s" % (size, r.stderr.strip()[-300:]))
             continue
@@ -119,7 +121,7 @@ def check_file(args, work, path, module, shape, dyn, dims, dynamic, modules):
         for peer, a in answers:
             actual = os.path.join(work, "actual_%s.npy" % peer)
             np.save(actual, a.astype(np.float32))
-            v = nnref(args, "conform", path, "--input", xin, "--actual", actual, *dim_args)
+            v = nnref(args, "conform", path, "--input", xin, "--actual", actual)
             if v.returncode != 0:
                 failures.append("conform rejects %s's float32 answer: %s" % (peer, (v.stdout + v.stderr).strip()[-300:]))
     return failures
@@ -135,33 +137,42 @@ def tail_counterexample(args, path):
     return []
 
 
+def one_file(job):
+    """Exports one model at one opset, fixed or dynamic, and checks it: (file name, failures)."""
+    args, modules, index, opset, dynamic = job
+    torch.set_num_threads(1)
+    name, module, shape, dyn, dims = models()[index]
+    module.eval()
+    with tempfile.TemporaryDirectory() as work:
+        path = os.path.join(work, "%s_opset%d_%s.onnx" % (name, opset, "dynamic" if dynamic else "fixed"))
+        axes = {"x": dyn, "y": {0: "batch"}} if dynamic else None
+        torch.onnx.export(module, (torch.randn(*shape),), path, opset_version=opset, input_names=["x"],
+                          output_names=["y"], dynamic_axes=axes)
+        failures = check_file(args, work, path, module, shape, dyn, dims, dynamic, modules)
+        if name == "tail" and dynamic:
+            failures += tail_counterexample(args, path)
+    return os.path.basename(path), failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--nnref", required=True)
     ap.add_argument("--ort-cache", default="build/ort-cache")
     ap.add_argument("--install", action="store_true", help="npm install onnxruntime-node if absent")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
     modules = ort_modules(args.ort_cache, args.install)
     if not modules:
         print("ONNX Runtime is not installed: its answers are not judged (--install)")
+    jobs = [(args, modules, i, opset, dynamic) for i in range(len(models())) for opset in (14, 17)
+            for dynamic in (False, True)]
     passed = failed = 0
-    torch.set_num_threads(1)
-    with tempfile.TemporaryDirectory() as work:
-        for name, module, shape, dyn, dims in models():
-            module.eval()
-            for opset in (14, 17):
-                for dynamic in (False, True):
-                    path = os.path.join(work, "%s_opset%d_%s.onnx" % (name, opset, "dynamic" if dynamic else "fixed"))
-                    axes = {"x": dyn, "y": {0: "batch"}} if dynamic else None
-                    torch.onnx.export(module, (torch.randn(*shape),), path, opset_version=opset, input_names=["x"],
-                                      output_names=["y"], dynamic_axes=axes)
-                    failures = check_file(args, work, path, module, shape, dyn, dims, dynamic, modules)
-                    if name == "tail" and dynamic:
-                        failures += tail_counterexample(args, path)
-                    print("%s %s" % (os.path.basename(path), "passed" if not failures else "FAILED"))
-                    for f in failures:
-                        print("  " + f)
-                    passed, failed = passed + (not failures), failed + bool(failures)
+    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+        for name, failures in pool.imap(one_file, jobs):
+            print("%s %s" % (name, "passed" if not failures else "FAILED"), flush=True)
+            for f in failures:
+                print("  " + f)
+            passed, failed = passed + (not failures), failed + bool(failures)
     print("%d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 
