@@ -123,3 +123,23 @@ TEST_CASE("onnx shapes: what is not read from computed sizes yet is refused by n
   z.output("Y");
   CHECK(find_code(load_errors(z, tmp / "z.onnx"), "onnx.shape-unsupported") != nullptr);
 }
+
+TEST_CASE("onnx shapes: Pad under symbolic H and W, with pads a Concat of constants as tf2onnx writes them") {
+  TempDir tmp("onnx_shapes_pad");
+  // X [1, 1, H, W] → Pad by 1 on each side of H and W, pads = Concat([0, 0, 1, 1], [0, 0, 1, 1]).
+  OnnxModel m;
+  m.input("X", {"1", "1", "H", "W"});
+  ints_of(m, "begin", {4}, {0, 0, 1, 1});
+  ints_of(m, "end", {4}, {0, 0, 1, 1});
+  set_int(m.node("Concat", {"begin", "end"}, {"pads"}), "axis", 0);
+  m.node("Pad", {"X", "pads"}, {"Y"});
+  m.output("Y");
+  Model model = load_onnx(m, tmp / "m.onnx");
+  REQUIRE(set_input_extents(model.graph, model.size_names, {{"H", 1}, {"W", 2}}));
+  const Tensor<double> y = run_f64(model, {host({1, 1, 1, 2}, {5, 7})})[0];
+  CHECK(y.shape().dims() == std::vector<int64_t>{1, 1, 3, 4});
+  CHECK(values(y) == std::vector<double>{0, 0, 0, 0, 0, 5, 7, 0, 0, 0, 0, 0});
+  Run r = nnref_cli({"check", (tmp / "m.onnx").string(), "--dim", "H=1..1024", "--dim", "W=1..1024"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+}
