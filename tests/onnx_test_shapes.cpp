@@ -143,3 +143,30 @@ TEST_CASE("onnx shapes: Pad under symbolic H and W, with pads a Concat of consta
   INFO(r.out << r.err);
   CHECK(r.code == 0);
 }
+
+TEST_CASE("onnx shapes: a Conv over a symbolic length then a MatMul reads, runs and is proved from L = 3") {
+  TempDir tmp("onnx_shapes_conv_matmul");
+  // X [N, 4, L] → Conv (8 filters of 4 × 3, all ones) → Transpose to [N, L − 2, 8] → MatMul by ones [8, 5].
+  OnnxModel m;
+  m.input("X", {"N", "4", "L"});
+  m.init("W", {8, 4, 3}, std::vector<float>(96, 1.0f));
+  m.init("V", {8, 5}, std::vector<float>(40, 1.0f));
+  m.node("Conv", {"X", "W"}, {"c"});
+  set_ints(m.node("Transpose", {"c"}, {"t"}), "perm", {0, 2, 1});
+  m.node("MatMul", {"t", "V"}, {"Y"});
+  m.output("Y");
+  Model model = load_onnx(m, tmp / "m.onnx");
+  REQUIRE(set_input_extents(model.graph, model.size_names, {{"N", 1}, {"L", 3}}));
+  // Every conv output is 4 · 3 = 12 ones; each product sums 8 of them: 96.
+  const Tensor<double> y = run_f64(model, {host({1, 4, 3}, std::vector<double>(12, 1.0))})[0];
+  CHECK(y.shape().dims() == std::vector<int64_t>{1, 1, 5});
+  CHECK(values(y) == std::vector<double>(5, 96.0));
+  Run ok = nnref_cli({"check", (tmp / "m.onnx").string(), "--dim", "N=1..8", "--dim", "L=3..4096"});
+  INFO(ok.out << ok.err);
+  CHECK(ok.code == 0);
+  // A window of 3 does not fit L = 1: the smallest counterexample (PyTorch's conv1d fails there too).
+  Run short_ = nnref_cli({"check", (tmp / "m.onnx").string(), "--dim", "N=1..8", "--dim", "L=1..4096"});
+  INFO(short_.out << short_.err);
+  CHECK(short_.code == 1);
+  CHECK((short_.out + short_.err).find("L = 1") != std::string::npos);
+}

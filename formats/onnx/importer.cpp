@@ -216,6 +216,15 @@ std::vector<int64_t> NodeCtx::shape(size_t k) {
   return s->dims;
 }
 
+std::optional<std::vector<int64_t>> NodeCtx::known_shape(size_t k) {
+  if (!has_input(k)) return std::nullopt;
+  const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
+  if (v.constant || v.sizes) return shape(k);
+  const std::optional<KnownShape> s = im_.shape_of(*v.ref);
+  if (!s || !s->exact) return std::nullopt;
+  return s->dims;
+}
+
 size_t NodeCtx::rank(size_t k) {
   if (!has_input(k)) refuse("onnx.input-missing", "input " + std::to_string(k) + " is required");
   const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));

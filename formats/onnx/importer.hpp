@@ -116,6 +116,8 @@ class NodeCtx {
   std::vector<int64_t> shape(size_t k);  // at the default extents; refused when unknown
   // Its rank: known also where the default extents break a rule (a pool wider than an extent of 1).
   size_t rank(size_t k);
+  // Its shape at the default extents where the rules give one, else nullopt.
+  std::optional<std::vector<int64_t>> known_shape(size_t k);
   // The model's extents are all fixed (no dim_param and no unnamed dynamic extent): a shape read
   // at import holds for every run.
   bool extents_fixed() const;

@@ -470,16 +470,21 @@ void gemm(Ctx& c) {
 
 // MatMul with NumPy's rules: a 1-D operand gains an axis of 1 that the result loses again
 // (unsqueeze, matmul, squeeze: the same sums); operands of rank >= 2 with equal batch extents are
-// one matmul. Batch axes that broadcast (ranks or extents that differ) use the definition itself,
-// C[..., i, j] = Σ_k A[..., i, k]·B[..., k, j]: A with an axis after k, B with one before k, their
-// product under NumPy broadcasting, summed over k. It needs no extent at load time.
+// one matmul. Batch axes that broadcast (ranks or extents that differ, or extents the rules do not
+// give at the default extents) use the definition itself, C[..., i, j] = Σ_k A[..., i, k]·B[..., k,
+// j]: A with an axis after k, B with one before k, their product under NumPy broadcasting, summed
+// over k. It needs no extent at load time.
 void matmul(Ctx& c) {
-  std::vector<int64_t> sa = c.shape(0), sb = c.shape(1);
+  const bool a1 = c.rank(0) == 1, b1 = c.rank(1) == 1;
+  const size_t ra = a1 ? 2 : c.rank(0), rb = b1 ? 2 : c.rank(1);
   ValueRef a = c.data(0), b = c.data(1);
-  const bool a1 = sa.size() == 1, b1 = sb.size() == 1;
-  if (a1) a = c.emit("a-row", UnsqueezeAttrs{{0}}, {a}), sa.insert(sa.begin(), 1);
-  if (b1) b = c.emit("b-column", UnsqueezeAttrs{{1}}, {b}), sb.push_back(1);
-  const bool same_batch = sa.size() == sb.size() && std::equal(sa.begin(), sa.end() - 2, sb.begin());
+  if (a1) a = c.emit("a-row", UnsqueezeAttrs{{0}}, {a});
+  if (b1) b = c.emit("b-column", UnsqueezeAttrs{{1}}, {b});
+  // Batch axes compared where both shapes are known (a 1-D operand has none).
+  const auto sa = c.known_shape(0), sb = c.known_shape(1);
+  const bool same_batch =
+      ra == rb && (ra == 2 || (sa && sb && std::equal(sa->begin(), sa->begin() + static_cast<ptrdiff_t>(ra - 2),
+                                                      sb->begin())));
   const bool squeezed = a1 || b1;
   ValueRef y;
   if (same_batch) {
