@@ -16,6 +16,8 @@ on the sequence or spatial extents. For each file:
   file) within 1e-12 · max|y|;
 - `nnref conform` accepts ONNX Runtime's float32 answer (npm onnxruntime-node) and the PyTorch
   module's own float32 answer, at the first size.
+nn.LSTM and nn.GRU at fixed sizes read up to the recurrent op, their one error
+(onnx.op-unsupported).
 Prints one line per file and "N passed, N failed"; exits 1 on any failure.
 
   /usr/bin/python3 scripts/torch_exports_check.py --nnref build/nnref --ort-cache build/ort-cache
@@ -137,6 +139,21 @@ def tail_counterexample(args, path):
     return []
 
 
+def recurrent_refusals(args):
+    """nn.LSTM and nn.GRU at fixed sizes read up to the recurrent op, the one error."""
+    failures = []
+    with tempfile.TemporaryDirectory() as work:
+        for op, module in (("LSTM", torch.nn.LSTM(8, 16, batch_first=True)), ("GRU", torch.nn.GRU(8, 16, batch_first=True))):
+            for opset in (14, 17):
+                path = os.path.join(work, "%s_opset%d.onnx" % (op, opset))
+                torch.onnx.export(module, (torch.randn(2, 5, 8),), path, opset_version=opset, input_names=["x"])
+                c = nnref(args, "check", path)
+                errors = [line for line in (c.stdout + c.stderr).splitlines() if ": error[" in line]
+                if len(errors) != 1 or "error[onnx.op-unsupported]: %s node" % op not in errors[0]:
+                    failures.append("%s at opset %d: %s" % (op, opset, errors))
+    return failures
+
+
 def one_file(job):
     """Exports one model at one opset, fixed or dynamic, and checks it: (file name, failures)."""
     args, modules, index, opset, dynamic = job
@@ -173,6 +190,11 @@ def main():
             for f in failures:
                 print("  " + f)
             passed, failed = passed + (not failures), failed + bool(failures)
+    failures = recurrent_refusals(args)
+    print("LSTM, GRU: " + ("read up to the recurrent op" if not failures else "FAILED"))
+    for f in failures:
+        print("  " + f)
+    passed, failed = passed + (not failures), failed + bool(failures)
     print("%d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 
