@@ -15,14 +15,6 @@ namespace {
 
 std::vector<double> values(const Tensor<double>& t) { return {t.data().begin(), t.data().end()}; }
 
-void ints_of(OnnxModel& m, const std::string& name, const std::vector<int64_t>& dims, const std::vector<int64_t>& v) {
-  onnx::TensorProto* t = m.graph().add_initializer();
-  t->set_name(name);
-  t->set_data_type(onnx::TensorProto::INT64);
-  for (int64_t d : dims) t->add_dims(d);
-  for (int64_t x : v) t->add_int64_data(x);
-}
-
 // The integer result of `op` over two int64 constants, read as the graph's output (a real).
 std::vector<double> integer_op(const std::string& op, const std::vector<int64_t>& a, const std::vector<int64_t>& b,
                                const std::filesystem::path& path, int64_t fmod = -1) {

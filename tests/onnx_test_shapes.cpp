@@ -13,14 +13,6 @@ namespace {
 
 std::vector<double> values(const Tensor<double>& t) { return {t.data().begin(), t.data().end()}; }
 
-void ints_of(OnnxModel& m, const std::string& name, const std::vector<int64_t>& dims, const std::vector<int64_t>& v) {
-  onnx::TensorProto* t = m.graph().add_initializer();
-  t->set_name(name);
-  t->set_data_type(onnx::TensorProto::INT64);
-  for (int64_t d : dims) t->add_dims(d);
-  for (int64_t x : v) t->add_int64_data(x);
-}
-
 // X [N, C] → Y: X.view(N · C / k, k) written as torch.onnx writes it (Shape, Gather, Mul, Div,
 // Unsqueeze, Concat, Reshape).
 OnnxModel view_model(const std::string& c, int64_t k) {

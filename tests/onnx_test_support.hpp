@@ -109,6 +109,16 @@ inline void set_string(onnx::NodeProto& n, const std::string& name, const std::s
   a->set_s(v);
 }
 
+// An int64 initializer of any shape (OnnxModel::ints is 1-D).
+inline void ints_of(OnnxModel& m, const std::string& name, const std::vector<int64_t>& dims,
+                    const std::vector<int64_t>& v) {
+  onnx::TensorProto* t = m.graph().add_initializer();
+  t->set_name(name);
+  t->set_data_type(onnx::TensorProto::INT64);
+  for (int64_t d : dims) t->add_dims(d);
+  for (int64_t x : v) t->add_int64_data(x);
+}
+
 inline HostTensor host(const std::vector<int64_t>& dims, std::vector<double> v) {
   return HostTensor{DType::F64, Shape::make(dims).value(), std::move(v)};
 }
