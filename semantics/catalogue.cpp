@@ -10,6 +10,7 @@
 #include "spec/rules/broadcast.hpp"
 #include "spec/rules/epsilon.hpp"
 #include "spec/rules/window.hpp"
+#include "spec/size_program.hpp"
 
 namespace nnref {
 

@@ -1,5 +1,8 @@
-// The uniform interface of an op. Each op (or a small family sharing one formula) has one file
-// under spec/ops/, listed once in spec/ops/op_list.hpp, which holds:
+// The uniform interface of an op. Each op (or a small family sharing one formula) has two files,
+// listed once in spec/ops/op_list.hpp: spec/attrs/<op>.hpp, which everything sees through the list,
+// holds the attributes down to `signature`; spec/ops/<op>.hpp, which only the op's own units
+// include (its generated rule and kernel units, its fast-path kernel, its tests), holds
+// `shape_rule` and `evaluate`:
 //
 //   struct XAttrs { ... };                          its attributes
 //   inline constexpr ObligationSpec kX...{...};     its own obligations (shared ones: spec/rules/)

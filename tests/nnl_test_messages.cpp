@@ -14,6 +14,7 @@
 #include "semantics/evaluate.hpp"
 #include "semantics/spelling.hpp"
 #include "semantics/wellformed.hpp"
+#include "spec/rules/axes.hpp"
 #include "temp_dir.hpp"
 
 using namespace nnref;

@@ -7,6 +7,7 @@
 
 #include "fastpath/lower.hpp"
 #include "fastpath/threads.hpp"
+#include "spec/axis_groups.hpp"
 
 namespace nnref::fastpath {
 

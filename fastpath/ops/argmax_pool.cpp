@@ -8,6 +8,7 @@
 
 #include "fastpath/lower.hpp"
 #include "fastpath/threads.hpp"
+#include "spec/ops/argmax_pool.hpp"
 
 namespace nnref::fastpath {
 

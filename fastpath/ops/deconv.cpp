@@ -1,5 +1,5 @@
 // Deconv (the transposed conv) as a gather: for each output position and kernel position the
-// input pixel the spec's formula reads (deconv::terms_at, spec/ops/deconv.hpp), or none, in a
+// input pixel the spec's formula reads (deconv::terms_at, spec/deconv_plan.hpp), or none, in a
 // WindowTable, and the weight rearranged once into conv's layout, so the general conv step
 // (fastpath/windowed_conv.hpp: the implicit GEMM per group, or the depthwise vector loop) computes
 // each output as its bias plus the dot product of the same terms as the spec.
@@ -7,6 +7,7 @@
 
 #include "fastpath/lower.hpp"
 #include "fastpath/windowed_conv.hpp"
+#include "spec/deconv_plan.hpp"
 
 namespace nnref::fastpath {
 

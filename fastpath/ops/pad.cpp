@@ -7,6 +7,7 @@
 
 #include "fastpath/lower.hpp"
 #include "fastpath/threads.hpp"
+#include "spec/ops/pad.hpp"
 #include "spec/real.hpp"
 
 namespace nnref::fastpath {

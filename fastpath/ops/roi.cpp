@@ -11,6 +11,7 @@
 
 #include "fastpath/lower.hpp"
 #include "fastpath/threads.hpp"
+#include "spec/ops/roi.hpp"
 
 namespace nnref::fastpath {
 

@@ -10,6 +10,7 @@
 
 #include "fastpath/lower.hpp"
 #include "fastpath/threads.hpp"
+#include "spec/ops/sample.hpp"
 
 namespace nnref::fastpath {
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fastpath/lower.hpp"
+#include "spec/size_program.hpp"
 
 namespace nnref::fastpath {
 

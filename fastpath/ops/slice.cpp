@@ -8,6 +8,7 @@
 
 #include "fastpath/lower.hpp"
 #include "fastpath/threads.hpp"
+#include "spec/ops/slice.hpp"
 
 namespace nnref::fastpath {
 

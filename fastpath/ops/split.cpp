@@ -6,6 +6,7 @@
 
 #include "fastpath/lower.hpp"
 #include "fastpath/threads.hpp"
+#include "spec/rules/axes.hpp"
 
 namespace nnref::fastpath {
 

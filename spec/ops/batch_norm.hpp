@@ -6,29 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "spec/attrs/batch_norm.hpp"
 #include "spec/index.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/rules/axes.hpp"
 #include "spec/rules/epsilon.hpp"
 
 namespace nnref {
-
-// y = scale·(x − mean)/sqrt(variance + epsilon) + offset, per channel along channel_axis.
-// Params mean, variance, scale, offset: each [C] where C is the extent of channel_axis.
-struct BatchNormAttrs {
-  Real epsilon{1e-5, "1e-5"};
-  int64_t channel_axis = 1;  // may count from the end (-1: last)
-};
-
-// Every batch_normalization obligation is shared: the epsilon (spec/rules/epsilon.hpp) and the
-// channel axis (spec/rules/axes.hpp).
-template <>
-struct OpInfo<BatchNormAttrs> {
-  static std::vector<const ObligationSpec*> obligations() { return {}; }
-};
-
-inline std::string op_name(const BatchNormAttrs&) { return "batch_normalization"; }
-inline Arity arity(const BatchNormAttrs&) { return {1, 1}; }
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const BatchNormAttrs& a, const std::vector<Dims<Dim>>& inputs,

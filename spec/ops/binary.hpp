@@ -7,41 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "spec/attrs/binary.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/rules/broadcast.hpp"
 
 namespace nnref {
-
-enum class BinaryOp { Add, Sub, Mul, Div, Pow, Min, Max };
-struct BinaryAttrs {
-  BinaryOp op = BinaryOp::Add;
-  Broadcast broadcast = Broadcast::Equal;
-};
-
-// Every binary obligation is a broadcast obligation (spec/rules/broadcast.hpp).
-template <>
-struct OpInfo<BinaryAttrs> {
-  static std::vector<const ObligationSpec*> obligations() { return {}; }
-  static std::vector<BinaryAttrs> prototypes() {
-    std::vector<BinaryAttrs> all;
-    for (int op = 0; op <= static_cast<int>(BinaryOp::Max); ++op) all.push_back({static_cast<BinaryOp>(op)});
-    return all;
-  }
-};
-
-inline std::string op_name(const BinaryAttrs& a) {
-  switch (a.op) {
-    case BinaryOp::Add: return "add";
-    case BinaryOp::Sub: return "sub";
-    case BinaryOp::Mul: return "mul";
-    case BinaryOp::Div: return "div";
-    case BinaryOp::Pow: return "pow";
-    case BinaryOp::Min: return "min";
-    case BinaryOp::Max: return "max";
-  }
-  return "binary";
-}
-inline Arity arity(const BinaryAttrs&) { return {2, 2}; }
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const BinaryAttrs& a, const std::vector<Dims<Dim>>& inputs,

@@ -10,25 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "spec/attrs/cast.hpp"
+#include "spec/attrs/compare.hpp"
 #include "spec/op_rule.hpp"
-#include "spec/ops/compare.hpp"
 #include "spec/orderings.hpp"
 
 namespace nnref {
-
-struct CastAttrs {
-  ElemKind from = ElemKind::Real;
-  ElemKind to = ElemKind::Real;
-};
-
-template <>
-struct OpInfo<CastAttrs> {
-  static std::vector<const ObligationSpec*> obligations() { return {}; }
-};
-
-inline std::string op_name(const CastAttrs&) { return "cast"; }
-inline Arity arity(const CastAttrs&) { return {1, 1}; }
-inline Signature signature(const CastAttrs& a) { return {{a.from}, a.from, a.to}; }
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const CastAttrs&, const std::vector<Dims<Dim>>& inputs, ObligationSink<Dim>&) {

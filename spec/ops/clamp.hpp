@@ -6,23 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "spec/attrs/clamp.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/rules/broadcast.hpp"
 
 namespace nnref {
-
-struct ClampAttrs {
-  Broadcast broadcast = Broadcast::NnefLeft;
-};
-
-// Every clamp obligation is a broadcast obligation (spec/rules/broadcast.hpp).
-template <>
-struct OpInfo<ClampAttrs> {
-  static std::vector<const ObligationSpec*> obligations() { return {}; }
-};
-
-inline std::string op_name(const ClampAttrs&) { return "clamp"; }
-inline Arity arity(const ClampAttrs&) { return {3, 3}; }
 
 // Inputs x, a, b; the output has their broadcast shape.
 template <class Dim>

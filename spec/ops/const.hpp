@@ -10,24 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "spec/attrs/const.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/truth.hpp"
 
 namespace nnref {
-
-struct ConstAttrs {
-  std::vector<int64_t> dims;
-  ElemKind kind = ElemKind::Real;
-};
-
-template <>
-struct OpInfo<ConstAttrs> {
-  static std::vector<const ObligationSpec*> obligations() { return {}; }
-};
-
-inline std::string op_name(const ConstAttrs&) { return "const"; }
-inline Arity arity(const ConstAttrs&) { return {0, 0}; }
-inline Signature signature(const ConstAttrs& a) { return {{}, ElemKind::Real, a.kind}; }
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const ConstAttrs& a, const std::vector<Dims<Dim>>&, ObligationSink<Dim>&) {

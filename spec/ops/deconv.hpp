@@ -12,70 +12,13 @@
 #include <utility>
 #include <vector>
 
+#include "spec/attrs/deconv.hpp"
+#include "spec/deconv_plan.hpp"
 #include "spec/index.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/rules/window.hpp"
 
 namespace nnref {
-
-// Input [N, C, x...]; weight [C, out_channels/groups, k...]; bias [out_channels] if has_bias.
-// Output [N, out_channels, X...] with, per spatial axis, X = (x − 1)·s + (k − 1)·d + 1 − p − q:
-// the up-scaled extent of NNEF §4.3. The padding (p, q) may be negative (q = −e is ONNX's
-// output_padding e); automatic padding and output_shape are resolved by the front-ends into (p, q).
-struct DeconvAttrs {
-  int64_t out_channels = 0;
-  std::vector<int64_t> kernel;    // spatial extents; kernel.size() is the spatial rank (≥ 1)
-  std::vector<int64_t> stride;    // empty: all 1
-  std::vector<int64_t> dilation;  // empty: all 1
-  std::vector<std::pair<int64_t, int64_t>> padding;  // (p, q) per spatial axis, any sign; empty: 0
-  int64_t groups = 1;
-  bool has_bias = true;
-};
-
-inline constexpr ObligationSpec kDeconvGroups{
-    ObligationKind::Attribute, "attr.deconv.groups-nonpositive", "The groups of deconv is at least 1.", "groups >= 1",
-    "An IR deconv with groups 0 (NNEF's groups = 0 is read as the input's channels first): "
-    "error[attr.deconv.groups-nonpositive]."};
-inline constexpr ObligationSpec kDeconvOutChannels{
-    ObligationKind::Attribute, "attr.deconv.out-channels-indivisible",
-    "The out_channels of deconv is at least 1 and a multiple of groups (the weight's second extent is "
-    "out_channels / groups).",
-    "out_channels >= 1 && out_channels % groups == 0",
-    "An IR deconv with out_channels 6 and groups 4: error[attr.deconv.out-channels-indivisible]."};
-inline constexpr ObligationSpec kDeconvChannelsIndivisible{
-    ObligationKind::Shape, "shape.deconv.channels-indivisible",
-    "The channel extent C of the deconv input is a multiple of groups.", "C % groups == 0",
-    "An IR deconv with groups 2 on an input whose channel extent is a size symbol ranging over 1..8: refuted with "
-    "the counterexample 1: error[shape.deconv.channels-indivisible]."};
-inline constexpr ObligationSpec kDeconvExtentOverflow{
-    ObligationKind::Size, "size.deconv.extent-overflow",
-    "Every spatial output extent of deconv, before and after its padding, fits a 64-bit index.",
-    "(x - 1) * s + (k - 1) * d + 1 + |p| + |q| < 9223372036854775807, for every spatial axis",
-    "An IR deconv with stride 4611686018427387904 on an input of width 3: error[size.deconv.extent-overflow]."};
-
-template <>
-struct OpInfo<DeconvAttrs> {
-  static std::vector<const ObligationSpec*> obligations() {
-    return {&kDeconvGroups, &kDeconvOutChannels, &kDeconvChannelsIndivisible, &kDeconvExtentOverflow};
-  }
-};
-
-inline std::string op_name(const DeconvAttrs&) { return "deconv"; }
-inline Arity arity(const DeconvAttrs&) { return {1, 1}; }
-
-namespace deconv {
-
-// Spatial axis i's attributes, defaults filled in (padding into before/after, any sign).
-inline window::Axis axis(const DeconvAttrs& a, size_t i) {
-  window::Axis r;
-  r.k = a.kernel[i];
-  if (!a.stride.empty()) r.s = a.stride[i];
-  if (!a.dilation.empty()) r.d = a.dilation[i];
-  if (!a.padding.empty()) std::tie(r.before, r.after) = a.padding[i];
-  return r;
-}
-
-}  // namespace deconv
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const DeconvAttrs& a, const std::vector<Dims<Dim>>& inputs,
@@ -119,58 +62,6 @@ std::optional<ShapeOut<Dim>> shape_rule(const DeconvAttrs& a, const std::vector<
   if (a.has_bias) r.params.push_back({"bias", Dims<Dim>{Dim(a.out_channels)}, true});
   return r;
 }
-
-namespace deconv {
-
-// The input positions output position o reads on every spatial axis, as two offset lists over
-// its terms t, row-major over the kernel offsets j: the terms with (o_i + p_i − j_i·d_i) a
-// multiple of s_i whose quotient k_i lies in [0, x_i) (the others read the zero border):
-//   input[t]  = Σ_i k_i·in_strides_i, the offset of the input position from (n, c, 0, …, 0);
-//   kernel[t] = Σ_i j_i·kernel_strides_i, the offset of j in a row-major [k1..kr].
-struct Plan {
-  std::vector<window::Axis> axes;
-  std::vector<int64_t> in, in_strides, kernel_strides;
-};
-
-inline Plan plan(const DeconvAttrs& a, const Shape& input) {
-  Plan p;
-  const std::vector<int64_t> strides = input.strides();
-  for (size_t i = 0; i < a.kernel.size(); ++i) {
-    p.axes.push_back(axis(a, i));
-    p.in.push_back(input[2 + i]);
-    p.in_strides.push_back(strides[2 + i]);
-  }
-  p.kernel_strides.assign(a.kernel.size(), 1);
-  for (size_t i = a.kernel.size(); i-- > 1;) p.kernel_strides[i - 1] = p.kernel_strides[i] * a.kernel[i];
-  return p;
-}
-
-namespace detail {
-
-inline void append_terms(const Plan& p, const std::vector<int64_t>& o, size_t i, int64_t input, int64_t kernel,
-                         window::Offsets& w) {
-  if (i == p.axes.size()) {
-    w.input.push_back(input);
-    w.kernel.push_back(kernel);
-    return;
-  }
-  const window::Axis& a = p.axes[i];
-  for (int64_t j = 0; j < a.k; ++j) {
-    const int64_t at = o[i] + a.before - j * a.d;  // the output position's place in the input, times s
-    if (at < 0 || at % a.s != 0 || at / a.s >= p.in[i]) continue;
-    append_terms(p, o, i + 1, input + at / a.s * p.in_strides[i], kernel + j * p.kernel_strides[i], w);
-  }
-}
-
-}  // namespace detail
-
-inline void terms_at(const Plan& p, const std::vector<int64_t>& o, window::Offsets& w) {
-  w.input.clear();
-  w.kernel.clear();
-  detail::append_terms(p, o, 0, 0, 0, w);
-}
-
-}  // namespace deconv
 
 // y[n, m, o] = b[m] + Σ_{c < C/G} Σ_{j : (o + p − j·d) = k·s, 0 ≤ k < x} x[n, g·C/G + c, k] · w[g·C/G + c, m − g·M/G, j]
 // with g = ⌊m / (M/G)⌋ the group of output channel m (NNEF §4.3.1; every axis at once). Per output

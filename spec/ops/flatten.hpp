@@ -7,25 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "spec/attrs/flatten.hpp"
 #include "spec/index.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/rules/axes.hpp"
 
 namespace nnref {
-
-// [d0, ..., d(axis−1), d(axis)·…·d(rank−1)]: row-major; axis 1 keeps the batch axis.
-struct FlattenAttrs {
-  int64_t axis = 1;
-};
-
-// The only flatten obligation is the shared axis range (spec/rules/axes.hpp).
-template <>
-struct OpInfo<FlattenAttrs> {
-  static std::vector<const ObligationSpec*> obligations() { return {}; }
-};
-
-inline std::string op_name(const FlattenAttrs&) { return "flatten"; }
-inline Arity arity(const FlattenAttrs&) { return {1, 1}; }
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const FlattenAttrs& a, const std::vector<Dims<Dim>>& inputs,

@@ -9,27 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "spec/attrs/gather.hpp"
 #include "spec/axis_groups.hpp"
 #include "spec/op_rule.hpp"
-#include "spec/rules/axes.hpp"
 #include "spec/orderings.hpp"
+#include "spec/rules/axes.hpp"
 
 namespace nnref {
-
-struct GatherAttrs {
-  int64_t axis = 0;  // counts from the end when negative (NNEF allows 0 to rank - 1)
-};
-
-// Every obligation is shared: the operand kinds and the axis. Whether each index is in range is a
-// fact about values, not shapes; an index outside [0, extent) reads NaN (docs/ops/layout.md).
-template <>
-struct OpInfo<GatherAttrs> {
-  static std::vector<const ObligationSpec*> obligations() { return {}; }
-};
-
-inline std::string op_name(const GatherAttrs&) { return "gather"; }
-inline Arity arity(const GatherAttrs&) { return {2, 2}; }
-inline Signature signature(const GatherAttrs&) { return {{ElemKind::Real, ElemKind::Integer}, ElemKind::Real, ElemKind::Real}; }
 
 // Inputs x [s_0..s_{n-1}] and indices [z_0..z_{m-1}]: the output is s[:axis] + z + s[axis+1:].
 template <class Dim>

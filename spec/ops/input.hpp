@@ -8,25 +8,10 @@
 #include <utility>
 #include <vector>
 
+#include "spec/attrs/input.hpp"
 #include "spec/op_rule.hpp"
 
 namespace nnref {
-
-struct InputAttrs {
-  InputAttrs() = default;
-  InputAttrs(std::vector<int64_t> d, ElemKind k = ElemKind::Real) : dims(std::move(d)), kind(k) {}  // NOLINT
-  std::vector<int64_t> dims;  // the whole shape, batch axis included
-  ElemKind kind = ElemKind::Real;
-};
-
-template <>
-struct OpInfo<InputAttrs> {
-  static std::vector<const ObligationSpec*> obligations() { return {}; }
-};
-
-inline std::string op_name(const InputAttrs&) { return "input"; }
-inline Arity arity(const InputAttrs&) { return {0, 0}; }
-inline Signature signature(const InputAttrs& a) { return {{}, ElemKind::Real, a.kind}; }
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const InputAttrs& a, const std::vector<Dims<Dim>>&, ObligationSink<Dim>&) {

@@ -6,30 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "spec/attrs/layer_norm.hpp"
 #include "spec/axis_groups.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/rules/axes.hpp"
 #include "spec/rules/epsilon.hpp"
 
 namespace nnref {
-
-// y = (x − μ)/sqrt(σ² + epsilon) over `axes` (μ, σ² the mean and biased variance over them);
-// with affine, then ·scale + offset, both shaped like the normalised axes.
-struct LayerNormAttrs {
-  std::vector<int64_t> axes;  // may count from the end
-  Real epsilon{1e-5, "1e-5"};
-  bool affine = false;
-};
-
-// Every layer_normalization obligation is shared: the axes (spec/rules/axes.hpp) and the epsilon
-// (spec/rules/epsilon.hpp).
-template <>
-struct OpInfo<LayerNormAttrs> {
-  static std::vector<const ObligationSpec*> obligations() { return {}; }
-};
-
-inline std::string op_name(const LayerNormAttrs&) { return "layer_normalization"; }
-inline Arity arity(const LayerNormAttrs&) { return {1, 1}; }
 
 // With affine, scale and offset are shaped as the normalised axes' extents, in ascending axis order.
 template <class Dim>

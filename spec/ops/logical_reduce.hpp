@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "spec/attrs/logical_reduce.hpp"
 #include "spec/axis_groups.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/rules/axes.hpp"
@@ -15,23 +16,6 @@
 #include "spec/truth.hpp"
 
 namespace nnref {
-
-enum class LogicalReduceOp { All, Any };
-struct LogicalReduceAttrs {
-  LogicalReduceOp op = LogicalReduceOp::All;
-  std::vector<int64_t> axes;  // may count from the end; empty is an error
-};
-
-// Every obligation is shared: the operand kind and the axes.
-template <>
-struct OpInfo<LogicalReduceAttrs> {
-  static std::vector<const ObligationSpec*> obligations() { return {}; }
-  static std::vector<LogicalReduceAttrs> prototypes() { return {{LogicalReduceOp::All, {}}, {LogicalReduceOp::Any, {}}}; }
-};
-
-inline std::string op_name(const LogicalReduceAttrs& a) { return a.op == LogicalReduceOp::All ? "all_reduce" : "any_reduce"; }
-inline Arity arity(const LogicalReduceAttrs&) { return {1, 1}; }
-inline Signature signature(const LogicalReduceAttrs&) { return {{ElemKind::Logical}, ElemKind::Logical, ElemKind::Logical}; }
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const LogicalReduceAttrs& a, const std::vector<Dims<Dim>>& inputs,

@@ -8,54 +8,11 @@
 #include <utility>
 #include <vector>
 
+#include "spec/attrs/pad.hpp"
 #include "spec/index.hpp"
 #include "spec/op_rule.hpp"
 
 namespace nnref {
-
-// Reflect mirrors about the edge element (not repeated: x[1], x[0] | x[0], x[1]... reads x[1]
-// before x[0]); ReflectEven mirrors about the edge itself (repeated: x[0] | x[0], x[1]) (NNEF 1.0 §4.3).
-enum class PadBorder { Constant, Reflect, Replicate, ReflectEven };
-struct PadAttrs {
-  std::vector<std::pair<int64_t, int64_t>> padding;  // (before, after) per axis, all axes
-  PadBorder border = PadBorder::Constant;
-  Real value = 0.0;
-};
-
-inline constexpr ObligationSpec kPadAttributeLength{
-    ObligationKind::Shape, "shape.pad.attribute-length", "pad has exactly one (before, after) pair per input axis.",
-    "len(padding) == rank(x)",
-    "An IR pad with padding [(1, 1)] of a rank-2 input: error[shape.pad.attribute-length]."};
-inline constexpr ObligationSpec kPadPaddingNegative{
-    ObligationKind::Attribute, "attr.pad.padding-negative", "Every padding of pad is at least 0.",
-    "before >= 0 && after >= 0, for every axis",
-    "An IR pad with padding [(0, 0), (-1, 2)]: error[attr.pad.padding-negative]."};
-inline constexpr ObligationSpec kPadReflectTooWide{
-    ObligationKind::Shape, "shape.pad.reflect-too-wide",
-    "With Reflect, neither padding of an axis exceeds its extent minus 1 (the edge is not repeated, so one reflection "
-    "reaches X - 1 positions).",
-    "X - 1 >= before && X - 1 >= after, for every axis",
-    "An IR Reflect pad of (2, 2) on an axis of extent 2: error[shape.pad.reflect-too-wide]."};
-inline constexpr ObligationSpec kPadReflectEvenTooWide{
-    ObligationKind::Shape, "shape.pad.reflect-even-too-wide",
-    "With ReflectEven, neither padding of an axis exceeds its extent (the edge is repeated, so one reflection "
-    "reaches X positions).",
-    "X >= before && X >= after, for every axis",
-    "NNEF `pad(x, padding = [(0, 0), (3, 0)], border = 'reflect-even')` on an input [1, 2]: "
-    "error[shape.pad.reflect-even-too-wide]."};
-inline constexpr ObligationSpec kPadReplicateEmpty{
-    ObligationKind::Shape, "shape.pad.replicate-empty", "With Replicate, every axis has an element to repeat.",
-    "X >= 1, for every axis", "An IR Replicate pad of an input [2, 0]: error[shape.pad.replicate-empty]."};
-
-template <>
-struct OpInfo<PadAttrs> {
-  static std::vector<const ObligationSpec*> obligations() {
-    return {&kPadAttributeLength, &kPadPaddingNegative, &kPadReflectTooWide, &kPadReflectEvenTooWide, &kPadReplicateEmpty};
-  }
-};
-
-inline std::string op_name(const PadAttrs&) { return "pad"; }
-inline Arity arity(const PadAttrs&) { return {1, 1}; }
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const PadAttrs& a, const std::vector<Dims<Dim>>& inputs,

@@ -6,23 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "spec/attrs/prelu.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/rules/broadcast.hpp"
 
 namespace nnref {
-
-struct PreluAttrs {
-  Broadcast broadcast = Broadcast::NnefLeft;
-};
-
-// Every prelu obligation is a broadcast obligation (spec/rules/broadcast.hpp).
-template <>
-struct OpInfo<PreluAttrs> {
-  static std::vector<const ObligationSpec*> obligations() { return {}; }
-};
-
-inline std::string op_name(const PreluAttrs&) { return "prelu"; }
-inline Arity arity(const PreluAttrs&) { return {2, 2}; }
 
 // Inputs x and alpha; the output has their broadcast shape.
 template <class Dim>

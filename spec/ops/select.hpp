@@ -7,28 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "spec/attrs/select.hpp"
 #include "spec/op_rule.hpp"
-#include "spec/rules/broadcast.hpp"
 #include "spec/orderings.hpp"
+#include "spec/rules/broadcast.hpp"
 
 namespace nnref {
-
-struct SelectAttrs {
-  Broadcast broadcast = Broadcast::NnefLeft;
-};
-
-// Every select obligation is shared: the condition's kind (spec/rules/kinds.hpp) and broadcasting.
-template <>
-struct OpInfo<SelectAttrs> {
-  static std::vector<const ObligationSpec*> obligations() { return {}; }
-};
-
-inline std::string op_name(const SelectAttrs&) { return "select"; }
-inline Arity arity(const SelectAttrs&) { return {3, 3}; }
-// The condition is logical; the values and the result are real.
-inline Signature signature(const SelectAttrs&) {
-  return {{ElemKind::Logical, ElemKind::Real, ElemKind::Real}, ElemKind::Real, ElemKind::Real};
-}
 
 // Inputs condition, true_value, false_value; the output has their broadcast shape.
 template <class Dim>

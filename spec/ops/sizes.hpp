@@ -8,28 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "spec/attrs/sizes.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/size_program.hpp"
 
 namespace nnref {
-
-struct SizesAttrs {
-  std::vector<int64_t> program;    // leaves one value per element of the result
-  std::vector<ElemKind> sources;   // the operands' kinds: only their extents are read
-};
-
-// Its one obligation, kSizeProgram, is shared with reshape (semantics/catalogue.cpp).
-template <>
-struct OpInfo<SizesAttrs> {
-  static std::vector<const ObligationSpec*> obligations() { return {}; }
-};
-
-inline std::string op_name(const SizesAttrs&) { return "sizes"; }
-inline Arity arity(const SizesAttrs& a) {
-  const int n = static_cast<int>(a.sources.size());
-  return {n, n};
-}
-inline Signature signature(const SizesAttrs& a) { return {a.sources, ElemKind::Real, ElemKind::Integer}; }
 
 // [n], n the number of values the program leaves (at least one).
 template <class Dim>

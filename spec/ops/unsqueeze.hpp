@@ -7,25 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "spec/attrs/unsqueeze.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/rules/axes.hpp"
 
 namespace nnref {
-
-struct UnsqueezeAttrs {
-  std::vector<int64_t> axes;  // positions in the output; may count from the end
-  ElemKind kind = ElemKind::Real;  // of the input and the output: a view holds any kind
-};
-
-// The only unsqueeze obligations are the shared axis ones (spec/rules/axes.hpp), against the output rank.
-template <>
-struct OpInfo<UnsqueezeAttrs> {
-  static std::vector<const ObligationSpec*> obligations() { return {}; }
-};
-
-inline std::string op_name(const UnsqueezeAttrs&) { return "unsqueeze"; }
-inline Arity arity(const UnsqueezeAttrs&) { return {1, 1}; }
-inline Signature signature(const UnsqueezeAttrs& a) { return {{a.kind}, a.kind, a.kind}; }
 
 template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const UnsqueezeAttrs& a, const std::vector<Dims<Dim>>& inputs,
