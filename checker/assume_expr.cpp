@@ -106,7 +106,7 @@ Result<std::vector<Token>> tokenize(std::string_view text) {
   return tokens;
 }
 
-using Value = std::variant<SymDim, SymPred>;
+using ExprValue = std::variant<SymDim, SymPred>;
 using Ops = std::initializer_list<std::string_view>;
 
 // Counts one level of nesting for as long as it lives.
@@ -129,21 +129,21 @@ class Parser {
   Result<SymPred> assumption();
 
  private:
-  using Rule = Result<Value> (Parser::*)();
-  using Combine = Result<Value> (Parser::*)(const Token&, size_t, const Value&, const Value&) const;
+  using Rule = Result<ExprValue> (Parser::*)();
+  using Combine = Result<ExprValue> (Parser::*)(const Token&, size_t, const ExprValue&, const ExprValue&) const;
 
-  Result<Value> expr() { return left_assoc({"||"}, &Parser::conjunction, &Parser::logic); }
-  Result<Value> conjunction() { return left_assoc({"&&"}, &Parser::comparison, &Parser::logic); }
-  Result<Value> comparison();
-  Result<Value> sum() { return left_assoc({"+", "-"}, &Parser::product, &Parser::arithmetic); }
-  Result<Value> product() { return left_assoc({"*", "/", "%"}, &Parser::unary, &Parser::arithmetic); }
-  Result<Value> unary();
-  Result<Value> parenthesized(size_t open_column);
-  Result<Value> atom();
+  Result<ExprValue> expr() { return left_assoc({"||"}, &Parser::conjunction, &Parser::logic); }
+  Result<ExprValue> conjunction() { return left_assoc({"&&"}, &Parser::comparison, &Parser::logic); }
+  Result<ExprValue> comparison();
+  Result<ExprValue> sum() { return left_assoc({"+", "-"}, &Parser::product, &Parser::arithmetic); }
+  Result<ExprValue> product() { return left_assoc({"*", "/", "%"}, &Parser::unary, &Parser::arithmetic); }
+  Result<ExprValue> unary();
+  Result<ExprValue> parenthesized(size_t open_column);
+  Result<ExprValue> atom();
 
-  Result<Value> left_assoc(Ops ops, Rule operand, Combine combine);
-  Result<Value> arithmetic(const Token& op, size_t rhs_column, const Value& lhs, const Value& rhs) const;
-  Result<Value> logic(const Token& op, size_t rhs_column, const Value& lhs, const Value& rhs) const;
+  Result<ExprValue> left_assoc(Ops ops, Rule operand, Combine combine);
+  Result<ExprValue> arithmetic(const Token& op, size_t rhs_column, const ExprValue& lhs, const ExprValue& rhs) const;
+  Result<ExprValue> logic(const Token& op, size_t rhs_column, const ExprValue& lhs, const ExprValue& rhs) const;
 
   const Token& peek() const { return tokens_[pos_]; }
   bool at_any(Ops ops) const;
@@ -170,7 +170,7 @@ Result<SymPred> Parser::assumption() {
   const Token first = peek();
   if (first.kind == Token::End)
     return error(first.column, "the assumption is empty; expected a comparison, e.g. 'input.0 % 4 == 0'");
-  Result<Value> v = expr();
+  Result<ExprValue> v = expr();
   if (!v) return v.error();
   if (peek().kind != Token::End)
     return error(peek().column, "unexpected '" + peek().text + "'; expected an operator or the end of the assumption");
@@ -180,59 +180,59 @@ Result<SymPred> Parser::assumption() {
 }
 
 // operand (op operand)*, folded left to right with combine.
-Result<Value> Parser::left_assoc(Ops ops, Rule operand, Combine combine) {
-  Result<Value> lhs = (this->*operand)();
+Result<ExprValue> Parser::left_assoc(Ops ops, Rule operand, Combine combine) {
+  Result<ExprValue> lhs = (this->*operand)();
   while (lhs && at_any(ops)) {
     const Token& op = tokens_[pos_++];
     const size_t rhs_column = peek().column;
-    Result<Value> rhs = (this->*operand)();
+    Result<ExprValue> rhs = (this->*operand)();
     if (!rhs) return rhs;
     lhs = (this->*combine)(op, rhs_column, *lhs, *rhs);
   }
   return lhs;
 }
 
-Result<Value> Parser::arithmetic(const Token& op, size_t rhs_column, const Value& lhs, const Value& rhs) const {
+Result<ExprValue> Parser::arithmetic(const Token& op, size_t rhs_column, const ExprValue& lhs, const ExprValue& rhs) const {
   const auto* a = std::get_if<SymDim>(&lhs);
   const auto* b = std::get_if<SymDim>(&rhs);
   if (!a || !b) return error(op.column, "'" + op.text + "' needs numbers on both sides");
-  if (op.text == "+") return Value(*a + *b);
-  if (op.text == "-") return Value(*a - *b);
-  if (op.text == "*") return Value(*a * *b);
+  if (op.text == "+") return ExprValue(*a + *b);
+  if (op.text == "-") return ExprValue(*a - *b);
+  if (op.text == "*") return ExprValue(*a * *b);
   // floor_div would quietly read a divisor ≤ 0 as a quotient of 0; a known one is a mistake.
   if (b->is_known() && b->known() <= 0)
     return error(rhs_column, "the divisor of '" + op.text + "' must be positive, not " + std::to_string(b->known()));
-  if (op.text == "/") return Value(floor_div(*a, *b));
-  return Value(*a - floor_div(*a, *b) * *b);  // '%': the remainder of floor division
+  if (op.text == "/") return ExprValue(floor_div(*a, *b));
+  return ExprValue(*a - floor_div(*a, *b) * *b);  // '%': the remainder of floor division
 }
 
-Result<Value> Parser::logic(const Token& op, size_t /*rhs_column*/, const Value& lhs, const Value& rhs) const {
+Result<ExprValue> Parser::logic(const Token& op, size_t /*rhs_column*/, const ExprValue& lhs, const ExprValue& rhs) const {
   const auto* a = std::get_if<SymPred>(&lhs);
   const auto* b = std::get_if<SymPred>(&rhs);
   if (!a || !b) return error(op.column, "'" + op.text + "' needs comparisons on both sides");
-  return Value(op.text == "&&" ? (*a && *b) : (*a || *b));
+  return ExprValue(op.text == "&&" ? (*a && *b) : (*a || *b));
 }
 
-Result<Value> Parser::comparison() {
+Result<ExprValue> Parser::comparison() {
   const Ops kComparisons = {"==", "!=", "<", "<=", ">", ">="};
-  Result<Value> lhs = sum();
+  Result<ExprValue> lhs = sum();
   if (!lhs || !at_any(kComparisons)) return lhs;
   const Token& op = tokens_[pos_++];
-  Result<Value> rhs = sum();
+  Result<ExprValue> rhs = sum();
   if (!rhs) return rhs;
   if (at_any(kComparisons)) return error(peek().column, "comparisons do not chain; join them with '&&'");
   const auto* a = std::get_if<SymDim>(&*lhs);
   const auto* b = std::get_if<SymDim>(&*rhs);
   if (!a || !b) return error(op.column, "'" + op.text + "' needs numbers on both sides");
-  if (op.text == "==") return Value(*a == *b);
-  if (op.text == "!=") return Value(*a != *b);
-  if (op.text == "<") return Value(*a < *b);
-  if (op.text == "<=") return Value(*a <= *b);
-  if (op.text == ">") return Value(*a > *b);
-  return Value(*a >= *b);
+  if (op.text == "==") return ExprValue(*a == *b);
+  if (op.text == "!=") return ExprValue(*a != *b);
+  if (op.text == "<") return ExprValue(*a < *b);
+  if (op.text == "<=") return ExprValue(*a <= *b);
+  if (op.text == ">") return ExprValue(*a > *b);
+  return ExprValue(*a >= *b);
 }
 
-Result<Value> Parser::unary() {
+Result<ExprValue> Parser::unary() {
   const Token& t = peek();
   if (!at_any({"-", "!", "("})) return atom();
   if (depth_ == kMaxNesting)
@@ -240,20 +240,20 @@ Result<Value> Parser::unary() {
   Nesting level(depth_);
   ++pos_;
   if (t.text == "(") return parenthesized(t.column);
-  Result<Value> operand = unary();
+  Result<ExprValue> operand = unary();
   if (!operand) return operand;
   if (t.text == "-") {
     const auto* x = std::get_if<SymDim>(&*operand);
     if (!x) return error(t.column, "'-' needs a number after it");
-    return Value(SymDim(int64_t{0}) - *x);
+    return ExprValue(SymDim(int64_t{0}) - *x);
   }
   const auto* p = std::get_if<SymPred>(&*operand);
   if (!p) return error(t.column, "'!' needs a comparison after it");
-  return Value(!*p);
+  return ExprValue(!*p);
 }
 
-Result<Value> Parser::parenthesized(size_t open_column) {
-  Result<Value> inner = expr();
+Result<ExprValue> Parser::parenthesized(size_t open_column) {
+  Result<ExprValue> inner = expr();
   if (!inner) return inner;
   if (!at_any({")"}))
     return error(peek().column,
@@ -262,17 +262,17 @@ Result<Value> Parser::parenthesized(size_t open_column) {
   return inner;
 }
 
-Result<Value> Parser::atom() {
+Result<ExprValue> Parser::atom() {
   const Token& t = peek();
   if (t.kind == Token::Int) {
     ++pos_;
-    return Value(SymDim(t.value));
+    return ExprValue(SymDim(t.value));
   }
   if (t.kind == Token::Name) {
     std::optional<SymDim> extent = lookup_(t.text);
     if (!extent) return error(t.column, "unknown size name '" + t.text + "'");
     ++pos_;
-    return Value(*extent);
+    return ExprValue(*extent);
   }
   return error(t.column, "expected a number, a name or '('" + found(t));
 }

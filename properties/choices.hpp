@@ -30,4 +30,11 @@ class Choices {
   size_t position_ = 0;
 };
 
+// 0, 1, -1, 2, -2, ...: the k-th simplest whole number (from the k-th choice, so that 0 is the
+// simplest).
+inline double zigzag(uint64_t k) {
+  const auto m = static_cast<double>((k + 1) / 2);
+  return k % 2 == 1 ? m : -m;
+}
+
 }  // namespace nnref::properties

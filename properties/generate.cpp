@@ -23,12 +23,6 @@ constexpr int kOpsPerStep = 8;          // ops tried before a step gives up
 constexpr int kTriesPerOp = 4;          // candidates of one op tried
 constexpr double kMaxMagnitude = 0x1p16;  // of any real value's exact value: far from float32's overflow
 
-// 0, 1, -1, 2, -2, ...: the k-th simplest integer offset, |offset| <= n / 2.
-double zigzag(uint64_t k) {
-  const auto m = static_cast<double>((k + 1) / 2);
-  return k % 2 == 1 ? m : -m;
-}
-
 double draw_value(Range r, Choices& c) {
   switch (r) {
     case Range::Any:

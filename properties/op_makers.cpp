@@ -74,12 +74,6 @@ std::vector<Operand> broadcast_pair(GenContext& ctx, Broadcast b, ElemKind kind,
   return {std::move(x), std::move(y)};
 }
 
-// 0, 1, -1, 2, -2, ...: the k-th simplest whole number.
-double zigzag(uint64_t k) {
-  const auto m = static_cast<double>((k + 1) / 2);
-  return k % 2 == 1 ? m : -m;
-}
-
 // x^k with a whole exponent k in [-3, 4] held by a constant (one element, or x's shape under Equal
 // broadcasting), as PyTorch exports x.pow(2): a base of any sign, which a negative k keeps away
 // from 0 (Range::NonZero) so that the exact value is finite.

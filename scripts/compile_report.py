@@ -36,7 +36,7 @@ def folder_of(output):
 
 
 def unit_name(output):
-    """'spec/CMakeFiles/nnref_spec.dir/generated/kernel_mp50_unary.cpp.o' -> 'spec/generated/kernel_mp50_unary.cpp'."""
+    """'spec/CMakeFiles/nnref_spec.dir/generated/op_unary.cpp.o' -> 'spec/generated/op_unary.cpp'."""
     folder, _, rest = output.partition("/CMakeFiles/")
     rest = rest.split(".dir/", 1)[-1]
     return folder + "/" + rest[:-len(".o")]

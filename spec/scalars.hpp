@@ -1,5 +1,5 @@
 // Every scalar the evaluator is instantiated in: X(ARG, scalar) for each. CMake reads this list
-// (cmake/ops.cmake) to generate one translation unit per op and scalar.
+// (cmake/ops.cmake) to instantiate each op's kernel in every scalar.
 #pragma once
 
 #include "spec/scalar.hpp"

@@ -1,8 +1,8 @@
 // The one list of all ops (LLVM's .def idea). X(attribute struct, file stem under spec/ops/).
 // From it come the IR's OpAttrs variant and name dispatch (semantics/op.hpp), the obligation
-// catalogue (semantics/catalogue.cpp) and, read by CMake, one translation unit per op and scalar
-// that instantiates its kernel (spec/CMakeLists.txt) and per op and dimension type that
-// instantiates its rule (spec/, checker/). Adding an op: docs/adding-an-op.md.
+// catalogue (semantics/catalogue.cpp) and, read by CMake, the translation units that instantiate
+// each op's rule over concrete extents and its kernel in every scalar (spec/CMakeLists.txt, one
+// per op) and its rule over size symbols (checker/CMakeLists.txt). Adding an op: docs/adding-an-op.md.
 #pragma once
 
 #include "spec/attrs/add_n.hpp"

@@ -1,0 +1,20 @@
+# nnref_targets_in(<out-var> <folder>...): the libraries and executables defined in the folders
+# (relative to the project's root) and their subfolders, for the compile-time settings of
+# cmake/pch.cmake and cmake/unity.cmake, which apply per folder.
+function(nnref_targets_in out)
+  list(TRANSFORM ARGN PREPEND ${PROJECT_SOURCE_DIR}/ OUTPUT_VARIABLE dirs)
+  set(result "")
+  while(dirs)
+    list(POP_FRONT dirs dir)
+    get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+    list(APPEND dirs ${subdirs})
+    get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+    foreach(target ${targets})
+      get_target_property(type ${target} TYPE)
+      if(type MATCHES "^(STATIC_LIBRARY|OBJECT_LIBRARY|EXECUTABLE)$")
+        list(APPEND result ${target})
+      endif()
+    endforeach()
+  endwhile()
+  set(${out} ${result} PARENT_SCOPE)
+endfunction()
