@@ -4,6 +4,7 @@
 
 #include "spec/axis_groups.hpp"
 #include "spec/index.hpp"
+#include "spec/matmul_batches.hpp"
 #include "spec/ops/op_list.hpp"
 #include "spec/rules/window.hpp"
 
@@ -46,8 +47,9 @@ void matmul(const Checked<MatMulAttrs>& op, const OpIO<float>& io, const Config&
   const bool ta = op.attrs().transpose_a, tb = op.attrs().transpose_b;
   const int64_t k = ta ? ra : ca;
   Tensor<float>& C = io.out(0);
-  for (int64_t b = 0; b < product(out.dims(), 0, r - 2); ++b) {
-    const int64_t a0 = b * ra * ca, b0 = b * rb * cb, c0 = b * m * n;
+  const MatMulBatches batches = matmul_batches(sa, sb, out);
+  for (int64_t b = 0; b < static_cast<int64_t>(batches.a.size()); ++b) {
+    const int64_t a0 = batches.a[b] * ra * ca, b0 = batches.b[b] * rb * cb, c0 = b * m * n;
     tiled_product(
         m, n, k, [&](int64_t i, int64_t l) { return A[a0 + (ta ? l * ca + i : i * ca + l)]; },
         [&](int64_t l, int64_t j) { return B[b0 + (tb ? j * cb + l : l * cb + j)]; }, [](int64_t) { return 0.0f; },

@@ -178,6 +178,9 @@ Maker make(const MatMulAttrs& proto, GenContext& ctx) {
   const int64_t k = a.transpose_a ? b[r - 2] : b[r - 1], n = ctx.c.between(1, ctx.o.max_extent);
   b[r - 2] = a.transpose_b ? n : k;
   b[r - 1] = a.transpose_b ? k : n;
+  // Now and then a batch axis that broadcasts: B's extent 1 against A's, or B's wider against A's 1.
+  for (size_t i = 0; i + 2 < r; ++i)
+    if (ctx.c.flip(4)) b[i] = b[i] == 1 ? ctx.c.between(1, ctx.o.max_extent) : 1;
   auto shape = Shape::make(b);
   if (!shape) return std::nullopt;
   Operand y = ctx.of_shape(*shape, ElemKind::Real);

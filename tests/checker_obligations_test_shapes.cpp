@@ -44,11 +44,12 @@ std::vector<Case> shape_binding_and_size_cases() {
       sym_op({1, 3}, BroadcastToAttrs{{1, 6}}, {{"input.0", 1, 100}}),
       sym_op({1, 3}, BroadcastToAttrs{{1, 6}}, {{"input.0", 1, 100}}, {"input.0 == 1 || input.0 == 6"}),
       {"op", 2, {{"input.0", 2}}});
-  // matmul of a [1, a.0, 3, 4] and b [1, 5, 4, 6]: batch axis 1 needs a.0 == 5.
+  // matmul of a [1, a.0, 3, 4] and b [1, 5, 4, 6]: batch axis 1 needs a.0 == 5 or a.0 == 1 (it
+  // broadcasts), so the smallest failing a.0 is 2.
   add(t, "shape.matmul.batch-mismatch", "batch axis a.0 against 5",
       two_inputs({1, 5, 3, 4}, {1, 5, 4, 6}, MatMulAttrs{}, {{"a.0", 1, 100}}),
-      two_inputs({1, 5, 3, 4}, {1, 5, 4, 6}, MatMulAttrs{}, {{"a.0", 1, 100}}, {"a.0 == 5"}),
-      {"op", 3, {{"a.0", 1}}});
+      two_inputs({1, 5, 3, 4}, {1, 5, 4, 6}, MatMulAttrs{}, {{"a.0", 1, 100}}, {"a.0 == 5 || a.0 == 1"}),
+      {"op", 3, {{"a.0", 2}}});
   // matmul of a [1, 3, a.1] and b [1, 5, 6]: the inner extents need a.1 == 5.
   add(t, "shape.matmul.inner-mismatch", "inner extent a.1 against 5",
       two_inputs({1, 3, 5}, {1, 5, 6}, MatMulAttrs{}, {{"a.1", 1, 100}}),

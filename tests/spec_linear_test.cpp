@@ -110,6 +110,20 @@ TEMPLATE_TEST_CASE("matmul over a batch axis", "[linear]", float, double, mp50) 
   check_values(d, {1, 3, 4, 8, 5, 7, 6, 8});
 }
 
+TEMPLATE_TEST_CASE("matmul batch axes broadcast as in binary operations (NNEF 1.0 §4.5.1)", "[linear]", float, double,
+                   mp50) {
+  using T = TestType;
+  // A [2, 1, 1, 2]: A0 = [1, 2], A1 = [3, 4] along axis 0. B [1, 3, 2, 1]: B0 = [5, 6]ᵀ, B1 = [7, 8]ᵀ,
+  // B2 = [1, 0]ᵀ along axis 1. C[i, j] = Ai·Bj: [17, 23, 1] and [39, 53, 3].
+  auto c = run<T>(MatMulAttrs{}, {tensor<T>(Shape::of({2, 1, 1, 2}), {1, 2, 3, 4}),
+                                  tensor<T>(Shape::of({1, 3, 2, 1}), {5, 6, 7, 8, 1, 0})})[0];
+  CHECK(c.shape() == Shape::of({2, 3, 1, 1}));
+  check_values(c, {17, 23, 1, 39, 53, 3});
+  // The shapes of the NNEF conformance report: [2, 1, 3, 4] times [1, 3, 2, 4] with transpose_b.
+  CHECK(out_shape(MatMulAttrs{false, true}, {Shape::of({2, 1, 3, 4}), Shape::of({1, 3, 2, 4})}) ==
+        Shape::of({2, 3, 3, 2}));
+}
+
 TEST_CASE("matmul obligations", "[linear]") {
   CHECK(failure(MatMulAttrs{}, {Shape::of({3}), Shape::of({3, 2})}).code == "shape.matmul.rank");
   CHECK(failure(MatMulAttrs{}, {Shape::of({2, 3}), Shape::of({1, 3, 2})}).code == "shape.matmul.rank-mismatch");

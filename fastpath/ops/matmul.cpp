@@ -1,7 +1,8 @@
-// matmul: for each batch, B' (B or Bᵀ) packed into panels in scratch the step owns, allocated here
-// for the target in use (fastpath/batched_product.hpp), A' (A, or Aᵀ copied by blocks into scratch
-// too) multiplied by the matrix product's blocked walk; packing split over threads by panels, the
-// product by rows. Each C element is one dot product of K terms started at 0, as the spec's.
+// matmul: for each batch (the batches of A and B it broadcasts from, spec/matmul_batches.hpp), B'
+// (B or Bᵀ) packed into panels in scratch the step owns, allocated here for the target in use
+// (fastpath/batched_product.hpp), A' (A, or Aᵀ copied by blocks into scratch too) multiplied by the
+// matrix product's blocked walk; packing split over threads by panels, the product by rows. Each C
+// element is one dot product of K terms started at 0, as the spec's.
 #include <hwy/aligned_allocator.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "fastpath/lower.hpp"
 #include "fastpath/threads.hpp"
 #include "fastpath/transpose_copy.hpp"
+#include "spec/matmul_batches.hpp"
 
 namespace nnref::fastpath {
 namespace {
@@ -30,7 +32,8 @@ hwy::AlignedFreeUniquePtr<float[]> zeroed(int64_t count) {
 Step lower_op(const Checked<MatMulAttrs>& op, const NodeLowering& node) {
   const Shape &out = op.outputs()[0], &sa = op.inputs()[0];
   const size_t r = out.rank();
-  const int64_t m = out[r - 2], n = out[r - 1], batches = product(out.dims(), 0, r - 2);
+  const int64_t m = out[r - 2], n = out[r - 1];
+  const MatMulBatches batches = matmul_batches(sa, op.inputs()[1], out);
   const bool ta = op.attrs().transpose_a, tb = op.attrs().transpose_b;
   const int64_t k = ta ? sa[r - 2] : sa[r - 1];
   // Panels for the target dispatch picks now, as pack_b's for linear (the product asserts it).
@@ -41,9 +44,9 @@ Step lower_op(const Checked<MatMulAttrs>& op, const NodeLowering& node) {
   if (ta) s->a = zeroed(m * k);
   return [=, a_slot = node.inputs[0], b_slot = node.inputs[1], c_slot = node.outputs[0]](const Frame& f) {
     const PackedView view{k, n, panel, s->packed.get(), s->zeros.get(), nullptr, nullptr, false};
-    for (int64_t b = 0; b < batches; ++b) {
-      const float* a = f.at<float>(a_slot) + b * m * k;
-      const float* bs = f.at<float>(b_slot) + b * k * n;
+    for (int64_t b = 0; b < static_cast<int64_t>(batches.a.size()); ++b) {
+      const float* a = f.at<float>(a_slot) + batches.a[b] * m * k;
+      const float* bs = f.at<float>(b_slot) + batches.b[b] * k * n;
       float* c = f.at<float>(c_slot) + b * m * n;
       f.pool->parallel_for(panels, 1, [&](int64_t p0, int64_t p1) { pack_panels(bs, k, n, tb, p0, p1, s->packed.get()); });
       if (ta) {  // A is [k, m]: A' [m, k] by blocks of its rows

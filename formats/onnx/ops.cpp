@@ -469,31 +469,24 @@ void gemm(Ctx& c) {
 }
 
 // MatMul with NumPy's rules: a 1-D operand gains an axis of 1 that the result loses again
-// (unsqueeze, matmul, squeeze: the same sums); operands of rank >= 2 with equal batch extents are
-// one matmul. Batch axes that broadcast (ranks or extents that differ, or extents the rules do not
-// give at the default extents) use the definition itself, C[..., i, j] = Σ_k A[..., i, k]·B[..., k,
-// j]: A with an axis after k, B with one before k, their product under NumPy broadcasting, summed
-// over k. It needs no extent at load time.
+// (unsqueeze, matmul, squeeze: the same sums); of two ranks, the lower gains leading axes of 1
+// (NumPy's alignment of batch axes); then one IR matmul, whose batch axes broadcast as NumPy's do
+// (an extent 1 repeats), a rule the checker proves for symbolic extents too.
 void matmul(Ctx& c) {
   const bool a1 = c.rank(0) == 1, b1 = c.rank(1) == 1;
   const size_t ra = a1 ? 2 : c.rank(0), rb = b1 ? 2 : c.rank(1);
   ValueRef a = c.data(0), b = c.data(1);
   if (a1) a = c.emit("a-row", UnsqueezeAttrs{{0}}, {a});
   if (b1) b = c.emit("b-column", UnsqueezeAttrs{{1}}, {b});
-  // Batch axes compared where both shapes are known (a 1-D operand has none).
-  const auto sa = c.known_shape(0), sb = c.known_shape(1);
-  const bool same_batch =
-      ra == rb && (ra == 2 || (sa && sb && std::equal(sa->begin(), sa->begin() + static_cast<ptrdiff_t>(ra - 2),
-                                                      sb->begin())));
+  const auto leading = [](size_t count) {
+    std::vector<int64_t> axes(count);
+    std::iota(axes.begin(), axes.end(), int64_t{0});
+    return UnsqueezeAttrs{axes};
+  };
+  if (ra < rb) a = c.emit("a-batch", leading(rb - ra), {a});
+  if (rb < ra) b = c.emit("b-batch", leading(ra - rb), {b});
   const bool squeezed = a1 || b1;
-  ValueRef y;
-  if (same_batch) {
-    y = c.emit(squeezed ? "product" : "", MatMulAttrs{}, {a, b});
-  } else {
-    const ValueRef terms = binary(c, "terms", BinaryOp::Mul, c.emit("a-terms", UnsqueezeAttrs{{-1}}, {a}),
-                                  c.emit("b-terms", UnsqueezeAttrs{{-3}}, {b}));
-    y = c.emit(squeezed ? "product" : "", ReduceAttrs{ReduceOp::Sum, {-2}, false}, {terms});
-  }
+  ValueRef y = c.emit(squeezed ? "product" : "", MatMulAttrs{}, {a, b});
   if (b1) y = c.emit(a1 ? "column" : "", SqueezeAttrs{{-1}}, {y});
   if (a1) y = c.emit("", SqueezeAttrs{{-2 + (b1 ? 1 : 0)}}, {y});
   c.set_output(0, y);

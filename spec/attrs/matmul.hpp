@@ -10,7 +10,7 @@
 namespace nnref {
 
 // A [..., m, k] (or [..., k, m] transposed) times B [..., k, n] (or [..., n, k] transposed);
-// rank ≥ 2, leading (batch) axes equal.
+// rank ≥ 2, equal ranks, the leading (batch) axes broadcast (an extent 1 repeats).
 struct MatMulAttrs {
   bool transpose_a = false;
   bool transpose_b = false;
@@ -21,11 +21,13 @@ inline constexpr ObligationSpec kMatMulRank{
     "rank(A) >= 2 && rank(B) >= 2", "An IR matmul of [3] and [3, 4]: error[shape.matmul.rank]."};
 inline constexpr ObligationSpec kMatMulRankMismatch{
     ObligationKind::Shape, "shape.matmul.rank-mismatch",
-    "The operands of matmul have the same rank (batch axes do not broadcast).", "rank(A) == rank(B)",
+    "The operands of matmul have the same rank (a batch axis broadcasts only from extent 1).", "rank(A) == rank(B)",
     "An IR matmul of [2, 3, 4] and [4, 5]: error[shape.matmul.rank-mismatch]."};
 inline constexpr ObligationSpec kMatMulBatchMismatch{
     ObligationKind::Shape, "shape.matmul.batch-mismatch",
-    "The leading (batch) axes of the matmul operands have equal extents.", "A_i == B_i, for every axis i < rank(A) - 2",
+    "The leading (batch) axes of the matmul operands broadcast: on each, equal extents, or one of them 1 (NNEF 1.0 "
+    "§4.5.1).",
+    "A_i == B_i || A_i == 1 || B_i == 1, for every axis i < rank(A) - 2",
     "An IR matmul of [2, 3, 4] and [5, 4, 6]: error[shape.matmul.batch-mismatch] (batch axis 0: 2 and 5)."};
 inline constexpr ObligationSpec kMatMulInnerMismatch{
     ObligationKind::Shape, "shape.matmul.inner-mismatch",

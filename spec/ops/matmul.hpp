@@ -8,7 +8,9 @@
 
 #include "spec/attrs/matmul.hpp"
 #include "spec/index.hpp"
+#include "spec/matmul_batches.hpp"
 #include "spec/op_rule.hpp"
+#include "spec/rules/broadcast.hpp"
 
 namespace nnref {
 
@@ -25,10 +27,10 @@ std::optional<ShapeOut<Dim>> shape_rule(const MatMulAttrs& a, const std::vector<
   const size_t r = A.size();
   Dims<Dim> out;
   for (size_t i = 0; i + 2 < r; ++i) {
-    sink.require(A[i] == B[i], kMatMulBatchMismatch,
+    sink.require(extents_combine(A[i], B[i]), kMatMulBatchMismatch,
                  shapes + ": batch axis " + std::to_string(i) + " has extents " + dim_str(A[i]) + " and " +
                      dim_str(B[i]));
-    out.push_back(A[i]);
+    out.push_back(combined_extent(A[i], B[i]));
   }
   // A' = [m, k] and B' = [k, n] after the optional transposes.
   const Dim& m = a.transpose_a ? A[r - 1] : A[r - 2];
@@ -44,7 +46,8 @@ std::optional<ShapeOut<Dim>> shape_rule(const MatMulAttrs& a, const std::vector<
   return ShapeOut<Dim>{{std::move(out)}, {}};
 }
 
-// C[b, i, j] = Σ_l A'[b, i, l]·B'[b, l, j], A' = A or Aᵀ, B' = B or Bᵀ on the last two axes.
+// C[b, i, j] = Σ_l A'[b_A, i, l]·B'[b_B, l, j], A' = A or Aᵀ, B' = B or Bᵀ on the last two axes,
+// b_A and b_B the batches of A and B that output batch b broadcasts from (spec/matmul_batches.hpp).
 template <Scalar T>
 void evaluate(const Checked<MatMulAttrs>& op, const OpIO<T>& io) {
   const Tensor<T>&A = io.in(0), &B = io.in(1);
@@ -54,15 +57,15 @@ void evaluate(const Checked<MatMulAttrs>& op, const OpIO<T>& io) {
   const int64_t ra = sa[r - 2], ca = sa[r - 1], rb = sb[r - 2], cb = sb[r - 1];
   const bool ta = op.attrs().transpose_a, tb = op.attrs().transpose_b;
   const int64_t k = ta ? ra : ca;
-  const int64_t batches = product(out.dims(), 0, r - 2);
+  const MatMulBatches batches = matmul_batches(sa, sb, out);
   // From A'[i, l] to A'[i, l + 1] and from B'[l, j] to B'[l + 1, j].
   const int64_t a_step = ta ? ca : 1, b_step = tb ? 1 : cb;
   Tensor<T>& C = io.out(0);
-  for (int64_t b = 0; b < batches; ++b)
+  for (int64_t b = 0; b < static_cast<int64_t>(batches.a.size()); ++b)
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
-        // A'[b, i, 0] and B'[b, 0, j].
-        const int64_t a0 = b * ra * ca + (ta ? i : i * ca), b0 = b * rb * cb + (tb ? j * cb : j);
+        // A'[b_A, i, 0] and B'[b_B, 0, j].
+        const int64_t a0 = batches.a[b] * ra * ca + (ta ? i : i * ca), b0 = batches.b[b] * rb * cb + (tb ? j * cb : j);
         const auto a_at = [&](int64_t l) -> const T& { return A[a0 + l * a_step]; };
         const auto b_at = [&](int64_t l) -> const T& { return B[b0 + l * b_step]; };
         C[(b * m + i) * n + j] = dot_of<T>(k, a_at, b_at);
