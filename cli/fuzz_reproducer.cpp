@@ -77,12 +77,6 @@ std::string reproduce_script(const RuntimeFiles& files, const Subject& subject, 
 
 }  // namespace
 
-int op_node_count(const Graph& g) {
-  return static_cast<int>(std::count_if(g.nodes.begin(), g.nodes.end(), [](const Node& n) {
-    return !std::holds_alternative<InputAttrs>(n.op) && !std::holds_alternative<ConstAttrs>(n.op);
-  }));
-}
-
 Status write_reproducer(const fs::path& dir, const FailureOrigin& origin, const properties::GeneratedModel& failing,
                         const std::vector<Subject>& subjects, const std::string& nnref_binary, int64_t max_memory) {
   const int nodes = op_node_count(failing.model.graph);

@@ -23,8 +23,7 @@ struct FailureOrigin {
   properties::GenOptions options;
 };
 
-// Op nodes of a graph (inputs and constants not counted), as GenOptions::max_nodes counts them.
-int op_node_count(const Graph& g);
+using properties::op_node_count;  // properties/generate.hpp
 
 // Writes the folder `dir` (which exists) for `failing`, judged again by `subjects` on the model as
 // written to its file (so that the verdict is the one reproduce.sh gives). The model and the input

@@ -97,6 +97,9 @@ OpCost cost(const Checked<SelectAttrs>& op, const Config& c) { return per_output
 OpCost cost(const Checked<CompareAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<LogicalAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<CastAttrs>& op, const Config& c) { return per_output(op, c); }
+// Integer arithmetic on the vector unit's integer lanes: one step per output element, division too
+// (an integer divide has no special-function unit to go through).
+OpCost cost(const Checked<IntegerBinaryAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<SizesAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<GatherAttrs>& op, const Config& c) { return per_output(op, c); }
 // roi_resample: 2^M weighted terms per output element. The pools' cells have sizes that depend on

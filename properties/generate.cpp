@@ -392,6 +392,12 @@ std::vector<std::string> generated_composite_names() {
   return names;
 }
 
+int op_node_count(const Graph& g) {
+  return static_cast<int>(std::count_if(g.nodes.begin(), g.nodes.end(), [](const Node& n) {
+    return !std::holds_alternative<InputAttrs>(n.op) && !std::holds_alternative<ConstAttrs>(n.op);
+  }));
+}
+
 Result<GeneratedModel> generate(Choices& choices, const GenOptions& options) {
   const std::vector<std::string> known = generated_op_names();
   if (auto s = check_options(options, known); !s) return std::move(s).error();

@@ -37,6 +37,9 @@ std::vector<std::string> generated_op_names();
 // drawn among the ops when --ops is empty or allows every op of one; --ops may also name one.
 std::vector<std::string> generated_composite_names();
 
+// Op nodes of a graph (inputs and constants not counted), as GenOptions::max_nodes counts them.
+int op_node_count(const Graph& g);
+
 // An error only for options that admit no model (an unknown op name, max_nodes < 1...).
 Result<GeneratedModel> generate(Choices& choices, const GenOptions& options);
 

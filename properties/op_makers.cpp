@@ -480,6 +480,19 @@ Maker make(const CastAttrs& proto, GenContext& ctx) {
   return unary_candidate(a, ctx.operand(a.from, 0, ctx.max_rank()));
 }
 
+// Integer arithmetic: an integer operand and a partner that broadcasts against it, a new leaf drawn
+// in [0, 7); the divisor of div, mod and fmod is a whole number of either sign, never 0 (a zero
+// divisor gives an unknown result, which the generator would reject), filling its leaf.
+Maker make(const IntegerBinaryAttrs& proto, GenContext& ctx) {
+  IntegerBinaryAttrs a = proto;
+  a.broadcast = ctx.broadcast_mode();
+  Operand x = ctx.operand(ElemKind::Integer, 0, ctx.max_rank());
+  Operand y = ctx.leaf(ctx.broadcast_partner(ctx.shape(x), a.broadcast), ElemKind::Integer, Range::Any, 7);
+  if (a.op == IntegerOp::Div || a.op == IntegerOp::Mod || a.op == IntegerOp::Fmod)
+    y.leaf.fill = zigzag(ctx.c.below(6) + 1);  // 1, −1, 2, −2, 3, −3 (zigzag(0) = 0 is left out)
+  return Candidate{a, {std::move(x), std::move(y)}, {}, {}};
+}
+
 Maker make(const PadAttrs& proto, GenContext& ctx) {
   static constexpr PadBorder kBorders[] = {PadBorder::Constant, PadBorder::Reflect, PadBorder::Replicate,
                                            PadBorder::ReflectEven};

@@ -23,12 +23,13 @@ GeneratedModel shrink(const GeneratedModel& failing, const GenOptions& options,
                       const std::function<bool(const GeneratedModel&)>& fails, int max_attempts) {
   GeneratedModel best = failing;
   int attempts = 0;
-  // Whether the edited choices still fail; if so they become the best.
+  // Whether the edited choices still fail with no more op nodes (an edit of the choices may build
+  // a larger model: never kept); if so they become the best.
   auto keep_if_fails = [&](std::vector<uint64_t> edited) {
     if (attempts >= max_attempts || edited == best.choices) return false;
     ++attempts;
     auto g = rebuild(std::move(edited), options);
-    if (!g || !fails(*g)) return false;
+    if (!g || op_node_count(g->model.graph) > op_node_count(best.model.graph) || !fails(*g)) return false;
     best = std::move(*g);
     return true;
   };

@@ -295,6 +295,11 @@ std::vector<Case<CastAttrs>> cases(const CastAttrs&) {
   return out;
 }
 
+// Integer operands 0, 1, 2 and unknown in turn: a zero divisor and an unknown operand in every op.
+std::vector<Case<IntegerBinaryAttrs>> cases(const IntegerBinaryAttrs& a) {
+  return {{a, {{{4}, ElemKind::Integer, 3}, {{3, 1}, ElemKind::Integer, 3}}}};
+}
+
 std::vector<Case<PadAttrs>> cases(const PadAttrs&) {
   std::vector<Case<PadAttrs>> out;
   for (PadBorder b : {PadBorder::Constant, PadBorder::Reflect, PadBorder::Replicate, PadBorder::ReflectEven})

@@ -42,6 +42,7 @@ template <class IO> void fields(IO& io, SliceAttrs& a) { io.inputs(); io.ints(a.
 template <class IO> void fields(IO& io, GatherAttrs& a) { io.inputs(); io.integer(a.axis); }
 template <class IO> void fields(IO& io, RoiAttrs& a) { io.inputs(); io.choice(a.op); io.ints(a.output_size); io.choice(a.method); }
 template <class IO> void fields(IO& io, CastAttrs& a) { io.inputs(); io.choice(a.from); io.choice(a.to); }
+template <class IO> void fields(IO& io, IntegerBinaryAttrs& a) { io.inputs(); io.choice(a.broadcast); }
 template <class IO> void fields(IO& io, PadAttrs& a) { io.inputs(); io.pairs(a.padding); io.choice(a.border); io.real(a.value); }
 template <class IO> void fields(IO& io, SqueezeAttrs& a) { io.inputs(); io.ints(a.axes); io.choice(a.kind); }
 template <class IO> void fields(IO& io, UnsqueezeAttrs& a) { io.inputs(); io.ints(a.axes); io.choice(a.kind); }

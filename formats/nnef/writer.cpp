@@ -463,6 +463,9 @@ class Emitter {
     result(n, "reshape(" + value(n.inputs[0]) + ", shape = " + list(a.dims) + ")");
   }
   void node(const Node& n, const SizesAttrs&) { unexpressible(kFormat, n, "NNEF 1.0 has no sizes computed from extents"); }
+  void node(const Node& n, const IntegerBinaryAttrs& a) {
+    unexpressible(kFormat, n, "NNEF 1.0 has no " + op_name(a) + " (its arithmetic takes scalar tensors, not integer ones)");
+  }
   // flatten keeps the first `axis` extents (reshape's 0 copies one) and collapses the rest (-1).
   void node(const Node& n, const FlattenAttrs& a) {
     std::vector<int64_t> dims(static_cast<size_t>(a.axis), 0);

@@ -9,6 +9,7 @@
 
 #include "formats/onnx/importer.hpp"
 #include "semantics/memory.hpp"
+#include "spec/truth.hpp"
 
 namespace nnref::onnx_format {
 
@@ -23,7 +24,7 @@ constexpr bool is_one_of = (std::is_same_v<A, B> || ...);
 template <class A>
 constexpr bool kFoldable = is_one_of<A, UnaryAttrs, ReshapeAttrs, FlattenAttrs, TransposeAttrs, ConcatAttrs, SliceAttrs,
                                      SqueezeAttrs, UnsqueezeAttrs, GatherAttrs, BroadcastToAttrs, CastAttrs,
-                                     CompareAttrs, LogicalAttrs, ArgReduceAttrs>;
+                                     CompareAttrs, LogicalAttrs, ArgReduceAttrs, IntegerBinaryAttrs>;
 
 bool exact_op(const OpAttrs& op) {
   return std::visit(
@@ -182,6 +183,11 @@ std::optional<ExactTensor> Importer::fold(const OpAttrs& op, const std::vector<V
           for (const auto& v : values) io.inputs.push_back(&v);
           io.outputs.push_back(&out);
           run_kernel(checked.value(), io);
+          // An integer the kernel leaves unknown (integer_binary's zero divisor) is no constant: the
+          // node is emitted, and gives the same unknown when it runs.
+          if (const auto* z = std::get_if<Tensor<int64_t>>(&out);
+              z && std::find(z->data().begin(), z->data().end(), kUnknownInteger) != z->data().end())
+            return std::nullopt;
           return to_exact(out, real_dtype);
         }
       },

@@ -60,6 +60,8 @@ constexpr std::optional<IntegerOp> integer_op(BinaryOp op) {
     case BinaryOp::Sub: return IntegerOp::Sub;
     case BinaryOp::Mul: return IntegerOp::Mul;
     case BinaryOp::Div: return IntegerOp::Div;
+    case BinaryOp::Min: return IntegerOp::Min;
+    case BinaryOp::Max: return IntegerOp::Max;
     default: return std::nullopt;
   }
 }
@@ -81,11 +83,14 @@ void mod(Ctx& c) {
 
 // Max, Min, Sum with any number of inputs: a chain of binary ops under the NumPy rule, exact
 // because max, min and real addition are associative and commutative. Sum of equal shapes: add_n.
+// Of two or more integer tensors: integer arithmetic (typed_ops.cpp).
 void variadic(Ctx& c, BinaryOp op) {
   if (c.opset() < 6 && c.has_attr("consumed_inputs"))
     c.refuse("onnx.attribute-unsupported", "consumed_inputs (before opset 6) is not supported");
   const size_t n = c.input_count();
   if (n == 0) c.refuse("onnx.input-missing", "at least one input is required");
+  if (n >= 2 && c.kind(0) == ElemKind::Integer)  // integers: integer_binary (Sum, Min, Max of integers)
+    return n == 2 ? integer_binary(c, *integer_op(op)) : integer_chain(c, *integer_op(op));
   std::vector<ValueRef> in;
   for (size_t k = 0; k < n; ++k) in.push_back(c.data(k));
   ValueRef acc = in[0];

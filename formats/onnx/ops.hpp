@@ -35,9 +35,10 @@ void and_op(NodeCtx& c);
 void or_op(NodeCtx& c);
 void xor_op(NodeCtx& c);
 void where_op(NodeCtx& c);
-// Integer arithmetic of constants (spec/integer_arith.hpp), evaluated when the model is read;
-// Neg (abs false) and Abs.
+// Integer arithmetic (spec/integer_arith.hpp): of constants evaluated when the model is read, of
+// terms a size program, of run-time values the IR op integer_binary; Neg (abs false) and Abs.
 void integer_binary(NodeCtx& c, IntegerOp op);
+void integer_chain(NodeCtx& c, IntegerOp op);  // Sum, Min, Max of three or more integer tensors
 void integer_negation(NodeCtx& c, bool abs);
 // Gather whose indices are an integer value of the graph, along `axis`.
 void gather_computed(NodeCtx& c, int64_t axis);

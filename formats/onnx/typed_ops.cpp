@@ -169,10 +169,6 @@ void where(Ctx& c) {
 
 // ---- integer arithmetic ----
 
-const char* kComputedIntegers =
-    "integer arithmetic on values the graph computes is not supported yet: nnref computes integers from constants "
-    "and from extents (Shape), when it reads the model";
-
 // a ∘ b as a term: a number where both are (ONNX's arithmetic, spec/integer_arith.hpp), else a
 // size program. A divisor that is a number must be at least 1 there.
 std::vector<int64_t> term_of(Ctx& c, IntegerOp op, const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
@@ -199,9 +195,7 @@ std::vector<int64_t> term_of(Ctx& c, IntegerOp op, const std::vector<int64_t>& a
 
 // Integer arithmetic where an operand is computed from symbolic extents: terms, element by
 // element under NumPy broadcasting.
-void term_arithmetic(Ctx& c, IntegerOp op) {
-  const SizesPtr a = c.terms(0), b = c.terms(1);
-  if (!a || !b) c.refuse("onnx.type-unsupported", kComputedIntegers);
+void term_arithmetic(Ctx& c, IntegerOp op, const SizesPtr& a, const SizesPtr& b) {
   auto shape = Checked<BinaryAttrs>::check(BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight}, {a->shape, b->shape});
   if (!shape) c.refuse(shape.error().code, shape.error().message);
   const Shape& s = shape.value().outputs()[0];
@@ -219,15 +213,45 @@ void term_arithmetic(Ctx& c, IntegerOp op) {
   c.set_output_sizes(0, std::move(out));
 }
 
+// a ∘ b of integer values the graph computes at run time: IR integer_binary under NumPy broadcasting.
+ValueRef computed(Ctx& c, const std::string& suffix, IntegerOp op, ValueRef a, ValueRef b) {
+  return c.emit(suffix, IntegerBinaryAttrs{op, Broadcast::NumpyRight}, {a, b});
+}
+
+// The ONNX type of the operands of run-time integer arithmetic (those whose type is known; INT64
+// where none is), refused where ONNX's result can differ from integer_binary's: + − × wrap at the
+// type's width and nnref's at 64 bits, and a signed type's minimum divided by −1 overflows it. Div
+// of unsigned types, Mod, Min and Max never leave the type's range.
+int32_t run_time_type(Ctx& c, IntegerOp op) {
+  int32_t t = onnx::TensorProto::INT64;
+  for (size_t k = 0; k < c.input_count(); ++k)
+    if (c.type(k) != 0) t = c.type(k);
+  const bool wraps = op == IntegerOp::Add || op == IntegerOp::Sub || op == IntegerOp::Mul ||
+                     (op == IntegerOp::Div && integer_range(t).first < 0);
+  if (t != onnx::TensorProto::INT64 && wraps)
+    c.refuse("onnx.type-unsupported", "integer arithmetic on " + type_name(t) +
+                                          " values the graph computes wraps at that type's width, and nnref computes "
+                                          "in int64 (it reads this op on int64 values)");
+  return t;
+}
+
 // Integer Add, Sub, Mul, Div, Mod, Min, Max (spec/integer_arith.hpp: wrap-around, truncating
-// division, Mod's sign) under NumPy broadcasting, of constants: evaluated when the model is read.
+// division, Mod's sign) under NumPy broadcasting: of constants, evaluated when the model is read;
+// of terms (an operand computed from symbolic extents, the other a term or a constant), a size
+// program; of values the graph computes at run time, the IR op integer_binary.
 void integer_arithmetic(Ctx& c, IntegerOp op) {
   for (size_t k = 0; k < 2; ++k)
     if (c.kind(k) != ElemKind::Integer)
       c.refuse("onnx.type-unsupported", "input " + std::to_string(k) + " is not an integer tensor, and input " +
                                             std::to_string(1 - k) + " is: ONNX computes on operands of one type");
   const ExactTensor *a = c.exact(0), *b = c.exact(1);
-  if (a == nullptr || b == nullptr) return term_arithmetic(c, op);
+  if (a == nullptr || b == nullptr) {
+    const SizesPtr ta = c.terms(0), tb = c.terms(1);
+    if (ta && tb) return term_arithmetic(c, op, ta, tb);
+    const int32_t type = run_time_type(c, op);
+    const ValueRef z = computed(c, "", op, c.operand(0, ElemKind::Integer), c.operand(1, ElemKind::Integer));
+    return c.set_output(0, z, ElemKind::Integer, type);
+  }
   auto shape = Checked<BinaryAttrs>::check(BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight},
                                            {a->tensor.shape, b->tensor.shape});
   if (!shape) c.refuse(shape.error().code, shape.error().message);
@@ -249,12 +273,20 @@ void integer_arithmetic(Ctx& c, IntegerOp op) {
   c.set_output_constant(0, integer_tensor(s, std::move(z)));
 }
 
-// Integer Neg and Abs of a constant (wrapping: -INT64_MIN is INT64_MIN, as two's complement).
+// Integer Neg and Abs (wrapping: -INT64_MIN is INT64_MIN, as two's complement): of a constant,
+// evaluated when the model is read; of terms, 0 − x and max(x, 0 − x) as size programs; of a value
+// the graph computes, the same two formulas as integer_binary nodes.
 void integer_sign(Ctx& c, bool abs) {
   const ExactTensor* a = c.exact(0);
   if (a == nullptr) {
     const SizesPtr t = c.terms(0);
-    if (!t) c.refuse("onnx.type-unsupported", kComputedIntegers);
+    if (!t) {
+      const int32_t type = run_time_type(c, IntegerOp::Sub);
+      const ValueRef x = c.operand(0, ElemKind::Integer);
+      const ValueRef zero = c.literal("zero", HostTensor{DType::I64, Shape(), {0.0}});
+      const ValueRef negated = computed(c, abs ? "negated" : "", IntegerOp::Sub, zero, x);
+      return c.set_output(0, abs ? computed(c, "", IntegerOp::Max, x, negated) : negated, ElemKind::Integer, type);
+    }
     SizeTerms out{t->shape, {}};
     const std::vector<int64_t> zero{size_code::kConstant, 0};
     for (const auto& e : t->elements) {
@@ -271,6 +303,17 @@ void integer_sign(Ctx& c, bool abs) {
 }  // namespace
 
 void integer_binary(NodeCtx& c, IntegerOp op) { integer_arithmetic(c, op); }
+
+// Sum, Min, Max of three or more integer tensors: integer_binary left to right under NumPy
+// broadcasting (exact: + wraps modulo 2^64, which is associative and commutative, as min and max are).
+void integer_chain(NodeCtx& c, IntegerOp op) {
+  const size_t n = c.input_count();
+  const int32_t type = run_time_type(c, op);
+  ValueRef acc = c.operand(0, ElemKind::Integer);
+  for (size_t k = 1; k < n; ++k)
+    acc = computed(c, k + 1 == n ? "" : std::to_string(k), op, acc, c.operand(k, ElemKind::Integer));
+  c.set_output(0, acc, ElemKind::Integer, type);
+}
 void integer_negation(NodeCtx& c, bool abs) { integer_sign(c, abs); }
 
 void arg_max(NodeCtx& c) { arg_reduce(c, ArgReduceOp::Max); }

@@ -320,6 +320,16 @@ class Emitter {
                                                         {BinaryOp::Max, "Max"}};
     result(n, ops.at(a.op), {aligned(n, 0, a.broadcast), aligned(n, 1, a.broadcast)});
   }
+  // On int64 tensors ONNX's Add, Sub, Mul wrap, its Div truncates, Mod takes the divisor's sign
+  // (fmod 0) or the dividend's (fmod 1): integer_binary's formulas (spec/integer_arith.hpp). A zero
+  // divisor has no value in either.
+  void node(const Node& n, const IntegerBinaryAttrs& a) {
+    static const std::map<IntegerOp, const char*> ops = {
+        {IntegerOp::Add, "Add"}, {IntegerOp::Sub, "Sub"}, {IntegerOp::Mul, "Mul"}, {IntegerOp::Div, "Div"},
+        {IntegerOp::Mod, "Mod"}, {IntegerOp::Fmod, "Mod"}, {IntegerOp::Min, "Min"}, {IntegerOp::Max, "Max"}};
+    onnx::NodeProto& p = result(n, ops.at(a.op), {aligned(n, 0, a.broadcast), aligned(n, 1, a.broadcast)});
+    if (a.op == IntegerOp::Fmod) attr(p, "fmod", int64_t{1});
+  }
   // add_n is Σ x_i: ONNX's Sum (of one tensor, Identity). The reader reads a Sum of several as
   // additions left to right, the order in which add_n's oracle sums.
   void node(const Node& n, const AddNAttrs&) {

@@ -21,6 +21,7 @@
 #include "spec/attrs/flatten.hpp"
 #include "spec/attrs/gather.hpp"
 #include "spec/attrs/input.hpp"
+#include "spec/attrs/integer_binary.hpp"
 #include "spec/attrs/layer_norm.hpp"
 #include "spec/attrs/linear.hpp"
 #include "spec/attrs/logical.hpp"
@@ -79,6 +80,7 @@
   X(GatherAttrs, gather)               \
   X(RoiAttrs, roi)                     \
   X(CastAttrs, cast)                   \
+  X(IntegerBinaryAttrs, integer_binary) \
   X(PadAttrs, pad)                     \
   X(SqueezeAttrs, squeeze)             \
   X(UnsqueezeAttrs, unsqueeze)
