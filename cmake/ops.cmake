@@ -3,10 +3,11 @@
 #
 # nnref_op_list(<out-var>): "Attrs;stem;Attrs;stem;..." in list order.
 # nnref_scalar_list(<out-var>): "float;double;mp50;Interval;Envelope".
-# nnref_generate_op_units(<out-var> <prefix> <body>): writes one .cpp per op into the build tree,
-#   with @ATTRS@ and @STEM@ replaced in <body>, and returns their paths.
-# nnref_generate_instance_units(<out-var> <prefix> <header> <instances>): the same, for explicit
-#   instantiations built by nnref_rule_instance and nnref_kernel_instances, below.
+# nnref_generate_op_units(<out-var> <prefix> <body> [ONLY <stem>...]): writes one .cpp per op (or
+#   per op named after ONLY) into the build tree, with @ATTRS@ and @STEM@ replaced in <body>, and
+#   returns their paths.
+# nnref_generate_instance_units(<out-var> <prefix> <header> <instances> [ONLY <stem>...]): the
+#   same, for explicit instantiations built by nnref_rule_instance and nnref_kernel_instances, below.
 
 function(nnref_op_list out)
   # Read whole: each entry's line ends in a backslash, which file(STRINGS) would take as an escape.
@@ -45,6 +46,7 @@ function(nnref_write_unit path text)
 endfunction()
 
 function(nnref_generate_op_units out prefix body)
+  cmake_parse_arguments(PARSE_ARGV 3 ARG "" "" "ONLY")
   nnref_op_list(ops)
   set(paths "")
   list(LENGTH ops n)
@@ -53,6 +55,9 @@ function(nnref_generate_op_units out prefix body)
     math(EXPR j "${i} + 1")
     list(GET ops ${i} ATTRS)
     list(GET ops ${j} STEM)
+    if(ARG_ONLY AND NOT STEM IN_LIST ARG_ONLY)
+      continue()
+    endif()
     string(REPLACE "@ATTRS@" "${ATTRS}" text "${body}")
     string(REPLACE "@STEM@" "${STEM}" text "${text}")
     set(path ${CMAKE_CURRENT_BINARY_DIR}/generated/${prefix}_${STEM}.cpp)
@@ -89,6 +94,6 @@ function(nnref_generate_instance_units out prefix header instances)
 #include \"spec/ops/@STEM@.hpp\"
 namespace nnref {
 ${instances}}  // namespace nnref
-")
+" ${ARGN})
   set(${out} ${units} PARENT_SCOPE)
 endfunction()

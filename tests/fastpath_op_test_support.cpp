@@ -2,6 +2,13 @@
 // rather than in each test that includes the header.
 #include "fastpath_op_test_support.hpp"
 
+#include <hwy/aligned_allocator.h>
+
+#include <cstring>
+
+#include "fastpath/memory_plan.hpp"
+#include "fastpath/threads.hpp"
+
 namespace nnref::test {
 
 std::vector<Value<float>> run_fast_checked(const CheckedOp& op, const std::vector<Value<double>>& ins,

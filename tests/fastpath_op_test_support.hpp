@@ -5,16 +5,12 @@
 #pragma once
 
 #include <catch2/catch.hpp>
-#include <hwy/aligned_allocator.h>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "fastpath/gemm.hpp"
 #include "fastpath/lower.hpp"
-#include "fastpath/memory_plan.hpp"
-#include "fastpath/threads.hpp"
 #include "fastpath_test_support.hpp"
 #include "op_test_support.hpp"
 
