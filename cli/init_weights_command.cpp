@@ -107,11 +107,13 @@ int init_weights_command(const InitWeightsOptions& o, std::ostream& out, std::os
   auto info = shapes_reporting(*model, 0, err, exit);  // no evaluation: its memory is not at stake
   if (!info) return exit;
 
-  // Each parameter by the name the model's format gives it; constants come from the model.
+  // Each parameter by the name the model's format gives it; constants, and parameters the graph
+  // computes from them, come from the model.
   std::vector<Param> params;
   for (const Node& node : model->graph.nodes) {
     if (std::holds_alternative<ConstAttrs>(node.op)) continue;
     for (const auto& p : info->nodes[static_cast<size_t>(node.id)].params) {
+      if (node.param_value(p.role)) continue;
       auto key = model->param_keys.find({node.name, p.role});
       params.push_back({key != model->param_keys.end() ? key->second : node.name + "." + p.role, p.shape, &node, p.role});
     }

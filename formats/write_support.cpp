@@ -35,6 +35,14 @@ void unexpressible(std::string_view format, const Node& node, const std::string&
   throw Unexpressible{std::move(d)};
 }
 
+void require_stored_params(std::string_view format, const Graph& g, const Node& node) {
+  if (node.param_values.empty()) return;
+  const ParamValue& p = node.param_values.front();
+  unexpressible(format, node, "its parameter '" + p.role + "' is computed in the graph (by '" +
+                                  g.nodes[static_cast<size_t>(p.value.node)].name + "'), and " + std::string(format) +
+                                  " holds parameters as stored tensors only");
+}
+
 int64_t tensor_axis(int64_t axis, size_t rank, size_t batch_axes) {
   return axis < 0 ? axis + static_cast<int64_t>(rank) : axis + static_cast<int64_t>(batch_axes);
 }

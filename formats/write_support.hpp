@@ -31,6 +31,9 @@ struct Unexpressible {
   Diagnostic d;
 };
 [[noreturn]] void unexpressible(std::string_view format, const Node& node, const std::string& why);
+// For a format that writes parameters as tensors only (NNEF, NNL): refuses a node whose parameter
+// the graph computes (Node::param_values).
+void require_stored_params(std::string_view format, const Graph& g, const Node& node);
 
 // The tensor axis an axis attribute names, counted from 0 (negative axes count from the end;
 // batch_axes: the leading axes the attribute does not count, spec/rules/axes.hpp).

@@ -11,6 +11,7 @@
 
 #include "semantics/payload.hpp"
 #include "spec/op_rule.hpp"
+#include "spec/value.hpp"
 
 namespace nnref {
 
@@ -37,8 +38,16 @@ inline constexpr ObligationSpec kBindUnused{
     "A weights directory holding fc3.weight.npy for a model without a layer fc3: warning[bind.unused] parameter "
     "fc3.weight (.../fc3.weight.npy) is not used by any layer."};
 
+inline constexpr ObligationSpec kBindComputed{
+    ObligationKind::Binding, "bind.computed",
+    "A parameter the graph computes (instead of reading it from the weights) is a real value computed from constants "
+    "alone, bound to a parameter the op has and not also given by the weights.",
+    "the value's ancestors hold no Input node, its kind is real, and the op has the parameter",
+    "An ONNX Conv whose W is the Mul of an initializer and a graph input: the reader refuses it "
+    "(onnx.input-not-constant); an IR graph binding it so: error[bind.computed]."};
+
 inline std::vector<const ObligationSpec*> binding_obligations() {
-  return {&kBindMissing, &kBindDtype, &kBindShape, &kBindUnused};
+  return {&kBindMissing, &kBindDtype, &kBindShape, &kBindUnused, &kBindComputed};
 }
 
 // The extent as a number when the reading knows it: always concretely, symbolically once fixed.
@@ -68,6 +77,19 @@ std::string layout_hint(const std::vector<int64_t>& actual, const Dims<Dim>& nee
   return "; another weight layout? it holds the layer's extents in another order";
 }
 
+// The extents a parameter has against those the layer needs (kBindShape, with `what` as the message).
+template <class Dim>
+void require_same_dims(const Dims<Dim>& needed, const Dims<Dim>& actual, const std::string& what,
+                       ObligationSink<Dim>& sink) {
+  if (actual.size() != needed.size()) {
+    sink.require(false, kBindShape, what);
+    return;
+  }
+  PredOf<Dim> same = true;
+  for (size_t i = 0; i < actual.size(); ++i) same = same && (needed[i] == actual[i]);
+  sink.require(same, kBindShape, what);
+}
+
 // `pname` is the parameter's name in the model's terms; `lookalike`, when not empty, an entry of
 // the weights that no layer uses and whose name looks like pname (the missing error suggests it).
 template <class Dim>
@@ -84,15 +106,23 @@ void require_binding(const ParamShape<Dim>& p, const ParamEntry* e, const std::s
                "parameter " + pname + " (" + e->source + ") has dtype " + dtype_name(e->tensor.dtype) +
                    "; parameters must be float16, float32 or float64");
   const auto& actual = e->tensor.shape.dims();
-  const std::string what = "parameter " + pname + " (" + e->source + ") has shape " + e->tensor.shape.str() +
-                           ", but the layer needs " + dims_str(p.dims) + layout_hint(actual, p.dims);
-  if (actual.size() != p.dims.size()) {
-    sink.require(false, kBindShape, what);
-    return;
-  }
-  PredOf<Dim> same = true;
-  for (size_t i = 0; i < actual.size(); ++i) same = same && (p.dims[i] == Dim(actual[i]));
-  sink.require(same, kBindShape, what);
+  require_same_dims(p.dims, Dims<Dim>(actual.begin(), actual.end()),
+                    "parameter " + pname + " (" + e->source + ") has shape " + e->tensor.shape.str() +
+                        ", but the layer needs " + dims_str(p.dims) + layout_hint(actual, p.dims),
+                    sink);
+}
+
+// A parameter bound to a value the graph computes (Node::param_values): of `kind`, with extents
+// `actual`, computed from constants alone when `from_constants`.
+template <class Dim>
+void require_computed_binding(const ParamShape<Dim>& p, const Dims<Dim>& actual, ElemKind kind, bool from_constants,
+                              const std::string& pname, const std::string& producer, ObligationSink<Dim>& sink) {
+  const std::string what = "parameter " + pname + " is computed by '" + producer + "'";
+  sink.require(from_constants, kBindComputed, what + ", which reads a graph input: a parameter is computed from "
+                                                    "constants alone");
+  sink.require(kind == ElemKind::Real, kBindComputed, what + " as " + elem_kind_name(kind) + " data, not reals");
+  require_same_dims(p.dims, actual, what + " with shape " + dims_str(actual) + ", but the layer needs " + dims_str(p.dims),
+                    sink);
 }
 
 }  // namespace nnref

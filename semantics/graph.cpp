@@ -14,6 +14,12 @@ int64_t Graph::add(std::string name, OpAttrs op, std::vector<ValueRef> inputs, S
   return id;
 }
 
+const ValueRef* Node::param_value(const std::string& role) const {
+  for (const ParamValue& p : param_values)
+    if (p.role == role) return &p.value;
+  return nullptr;
+}
+
 const Node* Graph::find(const std::string& name) const {
   for (const auto& n : nodes)
     if (n.name == name) return &n;

@@ -19,6 +19,14 @@ struct ValueRef {
   bool operator==(const ValueRef&) const = default;
 };
 
+// A parameter the graph computes from constants alone (an ONNX weight written as the Mul of two
+// initializers, or DequantizeLinear of one): the node's parameter `role` is that value instead of
+// a payload entry, evaluated in the plan's scalar when the plan is made (semantics/plan.cpp).
+struct ParamValue {
+  std::string role;
+  ValueRef value;
+};
+
 struct Node {
   int64_t id = 0;
   std::string name;  // unique; the key of its parameters in the Payload
@@ -28,6 +36,10 @@ struct Node {
   // The output shapes the source declares, where its format declares them (per output; nullopt
   // or a shorter list where it does not). A declared shape the rule disagrees with is an error.
   std::vector<std::optional<std::vector<int64_t>>> declared;
+  std::vector<ParamValue> param_values = {};
+
+  // The value bound to parameter `role`, or nullptr when the payload holds it.
+  const ValueRef* param_value(const std::string& role) const;
 };
 
 struct GraphOutput {

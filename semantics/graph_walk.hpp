@@ -13,6 +13,7 @@
 // only is assumed by the checker from then on, so later counterexamples respect it.)
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <string>
@@ -70,8 +71,12 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
   WalkResult<Dim> w;
   ObligationSink<Dim>& sink = reading.sink();
   std::optional<SpareEntries> spare;  // built at the first missing parameter: most walks have none
+  std::vector<bool> from_constants;   // per node: no Input among it and its ancestors
   for (const Node& node : g.nodes) {
     reading.at(&node);
+    from_constants.push_back(!std::holds_alternative<InputAttrs>(node.op) &&
+                             std::all_of(node.inputs.begin(), node.inputs.end(),
+                                         [&](const ValueRef& r) { return from_constants[static_cast<size_t>(r.node)]; }));
     w.kinds.push_back(op_signature(node.op).result);
     // A node that reads a failed one is not checked.
     int64_t root = -1;
@@ -118,8 +123,27 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
       // What failed so far is the rule's (or the declared shapes'); what fails from here on is a
       // binding, which leaves the outputs the rule computed as they are.
       rule_failed = reading.node_failed();
+      for (const ParamValue& v : node.param_values) {
+        const bool known = std::any_of(out->params.begin(), out->params.end(),
+                                       [&](const auto& p) { return p.role == v.role; });
+        sink.require(known, kBindComputed,
+                     "a value is bound to parameter '" + v.role + "', which " + op_name(node.op) + " does not have");
+        sink.require(!payload || !payload->find(node.name, v.role), kBindComputed,
+                     "parameter " + param_name(names, node.name, v.role) +
+                         " is both computed in the graph and given by the weights");
+      }
+      for (const auto& p : out->params)
+        if (const ValueRef* v = node.param_value(p.role)) {
+          const auto& producer = w.shapes[static_cast<size_t>(v->node)];
+          if (producer && static_cast<size_t>(v->output) < producer->outputs.size())
+            require_computed_binding(p, producer->outputs[static_cast<size_t>(v->output)],
+                                     w.kinds[static_cast<size_t>(v->node)], from_constants[static_cast<size_t>(v->node)],
+                                     param_name(names, node.name, p.role), g.nodes[static_cast<size_t>(v->node)].name,
+                                     sink);
+        }
       if (payload != nullptr)
         for (const auto& p : out->params) {
+          if (node.param_value(p.role)) continue;
           const ParamEntry* e = payload->find(node.name, p.role);
           if (e) w.used.insert({node.name, p.role});
           const std::string name = param_name(names, node.name, p.role);

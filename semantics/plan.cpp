@@ -5,6 +5,7 @@
 #include "semantics/node_rule.hpp"
 #include "semantics/wellformed.hpp"
 #include "spec/real.hpp"
+#include "spec/value.hpp"
 
 namespace nnref {
 
@@ -38,6 +39,43 @@ Tensor<T> param_to_scalar(const ParamEntry& e) {
     t[i] = real_value<T>(Real(e.tensor.values[k], e.decimals[k]));
   }
   return t;
+}
+
+// The parameters the graph computes from constants (Node::param_values), evaluated now in T by the
+// ops' own kernels, so that every engine receives them as it receives the payload's. check_graph
+// has proved that each is a real value computed from constants alone. A node's outputs are held
+// until its last reader here, as the run holds them.
+template <Scalar T>
+void bind_computed_params(Plan<T>& plan) {
+  const Graph& g = *plan.graph;
+  std::vector<int64_t> readers(g.nodes.size(), 0);  // > 0: needed, and by how many
+  for (size_t id = g.nodes.size(); id-- > 0;) {
+    for (const ParamValue& p : g.nodes[id].param_values) ++readers[static_cast<size_t>(p.value.node)];
+    if (readers[id] > 0)
+      for (const ValueRef& r : g.nodes[id].inputs) ++readers[static_cast<size_t>(r.node)];
+  }
+  std::vector<std::vector<Value<T>>> values(g.nodes.size());
+  const auto read = [&](const ValueRef& r) { return &values[static_cast<size_t>(r.node)][static_cast<size_t>(r.output)]; };
+  const auto done = [&](const ValueRef& r) {
+    if (--readers[static_cast<size_t>(r.node)] == 0) values[static_cast<size_t>(r.node)].clear();
+  };
+  for (size_t id = 0; id < g.nodes.size(); ++id) {
+    PlannedNode<T>& p = plan.nodes[id];
+    const std::vector<ParamInfo>& infos = params_of(p.op);
+    for (size_t k = 0; k < infos.size(); ++k)
+      if (const ValueRef* v = p.node->param_value(infos[k].role)) {
+        p.params[k] = std::get<Tensor<T>>(*read(*v));
+        done(*v);
+      }
+    if (readers[id] == 0) continue;
+    for (const Shape& s : outputs_of(p.op)) values[id].push_back(zeros<T>(kind_of(p.op), s));
+    OpIO<T> io;
+    for (const ValueRef& r : p.node->inputs) io.inputs.push_back(read(r));
+    for (const auto& param : p.params) io.params.push_back(param ? &*param : nullptr);
+    for (auto& v : values[id]) io.outputs.push_back(&v);
+    std::visit([&](const auto& o) { run_kernel(o, io); }, p.op);
+    for (const ValueRef& r : p.node->inputs) done(r);
+  }
 }
 
 }  // namespace
@@ -85,6 +123,7 @@ Result<Plan<T>> make_plan(const Graph& g, const Payload& payload, const PlanOpti
     }
     plan.nodes.push_back(std::move(p));
   }
+  bind_computed_params(plan);
   return plan;
 }
 

@@ -97,6 +97,15 @@ std::vector<Diagnostic> check_structure(const Graph& g) {
              "input refers to node " + std::to_string(r.node) +
                  ", which is not an earlier node (nodes must be in topological order)",
              &node);
+    std::set<std::string> roles;
+    for (const ParamValue& p : node.param_values) {
+      if (!earlier(p.value, i))
+        fail(kTopology,
+             "parameter '" + p.role + "' refers to node " + std::to_string(p.value.node) +
+                 ", which is not an earlier node (nodes must be in topological order)",
+             &node);
+      if (!roles.insert(p.role).second) fail(kTopology, "parameter '" + p.role + "' is bound to two values", &node);
+    }
   }
   if (g.outputs.empty()) fail(kNoOutputs, "the graph has no outputs", nullptr);
   for (const auto& o : g.outputs)

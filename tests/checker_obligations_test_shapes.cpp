@@ -244,6 +244,22 @@ std::vector<Case> shape_binding_and_size_cases() {
         return m;
       },
       linear(LinearAttrs{3}, true, true), {"fc", 2});
+  // fc's weight bound to a value of the graph (Node::param_values): the input itself, or a constant.
+  {
+    const auto computed = [](bool from_input) {
+      return [from_input] {
+        Model m;
+        const int64_t x = m.input("input", {1, 2}, 1);
+        const int64_t w = m.op("w", ConstAttrs{{2, 3}}, {}, 2);
+        m.param("w", "value", {2, 3});
+        const int64_t fc = m.op("fc", LinearAttrs{3, WeightLayout::InOut, false}, {x}, 3);
+        m.g.nodes[static_cast<size_t>(fc)].param_values.push_back({"weight", {from_input ? x : w, 0}});
+        m.out(fc);
+        return m;
+      };
+    };
+    add(t, "bind.computed", "fc's weight bound to the graph input", computed(true), computed(false), {"fc", 3});
+  }
   // A weights entry no node has: a warning, located at the entry's file.
   add(t, "bind.unused", "weights for a node ghost",
       [] {

@@ -296,3 +296,79 @@ TEST_CASE("root causes: the nodes that depend on a failed node are skipped, and 
   CHECK(c.diagnostics[1].node == "other");
   CHECK(c.diagnostics[1].loc.line == 5);
 }
+
+// x [1, 2] → fc, whose weight the graph computes: w = w0 · k from two constants (an ONNX weight
+// written as a Mul of initializers), bound by Node::param_values instead of the payload.
+struct ComputedWeight {
+  Graph g;
+  Payload p;
+  int64_t x, w0, k, w, fc;
+  explicit ComputedWeight(std::vector<int64_t> w0_dims = {2, 3}) {
+    x = g.add("x", InputAttrs{{1, 2}}, {}, at(1));
+    w0 = g.add("w0", ConstAttrs{w0_dims}, {}, at(2));
+    k = g.add("k", ConstAttrs{{1}}, {}, at(3));
+    w = g.add("w", BinaryAttrs{BinaryOp::Mul, Broadcast::NumpyRight}, {{w0, 0}, {k, 0}}, at(4));
+    fc = g.add("fc", LinearAttrs{3, WeightLayout::InOut, false}, {{x, 0}}, at(5));
+    g.nodes[static_cast<size_t>(fc)].param_values.push_back({"weight", {w, 0}});
+    g.outputs.push_back({"fc", {fc, 0}});
+    p.set("w0", "value", {host(std::move(w0_dims), {0.1, 0.2, 0.3, 0.4, 0.5, 0.6}, DType::F64), "w0.npy"});
+    p.set("k", "value", {host({1}, {3}, DType::F64), "k.npy"});
+  }
+};
+
+TEST_CASE("computed parameters: a weight the graph computes from constants, in the run's scalar") {
+  ComputedWeight m;
+  REQUIRE(bindings(m.g, m.p).empty());
+  // y = x · (3 w0) with x = [1, 2]: y_j = 3 w0[0][j] + 6 w0[1][j], each product rounded in double.
+  auto d = evaluate<double>(m.g, m.p, {host({1, 2}, {1, 2})}, {});
+  REQUIRE(d.ok());
+  for (int j = 0; j < 3; ++j) {
+    const double w_0 = 0.1 * (j + 1) * 3, w_1 = (0.4 + 0.1 * j) * 3;
+    CHECK(d->at(0)[j] == Approx(w_0 + 2 * w_1).epsilon(1e-15));
+  }
+  // In mp50 the weight is the exact product of the doubles 0.1 and 3, not its double 0.30000000000000004.
+  auto q = evaluate<mp50>(m.g, m.p, {host({1, 2}, {1, 0})}, {});
+  REQUIRE(q.ok());
+  CHECK(q->at(0)[0] == mp50(0.1) * 3);
+  CHECK(q->at(0)[0] != mp50(0.1 * 3));
+}
+
+TEST_CASE("computed parameters: a wrong shape, a graph input, an unknown role and a double binding are named") {
+  SECTION("misshapen") {
+    ComputedWeight m({3, 2});
+    auto d = bindings(m.g, m.p);
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].code == "bind.shape-mismatch");
+    CHECK(d[0].loc.line == 5);
+    INFO(d[0].message);
+    CHECK(d[0].message.find("parameter fc/weight is computed by 'w' with shape [3, 2], but the layer needs [2, 3]") !=
+          std::string::npos);
+  }
+  SECTION("from a graph input") {
+    ComputedWeight m;
+    m.g.nodes[static_cast<size_t>(m.fc)].param_values[0].value = {m.x, 0};
+    auto d = bindings(m.g, m.p);
+    REQUIRE_FALSE(d.empty());
+    bool named = false;
+    for (const auto& e : d)
+      named = named || (e.code == "bind.computed" && e.message.find("computed by 'x', which reads a graph input") !=
+                                                         std::string::npos);
+    CHECK(named);
+  }
+  SECTION("a role the op does not have") {
+    ComputedWeight m;
+    m.g.nodes[static_cast<size_t>(m.fc)].param_values[0].role = "gamma";
+    auto d = bindings(m.g, m.p);
+    REQUIRE_FALSE(d.empty());
+    CHECK(d[0].code == "bind.computed");
+    CHECK(d[0].message.find("a value is bound to parameter 'gamma', which linear does not have") != std::string::npos);
+  }
+  SECTION("computed and in the weights") {
+    ComputedWeight m;
+    m.p.set("fc", "weight", {host({2, 3}, {1, 2, 3, 4, 5, 6}), "fc.weight.npy"});
+    auto d = bindings(m.g, m.p);
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].code == "bind.computed");
+    CHECK(d[0].message.find("is both computed in the graph and given by the weights") != std::string::npos);
+  }
+}

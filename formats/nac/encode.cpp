@@ -61,7 +61,12 @@ class Encoder {
     auto info = infer_shapes(m_.graph);
     if (!info) fail(info.error().code, "the model's shapes: " + info.error().message);
     info_ = std::move(*info);
-    for (const Node& n : m_.graph.nodes) node(n);
+    for (const Node& n : m_.graph.nodes) {
+      if (!n.param_values.empty())
+        fail("nac.write.weights", "node '" + n.name + "': its parameter '" + n.param_values.front().role +
+                                      "' is computed in the graph, and NAC loads parameters from its weights only");
+      node(n);
+    }
     output();
     p_.header.num_outputs = static_cast<uint16_t>(m_.graph.outputs.size());
     p_.header.quant = o_.quant;

@@ -121,6 +121,7 @@ class Emitter {
         names_[static_cast<size_t>(n.id)].push_back(it != output_names_.end() ? it->second
                                                                                 : fresh(identifier_for(n.name)));
       }
+      convert::require_stored_params(kFormat, g_, n);
       std::visit([&](const auto& a) { node(n, a); }, n.op);
     }
     for (const GraphOutput& o : g_.outputs) {

@@ -127,6 +127,7 @@ class Printer {
   NnlFiles run(const std::string& model_name) {
     // Inputs first: their preprocessing constants may come anywhere before them.
     for (int64_t id : g_.input_ids()) input_layer(g_.nodes[static_cast<size_t>(id)]);
+    for (const Node& n : g_.nodes) convert::require_stored_params(kFormat, g_, n);
     for (const Node& n : g_.nodes)
       if (owner_[static_cast<size_t>(n.id)] < 0) std::visit([&](const auto& a) { layer(n, a); }, n.op);
     for (Layer& L : layers_) connect(L);

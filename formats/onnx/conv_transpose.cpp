@@ -33,15 +33,15 @@ std::vector<int64_t> per_axis(NodeCtx& c, const std::string& name, size_t spatia
 // SAME_UPPER and SAME_LOWER without output_shape take X = x·s; NOTSET takes pads and puts
 // output_padding after (q = pads_end − output_padding); VALID has no padding.
 void conv_transpose(NodeCtx& c) {
-  const HostTensor& w = c.require_constant(1, "the weight W");
-  if (w.shape.rank() < 3) c.refuse("onnx.attribute-value", "the weight W must have rank at least 3");
-  const size_t sr = w.shape.rank() - 2;
+  const std::vector<int64_t> w = weight_shape(c);
+  if (w.size() < 3) c.refuse("onnx.attribute-value", "the weight W must have rank at least 3");
+  const size_t sr = w.size() - 2;
   DeconvAttrs a;
   a.groups = c.attr_int("group", 1);
   if (a.groups < 1 || a.groups > kAttributeBound) c.refuse("onnx.attribute-value", "group must be between 1 and 2^31");
-  a.out_channels = w.shape.dims()[1] * a.groups;
+  a.out_channels = w[1] * a.groups;
   a.kernel = c.attr_ints("kernel_shape");
-  if (a.kernel.empty()) a.kernel.assign(w.shape.dims().begin() + 2, w.shape.dims().end());
+  if (a.kernel.empty()) a.kernel.assign(w.begin() + 2, w.end());
   a.stride = per_axis(c, "strides", sr, 1);
   a.dilation = per_axis(c, "dilations", sr, 1);
   const std::vector<int64_t> output_padding = per_axis(c, "output_padding", sr, 0);

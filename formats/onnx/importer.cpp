@@ -261,6 +261,18 @@ void NodeCtx::param_tensor(int64_t id, const std::string& role, HostTensor t, co
 }
 
 void NodeCtx::param(int64_t id, const std::string& role, size_t k) {
+  if (has_input(k) && !constant(k) && kind(k) == ElemKind::Real) {
+    const ValueRef v = data(k);
+    if (!im_.from_constants(v))
+      refuse("onnx.input-not-constant", role + " (input " + std::to_string(k) + ", " +
+                                            in_quotes(n_.input(static_cast<int>(k))) +
+                                            ") depends on a graph input: a parameter is an initializer, a constant, "
+                                            "or computed from them alone");
+    Node& node = im_.m_.graph.nodes[static_cast<size_t>(id)];
+    node.param_values.push_back({role, v});
+    im_.m_.param_keys[{node.name, role}] = n_.input(static_cast<int>(k));
+    return;
+  }
   const HostTensor& t = require_constant(k, role);
   if (!dtype_is_float(t.dtype)) refuse("onnx.type-unsupported", role + " must be a float tensor");
   param_tensor(id, role, t, n_.input(static_cast<int>(k)));
@@ -360,6 +372,19 @@ int64_t Importer::add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef
   const int64_t id = m_.graph.add(unique_name(name), std::move(op), std::move(inputs), loc);
   shapes_.push_back(std::move(outs));
   return id;
+}
+
+bool Importer::from_constants(const ValueRef& r) const {
+  std::vector<int64_t> todo{r.node};
+  std::set<int64_t> seen;
+  while (!todo.empty()) {
+    const Node& n = m_.graph.nodes[static_cast<size_t>(todo.back())];
+    todo.pop_back();
+    if (!seen.insert(n.id).second) continue;
+    if (std::holds_alternative<InputAttrs>(n.op)) return false;
+    for (const ValueRef& in : n.inputs) todo.push_back(in.node);
+  }
+  return true;
 }
 
 std::optional<KnownShape> Importer::shape_of(const ValueRef& r) const {

@@ -127,7 +127,9 @@ class NodeCtx {
   // from constants alone is evaluated here instead, and the result is a constant.
   ValueRef emit(const std::string& suffix, OpAttrs op, std::vector<ValueRef> inputs);
   int64_t emit_node(const std::string& suffix, OpAttrs op, std::vector<ValueRef> inputs);
-  // A parameter of node `id` taken from constant input k (its ONNX name in messages).
+  // A parameter of node `id` taken from input k (its ONNX name in messages): a constant, or a real
+  // value computed from constants alone, which the node then reads as a computed parameter
+  // (Node::param_values).
   void param(int64_t id, const std::string& role, size_t k);
   void param_tensor(int64_t id, const std::string& role, HostTensor t, const std::string& key);
   // A constant operand made by the translation itself.
@@ -184,6 +186,8 @@ class Importer {
   ValueRef materialise_sizes(const SizeTerms& t, const std::string& name);
   // The shape of a value at the default extents, when the rules give one.
   std::optional<KnownShape> shape_of(const ValueRef& r) const;
+  // No graph input among the IR nodes r is computed from: r is a constant of every run.
+  bool from_constants(const ValueRef& r) const;
   int64_t add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef> inputs, const SourceLoc& loc);
   std::string unique_name(const std::string& base);
 

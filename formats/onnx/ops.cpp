@@ -224,6 +224,11 @@ void dropout(Ctx& c) {
 
 }  // namespace
 
+std::vector<int64_t> weight_shape(NodeCtx& c) {
+  if (!c.has_input(1)) c.refuse("onnx.input-missing", "the weight W (input 1) is required");
+  return c.shape(1);
+}
+
 std::vector<std::pair<int64_t, int64_t>> pads_of(NodeCtx& c, size_t spatial) {
   const std::vector<int64_t> pads = c.attr_ints("pads");
   if (pads.empty()) return {};
@@ -247,13 +252,13 @@ PadMode auto_pad(Ctx& c) {
 }
 
 void conv(Ctx& c) {
-  const HostTensor& w = c.require_constant(1, "the weight W");
-  if (w.shape.rank() < 3) c.refuse("onnx.attribute-value", "the weight W must have rank at least 3");
-  const size_t spatial = w.shape.rank() - 2;
+  const std::vector<int64_t> w = weight_shape(c);
+  if (w.size() < 3) c.refuse("onnx.attribute-value", "the weight W must have rank at least 3");
+  const size_t spatial = w.size() - 2;
   ConvAttrs a;
-  a.out_channels = w.shape.dims()[0];
+  a.out_channels = w[0];
   a.kernel = c.attr_ints("kernel_shape");
-  if (a.kernel.empty()) a.kernel.assign(w.shape.dims().begin() + 2, w.shape.dims().end());
+  if (a.kernel.empty()) a.kernel.assign(w.begin() + 2, w.end());
   a.stride = c.attr_ints("strides");
   a.dilation = c.attr_ints("dilations");
   a.pad_mode = auto_pad(c);
@@ -343,8 +348,8 @@ void layer_norm(Ctx& c) {
   if (c.has_input(2)) {
     c.param(id, "offset", 2);
   } else {
-    HostTensor zeros = c.require_constant(1, "the scale");
-    std::fill(zeros.values.begin(), zeros.values.end(), 0.0);
+    const Shape shape = Shape::make(c.shape(1)).value();  // the scale's, computed or not
+    HostTensor zeros{DType::F32, shape, std::vector<double>(static_cast<size_t>(shape.count()), 0.0)};
     c.param_tensor(id, "offset", std::move(zeros), c.name() + "/zero-offset");
   }
   c.set_output(0, {id, 0});

@@ -16,6 +16,9 @@ using OpHandler = void (*)(NodeCtx&);
 // A node's `pads` attribute as (begin, end) per spatial axis (empty when absent); refused unless it
 // has 2·spatial entries.
 std::vector<std::pair<int64_t, int64_t>> pads_of(NodeCtx& c, size_t spatial);
+// The shape of Conv's and ConvTranspose's weight W (input 1): a constant, or a value computed from
+// constants, which NodeCtx::param binds.
+std::vector<int64_t> weight_shape(NodeCtx& c);
 
 // ConvTranspose (conv_transpose.cpp).
 void conv_transpose(NodeCtx& c);

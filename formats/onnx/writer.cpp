@@ -175,10 +175,19 @@ class Emitter {
     t->set_raw_data(raw);
     return t->name();
   }
-  std::string param(const Node& n, const std::string& role, const std::vector<int64_t>& dims) {
+  // Parameter `role` of n as an input: the payload's tensor as an initializer of extents `dims`
+  // (its own when empty), or the value the graph computes it as (Node::param_values).
+  std::string param(const Node& n, const std::string& role, const std::vector<int64_t>& dims = {}) {
+    if (const ValueRef* v = n.param_value(role)) {
+      const std::vector<int64_t>& computed = info_.nodes[static_cast<size_t>(v->node)].outputs[static_cast<size_t>(v->output)].dims();
+      if (!dims.empty() && computed != dims)
+        unexpressible(kFormat, n, "its parameter '" + role + "' is computed with shape " + Shape::make(computed).value().str() +
+                                      ", and ONNX reads it here as " + Shape::make(dims).value().str());
+      return value(*v);
+    }
     const ParamEntry* e = m_.payload.find(n.name, role);
     if (!e) unexpressible(kFormat, n, "its parameter '" + role + "' has no value (the model was loaded without weights)");
-    return tensor(n.name + "/" + role, e->tensor, dims);
+    return tensor(n.name + "/" + role, e->tensor, dims.empty() ? e->tensor.shape.dims() : dims);
   }
   std::string filled(const Node& n, const std::string& what, double v, const std::vector<int64_t>& dims) {
     const int64_t count = checked_element_count(dims);
@@ -355,9 +364,7 @@ class Emitter {
   }
 
   void node(const Node& n, const LinearAttrs& a) {
-    const ParamEntry* w = m_.payload.find(n.name, "weight");
-    if (!w) unexpressible(kFormat, n, "its weight is not loaded");
-    std::vector<std::string> ins{in(n, 0), tensor(n.name + "/weight", w->tensor, w->tensor.shape.dims())};
+    std::vector<std::string> ins{in(n, 0), param(n, "weight")};
     if (a.has_bias) ins.push_back(param(n, "bias", {a.units}));
     onnx::NodeProto& p = result(n, "Gemm", ins);
     if (a.layout == WeightLayout::OutIn) attr(p, "transB", int64_t{1});
@@ -404,9 +411,7 @@ class Emitter {
   }
 
   void node(const Node& n, const ConvAttrs& a) {
-    const ParamEntry* w = m_.payload.find(n.name, "weight");
-    if (!w) unexpressible(kFormat, n, "its weight is not loaded");
-    std::vector<std::string> ins{in(n, 0), tensor(n.name + "/weight", w->tensor, w->tensor.shape.dims())};
+    std::vector<std::string> ins{in(n, 0), param(n, "weight")};
     if (a.has_bias) ins.push_back(param(n, "bias", {a.out_channels}));
     onnx::NodeProto& p = windowed(n, a, "Conv", ins);
     attr(p, "dilations", convert::or_ones(a.dilation, a.kernel.size()));
@@ -416,8 +421,6 @@ class Emitter {
   // ConvTranspose's output is s·(x − 1) + output_padding + fd − pads_begin − pads_end: the IR's
   // padding (p, q) is pads (p, q), or (p, 0) with output_padding −q when q is negative.
   void node(const Node& n, const DeconvAttrs& a) {
-    const ParamEntry* w = m_.payload.find(n.name, "weight");
-    if (!w) unexpressible(kFormat, n, "its weight is not loaded");
     std::vector<std::pair<int64_t, int64_t>> pads = a.padding;
     if (pads.empty()) pads.assign(a.kernel.size(), {0, 0});
     std::vector<int64_t> output_padding;
@@ -426,7 +429,7 @@ class Emitter {
       output_padding.push_back(e < 0 ? -e : 0);
       e = std::max<int64_t>(e, 0);
     }
-    std::vector<std::string> ins{in(n, 0), tensor(n.name + "/weight", w->tensor, w->tensor.shape.dims())};
+    std::vector<std::string> ins{in(n, 0), param(n, "weight")};
     if (a.has_bias) ins.push_back(param(n, "bias", {a.out_channels}));
     onnx::NodeProto& p = result(n, "ConvTranspose", ins);
     attr(p, "kernel_shape", a.kernel);
