@@ -213,30 +213,37 @@ void term_arithmetic(Ctx& c, IntegerOp op, const SizesPtr& a, const SizesPtr& b)
   c.set_output_sizes(0, std::move(out));
 }
 
-// a ∘ b of integer values the graph computes at run time: IR integer_binary under NumPy broadcasting.
-ValueRef computed(Ctx& c, const std::string& suffix, IntegerOp op, ValueRef a, ValueRef b) {
-  return c.emit(suffix, IntegerBinaryAttrs{op, Broadcast::NumpyRight}, {a, b});
+// The IR integer type of an ONNX integer type: its width and signedness, to which integer
+// arithmetic wraps its results as ONNX Runtime's C++ arithmetic on the type does. INT64 is the
+// default: the reader holds no other integer type (uint64 is refused where it is read).
+IntegerType ir_integer_type(int32_t t) {
+  switch (t) {
+    case onnx::TensorProto::INT8: return {IntegerWidth::Bits8, true};
+    case onnx::TensorProto::INT16: return {IntegerWidth::Bits16, true};
+    case onnx::TensorProto::INT32: return {IntegerWidth::Bits32, true};
+    case onnx::TensorProto::UINT8: return {IntegerWidth::Bits8, false};
+    case onnx::TensorProto::UINT16: return {IntegerWidth::Bits16, false};
+    case onnx::TensorProto::UINT32: return {IntegerWidth::Bits32, false};
+    default: return {};
+  }
 }
 
-// The ONNX type of the operands of run-time integer arithmetic (those whose type is known; INT64
-// where none is), refused where ONNX's result can differ from integer_binary's: + − × wrap at the
-// type's width and nnref's at 64 bits, and a signed type's minimum divided by −1 overflows it. Div
-// of unsigned types, Mod, Min and Max never leave the type's range.
-int32_t run_time_type(Ctx& c, IntegerOp op) {
+// The ONNX type of the operands of integer arithmetic: those whose type is known, INT64 where none is.
+int32_t operand_type(Ctx& c) {
   int32_t t = onnx::TensorProto::INT64;
   for (size_t k = 0; k < c.input_count(); ++k)
     if (c.type(k) != 0) t = c.type(k);
-  const bool wraps = op == IntegerOp::Add || op == IntegerOp::Sub || op == IntegerOp::Mul ||
-                     (op == IntegerOp::Div && integer_range(t).first < 0);
-  if (t != onnx::TensorProto::INT64 && wraps)
-    c.refuse("onnx.type-unsupported", "integer arithmetic on " + type_name(t) +
-                                          " values the graph computes wraps at that type's width, and nnref computes "
-                                          "in int64 (it reads this op on int64 values)");
   return t;
 }
 
+// a ∘ b of integer values the graph computes at run time: IR integer_binary under NumPy
+// broadcasting, its result wrapped to the operands' type.
+ValueRef computed(Ctx& c, const std::string& suffix, IntegerOp op, IntegerType type, ValueRef a, ValueRef b) {
+  return c.emit(suffix, IntegerBinaryAttrs{op, Broadcast::NumpyRight, type}, {a, b});
+}
+
 // Integer Add, Sub, Mul, Div, Mod, Min, Max (spec/integer_arith.hpp: wrap-around, truncating
-// division, Mod's sign) under NumPy broadcasting: of constants, evaluated when the model is read;
+// division, Mod's sign; the result wrapped to the operands' type) under NumPy broadcasting: of constants, evaluated when the model is read;
 // of terms (an operand computed from symbolic extents, the other a term or a constant), a size
 // program; of values the graph computes at run time, the IR op integer_binary.
 void integer_arithmetic(Ctx& c, IntegerOp op) {
@@ -248,8 +255,9 @@ void integer_arithmetic(Ctx& c, IntegerOp op) {
   if (a == nullptr || b == nullptr) {
     const SizesPtr ta = c.terms(0), tb = c.terms(1);
     if (ta && tb) return term_arithmetic(c, op, ta, tb);
-    const int32_t type = run_time_type(c, op);
-    const ValueRef z = computed(c, "", op, c.operand(0, ElemKind::Integer), c.operand(1, ElemKind::Integer));
+    const int32_t type = operand_type(c);
+    const ValueRef z =
+        computed(c, "", op, ir_integer_type(type), c.operand(0, ElemKind::Integer), c.operand(1, ElemKind::Integer));
     return c.set_output(0, z, ElemKind::Integer, type);
   }
   auto shape = Checked<BinaryAttrs>::check(BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight},
@@ -260,20 +268,22 @@ void integer_arithmetic(Ctx& c, IntegerOp op) {
   std::copy(a->ints.begin(), a->ints.end(), x.data().begin());
   std::copy(b->ints.begin(), b->ints.end(), y.data().begin());
   std::vector<int64_t> z(static_cast<size_t>(s.count()));
+  const IntegerType type = ir_integer_type(operand_type(c));
   bool undefined = false;
   broadcast_map(
       s, Broadcast::NumpyRight,
       [&](int64_t i, int64_t u, int64_t v) {
         const std::optional<int64_t> r = integer_value(op, u, v);
         undefined = undefined || !r;
-        z[static_cast<size_t>(i)] = r.value_or(0);
+        z[static_cast<size_t>(i)] = wrapped(type, r.value_or(0));
       },
       x, y);
   if (undefined) c.refuse("onnx.integer-division-by-zero", "a divisor is 0, for which ONNX defines no result");
   c.set_output_constant(0, integer_tensor(s, std::move(z)));
 }
 
-// Integer Neg and Abs (wrapping: -INT64_MIN is INT64_MIN, as two's complement): of a constant,
+// Integer Neg and Abs (wrapping at the type's width as two's complement: −INT64_MIN is INT64_MIN,
+// −(−128) in int8 is −128): of a constant,
 // evaluated when the model is read; of terms, 0 − x and max(x, 0 − x) as size programs; of a value
 // the graph computes, the same two formulas as integer_binary nodes.
 void integer_sign(Ctx& c, bool abs) {
@@ -281,11 +291,12 @@ void integer_sign(Ctx& c, bool abs) {
   if (a == nullptr) {
     const SizesPtr t = c.terms(0);
     if (!t) {
-      const int32_t type = run_time_type(c, IntegerOp::Sub);
+      const int32_t type = operand_type(c);
+      const IntegerType ir = ir_integer_type(type);
       const ValueRef x = c.operand(0, ElemKind::Integer);
       const ValueRef zero = c.literal("zero", HostTensor{DType::I64, Shape(), {0.0}});
-      const ValueRef negated = computed(c, abs ? "negated" : "", IntegerOp::Sub, zero, x);
-      return c.set_output(0, abs ? computed(c, "", IntegerOp::Max, x, negated) : negated, ElemKind::Integer, type);
+      const ValueRef negated = computed(c, abs ? "negated" : "", IntegerOp::Sub, ir, zero, x);
+      return c.set_output(0, abs ? computed(c, "", IntegerOp::Max, ir, x, negated) : negated, ElemKind::Integer, type);
     }
     SizeTerms out{t->shape, {}};
     const std::vector<int64_t> zero{size_code::kConstant, 0};
@@ -295,8 +306,9 @@ void integer_sign(Ctx& c, bool abs) {
     }
     return c.set_output_sizes(0, std::move(out));
   }
+  const IntegerType type = ir_integer_type(operand_type(c));
   std::vector<int64_t> z;
-  for (int64_t v : a->ints) z.push_back(abs && v >= 0 ? v : *integer_value(IntegerOp::Sub, 0, v));
+  for (int64_t v : a->ints) z.push_back(abs && v >= 0 ? v : wrapped(type, *integer_value(IntegerOp::Sub, 0, v)));
   c.set_output_constant(0, integer_tensor(a->tensor.shape, std::move(z)));
 }
 
@@ -308,10 +320,11 @@ void integer_binary(NodeCtx& c, IntegerOp op) { integer_arithmetic(c, op); }
 // broadcasting (exact: + wraps modulo 2^64, which is associative and commutative, as min and max are).
 void integer_chain(NodeCtx& c, IntegerOp op) {
   const size_t n = c.input_count();
-  const int32_t type = run_time_type(c, op);
+  const int32_t type = operand_type(c);
+  const IntegerType ir = ir_integer_type(type);
   ValueRef acc = c.operand(0, ElemKind::Integer);
   for (size_t k = 1; k < n; ++k)
-    acc = computed(c, k + 1 == n ? "" : std::to_string(k), op, acc, c.operand(k, ElemKind::Integer));
+    acc = computed(c, k + 1 == n ? "" : std::to_string(k), op, ir, acc, c.operand(k, ElemKind::Integer));
   c.set_output(0, acc, ElemKind::Integer, type);
 }
 void integer_negation(NodeCtx& c, bool abs) { integer_sign(c, abs); }
