@@ -67,9 +67,9 @@ std::pair<double, double> integer_range(int32_t t) {
 
 // Truncation toward zero, as ONNX casts a float to an integer (C's conversion; NumPy's astype):
 // ceil below 0, floor elsewhere, then the IR cast, whose floor of an integer is itself. A value
-// that Floor, Ceil or Round computed is an integer already: the cast alone.
-ValueRef truncated(Ctx& c, ValueRef x) {
-  if (integral(c.producer(0))) return c.emit("", CastAttrs{ElemKind::Real, ElemKind::Integer}, {x});
+// that is an integer already (Floor, Ceil or Round computed it): the cast alone.
+ValueRef truncated(Ctx& c, ValueRef x, bool is_integral) {
+  if (is_integral) return c.emit("", CastAttrs{ElemKind::Real, ElemKind::Integer}, {x});
   const ValueRef negative =
       c.emit("negative", CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight},
              {x, c.literal("zero", HostTensor{DType::F64, Shape(), {0.0}})});
@@ -100,7 +100,7 @@ void cast_to(Ctx& c, int32_t to) {
   }
   const ValueRef x = c.operand(0, from);
   ValueRef y;
-  if (from == ElemKind::Real && *target == ElemKind::Integer) y = truncated(c, x);
+  if (from == ElemKind::Real && *target == ElemKind::Integer) y = truncated(c, x, integral(c.producer(0)));
   else y = c.emit("", CastAttrs{from, *target}, {x});
   c.set_output(0, y, *target, *target == ElemKind::Real ? 0 : to);
 }
@@ -161,10 +161,31 @@ void logical_xor(Ctx& c) {
                onnx::TensorProto::BOOL);
 }
 
-// Where(condition, X, Y): X where the condition holds, Y elsewhere, under NumPy broadcasting.
+// Where(condition, X, Y): X where the condition holds, Y elsewhere, under NumPy broadcasting; X
+// and Y of any kind, the same (select chooses elements of its kind).
 void where(Ctx& c) {
   const ValueRef cond = c.operand(0, ElemKind::Logical);
-  c.set_output(0, c.emit("", SelectAttrs{Broadcast::NumpyRight}, {cond, c.data(1), c.data(2)}));
+  const ElemKind kind = c.kind(1);
+  const ValueRef chosen = c.emit("", SelectAttrs{Broadcast::NumpyRight, kind}, {cond, c.operand(1, kind), c.operand(2, kind)});
+  c.set_output(0, chosen, kind, c.type(1));
+}
+
+// ---- Pow ----
+
+// Pow(X, Y), its result of X's type: x^y in reals, an integer exponent read as the real it is (an
+// IR cast). Of an integer base, ONNX Runtime's static_cast<T>(std::pow(x, y)) (std::pow of
+// integers computes in double): the real power truncated toward zero, an integer of X's type. With
+// an integer exponent too, the power is an integer or, for |x| ≥ 2 and y < 0, of magnitude at most
+// 1/2, so rounding half to even gives the same integer as truncation, and an enclosure of an
+// integer power decides it (truncation at an integer it cannot).
+void power(Ctx& c) {
+  const ElemKind base = c.kind(0);
+  const ValueRef z = c.emit(base == ElemKind::Integer ? "power" : "", BinaryAttrs{BinaryOp::Pow, Broadcast::NumpyRight},
+                            {as_real(c, 0, "base"), as_real(c, 1, "exponent")});
+  if (base != ElemKind::Integer) return c.set_output(0, z);
+  if (c.kind(1) != ElemKind::Integer) return c.set_output(0, truncated(c, z, false), ElemKind::Integer, c.type(0));
+  const ValueRef rounded = c.emit("rounded", UnaryAttrs{UnaryOp::RoundEven}, {z});
+  c.set_output(0, c.emit("", CastAttrs{ElemKind::Real, ElemKind::Integer}, {rounded}), ElemKind::Integer, c.type(0));
 }
 
 // ---- integer arithmetic ----
@@ -315,6 +336,34 @@ void integer_sign(Ctx& c, bool abs) {
 }  // namespace
 
 void integer_binary(NodeCtx& c, IntegerOp op) { integer_arithmetic(c, op); }
+
+// Clip of integers: min(max(x, lo), hi), as integer_binary Max then Min in x's type (exact: the
+// result is one of the operands); a bound left out leaves x as it is.
+void integer_clip(NodeCtx& c) {
+  const IntegerType type = ir_integer_type(c.type(0));
+  const bool hi = c.has_input(2);
+  ValueRef y = c.operand(0, ElemKind::Integer);
+  if (c.has_input(1)) y = computed(c, hi ? "max" : "", IntegerOp::Max, type, y, c.operand(1, ElemKind::Integer));
+  if (hi) y = computed(c, "", IntegerOp::Min, type, y, c.operand(2, ElemKind::Integer));
+  c.set_output(0, y, ElemKind::Integer, c.type(0));
+}
+
+void pow_op(NodeCtx& c) { power(c); }
+
+// MaxPool of integers of at most 16 bits: the max pool of the same numbers as reals, which every
+// precision nnref computes in holds exactly (float32: every integer of magnitude up to 2^24), cast
+// back to integers (the IR cast's floor of an integer is itself); the maximum is one of the
+// window's elements, so the result is exact. Wider types are refused: float32 does not hold them.
+void integer_max_pool(NodeCtx& c, const PoolAttrs& a) {
+  const int32_t t = c.type(0);
+  if (bits_of(ir_integer_type(t).width) > 16)
+    c.refuse("onnx.type-unsupported", "MaxPool of " + type_name(t) +
+                                          " values: nnref takes the maximum as reals, and a float32 run holds "
+                                          "integers of at most 24 bits exactly (it reads MaxPool of 8- and 16-bit "
+                                          "integers)");
+  const ValueRef m = c.emit("max", a, {as_real(c, 0, "real")});
+  c.set_output(0, c.emit("", CastAttrs{ElemKind::Real, ElemKind::Integer}, {m}), ElemKind::Integer, t);
+}
 
 // Sum, Min, Max of three or more integer tensors: integer_binary left to right under NumPy
 // broadcasting (exact: + wraps modulo 2^64, which is associative and commutative, as min and max are).
