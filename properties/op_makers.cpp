@@ -120,12 +120,13 @@ Maker make(const PreluAttrs& proto, GenContext& ctx) {
   return Candidate{a, broadcast_pair(ctx, a.broadcast, ElemKind::Real, Range::Any, Range::Any), {}, {}};
 }
 
-// A real operand and two partners that broadcast against it under `b`, the first of kind `first`.
-std::array<Operand, 3> with_two_partners(GenContext& ctx, Broadcast b, ElemKind first) {
-  Operand x = ctx.operand(ElemKind::Real, 0, ctx.max_rank());
+// An operand of `kind` and two partners that broadcast against it under `b`, the first of kind
+// `first`, the second of `kind`.
+std::array<Operand, 3> with_two_partners(GenContext& ctx, Broadcast b, ElemKind first, ElemKind kind = ElemKind::Real) {
+  Operand x = ctx.operand(kind, 0, ctx.max_rank());
   const Shape s = ctx.shape(x);
   Operand p = ctx.of_shape(ctx.broadcast_partner(s, b), first);
-  Operand q = ctx.of_shape(ctx.broadcast_partner(s, b), ElemKind::Real);
+  Operand q = ctx.of_shape(ctx.broadcast_partner(s, b), kind);
   return {std::move(x), std::move(p), std::move(q)};
 }
 
@@ -139,7 +140,8 @@ Maker make(const ClampAttrs& proto, GenContext& ctx) {
 Maker make(const SelectAttrs& proto, GenContext& ctx) {
   SelectAttrs a = proto;
   a.broadcast = ctx.broadcast_mode();
-  auto [x, cond, y] = with_two_partners(ctx, a.broadcast, ElemKind::Logical);
+  a.kind = draw_kind(ctx);
+  auto [x, cond, y] = with_two_partners(ctx, a.broadcast, ElemKind::Logical, a.kind);
   return Candidate{a, {std::move(cond), std::move(x), std::move(y)}, {}, {}};
 }
 
@@ -481,11 +483,13 @@ Maker make(const CastAttrs& proto, GenContext& ctx) {
 }
 
 // Integer arithmetic: an integer operand and a partner that broadcasts against it, a new leaf drawn
-// in [0, 7); the divisor of div, mod and fmod is a whole number of either sign, never 0 (a zero
-// divisor gives an unknown result, which the generator would reject), filling its leaf.
+// in [0, 7), the result of any type (8 to 64 bits, signed or not); the divisor of div, mod and
+// fmod is a whole number of either sign, never 0 (a zero divisor gives an unknown result, which
+// the generator would reject), filling its leaf.
 Maker make(const IntegerBinaryAttrs& proto, GenContext& ctx) {
   IntegerBinaryAttrs a = proto;
   a.broadcast = ctx.broadcast_mode();
+  a.type = {static_cast<IntegerWidth>(ctx.c.below(4)), !ctx.c.flip(2)};
   Operand x = ctx.operand(ElemKind::Integer, 0, ctx.max_rank());
   Operand y = ctx.leaf(ctx.broadcast_partner(ctx.shape(x), a.broadcast), ElemKind::Integer, Range::Any, 7);
   if (a.op == IntegerOp::Div || a.op == IntegerOp::Mod || a.op == IntegerOp::Fmod)
@@ -493,13 +497,17 @@ Maker make(const IntegerBinaryAttrs& proto, GenContext& ctx) {
   return Candidate{a, {std::move(x), std::move(y)}, {}, {}};
 }
 
+// Pad of any kind, its constant value one of that kind.
 Maker make(const PadAttrs& proto, GenContext& ctx) {
   static constexpr PadBorder kBorders[] = {PadBorder::Constant, PadBorder::Reflect, PadBorder::Replicate,
                                            PadBorder::ReflectEven};
   PadAttrs a = proto;
-  Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());
+  a.kind = draw_kind(ctx);
+  Operand x = ctx.operand(a.kind, 1, ctx.max_rank());
   a.border = kBorders[ctx.c.below(4)];
-  a.value = Real(static_cast<double>(ctx.c.between(0, 8)) / 4.0);
+  const int64_t v = ctx.c.between(0, 8);  // a value of the kind: v / 4, v, or v's parity
+  a.value = Real(a.kind == ElemKind::Real ? static_cast<double>(v) / 4.0
+                                          : static_cast<double>(a.kind == ElemKind::Integer ? v : v % 2));
   for (size_t i = 0; i < ctx.shape(x).rank(); ++i) a.padding.emplace_back(ctx.c.between(0, 2), ctx.c.between(0, 2));
   return unary_candidate(a, std::move(x));
 }

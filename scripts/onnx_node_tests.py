@@ -52,7 +52,11 @@ CONFORM_TIMEOUT = 120  # seconds per verdict; the largest node test takes a few
 KNOWN_REJECTIONS = {}
 # Cases whose expected outputs nnref cannot judge on every element (conform's "inconclusive", exit
 # 3), each with its reason, as docs/onnx.md lists them; any other inconclusive verdict fails the run.
-KNOWN_INCONCLUSIVE = {}
+_POW_TRUNCATED = ("an integer base with a float exponent: ONNX Runtime truncates the power toward zero, and an "
+                  "enclosure of an integer power (2^5.0) holds values on both sides of the integer, whose "
+                  "truncations differ (docs/onnx.md, Pow)")
+KNOWN_INCONCLUSIVE = {case: _POW_TRUNCATED for case in
+                      ("test_pow_types_float", "test_pow_types_int32_float32", "test_pow_types_int64_float32")}
 
 
 def read_pb(path):

@@ -287,6 +287,17 @@ std::vector<Case> reference_and_extent_cases() {
                      return m;
                    },
                    [] { return relu_model(); }, Expect{"r", 2}});
+  // pad's constant value is an element of its data's kind: 0.5 is no integer, 3 is one.
+  const auto integer_pad = [](double value) -> Build {
+    return [=] {
+      Model m;
+      const int64_t x = m.g.add("input", InputAttrs{{2, 4}, ElemKind::Integer}, {}, at(1));
+      m.out(m.op("op", PadAttrs{{{0, 0}, {1, 1}}, PadBorder::Constant, Real(value), ElemKind::Integer}, {x}, 2));
+      return m;
+    };
+  };
+  t.push_back(Case{"attr.pad.value-kind", "an integer pad with value 0.5", integer_pad(0.5), integer_pad(3.0),
+                   Expect{"op", 2}});
   // A declared output shape is an obligation on the rule's result: [1, 8] is not relu's [1, 4],
   // and over a size symbol [1, 4] is not [1, input.0] for input.0 = 5..9 (smallest: 5).
   t.push_back(Case{"shape.declared-mismatch", "a relu declared [1, 8] of a [1, 4] input",

@@ -143,7 +143,8 @@ TEST_CASE("nnef errors: tensors the graph introduces, memory, labels and unsuppo
            Case{flat("c = constant(shape = [2, 2], value = [1.0, 2.0]);\noutput = add(input, c);"), "nnef.constant.value-count", 4, 5},
            Case{flat("w = variable(shape = [1, 2], label = 'w');\noutput = update(w, input);"),
                 "nnef.variable.update-unsupported", 5, 10},
-           Case{flat("c = lt(input, 0.0);\noutput = select(c, true, false);"), "kind.operand", 5, 10},
+           // select<?> chooses values of one type: a logical and a scalar are two.
+           Case{flat("c = lt(input, 0.0);\noutput = select(c, true, 0.0);"), "nnef.type.mismatch", 5, 10},
            Case{flat("i = constant<integer>(shape = [1], value = [9007199254740993]);\noutput = gather(input, i, axis = 1);"),
                 "nnef.literal.range", 4, 5},
            Case{flat("i = constant<integer>(shape = [1], value = [0]);\noutput = gather(input, i, axis = -1);"),

@@ -91,16 +91,33 @@ TEST_CASE("onnx constants: what nnref cannot compute from constants is refused b
   zero.output("Y");
   auto ds = load_errors(zero, tmp / "m.onnx");
   REQUIRE(find_code(ds, "onnx.integer-division-by-zero") != nullptr);
-  // Run-time Mul of int32 values would wrap at 32 bits in ONNX, at 64 in nnref: refused by name.
-  OnnxModel narrow;
-  narrow.input("I", {"2"}, onnx::TensorProto::INT32);
-  narrow.input("J", {"2"}, onnx::TensorProto::INT32);
-  narrow.node("Mul", {"I", "J"}, {"Y"}, "m");
-  narrow.output("Y");
-  ds = load_errors(narrow, tmp / "m.onnx");
-  const Diagnostic* d = find_code(ds, "onnx.type-unsupported");
-  REQUIRE(d != nullptr);
-  CHECK(d->message.find("INT32") != std::string::npos);
+}
+
+// Run-time arithmetic on a type narrower than int64 wraps at its width, as ONNX Runtime's does:
+// uint8 200 + 100 = 300 − 256 = 44 and 3 − 5 = −2 + 256 = 254; int32 (2^31 − 1) + 1 = −2^31;
+// int8 −128 · −1 = 128 − 256 = −128, and Neg of −128 is −128 too.
+TEST_CASE("onnx integer arithmetic on a narrower type wraps at its width") {
+  TempDir tmp("onnx_int_narrow");
+  const auto run_op = [&](const std::string& op, int32_t type, DType dtype, std::vector<double> i, std::vector<double> j) {
+    OnnxModel m;
+    const std::string n = std::to_string(i.size());
+    m.input("I", {n}, type);
+    m.input("J", {n}, type);
+    m.node(op, {"I", "J"}, {"Y"}, "n");
+    m.output("Y");
+    const Shape s = Shape::make({static_cast<int64_t>(i.size())}).value();
+    return values(run_f64(load_onnx(m, tmp / "m.onnx"), {HostTensor{dtype, s, std::move(i)}, HostTensor{dtype, s, std::move(j)}})[0]);
+  };
+  CHECK(run_op("Add", onnx::TensorProto::UINT8, DType::U8, {200, 1}, {100, 2}) == std::vector<double>{44, 3});
+  CHECK(run_op("Sub", onnx::TensorProto::UINT8, DType::U8, {3}, {5}) == std::vector<double>{254});
+  CHECK(run_op("Add", onnx::TensorProto::INT32, DType::I32, {2147483647}, {1}) == std::vector<double>{-2147483648.0});
+  CHECK(run_op("Mul", onnx::TensorProto::INT8, DType::I8, {-128}, {-1}) == std::vector<double>{-128});
+  OnnxModel neg;
+  neg.input("I", {"1"}, onnx::TensorProto::INT8);
+  neg.node("Neg", {"I"}, {"Y"});
+  neg.output("Y");
+  CHECK(values(run_f64(load_onnx(neg, tmp / "n.onnx"), {HostTensor{DType::I8, Shape::make({1}).value(), {-128}}})[0]) ==
+        std::vector<double>{-128});
 }
 
 // Integer arithmetic on values the graph computes (int64 graph inputs, the second broadcast): the

@@ -1,6 +1,7 @@
 // The ONNX ops with integer or bool operands or results (formats/onnx/typed_ops.cpp), against
 // values computed by hand. nnref's outputs are reals: an integer or bool graph output is read
 // through a cast, so indices and truth values come out as the numbers they are.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -149,6 +150,98 @@ TEST_CASE("onnx typed ops: Where picks X where the condition holds, Y elsewhere,
   m.output("Y");
   CHECK(values(run_f64(load_onnx(m, tmp / "relu.onnx"), {host({4}, {-2, 0.5, 0, 3})})[0]) ==
         std::vector<double>{0, 0.5, 0, 3});
+}
+
+// Where of integers and bools chooses them as they are: an int64 past float32's 2^24 and
+// 2^53 − 1 stay exact: [1, 0, 1] over [2^24 + 1, −2, 3] and [2^53 − 1] (broadcast) gives
+// [2^24 + 1, 2^53 − 1, 3]; bools [1, 1, 0] and [0] give [1, 0, 0].
+TEST_CASE("onnx typed ops: Where of integer and bool values") {
+  TempDir tmp("onnx_where_kinds");
+  const HostTensor c = typed(DType::Bool, {3}, {1, 0, 1});
+  OneNode w("Where", {{"C", {"3"}, onnx::TensorProto::BOOL},
+                      {"X", {"3"}, onnx::TensorProto::INT64},
+                      {"Y", {"1"}, onnx::TensorProto::INT64}});
+  CHECK(values(run_f64(load_onnx(w.m, tmp / "m.onnx"),
+                       {c, typed(DType::I64, {3}, {16777217, -2, 3}), typed(DType::I64, {1}, {9007199254740991.0})})[0]) ==
+        std::vector<double>{16777217, 9007199254740991.0, 3});
+  OneNode b("Where", {{"C", {"3"}, onnx::TensorProto::BOOL},
+                      {"X", {"3"}, onnx::TensorProto::BOOL},
+                      {"Y", {"1"}, onnx::TensorProto::BOOL}});
+  CHECK(values(run_f64(load_onnx(b.m, tmp / "b.onnx"), {c, typed(DType::Bool, {3}, {1, 1, 0}), typed(DType::Bool, {1}, {0})})[0]) ==
+        std::vector<double>{1, 0, 0});
+}
+
+// Pad of int32 data, pads [0, 1, 0, 1] (one before and one after each row): x = [[1, 2, 3], [4, 5, 6]];
+// reflect [2, 1, 2, 3, 2], [5, 4, 5, 6, 5]; edge [1, 1, 2, 3, 3], [4, 4, 5, 6, 6]; constant (0)
+// [0, 1, 2, 3, 0], [0, 4, 5, 6, 0].
+TEST_CASE("onnx typed ops: Pad of integers in every mode") {
+  TempDir tmp("onnx_pad_ints");
+  const HostTensor x = typed(DType::I32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  const std::vector<std::pair<std::string, std::vector<double>>> modes = {
+      {"reflect", {2, 1, 2, 3, 2, 5, 4, 5, 6, 5}}, {"edge", {1, 1, 2, 3, 3, 4, 4, 5, 6, 6}}, {"constant", {0, 1, 2, 3, 0, 0, 4, 5, 6, 0}}};
+  for (const auto& [mode, want] : modes) {
+    INFO(mode);
+    OnnxModel m;
+    m.input("X", {"2", "3"}, onnx::TensorProto::INT32);
+    ints_of(m, "pads", {4}, {0, 1, 0, 1});
+    set_string(m.node("Pad", {"X", "pads"}, {"Y"}), "mode", mode);
+    m.output("Y");
+    const auto y = run_f64(load_onnx(m, tmp / "m.onnx"), {x});
+    CHECK(y[0].shape().dims() == std::vector<int64_t>{2, 5});
+    CHECK(values(y[0]) == want);
+  }
+}
+
+// Clip of int8 is min(max(x, lo), hi) in integers: x = [−128, −5, 0, 5, 127] with lo −3 and hi 4
+// gives [−3, −3, 0, 4, 4]; with hi alone [−128, −5, 0, 4, 4]; with neither, x itself.
+TEST_CASE("onnx typed ops: Clip of integers") {
+  TempDir tmp("onnx_clip_ints");
+  const HostTensor x = typed(DType::I8, {5}, {-128, -5, 0, 5, 127});
+  const HostTensor lo = typed(DType::I8, {}, {-3}), hi = typed(DType::I8, {}, {4});
+  const auto clip = [&](const std::vector<std::string>& in, const std::vector<HostTensor>& data) {
+    OnnxModel m;
+    m.input("X", {"5"}, onnx::TensorProto::INT8);
+    for (const std::string& b : {std::string("lo"), std::string("hi")})
+      if (std::find(in.begin(), in.end(), b) != in.end()) m.input(b, {}, onnx::TensorProto::INT8);
+    m.node("Clip", in, {"Y"});
+    m.output("Y");
+    return values(run_f64(load_onnx(m, tmp / "m.onnx"), data)[0]);
+  };
+  CHECK(clip({"X", "lo", "hi"}, {x, lo, hi}) == std::vector<double>{-3, -3, 0, 4, 4});
+  CHECK(clip({"X", "", "hi"}, {x, hi}) == std::vector<double>{-128, -5, 0, 4, 4});
+  CHECK(clip({"X"}, {x}) == std::vector<double>{-128, -5, 0, 5, 127});
+}
+
+// MaxPool of uint8, a 2 × 2 window over [[1, 2, 3], [4, 5, 6], [7, 8, 255]]: [[5, 6], [8, 255]].
+// Of int32 it is refused: nnref takes the maximum as reals, which float32 holds to 2^24 only.
+TEST_CASE("onnx typed ops: MaxPool of 8-bit integers, int32 refused") {
+  TempDir tmp("onnx_maxpool_ints");
+  OneNode p("MaxPool", {{"X", {"1", "1", "3", "3"}, onnx::TensorProto::UINT8}});
+  set_ints(*p.node, "kernel_shape", {2, 2});
+  CHECK(values(run_f64(load_onnx(p.m, tmp / "m.onnx"), {typed(DType::U8, {1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 255})})[0]) ==
+        std::vector<double>{5, 6, 8, 255});
+  OneNode wide("MaxPool", {{"X", {"1", "1", "3", "3"}, onnx::TensorProto::INT32}});
+  set_ints(*wide.node, "kernel_shape", {2, 2});
+  const auto d = load_errors(wide.m, tmp / "w.onnx");
+  REQUIRE(find_code(d, "onnx.type-unsupported"));
+  CHECK(find_code(d, "onnx.type-unsupported")->message.find("INT32") != std::string::npos);
+}
+
+// Pow with integers. int32^int32, ONNX Runtime's static_cast<int32_t>(std::pow(x, y)): 2^5 = 32,
+// (−2)^3 = −8, 3^−1 = 0.33… → 0, 2^−1 = 0.5 → 0 (truncated, as rounding half to even gives).
+// float^int64: 2^3 = 8, 0.5^−2 = 4. int64^float: 4^0.5 = 2, 2^1.5 = 2.83… → 2 (truncated).
+TEST_CASE("onnx typed ops: Pow of integer bases and exponents") {
+  TempDir tmp("onnx_pow_types");
+  OneNode ii("Pow", {{"X", {"4"}, onnx::TensorProto::INT32}, {"E", {"4"}, onnx::TensorProto::INT32}});
+  CHECK(values(run_f64(load_onnx(ii.m, tmp / "ii.onnx"),
+                       {typed(DType::I32, {4}, {2, -2, 3, 2}), typed(DType::I32, {4}, {5, 3, -1, -1})})[0]) ==
+        std::vector<double>{32, -8, 0, 0});
+  OneNode fi("Pow", {{"X", {"2"}, onnx::TensorProto::FLOAT}, {"E", {"2"}, onnx::TensorProto::INT64}});
+  CHECK(values(run_f64(load_onnx(fi.m, tmp / "fi.onnx"), {host({2}, {2, 0.5}), typed(DType::I64, {2}, {3, -2})})[0]) ==
+        std::vector<double>{8, 4});
+  OneNode i_f("Pow", {{"X", {"2"}, onnx::TensorProto::INT64}, {"E", {"2"}, onnx::TensorProto::FLOAT}});
+  CHECK(values(run_f64(load_onnx(i_f.m, tmp / "if.onnx"), {typed(DType::I64, {2}, {4, 2}), host({2}, {0.5, 1.5})})[0]) ==
+        std::vector<double>{2, 2});
 }
 
 TEST_CASE("onnx typed ops: Cast truncates floats to integers, tests floats against 0, refuses what wraps or rounds") {

@@ -31,6 +31,9 @@ inline Tensor<uint8_t> logical(Shape s, const std::vector<int>& values) {
   return std::move(Tensor<uint8_t>::from(std::move(s), std::move(data))).value();
 }
 
+// An integer tensor of the given shape.
+inline Tensor<int64_t> integers(Shape s, std::vector<int64_t> v) { return Tensor<int64_t>::from(std::move(s), std::move(v)).value(); }
+
 template <class T>
 std::vector<double> doubles(const Tensor<T>& t) {
   std::vector<double> out;

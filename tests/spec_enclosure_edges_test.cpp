@@ -76,6 +76,8 @@ struct Operand {
 };
 Operand real(std::vector<int64_t> dims) { return {std::move(dims)}; }
 
+constexpr ElemKind kKinds[] = {ElemKind::Real, ElemKind::Integer, ElemKind::Logical};
+
 template <class A>
 struct Case {
   A attrs;
@@ -110,8 +112,12 @@ std::vector<Case<ClampAttrs>> cases(const ClampAttrs& a) { return {{a, {real({2}
 
 std::vector<Case<PreluAttrs>> cases(const PreluAttrs& a) { return {{a, {real({2}), real({2})}}}; }
 
+// Values of every kind, chosen under conditions that are true, false and unknown.
 std::vector<Case<SelectAttrs>> cases(const SelectAttrs& a) {
-  return {{a, {{{3}, ElemKind::Logical}, real({3}), real({3})}}};
+  std::vector<Case<SelectAttrs>> out;
+  for (ElemKind k : kKinds)
+    out.push_back({SelectAttrs{a.broadcast, k}, {{{3}, ElemKind::Logical}, {{3}, k, 2}, {{3}, k, 2}}});
+  return out;
 }
 
 std::vector<Case<CompareAttrs>> cases(const CompareAttrs& a) { return {{a, {real({2}), real({2})}}}; }
@@ -226,8 +232,6 @@ std::vector<Case<LogicalReduceAttrs>> cases(LogicalReduceAttrs a) {
   return {{a, {{{3, 3}, ElemKind::Logical}}}};
 }
 
-constexpr ElemKind kKinds[] = {ElemKind::Real, ElemKind::Integer, ElemKind::Logical};
-
 std::vector<Case<ReshapeAttrs>> cases(const ReshapeAttrs&) {
   std::vector<Case<ReshapeAttrs>> out;
   for (ElemKind k : kKinds) out.push_back({ReshapeAttrs{{4}, k}, {{{2, 2}, k, 2}}});
@@ -302,8 +306,11 @@ std::vector<Case<IntegerBinaryAttrs>> cases(const IntegerBinaryAttrs& a) {
 
 std::vector<Case<PadAttrs>> cases(const PadAttrs&) {
   std::vector<Case<PadAttrs>> out;
-  for (PadBorder b : {PadBorder::Constant, PadBorder::Reflect, PadBorder::Replicate, PadBorder::ReflectEven})
+  for (PadBorder b : {PadBorder::Constant, PadBorder::Reflect, PadBorder::Replicate, PadBorder::ReflectEven}) {
     out.push_back({PadAttrs{{{1, 1}}, b, Real(0.5)}, {real({3})}});
+    out.push_back({PadAttrs{{{1, 1}}, b, Real(1.0), ElemKind::Integer}, {{{3}, ElemKind::Integer, 2}}});
+    out.push_back({PadAttrs{{{1, 1}}, b, Real(1.0), ElemKind::Logical}, {{{3}, ElemKind::Logical, 2}}});
+  }
   return out;
 }
 

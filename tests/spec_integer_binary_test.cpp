@@ -35,6 +35,15 @@ std::vector<int64_t> apply(IntegerOp op, const std::vector<int64_t>& x, const st
   return apply<T>(op, ints(Shape::of({n}), x), ints(Shape::of({n}), y));
 }
 
+// z = x ∘ y with the result wrapped to `type`.
+template <class T>
+std::vector<int64_t> apply(IntegerOp op, IntegerType type, const std::vector<int64_t>& x, const std::vector<int64_t>& y) {
+  const auto n = static_cast<int64_t>(x.size());
+  const std::vector<Value<T>> in{ints(Shape::of({n}), x), ints(Shape::of({n}), y)};
+  const auto z = run_values<T>(IntegerBinaryAttrs{op, Broadcast::NumpyRight, type}, in);
+  return std::get<Tensor<int64_t>>(z[0]).values();
+}
+
 }  // namespace
 
 // x = [7, −7, 3, −3], y = [2, 2, −5, 4]:
@@ -76,6 +85,28 @@ TEMPLATE_TEST_CASE("integer_binary: + − × wrap modulo 2^64", "[integer_binary
   // 5 mod −1 = 0 in both signs: −1 divides every integer.
   CHECK(apply<T>(IntegerOp::Mod, {5}, {-1}) == std::vector<int64_t>{0});
   CHECK(apply<T>(IntegerOp::Fmod, {5}, {-1}) == std::vector<int64_t>{0});
+}
+
+// A narrower result type wraps modulo 2^bits. uint8: 200 + 100 = 300 = 256 + 44 → 44; 3 − 5 = −2 → 254;
+// 16 · 17 = 272 → 16. int8: −128 · −1 = 128 → −128; 100 + 100 = 200 → −56; −128 / −1 = 128 → −128.
+// int32: (2^31 − 1) + 1 = 2^31 → −2^31. uint16: 0 − 1 → 65535. uint32: 2^32 − 1 + 2 = 2^32 + 1 → 1.
+// int16: 200 · 200 = 40000 = 65536 − 25536 → −25536. Min and Mod stay in range: unchanged.
+TEMPLATE_TEST_CASE("integer_binary: results wrap to a narrower type", "[integer_binary]", float, double, mp50) {
+  using T = TestType;
+  const IntegerType u8{IntegerWidth::Bits8, false}, i8{IntegerWidth::Bits8, true}, i32{IntegerWidth::Bits32, true};
+  CHECK(apply<T>(IntegerOp::Add, u8, {200, 1}, {100, 2}) == std::vector<int64_t>{44, 3});
+  CHECK(apply<T>(IntegerOp::Sub, u8, {3}, {5}) == std::vector<int64_t>{254});
+  CHECK(apply<T>(IntegerOp::Mul, u8, {16}, {17}) == std::vector<int64_t>{16});
+  CHECK(apply<T>(IntegerOp::Mul, i8, {-128}, {-1}) == std::vector<int64_t>{-128});
+  CHECK(apply<T>(IntegerOp::Add, i8, {100, -100}, {100, -100}) == std::vector<int64_t>{-56, 56});
+  CHECK(apply<T>(IntegerOp::Div, i8, {-128}, {-1}) == std::vector<int64_t>{-128});
+  CHECK(apply<T>(IntegerOp::Add, i32, {2147483647}, {1}) == std::vector<int64_t>{-2147483648});
+  CHECK(apply<T>(IntegerOp::Sub, IntegerType{IntegerWidth::Bits16, false}, {0}, {1}) == std::vector<int64_t>{65535});
+  CHECK(apply<T>(IntegerOp::Add, IntegerType{IntegerWidth::Bits32, false}, {4294967295}, {2}) ==
+        std::vector<int64_t>{1});
+  CHECK(apply<T>(IntegerOp::Mul, IntegerType{IntegerWidth::Bits16, true}, {200}, {200}) == std::vector<int64_t>{-25536});
+  CHECK(apply<T>(IntegerOp::Min, i8, {-128, 127}, {5, 5}) == std::vector<int64_t>{-128, 5});
+  CHECK(apply<T>(IntegerOp::Mod, u8, {255}, {7}) == std::vector<int64_t>{3});  // 255 = 36 · 7 + 3
 }
 
 // x [2, 1] = [[10], [20]], y [3] = [1, 2, 3] under NumPy broadcasting: z [2, 3] = x − y =

@@ -21,8 +21,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-Tensor<int64_t> integers(Shape s, std::vector<int64_t> v) { return Tensor<int64_t>::from(std::move(s), std::move(v)).value(); }
-
 }  // namespace
 
 // x = 0..9. Stride 3 from 1 to 9: 1, 4, 7 (⌈8/3⌉ = 3; rounding down would drop 7); stride 2 from
@@ -156,6 +154,44 @@ TEMPLATE_TEST_CASE("the ops that move elements hold integers and logical values"
         std::vector<uint8_t>{1, 0, 1, 0});
   CHECK(std::get<Tensor<uint8_t>>(run_values<T>(ConcatAttrs{0, 0, ElemKind::Logical}, {l, l})[0]).values() ==
         std::vector<uint8_t>{1, 1, 0, 0, 1, 1, 0, 0});
+}
+
+// pad of integers and truth values. x = [[big, −2, 3], [4, 5, −huge]]: reflect (1, 1) on axis 1
+// mirrors about the edge element, [−2, big, −2, 3, −2] and [5, 4, 5, −huge, 5]; constant 7 after
+// each row, [big, −2, 3, 7] and [4, 5, −huge, 7]; edge (replicate) one row before, row 0 twice.
+// l = [[1, 1], [0, 0]] with true before each row: [1, 1, 1], [1, 0, 0].
+TEMPLATE_TEST_CASE("pad holds integers and logical values", "[layout]", float, double, mp50) {
+  using T = TestType;
+  constexpr int64_t big = 16777217, huge = 9007199254740991;
+  const Value<T> x = integers(Shape::of({2, 3}), {big, -2, 3, 4, 5, -huge});
+  const auto ints = [](const std::vector<Value<T>>& out) { return std::get<Tensor<int64_t>>(out[0]).values(); };
+  using V = std::vector<int64_t>;
+  const auto pad = [](std::vector<std::pair<int64_t, int64_t>> p, PadBorder b, double v, ElemKind k) {
+    return PadAttrs{std::move(p), b, Real(v), k};
+  };
+  CHECK(ints(run_values<T>(pad({{0, 0}, {1, 1}}, PadBorder::Reflect, 0, ElemKind::Integer), {x})) ==
+        V{-2, big, -2, 3, -2, 5, 4, 5, -huge, 5});
+  CHECK(ints(run_values<T>(pad({{0, 0}, {0, 1}}, PadBorder::Constant, 7, ElemKind::Integer), {x})) ==
+        V{big, -2, 3, 7, 4, 5, -huge, 7});
+  CHECK(ints(run_values<T>(pad({{1, 0}, {0, 0}}, PadBorder::Replicate, 0, ElemKind::Integer), {x})) ==
+        V{big, -2, 3, big, -2, 3, 4, 5, -huge});
+  const Value<T> l = logical(Shape::of({2, 2}), {1, 1, 0, 0});
+  CHECK(std::get<Tensor<uint8_t>>(run_values<T>(pad({{0, 0}, {1, 0}}, PadBorder::Constant, 1, ElemKind::Logical), {l})[0])
+            .values() == std::vector<uint8_t>{1, 1, 1, 1, 0, 0});
+}
+
+// pad's value must be an element of its kind: 0.5 is no integer, 2 no truth value; 3 and 1 are.
+TEST_CASE("pad's value is an element of its data's kind", "[layout]") {
+  const PadAttrs half{{{1, 1}}, PadBorder::Constant, Real(0.5), ElemKind::Integer};
+  const Diagnostic d = failure(half, {Shape::of({3})}, {ElemKind::Integer});
+  CHECK(d.code == "attr.pad.value-kind");
+  CHECK(d.message.find("integer") != std::string::npos);
+  CHECK(code_of(PadAttrs{{{1, 1}}, PadBorder::Constant, Real(2.0), ElemKind::Logical}, {Shape::of({3})},
+                {ElemKind::Logical}) == "attr.pad.value-kind");
+  CHECK(code_of(PadAttrs{{{1, 1}}, PadBorder::Constant, Real(3.0), ElemKind::Integer}, {Shape::of({3})},
+                {ElemKind::Integer}) == "ok");
+  CHECK(code_of(PadAttrs{{{1, 1}}, PadBorder::Constant, Real(1.0), ElemKind::Logical}, {Shape::of({3})},
+                {ElemKind::Logical}) == "ok");
 }
 
 TEST_CASE("an op that moves elements takes the kind its attribute names", "[layout]") {

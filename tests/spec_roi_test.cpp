@@ -22,8 +22,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-Tensor<int64_t> integers(Shape s, std::vector<int64_t> v) { return Tensor<int64_t>::from(std::move(s), std::move(v)).value(); }
-
 RoiAttrs roi_op(RoiOp op, std::vector<int64_t> size, RoiMethod method = RoiMethod::Symmetric) {
   RoiAttrs a;
   a.op = op;

@@ -9,6 +9,8 @@
 #include "checker/check_model.hpp"
 #include "semantics/evaluate.hpp"
 #include "spec/ops/select.hpp"
+#include "spec/scalar_envelope.hpp"
+#include "spec/truth.hpp"
 
 #include "op_test_support.hpp"
 
@@ -27,6 +29,36 @@ TEMPLATE_TEST_CASE("select per element", "[select]", float, double, mp50) {
   const auto& t = std::get<Tensor<T>>(y[0]);
   CHECK(t.shape() == Shape::of({2, 2}));
   check_values(t, {1, 10, 10, 4});
+}
+
+// Integer and logical values are chosen as they are: condition [1, 0, 1], true_value
+// [2^24 + 1, −5, 9] and false_value [7] (broadcast) give [2^24 + 1, 7, 9] (past float32's 2^24,
+// exact); truth values [1, 1, 0] and [0] give [1, 0, 0]. In double the fast path runs too.
+TEMPLATE_TEST_CASE("select of integers and truth values", "[select]", float, double, mp50) {
+  using T = TestType;
+  const Value<T> c = logical(Shape::of({3}), {1, 0, 1});
+  const std::vector<Value<T>> in = {c, integers(Shape::of({3}), {16777217, -5, 9}), integers(Shape::of({1}), {7})};
+  const auto y = run_values<T>(SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer}, in);
+  CHECK(std::get<Tensor<int64_t>>(y[0]).values() == std::vector<int64_t>{16777217, 7, 9});
+  const std::vector<Value<T>> truths = {c, logical(Shape::of({3}), {1, 1, 0}), logical(Shape::of({1}), {0})};
+  const auto z = run_values<T>(SelectAttrs{Broadcast::NumpyRight, ElemKind::Logical}, truths);
+  CHECK(std::get<Tensor<uint8_t>>(z[0]).values() == std::vector<uint8_t>{1, 0, 0});
+  CHECK(failure(SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer}, {Shape::of({3}), Shape::of({3}), Shape::of({3})},
+                {ElemKind::Logical, ElemKind::Integer, ElemKind::Real})
+            .code == "kind.operand");
+}
+
+// Under an unknown condition (kUnknown, an enclosure's undecided comparison) an integer or truth
+// value is itself where both agree and unknown where they differ: [4, 4] and [4, 5] give
+// [4, unknown]; truth values [1, 1] and [1, 0] give [1, unknown].
+TEST_CASE("select of integers under an unknown condition", "[select]") {
+  const Value<Envelope> c = logical(Shape::of({2}), {kUnknown, kUnknown});
+  const auto y = run_values<Envelope>(SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer},
+                                      {c, integers(Shape::of({2}), {4, 4}), integers(Shape::of({2}), {4, 5})});
+  CHECK(std::get<Tensor<int64_t>>(y[0]).values() == std::vector<int64_t>{4, kUnknownInteger});
+  const auto z = run_values<Envelope>(SelectAttrs{Broadcast::NumpyRight, ElemKind::Logical},
+                                      {c, logical(Shape::of({2}), {1, 1}), logical(Shape::of({2}), {1, 0})});
+  CHECK(std::get<Tensor<uint8_t>>(z[0]).values() == std::vector<uint8_t>{1, kUnknown});
 }
 
 // NNEF's rule aligns leading axes: a condition [2] chooses per row of [2, 3].

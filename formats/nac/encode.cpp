@@ -216,7 +216,8 @@ class Encoder {
       if (u->op == UnaryOp::Copy) return "nac.clone";
     }
     if (const auto* mm = std::get_if<MatMulAttrs>(&op); mm && !mm->transpose_a && !mm->transpose_b) return "nac.matmul";
-    if (const auto* s = std::get_if<SelectAttrs>(&op); s && s->broadcast == Broadcast::NumpyRight) return "nac.where";
+    if (const auto* s = std::get_if<SelectAttrs>(&op); s && s->broadcast == Broadcast::NumpyRight && s->kind == ElemKind::Real)
+      return "nac.where";  // which the reader reads as a select of reals
     return "";
   }
 

@@ -14,7 +14,7 @@ template <class IO> void fields(IO& io, AddNAttrs& a) { io.inputs(); io.size(a.b
 template <class IO> void fields(IO& io, BroadcastToAttrs& a) { io.inputs(); io.ints(a.dims); io.choice(a.broadcast); }
 template <class IO> void fields(IO& io, ClampAttrs& a) { io.inputs(); io.choice(a.broadcast); }
 template <class IO> void fields(IO& io, PreluAttrs& a) { io.inputs(); io.choice(a.broadcast); }
-template <class IO> void fields(IO& io, SelectAttrs& a) { io.inputs(); io.choice(a.broadcast); }
+template <class IO> void fields(IO& io, SelectAttrs& a) { io.inputs(); io.choice(a.broadcast); io.choice(a.kind); }
 template <class IO> void fields(IO& io, CompareAttrs& a) { io.inputs(); io.choice(a.broadcast); }
 template <class IO> void fields(IO& io, LogicalAttrs& a) { io.inputs(); io.choice(a.broadcast); }
 template <class IO> void fields(IO& io, MatMulAttrs& a) { io.inputs(); io.boolean(a.transpose_a); io.boolean(a.transpose_b); }
@@ -42,8 +42,8 @@ template <class IO> void fields(IO& io, SliceAttrs& a) { io.inputs(); io.ints(a.
 template <class IO> void fields(IO& io, GatherAttrs& a) { io.inputs(); io.integer(a.axis); }
 template <class IO> void fields(IO& io, RoiAttrs& a) { io.inputs(); io.choice(a.op); io.ints(a.output_size); io.choice(a.method); }
 template <class IO> void fields(IO& io, CastAttrs& a) { io.inputs(); io.choice(a.from); io.choice(a.to); }
-template <class IO> void fields(IO& io, IntegerBinaryAttrs& a) { io.inputs(); io.choice(a.broadcast); }
-template <class IO> void fields(IO& io, PadAttrs& a) { io.inputs(); io.pairs(a.padding); io.choice(a.border); io.real(a.value); }
+template <class IO> void fields(IO& io, IntegerBinaryAttrs& a) { io.inputs(); io.choice(a.broadcast); io.choice(a.type.width); io.boolean(a.type.is_signed); }
+template <class IO> void fields(IO& io, PadAttrs& a) { io.inputs(); io.pairs(a.padding); io.choice(a.border); io.real(a.value); io.choice(a.kind); }
 template <class IO> void fields(IO& io, SqueezeAttrs& a) { io.inputs(); io.ints(a.axes); io.choice(a.kind); }
 template <class IO> void fields(IO& io, UnsqueezeAttrs& a) { io.inputs(); io.ints(a.axes); io.choice(a.kind); }
 

@@ -29,6 +29,7 @@ template <> constexpr int enum_max<RoiMethod>() { return 2; }
 template <> constexpr int enum_max<PadBorder>() { return 3; }
 template <> constexpr int enum_max<WeightLayout>() { return 1; }
 template <> constexpr int enum_max<ElemKind>() { return 2; }
+template <> constexpr int enum_max<IntegerWidth>() { return 3; }
 
 std::string node_name(size_t index) { return "v" + std::to_string(index); }
 

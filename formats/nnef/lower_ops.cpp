@@ -520,7 +520,7 @@ std::optional<std::vector<Value>> lower_standard(Composer& c, const std::string&
   if (name == "prelu") return one(c.add_node1(name, PreluAttrs{Broadcast::NnefLeft}, {a.at("x"), a.at("alpha")}, loc));
   if (name == "clamp") return one(c.add_node1(name, ClampAttrs{Broadcast::NnefLeft}, {a.at("x"), a.at("a"), a.at("b")}, loc));
   if (name == "select")
-    return one(c.add_node1(name, SelectAttrs{Broadcast::NnefLeft},
+    return one(c.add_node1(name, SelectAttrs{Broadcast::NnefLeft, c.info(a.at("true_value")).kind},
                            {a.at("condition"), a.at("true_value"), a.at("false_value")}, loc));
   if (name == "add_n") {
     const std::vector<Value>& xs = a.at("x").items;

@@ -493,6 +493,7 @@ class Emitter {
                   (a.stride.empty() ? "" : ", stride = " + list(a.stride)) + ")");
   }
   void node(const Node& n, const PadAttrs& a) {
+    if (a.kind != ElemKind::Real) unexpressible(kFormat, n, "NNEF 1.0's pad takes a scalar tensor, and this one is " + std::string(elem_kind_name(a.kind)));
     static const std::map<PadBorder, const char*> borders = {
         {PadBorder::Constant, "constant"}, {PadBorder::Reflect, "reflect"}, {PadBorder::Replicate, "replicate"}, {PadBorder::ReflectEven, "reflect-even"}};
     result(n, "pad(" + value(n.inputs[0]) + ", padding = " + pair_list(a.padding) + ", border = '" + borders.at(a.border) +

@@ -73,6 +73,12 @@ void binary_op(Ctx& c) {
   c.set_output(0, binary(c, "", Op, c.data(0), c.data(1)));
 }
 
+// Pow of any kinds: a real result, or an integer one of an integer base (typed_ops.cpp).
+void power_op(Ctx& c) {
+  no_legacy_broadcast(c);
+  pow_op(c);
+}
+
 // Mod of integers (fmod 0: the divisor's sign; 1: the dividend's). Of reals (fmod 1) it is not read.
 void mod(Ctx& c) {
   const bool fmod = c.attr_int("fmod", 0) != 0;
@@ -118,8 +124,11 @@ void mean_op(Ctx& c) {
 
 // Clip: min(max(x, lo), hi), numpy.clip's order (ONNX's reference). clamp computes
 // max(min(x, hi), lo), which differs only where lo > hi: clamp serves when both bounds are
-// constants with lo <= hi, the two binary ops otherwise.
+// constants with lo <= hi, the two binary ops otherwise. Of integers (opset 11 on), the same
+// order in integer_binary's max and min, exact (typed_ops.cpp).
 void clip(Ctx& c) {
+  if (c.opset() >= 11 && c.kind(0) == ElemKind::Integer)  // integer_binary Max then Min; no bound: x itself
+    return c.has_input(1) || c.has_input(2) ? integer_clip(c) : moved(c, ReshapeAttrs{std::vector<int64_t>(c.rank(0), 0)});
   std::optional<ValueRef> lo, hi;
   const HostTensor *lo_c = nullptr, *hi_c = nullptr;
   HostTensor lo_t, hi_t;
@@ -289,6 +298,7 @@ void pool(Ctx& c, PoolOp op) {
   if (op == PoolOp::Avg) a.border = c.attr_int("count_include_pad", 0) != 0 ? PoolBorder::Constant : PoolBorder::Ignore;
   else if (c.attr_int("storage_order", 0) != 0) c.refuse("onnx.attribute-unsupported", "storage_order 1 is not supported");
   c.only_outputs(1);
+  if (op == PoolOp::Max && c.kind(0) == ElemKind::Integer) return integer_max_pool(c, a);
   c.set_output(0, c.emit("", a, {c.data(0)}));
 }
 void max_pool(Ctx& c) { pool(c, PoolOp::Max); }
@@ -784,7 +794,8 @@ void pad(Ctx& c) {
     a.padding[static_cast<size_t>(k)] = {pads[i], pads[i + axes.size()]};
   }
   a.value = Real(value);
-  c.set_output(0, c.emit("", a, {c.data(0)}));
+  a.kind = c.kind(0);  // pad moves elements of any kind; the value is then one of that kind
+  c.set_output(0, c.emit("", a, {c.operand(0, a.kind)}), a.kind, c.type(0));
 }
 
 // Expand: the NumPy broadcast of the input with the given shape, a broadcast_to to that shape
@@ -975,7 +986,7 @@ const std::map<std::string, OpHandler>& handlers() {
       {"Not", not_op},
       {"Or", or_op},
       {"Pad", pad},
-      {"Pow", binary_op<BinaryOp::Pow>},
+      {"Pow", power_op},
       {"PRelu", prelu},
       {"Reciprocal", unary_op<UnaryOp::Rcp>},
       {"ReduceL1", reduce_l1},

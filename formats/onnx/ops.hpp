@@ -43,6 +43,13 @@ void where_op(NodeCtx& c);
 void integer_binary(NodeCtx& c, IntegerOp op);
 void integer_chain(NodeCtx& c, IntegerOp op);  // Sum, Min, Max of three or more integer tensors
 void integer_negation(NodeCtx& c, bool abs);
+// Clip of integers with at least one bound: integer_binary Max, then Min.
+void integer_clip(NodeCtx& c);
+// Pow of any kinds of base and exponent (the exponent read as a real; an integer base's power
+// truncated to an integer).
+void pow_op(NodeCtx& c);
+// MaxPool of 8- and 16-bit integers: the max pool of their reals, cast back (exact).
+void integer_max_pool(NodeCtx& c, const PoolAttrs& a);
 // Gather whose indices are an integer value of the graph, along `axis`.
 void gather_computed(NodeCtx& c, int64_t axis);
 

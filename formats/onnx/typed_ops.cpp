@@ -67,9 +67,9 @@ std::pair<double, double> integer_range(int32_t t) {
 
 // Truncation toward zero, as ONNX casts a float to an integer (C's conversion; NumPy's astype):
 // ceil below 0, floor elsewhere, then the IR cast, whose floor of an integer is itself. A value
-// that Floor, Ceil or Round computed is an integer already: the cast alone.
-ValueRef truncated(Ctx& c, ValueRef x) {
-  if (integral(c.producer(0))) return c.emit("", CastAttrs{ElemKind::Real, ElemKind::Integer}, {x});
+// that is an integer already (Floor, Ceil or Round computed it): the cast alone.
+ValueRef truncated(Ctx& c, ValueRef x, bool is_integral) {
+  if (is_integral) return c.emit("", CastAttrs{ElemKind::Real, ElemKind::Integer}, {x});
   const ValueRef negative =
       c.emit("negative", CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight},
              {x, c.literal("zero", HostTensor{DType::F64, Shape(), {0.0}})});
@@ -100,7 +100,7 @@ void cast_to(Ctx& c, int32_t to) {
   }
   const ValueRef x = c.operand(0, from);
   ValueRef y;
-  if (from == ElemKind::Real && *target == ElemKind::Integer) y = truncated(c, x);
+  if (from == ElemKind::Real && *target == ElemKind::Integer) y = truncated(c, x, integral(c.producer(0)));
   else y = c.emit("", CastAttrs{from, *target}, {x});
   c.set_output(0, y, *target, *target == ElemKind::Real ? 0 : to);
 }
@@ -161,10 +161,31 @@ void logical_xor(Ctx& c) {
                onnx::TensorProto::BOOL);
 }
 
-// Where(condition, X, Y): X where the condition holds, Y elsewhere, under NumPy broadcasting.
+// Where(condition, X, Y): X where the condition holds, Y elsewhere, under NumPy broadcasting; X
+// and Y of any kind, the same (select chooses elements of its kind).
 void where(Ctx& c) {
   const ValueRef cond = c.operand(0, ElemKind::Logical);
-  c.set_output(0, c.emit("", SelectAttrs{Broadcast::NumpyRight}, {cond, c.data(1), c.data(2)}));
+  const ElemKind kind = c.kind(1);
+  const ValueRef chosen = c.emit("", SelectAttrs{Broadcast::NumpyRight, kind}, {cond, c.operand(1, kind), c.operand(2, kind)});
+  c.set_output(0, chosen, kind, c.type(1));
+}
+
+// ---- Pow ----
+
+// Pow(X, Y), its result of X's type: x^y in reals, an integer exponent read as the real it is (an
+// IR cast). Of an integer base, ONNX Runtime's static_cast<T>(std::pow(x, y)) (std::pow of
+// integers computes in double): the real power truncated toward zero, an integer of X's type. With
+// an integer exponent too, the power is an integer or, for |x| ≥ 2 and y < 0, of magnitude at most
+// 1/2, so rounding half to even gives the same integer as truncation, and an enclosure of an
+// integer power decides it (truncation at an integer it cannot).
+void power(Ctx& c) {
+  const ElemKind base = c.kind(0);
+  const ValueRef z = c.emit(base == ElemKind::Integer ? "power" : "", BinaryAttrs{BinaryOp::Pow, Broadcast::NumpyRight},
+                            {as_real(c, 0, "base"), as_real(c, 1, "exponent")});
+  if (base != ElemKind::Integer) return c.set_output(0, z);
+  if (c.kind(1) != ElemKind::Integer) return c.set_output(0, truncated(c, z, false), ElemKind::Integer, c.type(0));
+  const ValueRef rounded = c.emit("rounded", UnaryAttrs{UnaryOp::RoundEven}, {z});
+  c.set_output(0, c.emit("", CastAttrs{ElemKind::Real, ElemKind::Integer}, {rounded}), ElemKind::Integer, c.type(0));
 }
 
 // ---- integer arithmetic ----
@@ -213,30 +234,37 @@ void term_arithmetic(Ctx& c, IntegerOp op, const SizesPtr& a, const SizesPtr& b)
   c.set_output_sizes(0, std::move(out));
 }
 
-// a ∘ b of integer values the graph computes at run time: IR integer_binary under NumPy broadcasting.
-ValueRef computed(Ctx& c, const std::string& suffix, IntegerOp op, ValueRef a, ValueRef b) {
-  return c.emit(suffix, IntegerBinaryAttrs{op, Broadcast::NumpyRight}, {a, b});
+// The IR integer type of an ONNX integer type: its width and signedness, to which integer
+// arithmetic wraps its results as ONNX Runtime's C++ arithmetic on the type does. INT64 is the
+// default: the reader holds no other integer type (uint64 is refused where it is read).
+IntegerType ir_integer_type(int32_t t) {
+  switch (t) {
+    case onnx::TensorProto::INT8: return {IntegerWidth::Bits8, true};
+    case onnx::TensorProto::INT16: return {IntegerWidth::Bits16, true};
+    case onnx::TensorProto::INT32: return {IntegerWidth::Bits32, true};
+    case onnx::TensorProto::UINT8: return {IntegerWidth::Bits8, false};
+    case onnx::TensorProto::UINT16: return {IntegerWidth::Bits16, false};
+    case onnx::TensorProto::UINT32: return {IntegerWidth::Bits32, false};
+    default: return {};
+  }
 }
 
-// The ONNX type of the operands of run-time integer arithmetic (those whose type is known; INT64
-// where none is), refused where ONNX's result can differ from integer_binary's: + − × wrap at the
-// type's width and nnref's at 64 bits, and a signed type's minimum divided by −1 overflows it. Div
-// of unsigned types, Mod, Min and Max never leave the type's range.
-int32_t run_time_type(Ctx& c, IntegerOp op) {
+// The ONNX type of the operands of integer arithmetic: those whose type is known, INT64 where none is.
+int32_t operand_type(Ctx& c) {
   int32_t t = onnx::TensorProto::INT64;
   for (size_t k = 0; k < c.input_count(); ++k)
     if (c.type(k) != 0) t = c.type(k);
-  const bool wraps = op == IntegerOp::Add || op == IntegerOp::Sub || op == IntegerOp::Mul ||
-                     (op == IntegerOp::Div && integer_range(t).first < 0);
-  if (t != onnx::TensorProto::INT64 && wraps)
-    c.refuse("onnx.type-unsupported", "integer arithmetic on " + type_name(t) +
-                                          " values the graph computes wraps at that type's width, and nnref computes "
-                                          "in int64 (it reads this op on int64 values)");
   return t;
 }
 
+// a ∘ b of integer values the graph computes at run time: IR integer_binary under NumPy
+// broadcasting, its result wrapped to the operands' type.
+ValueRef computed(Ctx& c, const std::string& suffix, IntegerOp op, IntegerType type, ValueRef a, ValueRef b) {
+  return c.emit(suffix, IntegerBinaryAttrs{op, Broadcast::NumpyRight, type}, {a, b});
+}
+
 // Integer Add, Sub, Mul, Div, Mod, Min, Max (spec/integer_arith.hpp: wrap-around, truncating
-// division, Mod's sign) under NumPy broadcasting: of constants, evaluated when the model is read;
+// division, Mod's sign; the result wrapped to the operands' type) under NumPy broadcasting: of constants, evaluated when the model is read;
 // of terms (an operand computed from symbolic extents, the other a term or a constant), a size
 // program; of values the graph computes at run time, the IR op integer_binary.
 void integer_arithmetic(Ctx& c, IntegerOp op) {
@@ -248,8 +276,9 @@ void integer_arithmetic(Ctx& c, IntegerOp op) {
   if (a == nullptr || b == nullptr) {
     const SizesPtr ta = c.terms(0), tb = c.terms(1);
     if (ta && tb) return term_arithmetic(c, op, ta, tb);
-    const int32_t type = run_time_type(c, op);
-    const ValueRef z = computed(c, "", op, c.operand(0, ElemKind::Integer), c.operand(1, ElemKind::Integer));
+    const int32_t type = operand_type(c);
+    const ValueRef z =
+        computed(c, "", op, ir_integer_type(type), c.operand(0, ElemKind::Integer), c.operand(1, ElemKind::Integer));
     return c.set_output(0, z, ElemKind::Integer, type);
   }
   auto shape = Checked<BinaryAttrs>::check(BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight},
@@ -260,20 +289,22 @@ void integer_arithmetic(Ctx& c, IntegerOp op) {
   std::copy(a->ints.begin(), a->ints.end(), x.data().begin());
   std::copy(b->ints.begin(), b->ints.end(), y.data().begin());
   std::vector<int64_t> z(static_cast<size_t>(s.count()));
+  const IntegerType type = ir_integer_type(operand_type(c));
   bool undefined = false;
   broadcast_map(
       s, Broadcast::NumpyRight,
       [&](int64_t i, int64_t u, int64_t v) {
         const std::optional<int64_t> r = integer_value(op, u, v);
         undefined = undefined || !r;
-        z[static_cast<size_t>(i)] = r.value_or(0);
+        z[static_cast<size_t>(i)] = wrapped(type, r.value_or(0));
       },
       x, y);
   if (undefined) c.refuse("onnx.integer-division-by-zero", "a divisor is 0, for which ONNX defines no result");
   c.set_output_constant(0, integer_tensor(s, std::move(z)));
 }
 
-// Integer Neg and Abs (wrapping: -INT64_MIN is INT64_MIN, as two's complement): of a constant,
+// Integer Neg and Abs (wrapping at the type's width as two's complement: −INT64_MIN is INT64_MIN,
+// −(−128) in int8 is −128): of a constant,
 // evaluated when the model is read; of terms, 0 − x and max(x, 0 − x) as size programs; of a value
 // the graph computes, the same two formulas as integer_binary nodes.
 void integer_sign(Ctx& c, bool abs) {
@@ -281,11 +312,12 @@ void integer_sign(Ctx& c, bool abs) {
   if (a == nullptr) {
     const SizesPtr t = c.terms(0);
     if (!t) {
-      const int32_t type = run_time_type(c, IntegerOp::Sub);
+      const int32_t type = operand_type(c);
+      const IntegerType ir = ir_integer_type(type);
       const ValueRef x = c.operand(0, ElemKind::Integer);
       const ValueRef zero = c.literal("zero", HostTensor{DType::I64, Shape(), {0.0}});
-      const ValueRef negated = computed(c, abs ? "negated" : "", IntegerOp::Sub, zero, x);
-      return c.set_output(0, abs ? computed(c, "", IntegerOp::Max, x, negated) : negated, ElemKind::Integer, type);
+      const ValueRef negated = computed(c, abs ? "negated" : "", IntegerOp::Sub, ir, zero, x);
+      return c.set_output(0, abs ? computed(c, "", IntegerOp::Max, ir, x, negated) : negated, ElemKind::Integer, type);
     }
     SizeTerms out{t->shape, {}};
     const std::vector<int64_t> zero{size_code::kConstant, 0};
@@ -295,8 +327,9 @@ void integer_sign(Ctx& c, bool abs) {
     }
     return c.set_output_sizes(0, std::move(out));
   }
+  const IntegerType type = ir_integer_type(operand_type(c));
   std::vector<int64_t> z;
-  for (int64_t v : a->ints) z.push_back(abs && v >= 0 ? v : *integer_value(IntegerOp::Sub, 0, v));
+  for (int64_t v : a->ints) z.push_back(abs && v >= 0 ? v : wrapped(type, *integer_value(IntegerOp::Sub, 0, v)));
   c.set_output_constant(0, integer_tensor(a->tensor.shape, std::move(z)));
 }
 
@@ -304,14 +337,43 @@ void integer_sign(Ctx& c, bool abs) {
 
 void integer_binary(NodeCtx& c, IntegerOp op) { integer_arithmetic(c, op); }
 
+// Clip of integers: min(max(x, lo), hi), as integer_binary Max then Min in x's type (exact: the
+// result is one of the operands); a bound left out leaves x as it is.
+void integer_clip(NodeCtx& c) {
+  const IntegerType type = ir_integer_type(c.type(0));
+  const bool hi = c.has_input(2);
+  ValueRef y = c.operand(0, ElemKind::Integer);
+  if (c.has_input(1)) y = computed(c, hi ? "max" : "", IntegerOp::Max, type, y, c.operand(1, ElemKind::Integer));
+  if (hi) y = computed(c, "", IntegerOp::Min, type, y, c.operand(2, ElemKind::Integer));
+  c.set_output(0, y, ElemKind::Integer, c.type(0));
+}
+
+void pow_op(NodeCtx& c) { power(c); }
+
+// MaxPool of integers of at most 16 bits: the max pool of the same numbers as reals, which every
+// precision nnref computes in holds exactly (float32: every integer of magnitude up to 2^24), cast
+// back to integers (the IR cast's floor of an integer is itself); the maximum is one of the
+// window's elements, so the result is exact. Wider types are refused: float32 does not hold them.
+void integer_max_pool(NodeCtx& c, const PoolAttrs& a) {
+  const int32_t t = c.type(0);
+  if (bits_of(ir_integer_type(t).width) > 16)
+    c.refuse("onnx.type-unsupported", "MaxPool of " + type_name(t) +
+                                          " values: nnref takes the maximum as reals, and a float32 run holds "
+                                          "integers of at most 24 bits exactly (it reads MaxPool of 8- and 16-bit "
+                                          "integers)");
+  const ValueRef m = c.emit("max", a, {as_real(c, 0, "real")});
+  c.set_output(0, c.emit("", CastAttrs{ElemKind::Real, ElemKind::Integer}, {m}), ElemKind::Integer, t);
+}
+
 // Sum, Min, Max of three or more integer tensors: integer_binary left to right under NumPy
 // broadcasting (exact: + wraps modulo 2^64, which is associative and commutative, as min and max are).
 void integer_chain(NodeCtx& c, IntegerOp op) {
   const size_t n = c.input_count();
-  const int32_t type = run_time_type(c, op);
+  const int32_t type = operand_type(c);
+  const IntegerType ir = ir_integer_type(type);
   ValueRef acc = c.operand(0, ElemKind::Integer);
   for (size_t k = 1; k < n; ++k)
-    acc = computed(c, k + 1 == n ? "" : std::to_string(k), op, acc, c.operand(k, ElemKind::Integer));
+    acc = computed(c, k + 1 == n ? "" : std::to_string(k), op, ir, acc, c.operand(k, ElemKind::Integer));
   c.set_output(0, acc, ElemKind::Integer, type);
 }
 void integer_negation(NodeCtx& c, bool abs) { integer_sign(c, abs); }

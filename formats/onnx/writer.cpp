@@ -154,6 +154,15 @@ class Emitter {
     for (int64_t x : v) t->add_int64_data(x);
     return t->name();
   }
+  // A scalar (rank 0) of an integer or logical kind: an int64, or a bool (v ≠ 0).
+  std::string exact_scalar(const Node& n, const std::string& what, ElemKind kind, int64_t v) {
+    onnx::TensorProto* t = gp_.add_initializer();
+    t->set_name(fresh(n.name + "/" + what));
+    t->set_data_type(type_of(kind));
+    if (kind == ElemKind::Integer) t->add_int64_data(v);
+    else t->add_int32_data(v != 0 ? 1 : 0);
+    return t->name();
+  }
   // A tensor in the graph's element type, its bytes raw: every value of a float32 or float16
   // parameter is a float32 (and a double) exactly, so the values read back are the same.
   std::string tensor(const std::string& name, const HostTensor& h, const std::vector<int64_t>& dims) {
@@ -331,13 +340,27 @@ class Emitter {
   }
   // On int64 tensors ONNX's Add, Sub, Mul wrap, its Div truncates, Mod takes the divisor's sign
   // (fmod 0) or the dividend's (fmod 1): integer_binary's formulas (spec/integer_arith.hpp). A zero
-  // divisor has no value in either.
+  // divisor has no value in either. A result of a narrower type (every integer is written int64) is
+  // then wrapped to it in int64: unsigned, z mod 2^bits; signed, (z + 2^(bits−1)) mod 2^bits −
+  // 2^(bits−1); Mod with fmod 0, whose result takes the positive divisor's sign, and exact because
+  // 2^bits divides the 2^64 that int64's + wraps at.
   void node(const Node& n, const IntegerBinaryAttrs& a) {
     static const std::map<IntegerOp, const char*> ops = {
         {IntegerOp::Add, "Add"}, {IntegerOp::Sub, "Sub"}, {IntegerOp::Mul, "Mul"}, {IntegerOp::Div, "Div"},
         {IntegerOp::Mod, "Mod"}, {IntegerOp::Fmod, "Mod"}, {IntegerOp::Min, "Min"}, {IntegerOp::Max, "Max"}};
-    onnx::NodeProto& p = result(n, ops.at(a.op), {aligned(n, 0, a.broadcast), aligned(n, 1, a.broadcast)});
+    const std::vector<std::string> ins{aligned(n, 0, a.broadcast), aligned(n, 1, a.broadcast)};
+    const bool narrow = bits_of(a.type.width) < 64;
+    const std::string z = narrow ? fresh(n.name + "/int64") : value(ValueRef{n.id, 0});
+    onnx::NodeProto& p = add(n, narrow ? "int64" : "", ops.at(a.op), ins, {z});
     if (a.op == IntegerOp::Fmod) attr(p, "fmod", int64_t{1});
+    if (narrow) wrap_to(n, z, a.type);
+  }
+  void wrap_to(const Node& n, const std::string& z, IntegerType t) {
+    const int64_t modulus = int64_t{1} << bits_of(t.width);
+    const std::string m = exact_scalar(n, "modulus", ElemKind::Integer, modulus);
+    if (!t.is_signed) return void(result(n, "Mod", {z, m}));
+    const std::string half = exact_scalar(n, "half", ElemKind::Integer, modulus / 2);
+    result(n, "Sub", {helper(n, "wrapped", "Mod", {helper(n, "shifted", "Add", {z, half}), m}), half});
   }
   // add_n is Σ x_i: ONNX's Sum (of one tensor, Identity). The reader reads a Sum of several as
   // additions left to right, the order in which add_n's oracle sums.
@@ -606,7 +629,9 @@ class Emitter {
         {PadBorder::Constant, "constant"}, {PadBorder::Reflect, "reflect"}, {PadBorder::Replicate, "edge"}};
     if (!modes.count(a.border)) unexpressible(kFormat, n, "ONNX's Pad has no reflect-even mode");
     std::vector<std::string> ins{in(n, 0), ints(n, "pads", flat_pads(a.padding))};
-    if (a.border == PadBorder::Constant) {
+    if (a.border == PadBorder::Constant && a.kind != ElemKind::Real)  // an integer or a truth value (pad_value_fits)
+      ins.push_back(exact_scalar(n, "value", a.kind, static_cast<int64_t>(a.value.value)));
+    else if (a.border == PadBorder::Constant) {
       if (elem_ == onnx::TensorProto::FLOAT && static_cast<double>(static_cast<float>(a.value.value)) != a.value.value)
         unexpressible(kFormat, n, "its padding value is no float32, the graph's element type");
       ins.push_back(tensor(n.name + "/value", HostTensor{DType::F64, Shape(), {a.value.value}}, {}));

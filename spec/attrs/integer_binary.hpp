@@ -1,7 +1,8 @@
 // The attributes of integer_binary: what the IR, the readers and the writers see of it. Its shape
 // rule and formula: spec/ops/integer_binary.hpp, which only its own units include (cmake/ops.cmake).
-// Elementwise arithmetic on integers (int64) as ONNX computes it: Add, Sub, Mul, Div, Mod (fmod 0
-// and 1), Min, Max of int64 tensors (spec/integer_arith.hpp).
+// Elementwise arithmetic on integers as ONNX computes it: Add, Sub, Mul, Div, Mod (fmod 0 and 1),
+// Min, Max of integer tensors (spec/integer_arith.hpp), computed in int64 and wrapped to the
+// result's type (int64 by default; ONNX's int8 to uint32 wrap at their width).
 #pragma once
 
 #include <string>
@@ -16,6 +17,7 @@ namespace nnref {
 struct IntegerBinaryAttrs {
   IntegerOp op = IntegerOp::Add;
   Broadcast broadcast = Broadcast::NumpyRight;
+  IntegerType type{};  // of the result: x ∘ y in int64, wrapped to it
 };
 
 // Every integer_binary obligation is a broadcast obligation (spec/rules/broadcast.hpp).

@@ -17,8 +17,17 @@ enum class PadBorder { Constant, Reflect, Replicate, ReflectEven };
 struct PadAttrs {
   std::vector<std::pair<int64_t, int64_t>> padding;  // (before, after) per axis, all axes
   PadBorder border = PadBorder::Constant;
-  Real value = 0.0;
+  Real value = 0.0;                // Constant's value: an element of the op's kind (pad_value_fits)
+  ElemKind kind = ElemKind::Real;  // of the input and the output: moving elements holds any kind
 };
+
+// Whether the constant value is an element of the kind: any real; an integer of magnitude below
+// 2^63; a truth value 0 or 1.
+inline bool pad_value_fits(const PadAttrs& a) {
+  const double v = a.value.value;
+  if (a.kind == ElemKind::Integer) return v == static_cast<double>(static_cast<int64_t>(v)) && v > -0x1p63 && v < 0x1p63;
+  return a.kind != ElemKind::Logical || v == 0.0 || v == 1.0;
+}
 
 inline constexpr ObligationSpec kPadAttributeLength{
     ObligationKind::Shape, "shape.pad.attribute-length", "pad has exactly one (before, after) pair per input axis.",
@@ -41,6 +50,12 @@ inline constexpr ObligationSpec kPadReflectEvenTooWide{
     "X >= before && X >= after, for every axis",
     "NNEF `pad(x, padding = [(0, 0), (3, 0)], border = 'reflect-even')` on an input [1, 2]: "
     "error[shape.pad.reflect-even-too-wide]."};
+inline constexpr ObligationSpec kPadValueKind{
+    ObligationKind::Attribute, "attr.pad.value-kind",
+    "pad's constant value is an element of its data's kind: an integer (of magnitude below 2^63) for integer data, 0 or "
+    "1 for logical data.",
+    "value == trunc(value) && |value| < 2^63 (integer data); value in {0, 1} (logical data)",
+    "An IR pad of integer data with value 0.5: error[attr.pad.value-kind]."};
 inline constexpr ObligationSpec kPadReplicateEmpty{
     ObligationKind::Shape, "shape.pad.replicate-empty", "With Replicate, every axis has an element to repeat.",
     "X >= 1, for every axis", "An IR Replicate pad of an input [2, 0]: error[shape.pad.replicate-empty]."};
@@ -48,11 +63,13 @@ inline constexpr ObligationSpec kPadReplicateEmpty{
 template <>
 struct OpInfo<PadAttrs> {
   static std::vector<const ObligationSpec*> obligations() {
-    return {&kPadAttributeLength, &kPadPaddingNegative, &kPadReflectTooWide, &kPadReflectEvenTooWide, &kPadReplicateEmpty};
+    return {&kPadAttributeLength, &kPadPaddingNegative, &kPadReflectTooWide, &kPadReflectEvenTooWide,
+            &kPadReplicateEmpty,  &kPadValueKind};
   }
 };
 
 inline std::string op_name(const PadAttrs&) { return "pad"; }
 inline Arity arity(const PadAttrs&) { return {1, 1}; }
+inline Signature signature(const PadAttrs& a) { return {{}, a.kind, a.kind}; }
 
 }  // namespace nnref

@@ -12,6 +12,7 @@ namespace nnref {
 
 struct SelectAttrs {
   Broadcast broadcast = Broadcast::NnefLeft;
+  ElemKind kind = ElemKind::Real;  // of the two values and the result: choosing elements holds any kind
 };
 
 // Every select obligation is shared: the condition's kind (spec/rules/kinds.hpp) and broadcasting.
@@ -22,9 +23,7 @@ struct OpInfo<SelectAttrs> {
 
 inline std::string op_name(const SelectAttrs&) { return "select"; }
 inline Arity arity(const SelectAttrs&) { return {3, 3}; }
-// The condition is logical; the values and the result are real.
-inline Signature signature(const SelectAttrs&) {
-  return {{ElemKind::Logical, ElemKind::Real, ElemKind::Real}, ElemKind::Real, ElemKind::Real};
-}
+// The condition is logical; the values and the result are of the op's kind.
+inline Signature signature(const SelectAttrs& a) { return {{ElemKind::Logical, a.kind, a.kind}, a.kind, a.kind}; }
 
 }  // namespace nnref

@@ -5,12 +5,16 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "spec/attrs/pad.hpp"
 #include "spec/index.hpp"
 #include "spec/op_rule.hpp"
+#include "spec/real.hpp"
+#include "spec/truth.hpp"
+#include "spec/value.hpp"
 
 namespace nnref {
 
@@ -23,8 +27,11 @@ std::optional<ShapeOut<Dim>> shape_rule(const PadAttrs& a, const std::vector<Dim
                "pad has " + std::to_string(a.padding.size()) + " (before, after) pairs for an input of rank " +
                    std::to_string(x.size()));
   if (!length) return std::nullopt;
+  const bool fits = pad_value_fits(a);
+  sink.require(fits, kPadValueKind,
+               "pad's value " + (a.value.decimal.empty() ? std::to_string(a.value.value) : a.value.decimal) + " is not an element of its " + elem_kind_name(a.kind) + " data");
   Dims<Dim> out;
-  bool ok = true;
+  bool ok = fits;
   for (size_t i = 0; i < x.size(); ++i) {
     const auto [before, after] = a.padding[i];
     const std::string pair = "(" + std::to_string(before) + ", " + std::to_string(after) + ")";
@@ -61,27 +68,37 @@ inline int64_t pad_source(int64_t p, int64_t n, PadBorder border) {
   return -1;
 }
 
+// The constant value as an element of type E: the real in the run's scalar, the integer, the truth value.
+template <class E, Scalar T>
+E pad_value(const Real& v) {
+  if constexpr (std::is_same_v<E, int64_t>) return static_cast<int64_t>(v.value);
+  else if constexpr (std::is_same_v<E, uint8_t>) return truth_of(v.value != 0.0);
+  else return real_value<T>(v);
+}
+
 // y[i] = x[j] with j[k] = pad_source(i[k] − before[k]) on every axis, or value when some axis
-// reads outside x under Constant.
+// reads outside x under Constant. The elements are of the op's kind.
 template <Scalar T>
 void evaluate(const Checked<PadAttrs>& op, const OpIO<T>& io) {
   const Shape& in = op.inputs()[0];
   const Shape& out = op.outputs()[0];
   const PadAttrs& a = op.attrs();
   const auto strides = in.strides();
-  const T value = real_value<T>(a.value);
-  const Tensor<T>& x = io.in(0);
-  Tensor<T>& y = io.out(0);
-  std::vector<int64_t> idx;
-  for (int64_t f = 0; f < y.size(); ++f) {
-    unflatten(f, out.dims(), idx);
-    int64_t src = 0;
-    for (size_t k = 0; k < idx.size() && src >= 0; ++k) {
-      const int64_t p = pad_source(idx[k] - a.padding[k].first, in[k], a.border);
-      src = p < 0 ? -1 : src + p * strides[k];
+  with_element_type<T>(a.kind, [&]<class E>() {
+    const E value = pad_value<E, T>(a.value);
+    const Tensor<E>& x = io.template in_as<E>(0);
+    Tensor<E>& y = io.template out_as<E>(0);
+    std::vector<int64_t> idx;
+    for (int64_t f = 0; f < y.size(); ++f) {
+      unflatten(f, out.dims(), idx);
+      int64_t src = 0;
+      for (size_t k = 0; k < idx.size() && src >= 0; ++k) {
+        const int64_t p = pad_source(idx[k] - a.padding[k].first, in[k], a.border);
+        src = p < 0 ? -1 : src + p * strides[k];
+      }
+      y[f] = src < 0 ? value : x[src];
     }
-    y[f] = src < 0 ? value : x[src];
-  }
+  });
 }
 
 }  // namespace nnref

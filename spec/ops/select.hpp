@@ -5,12 +5,15 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "spec/attrs/select.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/orderings.hpp"
 #include "spec/rules/broadcast.hpp"
+#include "spec/truth.hpp"
+#include "spec/value.hpp"
 
 namespace nnref {
 
@@ -23,17 +26,28 @@ std::optional<ShapeOut<Dim>> shape_rule(const SelectAttrs& s, const std::vector<
   return ShapeOut<Dim>{{std::move(*out)}, {}};
 }
 
+// Both values, when an enclosure left the condition unknown: their hull for reals; for integers
+// and truth values the value itself when both are equal, else unknown (spec/truth.hpp).
+template <class E>
+E select_either(const E& t, const E& f) {
+  if constexpr (std::is_same_v<E, int64_t>) return t == f ? t : kUnknownInteger;
+  else if constexpr (std::is_same_v<E, uint8_t>) return t == f ? t : kUnknown;
+  else return sc::hull(t, f);
+}
+
 // y[i] = true_value[i] if condition[i], else false_value[i]; under an enclosure that left the
-// condition unknown (spec/truth.hpp), the hull of both.
+// condition unknown, select_either(true_value[i], false_value[i]). The values are of the op's kind.
 template <Scalar T>
 void evaluate(const Checked<SelectAttrs>& op, const OpIO<T>& io) {
-  Tensor<T>& y = io.out(0);
-  broadcast_map(
-      y.shape(), op.attrs().broadcast,
-      [&](int64_t i, uint8_t condition, const T& t, const T& f) {
-        y[i] = condition == kTrue ? t : condition == kFalse ? f : sc::hull(t, f);
-      },
-      io.logical_in(0), io.in(1), io.in(2));
+  with_element_type<T>(op.attrs().kind, [&]<class E>() {
+    Tensor<E>& y = io.template out_as<E>(0);
+    broadcast_map(
+        y.shape(), op.attrs().broadcast,
+        [&](int64_t i, uint8_t condition, const E& t, const E& f) {
+          y[i] = condition == kTrue ? t : condition == kFalse ? f : select_either(t, f);
+        },
+        io.logical_in(0), io.template in_as<E>(1), io.template in_as<E>(2));
+  });
 }
 
 }  // namespace nnref
