@@ -21,18 +21,19 @@ Step lower_op(const Checked<PadAttrs>& op, const NodeLowering& node) {
     return [x, y](const Frame& f) { *f.at<float>(y) = *f.at<float>(x); };
   const size_t last = in.rank() - 1;
   const auto strides = in.strides();
+  const std::vector<int64_t> befores = pad_befores(op);
   std::vector<int64_t> rows{0};  // per output row, the input row's offset, or -1: the constant
   for (size_t ax = 0; ax < last; ++ax) {
     std::vector<int64_t> next;
     next.reserve(rows.size() * static_cast<size_t>(out[ax]));
     for (int64_t o : rows)
       for (int64_t p = 0; p < out[ax]; ++p) {
-        const int64_t s = pad_source(p - a.padding[ax].first, in[ax], a.border);
+        const int64_t s = pad_source(p - befores[ax], in[ax], a.border);
         next.push_back(o < 0 || s < 0 ? -1 : o + s * strides[ax]);
       }
     rows = std::move(next);
   }
-  const int64_t before = a.padding[last].first, n = in[last], width = out[last];
+  const int64_t before = befores[last], n = in[last], width = out[last];
   std::vector<int64_t> sources;  // the last axis's sources outside the middle, in order
   for (int64_t p = 0; p < width; ++p)
     if (p < before || p >= before + n) sources.push_back(pad_source(p - before, n, a.border));
