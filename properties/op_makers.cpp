@@ -153,13 +153,33 @@ Maker make(const AddNAttrs& proto, GenContext& ctx) {
   return cand;
 }
 
+// Dims as a size program over the extents of one operand of shape s: each entry above 1 that is
+// an extent of s reads that extent, the others are constants.
+std::vector<int64_t> computed_dims(const std::vector<int64_t>& dims, const Shape& s) {
+  using namespace size_code;
+  std::vector<int64_t> code;
+  for (int64_t d : dims) {
+    const auto same = std::find(s.dims().begin(), s.dims().end(), d);
+    if (same != s.dims().end() && d > 1) code.insert(code.end(), {kExtent, 0, same - s.dims().begin()});
+    else code.insert(code.end(), {kConstant, d});
+  }
+  return code;
+}
+
 Maker make(const BroadcastToAttrs& proto, GenContext& ctx) {
   BroadcastToAttrs a = proto;
   a.broadcast = ctx.broadcast_mode();
   // The operand is a partner of the target: the target drawn first, the operand broadcasts to it.
   const Shape target = ctx.random_shape(0, ctx.max_rank());
   a.dims = target.dims();
-  return unary_candidate(a, ctx.of_shape(ctx.broadcast_partner(target, a.broadcast), ElemKind::Real));
+  Operand x = ctx.of_shape(ctx.broadcast_partner(target, a.broadcast), ElemKind::Real);
+  if (ctx.c.flip(4)) {  // the same dims computed from x's extents, x read again as their source
+    a.computed = computed_dims(a.dims, ctx.shape(x));
+    a.dims.clear();
+    a.sources = {ElemKind::Real};
+    return Candidate{a, {x, x}, {}, {}};
+  }
+  return unary_candidate(a, std::move(x));
 }
 
 Maker make(const LinearAttrs& proto, GenContext& ctx) {
@@ -353,16 +373,7 @@ Maker make(const ReshapeAttrs& proto, GenContext& ctx) {
   for (int64_t f : factors) a.dims[ctx.c.below(rank)] *= f;
   if (ctx.c.flip(3)) a.dims[ctx.c.below(rank)] = -1;
   if (ctx.c.flip(4)) {  // the same dims computed from x's extents, x read again as their source
-    using namespace size_code;
-    const Shape s = ctx.shape(x);
-    for (size_t i = 0; i < a.dims.size(); ++i) {
-      // dims[i] as the product of x's extents that make it where it is one extent, else a constant.
-      const auto same = std::find(s.dims().begin(), s.dims().end(), a.dims[i]);
-      if (same != s.dims().end() && a.dims[i] > 1)
-        a.computed.insert(a.computed.end(), {kExtent, 0, static_cast<int64_t>(same - s.dims().begin())});
-      else
-        a.computed.insert(a.computed.end(), {kConstant, a.dims[i]});
-    }
+    a.computed = computed_dims(a.dims, ctx.shape(x));
     a.dims.clear();
     a.sources = {a.kind};
     return Candidate{a, {x, x}, {}, {}};

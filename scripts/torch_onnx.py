@@ -317,6 +317,9 @@ def apply(node, ins, opset):
         return x * torch.ones(ints(ins[1], "shape"), dtype=x.dtype)
     if op == "Tile":
         return x.repeat(ints(ins[1], "repeats"))
+    if op == "ConstantOfShape":  # value (default float32 0) in every element of the shape x
+        value = tensor(numpy_helper.to_array(a["value"])) if "value" in a else torch.zeros(1)
+        return value.reshape(()).expand(ints(x, "shape")).clone()
     if op == "Shape":  # the extents from start to end, as int64
         return torch.tensor(list(x.shape)[slice(a.get("start", 0), a.get("end"))], dtype=torch.int64)
     if op == "Dropout" and len(node.output) == 1:

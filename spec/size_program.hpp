@@ -55,15 +55,14 @@ Dim trunc_div(const Dim& a, const Dim& b) {
 
 template <class Dim>
 Dim apply(int64_t op, const Dim& a, const Dim& b) {
-  using namespace size_code;
   switch (op) {
-    case kAdd: return a + b;
-    case kSub: return a - b;
-    case kMul: return a * b;
-    case kDiv: return trunc_div(a, b);
-    case kMod: return a - b * floor_div(a, b);
-    case kFmod: return a - b * trunc_div(a, b);
-    case kMin: return dim_select(a < b, a, b);
+    case size_code::kAdd: return a + b;
+    case size_code::kSub: return a - b;
+    case size_code::kMul: return a * b;
+    case size_code::kDiv: return trunc_div(a, b);
+    case size_code::kMod: return a - b * floor_div(a, b);
+    case size_code::kFmod: return a - b * trunc_div(a, b);
+    case size_code::kMin: return dim_select(a < b, a, b);
     default: return dim_max(a, b);
   }
 }
@@ -76,7 +75,6 @@ template <class Dim>
 std::optional<std::vector<SizeValue<Dim>>> run_size_program(const std::vector<int64_t>& code,
                                                             const std::vector<Dims<Dim>>& operands,
                                                             ObligationSink<Dim>& sink, const std::string& op) {
-  using namespace size_code;
   std::vector<SizeValue<Dim>> stack;
   auto malformed = [&](const std::string& why) {
     sink.require(false, kSizeProgram, op + ": computed sizes " + why);
@@ -84,11 +82,11 @@ std::optional<std::vector<SizeValue<Dim>>> run_size_program(const std::vector<in
   };
   for (size_t i = 0; i < code.size(); ++i) {
     const int64_t t = code[i];
-    if (t == kConstant) {
+    if (t == size_code::kConstant) {
       if (i + 1 >= code.size()) return malformed("end inside a constant");
       stack.push_back({Dim(code[i + 1]), code[i + 1]});
       i += 1;
-    } else if (t == kExtent) {
+    } else if (t == size_code::kExtent) {
       if (i + 2 >= code.size()) return malformed("end inside an extent");
       const int64_t j = code[i + 1], k = code[i + 2];
       if (j < 0 || static_cast<size_t>(j) >= operands.size() || k < 0 ||
@@ -97,12 +95,12 @@ std::optional<std::vector<SizeValue<Dim>>> run_size_program(const std::vector<in
                          ", which it does not have");
       stack.push_back({operands[static_cast<size_t>(j)][static_cast<size_t>(k)], std::nullopt});
       i += 2;
-    } else if (t >= kAdd && t <= kMax) {
+    } else if (t >= size_code::kAdd && t <= size_code::kMax) {
       if (stack.size() < 2) return malformed("apply an operation to fewer than two values");
       const SizeValue<Dim> b = stack.back();
       stack.pop_back();
       SizeValue<Dim>& a = stack.back();
-      if (t == kDiv || t == kMod || t == kFmod)
+      if (t == size_code::kDiv || t == size_code::kMod || t == size_code::kFmod)
         sink.require(b.value >= Dim(int64_t{1}), kSizeProgram,
                      op + ": computed sizes divide " + dim_str(a.value) + " by " + dim_str(b.value) +
                          ", which may be below 1");
@@ -113,6 +111,20 @@ std::optional<std::vector<SizeValue<Dim>>> run_size_program(const std::vector<in
     }
   }
   return stack;
+}
+
+// An op's size entries: its attribute's numbers (each constant), or, when `computed` is not empty,
+// the values of that program over the operands after the first (nullopt when it fails).
+template <class Dim>
+std::optional<std::vector<SizeValue<Dim>>> size_entries(const std::vector<int64_t>& numbers,
+                                                        const std::vector<int64_t>& computed,
+                                                        const std::vector<Dims<Dim>>& inputs,
+                                                        ObligationSink<Dim>& sink, const std::string& op) {
+  if (!computed.empty())
+    return run_size_program(computed, std::vector<Dims<Dim>>(inputs.begin() + 1, inputs.end()), sink, op);
+  std::vector<SizeValue<Dim>> out;
+  for (int64_t v : numbers) out.push_back({Dim(v), v});
+  return out;
 }
 
 }  // namespace nnref

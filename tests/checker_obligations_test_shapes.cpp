@@ -112,6 +112,46 @@ std::vector<Case> shape_binding_and_size_cases() {
         computed({kExtent, 0, 1, kExtent, 0, 1, kConstant, 1, kSub, kDiv, kConstant, -1}),
         computed({kExtent, 0, 1, kExtent, 0, 1, kDiv, kConstant, -1}), {"op", 2, {{"input.0", 1}}});
   }
+  // broadcast_to of [1, 6] and pad of [1, N, 6] by amounts computed from N (the input read again
+  // as their source).
+  {
+    using namespace size_code;
+    const auto broadcast = [](std::vector<int64_t> program) {
+      return [program] {
+        Model m;
+        const int64_t x = m.input("input", {1, 2, 6}, 1);
+        m.out(m.op("op", BroadcastToAttrs{{}, Broadcast::NumpyRight, program, {ElemKind::Real}}, {x, x}, 2));
+        m.s.dims = {{"input.0", 1, 100}};
+        return m;
+      };
+    };
+    // [N − 1, N, 6]: the computed N − 1 is at least 1 only from N = 2; [N, N, 6] for every N.
+    add(t, "shape.broadcast_to.computed-extent", "[N - 1, N, 6] of [1, N, 6]",
+        broadcast({kExtent, 0, 1, kConstant, 1, kSub, kExtent, 0, 1, kConstant, 6}),
+        broadcast({kExtent, 0, 1, kExtent, 0, 1, kConstant, 6}), {"op", 2, {{"input.0", 1}}});
+    const auto pad = [](std::vector<int64_t> program) {
+      return [program] {
+        Model m;
+        const int64_t x = m.input("input", {1, 2, 6}, 1);
+        PadAttrs a;
+        a.computed = PadComputed{program, {ElemKind::Real}};
+        m.out(m.op("op", a, {x, x}, 2));
+        m.s.dims = {{"input.0", 1, 100}};
+        return m;
+      };
+    };
+    // Before axis 1: N − 2, at least 0 only from N = 2; N − 1 for every N. The rest 0.
+    const std::vector<int64_t> zero{kConstant, 0};
+    const auto pads = [&](std::vector<int64_t> before) {
+      std::vector<int64_t> code = zero;
+      code.insert(code.end(), before.begin(), before.end());
+      for (int k = 0; k < 4; ++k) code.insert(code.end(), zero.begin(), zero.end());
+      return code;
+    };
+    add(t, "shape.pad.computed-negative", "(N - 2, 0) on axis 1 of [1, N, 6]",
+        pad(pads({kExtent, 0, 1, kConstant, 2, kSub})), pad(pads({kExtent, 0, 1, kConstant, 1, kSub})),
+        {"op", 2, {{"input.0", 1}}});
+  }
   // concat on the channel axis of input [1, H, 8, 8] and its max_pool with stride [2, 1] and
   // same padding, of height ceil(H / 2): equal only for H = 1, so over 1..64 H = 2 fails first.
   {

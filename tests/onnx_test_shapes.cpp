@@ -95,11 +95,11 @@ TEST_CASE("onnx shapes: a Slice to a computed end, a Shape read as data, a Shape
 
 TEST_CASE("onnx shapes: what is not read from computed sizes yet is refused by name") {
   TempDir tmp("onnx_shapes_refused");
-  // Expand to a shape computed from a symbolic extent.
+  // Split into sizes computed from a symbolic extent.
   OnnxModel m;
   m.input("X", {"N", "1"});
   m.node("Shape", {"X"}, {"s"});
-  m.node("Expand", {"X", "s"}, {"Y"}, "e");
+  m.node("Split", {"X", "s"}, {"Y"}, "e");
   m.output("Y");
   const auto ds = load_errors(m, tmp / "m.onnx");
   const Diagnostic* d = find_code(ds, "onnx.shape-unsupported");

@@ -132,7 +132,22 @@ TEMPLATE_TEST_CASE("broadcast_to under the three rules", "[elementwise]", float,
   check_values(y, {1, 2, 3, 4});
 }
 
+TEMPLATE_TEST_CASE("broadcast_to to computed dims", "[elementwise]", float, double, mp50) {
+  using T = TestType;
+  using namespace size_code;
+  // Target [S, 3], S the extent of operand 1 (2 here, its values unread): the row (1, 2, 3) twice.
+  const BroadcastToAttrs a{{}, Broadcast::NumpyRight, {kExtent, 0, 0, kConstant, 3}, {ElemKind::Real}};
+  auto y = run<T>(a, {tensor<T>(Shape::of({3}), {1, 2, 3}), tensor<T>(Shape::of({2}), {7, 7})})[0];
+  CHECK(y.shape() == Shape::of({2, 3}));
+  check_values(y, {1, 2, 3, 1, 2, 3});
+}
+
 TEST_CASE("broadcast_to obligations", "[elementwise]") {
+  using namespace size_code;
+  // A computed target S − 1 with S = 1: no rows.
+  const BroadcastToAttrs none{{}, Broadcast::NumpyRight, {kExtent, 0, 0, kConstant, 1, kSub, kConstant, 3},
+                              {ElemKind::Real}};
+  CHECK(failure(none, {Shape::of({3}), Shape::of({1})}).code == "shape.broadcast_to.computed-extent");
   Diagnostic d = failure(BroadcastToAttrs{{2, 3}, Broadcast::NumpyRight}, {Shape::of({2})});
   CHECK(d.code == "shape.broadcast_to.incompatible");
   CHECK(d.message ==
@@ -185,6 +200,13 @@ ExprDim dim_select(const ExprPred& c, const ExprDim& a, const ExprDim& b) {
   return {"(" + c.text + " ? " + a.text + " : " + b.text + ")"};
 }
 std::string dim_str(const ExprDim& a) { return a.text; }
+// Size programs (broadcast_to's computed dims) compute with these.
+ExprDim operator+(const ExprDim& a, const ExprDim& b) { return {"(" + a.text + " + " + b.text + ")"}; }
+ExprDim operator-(const ExprDim& a, const ExprDim& b) { return {"(" + a.text + " - " + b.text + ")"}; }
+ExprDim operator*(const ExprDim& a, const ExprDim& b) { return {"(" + a.text + " * " + b.text + ")"}; }
+ExprDim floor_div(const ExprDim& a, const ExprDim& b) { return {"floor(" + a.text + " / " + b.text + ")"}; }
+ExprPred operator<(const ExprDim& a, const ExprDim& b) { return {a.text + " < " + b.text}; }
+ExprDim dim_max(const ExprDim& a, const ExprDim& b) { return {"max(" + a.text + ", " + b.text + ")"}; }
 
 static_assert(std::is_same_v<PredOf<ExprDim>, ExprPred>);
 

@@ -46,6 +46,13 @@ TEST_CASE("pad with the three borders", "[layout]") {
   auto y = run(PadAttrs{{{1, 0}, {0, 1}}}, {tensor(Shape::of({2, 2}), {0, 1, 2, 3})})[0];
   CHECK(y.shape() == Shape::of({3, 3}));
   CHECK(doubles(y) == std::vector<double>{0, 0, 0, 0, 1, 0, 2, 3, 0});
+  // Computed: before S (the extent of operand 1, 2 here), after 1: 0, 0 | 5, 6 | 0.
+  using namespace size_code;
+  PadAttrs c;
+  c.computed = PadComputed{{kExtent, 0, 0, kConstant, 1}, {ElemKind::Real}};
+  auto z = run(c, {tensor(Shape::of({2}), {5, 6}), tensor(Shape::of({2}), {7, 7})})[0];
+  CHECK(z.shape() == Shape::of({5}));
+  CHECK(doubles(z) == std::vector<double>{0, 0, 5, 6, 0});
 }
 
 TEST_CASE("pad obligations", "[layout][shape]") {
@@ -56,6 +63,11 @@ TEST_CASE("pad obligations", "[layout][shape]") {
   CHECK(code_of(PadAttrs{{{1, 1}}, PadBorder::Replicate}, {Shape::of({0})}) == "shape.pad.replicate-empty");
   const int64_t huge = int64_t{1} << 62;
   CHECK(code_of(PadAttrs{{{huge, huge}, {huge, huge}}}, {Shape::of({1, 1})}) == "size.overflow");
+  // A computed before of S − 2 with S = 1.
+  using namespace size_code;
+  PadAttrs c;
+  c.computed = PadComputed{{kExtent, 0, 0, kConstant, 2, kSub, kConstant, 0}, {ElemKind::Real}};
+  CHECK(code_of(c, {Shape::of({3}), Shape::of({1})}) == "shape.pad.computed-negative");
 }
 
 TEST_CASE("squeeze and unsqueeze", "[layout]") {

@@ -9,7 +9,9 @@
 namespace nnref::fastpath {
 
 Step lower_op(const Checked<BroadcastToAttrs>& op, const NodeLowering& node) {
-  auto runs = std::make_shared<const BroadcastRuns>(op.outputs()[0], op.inputs(), op.attrs().broadcast);
+  // Only input 0 is data: the others, computed dims' sources, give their extents alone.
+  auto runs = std::make_shared<const BroadcastRuns>(op.outputs()[0], std::vector<Shape>{op.inputs()[0]},
+                                                    op.attrs().broadcast);
   return [runs, in = node.inputs[0], out = node.outputs[0]](const Frame& f) {
     const float* x = f.at<float>(in);
     float* y = f.at<float>(out);

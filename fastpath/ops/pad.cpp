@@ -17,6 +17,7 @@ Step lower_op(const Checked<PadAttrs>& op, const NodeLowering& node) {
   const Shape &in = op.inputs()[0], &out = op.outputs()[0];
   const PadAttrs& a = op.attrs();
   const auto x = node.inputs[0], y = node.outputs[0];
+  const std::vector<int64_t> befores = pad_befores(op);
   return with_element_type<float>(a.kind, [&]<class E>() -> Step {
     if (in.rank() == 0)
       return [x, y](const Frame& f) { *f.at<E>(y) = *f.at<E>(x); };
@@ -29,12 +30,12 @@ Step lower_op(const Checked<PadAttrs>& op, const NodeLowering& node) {
       next.reserve(rows.size() * static_cast<size_t>(out[ax]));
       for (int64_t o : rows)
         for (int64_t p = 0; p < out[ax]; ++p) {
-          const int64_t s = pad_source(p - a.padding[ax].first, in[ax], a.border);
+          const int64_t s = pad_source(p - befores[ax], in[ax], a.border);
           next.push_back(o < 0 || s < 0 ? -1 : o + s * strides[ax]);
         }
       rows = std::move(next);
     }
-    const int64_t before = a.padding[last].first, n = in[last], width = out[last];
+    const int64_t before = befores[last], n = in[last], width = out[last];
     std::vector<int64_t> sources;  // the last axis's sources outside the middle, in order
     for (int64_t p = 0; p < width; ++p)
       if (p < before || p >= before + n) sources.push_back(pad_source(p - before, n, a.border));

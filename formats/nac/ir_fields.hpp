@@ -11,7 +11,6 @@ namespace nnref::nac {
 template <class IO> void fields(IO& io, UnaryAttrs& a) { io.inputs(); io.real(a.alpha); }
 template <class IO> void fields(IO& io, BinaryAttrs& a) { io.inputs(); io.choice(a.broadcast); }
 template <class IO> void fields(IO& io, AddNAttrs& a) { io.inputs(); io.size(a.batch_axes); }
-template <class IO> void fields(IO& io, BroadcastToAttrs& a) { io.inputs(); io.ints(a.dims); io.choice(a.broadcast); }
 template <class IO> void fields(IO& io, ClampAttrs& a) { io.inputs(); io.choice(a.broadcast); }
 template <class IO> void fields(IO& io, PreluAttrs& a) { io.inputs(); io.choice(a.broadcast); }
 template <class IO> void fields(IO& io, SelectAttrs& a) { io.inputs(); io.choice(a.broadcast); io.choice(a.kind); }
@@ -32,6 +31,8 @@ void kinds(IO& io, std::vector<ElemKind>& ks) {
   ks.clear();
   for (int64_t k : v) ks.push_back(k == 1 ? ElemKind::Integer : k == 2 ? ElemKind::Logical : ElemKind::Real);
 }
+template <class IO> void fields(IO& io, PadAttrs& a) { io.inputs(); io.pairs(a.padding); io.choice(a.border); io.real(a.value); io.choice(a.kind); io.ints(a.computed.code); kinds(io, a.computed.sources); }
+template <class IO> void fields(IO& io, BroadcastToAttrs& a) { io.inputs(); io.ints(a.dims); io.choice(a.broadcast); io.ints(a.computed); kinds(io, a.sources); }
 template <class IO> void fields(IO& io, ReshapeAttrs& a) { io.inputs(); io.ints(a.dims); io.choice(a.kind); io.ints(a.computed); kinds(io, a.sources); }
 template <class IO> void fields(IO& io, SizesAttrs& a) { io.inputs(); io.ints(a.program); kinds(io, a.sources); }
 template <class IO> void fields(IO& io, FlattenAttrs& a) { io.inputs(); io.integer(a.axis); }
@@ -43,7 +44,7 @@ template <class IO> void fields(IO& io, GatherAttrs& a) { io.inputs(); io.intege
 template <class IO> void fields(IO& io, RoiAttrs& a) { io.inputs(); io.choice(a.op); io.ints(a.output_size); io.choice(a.method); }
 template <class IO> void fields(IO& io, CastAttrs& a) { io.inputs(); io.choice(a.from); io.choice(a.to); }
 template <class IO> void fields(IO& io, IntegerBinaryAttrs& a) { io.inputs(); io.choice(a.broadcast); io.choice(a.type.width); io.boolean(a.type.is_signed); }
-template <class IO> void fields(IO& io, PadAttrs& a) { io.inputs(); io.pairs(a.padding); io.choice(a.border); io.real(a.value); io.choice(a.kind); }
+
 template <class IO> void fields(IO& io, SqueezeAttrs& a) { io.inputs(); io.ints(a.axes); io.choice(a.kind); }
 template <class IO> void fields(IO& io, UnsqueezeAttrs& a) { io.inputs(); io.ints(a.axes); io.choice(a.kind); }
 

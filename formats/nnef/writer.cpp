@@ -276,6 +276,7 @@ class Emitter {
 
   // broadcast_to: the input with its axes aligned, then tiled along the axes of extent 1 (copies).
   void node(const Node& n, const BroadcastToAttrs& a) {
+    if (!a.computed.empty()) unexpressible(kFormat, n, "its dims are computed from extents, and NNEF 1.0's are numbers");
     const std::vector<int64_t>& in = shape(n.inputs[0]);
     std::string x = value(n.inputs[0]);
     const auto missing = static_cast<int64_t>(a.dims.size() - in.size());
@@ -494,6 +495,7 @@ class Emitter {
   }
   void node(const Node& n, const PadAttrs& a) {
     if (a.kind != ElemKind::Real) unexpressible(kFormat, n, "NNEF 1.0's pad takes a scalar tensor, and this one is " + std::string(elem_kind_name(a.kind)));
+    if (!a.computed.code.empty()) unexpressible(kFormat, n, "its padding is computed from extents, and NNEF 1.0's are numbers");
     static const std::map<PadBorder, const char*> borders = {
         {PadBorder::Constant, "constant"}, {PadBorder::Reflect, "reflect"}, {PadBorder::Replicate, "replicate"}, {PadBorder::ReflectEven, "reflect-even"}};
     result(n, "pad(" + value(n.inputs[0]) + ", padding = " + pair_list(a.padding) + ", border = '" + borders.at(a.border) +

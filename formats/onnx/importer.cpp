@@ -126,8 +126,13 @@ const SizeTerms* NodeCtx::sizes(size_t k) const {
 }
 
 SizeTerms NodeCtx::extents_of(size_t k, int64_t start, int64_t end) {
-  const ValueRef x = operand(k, kind(k));
   SizeTerms t{Shape::make({end - start}).value(), {}};
+  if (exact(k) != nullptr || sizes(k) != nullptr) {  // a constant's shape is fixed: numbers
+    const std::vector<int64_t> s = shape(k);
+    for (int64_t a = start; a < end; ++a) t.elements.push_back({size_code::kConstant, s[static_cast<size_t>(a)]});
+    return t;
+  }
+  const ValueRef x = operand(k, kind(k));
   im_.leaves_.push_back(x);
   const auto leaf = static_cast<int64_t>(im_.leaves_.size() - 1);
   for (int64_t a = start; a < end; ++a) t.elements.push_back({size_code::kExtent, leaf, a});
@@ -152,8 +157,8 @@ const HostTensor& NodeCtx::require_constant(size_t k, const std::string& what) {
   if (!t && sizes(k))
     refuse("onnx.shape-unsupported", what + " (input " + std::to_string(k) + ", " +
                                          in_quotes(n_.input(static_cast<int>(k))) +
-                                         ") is computed from symbolic extents, which nnref reads as sizes for "
-                                         "Reshape's shape only, so far");
+                                         ") is computed from symbolic extents, which nnref reads as sizes where an "
+                                         "op takes a shape (docs/onnx.md, \"Shapes are values\") only");
   if (!t)
     refuse("onnx.input-not-constant", what + " (input " + std::to_string(k) + ", " +
                                           in_quotes(n_.input(static_cast<int>(k))) +
@@ -281,6 +286,14 @@ void NodeCtx::param(int64_t id, const std::string& role, size_t k) {
 ValueRef NodeCtx::literal(const std::string& suffix, HostTensor t) {
   const ElemKind kind = dtype_kind(t.dtype);
   return im_.handle(std::make_shared<const ExactTensor>(exact_of(std::move(t))), kind, nullptr, name_ + "/" + suffix);
+}
+
+void NodeCtx::charge(int64_t count) {
+  const int64_t bytes = tensor_bytes(CDim(count), sizeof(double)).v;
+  if (bytes > im_.budget_left_)
+    refuse("size.budget", "a constant of " + std::to_string(count) + " elements exceeds the memory budget left (" +
+                              std::to_string(im_.budget_left_) + " bytes)");
+  im_.budget_left_ -= bytes;
 }
 
 void NodeCtx::set_output(size_t k, ValueRef v, ElemKind kind, int32_t type) {

@@ -108,7 +108,7 @@ class NodeCtx {
   const SizeTerms* sizes(size_t k) const;
   // Input k as terms: a size value's, or an integer constant's (constant terms); nullptr else.
   SizesPtr terms(size_t k);
-  // Terms over the extents [start, end) of input k (a graph value), as Shape reads them.
+  // Terms over the extents [start, end) of input k, as Shape reads them (a constant's: numbers).
   SizeTerms extents_of(size_t k, int64_t start, int64_t end);
   // The program of the given terms over their values (an op's computed sizes).
   SizeProgram program(const SizeTerms& t) const;
@@ -134,6 +134,9 @@ class NodeCtx {
   void param_tensor(int64_t id, const std::string& role, HostTensor t, const std::string& key);
   // A constant operand made by the translation itself.
   ValueRef literal(const std::string& suffix, HostTensor t);
+  // Takes a constant of `count` elements that the translation makes (8 bytes each) from the memory
+  // budget; size.budget when that exceeds what is left.
+  void charge(int64_t count);
 
   void set_output(size_t k, ValueRef v, ElemKind kind = ElemKind::Real, int32_t type = 0);
   void set_output_constant(size_t k, ExactTensor t);

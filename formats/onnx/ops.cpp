@@ -26,6 +26,13 @@ void moved(Ctx& c, A attrs) {
   c.set_output(0, c.emit("", attrs, {c.operand(0, attrs.kind)}), attrs.kind, c.type(0));
 }
 
+// An op's data operand followed by the values its computed sizes read (the program's sources).
+std::vector<ValueRef> with_sources(ValueRef x, const SizeProgram& p) {
+  std::vector<ValueRef> in{x};
+  in.insert(in.end(), p.sources.begin(), p.sources.end());
+  return in;
+}
+
 // ---- elementwise ----
 
 void unary(Ctx& c, UnaryOp op, Real alpha = 0.0) {
@@ -574,8 +581,7 @@ void reshape_computed(Ctx& c, const SizeTerms& shape) {
       c.refuse("onnx.attribute-unsupported", "allowzero 1 with a 0 in the shape (an empty tensor) is not supported");
   const ElemKind kind = c.kind(0);
   SizeProgram p = c.program(shape);
-  std::vector<ValueRef> in{c.operand(0, kind)};
-  in.insert(in.end(), p.sources.begin(), p.sources.end());
+  const std::vector<ValueRef> in = with_sources(c.operand(0, kind), p);
   c.set_output(0, c.emit("", ReshapeAttrs{{}, kind, std::move(p.code), std::move(p.kinds)}, in), kind, c.type(0));
 }
 
@@ -698,8 +704,7 @@ void slice_computed(Ctx& c) {
   }
   const ElemKind kind = c.kind(0);
   SizeProgram p = c.program(bounds);
-  std::vector<ValueRef> in{c.operand(0, kind)};
-  in.insert(in.end(), p.sources.begin(), p.sources.end());
+  const std::vector<ValueRef> in = with_sources(c.operand(0, kind), p);
   c.set_output(0, c.emit("", SliceAttrs{axes, {}, {}, {}, kind, std::move(p.code), std::move(p.kinds)}, in), kind,
                c.type(0));
 }
@@ -757,53 +762,104 @@ void unsqueeze(Ctx& c) {
   moved(c, UnsqueezeAttrs{axes});
 }
 
+// Pad's mode as the IR's border.
+PadBorder pad_border(Ctx& c) {
+  const std::string mode = c.attr_string("mode", "constant");
+  if (mode == "constant") return PadBorder::Constant;
+  if (mode == "reflect") return PadBorder::Reflect;
+  if (mode == "edge") return PadBorder::Replicate;
+  c.refuse("onnx.attribute-unsupported", "mode '" + mode + "' is not supported");
+}
+
+// Pad's pads (every begin, then every end, for `axes` or every axis) as terms of every axis's
+// begin then end, 0 on the axes not listed.
+SizeTerms pads_per_axis(Ctx& c, const SizeTerms& pads, const std::vector<int64_t>& axes, size_t r) {
+  if (pads.shape.rank() != 1 || pads.elements.size() != 2 * axes.size())
+    c.refuse("onnx.attribute-value", "pads has " + std::to_string(pads.elements.size()) + " entries, " +
+                                         std::to_string(2 * axes.size()) + " expected");
+  SizeTerms out{Shape::make({static_cast<int64_t>(2 * r)}).value(),
+                std::vector<std::vector<int64_t>>(2 * r, std::vector<int64_t>{size_code::kConstant, 0})};
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const int64_t k = axes[i] < 0 ? axes[i] + static_cast<int64_t>(r) : axes[i];
+    if (k < 0 || k >= static_cast<int64_t>(r))
+      c.refuse("onnx.attribute-value", "axis " + std::to_string(axes[i]) + " is outside the input's axes");
+    out.elements[static_cast<size_t>(k)] = pads.elements[i];
+    out.elements[static_cast<size_t>(k) + r] = pads.elements[i + axes.size()];
+  }
+  return out;
+}
+
+// Pad: the IR pad, its padding the pads' numbers, or computed from symbolic extents (the IR pad's
+// computed padding).
 void pad(Ctx& c) {
-  std::vector<int64_t> pads;
+  SizeTerms pads;
   double value = 0;
   if (c.opset() < 11) {
-    pads = c.attr_ints(c.opset() < 2 ? "paddings" : "pads");
+    const std::vector<int64_t> v = c.attr_ints(c.opset() < 2 ? "paddings" : "pads");
+    pads.shape = Shape::make({static_cast<int64_t>(v.size())}).value();
+    for (int64_t p : v) pads.elements.push_back({size_code::kConstant, p});
     value = c.attr_float("value", 0.0);
   } else {
-    pads = c.int_list(1, "pads");
+    if (c.sizes(1) == nullptr) c.int_list(1, "pads");  // a constant 1-D integer tensor, else refused
+    pads = *c.terms(1);
     if (c.has_input(2)) {
       const HostTensor& v = c.require_constant(2, "constant_value");
       if (v.values.size() != 1) c.refuse("onnx.input-type", "constant_value must hold one value");
       value = v.values[0];
     }
   }
-  const std::string mode = c.attr_string("mode", "constant");
   PadAttrs a;
-  if (mode == "constant") a.border = PadBorder::Constant;
-  else if (mode == "reflect") a.border = PadBorder::Reflect;
-  else if (mode == "edge") a.border = PadBorder::Replicate;
-  else c.refuse("onnx.attribute-unsupported", "mode '" + mode + "' is not supported");
+  a.border = pad_border(c);
+  a.value = Real(value);
   const size_t r = c.rank(0);
   // From opset 18 the pads may be for the listed axes only; the others are not padded.
   std::vector<int64_t> axes;
   if (c.opset() >= 18 && c.has_input(3)) axes = c.int_list(3, "axes");
   else
     for (size_t i = 0; i < r; ++i) axes.push_back(static_cast<int64_t>(i));
-  if (pads.size() != 2 * axes.size())
-    c.refuse("onnx.attribute-value", "pads has " + std::to_string(pads.size()) + " entries, " +
-                                         std::to_string(2 * axes.size()) + " expected");
-  a.padding.assign(r, {0, 0});
-  for (size_t i = 0; i < axes.size(); ++i) {
-    const int64_t k = axes[i] < 0 ? axes[i] + static_cast<int64_t>(r) : axes[i];
-    if (k < 0 || k >= static_cast<int64_t>(r))
-      c.refuse("onnx.attribute-value", "axis " + std::to_string(axes[i]) + " is outside the input's axes");
-    a.padding[static_cast<size_t>(k)] = {pads[i], pads[i + axes.size()]};
-  }
-  a.value = Real(value);
+  const SizeTerms widths = pads_per_axis(c, pads, axes, r);
   a.kind = c.kind(0);  // pad moves elements of any kind; the value is then one of that kind
-  c.set_output(0, c.emit("", a, {c.operand(0, a.kind)}), a.kind, c.type(0));
+  const ValueRef x = c.operand(0, a.kind);
+  std::vector<int64_t> numbers;
+  for (const auto& e : widths.elements)
+    if (e.size() == 2 && e[0] == size_code::kConstant) numbers.push_back(e[1]);
+  if (numbers.size() == widths.elements.size()) {
+    for (size_t k = 0; k < r; ++k) a.padding.emplace_back(numbers[k], numbers[k + r]);
+    return c.set_output(0, c.emit("", a, {x}), a.kind, c.type(0));
+  }
+  SizeProgram p = c.program(widths);
+  a.computed = PadComputed{std::move(p.code), std::move(p.kinds)};
+  c.set_output(0, c.emit("", a, with_sources(x, p)), a.kind, c.type(0));
+}
+
+// Expand where the model's extents are symbolic, to a shape of constants or of terms (computed
+// from extents): the output's extents as terms, ONNX's two-way broadcast of the input's and the
+// shape's (an entry 1, and an axis the shape lacks, keep the input's extent; any other entry is
+// the target, which the input's extent must be or be 1), read as IR broadcast_to's computed dims.
+void expand_computed(Ctx& c, const SizeTerms& shape) {
+  if (shape.shape.rank() != 1) c.refuse("onnx.input-type", "the shape must be a 1-D integer tensor");
+  const size_t r = c.rank(0), m = shape.elements.size(), n = std::max(r, m);
+  const SizeTerms x = c.extents_of(0, 0, static_cast<int64_t>(r));
+  const std::vector<int64_t> one{size_code::kConstant, 1};
+  SizeTerms out{Shape::make({static_cast<int64_t>(n)}).value(), {}};
+  for (size_t i = 0; i < n; ++i) {
+    const std::vector<int64_t>& t = i + m >= n ? shape.elements[i + m - n] : one;
+    out.elements.push_back(t != one ? t : i + r >= n ? x.elements[i + r - n] : one);
+  }
+  SizeProgram p = c.program(out);
+  const std::vector<ValueRef> in = with_sources(c.data(0), p);
+  c.set_output(0, c.emit("", BroadcastToAttrs{{}, Broadcast::NumpyRight, std::move(p.code), std::move(p.kinds)}, in));
 }
 
 // Expand: the NumPy broadcast of the input with the given shape, a broadcast_to to that shape
-// (both read at import, so the model's extents must be fixed).
+// (both read at import where the model's extents are fixed).
 void expand(Ctx& c) {
+  if (!c.extents_fixed())
+    if (const SizesPtr t = c.terms(1)) return expand_computed(c, *t);
   const std::vector<int64_t> shape = c.int_list(1, "shape");
   if (!c.extents_fixed())
-    c.refuse("onnx.shape-unsupported", "Expand needs fixed extents, and the model's inputs have symbolic ones");
+    c.refuse("onnx.shape-unsupported", "Expand's shape must be a constant or computed from extents where the "
+                                       "model's extents are symbolic");
   const std::vector<int64_t> s = c.shape(0);
   const size_t r = std::max(s.size(), shape.size());
   std::vector<int64_t> out(r);
@@ -816,8 +872,37 @@ void expand(Ctx& c) {
   c.set_output(0, c.emit("", BroadcastToAttrs{out, Broadcast::NumpyRight}, {c.data(0)}));
 }
 
+// Tile by repeats computed from symbolic extents (real data): x [d0, d1, ...] unsqueezed to
+// [1, d0, 1, d1, ...], broadcast to [r0, d0, r1, d1, ...] and reshaped to [r0·d0, r1·d1, ...]
+// (computed dims): row-major, position a·dk + j of axis k reads x's j, which is Tile's formula.
+void tile_computed(Ctx& c, const SizeTerms& repeats) {
+  const size_t r = c.rank(0);
+  if (repeats.shape.rank() != 1 || repeats.elements.size() != r)
+    c.refuse("onnx.attribute-value", "repeats must be a 1-D tensor of one entry per axis of the input (rank " +
+                                         std::to_string(r) + ")");
+  const SizeTerms x = c.extents_of(0, 0, static_cast<int64_t>(r));
+  SizeTerms wide{Shape::make({static_cast<int64_t>(2 * r)}).value(), {}}, tiled{Shape::make({static_cast<int64_t>(r)}).value(), {}};
+  std::vector<int64_t> spread;
+  for (size_t k = 0; k < r; ++k) {
+    const std::vector<int64_t>& t = repeats.elements[k];
+    if (t.size() == 2 && t[0] == size_code::kConstant && t[1] < 1)
+      c.refuse("onnx.shape-unsupported", "a repeat below 1 gives an empty tensor");
+    wide.elements.insert(wide.elements.end(), {t, x.elements[k]});
+    std::vector<int64_t> product = t;
+    product.insert(product.end(), x.elements[k].begin(), x.elements[k].end());
+    product.push_back(size_code::kMul);
+    tiled.elements.push_back(std::move(product));
+    spread.push_back(static_cast<int64_t>(2 * k));
+  }
+  ValueRef y = c.emit("spread", UnsqueezeAttrs{spread}, {c.data(0)});
+  SizeProgram pw = c.program(wide), pt = c.program(tiled);
+  y = c.emit("copies", BroadcastToAttrs{{}, Broadcast::NumpyRight, pw.code, pw.kinds}, with_sources(y, pw));
+  c.set_output(0, c.emit("", ReshapeAttrs{{}, ElemKind::Real, pt.code, pt.kinds}, with_sources(y, pt)));
+}
+
 // Tile: each axis with r repeats is the concat of r copies along it: data movement only.
 void tile(Ctx& c) {
+  if (c.sizes(1) != nullptr) return tile_computed(c, *c.sizes(1));
   const std::vector<int64_t> repeats = c.int_list(1, "repeats");
   if (repeats.size() != c.rank(0))
     c.refuse("onnx.attribute-value", "repeats has " + std::to_string(repeats.size()) + " entries for an input of rank " +
@@ -892,6 +977,65 @@ void constant(Ctx& c) {
   c.set_output_constant(0, std::move(t));
 }
 
+// ConstantOfShape's `value`: one element of any numeric or bool type (default float 0), as a scalar.
+ExactTensor fill_value(Ctx& c) {
+  const auto* a = c.attr("value");
+  if (!a) return exact_of(HostTensor{DType::F32, Shape(), {0.0}});
+  if (a->type() != onnx::AttributeProto::TENSOR) c.refuse("onnx.attribute-type", "attribute value must be a tensor");
+  const int32_t type = a->t().data_type();
+  if (!kind_of_type(type) || type == onnx::TensorProto::FLOAT16)
+    c.refuse("onnx.type-unsupported",
+             "a value of type " + onnx::TensorProto::DataType_Name(static_cast<onnx::TensorProto::DataType>(type)) +
+                 " is not supported (nnref fills float32, float64, integer and bool values)");
+  Result<ExactTensor> r = read_exact_tensor(a->t(), TensorSource{c.name() + ".value", "", INT64_MAX});
+  if (!r) c.refuse(r.error().code, r.error().message);
+  ExactTensor v = std::move(r).value();
+  if (v.tensor.values.size() != 1) c.refuse("onnx.attribute-value", "value must hold one element");
+  v.tensor.shape = Shape();
+  return v;
+}
+
+void no_empty_extent(Ctx& c, int64_t d) {
+  if (d < 1) c.refuse("onnx.shape-unsupported", "an extent " + std::to_string(d) + " gives no elements (nnref holds no empty tensors)");
+}
+
+// `value` in every element of shape s, as a constant.
+ExactTensor filled(const ExactTensor& value, const Shape& s) {
+  const auto n = static_cast<size_t>(s.count());
+  ExactTensor t{HostTensor{value.tensor.dtype, s, std::vector<double>(n, value.tensor.values[0])}, {}};
+  if (!value.ints.empty()) t.ints.assign(n, value.ints[0]);
+  return t;
+}
+
+// ConstantOfShape: `value` in every element of a tensor of the given shape. An integer or bool
+// value is a constant (shape arithmetic reads it: PyTorch's ones_like of a size vector); a real
+// one is the scalar broadcast to the shape (IR broadcast_to), no constant of that size being
+// made. A shape computed from symbolic extents is broadcast_to's computed dims.
+void constant_of_shape(Ctx& c) {
+  const ExactTensor value = fill_value(c);
+  const SizesPtr t = c.exact(0) ? nullptr : c.terms(0);
+  if (!t) {
+    const std::vector<int64_t> dims = c.int_list(0, "shape");
+    for (int64_t d : dims) no_empty_extent(c, d);
+    if (dtype_is_float(value.tensor.dtype))
+      return c.set_output(0, {c.emit_node("", BroadcastToAttrs{dims}, {c.literal("value", value.tensor)}), 0});
+    Result<Shape> s = Shape::make(dims);
+    if (!s) c.refuse(s.error().code, s.error().message);
+    c.charge(s.value().count());
+    return c.set_output_constant(0, filled(value, s.value()));
+  }
+  if (t->shape.rank() != 1) c.refuse("onnx.input-type", "the shape must be a 1-D integer tensor");
+  if (!dtype_is_float(value.tensor.dtype))
+    c.refuse("onnx.type-unsupported", "an integer or bool value filling a shape computed from symbolic extents is "
+                                      "not supported (IR broadcast_to moves reals)");
+  for (const auto& e : t->elements)
+    if (e.size() == 2 && e[0] == size_code::kConstant) no_empty_extent(c, e[1]);
+  SizeProgram p = c.program(*t);
+  const std::vector<ValueRef> in = with_sources(c.literal("value", value.tensor), p);
+  const BroadcastToAttrs a{{}, Broadcast::NumpyRight, std::move(p.code), std::move(p.kinds)};
+  c.set_output(0, {c.emit_node("", a, in), 0});
+}
+
 // Whether input 0's shape holds for every run: the model's extents are fixed, or it is a constant
 // (or a value computed from extents, whose shape is fixed).
 bool shape_fixed(Ctx& c) { return c.extents_fixed() || c.exact(0) != nullptr || c.sizes(0) != nullptr; }
@@ -945,6 +1089,7 @@ const std::map<std::string, OpHandler>& handlers() {
       {"Clip", clip},
       {"Concat", concat},
       {"Constant", constant},
+      {"ConstantOfShape", constant_of_shape},
       {"Conv", conv},
       {"ConvTranspose", conv_transpose},
       {"Cos", unary_op<UnaryOp::Cos>},

@@ -128,10 +128,60 @@ void numpy_broadcast_only(Ctx& c) {
     c.refuse("onnx.attribute-unsupported", "the legacy broadcast attribute (before opset 7) is not supported");
 }
 
+// The positions each operand's element is read from, output element by output element, under
+// NumPy broadcasting (the operands' shapes combined by `op`'s rule).
+template <class A>
+std::pair<Shape, std::vector<std::vector<size_t>>> broadcast_positions(Ctx& c, const A& op,
+                                                                       const std::vector<Shape>& shapes) {
+  auto checked = Checked<A>::check(op, shapes);
+  if (!checked) c.refuse(checked.error().code, checked.error().message);
+  const Shape s = checked.value().outputs()[0];
+  std::vector<Tensor<int64_t>> at;
+  for (const Shape& x : shapes) {
+    at.emplace_back(x);
+    std::iota(at.back().data().begin(), at.back().data().end(), int64_t{0});
+  }
+  std::vector<std::vector<size_t>> out(static_cast<size_t>(s.count()));
+  auto put = [&](int64_t i, auto... k) { out[static_cast<size_t>(i)] = {static_cast<size_t>(k)...}; };
+  if (shapes.size() == 2) broadcast_map(s, Broadcast::NumpyRight, put, at[0], at[1]);
+  else broadcast_map(s, Broadcast::NumpyRight, put, at[0], at[1], at[2]);
+  return {s, std::move(out)};
+}
+
+bool is_number(const std::vector<int64_t>& term) { return term.size() == 2 && term[0] == size_code::kConstant; }
+
+// Equal of terms (a value computed from symbolic extents, and terms or a constant) where every
+// element is decided when the model is read: two numbers compare as numbers, and an extent (at
+// least 1: nnref holds no empty tensors) differs from every number below 1 (PyTorch's
+// x.expand(n, -1) compares its sizes with −1). The result is a bool constant; false when an
+// element is not decided (the comparison is then computed at run time).
+bool equal_terms(Ctx& c) {
+  if (c.sizes(0) == nullptr && c.sizes(1) == nullptr) return false;
+  const SizesPtr a = c.terms(0), b = c.terms(1);
+  if (!a || !b) return false;
+  auto decided = [](const std::vector<int64_t>& u, const std::vector<int64_t>& v) -> std::optional<bool> {
+    if (is_number(u) && is_number(v)) return u[1] == v[1];
+    const bool extent_u = u.size() == 3 && u[0] == size_code::kExtent, extent_v = v.size() == 3 && v[0] == size_code::kExtent;
+    if ((extent_u && is_number(v) && v[1] < 1) || (extent_v && is_number(u) && u[1] < 1)) return false;
+    return std::nullopt;
+  };
+  const auto [s, at] = broadcast_positions(c, BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight}, {a->shape, b->shape});
+  std::vector<double> values;
+  for (const auto& k : at) {
+    const std::optional<bool> e = decided(a->elements[k[0]], b->elements[k[1]]);
+    if (!e) return false;
+    values.push_back(*e ? 1.0 : 0.0);
+  }
+  c.set_output_constant(0, exact_of(HostTensor{DType::Bool, s, std::move(values)}));
+  return true;
+}
+
 // x ∘ y under NumPy broadcasting; integer and bool operands compare as the reals they are.
 template <CompareOp Op>
 void compare(Ctx& c) {
   numpy_broadcast_only(c);
+  if constexpr (Op == CompareOp::Eq)
+    if (equal_terms(c)) return;
   const ValueRef a = as_real(c, 0, "a-real"), b = as_real(c, 1, "b-real");
   c.set_output(0, c.emit("", CompareAttrs{Op, Broadcast::NumpyRight}, {a, b}), ElemKind::Logical,
                onnx::TensorProto::BOOL);
@@ -161,9 +211,26 @@ void logical_xor(Ctx& c) {
                onnx::TensorProto::BOOL);
 }
 
+// Where of a constant condition between terms or integer constants (torch.onnx's size vectors,
+// computed from symbolic extents or not): the terms it picks, element by element under NumPy
+// broadcasting; numbers alone are a constant.
+bool where_terms(Ctx& c) {
+  const ExactTensor* cond = c.exact(0);
+  if (!cond) return false;
+  const SizesPtr a = c.terms(1), b = c.terms(2);
+  if (!a || !b || c.kind(0) != ElemKind::Logical) return false;
+  const auto [s, at] =
+      broadcast_positions(c, SelectAttrs{Broadcast::NumpyRight}, {cond->tensor.shape, a->shape, b->shape});
+  SizeTerms out{s, {}};
+  for (const auto& k : at) out.elements.push_back(cond->ints[k[0]] != 0 ? a->elements[k[1]] : b->elements[k[2]]);
+  c.set_output_sizes(0, std::move(out));
+  return true;
+}
+
 // Where(condition, X, Y): X where the condition holds, Y elsewhere, under NumPy broadcasting; X
 // and Y of any kind, the same (select chooses elements of its kind).
 void where(Ctx& c) {
+  if (where_terms(c)) return;
   const ValueRef cond = c.operand(0, ElemKind::Logical);
   const ElemKind kind = c.kind(1);
   const ValueRef chosen = c.emit("", SelectAttrs{Broadcast::NumpyRight, kind}, {cond, c.operand(1, kind), c.operand(2, kind)});
@@ -217,20 +284,9 @@ std::vector<int64_t> term_of(Ctx& c, IntegerOp op, const std::vector<int64_t>& a
 // Integer arithmetic where an operand is computed from symbolic extents: terms, element by
 // element under NumPy broadcasting.
 void term_arithmetic(Ctx& c, IntegerOp op, const SizesPtr& a, const SizesPtr& b) {
-  auto shape = Checked<BinaryAttrs>::check(BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight}, {a->shape, b->shape});
-  if (!shape) c.refuse(shape.error().code, shape.error().message);
-  const Shape& s = shape.value().outputs()[0];
-  Tensor<int64_t> x(a->shape), y(b->shape);
-  std::iota(x.data().begin(), x.data().end(), int64_t{0});
-  std::iota(y.data().begin(), y.data().end(), int64_t{0});
-  SizeTerms out{s, std::vector<std::vector<int64_t>>(static_cast<size_t>(s.count()))};
-  broadcast_map(
-      s, Broadcast::NumpyRight,
-      [&](int64_t i, int64_t u, int64_t v) {
-        out.elements[static_cast<size_t>(i)] =
-            term_of(c, op, a->elements[static_cast<size_t>(u)], b->elements[static_cast<size_t>(v)]);
-      },
-      x, y);
+  const auto [s, at] = broadcast_positions(c, BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight}, {a->shape, b->shape});
+  SizeTerms out{s, {}};
+  for (const auto& k : at) out.elements.push_back(term_of(c, op, a->elements[k[0]], b->elements[k[1]]));
   c.set_output_sizes(0, std::move(out));
 }
 

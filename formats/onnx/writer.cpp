@@ -379,6 +379,7 @@ class Emitter {
     result(n, "Where", {aligned(n, 0, a.broadcast), aligned(n, 1, a.broadcast), aligned(n, 2, a.broadcast)});
   }
   void node(const Node& n, const BroadcastToAttrs& a) {
+    if (!a.computed.empty()) unexpressible(kFormat, n, "its dims are computed from extents, which the writer does not write yet");
     const size_t r = in_shape(n).size();
     std::string x = in(n, 0);
     if (a.broadcast == Broadcast::NnefLeft && r < a.dims.size())
@@ -625,6 +626,7 @@ class Emitter {
                         ints(n, "axes", convert::tensor_axes(a.axes, in_shape(n).size()))});
   }
   void node(const Node& n, const PadAttrs& a) {
+    if (!a.computed.code.empty()) unexpressible(kFormat, n, "its padding is computed from extents, which the writer does not write yet");
     static const std::map<PadBorder, const char*> modes = {
         {PadBorder::Constant, "constant"}, {PadBorder::Reflect, "reflect"}, {PadBorder::Replicate, "edge"}};
     if (!modes.count(a.border)) unexpressible(kFormat, n, "ONNX's Pad has no reflect-even mode");

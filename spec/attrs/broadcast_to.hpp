@@ -8,12 +8,18 @@
 
 #include "spec/op_rule.hpp"
 #include "spec/rules/broadcast.hpp"
+#include "spec/size_program.hpp"
 
 namespace nnref {
 
+// The target shape: dims, or computed dims (an export's cls_token.expand(x.size(0), -1, -1)): a
+// size program (spec/size_program.hpp) over the extents of the operands after the first, whose
+// kinds `sources` lists; its constant entries read as dims' do, the others must be at least 1.
 struct BroadcastToAttrs {
-  std::vector<int64_t> dims;  // the target shape
+  std::vector<int64_t> dims;
   Broadcast broadcast = Broadcast::NumpyRight;
+  std::vector<int64_t> computed{};  // when not empty, the dims (dims is then empty)
+  std::vector<ElemKind> sources{};
 };
 
 inline constexpr ObligationSpec kBroadcastToNegativeExtent{
@@ -31,15 +37,30 @@ inline constexpr ObligationSpec kBroadcastToIncompatible{
     "aligned by the broadcast rule.",
     "X == T || X == 1, for every aligned axis (Equal: X == T)",
     "An IR broadcast_to with dims [4, 6] of an input [4, 3]: error[shape.broadcast_to.incompatible]."};
+inline constexpr ObligationSpec kBroadcastToComputedExtent{
+    ObligationKind::Shape, "shape.broadcast_to.computed-extent",
+    "An entry of broadcast_to's target shape that the model computes from extents (not a constant) is at least 1: "
+    "nnref holds no empty tensors.",
+    "T_i >= 1, for every computed entry T_i",
+    "An ONNX Expand of x [1, 4] to [Shape(y)[0] - 1, 4], y [N, 3], N a size symbol over 1..8: refuted, "
+    "counterexample N = 1."};
 
 template <>
 struct OpInfo<BroadcastToAttrs> {
   static std::vector<const ObligationSpec*> obligations() {
-    return {&kBroadcastToNegativeExtent, &kBroadcastToRank, &kBroadcastToIncompatible};
+    return {&kBroadcastToNegativeExtent, &kBroadcastToRank, &kBroadcastToIncompatible, &kBroadcastToComputedExtent};
   }
 };
 
 inline std::string op_name(const BroadcastToAttrs&) { return "broadcast_to"; }
-inline Arity arity(const BroadcastToAttrs&) { return {1, 1}; }
+inline Arity arity(const BroadcastToAttrs& a) {
+  const int n = 1 + static_cast<int>(a.sources.size());
+  return {n, n};
+}
+inline Signature signature(const BroadcastToAttrs& a) {
+  std::vector<ElemKind> operands{ElemKind::Real};
+  operands.insert(operands.end(), a.sources.begin(), a.sources.end());
+  return {operands, ElemKind::Real, ElemKind::Real};
+}
 
 }  // namespace nnref

@@ -8,17 +8,25 @@
 #include <vector>
 
 #include "spec/op_rule.hpp"
+#include "spec/size_program.hpp"
 
 namespace nnref {
 
 // Reflect mirrors about the edge element (not repeated: x[1], x[0] | x[0], x[1]... reads x[1]
 // before x[0]); ReflectEven mirrors about the edge itself (repeated: x[0] | x[0], x[1]) (NNEF 1.0 §4.3).
 enum class PadBorder { Constant, Reflect, Replicate, ReflectEven };
+struct PadComputed {
+  std::vector<int64_t> code;
+  std::vector<ElemKind> sources;
+};
 struct PadAttrs {
   std::vector<std::pair<int64_t, int64_t>> padding;  // (before, after) per axis, all axes
   PadBorder border = PadBorder::Constant;
   Real value = 0.0;                // Constant's value: an element of the op's kind (pad_value_fits)
   ElemKind kind = ElemKind::Real;  // of the input and the output: moving elements holds any kind
+  // Computed padding (spec/size_program.hpp), when not empty instead of padding: every before,
+  // then every after, over the extents of the operands after the first, whose kinds `sources` lists.
+  PadComputed computed{};
 };
 
 // Whether the constant value is an element of the kind: any real; an integer of magnitude below
@@ -37,6 +45,12 @@ inline constexpr ObligationSpec kPadPaddingNegative{
     ObligationKind::Attribute, "attr.pad.padding-negative", "Every padding of pad is at least 0.",
     "before >= 0 && after >= 0, for every axis",
     "An IR pad with padding [(0, 0), (-1, 2)]: error[attr.pad.padding-negative]."};
+inline constexpr ObligationSpec kPadComputedNegative{
+    ObligationKind::Shape, "shape.pad.computed-negative",
+    "A padding of pad that the model computes from extents (not a constant) is at least 0.",
+    "P_i >= 0, for every computed padding P_i",
+    "An ONNX Pad of x [N, 2] by pads [0, 0, Shape(x)[0] - 2, 0], N a size symbol over 1..8: refuted, "
+    "counterexample N = 1."};
 inline constexpr ObligationSpec kPadReflectTooWide{
     ObligationKind::Shape, "shape.pad.reflect-too-wide",
     "With Reflect, neither padding of an axis exceeds its extent minus 1 (the edge is not repeated, so one reflection "
@@ -63,13 +77,20 @@ inline constexpr ObligationSpec kPadReplicateEmpty{
 template <>
 struct OpInfo<PadAttrs> {
   static std::vector<const ObligationSpec*> obligations() {
-    return {&kPadAttributeLength, &kPadPaddingNegative, &kPadReflectTooWide, &kPadReflectEvenTooWide,
-            &kPadReplicateEmpty,  &kPadValueKind};
+    return {&kPadAttributeLength, &kPadPaddingNegative, &kPadComputedNegative, &kPadReflectTooWide,
+            &kPadReflectEvenTooWide, &kPadReplicateEmpty, &kPadValueKind};
   }
 };
 
 inline std::string op_name(const PadAttrs&) { return "pad"; }
-inline Arity arity(const PadAttrs&) { return {1, 1}; }
-inline Signature signature(const PadAttrs& a) { return {{}, a.kind, a.kind}; }
+inline Arity arity(const PadAttrs& a) {
+  const int n = 1 + static_cast<int>(a.computed.sources.size());
+  return {n, n};
+}
+inline Signature signature(const PadAttrs& a) {
+  std::vector<ElemKind> operands{a.kind};
+  operands.insert(operands.end(), a.computed.sources.begin(), a.computed.sources.end());
+  return {operands, a.kind, a.kind};
+}
 
 }  // namespace nnref

@@ -18,14 +18,9 @@ template <class Dim>
 std::optional<ShapeOut<Dim>> shape_rule(const ReshapeAttrs& a, const std::vector<Dims<Dim>>& inputs,
                                         ObligationSink<Dim>& sink) {
   const Dims<Dim>& x = inputs[0];
-  std::vector<SizeValue<Dim>> entries;
-  for (int64_t v : a.dims) entries.push_back({Dim(v), v});
-  if (!a.computed.empty()) {
-    auto values = run_size_program(a.computed, std::vector<Dims<Dim>>(inputs.begin() + 1, inputs.end()), sink,
-                                   "reshape");
-    if (!values) return std::nullopt;
-    entries = std::move(*values);
-  }
+  auto values = size_entries(a.dims, a.computed, inputs, sink, "reshape");
+  if (!values) return std::nullopt;
+  const std::vector<SizeValue<Dim>>& entries = *values;
   std::optional<size_t> inferred;
   Dims<Dim> out;
   for (size_t i = 0; i < entries.size(); ++i) {

@@ -28,13 +28,9 @@ inline bool unit_strides(const SliceAttrs& a) {
 template <class Dim>
 std::optional<std::vector<SizeValue<Dim>>> slice_bounds(const SliceAttrs& a, const std::vector<Dims<Dim>>& inputs,
                                                         ObligationSink<Dim>& sink) {
-  if (a.computed.empty()) {
-    std::vector<SizeValue<Dim>> out;
-    for (const auto* list : {&a.begin, &a.end})
-      for (int64_t v : *list) out.push_back({Dim(v), v});
-    return out;
-  }
-  return run_size_program(a.computed, std::vector<Dims<Dim>>(inputs.begin() + 1, inputs.end()), sink, "slice");
+  std::vector<int64_t> numbers = a.begin;
+  numbers.insert(numbers.end(), a.end.begin(), a.end.end());
+  return size_entries(numbers, a.computed, inputs, sink, "slice");
 }
 
 // NNEF 1.0 index: negative counts from the end, then clamped to [lo, hi].
