@@ -388,14 +388,14 @@ int64_t Importer::add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef
 }
 
 bool Importer::from_constants(const ValueRef& r) const {
-  std::vector<int64_t> todo{r.node};
+  std::vector<int64_t> unvisited{r.node};  // the nodes r depends on, depth first
   std::set<int64_t> seen;
-  while (!todo.empty()) {
-    const Node& n = m_.graph.nodes[static_cast<size_t>(todo.back())];
-    todo.pop_back();
+  while (!unvisited.empty()) {
+    const Node& n = m_.graph.nodes[static_cast<size_t>(unvisited.back())];
+    unvisited.pop_back();
     if (!seen.insert(n.id).second) continue;
     if (std::holds_alternative<InputAttrs>(n.op)) return false;
-    for (const ValueRef& in : n.inputs) todo.push_back(in.node);
+    for (const ValueRef& in : n.inputs) unvisited.push_back(in.node);
   }
   return true;
 }
