@@ -300,9 +300,41 @@ void integer_sign(Ctx& c, bool abs) {
   c.set_output_constant(0, integer_tensor(a->tensor.shape, std::move(z)));
 }
 
+// ---- CumSum ----
+
+// CumSum (opsets 11, 14): IR cumsum along the axis input (a constant 0-D or 1-D tensor of one
+// integer), exclusive and reverse as given, of reals or integers. ONNX sums int64 modulo 2^64, as
+// cumsum does; a narrower integer type wraps at its own width, which cumsum does not compute: data
+// of such a type that the graph computes is refused, and a constant is folded (exactly, in int64)
+// only where no partial sum can leave the type's range, each lying between the sum of the negative
+// elements and the sum of the positive ones.
+void cumsum(Ctx& c) {
+  const std::vector<int64_t> axis = c.int_list(1, "axis");
+  if (axis.size() != 1) c.refuse("onnx.input-type", "axis must hold one integer (a 0-D tensor, or 1-D of one element)");
+  const CumsumAttrs a{axis[0], c.attr_int("exclusive", 0) != 0, c.attr_int("reverse", 0) != 0, c.kind(0)};
+  if (a.kind == ElemKind::Logical) c.refuse("onnx.type-unsupported", "CumSum of bool values is not defined: it adds numbers");
+  const int32_t t = c.type(0) != 0 ? c.type(0) : static_cast<int32_t>(onnx::TensorProto::INT64);
+  if (a.kind == ElemKind::Integer && t != onnx::TensorProto::INT64) {
+    const ExactTensor* x = c.exact(0);
+    if (x == nullptr)
+      c.refuse("onnx.type-unsupported", "CumSum of " + type_name(t) +
+                                            " values the graph computes wraps at that type's width, and nnref computes "
+                                            "in int64 (it reads CumSum of int64 values)");
+    double below = 0, above = 0;
+    for (int64_t v : x->ints) (v < 0 ? below : above) += static_cast<double>(v);
+    const auto [lo, hi] = integer_range(t);
+    if (below < lo || above > hi)
+      c.refuse("onnx.type-unsupported", "CumSum of this " + type_name(t) +
+                                            " constant may leave the type's range, where ONNX wraps at its width and "
+                                            "nnref computes in int64");
+  }
+  c.set_output(0, c.emit("", a, {c.operand(0, a.kind)}), a.kind, a.kind == ElemKind::Integer ? t : 0);
+}
+
 }  // namespace
 
 void integer_binary(NodeCtx& c, IntegerOp op) { integer_arithmetic(c, op); }
+void cumsum_op(NodeCtx& c) { cumsum(c); }
 
 // Sum, Min, Max of three or more integer tensors: integer_binary left to right under NumPy
 // broadcasting (exact: + wraps modulo 2^64, which is associative and commutative, as min and max are).
