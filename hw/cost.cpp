@@ -195,6 +195,9 @@ OpCost cost(const Checked<SoftmaxAttrs>& op, const Config& c) {
   return sfu(3 * vector_steps(x.count(), c) + sfu_cycles("exp", x.count(), c) + last);
 }
 
+// cumsum: a running sum along each line, one vector step per output element (each adds one term).
+OpCost cost(const Checked<CumsumAttrs>& op, const Config& c) { return per_output(op, c); }
+
 OpCost cost(const Checked<ReduceAttrs>& op, const Config& c) {
   const int64_t n = op.inputs()[0].count(), m = elements(op.outputs()[0]);
   return vector(vector_steps(n, c) + (op.attrs().op == ReduceOp::Mean ? vector_steps(m, c) : 0));

@@ -358,6 +358,19 @@ Maker make(const ArgReduceAttrs& proto, GenContext& ctx) {
 
 Maker make(const LogicalReduceAttrs& proto, GenContext& ctx) { return over_axes(proto, ElemKind::Logical, ctx); }
 
+// The cumulative sum of a real or an integer operand (its result of any type, 8 to 64 bits, signed
+// or not) along one of its axes, either way, inclusive or exclusive.
+Maker make(const CumsumAttrs& proto, GenContext& ctx) {
+  CumsumAttrs a = proto;
+  a.kind = ctx.c.flip(3) ? ElemKind::Integer : ElemKind::Real;
+  if (a.kind == ElemKind::Integer) a.type = {static_cast<IntegerWidth>(ctx.c.below(4)), !ctx.c.flip(2)};
+  Operand x = ctx.operand(a.kind, 1, ctx.max_rank());
+  a.axis = ctx.axis(ctx.shape(x).rank());
+  a.exclusive = ctx.c.flip(2);
+  a.reverse = ctx.c.flip(2);
+  return unary_candidate(a, std::move(x));
+}
+
 // A shape of the same element count: the count's prime factors grouped at random.
 Maker make(const ReshapeAttrs& proto, GenContext& ctx) {
   ReshapeAttrs a = proto;

@@ -298,6 +298,17 @@ std::vector<Case> reference_and_extent_cases() {
   };
   t.push_back(Case{"attr.pad.value-kind", "an integer pad with value 0.5", integer_pad(0.5), integer_pad(3.0),
                    Expect{"op", 2}});
+  // cumsum adds numbers: a logical kind is refused, an integer one accepted.
+  const auto cumsum_of_kind = [](ElemKind kind) -> Build {
+    return [=] {
+      Model m;
+      const int64_t x = m.g.add("input", InputAttrs{{2, 4}, kind}, {}, at(1));
+      m.out(m.op("op", CumsumAttrs{1, false, false, kind}, {x}, 2));
+      return m;
+    };
+  };
+  t.push_back(Case{"attr.cumsum.kind", "a cumsum of logical values", cumsum_of_kind(ElemKind::Logical),
+                   cumsum_of_kind(ElemKind::Integer), Expect{"op", 2}});
   // A declared output shape is an obligation on the rule's result: [1, 8] is not relu's [1, 4],
   // and over a size symbol [1, 4] is not [1, input.0] for input.0 = 5..9 (smallest: 5).
   t.push_back(Case{"shape.declared-mismatch", "a relu declared [1, 8] of a [1, 4] input",

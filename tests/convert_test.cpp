@@ -712,6 +712,30 @@ TEST_CASE("convert: ArgMax and ArgMin with select_last_index round-trip through 
   CHECK(d[0].message.find("argmax_reduce with ties to the last index") != std::string::npos);
 }
 
+// CumSum of reals (exclusive, along axis 1 as a 0-D int64) and of integers (ArgMax's indices,
+// reversed, along axis −2 as a 1-D int64): ONNX writes each back with its axis as a 0-D int64
+// initializer and reads the same graph; NNEF 1.0 has no cumulative sum and refuses it, naming it.
+TEST_CASE("convert: CumSum of reals and integers round-trips through ONNX, and NNEF refuses it") {
+  using test::set_int;
+  test::OnnxModel m(14);
+  m.input("x", {"2", "3", "4"});
+  test::ints_of(m, "axis", {}, {1});
+  test::ints_of(m, "middle", {1}, {-2});
+  set_int(m.node("CumSum", {"x", "axis"}, {"c"}, "cumsum"), "exclusive", 1);
+  set_int(m.node("ArgMax", {"x"}, {"i"}, "argmax"), "axis", 2);
+  set_int(m.node("CumSum", {"i", "middle"}, {"ci"}, "cumsum_int"), "reverse", 1);
+  m.output("c");
+  m.output("ci");
+  TempDir dir("convert_cumsum");
+  const Model model = test::load_onnx(m, dir / "m.onnx");
+  round_trip(model, inputs_for(model, ""), "onnx");
+  const std::vector<Diagnostic> d = writer_for("nnef")->write(model, (dir / "nnef").string(), WriteOptions{});
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].code == "convert.unexpressible");
+  CHECK(d[0].message.find("(cumsum)") != std::string::npos);
+  CHECK(d[0].message.find("NNEF 1.0 has no cumulative sum") != std::string::npos);
+}
+
 // Gather with computed indices reads ONNX's negative indices from the axis's end: each reading
 // adds that normalisation again, so the graph grows, and only the values are compared.
 TEST_CASE("convert: Gather with computed indices writes and reads back to the same values") {

@@ -1,8 +1,8 @@
 // The fast path's reductions and layer_normalization (fastpath/ops/reduce.cpp, layer_norm.cpp) on
 // every Highway target with 1 and 2 threads, judged by the spec's op over the Envelope scalar
 // (check_fast_op); NaN, infinities and signed zeros checked value by value against what the spec
-// computes for them; and results identical for every thread count. Matmul and the layout ops are
-// in the parts fastpath_op_layout_test_*.cpp.
+// computes for them; and results identical for every thread count. Matmul, cumsum and the layout
+// ops are in the parts fastpath_op_layout_test_*.cpp.
 #include <catch2/catch.hpp>
 
 #include <cmath>

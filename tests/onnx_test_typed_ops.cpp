@@ -398,3 +398,101 @@ TEST_CASE("onnx typed ops: an integer or bool value where nnref computes with re
   REQUIRE(find_code(e, "onnx.type-unsupported"));
   CHECK(find_code(e, "onnx.type-unsupported")->message.find("UINT64") != std::string::npos);
 }
+
+// CumSum (IR cumsum): x [2, 3] = [[1, 2, 3], [4, 5, 6]]; along axis 1 reversed and exclusive, each
+// element the sum of those after it: [[2 + 3, 3, 0], [5 + 6, 6, 0]] = [[5, 3, 0], [11, 6, 0]]; along
+// axis −2 (an int32 axis of shape [1]) forward: [[1, 2, 3], [1 + 4, 2 + 5, 3 + 6]] = [[1, 2, 3], [5, 7, 9]].
+TEST_CASE("onnx typed ops: CumSum of reals along a constant axis, each direction, inclusive or exclusive") {
+  TempDir tmp("onnx_cumsum");
+  const HostTensor x = host({2, 3}, {1, 2, 3, 4, 5, 6});
+  {
+    OneNode a("CumSum", {{"X", {"2", "3"}, onnx::TensorProto::FLOAT}}, 14);
+    ints_of(a.m, "axis", {}, {1});
+    a.node->add_input("axis");
+    set_int(*a.node, "exclusive", 1);
+    set_int(*a.node, "reverse", 1);
+    CHECK(values(run_f64(load_onnx(a.m, tmp / "m.onnx"), {x})[0]) == std::vector<double>{5, 3, 0, 11, 6, 0});
+  }
+  {
+    OneNode a("CumSum", {{"X", {"2", "3"}, onnx::TensorProto::FLOAT}}, 11);
+    onnx::TensorProto* axis = a.m.graph().add_initializer();
+    axis->set_name("axis");
+    axis->set_data_type(onnx::TensorProto::INT32);
+    axis->add_dims(1);
+    axis->add_int32_data(-2);
+    a.node->add_input("axis");
+    CHECK(values(run_f64(load_onnx(a.m, tmp / "m.onnx"), {x})[0]) == std::vector<double>{1, 2, 3, 5, 7, 9});
+  }
+}
+
+// On int64 values the graph computes: the IR op at run time, [5, −7, 3] → [5, −2, 1]. Of an int64
+// constant, folded when the model is read (no cumsum node left): [3, −5, 4] → [3, −2, 2].
+TEST_CASE("onnx typed ops: CumSum of int64 values runs as cumsum, and of an int64 constant is folded") {
+  TempDir tmp("onnx_cumsum_int");
+  OneNode a("CumSum", {{"I", {"3"}, onnx::TensorProto::INT64}}, 14);
+  ints_of(a.m, "axis", {}, {0});
+  a.node->add_input("axis");
+  const Model run_time = load_onnx(a.m, tmp / "m.onnx");
+  CHECK(values(run_f64(run_time, {HostTensor{DType::I64, Shape::of({3}), {5, -7, 3}}})[0]) ==
+        std::vector<double>{5, -2, 1});
+
+  OnnxModel folded(14);
+  ints_of(folded, "C", {3}, {3, -5, 4});
+  ints_of(folded, "axis", {}, {0});
+  folded.node("CumSum", {"C", "axis"}, {"Y"}, "n");
+  folded.output("Y");
+  const Model m = load_onnx(folded, tmp / "f.onnx");
+  for (const Node& n : m.graph.nodes) CHECK_FALSE(std::holds_alternative<CumsumAttrs>(n.op));
+  CHECK(values(run_f64(m, {})[0]) == std::vector<double>{3, -2, 2});
+}
+
+// ONNX sums a narrower integer type at its own width: an int32 constant [2^31 − 1, −1, −5] folds to
+// [2147483647, 2147483646, 2147483641], and [2^31 − 1, 1] to [2147483647, −2^31] (2^31 wraps). Of
+// int32 data the graph computes, [2^31 − 1, 1, 5] gives [2147483647, −2147483648, −2147483643]; of
+// uint8 data [200, 100, 1] gives [200, 300 − 256 = 44, 45]. The axis must hold one integer; bool
+// data is refused.
+TEST_CASE("onnx typed ops: CumSum wraps at a narrower width, and a wide axis and bool data are refused by name") {
+  TempDir tmp("onnx_cumsum_narrow");
+  const auto int32_cumsum = [](const std::vector<int32_t>& v) {
+    OnnxModel m(14);
+    onnx::TensorProto* c = m.graph().add_initializer();
+    c->set_name("C");
+    c->set_data_type(onnx::TensorProto::INT32);
+    c->add_dims(static_cast<int64_t>(v.size()));
+    for (int32_t x : v) c->add_int32_data(x);
+    ints_of(m, "axis", {}, {0});
+    m.node("CumSum", {"C", "axis"}, {"Y"}, "n");
+    m.output("Y");
+    return m;
+  };
+  CHECK(values(run_f64(load_onnx(int32_cumsum({2147483647, -1, -5}), tmp / "m.onnx"), {})[0]) ==
+        std::vector<double>{2147483647, 2147483646, 2147483641});
+  CHECK(values(run_f64(load_onnx(int32_cumsum({2147483647, 1}), tmp / "w.onnx"), {})[0]) ==
+        std::vector<double>{2147483647, -2147483648.0});
+  // The diagnostic with `code` of loading the model, which must have one.
+  const auto refusal = [&](const OnnxModel& m, const std::string& code) {
+    const std::vector<Diagnostic> ds = load_errors(m, tmp / "m.onnx");
+    const Diagnostic* d = find_code(ds, code);
+    REQUIRE(d != nullptr);
+    return *d;
+  };
+  // CumSum over a graph input X [3] of this type, along an int64 constant axis.
+  const auto over_input = [](int32_t type, const std::vector<int64_t>& axis_dims, const std::vector<int64_t>& axis) {
+    OneNode one("CumSum", {{"X", {"3"}, type}}, 14);
+    ints_of(one.m, "axis", axis_dims, axis);
+    one.node->add_input("axis");
+    return one.m;
+  };
+  CHECK(values(run_f64(load_onnx(over_input(onnx::TensorProto::INT32, {}, {0}), tmp / "i.onnx"),
+                       {HostTensor{DType::I64, Shape::of({3}), {2147483647, 1, 5}}})[0]) ==
+        std::vector<double>{2147483647, -2147483648.0, -2147483643.0});
+  CHECK(values(run_f64(load_onnx(over_input(onnx::TensorProto::UINT8, {}, {0}), tmp / "u.onnx"),
+                       {HostTensor{DType::I64, Shape::of({3}), {200, 100, 1}}})[0]) == std::vector<double>{200, 44, 45});
+  CHECK(refusal(over_input(onnx::TensorProto::FLOAT, {2}, {0, 0}), "onnx.input-type").message.find("axis must hold one integer") !=
+        std::string::npos);
+  CHECK(refusal(over_input(onnx::TensorProto::BOOL, {}, {0}), "onnx.type-unsupported").message.find("CumSum of bool values") !=
+        std::string::npos);
+  // The axis is read when the model is loaded: a graph input is not a constant.
+  OneNode computed("CumSum", {{"X", {"3"}, onnx::TensorProto::FLOAT}, {"A", {}, onnx::TensorProto::INT64}}, 14);
+  refusal(computed.m, "onnx.input-not-constant");
+}

@@ -227,6 +227,18 @@ std::vector<Case<ArgReduceAttrs>> cases(ArgReduceAttrs a) {
   return {{a, {real({2, 3})}}, {last, {real({2, 3})}}};
 }
 
+// Each direction, inclusive and exclusive, along the last axis: reals, and integers 0, 1, 2 and
+// unknown in turn (an unknown term in a prefix).
+std::vector<Case<CumsumAttrs>> cases(const CumsumAttrs&) {
+  std::vector<Case<CumsumAttrs>> out;
+  for (bool exclusive : {false, true})
+    for (bool reverse : {false, true}) {
+      out.push_back({CumsumAttrs{1, exclusive, reverse, ElemKind::Real}, {real({2, 3})}});
+      out.push_back({CumsumAttrs{-1, exclusive, reverse, ElemKind::Integer}, {{{2, 3}, ElemKind::Integer, 3}}});
+    }
+  return out;
+}
+
 std::vector<Case<LogicalReduceAttrs>> cases(LogicalReduceAttrs a) {
   a.axes = {1};
   return {{a, {{{3, 3}, ElemKind::Logical}}}};

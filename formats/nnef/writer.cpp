@@ -465,6 +465,7 @@ class Emitter {
     result(n, "reshape(" + value(n.inputs[0]) + ", shape = " + list(a.dims) + ")");
   }
   void node(const Node& n, const SizesAttrs&) { unexpressible(kFormat, n, "NNEF 1.0 has no sizes computed from extents"); }
+  void node(const Node& n, const CumsumAttrs&) { unexpressible(kFormat, n, "NNEF 1.0 has no cumulative sum"); }
   void node(const Node& n, const IntegerBinaryAttrs& a) {
     unexpressible(kFormat, n, "NNEF 1.0 has no " + op_name(a) + " (its arithmetic takes scalar tensors, not integer ones)");
   }

@@ -19,12 +19,13 @@ template <class A, class... B>
 constexpr bool is_one_of = (std::is_same_v<A, B> || ...);
 
 // The IR ops whose result is the same in every precision: those that move elements (of any kind),
-// and those whose result is an integer or logical value (the latter read reals: see reads_reals).
-// Only their kernels are run here (fuzz/CMakeLists.txt links the same list into the harnesses).
+// and those whose result is an integer or logical value (the latter read reals: see reads_reals);
+// cumsum of integers. Only their kernels are run here (fuzz/CMakeLists.txt links the same list into
+// the harnesses).
 template <class A>
 constexpr bool kFoldable = is_one_of<A, UnaryAttrs, ReshapeAttrs, FlattenAttrs, TransposeAttrs, ConcatAttrs, SliceAttrs,
                                      SqueezeAttrs, UnsqueezeAttrs, GatherAttrs, BroadcastToAttrs, CastAttrs,
-                                     CompareAttrs, LogicalAttrs, ArgReduceAttrs, IntegerBinaryAttrs>;
+                                     CompareAttrs, LogicalAttrs, ArgReduceAttrs, IntegerBinaryAttrs, CumsumAttrs>;
 
 bool exact_op(const OpAttrs& op) {
   return std::visit(
@@ -32,6 +33,8 @@ bool exact_op(const OpAttrs& op) {
         using A = std::decay_t<decltype(a)>;
         if constexpr (std::is_same_v<A, UnaryAttrs>)
           return a.op == UnaryOp::Copy;
+        else if constexpr (std::is_same_v<A, CumsumAttrs>)
+          return a.kind == ElemKind::Integer;  // a real sum is computed in the run's precision
         else
           return kFoldable<A>;
       },

@@ -1094,6 +1094,7 @@ const std::map<std::string, OpHandler>& handlers() {
       {"ConvTranspose", conv_transpose},
       {"Cos", unary_op<UnaryOp::Cos>},
       {"Cosh", unary_op<UnaryOp::Cosh>},
+      {"CumSum", cumsum_op},
       {"Div", binary_op<BinaryOp::Div>},
       {"Dropout", dropout},
       {"Elu", elu},

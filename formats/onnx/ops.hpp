@@ -38,6 +38,7 @@ void and_op(NodeCtx& c);
 void or_op(NodeCtx& c);
 void xor_op(NodeCtx& c);
 void where_op(NodeCtx& c);
+void cumsum_op(NodeCtx& c);  // CumSum of reals and of integers
 // Integer arithmetic (spec/integer_arith.hpp): of constants evaluated when the model is read, of
 // terms a size program, of run-time values the IR op integer_binary; Neg (abs false) and Abs.
 void integer_binary(NodeCtx& c, IntegerOp op);

@@ -389,9 +389,25 @@ void integer_sign(Ctx& c, bool abs) {
   c.set_output_constant(0, integer_tensor(a->tensor.shape, std::move(z)));
 }
 
+// ---- CumSum ----
+
+// CumSum (opsets 11, 14): IR cumsum along the axis input (a constant 0-D or 1-D tensor of one
+// integer), exclusive and reverse as given, of reals or integers. ONNX Runtime sums an integer type
+// in that type, wrapping at its width: cumsum's sums in int64 wrapped to it (IntegerType).
+void cumsum(Ctx& c) {
+  const std::vector<int64_t> axis = c.int_list(1, "axis");
+  if (axis.size() != 1) c.refuse("onnx.input-type", "axis must hold one integer (a 0-D tensor, or 1-D of one element)");
+  CumsumAttrs a{axis[0], c.attr_int("exclusive", 0) != 0, c.attr_int("reverse", 0) != 0, c.kind(0)};
+  if (a.kind == ElemKind::Logical) c.refuse("onnx.type-unsupported", "CumSum of bool values is not defined: it adds numbers");
+  const int32_t t = c.type(0) != 0 ? c.type(0) : static_cast<int32_t>(onnx::TensorProto::INT64);
+  if (a.kind == ElemKind::Integer) a.type = ir_integer_type(t);
+  c.set_output(0, c.emit("", a, {c.operand(0, a.kind)}), a.kind, a.kind == ElemKind::Integer ? t : 0);
+}
+
 }  // namespace
 
 void integer_binary(NodeCtx& c, IntegerOp op) { integer_arithmetic(c, op); }
+void cumsum_op(NodeCtx& c) { cumsum(c); }
 
 // Clip of integers: min(max(x, lo), hi), as integer_binary Max then Min in x's type (exact: the
 // result is one of the operands); a bound left out leaves x as it is.

@@ -146,11 +146,12 @@ class Emitter {
     return out;
   }
 
-  std::string ints(const Node& n, const std::string& what, const std::vector<int64_t>& v) {
+  // An int64 initializer: 1-D, or with `scalar` 0-D (v holds its one value).
+  std::string ints(const Node& n, const std::string& what, const std::vector<int64_t>& v, bool scalar = false) {
     onnx::TensorProto* t = gp_.add_initializer();
     t->set_name(fresh(n.name + "/" + what));
     t->set_data_type(onnx::TensorProto::INT64);
-    t->add_dims(static_cast<int64_t>(v.size()));
+    if (!scalar) t->add_dims(static_cast<int64_t>(v.size()));
     for (int64_t x : v) t->add_int64_data(x);
     return t->name();
   }
@@ -584,6 +585,18 @@ class Emitter {
     onnx::NodeProto& p = result(n, ops.at(a.op), ins);
     if (a.op != ReduceOp::Sum) attr(p, "axes", axes);
     attr(p, "keepdims", int64_t{a.keep_dims ? 1 : 0});
+  }
+
+  // CumSum takes its axis as an input, a 0-D int64 tensor; on int64 data its sums wrap modulo 2^64,
+  // as cumsum's do, and a narrower result type is that sum wrapped to it (as integer_binary's).
+  void node(const Node& n, const CumsumAttrs& a) {
+    const int64_t axis = convert::tensor_axis(a.axis, in_shape(n).size());
+    const bool narrow = a.kind == ElemKind::Integer && bits_of(a.type.width) < 64;
+    const std::string z = narrow ? fresh(n.name + "/int64") : value(ValueRef{n.id, 0});
+    onnx::NodeProto& p = add(n, narrow ? "int64" : "", "CumSum", {in(n, 0), ints(n, "axis", {axis}, true)}, {z});
+    if (a.exclusive) attr(p, "exclusive", int64_t{1});
+    if (a.reverse) attr(p, "reverse", int64_t{1});
+    if (narrow) wrap_to(n, z, a.type);
   }
 
   void node(const Node& n, const ReshapeAttrs& a) {

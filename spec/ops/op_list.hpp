@@ -17,6 +17,7 @@
 #include "spec/attrs/concat.hpp"
 #include "spec/attrs/const.hpp"
 #include "spec/attrs/conv.hpp"
+#include "spec/attrs/cumsum.hpp"
 #include "spec/attrs/deconv.hpp"
 #include "spec/attrs/flatten.hpp"
 #include "spec/attrs/gather.hpp"
@@ -69,6 +70,7 @@
   X(SoftmaxAttrs, softmax)             \
   X(ReduceAttrs, reduce)               \
   X(ArgReduceAttrs, arg_reduce)        \
+  X(CumsumAttrs, cumsum)               \
   X(LogicalReduceAttrs, logical_reduce) \
   X(ReshapeAttrs, reshape)             \
   X(SizesAttrs, sizes)                 \
