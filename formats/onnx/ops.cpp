@@ -858,6 +858,21 @@ void expand_computed(Ctx& c, const SizeTerms& shape) {
   SizeTerms out{Shape::make({static_cast<int64_t>(n)}).value(), {}};
   for (size_t i = 0; i < n; ++i) {
     const std::vector<int64_t>& t = i + m >= n ? shape.elements[i + m - n] : one;
+    if (reads_elements(t) && i + r >= n) {
+      // An entry computed from data may be 1 at run time: t + (x − 1)·(1 − min(|t − 1|, 1)) is
+      // x where t is 1 and t elsewhere, ONNX's two-way broadcast (x must then be t or 1).
+      const std::vector<int64_t>& e = x.elements[i + r - n];
+      std::vector<int64_t> v = t;
+      v.insert(v.end(), e.begin(), e.end());
+      v.insert(v.end(), {size_code::kConstant, 1, size_code::kSub, size_code::kConstant, 1});
+      v.insert(v.end(), t.begin(), t.end());
+      v.insert(v.end(), {size_code::kConstant, 1, size_code::kSub, size_code::kConstant, 1});
+      v.insert(v.end(), t.begin(), t.end());
+      v.insert(v.end(), {size_code::kSub, size_code::kMax, size_code::kConstant, 1, size_code::kMin, size_code::kSub,
+                         size_code::kMul, size_code::kAdd});
+      out.elements.push_back(std::move(v));
+      continue;
+    }
     out.elements.push_back(t != one ? t : i + r >= n ? x.elements[i + r - n] : one);
   }
   SizeProgram p = c.program(out);
