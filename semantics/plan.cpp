@@ -258,6 +258,9 @@ Result<Plan<T>> make_plan(const Graph& given, const Payload& payload, const Plan
   std::shared_ptr<const Graph> resolved;
   if (options.inputs != nullptr &&
       std::any_of(given.nodes.begin(), given.nodes.end(), [](const Node& n) { return node_reads_elements(n); })) {
+    if (options.inputs->size() != given.input_ids().size())  // as check_inputs says it
+      return make_error("input.count", "the model has " + std::to_string(given.input_ids().size()) +
+                                           " input(s), " + std::to_string(options.inputs->size()) + " given");
     auto r = resolve_element_sizes<T>(given, payload, options);
     if (!r) return std::move(r).error();
     resolved = std::move(r).value();

@@ -21,6 +21,7 @@
 // A value whose code is one kConstant is constant: rules may read it as a number (reshape's −1).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -93,11 +94,14 @@ Dim apply(int64_t op, const Dim& a, const Dim& b) {
 }  // namespace size_detail
 
 // The values `code` leaves, in order; nullopt, with kSizeProgram failed, when it is malformed or
-// reads an axis its operand lacks (a divisor below 1 fails the obligation but still gives values).
+// reads an axis its operand lacks (a divisor below 1 fails the obligation but still gives values),
+// and with kDataDependentSize failed when it reads an element. Operand j is the op's input
+// first_input + j (how messages name it).
 template <class Dim>
 std::optional<std::vector<SizeValue<Dim>>> run_size_program(const std::vector<int64_t>& code,
                                                             const std::vector<Dims<Dim>>& operands,
-                                                            ObligationSink<Dim>& sink, const std::string& op) {
+                                                            ObligationSink<Dim>& sink, const std::string& op,
+                                                            size_t first_input = 0) {
   std::vector<SizeValue<Dim>> stack;
   auto malformed = [&](const std::string& why) {
     sink.require(false, kSizeProgram, op + ": computed sizes " + why);
@@ -121,8 +125,8 @@ std::optional<std::vector<SizeValue<Dim>>> run_size_program(const std::vector<in
     } else if (t == size_code::kElement) {
       if (i + 2 >= code.size()) return malformed("end inside an element");
       sink.require(false, kDataDependentSize,
-                   op + ": a computed size is element " + std::to_string(code[i + 2]) + " of operand " +
-                       std::to_string(code[i + 1] + 1) +
+                   op + ": a computed size is element " + std::to_string(code[i + 2]) + " of " +
+                       sink.operand(first_input + static_cast<size_t>(std::max<int64_t>(code[i + 1], 0))) +
                        ", a value computed from the data of the graph's inputs; check proves shapes only for sizes "
                        "computed from extents; `run` evaluates it");
       return std::nullopt;
@@ -152,7 +156,7 @@ std::optional<std::vector<SizeValue<Dim>>> size_entries(const std::vector<int64_
                                                         const std::vector<Dims<Dim>>& inputs,
                                                         ObligationSink<Dim>& sink, const std::string& op) {
   if (!computed.empty())
-    return run_size_program(computed, std::vector<Dims<Dim>>(inputs.begin() + 1, inputs.end()), sink, op);
+    return run_size_program(computed, std::vector<Dims<Dim>>(inputs.begin() + 1, inputs.end()), sink, op, 1);
   std::vector<SizeValue<Dim>> out;
   for (int64_t v : numbers) out.push_back({Dim(v), v});
   return out;
