@@ -158,6 +158,9 @@ constexpr std::array kCodes = {
     CodeInfo{"check.deadline", "check --deadline passed before the check ended: nothing was proved (exit code 1)",
              "cli"},
     CodeInfo{"eval.kind", "a graph output holds integer or logical data: run writes reals only", "cli"},
+    CodeInfo{"run.size-undetermined", "a size the graph computes from the data of its inputs (an ArgMax feeding a "
+                                      "Reshape) is left undetermined by the run's enclosures (interval, envelope: "
+                                      "the ArgMax of a tie): nnref does not guess a size", "onnx"},
     CodeInfo{"size.out-of-memory", "the machine ran out of memory while reading the model", "nnl"},
     CodeInfo{"shape.internal", "a shape rule gave no result without failing an obligation (a bug in nnref)",
              "obligations"},

@@ -28,7 +28,7 @@ Result<std::vector<Tensor<float>>> run_float32(const Model& m, const std::vector
     return std::move(run->outputs);
   }
   if (!is_fast(e)) return evaluate<float>(m.graph, m.payload, inputs, EvalOptions{max_memory, m.param_keys});
-  auto plan = make_plan<float>(m.graph, m.payload, PlanOptions{max_memory, m.param_keys});
+  auto plan = make_plan<float>(m.graph, m.payload, PlanOptions{max_memory, m.param_keys, &inputs});
   if (!plan) return std::move(plan).error();
   auto engine = fastpath::Engine::prepare(*plan, {e.threads, max_memory});
   if (!engine) return std::move(engine).error();

@@ -97,7 +97,7 @@ struct Origin {
 };
 Result<std::vector<Tensor<Envelope>>> run_envelope(const Model& m, const std::vector<HostTensor>& inputs,
                                                    int64_t max_memory, std::vector<Origin>& origins) {
-  auto plan = make_plan<Envelope>(m.graph, m.payload, PlanOptions{max_memory, m.param_keys});
+  auto plan = make_plan<Envelope>(m.graph, m.payload, PlanOptions{max_memory, m.param_keys, &inputs});
   if (!plan) return std::move(plan).error();
   size_t next = 0;
   return run_plan<Envelope>(*plan, inputs, [&](const CheckedOp& op, const OpIO<Envelope>& io) {

@@ -25,7 +25,8 @@ std::vector<const ObligationSpec*> shared_rule_obligations() {
           &kAxisOutOfRange, &kAxisDuplicate,        &kAxesEmpty,          &kBroadcastIncompatible,
           &window::kWindowAttributeLength, &window::kWindowInputRank, &window::kWindowKernel,
           &window::kWindowStride, &window::kWindowDilation, &window::kWindowPadding, &window::kWindowExtentOverflow,
-          &window::kWindowExceedsInput, &kEpsilon,       &kSizeProgram};
+          &window::kWindowExceedsInput, &kEpsilon,       &kSizeProgram,
+          &kDataDependentSize};
 }
 
 std::vector<const ObligationSpec*> build() {

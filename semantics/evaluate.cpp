@@ -8,7 +8,7 @@ namespace nnref {
 template <Scalar T>
 Result<std::vector<Tensor<T>>> evaluate(const Graph& g, const Payload& payload, const std::vector<HostTensor>& inputs,
                                         const EvalOptions& options) {
-  auto plan = make_plan<T>(g, payload, PlanOptions{options.max_memory, options.param_names});
+  auto plan = make_plan<T>(g, payload, PlanOptions{options.max_memory, options.param_names, &inputs});
   if (!plan) return std::move(plan).error();
   return run_oracle(*plan, inputs);
 }

@@ -1,10 +1,15 @@
 #include "semantics/plan.hpp"
 
+#include <map>
+#include <type_traits>
+
 #include "semantics/host_values.hpp"
 #include "semantics/memory.hpp"
 #include "semantics/node_rule.hpp"
 #include "semantics/wellformed.hpp"
 #include "spec/real.hpp"
+#include "spec/size_program.hpp"
+#include "spec/truth.hpp"
 #include "spec/value.hpp"
 
 namespace nnref {
@@ -78,6 +83,166 @@ void bind_computed_params(Plan<T>& plan) {
   }
 }
 
+
+// The size program of an op that takes sizes, and the position among the node's inputs of the
+// program's operand 0; nullopt for any other op.
+template <class Code>
+struct SizeCode {
+  Code* code;
+  size_t first;
+};
+template <class Ops>  // OpAttrs, or const OpAttrs
+auto size_code_of(Ops& op) {
+  using Code = std::conditional_t<std::is_const_v<Ops>, const std::vector<int64_t>, std::vector<int64_t>>;
+  using Out = SizeCode<Code>;
+  return std::visit(
+      [](auto& a) -> std::optional<Out> {
+        using A = std::decay_t<decltype(a)>;
+        if constexpr (std::is_same_v<A, ReshapeAttrs> || std::is_same_v<A, SliceAttrs> ||
+                      std::is_same_v<A, BroadcastToAttrs>)
+          return Out{&a.computed, 1};
+        else if constexpr (std::is_same_v<A, PadAttrs>)
+          return Out{&a.computed.code, 1};
+        else if constexpr (std::is_same_v<A, SizesAttrs>)
+          return Out{&a.program, 0};
+        else
+          return std::nullopt;
+      },
+      op);
+}
+
+bool node_reads_elements(const Node& n) {
+  const auto c = size_code_of(n.op);
+  return c && reads_elements(*c->code);
+}
+
+// The values node n's program reads elements of (kElement j i: the node's input first + j), in
+// the order it reads them; an operand the node lacks is shape.size-program.
+Result<std::vector<ValueRef>> element_sources(const Node& n) {
+  const auto c = *size_code_of(n.op);
+  const std::vector<int64_t>& code = *c.code;
+  std::vector<ValueRef> out;
+  for (size_t i = 0; i < code.size(); ++i) {
+    if (code[i] == size_code::kConstant) {
+      i += 1;
+    } else if (code[i] == size_code::kExtent) {
+      i += 2;
+    } else if (code[i] == size_code::kElement) {
+      const int64_t j = i + 1 < code.size() ? code[i + 1] : -1;
+      if (i + 2 >= code.size() || j < 0 || c.first + static_cast<size_t>(j) >= n.inputs.size())
+        return at_node(make_error(std::string(kSizeProgram.code),
+                                  op_name(n.op) + ": computed sizes read an element of an operand it does not have"),
+                       n);
+      out.push_back(n.inputs[c.first + static_cast<size_t>(j)]);
+      i += 2;
+    }
+  }
+  return out;
+}
+
+// The values of `wanted` (graph outputs of plan's graph) over the run's inputs, by the oracle's
+// walk (run_plan, which returns real outputs only).
+template <Scalar T>
+Result<std::vector<Value<T>>> values_of(const Plan<T>& plan, const std::vector<HostTensor>& inputs) {
+  if (auto s = check_inputs(plan, inputs); !s) return std::move(s).error();
+  std::vector<std::vector<std::optional<Value<T>>>> values(plan.nodes.size());
+  size_t next_input = 0;
+  for (const PlannedNode<T>& p : plan.nodes) {
+    auto& out = values[static_cast<size_t>(p.node->id)];
+    const bool is_input = std::holds_alternative<Checked<InputAttrs>>(p.op);
+    for (const Shape& s : outputs_of(p.op))
+      out.emplace_back(is_input ? to_value<T>(inputs[next_input++], kind_of(p.op)) : zeros<T>(kind_of(p.op), s));
+    OpIO<T> io;
+    for (const ValueRef& r : p.node->inputs)
+      io.inputs.push_back(&*values[static_cast<size_t>(r.node)][static_cast<size_t>(r.output)]);
+    for (const auto& param : p.params) io.params.push_back(param ? &*param : nullptr);
+    for (auto& v : out) io.outputs.push_back(&*v);
+    std::visit([&](const auto& o) { run_kernel(o, io); }, p.op);
+    for (const ValueRef& r : p.frees) values[static_cast<size_t>(r.node)][static_cast<size_t>(r.output)].reset();
+  }
+  std::vector<Value<T>> out;
+  for (const GraphOutput& o : plan.graph->outputs)
+    out.push_back(std::move(*values[static_cast<size_t>(o.value.node)][static_cast<size_t>(o.value.output)]));
+  return out;
+}
+
+// The graph with every size computed from data (kElement) replaced by the number the run's
+// inputs give (kConstant). Repeatedly: the first node whose program reads elements; the nodes
+// before it (which hold every value it reads, and no such size any more) planned and run in T;
+// each node whose program reads only values computed there gets their elements.
+template <Scalar T>
+Result<std::shared_ptr<const Graph>> resolve_element_sizes(const Graph& g, const Payload& payload,
+                                                           const PlanOptions& options) {
+  auto work = std::make_shared<Graph>(g);
+  for (;;) {
+    size_t first = 0;
+    while (first < work->nodes.size() && !node_reads_elements(work->nodes[first])) ++first;
+    if (first == work->nodes.size()) return std::shared_ptr<const Graph>(std::move(work));
+    Graph prefix;
+    prefix.nodes.assign(work->nodes.begin(), work->nodes.begin() + static_cast<std::ptrdiff_t>(first));
+    std::map<std::pair<int64_t, int>, size_t> position;  // a value read → its output's position
+    std::vector<std::pair<size_t, std::vector<ValueRef>>> batch;
+    for (size_t id = first; id < work->nodes.size(); ++id) {
+      Node& n = work->nodes[id];
+      if (!node_reads_elements(n)) continue;
+      auto refs = element_sources(n);
+      if (!refs) return std::move(refs).error();
+      if (std::any_of(refs->begin(), refs->end(), [&](const ValueRef& r) { return r.node >= static_cast<int64_t>(first); }))
+        continue;
+      for (const ValueRef& r : *refs)
+        if (position.emplace(std::pair{r.node, r.output}, prefix.outputs.size()).second)
+          prefix.outputs.push_back({prefix.nodes[static_cast<size_t>(r.node)].name + ":" + std::to_string(r.output), r});
+      batch.emplace_back(id, std::move(*refs));
+    }
+    std::vector<HostTensor> inputs;
+    for (const Node& n : prefix.nodes)
+      if (std::holds_alternative<InputAttrs>(n.op) && inputs.size() < options.inputs->size())
+        inputs.push_back((*options.inputs)[inputs.size()]);
+    auto plan = make_plan<T>(prefix, payload, PlanOptions{options.max_memory, options.param_names, nullptr});
+    if (!plan) return std::move(plan).error();
+    auto values = values_of(*plan, inputs);
+    if (!values) return std::move(values).error();
+    for (auto& [id, refs] : batch) {
+      Node& n = work->nodes[id];
+      std::vector<int64_t>& code = *size_code_of(n.op)->code;
+      std::vector<int64_t> out;
+      size_t read = 0;
+      for (size_t i = 0; i < code.size(); ++i) {
+        if (code[i] != size_code::kElement) {
+          const size_t width = code[i] == size_code::kConstant ? 2 : code[i] == size_code::kExtent ? 3 : 1;
+          out.insert(out.end(), code.begin() + static_cast<std::ptrdiff_t>(i),
+                     code.begin() + static_cast<std::ptrdiff_t>(std::min(i + width, code.size())));
+          i += width - 1;
+          continue;
+        }
+        const ValueRef& r = refs[read++];
+        const std::string source = "'" + work->nodes[static_cast<size_t>(r.node)].name + "'";
+        const Value<T>& v = (*values)[position.at({r.node, r.output})];
+        const auto* t = std::get_if<Tensor<int64_t>>(&v);
+        const int64_t e = code[i + 2];
+        if (t == nullptr || e < 0 || e >= t->size())
+          return at_node(make_error(std::string(kSizeProgram.code),
+                                    op_name(n.op) + ": a computed size is element " + std::to_string(e) + " of " +
+                                        source + ", which " +
+                                        (t == nullptr ? std::string("is not an integer value")
+                                                      : "has " + std::to_string(t->size()) + " elements")),
+                         n);
+        const int64_t x = (*t)[e];
+        if (x == kUnknownInteger)
+          return at_node(make_error("run.size-undetermined",
+                                    op_name(n.op) + ": a size is element " + std::to_string(e) + " of " + source +
+                                        ", computed from the data of the inputs, and this run's scalar leaves it "
+                                        "undetermined (an integer computed from enclosures that overlap, such as the "
+                                        "ArgMax of a tie); nnref does not guess a size"),
+                         n);
+        out.insert(out.end(), {size_code::kConstant, x});
+        i += 2;
+      }
+      code = std::move(out);
+    }
+  }
+}
+
 }  // namespace
 
 const std::vector<Shape>& outputs_of(const CheckedOp& op) {
@@ -89,11 +254,23 @@ ElemKind kind_of(const CheckedOp& op) {
 }
 
 template <Scalar T>
-Result<Plan<T>> make_plan(const Graph& g, const Payload& payload, const PlanOptions& options) {
+Result<Plan<T>> make_plan(const Graph& given, const Payload& payload, const PlanOptions& options) {
+  std::shared_ptr<const Graph> resolved;
+  if (options.inputs != nullptr &&
+      std::any_of(given.nodes.begin(), given.nodes.end(), [](const Node& n) { return node_reads_elements(n); })) {
+    if (options.inputs->size() != given.input_ids().size())  // as check_inputs says it
+      return make_error("input.count", "the model has " + std::to_string(given.input_ids().size()) +
+                                           " input(s), " + std::to_string(options.inputs->size()) + " given");
+    auto r = resolve_element_sizes<T>(given, payload, options);
+    if (!r) return std::move(r).error();
+    resolved = std::move(r).value();
+  }
+  const Graph& g = resolved ? *resolved : given;
   auto info = check_graph(g, payload, ScalarOps<T>::bytes, options.max_memory, options.param_names);
   if (!info) return std::move(info).error();
   Plan<T> plan;
   plan.graph = &g;
+  plan.resolved = std::move(resolved);
   plan.input_ids = g.input_ids();
   plan.peak_bytes = info->peak_bytes;
   std::vector<size_t> counts;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -24,6 +25,10 @@ namespace nnref {
 struct PlanOptions {
   int64_t max_memory = int64_t{4} << 30;  // bytes, at the plan's scalar size, at the peak
   ParamNames param_names{};               // how binding errors name parameters (Model::param_keys)
+  // The run's inputs (in input_ids order), when the plan is made for one run: a size the graph
+  // computes from the data of its inputs (a size program's kElement, spec/size_program.hpp) is
+  // then evaluated from them. Without them such a size is shape.data-dependent-size.
+  const std::vector<HostTensor>* inputs = nullptr;
 };
 
 template <Scalar T>
@@ -37,13 +42,20 @@ struct PlannedNode {
 template <Scalar T>
 struct Plan {
   const Graph* graph = nullptr;
+  // The graph planned when it is not the one given: a copy whose sizes computed from data
+  // (kElement) are the numbers this run's inputs give (kConstant); `graph` points to it.
+  std::shared_ptr<const Graph> resolved;
   std::vector<PlannedNode<T>> nodes;  // in id order
   std::vector<int64_t> input_ids;     // the Input nodes, in the order run-time inputs bind to them
   int64_t peak_bytes = 0;             // what the plan holds at its peak
 };
 
 // Checks the graph (semantics/wellformed.hpp: structure, obligations, bindings, the budget at
-// sizeof(T) bytes per element) and builds the plan; the first error otherwise.
+// sizeof(T) bytes per element) and builds the plan; the first error otherwise. Given the run's
+// inputs (PlanOptions::inputs), it first evaluates, in T, the integer values that sizes read
+// (kElement) by planning and running the nodes before the first such size, and writes their
+// elements into the programs: run.size-undetermined where T leaves one undetermined
+// (kUnknownInteger: an Interval ArgMax of a tie), never a guess.
 template <Scalar T>
 Result<Plan<T>> make_plan(const Graph& graph, const Payload& payload, const PlanOptions& options);
 

@@ -9,6 +9,11 @@
 // A program is postfix code over int64 tokens; running it leaves its values on a stack, in order:
 //   kConstant v          push v
 //   kExtent j k          push extent k of operand j
+//   kElement j i         push element i (row-major) of operand j's value, an integer value the
+//                        graph computes from the data of its inputs (an ONNX ArgMax feeding a
+//                        Reshape): no rule reads it (kDataDependentSize); the plan, given the
+//                        run's inputs, evaluates that value and writes its element into the code
+//                        as a kConstant before any rule runs (semantics/plan.cpp)
 //   kAdd kSub kMul       pop b, a; push a + b, a − b, a · b
 //   kDiv kMod kFmod      pop b, a (b ≥ 1); push a / b truncated toward zero, a − b·⌊a/b⌋ (the
 //                        divisor's sign, ONNX's Mod), a − b·trunc(a/b) (the dividend's, fmod 1)
@@ -16,6 +21,7 @@
 // A value whose code is one kConstant is constant: rules may read it as a number (reshape's −1).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,7 +34,7 @@ namespace nnref {
 
 namespace size_code {
 inline constexpr int64_t kConstant = 0, kExtent = 1, kAdd = 2, kSub = 3, kMul = 4, kDiv = 5, kMod = 6, kFmod = 7,
-                         kMin = 8, kMax = 9;
+                         kMin = 8, kMax = 9, kElement = 10;
 }
 
 inline constexpr ObligationSpec kSizeProgram{
@@ -38,6 +44,24 @@ inline constexpr ObligationSpec kSizeProgram{
     "0 <= k < rank(operand j) for every extent read; b >= 1 for every a / b, a mod b",
     "An ONNX Reshape whose shape is Div(Shape(x)[0], Shape(x)[1] - 1) over x [N, 1]: error[shape.size-program] "
     "(the divisor is 0)."};
+
+inline constexpr ObligationSpec kDataDependentSize{
+    ObligationKind::Shape, "shape.data-dependent-size",
+    "A size an op takes is computed from extents, not from the data of the graph's inputs: check proves shapes only "
+    "for sizes computed from extents; run evaluates such a size from the inputs it is given.",
+    "no kElement token in a size program",
+    "An ONNX Reshape of x [2, 6] to the shape Concat(ArgMax(y), [-1]): error[shape.data-dependent-size] in check; "
+    "run computes ArgMax(y) first and reshapes to it."};
+
+// Whether `code` reads an element of an operand's value (kElement), at a token boundary.
+inline bool reads_elements(const std::vector<int64_t>& code) {
+  for (size_t i = 0; i < code.size(); ++i) {
+    if (code[i] == size_code::kElement) return true;
+    if (code[i] == size_code::kConstant) i += 1;
+    else if (code[i] == size_code::kExtent) i += 2;
+  }
+  return false;
+}
 
 template <class Dim>
 struct SizeValue {
@@ -70,11 +94,14 @@ Dim apply(int64_t op, const Dim& a, const Dim& b) {
 }  // namespace size_detail
 
 // The values `code` leaves, in order; nullopt, with kSizeProgram failed, when it is malformed or
-// reads an axis its operand lacks (a divisor below 1 fails the obligation but still gives values).
+// reads an axis its operand lacks (a divisor below 1 fails the obligation but still gives values),
+// and with kDataDependentSize failed when it reads an element. Operand j is the op's input
+// first_input + j (how messages name it).
 template <class Dim>
 std::optional<std::vector<SizeValue<Dim>>> run_size_program(const std::vector<int64_t>& code,
                                                             const std::vector<Dims<Dim>>& operands,
-                                                            ObligationSink<Dim>& sink, const std::string& op) {
+                                                            ObligationSink<Dim>& sink, const std::string& op,
+                                                            size_t first_input = 0) {
   std::vector<SizeValue<Dim>> stack;
   auto malformed = [&](const std::string& why) {
     sink.require(false, kSizeProgram, op + ": computed sizes " + why);
@@ -95,6 +122,14 @@ std::optional<std::vector<SizeValue<Dim>>> run_size_program(const std::vector<in
                          ", which it does not have");
       stack.push_back({operands[static_cast<size_t>(j)][static_cast<size_t>(k)], std::nullopt});
       i += 2;
+    } else if (t == size_code::kElement) {
+      if (i + 2 >= code.size()) return malformed("end inside an element");
+      sink.require(false, kDataDependentSize,
+                   op + ": a computed size is element " + std::to_string(code[i + 2]) + " of " +
+                       sink.operand(first_input + static_cast<size_t>(std::max<int64_t>(code[i + 1], 0))) +
+                       ", a value computed from the data of the graph's inputs; check proves shapes only for sizes "
+                       "computed from extents; `run` evaluates it");
+      return std::nullopt;
     } else if (t >= size_code::kAdd && t <= size_code::kMax) {
       if (stack.size() < 2) return malformed("apply an operation to fewer than two values");
       const SizeValue<Dim> b = stack.back();
@@ -121,7 +156,7 @@ std::optional<std::vector<SizeValue<Dim>>> size_entries(const std::vector<int64_
                                                         const std::vector<Dims<Dim>>& inputs,
                                                         ObligationSink<Dim>& sink, const std::string& op) {
   if (!computed.empty())
-    return run_size_program(computed, std::vector<Dims<Dim>>(inputs.begin() + 1, inputs.end()), sink, op);
+    return run_size_program(computed, std::vector<Dims<Dim>>(inputs.begin() + 1, inputs.end()), sink, op, 1);
   std::vector<SizeValue<Dim>> out;
   for (int64_t v : numbers) out.push_back({Dim(v), v});
   return out;

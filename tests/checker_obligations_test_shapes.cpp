@@ -112,6 +112,23 @@ std::vector<Case> shape_binding_and_size_cases() {
         computed({kExtent, 0, 1, kExtent, 0, 1, kConstant, 1, kSub, kDiv, kConstant, -1}),
         computed({kExtent, 0, 1, kExtent, 0, 1, kDiv, kConstant, -1}), {"op", 2, {{"input.0", 1}}});
   }
+  // A reshape whose first entry is element 0 of an integer input s [2] (a value computed from data,
+  // read by `run` only): not provable for every value of s, constant. The same reshape to [N, −1].
+  {
+    using namespace size_code;
+    const auto from = [](std::vector<int64_t> program) {
+      return [program] {
+        Model m;
+        const int64_t x = m.input("input", {1, 2, 6}, 1);
+        const int64_t s = m.g.add("s", InputAttrs{{2}, ElemKind::Integer}, {}, at(3));
+        m.out(m.op("op", ReshapeAttrs{{}, ElemKind::Real, program, {ElemKind::Integer, ElemKind::Real}}, {x, s, x}, 2));
+        m.s.dims = {{"input.0", 1, 100}};
+        return m;
+      };
+    };
+    add(t, "shape.data-dependent-size", "[s[0], -1] of [1, N, 6]", from({kElement, 0, 0, kConstant, -1}),
+        from({kExtent, 1, 1, kConstant, -1}), {"op", 2});
+  }
   // broadcast_to of [1, 6] and pad of [1, N, 6] by amounts computed from N (the input read again
   // as their source).
   {

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "semantics/evaluate.hpp"
+#include "semantics/plan.hpp"
 #include "semantics/wellformed.hpp"
 
 using namespace nnref;
@@ -371,4 +372,47 @@ TEST_CASE("computed parameters: a wrong shape, a graph input, an unknown role an
     CHECK(d[0].code == "bind.computed");
     CHECK(d[0].message.find("is both computed in the graph and given by the weights") != std::string::npos);
   }
+}
+
+TEST_CASE("data sizes: a reshape whose dims are elements of an integer input, evaluated when the plan is made") {
+  using namespace size_code;
+  const auto model = [](std::vector<int64_t> program) {
+    Graph g;
+    const int64_t x = g.add("x", InputAttrs{{2, 6}}, {}, at(1));
+    const int64_t s = g.add("s", InputAttrs{{2}, ElemKind::Integer}, {}, at(2));
+    const int64_t r = g.add("r", ReshapeAttrs{{}, ElemKind::Real, std::move(program), {ElemKind::Integer}},
+                            {{x, 0}, {s, 0}}, at(3));
+    g.outputs.push_back({"r", {r, 0}});
+    return g;
+  };
+  const Graph g = model({kElement, 0, 0, kElement, 0, 1});
+  const Payload p;
+  std::vector<double> iota;
+  for (int k = 0; k < 12; ++k) iota.push_back(k);
+  const HostTensor x = host({2, 6}, iota, DType::F64);
+  // s = [4, 3]: x as [4, 3], the same elements in order; s = [-1, 2]: −1 inferred, [6, 2].
+  auto a = evaluate<double>(g, p, {x, host({2}, {4, 3}, DType::I64)}, {});
+  REQUIRE(a.ok());
+  CHECK(a->at(0).shape() == Shape::of({4, 3}));
+  CHECK(a->at(0)[11] == 11.0);
+  auto b = evaluate<float>(g, p, {x, host({2}, {-1, 2}, DType::I64)}, {});
+  REQUIRE(b.ok());
+  CHECK(b->at(0).shape() == Shape::of({6, 2}));
+  // 5 · 3 is not 12: the reshape's own error, at its node.
+  auto c = evaluate<double>(g, p, {x, host({2}, {5, 3}, DType::I64)}, {});
+  REQUIRE(!c.ok());
+  CHECK(c.error().code.rfind("shape.reshape.", 0) == 0);
+  CHECK(c.error().node == "r");
+  // Without the run's inputs the size is not known: named, at the node.
+  auto d = make_plan<double>(g, p, PlanOptions{});
+  REQUIRE(!d.ok());
+  CHECK(d.error().code == "shape.data-dependent-size");
+  CHECK(d.error().node == "r");
+  // An element s does not have; an input missing.
+  auto e = evaluate<double>(model({kElement, 0, 5, kConstant, -1}), p, {x, host({2}, {4, 3}, DType::I64)}, {});
+  REQUIRE(!e.ok());
+  CHECK(e.error().code == "shape.size-program");
+  auto f = evaluate<double>(g, p, {x}, {});
+  REQUIRE(!f.ok());
+  CHECK(f.error().code == "input.count");
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <type_traits>
 
 #include "formats/onnx/ops.hpp"
 #include "formats/onnx/tensor_proto.hpp"
@@ -140,6 +141,24 @@ SizeTerms NodeCtx::extents_of(size_t k, int64_t start, int64_t end) {
 }
 
 SizeProgram NodeCtx::program(const SizeTerms& t) const { return im_.program(t); }
+
+SizesPtr NodeCtx::data_terms(size_t k) {
+  if (!has_input(k) || kind(k) != ElemKind::Integer || exact(k) != nullptr || sizes(k) != nullptr) return nullptr;
+  const std::vector<int64_t> s = shape(k);
+  Result<Shape> shape = Shape::make(s);
+  if (!shape) refuse(shape.error().code, shape.error().message);
+  constexpr int64_t kMaxEntries = 1024;  // sizes, not data
+  if (shape.value().count() > kMaxEntries)
+    refuse("onnx.shape-unsupported", "input " + in_quotes(n_.input(static_cast<int>(k))) + " holds " +
+                                         std::to_string(shape.value().count()) + " sizes, more than " +
+                                         std::to_string(kMaxEntries));
+  const ValueRef x = operand(k, ElemKind::Integer);
+  im_.leaves_.push_back(x);
+  const auto leaf = static_cast<int64_t>(im_.leaves_.size() - 1);
+  SizeTerms t{shape.value(), {}};
+  for (int64_t i = 0; i < shape.value().count(); ++i) t.elements.push_back({size_code::kElement, leaf, i});
+  return std::make_shared<const SizeTerms>(std::move(t));
+}
 
 SizesPtr NodeCtx::terms(size_t k) {
   if (!has_input(k) || kind(k) != ElemKind::Integer) return nullptr;
@@ -372,9 +391,35 @@ int64_t Importer::add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef
     in.emplace_back(s->dims.begin(), s->dims.end());
   }
   std::vector<std::optional<KnownShape>> outs;
+  // Sizes computed from data (kElement) are known at run time only: the rule reads each as 1 here,
+  // which gives the rank (the extents mean nothing).
+  OpAttrs shaped = op;
+  std::visit(
+      [&](auto& a) {
+        using A = std::decay_t<decltype(a)>;
+        std::vector<int64_t>* code = nullptr;
+        if constexpr (std::is_same_v<A, ReshapeAttrs> || std::is_same_v<A, BroadcastToAttrs> ||
+                      std::is_same_v<A, SliceAttrs>)
+          code = &a.computed;
+        else if constexpr (std::is_same_v<A, PadAttrs>)
+          code = &a.computed.code;
+        if (code == nullptr || !reads_elements(*code)) return;
+        exact = false;
+        std::vector<int64_t> out;
+        for (size_t i = 0; i < code->size(); ++i) {
+          const int64_t t = (*code)[i];
+          const size_t width = t == size_code::kConstant ? 2 : t == size_code::kExtent || t == size_code::kElement ? 3 : 1;
+          if (t == size_code::kElement) out.insert(out.end(), {size_code::kConstant, 1});
+          else out.insert(out.end(), code->begin() + static_cast<std::ptrdiff_t>(i),
+                          code->begin() + static_cast<std::ptrdiff_t>(std::min(i + width, code->size())));
+          i += width - 1;
+        }
+        *code = std::move(out);
+      },
+      shaped);
   if (known) {
     ConcreteSink sink;
-    auto r = node_obligations<CDim>(op, {}, in, sink);
+    auto r = node_obligations<CDim>(shaped, {}, in, sink);
     if (r)
       for (const auto& d : r->outputs) {
         std::vector<int64_t> v;
@@ -440,7 +485,7 @@ SizeProgram Importer::program(const SizeTerms& t) const {
       p.code.push_back(token);
       if (token == size_code::kConstant) {
         p.code.push_back(e[++i]);
-      } else if (token == size_code::kExtent) {
+      } else if (token == size_code::kExtent || token == size_code::kElement) {
         const int64_t leaf = e[++i];
         auto [it, added] = operand.emplace(leaf, static_cast<int64_t>(p.sources.size()));
         if (added) {

@@ -32,7 +32,9 @@ using ConstantPtr = std::shared_ptr<const ExactTensor>;
 // under dynamic axes): each element a term, a size program (spec/size_program.hpp) whose extent
 // tokens `kExtent j k` name extent k of the graph value Importer::leaves_[j]. An op that takes
 // sizes (Reshape) gets the program and those values as operands; read as data, it is a `sizes`
-// node.
+// node. Where an op takes its sizes from an integer value computed from data (NodeCtx::data_terms),
+// a term `kElement j i` names element i of the graph value leaves_[j]; such terms are read only
+// by the translation of the op that takes them, never moved by another op's.
 struct SizeTerms {
   Shape shape;
   std::vector<std::vector<int64_t>> elements;  // row-major
@@ -108,6 +110,11 @@ class NodeCtx {
   const SizeTerms* sizes(size_t k) const;
   // Input k as terms: a size value's, or an integer constant's (constant terms); nullptr else.
   SizesPtr terms(size_t k);
+  // Input k as terms of an op that takes sizes when it is an integer value the graph computes from
+  // the data of its inputs (an integer graph input, ArgMax, Cast of a real, arithmetic on them):
+  // element i is `kElement leaf i`, which `run` evaluates and `check` refuses
+  // (shape.data-dependent-size); nullptr for any other input (a constant, terms, a real value).
+  SizesPtr data_terms(size_t k);
   // Terms over the extents [start, end) of input k, as Shape reads them (a constant's: numbers).
   SizeTerms extents_of(size_t k, int64_t start, int64_t end);
   // The program of the given terms over their values (an op's computed sizes).

@@ -587,6 +587,16 @@ void reshape_computed(Ctx& c, const SizeTerms& shape) {
 
 void reshape(Ctx& c) {
   if (c.opset() >= 5 && c.sizes(1) != nullptr) return reshape_computed(c, *c.sizes(1));
+  if (c.opset() >= 5)
+    if (const SizesPtr t = c.data_terms(1)) {
+      // allowzero 1: a 0 is an empty extent, not the input's. Each entry e is then written e + 0,
+      // which the reshape reads as a computed extent (at least 1) rather than as a number (0:
+      // the input's extent, −1: inferred): a 0 or a −1 is refused at run time, never misread.
+      if (c.attr_int("allowzero", 0) == 0) return reshape_computed(c, *t);
+      SizeTerms s = *t;
+      for (auto& e : s.elements) e.insert(e.end(), {size_code::kConstant, 0, size_code::kAdd});
+      return reshape_computed(c, s);
+    }
   std::vector<int64_t> dims = c.opset() < 5 ? c.attr_ints("shape") : c.int_list(1, "shape");
   if (c.opset() < 5 && c.has_attr("consumed_inputs"))
     c.refuse("onnx.attribute-unsupported", "consumed_inputs (before opset 5) is not supported");
@@ -800,8 +810,12 @@ void pad(Ctx& c) {
     for (int64_t p : v) pads.elements.push_back({size_code::kConstant, p});
     value = c.attr_float("value", 0.0);
   } else {
-    if (c.sizes(1) == nullptr) c.int_list(1, "pads");  // a constant 1-D integer tensor, else refused
-    pads = *c.terms(1);
+    if (const SizesPtr t = c.data_terms(1)) {
+      pads = *t;
+    } else {
+      if (c.sizes(1) == nullptr) c.int_list(1, "pads");  // a constant 1-D integer tensor, else refused
+      pads = *c.terms(1);
+    }
     if (c.has_input(2)) {
       const HostTensor& v = c.require_constant(2, "constant_value");
       if (v.values.size() != 1) c.refuse("onnx.input-type", "constant_value must hold one value");
@@ -844,6 +858,21 @@ void expand_computed(Ctx& c, const SizeTerms& shape) {
   SizeTerms out{Shape::make({static_cast<int64_t>(n)}).value(), {}};
   for (size_t i = 0; i < n; ++i) {
     const std::vector<int64_t>& t = i + m >= n ? shape.elements[i + m - n] : one;
+    if (reads_elements(t) && i + r >= n) {
+      // An entry computed from data may be 1 at run time: t + (x − 1)·(1 − min(|t − 1|, 1)) is
+      // x where t is 1 and t elsewhere, ONNX's two-way broadcast (x must then be t or 1).
+      const std::vector<int64_t>& e = x.elements[i + r - n];
+      std::vector<int64_t> v = t;
+      v.insert(v.end(), e.begin(), e.end());
+      v.insert(v.end(), {size_code::kConstant, 1, size_code::kSub, size_code::kConstant, 1});
+      v.insert(v.end(), t.begin(), t.end());
+      v.insert(v.end(), {size_code::kConstant, 1, size_code::kSub, size_code::kConstant, 1});
+      v.insert(v.end(), t.begin(), t.end());
+      v.insert(v.end(), {size_code::kSub, size_code::kMax, size_code::kConstant, 1, size_code::kMin, size_code::kSub,
+                         size_code::kMul, size_code::kAdd});
+      out.elements.push_back(std::move(v));
+      continue;
+    }
     out.elements.push_back(t != one ? t : i + r >= n ? x.elements[i + r - n] : one);
   }
   SizeProgram p = c.program(out);
@@ -856,6 +885,7 @@ void expand_computed(Ctx& c, const SizeTerms& shape) {
 void expand(Ctx& c) {
   if (!c.extents_fixed())
     if (const SizesPtr t = c.terms(1)) return expand_computed(c, *t);
+  if (const SizesPtr t = c.data_terms(1)) return expand_computed(c, *t);
   const std::vector<int64_t> shape = c.int_list(1, "shape");
   if (!c.extents_fixed())
     c.refuse("onnx.shape-unsupported", "Expand's shape must be a constant or computed from extents where the "
@@ -903,6 +933,7 @@ void tile_computed(Ctx& c, const SizeTerms& repeats) {
 // Tile: each axis with r repeats is the concat of r copies along it: data movement only.
 void tile(Ctx& c) {
   if (c.sizes(1) != nullptr) return tile_computed(c, *c.sizes(1));
+  if (const SizesPtr t = c.data_terms(1)) return tile_computed(c, *t);
   const std::vector<int64_t> repeats = c.int_list(1, "repeats");
   if (repeats.size() != c.rank(0))
     c.refuse("onnx.attribute-value", "repeats has " + std::to_string(repeats.size()) + " entries for an input of rank " +
@@ -1007,12 +1038,35 @@ ExactTensor filled(const ExactTensor& value, const Shape& s) {
   return t;
 }
 
+// ConstantOfShape to a shape computed from data (kElement terms): the value, as a real, broadcast
+// to it (broadcast_to's computed dims; an entry 0 is then an empty extent, refused at run time);
+// an integer or bool value then cast back (an integer: ⌊x⌋ of an integer of magnitude at most
+// 2^24, which every scalar holds exactly; bool: x ≠ 0), broadcast_to moving reals only.
+void constant_of_data_shape(Ctx& c, const ExactTensor& value, const SizeTerms& shape) {
+  if (shape.shape.rank() != 1) c.refuse("onnx.input-type", "the shape must be a 1-D integer tensor");
+  const bool real = dtype_is_float(value.tensor.dtype);
+  constexpr double kExact = 16777216.0;  // 2^24
+  if (!real && std::abs(value.tensor.values[0]) > kExact)
+    c.refuse("onnx.attribute-value", "an integer value beyond 2^24 filling a shape computed from data is not "
+                                     "supported (it is broadcast as a real)");
+  HostTensor fill = value.tensor;
+  if (!real) fill.dtype = DType::F64;
+  SizeProgram p = c.program(shape);
+  const std::vector<ValueRef> in = with_sources(c.literal("value", fill), p);
+  const BroadcastToAttrs a{{}, Broadcast::NumpyRight, std::move(p.code), std::move(p.kinds)};
+  const ValueRef y{c.emit_node(real ? "" : "real", a, in), 0};
+  if (real) return c.set_output(0, y);
+  const ElemKind kind = value.tensor.dtype == DType::Bool ? ElemKind::Logical : ElemKind::Integer;
+  c.set_output(0, c.emit("", CastAttrs{ElemKind::Real, kind}, {y}), kind, c.attr("value")->t().data_type());
+}
+
 // ConstantOfShape: `value` in every element of a tensor of the given shape. An integer or bool
 // value is a constant (shape arithmetic reads it: PyTorch's ones_like of a size vector); a real
 // one is the scalar broadcast to the shape (IR broadcast_to), no constant of that size being
 // made. A shape computed from symbolic extents is broadcast_to's computed dims.
 void constant_of_shape(Ctx& c) {
   const ExactTensor value = fill_value(c);
+  if (const SizesPtr d = c.data_terms(0)) return constant_of_data_shape(c, value, *d);
   const SizesPtr t = c.exact(0) ? nullptr : c.terms(0);
   if (!t) {
     const std::vector<int64_t> dims = c.int_list(0, "shape");
