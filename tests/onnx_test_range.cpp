@@ -112,6 +112,28 @@ TEST_CASE("onnx range: of constants, reals and integers") {
   CHECK(values(run_f64(load_onnx(i, tmp / "i.onnx"), {})[0]) == std::vector<double>{-1, -4, -7});
 }
 
+TEST_CASE("onnx range: a real Range written as ONNX reads back to the same values, NNEF refuses it") {
+  TempDir tmp("onnx_range_convert");
+  // float 3 to 10 by 2.5: [3, 5.5, 8], written by `convert --to onnx` as Range of three scalars.
+  OnnxModel f;
+  scalar(f, "start", onnx::TensorProto::FLOAT, 3);
+  scalar(f, "limit", onnx::TensorProto::FLOAT, 10);
+  scalar(f, "delta", onnx::TensorProto::FLOAT, 2.5);
+  f.node("Range", {"start", "limit", "delta"}, {"Y"});
+  f.output("Y");
+  f.write(tmp / "f.onnx");
+  Run w = nnref_cli({"convert", (tmp / "f.onnx").string(), "--to", "onnx", (tmp / "back.onnx").string()});
+  INFO(w.out << w.err);
+  REQUIRE(w.code == 0);
+  LoadResult back = load_model((tmp / "back.onnx").string(), LoadOptions{});
+  REQUIRE(back.model);
+  CHECK(values(run_f64(*back.model, {})[0]) == std::vector<double>{3, 5.5, 8});
+  Run n = nnref_cli({"convert", (tmp / "f.onnx").string(), "--to", "nnef", (tmp / "nnef").string()});
+  CHECK(n.code == 1);
+  CHECK(n.err.find("convert.unexpressible") != std::string::npos);
+  CHECK(n.err.find("no range") != std::string::npos);
+}
+
 TEST_CASE("onnx range: refused by name where its operands are run-time data, delta 0, or empty") {
   TempDir tmp("onnx_range_errors");
   // start a graph input: its length is known only at run time.
