@@ -254,4 +254,19 @@ TEST_CASE("onnx ConstantOfShape: an integer value over a shape computed from sym
   const Tensor<double> y = run_f64(load_at(m, tmp / "m.onnx", {{"N", 2}, {"C", 2}}), {host({2, 2}, {0, 1, 2, 3})})[0];
   CHECK(values(y) == std::vector<double>{3, 4, 5, 6});
   proved(tmp / "m.onnx", {"N=1..4096", "C=1..4096"});
+  // An int64 value beyond 2^53 (which a graph's data, held as doubles, cannot carry exactly) is
+  // refused by name, not rounded: ConstantOfShape(Shape(X), 2^53 + 1).
+  OnnxModel big;
+  big.input("X", {"N"});
+  big.node("Shape", {"X"}, {"s"});
+  auto& b = big.node("ConstantOfShape", {"s"}, {"v"});
+  auto* va = b.add_attribute();
+  va->set_name("value");
+  va->set_type(onnx::AttributeProto::TENSOR);
+  va->mutable_t()->set_data_type(onnx::TensorProto::INT64);
+  va->mutable_t()->add_dims(1);
+  va->mutable_t()->add_int64_data((int64_t{1} << 53) + 1);
+  set_int(big.node("Cast", {"v"}, {"Y"}), "to", onnx::TensorProto::FLOAT);
+  big.output("Y");
+  CHECK(find_code(load_errors(big, tmp / "big.onnx"), "onnx.tensor-integer-range") != nullptr);
 }

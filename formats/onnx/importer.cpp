@@ -288,6 +288,11 @@ ValueRef NodeCtx::literal(const std::string& suffix, HostTensor t) {
   return im_.handle(std::make_shared<const ExactTensor>(exact_of(std::move(t))), kind, nullptr, name_ + "/" + suffix);
 }
 
+ValueRef NodeCtx::literal(const std::string& suffix, ExactTensor t) {
+  const ElemKind kind = dtype_kind(t.tensor.dtype);
+  return im_.handle(std::make_shared<const ExactTensor>(std::move(t)), kind, nullptr, name_ + "/" + suffix);
+}
+
 void NodeCtx::charge(int64_t count) {
   const int64_t bytes = tensor_bytes(CDim(count), sizeof(double)).v;
   if (bytes > im_.budget_left_)

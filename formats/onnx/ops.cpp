@@ -1032,7 +1032,7 @@ void constant_of_shape(Ctx& c) {
   // Any kind: broadcast_to moves integers and truth values as it moves reals.
   const ElemKind kind = dtype_is_float(value.tensor.dtype) ? ElemKind::Real : value.tensor.dtype == DType::Bool ? ElemKind::Logical : ElemKind::Integer;
   SizeProgram p = c.program(*t);
-  const std::vector<ValueRef> in = with_sources(c.literal("value", value.tensor), p);
+  const std::vector<ValueRef> in = with_sources(c.literal("value", value), p);
   const BroadcastToAttrs a{{}, Broadcast::NumpyRight, std::move(p.code), std::move(p.kinds), kind};
   const auto* attr = c.attr("value");
   c.set_output(0, {c.emit_node("", a, in), 0}, kind, attr && kind != ElemKind::Real ? attr->t().data_type() : 0);
