@@ -101,6 +101,8 @@ OpCost cost(const Checked<CastAttrs>& op, const Config& c) { return per_output(o
 // (an integer divide has no special-function unit to go through).
 OpCost cost(const Checked<IntegerBinaryAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<SizesAttrs>& op, const Config& c) { return per_output(op, c); }
+// range: start + i·delta, one vector step per output element.
+OpCost cost(const Checked<RangeAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<GatherAttrs>& op, const Config& c) { return per_output(op, c); }
 // roi_resample: 2^M weighted terms per output element. The pools' cells have sizes that depend on
 // the rois' values, which a static cost cannot know: one step per output element (a lower bound).

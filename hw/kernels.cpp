@@ -181,7 +181,11 @@ void compute(const CheckedOp& op, const OpIO<float>& io, const Config& c) {
         if constexpr (std::is_same_v<A, LinearAttrs>) linear(o, io, c);
         else if constexpr (std::is_same_v<A, MatMulAttrs>) matmul(o, io, c);
         else if constexpr (std::is_same_v<A, ConvAttrs>) conv(o, io, c);
-        else if constexpr (std::is_same_v<A, ReduceAttrs>) reduce(o, io, c);
+        else if constexpr (std::is_same_v<A, ReduceAttrs>) {
+          // Integers (ONNX's ReduceSum of a Shape): the spec's formula, wrap-around included.
+          if (o.attrs().kind == ElemKind::Integer) run_kernel(o, io);
+          else reduce(o, io, c);
+        }
         else if constexpr (std::is_same_v<A, SoftmaxAttrs>) softmax(o, io, c);
         else if constexpr (std::is_same_v<A, LayerNormAttrs>) layer_norm(o, io, c);
         else if constexpr (std::is_same_v<A, PoolAttrs>) pool(o, io, c);

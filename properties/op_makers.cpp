@@ -407,6 +407,27 @@ Maker make(const SizesAttrs&, GenContext& ctx) {
   return Candidate{a, {std::move(x)}, {}, {}};
 }
 
+// range: an integer arange over an operand's extent X (its start and limit computed from it):
+// from 0 or −2 up to X or 2·X by 1 or 2, or from X down to −1 by −1 or −2: at least one element
+// for every X ≥ 1. (A real range reads no operand, which the generator does not draw.)
+Maker make(const RangeAttrs&, GenContext& ctx) {
+  using namespace size_code;
+  RangeAttrs a;
+  a.kind = ElemKind::Integer;
+  a.sources = {draw_kind(ctx)};
+  Operand x = ctx.operand(a.sources[0], 1, ctx.max_rank());
+  const int64_t k = ctx.c.between(0, static_cast<int64_t>(ctx.shape(x).rank()) - 1);
+  if (ctx.c.flip(2)) {
+    a.computed = {kConstant, ctx.c.flip(2) ? 0 : -2, kExtent, 0, k};
+    if (ctx.c.flip(2)) a.computed.insert(a.computed.end(), {kConstant, 2, kMul});
+    a.idelta = ctx.c.between(1, 2);
+  } else {
+    a.computed = {kExtent, 0, k, kConstant, -1};
+    a.idelta = -ctx.c.between(1, 2);
+  }
+  return Candidate{a, {std::move(x)}, {}, {}};
+}
+
 Maker make(const FlattenAttrs& proto, GenContext& ctx) {
   FlattenAttrs a = proto;
   Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());

@@ -12,8 +12,8 @@ Result<std::vector<Tensor<T>>> run_oracle(const Plan<T>& plan, const std::vector
 }
 
 template <Scalar T>
-Result<std::vector<Tensor<T>>> run_plan(const Plan<T>& plan, const std::vector<HostTensor>& inputs,
-                                        const NodeKernel<T>& kernel) {
+Result<std::vector<Value<T>>> run_plan_values(const Plan<T>& plan, const std::vector<HostTensor>& inputs,
+                                              const NodeKernel<T>& kernel) {
   if (auto s = check_inputs(plan, inputs); !s) return std::move(s).error();
   std::vector<std::vector<std::optional<Value<T>>>> values(plan.nodes.size());
   size_t next_input = 0;
@@ -30,21 +30,33 @@ Result<std::vector<Tensor<T>>> run_plan(const Plan<T>& plan, const std::vector<H
     kernel(p.op, io);
     for (const ValueRef& r : p.frees) values[static_cast<size_t>(r.node)][static_cast<size_t>(r.output)].reset();
   }
+  std::vector<Value<T>> outputs;
+  for (const GraphOutput& o : plan.graph->outputs)
+    outputs.push_back(*values[static_cast<size_t>(o.value.node)][static_cast<size_t>(o.value.output)]);
+  return outputs;
+}
 
+template <Scalar T>
+Result<std::vector<Tensor<T>>> run_plan(const Plan<T>& plan, const std::vector<HostTensor>& inputs,
+                                        const NodeKernel<T>& kernel) {
+  auto values = run_plan_values(plan, inputs, kernel);
+  if (!values) return std::move(values).error();
   std::vector<Tensor<T>> outputs;
-  for (const GraphOutput& o : plan.graph->outputs) {
-    const Value<T>& v = *values[static_cast<size_t>(o.value.node)][static_cast<size_t>(o.value.output)];
-    const auto* t = std::get_if<Tensor<T>>(&v);
+  for (size_t k = 0; k < values->size(); ++k) {
+    auto* t = std::get_if<Tensor<T>>(&(*values)[k]);
     if (t == nullptr)
-      return make_error("eval.kind", "output '" + o.name + "' holds " + elem_kind_name(kind_of(v)) + " data, not reals");
-    outputs.push_back(*t);
+      return make_error("eval.kind", "output '" + plan.graph->outputs[k].name + "' holds " +
+                                         elem_kind_name(kind_of((*values)[k])) + " data, not reals");
+    outputs.push_back(std::move(*t));
   }
   return outputs;
 }
 
 #define NNREF_ORACLE(unused, T)                                                                          \
   template Result<std::vector<Tensor<T>>> run_oracle<T>(const Plan<T>&, const std::vector<HostTensor>&); \
-  template Result<std::vector<Tensor<T>>> run_plan<T>(const Plan<T>&, const std::vector<HostTensor>&, const NodeKernel<T>&);
+  template Result<std::vector<Tensor<T>>> run_plan<T>(const Plan<T>&, const std::vector<HostTensor>&, const NodeKernel<T>&); \
+  template Result<std::vector<Value<T>>> run_plan_values<T>(const Plan<T>&, const std::vector<HostTensor>&,              \
+                                                            const NodeKernel<T>&);
 NNREF_FOR_EACH_SCALAR(NNREF_ORACLE, )
 #undef NNREF_ORACLE
 

@@ -23,11 +23,18 @@ using NodeKernel = std::function<void(const CheckedOp&, const OpIO<T>&)>;
 template <Scalar T>
 Result<std::vector<Tensor<T>>> run_plan(const Plan<T>& plan, const std::vector<HostTensor>& inputs,
                                         const NodeKernel<T>& kernel);
+// The same walk, giving the graph outputs' values of any kind (run_plan requires reals): the plan
+// reads integers it computes from the inputs as sizes (make_plan, semantics/plan.cpp).
+template <Scalar T>
+Result<std::vector<Value<T>>> run_plan_values(const Plan<T>& plan, const std::vector<HostTensor>& inputs,
+                                              const NodeKernel<T>& kernel);
 
 #define NNREF_EXTERN_ORACLE(unused, T)                                                                          \
   extern template Result<std::vector<Tensor<T>>> run_oracle<T>(const Plan<T>&, const std::vector<HostTensor>&); \
   extern template Result<std::vector<Tensor<T>>> run_plan<T>(const Plan<T>&, const std::vector<HostTensor>&,    \
-                                                             const NodeKernel<T>&);
+                                                             const NodeKernel<T>&);                            \
+  extern template Result<std::vector<Value<T>>> run_plan_values<T>(const Plan<T>&, const std::vector<HostTensor>&, \
+                                                                   const NodeKernel<T>&);
 NNREF_FOR_EACH_SCALAR(NNREF_EXTERN_ORACLE, )
 #undef NNREF_EXTERN_ORACLE
 

@@ -6,6 +6,8 @@
 #include "semantics/host_values.hpp"
 #include "semantics/memory.hpp"
 #include "semantics/node_rule.hpp"
+#include "semantics/oracle.hpp"
+#include "semantics/size_code.hpp"
 #include "semantics/wellformed.hpp"
 #include "spec/real.hpp"
 #include "spec/size_program.hpp"
@@ -83,34 +85,6 @@ void bind_computed_params(Plan<T>& plan) {
   }
 }
 
-
-// The size program of an op that takes sizes, and the position among the node's inputs of the
-// program's operand 0; nullopt for any other op.
-template <class Code>
-struct SizeCode {
-  Code* code;
-  size_t first;
-};
-template <class Ops>  // OpAttrs, or const OpAttrs
-auto size_code_of(Ops& op) {
-  using Code = std::conditional_t<std::is_const_v<Ops>, const std::vector<int64_t>, std::vector<int64_t>>;
-  using Out = SizeCode<Code>;
-  return std::visit(
-      [](auto& a) -> std::optional<Out> {
-        using A = std::decay_t<decltype(a)>;
-        if constexpr (std::is_same_v<A, ReshapeAttrs> || std::is_same_v<A, SliceAttrs> ||
-                      std::is_same_v<A, BroadcastToAttrs>)
-          return Out{&a.computed, 1};
-        else if constexpr (std::is_same_v<A, PadAttrs>)
-          return Out{&a.computed.code, 1};
-        else if constexpr (std::is_same_v<A, SizesAttrs>)
-          return Out{&a.program, 0};
-        else
-          return std::nullopt;
-      },
-      op);
-}
-
 bool node_reads_elements(const Node& n) {
   const auto c = size_code_of(n.op);
   return c && reads_elements(*c->code);
@@ -122,47 +96,15 @@ Result<std::vector<ValueRef>> element_sources(const Node& n) {
   const auto c = *size_code_of(n.op);
   const std::vector<int64_t>& code = *c.code;
   std::vector<ValueRef> out;
-  for (size_t i = 0; i < code.size(); ++i) {
-    if (code[i] == size_code::kConstant) {
-      i += 1;
-    } else if (code[i] == size_code::kExtent) {
-      i += 2;
-    } else if (code[i] == size_code::kElement) {
-      const int64_t j = i + 1 < code.size() ? code[i + 1] : -1;
-      if (i + 2 >= code.size() || j < 0 || c.first + static_cast<size_t>(j) >= n.inputs.size())
-        return at_node(make_error(std::string(kSizeProgram.code),
-                                  op_name(n.op) + ": computed sizes read an element of an operand it does not have"),
-                       n);
-      out.push_back(n.inputs[c.first + static_cast<size_t>(j)]);
-      i += 2;
-    }
+  for (size_t i = 0; i < code.size(); i += token_width(code[i])) {
+    if (code[i] != size_code::kElement) continue;
+    const int64_t j = i + 1 < code.size() ? code[i + 1] : -1;
+    if (i + 2 >= code.size() || j < 0 || c.first + static_cast<size_t>(j) >= n.inputs.size())
+      return at_node(make_error(std::string(kSizeProgram.code),
+                                op_name(n.op) + ": computed sizes read an element of an operand it does not have"),
+                     n);
+    out.push_back(n.inputs[c.first + static_cast<size_t>(j)]);
   }
-  return out;
-}
-
-// The values of `wanted` (graph outputs of plan's graph) over the run's inputs, by the oracle's
-// walk (run_plan, which returns real outputs only).
-template <Scalar T>
-Result<std::vector<Value<T>>> values_of(const Plan<T>& plan, const std::vector<HostTensor>& inputs) {
-  if (auto s = check_inputs(plan, inputs); !s) return std::move(s).error();
-  std::vector<std::vector<std::optional<Value<T>>>> values(plan.nodes.size());
-  size_t next_input = 0;
-  for (const PlannedNode<T>& p : plan.nodes) {
-    auto& out = values[static_cast<size_t>(p.node->id)];
-    const bool is_input = std::holds_alternative<Checked<InputAttrs>>(p.op);
-    for (const Shape& s : outputs_of(p.op))
-      out.emplace_back(is_input ? to_value<T>(inputs[next_input++], kind_of(p.op)) : zeros<T>(kind_of(p.op), s));
-    OpIO<T> io;
-    for (const ValueRef& r : p.node->inputs)
-      io.inputs.push_back(&*values[static_cast<size_t>(r.node)][static_cast<size_t>(r.output)]);
-    for (const auto& param : p.params) io.params.push_back(param ? &*param : nullptr);
-    for (auto& v : out) io.outputs.push_back(&*v);
-    std::visit([&](const auto& o) { run_kernel(o, io); }, p.op);
-    for (const ValueRef& r : p.frees) values[static_cast<size_t>(r.node)][static_cast<size_t>(r.output)].reset();
-  }
-  std::vector<Value<T>> out;
-  for (const GraphOutput& o : plan.graph->outputs)
-    out.push_back(std::move(*values[static_cast<size_t>(o.value.node)][static_cast<size_t>(o.value.output)]));
   return out;
 }
 
@@ -200,19 +142,19 @@ Result<std::shared_ptr<const Graph>> resolve_element_sizes(const Graph& g, const
         inputs.push_back((*options.inputs)[inputs.size()]);
     auto plan = make_plan<T>(prefix, payload, PlanOptions{options.max_memory, options.param_names, nullptr});
     if (!plan) return std::move(plan).error();
-    auto values = values_of(*plan, inputs);
+    auto values = run_plan_values<T>(*plan, inputs, [](const CheckedOp& op, const OpIO<T>& io) {
+      std::visit([&](const auto& o) { run_kernel(o, io); }, op);
+    });
     if (!values) return std::move(values).error();
     for (auto& [id, refs] : batch) {
       Node& n = work->nodes[id];
       std::vector<int64_t>& code = *size_code_of(n.op)->code;
       std::vector<int64_t> out;
       size_t read = 0;
-      for (size_t i = 0; i < code.size(); ++i) {
+      for (size_t i = 0; i < code.size(); i += token_width(code[i])) {
         if (code[i] != size_code::kElement) {
-          const size_t width = code[i] == size_code::kConstant ? 2 : code[i] == size_code::kExtent ? 3 : 1;
           out.insert(out.end(), code.begin() + static_cast<std::ptrdiff_t>(i),
-                     code.begin() + static_cast<std::ptrdiff_t>(std::min(i + width, code.size())));
-          i += width - 1;
+                     code.begin() + static_cast<std::ptrdiff_t>(std::min(i + token_width(code[i]), code.size())));
           continue;
         }
         const ValueRef& r = refs[read++];
@@ -236,7 +178,6 @@ Result<std::shared_ptr<const Graph>> resolve_element_sizes(const Graph& g, const
                                         "ArgMax of a tie); nnref does not guess a size"),
                          n);
         out.insert(out.end(), {size_code::kConstant, x});
-        i += 2;
       }
       code = std::move(out);
     }

@@ -53,13 +53,15 @@ inline constexpr ObligationSpec kDataDependentSize{
     "An ONNX Reshape of x [2, 6] to the shape Concat(ArgMax(y), [-1]): error[shape.data-dependent-size] in check; "
     "run computes ArgMax(y) first and reshapes to it."};
 
+// The number of int64s of a token whose code is `op`: the code and its arguments.
+inline size_t token_width(int64_t op) {
+  return op == size_code::kConstant ? 2 : op == size_code::kExtent || op == size_code::kElement ? 3 : 1;
+}
+
 // Whether `code` reads an element of an operand's value (kElement), at a token boundary.
 inline bool reads_elements(const std::vector<int64_t>& code) {
-  for (size_t i = 0; i < code.size(); ++i) {
+  for (size_t i = 0; i < code.size(); i += token_width(code[i]))
     if (code[i] == size_code::kElement) return true;
-    if (code[i] == size_code::kConstant) i += 1;
-    else if (code[i] == size_code::kExtent) i += 2;
-  }
   return false;
 }
 

@@ -177,6 +177,41 @@ std::vector<Case> nnref::test::graph_and_attribute_cases() {
        one_op({1, 4}, UnaryAttrs{UnaryOp::Elu, 1.0}));
   attr(t, "attr.linear.units", "linear with 0 units", linear(LinearAttrs{0}, false, false), linear(LinearAttrs{3}, true, true),
        "fc");
+  // range: delta 0 (an integer range over extent 1 of its operand, 0 to 4 by 0); a real range of
+  // start 0, limit ∞ (input read by nothing: the range takes no operand).
+  {
+    using namespace size_code;
+    const auto arange = [](int64_t delta) {
+      RangeAttrs a;
+      a.kind = ElemKind::Integer, a.idelta = delta, a.computed = {kConstant, 0, kExtent, 0, 1}, a.sources = {ElemKind::Real};
+      return one_op({1, 4}, a);
+    };
+    attr(t, "attr.range.delta-zero", "range from 0 to 4 by 0", arange(0), arange(1));
+    const auto real = [](double limit) {
+      return [limit] {
+        Model m;
+        const int64_t x = m.input("input", {1, 4}, 1);
+        RangeAttrs a;
+        a.limit = limit;
+        m.out(x);
+        m.out(m.op("op", a, {}, 2));
+        return m;
+      };
+    };
+    attr(t, "attr.range.not-finite", "range from 0 to infinity", real(kInf), real(3));
+  }
+  // An integer mean_reduce: integers in, no mean defined.
+  {
+    const auto mean = [](ReduceOp op) {
+      return [op] {
+        Model m;
+        const int64_t x = m.g.add("input", InputAttrs({1, 4}, ElemKind::Integer), {}, at(1));
+        m.out(m.op("op", ReduceAttrs{op, {1}, true, ElemKind::Integer}, {x}, 2));
+        return m;
+      };
+    };
+    attr(t, "attr.reduce.integer-mean", "mean_reduce of integers", mean(ReduceOp::Mean), mean(ReduceOp::Max));
+  }
   attr(t, "attr.broadcast_to.negative-extent", "broadcast_to [2, -1]", one_op({2, 1}, BroadcastToAttrs{{2, -1}}),
        one_op({2, 1}, BroadcastToAttrs{{2, 5}}));
   {

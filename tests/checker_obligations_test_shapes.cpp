@@ -157,6 +157,23 @@ std::vector<Case> shape_binding_and_size_cases() {
         return m;
       };
     };
+    // range from 0 to N − 1 by 1 over [1, N, 6]: at least one element only from N = 2; to N for every N.
+    const auto range = [](std::vector<int64_t> limit) {
+      return [limit] {
+        Model m;
+        const int64_t x = m.input("input", {1, 2, 6}, 1);
+        RangeAttrs a;
+        a.kind = ElemKind::Integer;
+        a.computed = {kConstant, 0};
+        a.computed.insert(a.computed.end(), limit.begin(), limit.end());
+        a.sources = {ElemKind::Real};
+        m.out(m.op("op", a, {x}, 2));
+        m.s.dims = {{"input.0", 1, 100}};
+        return m;
+      };
+    };
+    add(t, "shape.range.empty", "0 to N - 1 by 1 over [1, N, 6]", range({kExtent, 0, 1, kConstant, 1, kSub}),
+        range({kExtent, 0, 1}), {"op", 2, {{"input.0", 1}}});
     // Before axis 1: N − 2, at least 0 only from N = 2; N − 1 for every N. The rest 0.
     const std::vector<int64_t> zero{kConstant, 0};
     const auto pads = [&](std::vector<int64_t> before) {

@@ -142,3 +142,32 @@ TEST_CASE("data sizes: a Reshape to an integer graph input, and sizes that are n
   CHECK(checked.code == 1);
   CHECK(has(checked.err, "error[shape.data-dependent-size]"));
 }
+
+// Range(1, L, 2) with L an int64 graph input (a scalar): numpy's arange(1, L, 2), [1, 3, 5] for
+// L = 6 and [1] for L = 2; L = 1 leaves no element (shape.range.empty, as for a constant limit).
+TEST_CASE("data sizes: an integer Range whose limit is a graph input") {
+  TempDir tmp("data_sizes_range");
+  OnnxModel m;
+  m.input("L", {}, onnx::TensorProto::INT64);
+  ints_of(m, "one", {}, {1});
+  ints_of(m, "two", {}, {2});
+  m.node("Range", {"one", "L", "two"}, {"Y"}, "range");
+  m.output("Y");
+  m.write(tmp / "m.onnx");
+  const std::string model = (tmp / "m.onnx").string();
+  const auto limit = [&](double l) {
+    const std::string p = (tmp / "l.npy").string();
+    REQUIRE(write_npy(p, HostTensor{DType::I64, Shape::of({}), {l}}).ok());
+    return p;
+  };
+  const Npy six = run_npy({"run", model, "--input", limit(6)}, tmp / "six.npy");
+  CHECK(six.shape == std::vector<int64_t>{3});
+  CHECK(six.values == std::vector<double>{1, 3, 5});
+  CHECK(run_npy({"run", model, "--input", limit(2)}, tmp / "two.npy").values == std::vector<double>{1});
+  Run empty = nnref_cli({"run", model, "--input", limit(1)});
+  CHECK(empty.code == 1);
+  CHECK(has(empty.err, "error[shape.range.empty]"));
+  Run checked = nnref_cli({"check", model});
+  CHECK(checked.code == 1);
+  CHECK(has(checked.err, "error[shape.data-dependent-size]"));
+}

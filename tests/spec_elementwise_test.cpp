@@ -142,6 +142,25 @@ TEMPLATE_TEST_CASE("broadcast_to to computed dims", "[elementwise]", float, doub
   check_values(y, {1, 2, 3, 1, 2, 3});
 }
 
+// Integer and logical elements are moved as reals are: [7, −2] to [2, 2] is [[7, −2], [7, −2]];
+// to computed dims [S, 2], S = 3 (operand 1's extent): three rows; a truth value [1] to [3].
+TEST_CASE("broadcast_to of integers and truth values", "[elementwise]") {
+  using namespace size_code;
+  BroadcastToAttrs a{{2, 2}, Broadcast::NumpyRight};
+  a.kind = ElemKind::Integer;
+  const std::vector<Value<double>> x{integers(Shape::of({2}), {7, -2})};
+  CHECK(std::get<Tensor<int64_t>>(run_values<double>(a, x)[0]).values() == std::vector<int64_t>{7, -2, 7, -2});
+  BroadcastToAttrs c{{}, Broadcast::NumpyRight, {kExtent, 0, 0, kConstant, 2}, {ElemKind::Real}, ElemKind::Integer};
+  const std::vector<Value<double>> xs{integers(Shape::of({2}), {7, -2}), tensor(Shape::of({3}), {0, 0, 0})};
+  CHECK(std::get<Tensor<int64_t>>(run_values<double>(c, xs)[0]).values() == std::vector<int64_t>{7, -2, 7, -2, 7, -2});
+  BroadcastToAttrs l{{3}, Broadcast::NumpyRight};
+  l.kind = ElemKind::Logical;
+  const std::vector<Value<double>> t{logical(Shape::of({1}), {1})};
+  CHECK(std::get<Tensor<uint8_t>>(run_values<double>(l, t)[0]).values() == std::vector<uint8_t>{1, 1, 1});
+  // The operand must be of the op's kind.
+  CHECK(code_of(a, {Shape::of({2})}, {ElemKind::Real}) == "kind.operand");
+}
+
 TEST_CASE("broadcast_to obligations", "[elementwise]") {
   using namespace size_code;
   // A computed target S − 1 with S = 1: no rows.

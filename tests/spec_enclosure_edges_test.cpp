@@ -105,7 +105,9 @@ std::vector<Case<AddNAttrs>> cases(const AddNAttrs& a) { return {{a, {real({2}),
 
 std::vector<Case<BroadcastToAttrs>> cases(BroadcastToAttrs a) {
   a.dims = {3, 2};
-  return {{a, {real({2})}}};
+  BroadcastToAttrs integer = a;
+  integer.kind = ElemKind::Integer;
+  return {{a, {real({2})}}, {integer, {{{2}, ElemKind::Integer, 3}}}};
 }
 
 std::vector<Case<ClampAttrs>> cases(const ClampAttrs& a) { return {{a, {real({2}), real({2}), real({2})}}}; }
@@ -217,7 +219,10 @@ std::vector<Case<SoftmaxAttrs>> cases(SoftmaxAttrs a) {
 
 std::vector<Case<ReduceAttrs>> cases(ReduceAttrs a) {
   a.axes = {1};
-  return {{a, {real({2, 3})}}};
+  if (a.op == ReduceOp::Mean) return {{a, {real({2, 3})}}};
+  ReduceAttrs integer = a;  // integers 0, 1, 2 and unknown: an unknown element in a group
+  integer.kind = ElemKind::Integer;
+  return {{a, {real({2, 3})}}, {integer, {{{2, 3}, ElemKind::Integer, 3}}}};
 }
 
 std::vector<Case<ArgReduceAttrs>> cases(ArgReduceAttrs a) {
@@ -256,6 +261,16 @@ std::vector<Case<SizesAttrs>> cases(const SizesAttrs&) {
   return {{SizesAttrs{{kExtent, 0, 0, kExtent, 0, 1, kExtent, 0, 0, kExtent, 0, 1, kMul, kConstant, 2, kDiv},
                       {ElemKind::Real}},
            {real({2, 3})}}};
+}
+
+// A real range (3, 10 by 2.5: no operand) and an integer one over an operand's extent.
+std::vector<Case<RangeAttrs>> cases(const RangeAttrs&) {
+  using namespace size_code;
+  RangeAttrs r;
+  r.start = 3.0, r.limit = 10.0, r.delta = 2.5;
+  RangeAttrs i;
+  i.kind = ElemKind::Integer, i.idelta = -1, i.computed = {kExtent, 0, 1, kConstant, -1}, i.sources = {ElemKind::Real};
+  return {{r, {}}, {i, {real({2, 3})}}};
 }
 
 std::vector<Case<FlattenAttrs>> cases(const FlattenAttrs&) { return {{FlattenAttrs{1}, {real({2, 1, 2})}}}; }

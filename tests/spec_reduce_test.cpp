@@ -130,3 +130,53 @@ TEST_CASE("float, double and mp50 agree on reductions within their precision", "
   CHECK(std::abs(double(sm[0]) - exact) < 1e-12);
   CHECK(std::abs(double(mm[0]) - exact / 100) < 1e-14);
 }
+
+// Integer reductions (ONNX's ReduceSum, ReduceProd, ReduceMax, ReduceMin of integer tensors):
+// x = [[3, −2, 7], [5, 0, −4]]: row sums 8 and 1, column products [15, 0, −28], row max [7, 5],
+// row min [−2, −4].
+TEMPLATE_TEST_CASE("integer reductions", "[reduce]", float, double, mp50) {
+  using T = TestType;
+  const std::vector<Value<T>> x{integers(Shape::of({2, 3}), {3, -2, 7, 5, 0, -4})};
+  const auto apply = [&](ReduceOp op, std::vector<int64_t> axes, bool keep, IntegerType type = {}) {
+    const auto y = run_values<T>(ReduceAttrs{op, std::move(axes), keep, ElemKind::Integer, type}, x);
+    return std::get<Tensor<int64_t>>(y[0]);
+  };
+  CHECK(apply(ReduceOp::Sum, {1}, false).values() == std::vector<int64_t>{8, 1});
+  CHECK(apply(ReduceOp::Sum, {1}, true).shape() == Shape::of({2, 1}));
+  CHECK(apply(ReduceOp::Prod, {0}, false).values() == std::vector<int64_t>{15, 0, -28});
+  CHECK(apply(ReduceOp::Max, {-1}, false).values() == std::vector<int64_t>{7, 5});
+  CHECK(apply(ReduceOp::Min, {1}, false).values() == std::vector<int64_t>{-2, -4});
+  // Over both axes: Σ = 9, Π = 0.
+  CHECK(apply(ReduceOp::Sum, {0, 1}, false).values() == std::vector<int64_t>{9});
+  CHECK(apply(ReduceOp::Prod, {0, 1}, true).values() == std::vector<int64_t>{0});
+}
+
+// Wrap-around at the type's width. int32: 2147483647 + 1 = 2^31, which int32 holds as −2^31 =
+// −2147483648; 65536 · 65536 = 2^32 ≡ 0 (mod 2^32); 65536 · 32768 = 2^31 → −2147483648. uint8:
+// 200 + 100 = 300 − 256 = 44. int64: 2^62 · 4 = 2^64 ≡ 0; (2^63 − 1) + 2 = 2^63 + 1 ≡ −2^63 + 1.
+TEST_CASE("integer reductions wrap at the element type's width", "[reduce]") {
+  const IntegerType int32{IntegerWidth::Bits32, true}, uint8{IntegerWidth::Bits8, false};
+  const auto apply = [](ReduceOp op, IntegerType type, std::vector<int64_t> v) {
+    const auto n = static_cast<int64_t>(v.size());
+    const std::vector<Value<double>> x{integers(Shape::of({n}), std::move(v))};
+    const auto y = run_values<double>(ReduceAttrs{op, {0}, false, ElemKind::Integer, type}, x);
+    return std::get<Tensor<int64_t>>(y[0]).values()[0];
+  };
+  CHECK(apply(ReduceOp::Sum, int32, {2147483647, 1}) == -2147483648LL);
+  CHECK(apply(ReduceOp::Prod, int32, {65536, 65536}) == 0);
+  CHECK(apply(ReduceOp::Prod, int32, {65536, 32768}) == -2147483648LL);
+  CHECK(apply(ReduceOp::Sum, uint8, {200, 100}) == 44);
+  CHECK(apply(ReduceOp::Prod, {}, {int64_t{1} << 62, 4}) == 0);
+  CHECK(apply(ReduceOp::Sum, {}, {INT64_MAX, 2}) == INT64_MIN + 1);
+  // Max and min are elements: no wrap. An unknown element gives an unknown result.
+  CHECK(apply(ReduceOp::Max, int32, {-2147483648LL, 2147483647}) == 2147483647);
+  CHECK(apply(ReduceOp::Sum, {}, {1, kUnknownInteger}) == kUnknownInteger);
+}
+
+TEST_CASE("integer mean_reduce is refused", "[reduce]") {
+  CHECK(code_of(ReduceAttrs{ReduceOp::Mean, {0}, false, ElemKind::Integer}, {Shape::of({3})}, {ElemKind::Integer}) ==
+        "attr.reduce.integer-mean");
+  // The kind is checked: an integer sum_reduce of a real operand is kind.operand.
+  CHECK(code_of(ReduceAttrs{ReduceOp::Sum, {0}, false, ElemKind::Integer}, {Shape::of({3})}, {ElemKind::Real}) ==
+        "kind.operand");
+}

@@ -18,7 +18,7 @@ template <class IO> void fields(IO& io, CompareAttrs& a) { io.inputs(); io.choic
 template <class IO> void fields(IO& io, LogicalAttrs& a) { io.inputs(); io.choice(a.broadcast); }
 template <class IO> void fields(IO& io, MatMulAttrs& a) { io.inputs(); io.boolean(a.transpose_a); io.boolean(a.transpose_b); }
 template <class IO> void fields(IO& io, SoftmaxAttrs& a) { io.inputs(); io.ints(a.axes); io.size(a.batch_axes); }
-template <class IO> void fields(IO& io, ReduceAttrs& a) { io.inputs(); io.ints(a.axes); io.boolean(a.keep_dims); }
+template <class IO> void fields(IO& io, ReduceAttrs& a) { io.inputs(); io.ints(a.axes); io.boolean(a.keep_dims); io.choice(a.kind); io.choice(a.type.width); io.boolean(a.type.is_signed); }
 template <class IO> void fields(IO& io, ArgReduceAttrs& a) { io.inputs(); io.ints(a.axes); io.boolean(a.last); }
 template <class IO> void fields(IO& io, LogicalReduceAttrs& a) { io.inputs(); io.ints(a.axes); }
 template <class IO> void fields(IO& io, CumsumAttrs& a) { io.inputs(); io.integer(a.axis); io.boolean(a.exclusive); io.boolean(a.reverse); io.choice(a.kind); io.choice(a.type.width); io.boolean(a.type.is_signed); }
@@ -33,8 +33,9 @@ void kinds(IO& io, std::vector<ElemKind>& ks) {
   for (int64_t k : v) ks.push_back(k == 1 ? ElemKind::Integer : k == 2 ? ElemKind::Logical : ElemKind::Real);
 }
 template <class IO> void fields(IO& io, PadAttrs& a) { io.inputs(); io.pairs(a.padding); io.choice(a.border); io.real(a.value); io.choice(a.kind); io.ints(a.computed.code); kinds(io, a.computed.sources); }
-template <class IO> void fields(IO& io, BroadcastToAttrs& a) { io.inputs(); io.ints(a.dims); io.choice(a.broadcast); io.ints(a.computed); kinds(io, a.sources); }
+template <class IO> void fields(IO& io, BroadcastToAttrs& a) { io.inputs(); io.ints(a.dims); io.choice(a.broadcast); io.ints(a.computed); kinds(io, a.sources); io.choice(a.kind); }
 template <class IO> void fields(IO& io, ReshapeAttrs& a) { io.inputs(); io.ints(a.dims); io.choice(a.kind); io.ints(a.computed); kinds(io, a.sources); }
+template <class IO> void fields(IO& io, RangeAttrs& a) { io.inputs(); io.choice(a.kind); io.real(a.start); io.real(a.limit); io.real(a.delta); io.integer(a.istart); io.integer(a.ilimit); io.integer(a.idelta); io.ints(a.computed); kinds(io, a.sources); }
 template <class IO> void fields(IO& io, SizesAttrs& a) { io.inputs(); io.ints(a.program); kinds(io, a.sources); }
 template <class IO> void fields(IO& io, FlattenAttrs& a) { io.inputs(); io.integer(a.axis); }
 template <class IO> void fields(IO& io, TransposeAttrs& a) { io.inputs(); io.ints(a.perm); io.choice(a.kind); }

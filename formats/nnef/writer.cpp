@@ -428,6 +428,7 @@ class Emitter {
     static const std::map<ReduceOp, const char*> names = {
         {ReduceOp::Sum, "sum_reduce"}, {ReduceOp::Mean, "mean_reduce"}, {ReduceOp::Max, "max_reduce"}, {ReduceOp::Min, "min_reduce"}};
     if (!names.count(a.op)) unexpressible(kFormat, n, "NNEF 1.0 has no " + op_name(a));
+    if (a.kind != ElemKind::Real) unexpressible(kFormat, n, "NNEF 1.0's " + op_name(a) + " takes scalar tensors, not integer ones");
     const std::vector<int64_t> axes = convert::tensor_axes(a.axes, shape(n.inputs[0]).size());
     const std::string call = std::string(names.at(a.op)) + "(" + value(n.inputs[0]) + ", axes = " + list(axes) + ")";
     if (a.keep_dims) return result(n, call);
@@ -466,6 +467,9 @@ class Emitter {
   }
   void node(const Node& n, const SizesAttrs&) { unexpressible(kFormat, n, "NNEF 1.0 has no sizes computed from extents"); }
   void node(const Node& n, const CumsumAttrs&) { unexpressible(kFormat, n, "NNEF 1.0 has no cumulative sum"); }
+  void node(const Node& n, const RangeAttrs&) {
+    unexpressible(kFormat, n, "NNEF 1.0 has no range (start + i·delta: ONNX's Range)");
+  }
   void node(const Node& n, const IntegerBinaryAttrs& a) {
     unexpressible(kFormat, n, "NNEF 1.0 has no " + op_name(a) + " (its arithmetic takes scalar tensors, not integer ones)");
   }

@@ -25,7 +25,8 @@ constexpr bool is_one_of = (std::is_same_v<A, B> || ...);
 template <class A>
 constexpr bool kFoldable = is_one_of<A, UnaryAttrs, ReshapeAttrs, FlattenAttrs, TransposeAttrs, ConcatAttrs, SliceAttrs,
                                      SqueezeAttrs, UnsqueezeAttrs, GatherAttrs, BroadcastToAttrs, CastAttrs,
-                                     CompareAttrs, LogicalAttrs, ArgReduceAttrs, IntegerBinaryAttrs, CumsumAttrs>;
+                                     CompareAttrs, LogicalAttrs, ArgReduceAttrs, IntegerBinaryAttrs, CumsumAttrs,
+                                     RangeAttrs, ReduceAttrs>;
 
 bool exact_op(const OpAttrs& op) {
   return std::visit(
@@ -33,8 +34,8 @@ bool exact_op(const OpAttrs& op) {
         using A = std::decay_t<decltype(a)>;
         if constexpr (std::is_same_v<A, UnaryAttrs>)
           return a.op == UnaryOp::Copy;
-        else if constexpr (std::is_same_v<A, CumsumAttrs>)
-          return a.kind == ElemKind::Integer;  // a real sum is computed in the run's precision
+        else if constexpr (is_one_of<A, CumsumAttrs, RangeAttrs, ReduceAttrs>)
+          return a.kind == ElemKind::Integer;  // a real one computes in the run's precision
         else
           return kFoldable<A>;
       },
@@ -104,6 +105,8 @@ bool moves_only(const OpAttrs& op) {
         using A = std::decay_t<decltype(a)>;
         if constexpr (std::is_same_v<A, UnaryAttrs>)
           return a.op == UnaryOp::Copy;
+        else if constexpr (std::is_same_v<A, RangeAttrs>)
+          return a.kind == ElemKind::Integer;  // a real range computes in the run's precision
         else if constexpr (std::is_same_v<A, CastAttrs>)
           return a.from == a.to;
         else
@@ -144,7 +147,8 @@ std::optional<SizeTerms> Importer::fold_sizes(const OpAttrs& op, const std::vect
 }
 
 std::optional<ExactTensor> Importer::fold(const OpAttrs& op, const std::vector<ValueRef>& inputs) {
-  if (inputs.empty() || !exact_op(op)) return std::nullopt;
+  // A range of constants reads no operand (its numbers are attributes) and folds all the same.
+  if ((inputs.empty() && !std::holds_alternative<RangeAttrs>(op)) || !exact_op(op)) return std::nullopt;
   std::vector<nnref::Value<double>> values;
   std::vector<Shape> shapes;
   std::vector<ElemKind> kinds;

@@ -9,6 +9,7 @@
 #include "formats/onnx/tensor_proto.hpp"
 #include "semantics/memory.hpp"
 #include "semantics/node_rule.hpp"
+#include "semantics/size_code.hpp"
 
 namespace nnref::onnx_format {
 
@@ -307,6 +308,11 @@ ValueRef NodeCtx::literal(const std::string& suffix, HostTensor t) {
   return im_.handle(std::make_shared<const ExactTensor>(exact_of(std::move(t))), kind, nullptr, name_ + "/" + suffix);
 }
 
+ValueRef NodeCtx::literal(const std::string& suffix, ExactTensor t) {
+  const ElemKind kind = dtype_kind(t.tensor.dtype);
+  return im_.handle(std::make_shared<const ExactTensor>(std::move(t)), kind, nullptr, name_ + "/" + suffix);
+}
+
 void NodeCtx::charge(int64_t count) {
   const int64_t bytes = tensor_bytes(CDim(count), sizeof(double)).v;
   if (bytes > im_.budget_left_)
@@ -394,29 +400,17 @@ int64_t Importer::add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef
   // Sizes computed from data (kElement) are known at run time only: the rule reads each as 1 here,
   // which gives the rank (the extents mean nothing).
   OpAttrs shaped = op;
-  std::visit(
-      [&](auto& a) {
-        using A = std::decay_t<decltype(a)>;
-        std::vector<int64_t>* code = nullptr;
-        if constexpr (std::is_same_v<A, ReshapeAttrs> || std::is_same_v<A, BroadcastToAttrs> ||
-                      std::is_same_v<A, SliceAttrs>)
-          code = &a.computed;
-        else if constexpr (std::is_same_v<A, PadAttrs>)
-          code = &a.computed.code;
-        if (code == nullptr || !reads_elements(*code)) return;
-        exact = false;
-        std::vector<int64_t> out;
-        for (size_t i = 0; i < code->size(); ++i) {
-          const int64_t t = (*code)[i];
-          const size_t width = t == size_code::kConstant ? 2 : t == size_code::kExtent || t == size_code::kElement ? 3 : 1;
-          if (t == size_code::kElement) out.insert(out.end(), {size_code::kConstant, 1});
-          else out.insert(out.end(), code->begin() + static_cast<std::ptrdiff_t>(i),
-                          code->begin() + static_cast<std::ptrdiff_t>(std::min(i + width, code->size())));
-          i += width - 1;
-        }
-        *code = std::move(out);
-      },
-      shaped);
+  if (const auto c = size_code_of(shaped); c && reads_elements(*c->code)) {
+    exact = false;
+    std::vector<int64_t>& code = *c->code;
+    std::vector<int64_t> out;
+    for (size_t i = 0; i < code.size(); i += token_width(code[i])) {
+      if (code[i] == size_code::kElement) out.insert(out.end(), {size_code::kConstant, 1});
+      else out.insert(out.end(), code.begin() + static_cast<std::ptrdiff_t>(i),
+                      code.begin() + static_cast<std::ptrdiff_t>(std::min(i + token_width(code[i]), code.size())));
+    }
+    code = std::move(out);
+  }
   if (known) {
     ConcreteSink sink;
     auto r = node_obligations<CDim>(shaped, {}, in, sink);

@@ -141,6 +141,7 @@ class NodeCtx {
   void param_tensor(int64_t id, const std::string& role, HostTensor t, const std::string& key);
   // A constant operand made by the translation itself.
   ValueRef literal(const std::string& suffix, HostTensor t);
+  ValueRef literal(const std::string& suffix, ExactTensor t);  // integers exact beyond 2^53
   // Takes a constant of `count` elements that the translation makes (8 bytes each) from the memory
   // budget; size.budget when that exceeds what is left.
   void charge(int64_t count);

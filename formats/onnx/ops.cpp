@@ -552,6 +552,7 @@ void reduce(Ctx& c, const ReduceSpec& spec) {
   } else if (axes_input) {
     c.attr_int("noop_with_empty_axes", 0);
   }
+  if (plain && c.kind(0) == ElemKind::Integer) return integer_reduce(c, spec.op, axes, keep);
   ValueRef x = c.data(0);
   if (spec.before) x = c.emit("terms", UnaryAttrs{*spec.before}, {x});
   ValueRef y = c.emit(spec.after ? "reduce" : "", ReduceAttrs{spec.op, axes, keep}, {x});
@@ -1038,36 +1039,15 @@ ExactTensor filled(const ExactTensor& value, const Shape& s) {
   return t;
 }
 
-// ConstantOfShape to a shape computed from data (kElement terms): the value, as a real, broadcast
-// to it (broadcast_to's computed dims; an entry 0 is then an empty extent, refused at run time);
-// an integer or bool value then cast back (an integer: ⌊x⌋ of an integer of magnitude at most
-// 2^24, which every scalar holds exactly; bool: x ≠ 0), broadcast_to moving reals only.
-void constant_of_data_shape(Ctx& c, const ExactTensor& value, const SizeTerms& shape) {
-  if (shape.shape.rank() != 1) c.refuse("onnx.input-type", "the shape must be a 1-D integer tensor");
-  const bool real = dtype_is_float(value.tensor.dtype);
-  constexpr double kExact = 16777216.0;  // 2^24
-  if (!real && std::abs(value.tensor.values[0]) > kExact)
-    c.refuse("onnx.attribute-value", "an integer value beyond 2^24 filling a shape computed from data is not "
-                                     "supported (it is broadcast as a real)");
-  HostTensor fill = value.tensor;
-  if (!real) fill.dtype = DType::F64;
-  SizeProgram p = c.program(shape);
-  const std::vector<ValueRef> in = with_sources(c.literal("value", fill), p);
-  const BroadcastToAttrs a{{}, Broadcast::NumpyRight, std::move(p.code), std::move(p.kinds)};
-  const ValueRef y{c.emit_node(real ? "" : "real", a, in), 0};
-  if (real) return c.set_output(0, y);
-  const ElemKind kind = value.tensor.dtype == DType::Bool ? ElemKind::Logical : ElemKind::Integer;
-  c.set_output(0, c.emit("", CastAttrs{ElemKind::Real, kind}, {y}), kind, c.attr("value")->t().data_type());
-}
-
-// ConstantOfShape: `value` in every element of a tensor of the given shape. An integer or bool
-// value is a constant (shape arithmetic reads it: PyTorch's ones_like of a size vector); a real
-// one is the scalar broadcast to the shape (IR broadcast_to), no constant of that size being
-// made. A shape computed from symbolic extents is broadcast_to's computed dims.
+// ConstantOfShape: `value` in every element of a tensor of the given shape. Of a constant shape, an
+// integer or bool value is a constant (shape arithmetic reads it: PyTorch's ones_like of a size
+// vector); a real one is the scalar broadcast to the shape (IR broadcast_to), no constant of that
+// size being made. A shape computed from symbolic extents or from data (kElement terms, an entry 0
+// then an empty extent refused at run time) is broadcast_to's computed dims, of the value's kind.
 void constant_of_shape(Ctx& c) {
   const ExactTensor value = fill_value(c);
-  if (const SizesPtr d = c.data_terms(0)) return constant_of_data_shape(c, value, *d);
-  const SizesPtr t = c.exact(0) ? nullptr : c.terms(0);
+  SizesPtr t = c.exact(0) ? nullptr : c.data_terms(0);
+  if (!t && !c.exact(0)) t = c.terms(0);
   if (!t) {
     const std::vector<int64_t> dims = c.int_list(0, "shape");
     for (int64_t d : dims) no_empty_extent(c, d);
@@ -1079,15 +1059,76 @@ void constant_of_shape(Ctx& c) {
     return c.set_output_constant(0, filled(value, s.value()));
   }
   if (t->shape.rank() != 1) c.refuse("onnx.input-type", "the shape must be a 1-D integer tensor");
-  if (!dtype_is_float(value.tensor.dtype))
-    c.refuse("onnx.type-unsupported", "an integer or bool value filling a shape computed from symbolic extents is "
-                                      "not supported (IR broadcast_to moves reals)");
   for (const auto& e : t->elements)
     if (e.size() == 2 && e[0] == size_code::kConstant) no_empty_extent(c, e[1]);
+  // Any kind: broadcast_to moves integers and truth values as it moves reals.
+  const ElemKind kind = dtype_is_float(value.tensor.dtype) ? ElemKind::Real : value.tensor.dtype == DType::Bool ? ElemKind::Logical : ElemKind::Integer;
   SizeProgram p = c.program(*t);
-  const std::vector<ValueRef> in = with_sources(c.literal("value", value.tensor), p);
-  const BroadcastToAttrs a{{}, Broadcast::NumpyRight, std::move(p.code), std::move(p.kinds)};
-  c.set_output(0, {c.emit_node("", a, in), 0});
+  const std::vector<ValueRef> in = with_sources(c.literal("value", value), p);
+  const BroadcastToAttrs a{{}, Broadcast::NumpyRight, std::move(p.code), std::move(p.kinds), kind};
+  const auto* attr = c.attr("value");
+  c.set_output(0, {c.emit_node("", a, in), 0}, kind, attr && kind != ElemKind::Real ? attr->t().data_type() : 0);
+}
+
+// Range (opset 11): y[i] = start + i·delta, n = max(⌈(limit − start)/delta⌉, 0) elements (IR range,
+// whose rule requires delta ≠ 0 and n ≥ 1). Of floats, start, limit and delta must be constants
+// (a real range, never folded: it is computed in the run's precision). Of integers, delta a
+// constant, start and limit constants (the range folds to a constant) or terms computed from
+// symbolic extents (PyTorch's torch.arange(x.size(1))): their program, so that the length is a size
+// `check` proves for every size. An operand the graph computes at run time from its data gives a
+// length known only when it runs: refused, naming it.
+void range_op(Ctx& c) {
+  for (size_t k = 0; k < 3; ++k)
+    if (!c.has_input(k)) c.refuse("onnx.input-missing", "Range takes start, limit and delta (input " + std::to_string(k) + " is missing)");
+  const ElemKind kind = c.kind(0);
+  if (kind == ElemKind::Logical || c.kind(1) != kind || c.kind(2) != kind)
+    c.refuse("onnx.type-unsupported", "Range's start, limit and delta must be numbers of one type");
+  static const char* const kNames[] = {"start", "limit", "delta"};
+  const auto name = [&](size_t k) {
+    return std::string(kNames[k]) + " (input " + std::to_string(k) + ", '" + c.proto().input(static_cast<int>(k)) + "')";
+  };
+  const auto at_run_time = [&](size_t k) {
+    c.refuse("onnx.input-not-constant",
+             "Range's " + name(k) + " is a real computed at run time from the graph's data: a real range's start, "
+             "limit and delta must be initializers or constants (an integer range's may be computed from symbolic "
+             "extents or from data; docs/onnx.md, \"Shapes are values\")");
+  };
+  // Size terms of an integer operand: over extents, or elements of a value computed from data
+  // (which the plan reads from the run's inputs).
+  const auto scalar_terms = [&](size_t k) -> std::vector<int64_t> {  // a copy: the terms are shared
+    SizesPtr t = c.terms(k);
+    if (!t) t = c.data_terms(k);
+    if (!t) at_run_time(k);
+    if (t->elements.size() != 1) c.refuse("onnx.input-type", "Range's " + name(k) + " must be a scalar");
+    return t->elements[0];
+  };
+  if (kind == ElemKind::Real) {
+    RangeAttrs a;
+    Real* fields[] = {&a.start, &a.limit, &a.delta};
+    for (size_t k = 0; k < 3; ++k) {
+      const HostTensor* t = c.constant(k);
+      if (!t) at_run_time(k);
+      if (t->values.size() != 1) c.refuse("onnx.input-type", "Range's " + name(k) + " must be a scalar");
+      *fields[k] = Real(t->values[0]);
+    }
+    return c.set_output(0, c.emit("", a, {}));
+  }
+  const std::vector<int64_t> start = scalar_terms(0), limit = scalar_terms(1), delta = scalar_terms(2);
+  if (delta.size() != 2 || delta[0] != size_code::kConstant)
+    c.refuse("onnx.shape-unsupported", "Range's " + name(2) + " is computed (from symbolic extents or from data); "
+                                       "nnref reads a constant delta only (the length's division needs its sign)");
+  RangeAttrs a;
+  a.kind = ElemKind::Integer;
+  a.idelta = delta[1];
+  std::vector<ValueRef> in;
+  const auto constant = [](const std::vector<int64_t>& e) { return e.size() == 2 && e[0] == size_code::kConstant; };
+  if (constant(start) && constant(limit)) {
+    a.istart = start[1], a.ilimit = limit[1];
+  } else {
+    SizeProgram p = c.program(SizeTerms{Shape::make({2}).value(), {start, limit}});
+    a.computed = std::move(p.code), a.sources = std::move(p.kinds), in = std::move(p.sources);
+  }
+  c.set_output(0, c.emit("", a, std::move(in)), ElemKind::Integer, c.type(0));
 }
 
 // Whether input 0's shape holds for every run: the model's extents are fixed, or it is a constant
@@ -1199,6 +1240,7 @@ const std::map<std::string, OpHandler>& handlers() {
       {"ReduceProd", reduce_prod},
       {"ReduceSum", reduce_sum},
       {"ReduceSumSquare", reduce_sum_square},
+      {"Range", range_op},
       {"Relu", unary_op<UnaryOp::Relu>},
       {"Reshape", reshape},
       {"Round", unary_op<UnaryOp::RoundEven>},

@@ -44,6 +44,10 @@ void cumsum_op(NodeCtx& c);  // CumSum of reals and of integers
 void integer_binary(NodeCtx& c, IntegerOp op);
 void integer_chain(NodeCtx& c, IntegerOp op);  // Sum, Min, Max of three or more integer tensors
 void integer_negation(NodeCtx& c, bool abs);
+// ReduceSum, ReduceProd, ReduceMax, ReduceMin of integers over `axes` (each in range, checked
+// here for terms): of terms size programs, of constants folded, of run-time values IR reduce of
+// the integer kind wrapping to the data's type. ReduceMean of integers is refused.
+void integer_reduce(NodeCtx& c, ReduceOp op, const std::vector<int64_t>& axes, bool keep);
 // Clip of integers with at least one bound: integer_binary Max, then Min.
 void integer_clip(NodeCtx& c);
 // Pow of any kinds of base and exponent (the exponent read as a real; an integer base's power

@@ -13,7 +13,9 @@
 
 #include "formats/onnx/integral.hpp"
 #include "formats/onnx/ops.hpp"
+#include "spec/axis_groups.hpp"
 #include "spec/integer_arith.hpp"
+#include "spec/size_program.hpp"
 
 namespace nnref::onnx_format {
 
@@ -487,6 +489,46 @@ void gather_computed(NodeCtx& c, int64_t axis) {
   const ValueRef picked = c.emit("index-picked", SelectAttrs{Broadcast::NumpyRight}, {negative, shifted, j});
   const ValueRef index = c.emit("index", CastAttrs{ElemKind::Real, ElemKind::Integer}, {picked});
   c.set_output(0, c.emit("", GatherAttrs{axis}, {x, index}));
+}
+
+// Integer reductions (docs/onnx.md, "Integer arithmetic"): Σ and Π wrap modulo 2^bits of the
+// data's type, as ONNX Runtime's accumulation in that type leaves them; max and min are exact.
+// Over terms (ReduceProd(Shape(x)) = N·C·H·W), each group's terms combined into one program by the
+// same operation, so that a Reshape reading it is proved for every size.
+void integer_reduce(Ctx& c, ReduceOp op, const std::vector<int64_t>& axes, bool keep) {
+  if (op == ReduceOp::Mean)
+    c.refuse("onnx.type-unsupported", "ReduceMean of integers is not supported (nnref's mean takes reals)");
+  if (const SizeTerms* t = c.sizes(0)) {
+    const auto r = static_cast<int64_t>(t->shape.rank());
+    std::vector<size_t> picked;
+    for (int64_t a : axes) {
+      if (a < -r || a >= r) c.refuse("onnx.attribute-value", "axis " + std::to_string(a) + " is outside -rank .. rank - 1");
+      picked.push_back(static_cast<size_t>(a < 0 ? a + r : a));
+    }
+    const AxisSplit split = split_axes(t->shape, picked);
+    const std::vector<bool> mask = axis_mask(picked, t->shape.rank());
+    std::vector<int64_t> dims;
+    for (size_t i = 0; i < t->shape.rank(); ++i)
+      if (!mask[i]) dims.push_back(t->shape[i]);
+      else if (keep) dims.push_back(1);
+    static const std::map<ReduceOp, int64_t> token = {{ReduceOp::Sum, size_code::kAdd}, {ReduceOp::Prod, size_code::kMul},
+                                                      {ReduceOp::Max, size_code::kMax}, {ReduceOp::Min, size_code::kMin}};
+    SizeTerms out{Shape::make(dims).value(), {}};
+    for (int64_t o : split.outer) {
+      std::vector<int64_t> e;
+      for (size_t k = 0; k < split.inner.size(); ++k) {
+        const std::vector<int64_t>& term = t->elements[static_cast<size_t>(o + split.inner[k])];
+        e.insert(e.end(), term.begin(), term.end());
+        if (k > 0) e.push_back(token.at(op));
+      }
+      if (e.empty()) e = {size_code::kConstant, op == ReduceOp::Prod ? 1 : 0};  // an empty group (Σ 0, Π 1)
+      out.elements.push_back(std::move(e));
+    }
+    return c.set_output_sizes(0, std::move(out));
+  }
+  const int32_t type = c.type(0) != 0 ? c.type(0) : onnx::TensorProto::INT64;
+  ReduceAttrs a{op, axes, keep, ElemKind::Integer, ir_integer_type(type)};
+  c.set_output(0, c.emit("", a, {c.operand(0, ElemKind::Integer)}), ElemKind::Integer, type);
 }
 
 }  // namespace nnref::onnx_format

@@ -579,6 +579,9 @@ class Emitter {
     static const std::map<ReduceOp, const char*> ops = {
         {ReduceOp::Sum, "ReduceSum"}, {ReduceOp::Mean, "ReduceMean"}, {ReduceOp::Max, "ReduceMax"},
         {ReduceOp::Min, "ReduceMin"}, {ReduceOp::Prod, "ReduceProd"}};
+    // Integers are written as int64, whose ReduceSum and ReduceProd wrap at 64 bits only.
+    if (a.kind == ElemKind::Integer && a.type.width != IntegerWidth::Bits64 && (a.op == ReduceOp::Sum || a.op == ReduceOp::Prod))
+      unexpressible(kFormat, n, op_name(a) + " wraps at " + std::to_string(bits_of(a.type.width)) + " bits, and the writer writes integers as int64");
     const std::vector<int64_t> axes = convert::tensor_axes(a.axes, in_shape(n).size());
     std::vector<std::string> ins{in(n, 0)};
     if (a.op == ReduceOp::Sum) ins.push_back(ints(n, "axes", axes));
@@ -602,6 +605,19 @@ class Emitter {
   void node(const Node& n, const ReshapeAttrs& a) {
     if (!a.computed.empty()) unexpressible(kFormat, n, "its dims are computed from extents, which the writer does not write yet");
     result(n, "Reshape", {in(n, 0), ints(n, "shape", a.dims)});
+  }
+  // Range of three scalars: reals in the graph's element type, integers int64. A start and limit
+  // computed from extents are not written (as broadcast_to's computed dims).
+  void node(const Node& n, const RangeAttrs& a) {
+    if (!a.computed.empty()) unexpressible(kFormat, n, "its start and limit are computed from extents, which the writer does not write yet");
+    if (a.kind == ElemKind::Integer)
+      return void(result(n, "Range", {exact_scalar(n, "start", ElemKind::Integer, a.istart),
+                                      exact_scalar(n, "limit", ElemKind::Integer, a.ilimit),
+                                      exact_scalar(n, "delta", ElemKind::Integer, a.idelta)}));
+    const auto scalar = [&](const char* what, double v) {
+      return tensor(n.name + "/" + what, HostTensor{DType::F64, Shape(), {v}}, {});
+    };
+    result(n, "Range", {scalar("start", a.start.value), scalar("limit", a.limit.value), scalar("delta", a.delta.value)});
   }
   void node(const Node& n, const SizesAttrs&) {
     unexpressible(kFormat, n, "sizes computed from extents are not written yet (ONNX's Shape and integer arithmetic)");

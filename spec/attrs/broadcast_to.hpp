@@ -20,6 +20,7 @@ struct BroadcastToAttrs {
   Broadcast broadcast = Broadcast::NumpyRight;
   std::vector<int64_t> computed{};  // when not empty, the dims (dims is then empty)
   std::vector<ElemKind> sources{};
+  ElemKind kind = ElemKind::Real;  // of the input and the output: repeating elements holds any kind
 };
 
 inline constexpr ObligationSpec kBroadcastToNegativeExtent{
@@ -58,9 +59,9 @@ inline Arity arity(const BroadcastToAttrs& a) {
   return {n, n};
 }
 inline Signature signature(const BroadcastToAttrs& a) {
-  std::vector<ElemKind> operands{ElemKind::Real};
+  std::vector<ElemKind> operands{a.kind};
   operands.insert(operands.end(), a.sources.begin(), a.sources.end());
-  return {operands, ElemKind::Real, ElemKind::Real};
+  return {operands, ElemKind::Real, a.kind};
 }
 
 }  // namespace nnref

@@ -12,6 +12,7 @@
 #include "spec/op_rule.hpp"
 #include "spec/rules/broadcast.hpp"
 #include "spec/size_program.hpp"
+#include "spec/value.hpp"
 
 namespace nnref {
 
@@ -62,11 +63,14 @@ std::optional<ShapeOut<Dim>> shape_rule(const BroadcastToAttrs& a, const std::ve
   return ShapeOut<Dim>{{*targets}, {}};
 }
 
-// y[i] = x[i], x read at index i of y with its missing and extent-1 axes held at 0.
+// y[i] = x[i], x read at index i of y with its missing and extent-1 axes held at 0; elements of
+// any kind (the op's kind), moved, not computed with.
 template <Scalar T>
 void evaluate(const Checked<BroadcastToAttrs>& op, const OpIO<T>& io) {
-  Tensor<T>& y = io.out(0);
-  broadcast_map(y.shape(), op.attrs().broadcast, [&](int64_t i, const T& x) { y[i] = x; }, io.in(0));
+  with_element_type<T>(op.attrs().kind, [&]<class E>() {
+    Tensor<E>& y = io.template out_as<E>(0);
+    broadcast_map(y.shape(), op.attrs().broadcast, [&](int64_t i, const E& x) { y[i] = x; }, io.template in_as<E>(0));
+  });
 }
 
 }  // namespace nnref

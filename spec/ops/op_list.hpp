@@ -31,6 +31,7 @@
 #include "spec/attrs/pad.hpp"
 #include "spec/attrs/pool.hpp"
 #include "spec/attrs/prelu.hpp"
+#include "spec/attrs/range.hpp"
 #include "spec/attrs/reduce.hpp"
 #include "spec/attrs/reshape.hpp"
 #include "spec/attrs/roi.hpp"
@@ -74,6 +75,7 @@
   X(LogicalReduceAttrs, logical_reduce) \
   X(ReshapeAttrs, reshape)             \
   X(SizesAttrs, sizes)                 \
+  X(RangeAttrs, range)                 \
   X(FlattenAttrs, flatten)             \
   X(TransposeAttrs, transpose)         \
   X(ConcatAttrs, concat)               \
