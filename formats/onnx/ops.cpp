@@ -1113,10 +1113,13 @@ void range_op(Ctx& c) {
     }
     return c.set_output(0, c.emit("", a, {}));
   }
+  if (!c.terms(2) && c.data_terms(2))
+    c.refuse("onnx.input-not-constant", "Range's " + name(2) + " is computed at run time from the graph's data: "
+                                        "nnref reads a constant delta only (the length's division needs its sign)");
   const std::vector<int64_t> start = scalar_terms(0), limit = scalar_terms(1), delta = scalar_terms(2);
   if (delta.size() != 2 || delta[0] != size_code::kConstant)
-    c.refuse("onnx.shape-unsupported", "Range's " + name(2) + " is computed (from symbolic extents or from data); "
-                                       "nnref reads a constant delta only (the length's division needs its sign)");
+    c.refuse("onnx.shape-unsupported", "Range's " + name(2) + " is computed from symbolic extents; nnref reads a "
+                                       "constant delta only (the length's division needs its sign)");
   RangeAttrs a;
   a.kind = ElemKind::Integer;
   a.idelta = delta[1];
