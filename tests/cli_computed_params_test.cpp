@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "cli_test_support.hpp"
+#include "cli_npy_output.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "onnx_test_support.hpp"
 #include "temp_dir.hpp"
@@ -41,16 +41,6 @@ void write_conv(const fs::path& path, bool from_input = false) {
   m.write(path);
 }
 
-std::vector<double> run_values(const std::vector<std::string>& args, const fs::path& out) {
-  std::vector<std::string> all = args;
-  all.insert(all.end(), {"--output", out.string(), "-q"});
-  Run r = nnref_cli(all);
-  INFO(r.err);
-  REQUIRE(r.code == 0);
-  auto y = read_npy(out.string());
-  REQUIRE(y.ok());
-  return y->values;
-}
 
 }  // namespace
 
@@ -62,14 +52,14 @@ TEST_CASE("computed parameters: an ONNX Conv whose W and B are computed from ini
 
   // In f64, W = (0.1f · 3) · 0.7f and B = 0.25 + 0.5, each rounded to double: y = W·x + B.
   const double w = (double{0.1f} * 3.0) * double{0.7f};
-  const std::vector<double> f64 = run_values({"run", model, "--input", x, "--precision", "f64"}, tmp / "f64.npy");
+  const std::vector<double> f64 = run_npy({"run", model, "--input", x, "--precision", "f64"}, tmp / "f64.npy").values;
   REQUIRE(f64.size() == 2);
   CHECK(f64[0] == Approx(w + 0.75).epsilon(1e-15));
   CHECK(f64[1] == Approx(2 * w + 0.75).epsilon(1e-15));
 
   // The fast path receives the weight the plan computed in float, as the f32 oracle does.
-  const std::vector<double> f32 = run_values({"run", model, "--input", x, "--precision", "f32"}, tmp / "f32.npy");
-  CHECK(run_values({"run", model, "--input", x, "--engine", "fast"}, tmp / "fast.npy") == f32);
+  const std::vector<double> f32 = run_npy({"run", model, "--input", x, "--precision", "f32"}, tmp / "f32.npy").values;
+  CHECK(run_npy({"run", model, "--input", x, "--engine", "fast"}, tmp / "fast.npy").values == f32);
   Run judged = nnref_cli({"conform", model, "--input", x, "--engine", "fast"});
   INFO(judged.out << judged.err);
   CHECK(judged.code == 0);
@@ -79,7 +69,7 @@ TEST_CASE("computed parameters: an ONNX Conv whose W and B are computed from ini
   Run to_onnx = nnref_cli({"convert", model, (tmp / "back.onnx").string(), "--to", "onnx"});
   INFO(to_onnx.err);
   REQUIRE(to_onnx.code == 0);
-  CHECK(run_values({"run", (tmp / "back.onnx").string(), "--input", x, "--precision", "f64"}, tmp / "back.npy") == f64);
+  CHECK(run_npy({"run", (tmp / "back.onnx").string(), "--input", x, "--precision", "f64"}, tmp / "back.npy").values == f64);
   // NNEF holds parameters as variables: refused by name.
   Run to_nnef = nnref_cli({"convert", model, (tmp / "nnef").string(), "--to", "nnef"});
   CHECK(to_nnef.code != 0);

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "cli_test_support.hpp"
+#include "cli_npy_output.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "onnx_test_support.hpp"
 #include "temp_dir.hpp"
@@ -45,22 +45,6 @@ void write_input_reshape(const fs::path& path) {
   m.node("Reshape", {"X", "S"}, {"Z"}, "r");
   m.output("Z");
   m.write(path);
-}
-
-struct Npy {
-  std::vector<int64_t> shape;
-  std::vector<double> values;
-};
-
-Npy run_npy(const std::vector<std::string>& args, const fs::path& out) {
-  std::vector<std::string> all = args;
-  all.insert(all.end(), {"--output", out.string(), "-q"});
-  Run r = nnref_cli(all);
-  INFO(r.err);
-  REQUIRE(r.code == 0);
-  auto y = read_npy(out.string());
-  REQUIRE(y.ok());
-  return {y->shape.dims(), y->values};
 }
 
 std::vector<double> iota(int n) {
