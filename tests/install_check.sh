@@ -45,6 +45,10 @@ if command -v dpkg-shlibdeps >/dev/null && command -v cpack >/dev/null; then
            ./usr/share/doc/nnref/README.md; do
     grep -q " $f\$" <<<"$contents" || fail "the package holds no $f"
   done
+  if [ -e "$build/python/nnref/__init__.py" ]; then
+    grep -q " ./usr/lib/python3/dist-packages/nnref/__init__.py\$" <<<"$contents" ||
+      fail "the package holds no Python module"
+  fi
 else
   echo "install_check: no dpkg-shlibdeps or cpack, the Debian package is not checked"
 fi
