@@ -274,3 +274,27 @@ def test_onnx_node_test():
     np.testing.assert_array_equal(out, y)
     assert model.conform({"x": x}, y)
     assert model.check()
+
+
+def test_the_examples_of_docs_python_md(capsys):
+    """Every ```python block of docs/python.md, in order, in one namespace, from the repository's root:
+    a block whose comments show an AssertionError raises one."""
+    root = os.path.join(HERE, "..", "..")
+    with open(os.path.join(root, "docs", "python.md")) as f:
+        text = f.read()
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    assert len(blocks) >= 6
+    namespace = {}
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        for block in blocks:
+            if "# AssertionError" in block:
+                with pytest.raises(AssertionError):
+                    exec(block, namespace)
+            else:
+                exec(block, namespace)
+    finally:
+        os.chdir(cwd)
+    assert "bind.shape-mismatch 10" in capsys.readouterr().out
+    assert bool(namespace["verdict"])
