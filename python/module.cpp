@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <exception>
+#include <map>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -20,6 +21,7 @@
 #include "cli/sizes.hpp"
 #include "cli/verdict.hpp"
 #include "formats/model.hpp"
+#include "formats/onnx/onnx.hpp"
 #include "semantics/wellformed.hpp"
 
 namespace py = pybind11;
@@ -210,6 +212,13 @@ class PyModel {
     return out;
   }
 
+  // The opsets the file imports, by domain, for a format that has them (ONNX); empty otherwise.
+  std::map<std::string, int64_t> opsets() const {
+    if (model_.format != "onnx") return {};
+    py::gil_scoped_release release;
+    return value_or_raise(read_onnx_opsets(path_, max_memory_));
+  }
+
   // The node that computes each output, in the graph's output order.
   std::vector<std::string> output_nodes() const {
     std::vector<std::string> out;
@@ -334,6 +343,7 @@ PYBIND11_MODULE(_nnref, m) {
       .def("inputs", &PyModel::inputs)
       .def("outputs", &PyModel::outputs)
       .def("output_nodes", &PyModel::output_nodes)
+      .def("opsets", &PyModel::opsets)
       .def("check", &PyModel::check, py::arg("dims"), py::arg("assume"), py::arg("solver_budget"))
       .def("run", &PyModel::run, py::arg("inputs"), py::arg("precision"), py::arg("dims"), py::arg("runtime_precision"),
            py::arg("ulps"))

@@ -159,6 +159,12 @@ class Model:
     size_names = property(lambda self: self._m.size_names, doc="the names dims= gives input extents")
 
     @property
+    def opsets(self):
+        """The opsets the file imports, {domain: version} ("ai.onnx" for ONNX's default domain), for
+        a format that has them (ONNX); {} for the others."""
+        return self._m.opsets()
+
+    @property
     def inputs(self):
         return [Input(*i) for i in self._m.inputs()]
 

@@ -268,6 +268,9 @@ def test_onnx_node_test():
 
     model = nnref.load(os.path.join(ONNX_RELU, "model.onnx"))
     assert model.format == "onnx"
+    proto = onnx.load(os.path.join(ONNX_RELU, "model.onnx"))
+    assert model.opsets == {(o.domain or "ai.onnx"): o.version for o in proto.opset_import}
+    assert nnref.load(os.path.join(EXAMPLES, "mlp", "model.nnl")).opsets == {}
     x, y = pb("input_0.pb"), pb("output_0.pb")
     assert [(i.name, i.shape) for i in model.inputs] == [("x", x.shape)]
     out = model.run({"x": x}, precision="f32")["y"]
