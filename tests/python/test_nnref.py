@@ -113,6 +113,32 @@ def test_run_at_another_batch():
     np.testing.assert_allclose(out.sum(axis=1), np.ones(3), rtol=1e-12)  # softmax rows
 
 
+def test_run_releases_the_gil():
+    """While one thread runs a long evaluation (resnet_block in rigorous intervals, seconds), another
+    thread keeps running Python: its longest pause is a small part of the call."""
+    import threading
+    import time
+    path, x, _ = example("resnet_block")
+    model = nnref.load(path)
+    done, took = threading.Event(), []
+
+    def work():
+        start = time.monotonic()
+        model.run({"input": x}, precision="interval")
+        took.append(time.monotonic() - start)
+        done.set()
+
+    worker = threading.Thread(target=work)
+    last, longest = time.monotonic(), 0.0
+    worker.start()
+    while not done.is_set():
+        now = time.monotonic()
+        longest, last = max(longest, now - last), now
+    worker.join()
+    assert took[0] > 0.5
+    assert longest < took[0] / 2
+
+
 def test_check_proves_every_batch():
     path, _, _ = example("mlp")
     report = nnref.load(path).check(dims={"batch": (1, 64)})
