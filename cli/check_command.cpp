@@ -42,8 +42,9 @@ Diagnostic bindings_not_checked(const Model& m) {
   return d;
 }
 
-// The findings of a check, or of a load that failed before one could run.
-Result<CheckReport> findings(const CheckOptions& o) {
+}  // namespace
+
+Result<CheckReport> check_findings(const CheckOptions& o) {
   LoadResult loaded = load_model(o.model, LoadOptions{WeightsPolicy::IfPresent, o.max_memory});
   if (loaded.has_errors() || !loaded.model) {
     CheckReport report;
@@ -80,6 +81,8 @@ Result<CheckReport> findings(const CheckOptions& o) {
   return checked;
 }
 
+namespace {
+
 // Prints the report in the chosen format; returns the exit code.
 int print_report(const CheckReport& r, const CheckOptions& o, std::ostream& out, std::ostream& err) {
   if (o.format == "json") {
@@ -100,7 +103,7 @@ int print_report(const CheckReport& r, const CheckOptions& o, std::ostream& out,
 }
 
 int check_and_report(const CheckOptions& o, std::ostream& out, std::ostream& err) {
-  auto r = findings(o);
+  auto r = check_findings(o);
   if (!r) {
     err << format_diagnostic(r.error()) << "\n";
     return kExitUsage;

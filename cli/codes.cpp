@@ -165,6 +165,12 @@ constexpr std::array kCodes = {
     CodeInfo{"shape.internal", "a shape rule gave no result without failing an obligation (a bug in nnref)",
              "obligations"},
     CodeInfo{"graph.internal", "a check failed without saying why (a bug in nnref)", "obligations"},
+    CodeInfo{"usage.precision", "the Python module's Model.run: a precision other than f32, f64, mp, interval or "
+                                "envelope", "python"},
+    CodeInfo{"usage.runtime-precision", "the Python module's run or conform: a runtime precision other than f32, f16 "
+                                        "or bf16", "python"},
+    CodeInfo{"internal.load", "the Python module: a front-end returned neither a model nor an error (a bug in nnref)",
+             "python"},
     CodeInfo{"internal.exception", "an exception escaped a command (a bug in nnref); exit code 2", "cli"},
     CodeInfo{"internal.signal", "the child process of check --deadline died of a signal (a bug in nnref)", "cli"},
 };

@@ -67,6 +67,9 @@ struct CheckOptions {
   unsigned deadline_s = 0;           // wall-clock limit on the whole check, in seconds (0: none)
 };
 int check_command(const CheckOptions& o, std::ostream& out, std::ostream& err);
+// The findings of a check (without --explain or --deadline), or of a load that failed before one
+// could run (model_read false, the load's diagnostics); an error for a malformed --dim.
+Result<CheckReport> check_findings(const CheckOptions& o);
 
 struct InspectOptions {
   std::string model;

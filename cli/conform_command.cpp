@@ -1,7 +1,6 @@
 // nnref conform: is another runtime's output a correct answer for this model and input? Every
 // element must lie in the float32 (or f16, bf16) envelope of the model (spec/scalar_envelope.hpp);
 // the rigorous interval gives the exact value's enclosure next to it. docs/conformance.md.
-#include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "cli/app.hpp"
@@ -13,47 +12,6 @@
 namespace nnref {
 
 namespace {
-
-using Json = nlohmann::ordered_json;
-
-Json lost_at(const std::optional<LostAt>& l) {
-  if (!l) return nullptr;
-  return {{"node", l->node}, {"op", l->op}, {"why", l->why}};
-}
-
-void print_json(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime) {
-  Json j;
-  j["verdict"] = verdict_name(overall_verdict(verdicts));
-  j["runtime_precision"] = runtime.name;
-  j["unit_roundoff"] = runtime.u;
-  j["ulps"] = runtime.ulps;
-  j["outputs"] = Json::array();
-  for (const auto& v : verdicts) {
-    Json o;
-    o["name"] = v.name;
-    o["shape"] = v.shape.dims();
-    o["elements"] = v.elements;
-    o["outside"] = v.outside;
-    o["not_judged"] = v.not_judged;
-    o["overflow_sides"] = v.overflow_sides;
-    o["first_not_judged"] = v.not_judged ? Json(element_index(v.shape, v.first_not_judged)) : Json(nullptr);
-    o["first_lost_at"] = lost_at(v.first_lost_at);
-    o["max_radius"] = v.max_radius;
-    o["max_magnitude"] = v.max_magnitude;
-    o["max_exact_magnitude"] = v.max_exact_magnitude;
-    if (v.worst >= 0) {
-      o["worst"] = {{"index", element_index(v.shape, v.worst)},
-                    {"actual", v.actual},
-                    {"exact", {v.exact.lo, v.exact.hi}},
-                    {"envelope", {v.envelope.lo, v.envelope.hi}},
-                    {"distance", distance_outside(v.actual, v.envelope)},
-                    // null (JSON has no infinity) outside a point envelope or one with an infinite side
-                    {"excess_radii", v.excess}};
-    }
-    j["outputs"].push_back(o);
-  }
-  out << j.dump(2) << "\n";
-}
 
 int exit_code(Verdict v, bool inconclusive_ok) {
   switch (v) {
@@ -109,7 +67,7 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
     actual = std::move(given).value();
   }
   const std::vector<OutputVerdict> verdicts = judge_outputs(*enclosures, actual);
-  if (o.format == "json") print_json(out, verdicts, runtime);
+  if (o.format == "json") out << verdicts_json(verdicts, runtime);
   else print_verdicts(out, verdicts, runtime);
   return exit_code(overall_verdict(verdicts), o.inconclusive_ok);
 }

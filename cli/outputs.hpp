@@ -12,26 +12,48 @@
 
 namespace nnref {
 
-// The outputs in T as doubles (an enclosure's midpoints), and with radii, each enclosure's
-// half-width rounded up.
+// Beside an enclosure's midpoints: each element's half-width rounded up (run --radius-output), and
+// its lower and upper bounds (the Python module's interval and envelope outputs).
+struct OutputBounds {
+  NamedTensors radius, lower, upper;
+};
+
+// The outputs in T as doubles (an enclosure's midpoints), and with bounds, each enclosure's radius
+// and sides.
 template <Scalar T>
 Result<NamedTensors> named_outputs(const Model& m, Result<std::vector<Tensor<T>>> r, DType out_type,
-                                   NamedTensors* radii) {
+                                   OutputBounds* bounds) {
   if (!r) return std::move(r).error();
   NamedTensors named;
   for (size_t k = 0; k < r->size(); ++k) {
     const Tensor<T>& t = (*r)[k];
-    HostTensor h{out_type, t.shape(), {}}, radius{DType::F64, t.shape(), {}};
+    HostTensor h{out_type, t.shape(), {}}, radius{DType::F64, t.shape(), {}}, lower = radius, upper = radius;
     h.values.reserve(static_cast<size_t>(t.size()));
     for (const T& x : t.data()) {
       h.values.push_back(out_type == DType::F32 ? double(float(sc::to_double(x))) : sc::to_double(x));
-      if (radii) radius.values.push_back(sc::enclosure(x).radius());
+      if (!bounds) continue;
+      const Enclosure e = sc::enclosure(x);
+      radius.values.push_back(e.radius());
+      lower.values.push_back(e.lo);
+      upper.values.push_back(e.hi);
     }
-    named.emplace_back(m.graph.outputs[k].name, std::move(h));
-    if (radii) radii->emplace_back(m.graph.outputs[k].name, std::move(radius));
+    const std::string& name = m.graph.outputs[k].name;
+    named.emplace_back(name, std::move(h));
+    if (!bounds) continue;
+    bounds->radius.emplace_back(name, std::move(radius));
+    bounds->lower.emplace_back(name, std::move(lower));
+    bounds->upper.emplace_back(name, std::move(upper));
   }
   return named;
 }
+
+// The oracle's outputs at a --precision: f32 (as float32), f64 (also when empty), mp, interval or
+// envelope (as float64 midpoints; `bounds`, when given, gets their radii and sides), the envelope of
+// a runtime computing in `runtime_precision` (f32, f16, bf16) with `ulps` for the transcendentals.
+// Another precision or runtime precision is a usage error.
+Result<NamedTensors> evaluate_at_precision(const Model& m, const std::vector<HostTensor>& inputs,
+                                           const std::string& precision, const std::string& runtime_precision,
+                                           double ulps, int64_t max_memory, OutputBounds* bounds);
 
 // "output NAME: shape [..] f32", then its values when it has at most 32 elements.
 void print_output(std::ostream& out, const std::string& name, const HostTensor& t);

@@ -8,7 +8,6 @@
 #include "cli/commands.hpp"
 #include "cli/engines.hpp"
 #include "formats/tensor_files/npy.hpp"
-#include "semantics/evaluate.hpp"
 #include "cli/outputs.hpp"
 #include "cli/sizes.hpp"
 
@@ -16,26 +15,11 @@ namespace nnref {
 
 namespace {
 
-template <Scalar T>
-Result<NamedTensors> evaluate_as(const Model& m, const std::vector<HostTensor>& inputs, int64_t max_memory,
-                                 DType out_type, NamedTensors* radii) {
-  return named_outputs<T>(m, evaluate<T>(m.graph, m.payload, inputs, EvalOptions{max_memory, m.param_keys}), out_type,
-                          radii);
-}
-
 Result<NamedTensors> evaluate_at(const RunOptions& o, const Model& m, const std::vector<HostTensor>& inputs,
-                                 NamedTensors* radii) {
+                                 OutputBounds* bounds) {
   if (is_fast(o.engine) || is_hw(o.engine))
     return named_outputs<float>(m, run_float32(m, inputs, o.max_memory, o.engine), DType::F32, nullptr);
-  if (o.precision == "f32") return evaluate_as<float>(m, inputs, o.max_memory, DType::F32, nullptr);
-  if (o.precision == "mp") return evaluate_as<mp50>(m, inputs, o.max_memory, DType::F64, nullptr);
-  if (o.precision == "interval") return evaluate_as<Interval>(m, inputs, o.max_memory, DType::F64, radii);
-  if (o.precision == "envelope") {
-    const RuntimeModel runtime = *runtime_model(o.runtime_precision, o.ulps);
-    RuntimeScope scope(runtime);
-    return evaluate_as<Envelope>(m, inputs, o.max_memory, DType::F64, radii);
-  }
-  return evaluate_as<double>(m, inputs, o.max_memory, DType::F64, nullptr);
+  return evaluate_at_precision(m, inputs, o.precision, o.runtime_precision, o.ulps, o.max_memory, bounds);
 }
 
 }  // namespace
@@ -65,8 +49,8 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
                                                               "a point precision has no radius")});
     return kExitUsage;
   }
-  NamedTensors radii;
-  Result<NamedTensors> outputs = evaluate_at(o, model, inputs, &radii);
+  OutputBounds bounds;
+  Result<NamedTensors> outputs = evaluate_at(o, model, inputs, &bounds);
   auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!outputs) {
     Diagnostic d = std::move(outputs).error();
@@ -74,7 +58,7 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     print_diagnostics(err, {d});
     return exit_code_for(d);
   }
-  for (const auto& [path, tensors] : {std::pair{o.output, &*outputs}, std::pair{o.radius_output, &radii}}) {
+  for (const auto& [path, tensors] : {std::pair{o.output, &*outputs}, std::pair{o.radius_output, &bounds.radius}}) {
     if (path.empty()) continue;
     if (Status written = write_tensors(path, *tensors); !written) {
       print_diagnostics(err, {written.error()});

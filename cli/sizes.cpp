@@ -18,35 +18,41 @@ Result<std::vector<std::pair<std::string, int64_t>>> apply_dims(Model& m, const 
   return sizes;
 }
 
+Result<ModelWithInputs> bind_inputs(Model model, const std::vector<std::string>& dims,
+                                    Result<std::vector<GivenInput>> given, bool inputs_given) {
+  auto set = apply_dims(model, dims);
+  if (!set) return std::move(set).error();
+  if (!given) return std::move(given).error();
+  ModelWithInputs m{std::move(model), {}, {}};
+  if (!inputs_given) return m;
+  auto inputs = match_inputs(m.model.graph, m.model.size_names, std::move(*given));
+  if (!inputs) return std::move(inputs).error();
+  std::vector<std::vector<int64_t>> shapes;
+  for (const HostTensor& t : *inputs) shapes.push_back(t.shape.dims());
+  auto sizes = set_sizes_from_inputs(m.model.graph, m.model.size_names, shapes, *set);
+  if (!sizes) return std::move(sizes).error();
+  m.inputs = std::move(*inputs);
+  m.sizes = std::move(*sizes);
+  return m;
+}
+
 std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOptions options,
                                                 const std::vector<std::string>& dims,
                                                 const std::vector<std::string>& input_args, std::ostream& err,
                                                 int& exit) {
-  const auto fail = [&](const Diagnostic& d) {
-    print_diagnostics(err, {d});
-    exit = exit_code_for(d);
-    return std::nullopt;
-  };
   // An input file that cannot be read is reported after the model's own problems, as before the
   // files were read first.
   auto given = read_input_files(input_args);
   if (given) options.input_shapes = given_shapes(*given);
   auto model = load_reporting(path, options, err, exit);
   if (!model) return std::nullopt;
-  auto set = apply_dims(*model, dims);
-  if (!set) return fail(set.error());
-  if (!given) return fail(given.error());
-  ModelWithInputs m{std::move(*model), {}, {}};
-  if (input_args.empty()) return m;
-  auto inputs = match_inputs(m.model.graph, m.model.size_names, std::move(*given));
-  if (!inputs) return fail(inputs.error());
-  std::vector<std::vector<int64_t>> shapes;
-  for (const HostTensor& t : *inputs) shapes.push_back(t.shape.dims());
-  auto sizes = set_sizes_from_inputs(m.model.graph, m.model.size_names, shapes, *set);
-  if (!sizes) return fail(sizes.error());
-  m.inputs = std::move(*inputs);
-  m.sizes = std::move(*sizes);
-  return m;
+  auto bound = bind_inputs(std::move(*model), dims, std::move(given), !input_args.empty());
+  if (!bound) {
+    print_diagnostics(err, {bound.error()});
+    exit = exit_code_for(bound.error());
+    return std::nullopt;
+  }
+  return std::move(bound).value();
 }
 
 void note_given_sizes(Diagnostic& d, const Graph& g, const std::vector<GivenSize>& sizes) {

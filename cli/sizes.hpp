@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/inputs.hpp"
 #include "formats/model.hpp"
 #include "semantics/size_names.hpp"
 #include "spec/host_tensor.hpp"
@@ -24,6 +25,14 @@ struct ModelWithInputs {
   std::vector<HostTensor> inputs;  // aligned with model.graph.input_ids()
   std::vector<GivenSize> sizes;    // the sizes the arrays gave
 };
+
+// The model at the --dim sizes and those the arrays give: the sizes set (apply_dims), the arrays
+// matched to the model's inputs (match_inputs) and the sizes they give (set_sizes_from_inputs). An
+// error reading the arrays (`given`) is returned after one in `dims`. Without `inputs_given`, only
+// --dim sets sizes. What load_with_inputs does after the load, for callers that have the arrays in
+// memory (the Python module).
+Result<ModelWithInputs> bind_inputs(Model model, const std::vector<std::string>& dims,
+                                    Result<std::vector<GivenInput>> given, bool inputs_given);
 
 // As run, conform, bench and hw run read a model and its inputs: the --input files first (so that a
 // front-end whose file records no input shape takes the arrays'), then the model, the --dim sizes,

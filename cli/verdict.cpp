@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "formats/tensor_file.hpp"
@@ -252,6 +253,52 @@ void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdict
   out << "\n";
 }
 
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json lost_at(const std::optional<LostAt>& l) {
+  if (!l) return nullptr;
+  return {{"node", l->node}, {"op", l->op}, {"why", l->why}};
+}
+
+}  // namespace
+
+std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime) {
+  Json j;
+  j["verdict"] = verdict_name(overall_verdict(verdicts));
+  j["runtime_precision"] = runtime.name;
+  j["unit_roundoff"] = runtime.u;
+  j["ulps"] = runtime.ulps;
+  j["outputs"] = Json::array();
+  for (const auto& v : verdicts) {
+    Json o;
+    o["name"] = v.name;
+    o["shape"] = v.shape.dims();
+    o["elements"] = v.elements;
+    o["outside"] = v.outside;
+    o["not_judged"] = v.not_judged;
+    o["overflow_sides"] = v.overflow_sides;
+    o["first_not_judged"] = v.not_judged ? Json(element_index(v.shape, v.first_not_judged)) : Json(nullptr);
+    o["first_lost_at"] = lost_at(v.first_lost_at);
+    o["max_radius"] = v.max_radius;
+    o["max_magnitude"] = v.max_magnitude;
+    o["max_exact_magnitude"] = v.max_exact_magnitude;
+    if (v.worst >= 0) {
+      o["worst"] = {{"index", element_index(v.shape, v.worst)},
+                    {"actual", v.actual},
+                    {"exact", {v.exact.lo, v.exact.hi}},
+                    {"envelope", {v.envelope.lo, v.envelope.hi}},
+                    {"distance", distance_outside(v.actual, v.envelope)},
+                    // null (JSON has no infinity) outside a point envelope or one with an infinite side
+                    {"excess_radii", v.excess}};
+    }
+    j["outputs"].push_back(o);
+  }
+  return j.dump(2) + "\n";
+}
+
+
 Result<NamedTensors> read_actual(const std::string& path, const Model& m, const std::vector<Shape>& shapes) {
   NamedTensors given;
   if (path.ends_with(".npy") || path.ends_with(".pb")) {
@@ -268,6 +315,11 @@ Result<NamedTensors> read_actual(const std::string& path, const Model& m, const 
   } else {
     return make_error("usage.actual-format", "--actual must end in .npy, .pb or .npz: " + path);
   }
+  return match_actual(std::move(given), path, m, shapes);
+}
+
+Result<NamedTensors> match_actual(NamedTensors given, const std::string& path, const Model& m,
+                                  const std::vector<Shape>& shapes) {
   NamedTensors ordered;
   for (size_t k = 0; k < m.graph.outputs.size(); ++k) {
     const std::string& name = m.graph.outputs[k].name;

@@ -81,9 +81,19 @@ std::vector<int64_t> element_index(const Shape& s, int64_t flat);
 // The verdicts as conform prints them: one line per output, then its worst element.
 void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime);
 
+// The verdicts as conform --format json prints them: the overall verdict, the runtime model, and
+// per output its counts, its worst element and where its envelope first lost a bound.
+std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime);
+
 // A runtime's outputs read from `path` (Y.npy or Y.pb for a model with one output, Y.npz keyed by
 // output name), checked against the model's output names and the enclosures' shapes, in the graph's
 // output order.
 Result<NamedTensors> read_actual(const std::string& path, const Model& m, const std::vector<Shape>& shapes);
+
+// A runtime's outputs given by name (read from `path`, or in memory: `path` names where they came
+// from in the messages), checked against the model's output names and the enclosures' shapes (a
+// per-sample array for a batch-1 output gets its batch axis), in the graph's output order.
+Result<NamedTensors> match_actual(NamedTensors given, const std::string& path, const Model& m,
+                                  const std::vector<Shape>& shapes);
 
 }  // namespace nnref

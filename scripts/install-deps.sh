@@ -12,6 +12,7 @@ nnref_packages=(
   libz3-dev libboost-dev libmpfr-dev libmpfi-dev libgmp-dev libhwy-dev
   libzip-dev zlib1g-dev nlohmann-json3-dev libcli11-dev
   libonnx-dev libprotobuf-dev   # the ONNX front-end (formats/onnx)
+  pybind11-dev python3-dev python3-numpy   # the Python module nnref (python/, docs/python.md)
 )
 # The Debian package (CPack's DEB generator with CPACK_DEBIAN_PACKAGE_SHLIBDEPS).
 package_packages=(
@@ -22,6 +23,7 @@ test_packages=(
   librapidcheck-dev catch2
   libonnx-testdata python3-onnx   # the ONNX backend node tests (scripts/onnx_node_tests.py)
   python3-numpy python3-jsonschema
+  python3-pytest   # the Python module's tests (tests/python/test_nnref.py)
   python3-torch   # the float32 peers of the conform tests (scripts/float32_peers.py)
   python3-torchvision   # torchvision's models exported as users do (scripts/torch_exports_check.py)
   libdnnl-dev     # oneDNN 2.6, a peer of bench/fastpath_bench (bench/README.md)

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh package
-bash scripts/build.sh --target nnref -DNNREF_BUILD_TESTS=OFF -DNNREF_BUILD_BENCH=OFF \
+bash scripts/build.sh --target nnref --target _nnref -DNNREF_BUILD_TESTS=OFF -DNNREF_BUILD_BENCH=OFF \
   -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG"
 (cd build && cpack -G DEB)
 ls build/nnref_*.deb

@@ -29,7 +29,7 @@ void collect(const std::string& text, std::set<std::string>& codes) {
 
 std::set<std::string> codes_in_sources() {
   std::set<std::string> codes;
-  for (const char* dir : {"spec", "semantics", "checker", "formats", "hw", "cli"})
+  for (const char* dir : {"spec", "semantics", "checker", "formats", "hw", "cli", "python"})
     for (const auto& entry : fs::recursive_directory_iterator(fs::path(NNREF_SOURCE_DIR) / dir)) {
       const std::string ext = entry.path().extension().string();
       if (ext != ".cpp" && ext != ".hpp") continue;

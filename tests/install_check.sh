@@ -18,6 +18,17 @@ for f in bin/nnref share/man/man1/nnref.1 share/bash-completion/completions/nnre
 done
 "$scratch/prefix/bin/nnref" run examples/mlp/model.nnl --input examples/mlp/input.npy --quiet ||
   fail "the installed nnref does not run examples/mlp"
+# The Python module (NNREF_PYTHON), in Debian's dist-packages under the prefix: it imports and runs.
+if [ -e "$build/python/nnref/__init__.py" ]; then
+  pydir="$scratch/prefix/lib/python3/dist-packages"
+  [ -e "$pydir/nnref/__init__.py" ] || fail "cmake --install: no lib/python3/dist-packages/nnref"
+  (cd "$scratch" && PYTHONPATH="$pydir" /usr/bin/python3 -c "
+import sys, numpy as np, nnref
+m = nnref.load(sys.argv[1])
+assert m.run({'input': np.load(sys.argv[2])})['output'].shape == (1, 3)" \
+    "$OLDPWD/examples/mlp/model.nnl" "$OLDPWD/examples/mlp/input.npy") ||
+    fail "the installed Python module does not run examples/mlp"
+fi
 cmp -s "$scratch/prefix/share/man/man1/nnref.1" <("$scratch/prefix/bin/nnref" --man-page) ||
   fail "the installed man page is not what the installed nnref writes"
 
@@ -34,6 +45,10 @@ if command -v dpkg-shlibdeps >/dev/null && command -v cpack >/dev/null; then
            ./usr/share/doc/nnref/README.md; do
     grep -q " $f\$" <<<"$contents" || fail "the package holds no $f"
   done
+  if [ -e "$build/python/nnref/__init__.py" ]; then
+    grep -q " ./usr/lib/python3/dist-packages/nnref/__init__.py\$" <<<"$contents" ||
+      fail "the package holds no Python module"
+  fi
 else
   echo "install_check: no dpkg-shlibdeps or cpack, the Debian package is not checked"
 fi

@@ -119,6 +119,19 @@ LoadResult load_onnx_bytes(const std::string& bytes, const std::string& path, co
   return load_parsed([&] { return parse_bytes(bytes, path); }, path, options);
 }
 
+Result<std::map<std::string, int64_t>> read_onnx_opsets(const std::string& path, int64_t max_memory) {
+  try {
+    Result<onnx::ModelProto> parsed = parse_model(path, max_memory);
+    if (!parsed) return std::move(parsed).error();
+    std::map<std::string, int64_t> opsets;
+    for (const auto& o : parsed->opset_import()) opsets[o.domain().empty() ? "ai.onnx" : o.domain()] = o.version();
+    if (!opsets.count("ai.onnx")) opsets["ai.onnx"] = 1;
+    return opsets;
+  } catch (const std::bad_alloc&) {
+    return make_error("size.out-of-memory", "ran out of memory while reading the model", SourceLoc{path, 0, 0});
+  }
+}
+
 Result<NamedTensors> read_onnx_initializers(const std::string& path, int64_t max_bytes) {
   Result<onnx::ModelProto> parsed = parse_model(path, max_bytes);
   if (!parsed) return std::move(parsed).error();
