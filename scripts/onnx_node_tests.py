@@ -70,7 +70,7 @@ def read_pb(path):
 
 def constant_input(message, model):
     """The graph input a refusal asks to be constant, or None."""
-    names = set(re.findall(r"'([^']*)'", message))
+    names = set(re.findall(r"(?<![A-Za-z])'([^']*)'", message))  # not the apostrophe of "Range's"
     inits = {i.name for i in model.graph.initializer}
     for i in model.graph.input:
         if i.name in names and i.name not in inits and i.type.HasField("tensor_type"):
