@@ -1,4 +1,4 @@
-// The ONNX ops with integer or bool operands or results (formats/onnx/typed_ops.cpp), against
+// The ONNX ops with integer or bool operands or results (formats/onnx/ops/typed.cpp), against
 // values computed by hand. nnref's outputs are reals: an integer or bool graph output is read
 // through a cast, so indices and truth values come out as the numbers they are.
 #include <algorithm>

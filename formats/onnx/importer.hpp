@@ -1,6 +1,6 @@
 // The translation of one ONNX graph into the IR: a table of the ONNX values (each a graph value,
 // a constant, or both), the nodes it emits with their shapes at the inputs' default extents, and
-// the per-node context the op handlers (ops.cpp) read: attributes, inputs, opset.
+// the per-node context the op handlers (ops/) read: attributes, inputs, opset.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Each IR op as the ONNX op that formats/onnx/ops.cpp reads back into it. ONNX's forms are
+// Each IR op as the ONNX op that formats/onnx/ops/ reads back into it. ONNX's forms are
 // narrower in places (channels first, NumPy broadcasting, one softmax axis): the writer adds the
 // data movement that keeps the formula (transposes around a channels-last conv, pool or
 // batch_normalization; unsqueezes before a left-aligned operand), and refuses the rest.

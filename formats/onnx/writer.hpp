@@ -1,5 +1,5 @@
 // The ONNX writer (nnref convert --to onnx): a Model as a ModelProto of opset 17, each IR op as the
-// ONNX op(s) that formats/onnx/ops.cpp reads back into it (docs/onnx.md, "The writer").
+// ONNX op(s) that formats/onnx/ops/ reads back into it (docs/onnx.md, "The writer").
 #pragma once
 
 #include <string>

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "formats/onnx/ops.hpp"
+#include "formats/onnx/ops/handlers.hpp"
 
 namespace nnref::onnx_format {
 

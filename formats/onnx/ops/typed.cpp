@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "formats/onnx/integral.hpp"
-#include "formats/onnx/ops.hpp"
+#include "formats/onnx/ops/handlers.hpp"
 #include "spec/axis_groups.hpp"
 #include "spec/integer_arith.hpp"
 #include "spec/size_program.hpp"
@@ -21,7 +21,6 @@ namespace nnref::onnx_format {
 
 namespace {
 
-using Ctx = NodeCtx;
 
 std::string type_name(int32_t t) { return onnx::TensorProto::DataType_Name(static_cast<onnx::TensorProto::DataType>(t)); }
 
@@ -406,10 +405,12 @@ void cumsum(Ctx& c) {
   c.set_output(0, c.emit("", a, {c.operand(0, a.kind)}), a.kind, a.kind == ElemKind::Integer ? t : 0);
 }
 
+void arg_max(Ctx& c) { arg_reduce(c, ArgReduceOp::Max); }
+void arg_min(Ctx& c) { arg_reduce(c, ArgReduceOp::Min); }
+
 }  // namespace
 
 void integer_binary(NodeCtx& c, IntegerOp op) { integer_arithmetic(c, op); }
-void cumsum_op(NodeCtx& c) { cumsum(c); }
 
 // Clip of integers: min(max(x, lo), hi), as integer_binary Max then Min in x's type (exact: the
 // result is one of the operands); a bound left out leaves x as it is.
@@ -451,21 +452,6 @@ void integer_chain(NodeCtx& c, IntegerOp op) {
   c.set_output(0, acc, ElemKind::Integer, type);
 }
 void integer_negation(NodeCtx& c, bool abs) { integer_sign(c, abs); }
-
-void arg_max(NodeCtx& c) { arg_reduce(c, ArgReduceOp::Max); }
-void arg_min(NodeCtx& c) { arg_reduce(c, ArgReduceOp::Min); }
-void cast_op(NodeCtx& c) { cast(c); }
-void cast_like_op(NodeCtx& c) { cast_like(c); }
-void equal_op(NodeCtx& c) { compare<CompareOp::Eq>(c); }
-void less_op(NodeCtx& c) { compare<CompareOp::Lt>(c); }
-void greater_op(NodeCtx& c) { compare<CompareOp::Gt>(c); }
-void less_or_equal_op(NodeCtx& c) { compare<CompareOp::Le>(c); }
-void greater_or_equal_op(NodeCtx& c) { compare<CompareOp::Ge>(c); }
-void not_op(NodeCtx& c) { logical_not(c); }
-void and_op(NodeCtx& c) { logical<LogicalOp::And>(c); }
-void or_op(NodeCtx& c) { logical<LogicalOp::Or>(c); }
-void xor_op(NodeCtx& c) { logical_xor(c); }
-void where_op(NodeCtx& c) { where(c); }
 
 // Gather with indices the graph computes (an integer input): IR gather, after ONNX's negative
 // indices, which count from the axis's end, are moved into [0, s): j + s where j < 0, j
@@ -529,6 +515,26 @@ void integer_reduce(Ctx& c, ReduceOp op, const std::vector<int64_t>& axes, bool 
   const int32_t type = c.type(0) != 0 ? c.type(0) : onnx::TensorProto::INT64;
   ReduceAttrs a{op, axes, keep, ElemKind::Integer, ir_integer_type(type)};
   c.set_output(0, c.emit("", a, {c.operand(0, ElemKind::Integer)}), ElemKind::Integer, type);
+}
+
+void add_typed_ops(OpTable& table) {
+  add_ops(table, {
+      {"And", logical<LogicalOp::And>},
+      {"ArgMax", arg_max},
+      {"ArgMin", arg_min},
+      {"Cast", cast},
+      {"CastLike", cast_like},
+      {"CumSum", cumsum},
+      {"Equal", compare<CompareOp::Eq>},
+      {"Greater", compare<CompareOp::Gt>},
+      {"GreaterOrEqual", compare<CompareOp::Ge>},
+      {"Less", compare<CompareOp::Lt>},
+      {"LessOrEqual", compare<CompareOp::Le>},
+      {"Not", logical_not},
+      {"Or", logical<LogicalOp::Or>},
+      {"Where", where},
+      {"Xor", logical_xor},
+  });
 }
 
 }  // namespace nnref::onnx_format

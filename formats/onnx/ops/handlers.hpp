@@ -1,0 +1,88 @@
+// What the files of formats/onnx/ops/ share: each family's table of the ONNX ops it reads, and
+// the helpers more than one family uses. Each file holds one family's handlers; where an op is a
+// composition of IR ops, its comment says why it is exactly the ONNX formula (docs/onnx.md
+// repeats the list).
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "formats/onnx/ops.hpp"
+#include "spec/integer_arith.hpp"
+
+namespace nnref::onnx_format {
+
+using Ctx = NodeCtx;
+using OpTable = std::map<std::string, OpHandler>;
+
+// Adds a family's ops to the table; an op_type already there is a defect of nnref (logic_error).
+void add_ops(OpTable& table, std::initializer_list<std::pair<const char*, OpHandler>> ops);
+
+// The families, one file each.
+void add_elementwise_ops(OpTable& table);    // elementwise.cpp
+void add_window_ops(OpTable& table);         // windows.cpp, conv_transpose.cpp
+void add_normalization_ops(OpTable& table);  // normalization.cpp
+void add_product_ops(OpTable& table);        // products.cpp
+void add_reduction_ops(OpTable& table);      // reductions.cpp
+void add_movement_ops(OpTable& table);       // movement.cpp
+void add_constant_ops(OpTable& table);       // constants.cpp
+void add_typed_ops(OpTable& table);          // typed.cpp: integer and bool operands or results
+
+// ---- helpers (common.cpp) ----
+
+// A 0-D float64 tensor holding v (a literal operand).
+HostTensor scalar_tensor(double v);
+// The IR binary op under NumPy broadcasting, named by the node and suffix.
+ValueRef binary(Ctx& c, const std::string& suffix, BinaryOp op, ValueRef a, ValueRef b);
+// An op's data operand followed by the values its computed sizes read (the program's sources).
+std::vector<ValueRef> with_sources(ValueRef x, const SizeProgram& p);
+// Identity: the same value. Of a constant (PyTorch writes Identity of a weight it shares), the
+// constant itself; of an integer or bool value, a reshape keeping every extent.
+void copy(Ctx& c);
+
+// Reshape, Squeeze, Unsqueeze, Transpose and Slice of input 0, of whatever element kind it is: the
+// IR ops that move elements hold every kind, so an integer or bool tensor stays one (with its
+// ONNX type).
+template <class A>
+void moved(Ctx& c, A attrs) {
+  attrs.kind = c.kind(0);
+  c.set_output(0, c.emit("", attrs, {c.operand(0, attrs.kind)}), attrs.kind, c.type(0));
+}
+
+// ---- windows (windows.cpp) ----
+
+// A node's `pads` attribute as (begin, end) per spatial axis (empty when absent); refused unless it
+// has 2·spatial entries.
+std::vector<std::pair<int64_t, int64_t>> pads_of(NodeCtx& c, size_t spatial);
+// The shape of Conv's and ConvTranspose's weight W (input 1): a constant, or a value computed from
+// constants, which NodeCtx::param binds.
+std::vector<int64_t> weight_shape(NodeCtx& c);
+// ConvTranspose (conv_transpose.cpp).
+void conv_transpose(NodeCtx& c);
+
+// ---- integer and bool operands (typed.cpp), which the real ops hand them to ----
+
+// Integer arithmetic (spec/integer_arith.hpp): of constants evaluated when the model is read, of
+// terms a size program, of run-time values the IR op integer_binary; Neg (abs false) and Abs.
+void integer_binary(NodeCtx& c, IntegerOp op);
+void integer_chain(NodeCtx& c, IntegerOp op);  // Sum, Min, Max of three or more integer tensors
+void integer_negation(NodeCtx& c, bool abs);
+// ReduceSum, ReduceProd, ReduceMax, ReduceMin of integers over `axes` (each in range, checked
+// here for terms): of terms size programs, of constants folded, of run-time values IR reduce of
+// the integer kind wrapping to the data's type. ReduceMean of integers is refused.
+void integer_reduce(NodeCtx& c, ReduceOp op, const std::vector<int64_t>& axes, bool keep);
+// Clip of integers with at least one bound: integer_binary Max, then Min.
+void integer_clip(NodeCtx& c);
+// Pow of any kinds of base and exponent (the exponent read as a real; an integer base's power
+// truncated to an integer).
+void pow_op(NodeCtx& c);
+// MaxPool of 8- and 16-bit integers: the max pool of their reals, cast back (exact).
+void integer_max_pool(NodeCtx& c, const PoolAttrs& a);
+// Gather whose indices are an integer value of the graph, along `axis`.
+void gather_computed(NodeCtx& c, int64_t axis);
+
+}  // namespace nnref::onnx_format

@@ -1,0 +1,153 @@
+// The ONNX normalisations: BatchNormalization, LayerNormalization, InstanceNormalization, LRN,
+// and Softmax and LogSoftmax.
+#include <string>
+#include <vector>
+
+#include "formats/onnx/ops/handlers.hpp"
+
+namespace nnref::onnx_format {
+
+namespace {
+
+void batch_norm(Ctx& c) {
+  if (c.opset() < 6 && c.has_attr("consumed_inputs"))
+    c.refuse("onnx.attribute-unsupported", "consumed_inputs (before opset 6) is not supported");
+  if (c.opset() < 7 && c.attr_int("is_test", 0) == 0)
+    c.refuse("onnx.attribute-unsupported", "is_test 0 (training) is not supported");
+  if (c.opset() < 9 && c.attr_int("spatial", 1) != 1)
+    c.refuse("onnx.attribute-unsupported", "spatial 0 is not supported");
+  c.attr_float("momentum", 0.9);
+  if (c.attr_int("training_mode", 0) != 0) c.refuse("onnx.attribute-unsupported", "training_mode 1 is not supported");
+  c.only_outputs(1);
+  const double eps = c.attr_float("epsilon", double{1e-5f});
+  const int64_t id = c.emit_node("", BatchNormAttrs{Real(eps), 1}, {c.data(0)});
+  c.param(id, "scale", 1);
+  c.param(id, "offset", 2);
+  c.param(id, "mean", 3);
+  c.param(id, "variance", 4);
+  c.set_output(0, {id, 0});
+}
+
+// LayerNormalization normalises the axes from `axis` to the last; scale (and B, zeros when
+// absent) have their shape. stash_type chooses a float format for the statistics: nnref computes
+// them in its own precision. The optional outputs are ONNX's formulas: Mean = Σx/n kept over the
+// axes, InvStdDev = 1/sqrt(Σ(x − Mean)²/n + ε).
+void layer_norm(Ctx& c) {
+  const int64_t r = static_cast<int64_t>(c.rank(0));
+  int64_t axis = c.attr_int("axis", -1);
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis >= r) c.refuse("onnx.attribute-value", "axis is outside the input's axes");
+  c.attr_int("stash_type", 1);
+  LayerNormAttrs a;
+  for (int64_t k = axis; k < r; ++k) a.axes.push_back(k);
+  const double eps = c.attr_float("epsilon", double{1e-5f});
+  a.epsilon = Real(eps);
+  a.affine = true;
+  const ValueRef x = c.data(0);
+  const int64_t id = c.emit_node("", a, {x});
+  c.param(id, "scale", 1);
+  if (c.has_input(2)) {
+    c.param(id, "offset", 2);
+  } else {
+    const Shape shape = Shape::make(c.shape(1)).value();  // the scale's, computed or not
+    HostTensor zeros{DType::F32, shape, std::vector<double>(static_cast<size_t>(shape.count()), 0.0)};
+    c.param_tensor(id, "offset", std::move(zeros), c.name() + "/zero-offset");
+  }
+  c.set_output(0, {id, 0});
+  if (!c.output_read(1) && !c.output_read(2)) return;
+  const ValueRef mean = c.emit("mean", ReduceAttrs{ReduceOp::Mean, a.axes, true}, {x});
+  c.set_output(1, mean);
+  if (!c.output_read(2)) return;
+  const ValueRef centred = binary(c, "centred", BinaryOp::Sub, x, mean);
+  const ValueRef squares = c.emit("squares", UnaryAttrs{UnaryOp::Sqr}, {centred});
+  const ValueRef variance = c.emit("variance", ReduceAttrs{ReduceOp::Mean, a.axes, true}, {squares});
+  const ValueRef shifted = binary(c, "variance-epsilon", BinaryOp::Add, variance, c.literal("epsilon", scalar_tensor(eps)));
+  c.set_output(2, c.emit("inv-std-dev", UnaryAttrs{UnaryOp::Rsqrt}, {shifted}));
+}
+
+// InstanceNormalization: y = scale[c]·(x − μ)/sqrt(σ² + ε) + B[c], μ and σ² over the spatial
+// axes of each sample and channel: layer_norm without affine over those axes, then the product
+// and the sum with scale and B shaped [C, 1, ...]: the same terms in the same formula.
+void instance_norm(Ctx& c) {
+  const size_t r = c.rank(0);
+  if (r < 3) c.refuse("onnx.shape-unsupported", "the input must have rank at least 3, [N, C, spatial...]");
+  if (c.opset() < 6 && c.has_attr("consumed_inputs"))
+    c.refuse("onnx.attribute-unsupported", "consumed_inputs (before opset 6) is not supported");
+  LayerNormAttrs a;
+  for (size_t k = 2; k < r; ++k) a.axes.push_back(static_cast<int64_t>(k));
+  a.epsilon = Real(c.attr_float("epsilon", double{1e-5f}));
+  const ValueRef norm = c.emit("normalise", a, {c.data(0)});
+  auto per_channel = [&](size_t k, const std::string& what) {
+    HostTensor t = c.require_constant(k, what);
+    std::vector<int64_t> dims{static_cast<int64_t>(t.values.size())};
+    dims.resize(r - 1, 1);
+    t.shape = Shape::make(dims).value();
+    return c.literal(what, std::move(t));
+  };
+  const ValueRef scaled = binary(c, "scale", BinaryOp::Mul, norm, per_channel(1, "scale"));
+  c.set_output(0, binary(c, "", BinaryOp::Add, scaled, per_channel(2, "B")));
+}
+
+// LRN: y = x / (bias + (alpha/size)·Σ x²)^beta, Σ over the channels [c − ⌊(size−1)/2⌋,
+// c + ⌈(size−1)/2⌉] (zeros outside): ONNX's formula term by term. The window over channels is a
+// sum pool over the input viewed as [N, 1, C, spatial...] (kernel size on C, 1 elsewhere); alpha/size
+// is an IR division of the two constants, so it is the exact quotient in every interpretation.
+void lrn(Ctx& c) {
+  const size_t r = c.rank(0);
+  if (r < 3) c.refuse("onnx.shape-unsupported", "the input must have rank at least 3, [N, C, spatial...]");
+  const int64_t size = c.attr_int("size", 0);
+  if (size < 1) c.refuse("onnx.attribute-value", "size is required and must be at least 1");
+  const double alpha = c.attr_float("alpha", double{0.0001f}), beta = c.attr_float("beta", double{0.75f});
+  const double bias = c.attr_float("bias", 1.0);
+  const ValueRef x = c.data(0);
+  const ValueRef squares = c.emit("squares", UnaryAttrs{UnaryOp::Sqr}, {x});
+  const ValueRef view = c.emit("channels-spatial", UnsqueezeAttrs{{1}}, {squares});
+  PoolAttrs window;
+  window.op = PoolOp::Sum;
+  window.kernel.assign(r - 1, 1);
+  window.kernel[0] = size;
+  window.padding.assign(r - 1, {0, 0});
+  window.padding[0] = {(size - 1) / 2, size / 2};  // ⌊(size−1)/2⌋ before, ⌈(size−1)/2⌉ after
+  window.border = PoolBorder::Constant;
+  const ValueRef sums = c.emit("window-sums", SqueezeAttrs{{1}}, {c.emit("window", window, {view})});
+  const ValueRef coefficient = binary(c, "alpha-over-size", BinaryOp::Div, c.literal("alpha", scalar_tensor(alpha)),
+                                      c.literal("size", scalar_tensor(static_cast<double>(size))));
+  const ValueRef scaled = binary(c, "scaled", BinaryOp::Mul, coefficient, sums);
+  const ValueRef base = binary(c, "base", BinaryOp::Add, c.literal("bias", scalar_tensor(bias)), scaled);
+  const ValueRef denominator = binary(c, "denominator", BinaryOp::Pow, base, c.literal("beta", scalar_tensor(beta)));
+  c.set_output(0, binary(c, "", BinaryOp::Div, x, denominator));
+}
+
+// Softmax and LogSoftmax (log_softmax, a formula of its own: spec/ops/softmax.hpp). Before opset 13
+// they normalise the input coerced to 2-D at `axis`: over the axes from axis
+// to the last, as one group. From 13 on, over `axis` alone.
+void softmax(Ctx& c, bool log) {
+  const int64_t r = static_cast<int64_t>(c.rank(0));
+  int64_t axis = c.attr_int("axis", c.opset() < 13 ? 1 : -1);
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis >= r) c.refuse("onnx.attribute-value", "axis is outside the input's axes");
+  SoftmaxAttrs a;
+  a.log = log;
+  if (c.opset() < 13)
+    for (int64_t k = axis; k < r; ++k) a.axes.push_back(k);
+  else
+    a.axes = {axis};
+  c.set_output(0, c.emit("", a, {c.data(0)}));
+}
+void softmax(Ctx& c) { softmax(c, false); }
+void log_softmax(Ctx& c) { softmax(c, true); }
+
+}  // namespace
+
+void add_normalization_ops(OpTable& table) {
+  add_ops(table, {
+      {"BatchNormalization", batch_norm},
+      {"InstanceNormalization", instance_norm},
+      {"LayerNormalization", layer_norm},
+      {"LRN", lrn},
+      {"LogSoftmax", log_softmax},
+      {"Softmax", softmax},
+  });
+}
+
+}  // namespace nnref::onnx_format
