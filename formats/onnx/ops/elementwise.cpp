@@ -1,6 +1,6 @@
 // The element-wise ONNX ops: the unary functions, the binary ones under NumPy broadcasting, the
 // variadic Max, Min, Sum, Mean, Clip, PRelu, the compositions HardSigmoid, HardSwish, Selu,
-// Softsign, and Identity and Dropout (inference: a copy).
+// Softsign, Celu, Shrink, ThresholdedRelu, and Identity and Dropout (inference: a copy).
 #include <optional>
 #include <string>
 #include <vector>
@@ -181,6 +181,41 @@ void softsign(Ctx& c) {
   c.set_output(0, binary(c, "", BinaryOp::Div, x, d));
 }
 
+// ThresholdedRelu: x where x > alpha, else 0 (np.where, as ONNX's reference): a comparison and a
+// select, so that a NaN, for which x > alpha is false, gives 0 as there.
+void thresholded_relu(Ctx& c) {
+  const ValueRef x = c.data(0);
+  const ValueRef alpha = c.literal("alpha", scalar_tensor(c.attr_float("alpha", 1.0)));
+  const ValueRef above = c.emit("above", CompareAttrs{CompareOp::Gt, Broadcast::NumpyRight}, {x, alpha});
+  c.set_output(0, c.emit("", SelectAttrs{Broadcast::NumpyRight}, {above, x, c.literal("zero", scalar_tensor(0.0))}));
+}
+
+// Shrink: x + bias where x < −lambd, x − bias where x > lambd, else 0, as ONNX states it: two
+// comparisons and two selects (a NaN compares false both ways and gives 0, as np.where does).
+void shrink(Ctx& c) {
+  const double lambd = c.attr_float("lambd", 0.5), bias = c.attr_float("bias", 0.0);
+  const ValueRef x = c.data(0);
+  const ValueRef below = c.emit("below", CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight},
+                                {x, c.literal("minus-lambd", scalar_tensor(-lambd))});
+  const ValueRef above = c.emit("above", CompareAttrs{CompareOp::Gt, Broadcast::NumpyRight},
+                                {x, c.literal("lambd", scalar_tensor(lambd))});
+  const ValueRef b = c.literal("bias", scalar_tensor(bias));
+  const ValueRef upper = c.emit("upper", SelectAttrs{Broadcast::NumpyRight},
+                                {above, binary(c, "minus-bias", BinaryOp::Sub, x, b), c.literal("zero", scalar_tensor(0.0))});
+  c.set_output(0, c.emit("", SelectAttrs{Broadcast::NumpyRight}, {below, binary(c, "plus-bias", BinaryOp::Add, x, b), upper}));
+}
+
+// Celu: max(0, x) + min(0, alpha·(exp(x/alpha) − 1)), which is alpha·elu(x/alpha) with elu's
+// alpha 1: x above 0, alpha·(exp(x/alpha) − 1) at or below it, the same real number in both forms.
+void celu(Ctx& c) {
+  const double alpha = c.attr_float("alpha", 1.0);
+  if (alpha == 0) c.refuse("onnx.attribute-value", "alpha must not be 0 (Celu divides by it)");
+  const ValueRef a = c.literal("alpha", scalar_tensor(alpha));
+  const ValueRef scaled = binary(c, "scaled", BinaryOp::Div, c.data(0), a);
+  const ValueRef e = c.emit("elu", UnaryAttrs{UnaryOp::Elu, 1.0}, {scaled});
+  c.set_output(0, binary(c, "", BinaryOp::Mul, e, a));
+}
+
 // Dropout at inference: the identity (the ratio and the seed do nothing; a training_mode input
 // that is true, or a mask that is read, is refused).
 void dropout(Ctx& c) {
@@ -212,6 +247,7 @@ void add_elementwise_ops(OpTable& table) {
       {"Atan", unary_op<UnaryOp::Atan>},
       {"Atanh", unary_op<UnaryOp::Atanh>},
       {"Ceil", unary_op<UnaryOp::Ceil>},
+      {"Celu", celu},
       {"Clip", clip},
       {"Cos", unary_op<UnaryOp::Cos>},
       {"Cosh", unary_op<UnaryOp::Cosh>},
@@ -238,6 +274,7 @@ void add_elementwise_ops(OpTable& table) {
       {"Relu", unary_op<UnaryOp::Relu>},
       {"Round", unary_op<UnaryOp::RoundEven>},
       {"Selu", selu},
+      {"Shrink", shrink},
       {"Sigmoid", unary_op<UnaryOp::Sigmoid>},
       {"Sign", unary_op<UnaryOp::Sign>},
       {"Sin", unary_op<UnaryOp::Sin>},
@@ -249,6 +286,7 @@ void add_elementwise_ops(OpTable& table) {
       {"Sum", sum_op},
       {"Tan", unary_op<UnaryOp::Tan>},
       {"Tanh", unary_op<UnaryOp::Tanh>},
+      {"ThresholdedRelu", thresholded_relu},
   });
 }
 

@@ -1,5 +1,5 @@
 // The ONNX ops that move elements: Reshape, Flatten, Transpose, Concat, Split, Slice, Squeeze,
-// Unsqueeze, Pad, Expand, Tile, Gather.
+// Unsqueeze, Pad, Expand, Tile, Gather, DepthToSpace, SpaceToDepth.
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -13,6 +13,14 @@ namespace {
 
 // Reshape to a shape computed from symbolic extents (Shape, Gather, Concat): IR reshape's
 // computed dims, with the values whose extents they read as its further operands.
+// x of the given kind reshaped to the extents `shape` computes (IR reshape's computed dims, with
+// the values whose extents they read as its further operands).
+ValueRef reshaped(Ctx& c, const std::string& suffix, ValueRef x, ElemKind kind, const SizeTerms& shape) {
+  SizeProgram p = c.program(shape);
+  const std::vector<ValueRef> in = with_sources(x, p);
+  return c.emit(suffix, ReshapeAttrs{{}, kind, std::move(p.code), std::move(p.kinds)}, in);
+}
+
 void reshape_computed(Ctx& c, const SizeTerms& shape) {
   if (shape.shape.rank() != 1) c.refuse("onnx.input-type", "the shape must be a 1-D integer tensor");
   const bool allow_zero = c.attr_int("allowzero", 0) != 0;
@@ -20,9 +28,7 @@ void reshape_computed(Ctx& c, const SizeTerms& shape) {
     if (allow_zero && e == std::vector<int64_t>{size_code::kConstant, 0})
       c.refuse("onnx.attribute-unsupported", "allowzero 1 with a 0 in the shape (an empty tensor) is not supported");
   const ElemKind kind = c.kind(0);
-  SizeProgram p = c.program(shape);
-  const std::vector<ValueRef> in = with_sources(c.operand(0, kind), p);
-  c.set_output(0, c.emit("", ReshapeAttrs{{}, kind, std::move(p.code), std::move(p.kinds)}, in), kind, c.type(0));
+  c.set_output(0, reshaped(c, "", c.operand(0, kind), kind, shape), kind, c.type(0));
 }
 
 void reshape(Ctx& c) {
@@ -193,6 +199,53 @@ void slice(Ctx& c) {
   }
   moved(c, SliceAttrs{axes, starts, ends, {}});
 }
+
+// A size term: the number n, an extent of the operand (one element of extents_of), or a term
+// times, or floor-divided by, a number.
+std::vector<int64_t> number(int64_t n) { return {size_code::kConstant, n}; }
+std::vector<int64_t> with(std::vector<int64_t> t, int64_t op, int64_t n) {
+  t.insert(t.end(), {size_code::kConstant, n, op});
+  return t;
+}
+
+// DepthToSpace and SpaceToDepth of x [N, C, H, W] with blocksize b, as ONNX defines them: a
+// reshape to rank 6, a transpose and a reshape back, over the extents x has at run time.
+//   DepthToSpace DCR: [N, b, b, C/b², H, W], perm [0, 3, 4, 1, 5, 2], [N, C/b², H·b, W·b]
+//   DepthToSpace CRD: [N, C/b², b, b, H, W], perm [0, 1, 4, 2, 5, 3], the same result shape
+//   SpaceToDepth:     [N, C, H/b, b, W/b, b], perm [0, 3, 5, 1, 2, 4], [N, C·b², H/b, W/b]
+// A C that b² does not divide (an H or W that b does not) makes the first reshape change the
+// element count, which its obligation refutes.
+void block_rearrange(Ctx& c, bool to_space) {
+  const int64_t b = c.attr_int("blocksize", 0);
+  if (b < 1) c.refuse("onnx.attribute-value", "blocksize must be at least 1");
+  if (c.rank(0) != 4) c.refuse("onnx.input-shape", "the input must be 4-D [N, C, H, W]");
+  const std::string mode = to_space ? c.attr_string("mode", "DCR") : "";
+  if (to_space && mode != "DCR" && mode != "CRD") c.refuse("onnx.attribute-value", "mode must be DCR or CRD");
+  const SizeTerms x = c.extents_of(0, 0, 4);
+  const auto& e = x.elements;
+  const auto terms = [](std::vector<std::vector<int64_t>> t) {
+    return SizeTerms{Shape::make({static_cast<int64_t>(t.size())}).value(), std::move(t)};
+  };
+  SizeTerms split, merged;
+  std::vector<int64_t> perm;
+  if (!to_space) {
+    split = terms({e[0], e[1], with(e[2], size_code::kDiv, b), number(b), with(e[3], size_code::kDiv, b), number(b)});
+    perm = {0, 3, 5, 1, 2, 4};
+    merged = terms({e[0], with(e[1], size_code::kMul, b * b), with(e[2], size_code::kDiv, b), with(e[3], size_code::kDiv, b)});
+  } else {
+    const std::vector<int64_t> depth = with(e[1], size_code::kDiv, b * b);
+    split = mode == "DCR" ? terms({e[0], number(b), number(b), depth, e[2], e[3]})
+                          : terms({e[0], depth, number(b), number(b), e[2], e[3]});
+    perm = mode == "DCR" ? std::vector<int64_t>{0, 3, 4, 1, 5, 2} : std::vector<int64_t>{0, 1, 4, 2, 5, 3};
+    merged = terms({e[0], depth, with(e[2], size_code::kMul, b), with(e[3], size_code::kMul, b)});
+  }
+  const ElemKind kind = c.kind(0);
+  ValueRef y = reshaped(c, "blocks", c.operand(0, kind), kind, split);
+  y = c.emit("moved", TransposeAttrs{perm, kind}, {y});
+  c.set_output(0, reshaped(c, "", y, kind, merged), kind, c.type(0));
+}
+void depth_to_space(Ctx& c) { block_rearrange(c, true); }
+void space_to_depth(Ctx& c) { block_rearrange(c, false); }
 
 void squeeze(Ctx& c) {
   std::vector<int64_t> axes = c.opset() < 13 ? c.attr_ints("axes") : std::vector<int64_t>{};
@@ -430,12 +483,14 @@ void gather(Ctx& c) {
 void add_movement_ops(OpTable& table) {
   add_ops(table, {
       {"Concat", concat},
+      {"DepthToSpace", depth_to_space},
       {"Expand", expand},
       {"Flatten", flatten},
       {"Gather", gather},
       {"Pad", pad},
       {"Reshape", reshape},
       {"Slice", slice},
+      {"SpaceToDepth", space_to_depth},
       {"Split", split},
       {"Squeeze", squeeze},
       {"Tile", tile},
