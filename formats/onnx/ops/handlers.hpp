@@ -30,6 +30,7 @@ void add_product_ops(OpTable& table);        // products.cpp
 void add_reduction_ops(OpTable& table);      // reductions.cpp
 void add_movement_ops(OpTable& table);       // movement.cpp
 void add_constant_ops(OpTable& table);       // constants.cpp
+void add_indexing_ops(OpTable& table);       // indexing.cpp
 void add_typed_ops(OpTable& table);          // typed.cpp: integer and bool operands or results
 
 // ---- helpers (common.cpp) ----

@@ -14,6 +14,7 @@ OpTable all_ops() {
   add_reduction_ops(table);
   add_movement_ops(table);
   add_constant_ops(table);
+  add_indexing_ops(table);
   add_typed_ops(table);
   return table;
 }

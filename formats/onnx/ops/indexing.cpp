@@ -1,0 +1,81 @@
+// The ONNX ops that select elements by their position: Trilu and EyeLike.
+#include <string>
+#include <vector>
+
+#include "formats/onnx/ops/handlers.hpp"
+#include "formats/onnx/tensor_proto.hpp"
+
+namespace nnref::onnx_format {
+
+namespace {
+
+// The column index minus the row index, j − i, over x's last two axes [N, M], as reals [N, M]:
+// the integer ranges 0..M−1 and 0..N−1 of x's extents at run time (size programs, so that
+// `check` proves the result's shape for every size), their difference under broadcasting, cast
+// (exact: |j − i| < 2^53).
+ValueRef column_minus_row(Ctx& c) {
+  const size_t r = c.rank(0);
+  if (r < 2) c.refuse("onnx.input-shape", "the input must have rank 2 or more (its last two axes are rows and columns)");
+  const SizeTerms extents = c.extents_of(0, static_cast<int64_t>(r) - 2, static_cast<int64_t>(r));
+  const auto range_to = [&](const std::string& suffix, const std::vector<int64_t>& limit) {
+    RangeAttrs a;
+    a.kind = ElemKind::Integer;
+    SizeProgram p = c.program(SizeTerms{Shape::make({2}).value(), {{size_code::kConstant, 0}, limit}});
+    a.computed = std::move(p.code), a.sources = std::move(p.kinds);
+    return c.emit(suffix, a, std::move(p.sources));
+  };
+  const ValueRef rows = c.emit("rows", ReshapeAttrs{{-1, 1}, ElemKind::Integer}, {range_to("row-range", extents.elements[0])});
+  const ValueRef columns = range_to("columns", extents.elements[1]);
+  const ValueRef offset = c.emit("offset", IntegerBinaryAttrs{IntegerOp::Sub, Broadcast::NumpyRight, {}}, {columns, rows});
+  return c.emit("offset-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {offset});
+}
+
+// A 0-D zero of the given kind (false for a logical).
+ValueRef zero_of(Ctx& c, ElemKind kind) {
+  if (kind == ElemKind::Integer) return c.literal("zero", integer_tensor(Shape(), {0}));
+  return c.literal("zero", HostTensor{kind == ElemKind::Logical ? DType::Bool : DType::F64, Shape(), {0.0}});
+}
+
+// Trilu: x where j − i ≥ k (upper, the default) or j − i ≤ k (lower), else 0, over the last two
+// axes (ONNX's definition). k, input 1 (0 when absent), is a scalar integer of the graph: a
+// constant or a value computed at run time. A comparison gives the mask, a select keeps x or 0.
+void trilu(Ctx& c) {
+  const bool upper = c.attr_int("upper", 1) != 0;
+  const ElemKind kind = c.kind(0);
+  const ValueRef x = c.operand(0, kind);
+  const ValueRef offset = column_minus_row(c);
+  ValueRef k = c.literal("k", scalar_tensor(0.0));
+  if (c.has_input(1)) {
+    if (c.kind(1) != ElemKind::Integer) c.refuse("onnx.input-type", "k (input 1) must be an int64 scalar");
+    if (c.known_shape(1) && !c.known_shape(1)->empty() && *c.known_shape(1) != std::vector<int64_t>{1})
+      c.refuse("onnx.input-type", "k (input 1) must be a scalar");
+    k = c.emit("k-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {c.operand(1, ElemKind::Integer)});
+  }
+  const ValueRef kept = c.emit("kept", CompareAttrs{upper ? CompareOp::Ge : CompareOp::Le, Broadcast::NumpyRight}, {offset, k});
+  c.set_output(0, c.emit("", SelectAttrs{Broadcast::NumpyRight, kind}, {kept, x, zero_of(c, kind)}), kind, c.type(0));
+}
+
+// EyeLike: of x's 2-D shape, 1 where j − i = k, else 0, in the type `dtype` (x's when absent):
+// the comparison's truth value cast to that type.
+void eye_like(Ctx& c) {
+  if (c.rank(0) != 2) c.refuse("onnx.input-shape", "the input must be 2-D");
+  const int32_t type = static_cast<int32_t>(c.attr_int("dtype", c.type(0)));
+  const std::optional<ElemKind> kind = type == 0 ? std::optional<ElemKind>(ElemKind::Real) : kind_of_type(type);
+  if (!kind) c.refuse("onnx.type-unsupported", "dtype " + std::to_string(type) + " is not a type nnref holds");
+  const ValueRef offset = column_minus_row(c);
+  const ValueRef k = c.literal("k", scalar_tensor(static_cast<double>(c.attr_int("k", 0))));
+  const ValueRef diagonal = c.emit("diagonal", CompareAttrs{CompareOp::Eq, Broadcast::NumpyRight}, {offset, k});
+  if (*kind == ElemKind::Logical) return c.set_output(0, diagonal, ElemKind::Logical, type);
+  c.set_output(0, c.emit("", CastAttrs{ElemKind::Logical, *kind}, {diagonal}), *kind, *kind == ElemKind::Real ? 0 : type);
+}
+
+}  // namespace
+
+void add_indexing_ops(OpTable& table) {
+  add_ops(table, {
+      {"EyeLike", eye_like},
+      {"Trilu", trilu},
+  });
+}
+
+}  // namespace nnref::onnx_format

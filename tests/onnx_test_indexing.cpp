@@ -1,0 +1,87 @@
+// Trilu and EyeLike (formats/onnx/ops/indexing.cpp): values worked out by hand from ONNX's
+// definitions, k as a constant and as a run-time input, and `check` proving Trilu over symbolic
+// extents (a causal mask of any length).
+#include "cli_test_support.hpp"
+#include "onnx_test_support.hpp"
+#include "semantics/size_names.hpp"
+#include "temp_dir.hpp"
+
+using namespace nnref;
+using namespace nnref::test;
+
+namespace {
+
+std::vector<double> values(const Tensor<double>& t) { return {t.data().begin(), t.data().end()}; }
+
+std::vector<double> from_one(int n) {
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) v[static_cast<size_t>(i)] = i + 1;
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("onnx Trilu: upper and lower, k constant, from an input, and negative, by hand") {
+  TempDir tmp("onnx_trilu");
+  // X [2, 3, 4] = 1..24 row by row; lower with k 1 keeps j ≤ i + 1:
+  //   rows [1 2 0 0], [5 6 7 0], [9 10 11 12], and likewise for the second matrix.
+  OnnxModel lower;
+  lower.input("X", {"B", "S", "T"});
+  ints_of(lower, "k", {}, {1});
+  set_int(lower.node("Trilu", {"X", "k"}, {"Y"}), "upper", 0);
+  lower.output("Y");
+  Model m = load_onnx(lower, tmp / "lower.onnx");
+  REQUIRE(set_input_extents(m.graph, m.size_names, {{"B", 2}, {"S", 3}, {"T", 4}}));
+  CHECK(values(run_f64(m, {host({2, 3, 4}, from_one(24))})[0]) ==
+        std::vector<double>{1, 2, 0, 0, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 0, 0, 17, 18, 19, 0, 21, 22, 23, 24});
+  // Upper (the default) with k = −1 given as the graph's second input keeps j ≥ i − 1:
+  //   X [3, 3] = 1..9: rows [1 2 3], [4 5 6], [0 8 9].
+  OnnxModel upper;
+  upper.input("X", {"3", "3"});
+  upper.input("k", {}, onnx::TensorProto::INT64);
+  upper.node("Trilu", {"X", "k"}, {"Y"});
+  upper.output("Y");
+  const Model u = load_onnx(upper, tmp / "upper.onnx");
+  HostTensor k{DType::I64, Shape(), {-1}};
+  CHECK(values(run_f64(u, {host({3, 3}, from_one(9)), k})[0]) == std::vector<double>{1, 2, 3, 4, 5, 6, 0, 8, 9});
+  // Without k: the upper triangle with the diagonal.
+  OnnxModel plain;
+  plain.input("X", {"2", "3"});
+  plain.node("Trilu", {"X"}, {"Y"});
+  plain.output("Y");
+  CHECK(values(run_f64(load_onnx(plain, tmp / "plain.onnx"), {host({2, 3}, from_one(6))})[0]) ==
+        std::vector<double>{1, 2, 3, 0, 5, 6});
+}
+
+TEST_CASE("onnx Trilu: proved for every size, a rank-1 input refused by name") {
+  TempDir tmp("onnx_trilu_check");
+  OnnxModel m;
+  m.input("X", {"B", "S", "T"});
+  m.node("Trilu", {"X"}, {"Y"});
+  m.output("Y");
+  m.write(tmp / "m.onnx");
+  Run r = nnref_cli({"check", (tmp / "m.onnx").string(), "--dim", "B=1..16", "--dim", "S=1..512", "--dim", "T=1..512"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  OnnxModel flat;
+  flat.input("X", {"4"});
+  flat.node("Trilu", {"X"}, {"Y"});
+  flat.output("Y");
+  CHECK(find_code(load_errors(flat, tmp / "flat.onnx"), "onnx.input-shape") != nullptr);
+}
+
+TEST_CASE("onnx EyeLike: the k-th diagonal of ones in x's shape, by hand") {
+  TempDir tmp("onnx_eye_like");
+  // X [3, 4], k 1: ones at (0, 1), (1, 2), (2, 3).
+  OnnxModel m;
+  m.input("X", {"3", "4"});
+  set_int(m.node("EyeLike", {"X"}, {"Y"}), "k", 1);
+  m.output("Y");
+  CHECK(values(run_f64(load_onnx(m, tmp / "m.onnx"), {host({3, 4}, std::vector<double>(12, 7.0))})[0]) ==
+        std::vector<double>{0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1});
+  OnnxModel cube;
+  cube.input("X", {"2", "2", "2"});
+  cube.node("EyeLike", {"X"}, {"Y"});
+  cube.output("Y");
+  CHECK(find_code(load_errors(cube, tmp / "cube.onnx"), "onnx.input-shape") != nullptr);
+}
