@@ -1,6 +1,8 @@
-// Trilu and EyeLike (formats/onnx/ops/indexing.cpp): values worked out by hand from ONNX's
+// Trilu, EyeLike and GatherElements (formats/onnx/ops/indexing.cpp): values worked out by hand from ONNX's
 // definitions, k as a constant and as a run-time input, and `check` proving Trilu over symbolic
 // extents (a causal mask of any length).
+#include <cmath>
+
 #include "cli_test_support.hpp"
 #include "onnx_test_support.hpp"
 #include "semantics/size_names.hpp"
@@ -84,4 +86,37 @@ TEST_CASE("onnx EyeLike: the k-th diagonal of ones in x's shape, by hand") {
   cube.node("EyeLike", {"X"}, {"Y"});
   cube.output("Y");
   CHECK(find_code(load_errors(cube, tmp / "cube.onnx"), "onnx.input-shape") != nullptr);
+}
+
+TEST_CASE("onnx GatherElements: ONNX's examples by hand, negative indices, and NaN outside") {
+  TempDir tmp("onnx_gather_elements");
+  const auto model = [](int64_t axis, const std::vector<std::string>& data, const std::vector<std::string>& idx) {
+    OnnxModel m;
+    m.input("D", data);
+    m.input("I", idx, onnx::TensorProto::INT64);
+    set_int(m.node("GatherElements", {"D", "I"}, {"Y"}), "axis", axis);
+    m.output("Y");
+    return m;
+  };
+  const auto indices = [](const std::vector<int64_t>& dims, std::vector<double> v) {
+    return HostTensor{DType::I64, Shape::make(dims).value(), std::move(v)};
+  };
+  // Axis 1: y[i][j] = D[i][I[i][j]]: D [[1, 2], [3, 4]], I [[0, 0], [1, 0]] → [[1, 1], [4, 3]].
+  const Model m1 = load_onnx(model(1, {"2", "2"}, {"2", "2"}), tmp / "axis1.onnx");
+  CHECK(values(run_f64(m1, {host({2, 2}, {1, 2, 3, 4}), indices({2, 2}, {0, 0, 1, 0})})[0]) ==
+        std::vector<double>{1, 1, 4, 3});
+  // Axis 0: y[i][j] = D[I[i][j]][j]: D 1..9 as [3, 3], I [[1, 2, 0], [2, 0, 0]] → [[4, 8, 3], [7, 2, 3]].
+  const Model m0 = load_onnx(model(0, {"3", "3"}, {"2", "3"}), tmp / "axis0.onnx");
+  CHECK(values(run_f64(m0, {host({3, 3}, from_one(9)), indices({2, 3}, {1, 2, 0, 2, 0, 0})})[0]) ==
+        std::vector<double>{4, 8, 3, 7, 2, 3});
+  // −1 counts from the end (D[0][1] = 2); 2 and −3 are outside [−2, 2): NaN, not a neighbour.
+  const Model mn = load_onnx(model(1, {"2", "2"}, {"2", "2"}), tmp / "negative.onnx");
+  const std::vector<double> y = values(run_f64(mn, {host({2, 2}, {1, 2, 3, 4}), indices({2, 2}, {-1, 2, -3, -2})})[0]);
+  CHECK(y[0] == 2);
+  CHECK(std::isnan(y[1]));
+  CHECK(std::isnan(y[2]));
+  CHECK(y[3] == 3);
+  // Symbolic extents are refused by name (the flat indices are computed at load time).
+  CHECK(find_code(load_errors(model(0, {"N", "3"}, {"2", "3"}), tmp / "symbolic.onnx"), "onnx.shape-unsupported") != nullptr);
+  CHECK(find_code(load_errors(model(0, {"3", "3"}, {"2", "4"}), tmp / "wide.onnx"), "onnx.input-shape") != nullptr);
 }

@@ -1,4 +1,4 @@
-// The ONNX ops that select elements by their position: Trilu and EyeLike.
+// The ONNX ops that select elements by their position: Trilu, EyeLike and GatherElements.
 #include <string>
 #include <vector>
 
@@ -69,11 +69,66 @@ void eye_like(Ctx& c) {
   c.set_output(0, c.emit("", CastAttrs{ElemKind::Logical, *kind}, {diagonal}), *kind, *kind == ElemKind::Real ? 0 : type);
 }
 
+// GatherElements: y[i] = data[i with its `axis` entry replaced by idx[i]], for every position i of
+// idx (ONNX's definition; y has idx's shape). As one IR gather from data flattened, at the flat
+// index base[i] + j·stride, where base[i] = Σ i_a·stride_a over the other axes (a constant: the
+// extents are read at load time, so they must be fixed), stride the axis's own, and j = idx[i]
+// moved into [0, d) (j + d where j < 0). An index outside [−d, d) gets the flat index −1, which
+// IR gather reads as NaN: never another element. In reals (integers below 2^53, exact).
+void gather_elements(Ctx& c) {
+  if (!c.extents_fixed())
+    c.refuse("onnx.shape-unsupported", "GatherElements needs fixed extents (its flat indices are computed at load "
+                                       "time), and the model's inputs have symbolic ones");
+  const std::vector<int64_t> d = c.shape(0), s = c.shape(1);
+  const auto r = static_cast<int64_t>(d.size());
+  if (static_cast<int64_t>(s.size()) != r) c.refuse("onnx.input-shape", "indices must have the rank of data");
+  int64_t axis = c.attr_int("axis", 0);
+  if (axis < -r || axis >= r) c.refuse("onnx.attribute-value", "axis " + std::to_string(axis) + " is outside data's axes");
+  if (axis < 0) axis += r;
+  std::vector<int64_t> stride(static_cast<size_t>(r), 1);
+  for (int64_t a = r - 2; a >= 0; --a) stride[static_cast<size_t>(a)] = stride[static_cast<size_t>(a + 1)] * d[static_cast<size_t>(a + 1)];
+  int64_t count = 1;
+  for (size_t a = 0; a < s.size(); ++a) {
+    if (a != static_cast<size_t>(axis) && s[a] > d[a])
+      c.refuse("onnx.input-shape", "indices' extent " + std::to_string(s[a]) + " on axis " + std::to_string(a) +
+                                       " exceeds data's " + std::to_string(d[a]));
+    count *= s[a];
+  }
+  c.charge(count);
+  std::vector<double> base(static_cast<size_t>(count));
+  std::vector<int64_t> at(s.size(), 0);  // the position i, counted row-major
+  for (double& b : base) {
+    b = 0;
+    for (size_t a = 0; a < s.size(); ++a)
+      if (a != static_cast<size_t>(axis)) b += static_cast<double>(at[a] * stride[a]);
+    for (size_t a = s.size(); a-- > 0 && ++at[a] == s[a];) at[a] = 0;
+  }
+  const auto real = [&](const std::string& suffix, double v) { return c.literal(suffix, scalar_tensor(v)); };
+  const double extent = static_cast<double>(d[static_cast<size_t>(axis)]);
+  const ValueRef j = c.emit("index-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {c.operand(1, ElemKind::Integer)});
+  const auto compare = [&](const std::string& suffix, CompareOp op, double v) {
+    return c.emit(suffix, CompareAttrs{op, Broadcast::NumpyRight}, {j, real(suffix + "-bound", v)});
+  };
+  const ValueRef negative = compare("index-negative", CompareOp::Lt, 0);
+  const ValueRef in_range = c.emit("index-in-range", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
+                                   {compare("index-above", CompareOp::Ge, -extent), compare("index-below", CompareOp::Lt, extent)});
+  const ValueRef moved_in = c.emit("index-moved", SelectAttrs{Broadcast::NumpyRight},
+                                   {negative, binary(c, "index-shifted", BinaryOp::Add, j, real("extent", extent)), j});
+  const ValueRef along = binary(c, "along-axis", BinaryOp::Mul, moved_in, real("stride", static_cast<double>(stride[static_cast<size_t>(axis)])));
+  const ValueRef flat = binary(c, "flat", BinaryOp::Add, along,
+                               c.literal("base", HostTensor{DType::F64, Shape::make(s).value(), std::move(base)}));
+  const ValueRef guarded = c.emit("flat-guarded", SelectAttrs{Broadcast::NumpyRight}, {in_range, flat, real("outside", -1)});
+  const ValueRef index = c.emit("flat-index", CastAttrs{ElemKind::Real, ElemKind::Integer}, {guarded});
+  const ValueRef data = c.emit("flattened", ReshapeAttrs{{-1}}, {c.data(0)});
+  c.set_output(0, c.emit("", GatherAttrs{0}, {data, index}));
+}
+
 }  // namespace
 
 void add_indexing_ops(OpTable& table) {
   add_ops(table, {
       {"EyeLike", eye_like},
+      {"GatherElements", gather_elements},
       {"Trilu", trilu},
   });
 }
