@@ -1,6 +1,6 @@
-// Trilu, EyeLike and GatherElements (formats/onnx/ops/indexing.cpp): values worked out by hand from ONNX's
-// definitions, k as a constant and as a run-time input, and `check` proving Trilu over symbolic
-// extents (a causal mask of any length).
+// Trilu, EyeLike, GatherElements, OneHot (formats/onnx/ops/indexing.cpp) and Hardmax: values worked
+// out by hand from ONNX's definitions, k and depth as constants and as run-time inputs, and `check`
+// proving Trilu over symbolic extents (a causal mask of any length).
 #include <cmath>
 
 #include "cli_test_support.hpp"
@@ -119,4 +119,55 @@ TEST_CASE("onnx GatherElements: ONNX's examples by hand, negative indices, and N
   // Symbolic extents are refused by name (the flat indices are computed at load time).
   CHECK(find_code(load_errors(model(0, {"N", "3"}, {"2", "3"}), tmp / "symbolic.onnx"), "onnx.shape-unsupported") != nullptr);
   CHECK(find_code(load_errors(model(0, {"3", "3"}, {"2", "4"}), tmp / "wide.onnx"), "onnx.input-shape") != nullptr);
+}
+
+TEST_CASE("onnx OneHot: by hand, negative and outside indices, real indices truncated, depth from an input") {
+  TempDir tmp("onnx_one_hot");
+  const auto model = [](int64_t axis, int32_t index_type, bool depth_input) {
+    OnnxModel m(11);
+    m.input("I", {"2", "2"}, index_type);
+    if (depth_input) m.input("depth", {}, onnx::TensorProto::INT64);
+    else ints_of(m, "depth", {}, {3});
+    m.init("values", {2}, {0, 5});
+    set_int(m.node("OneHot", {"I", "depth", "values"}, {"Y"}), "axis", axis);
+    m.output("Y");
+    return m;
+  };
+  const HostTensor ints{DType::I64, Shape::make({2, 2}).value(), {1, -1, 3, 0}};
+  // depth 3, values [off 0, on 5], axis −1: 1 → [0 5 0], −1 → [0 0 5], 3 → none, 0 → [5 0 0].
+  const std::vector<double> last{0, 5, 0, 0, 0, 5, 0, 0, 0, 5, 0, 0};
+  CHECK(values(run_f64(load_onnx(model(-1, onnx::TensorProto::INT64, false), tmp / "last.onnx"), {ints})[0]) == last);
+  // Axis 0: y[p][i][j] = 5 where I[i][j] counts p: p = 0 at (1, 1), p = 1 at (0, 0), p = 2 at (0, 1).
+  CHECK(values(run_f64(load_onnx(model(0, onnx::TensorProto::INT64, false), tmp / "first.onnx"), {ints})[0]) ==
+        std::vector<double>{0, 0, 0, 5, 5, 0, 0, 0, 0, 5, 0, 0});
+  // depth given at run time as an int64 input: the same.
+  const HostTensor depth{DType::I64, Shape(), {3}};
+  CHECK(values(run_f64(load_onnx(model(-1, onnx::TensorProto::INT64, true), tmp / "input.onnx"), {ints, depth})[0]) == last);
+  // Real indices truncate towards zero: 1.7 → 1, −1.2 → −1 (position 2), 3.5 → 3 (none), −0.5 → 0.
+  const HostTensor reals = host({2, 2}, {1.7, -1.2, 3.5, -0.5});
+  CHECK(values(run_f64(load_onnx(model(-1, onnx::TensorProto::FLOAT, false), tmp / "real.onnx"), {reals})[0]) == last);
+  // A real depth at run time has no size to read: refused by name.
+  OnnxModel real_depth(11);
+  real_depth.input("I", {"2"}, onnx::TensorProto::INT64);
+  real_depth.input("depth", {});
+  real_depth.init("values", {2}, {0, 1});
+  real_depth.node("OneHot", {"I", "depth", "values"}, {"Y"});
+  real_depth.output("Y");
+  CHECK(find_code(load_errors(real_depth, tmp / "real_depth.onnx"), "onnx.input-not-constant") != nullptr);
+}
+
+TEST_CASE("onnx Hardmax: along one axis (opset 13) and over x coerced to 2-D (opset 11), first maximum") {
+  TempDir tmp("onnx_hardmax");
+  const auto model = [](int64_t opset) {
+    OnnxModel m(opset);
+    m.input("X", {"2", "2", "2"});
+    set_int(m.node("Hardmax", {"X"}, {"Y"}), "axis", 1);
+    m.output("Y");
+    return m;
+  };
+  const HostTensor x = host({2, 2, 2}, {1, 4, 3, 2, 5, 5, 0, 1});
+  // Opset 13, axis 1: columns [1 3] → 1, [4 2] → 0, [5 0] → 0, [5 1] → 0.
+  CHECK(values(run_f64(load_onnx(model(13), tmp / "m13.onnx"), {x})[0]) == std::vector<double>{0, 1, 1, 0, 1, 1, 0, 0});
+  // Opset 11, axis 1: rows of [2, 4]: [1 4 3 2] → 1, [5 5 0 1] → 0 (the first of the tie).
+  CHECK(values(run_f64(load_onnx(model(11), tmp / "m11.onnx"), {x})[0]) == std::vector<double>{0, 1, 0, 0, 1, 0, 0, 0});
 }

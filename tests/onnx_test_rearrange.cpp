@@ -1,6 +1,6 @@
-// DepthToSpace, SpaceToDepth and the element-wise compositions Shrink, ThresholdedRelu and Celu
-// (formats/onnx/ops/): values worked out by hand from ONNX's definitions in the comment beside
-// each, and `check` proving the block rearrangements for every size a blocksize divides.
+// DepthToSpace, SpaceToDepth and the element-wise compositions Shrink, ThresholdedRelu, Celu, IsNaN
+// and IsInf (formats/onnx/ops/): values worked out by hand from ONNX's definitions in the comment
+// beside each, and `check` proving the block rearrangements for every size a blocksize divides.
 #include <cmath>
 #include <limits>
 
@@ -138,4 +138,22 @@ TEST_CASE("onnx Shrink, ThresholdedRelu, Celu: by hand, NaN and infinities inclu
   CHECK(y[2] == 3);
   const auto zero = single("Celu", {"3"}, [](onnx::NodeProto& n) { set_float(n, "alpha", 0.0f); });
   CHECK(find_code(load_errors(zero, tmp / "zero.onnx"), "onnx.attribute-value") != nullptr);
+}
+
+TEST_CASE("onnx IsNaN and IsInf: each flag, by hand") {
+  TempDir tmp("onnx_is_nan_inf");
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const HostTensor x = host({5}, {-inf, -1, 0, inf, nan});
+  const auto run = [&](const std::string& op, int64_t positive, int64_t negative, const std::string& file) {
+    const auto m = single(op, {"5"}, [&](onnx::NodeProto& n) {
+      if (positive >= 0) set_int(n, "detect_positive", positive);
+      if (negative >= 0) set_int(n, "detect_negative", negative);
+    });
+    return values(run_f64(load_onnx(m, tmp / file), {x})[0]);
+  };
+  CHECK(run("IsNaN", -1, -1, "nan.onnx") == std::vector<double>{0, 0, 0, 0, 1});
+  CHECK(run("IsInf", -1, -1, "inf.onnx") == std::vector<double>{1, 0, 0, 1, 0});
+  CHECK(run("IsInf", 1, 0, "positive.onnx") == std::vector<double>{0, 0, 0, 1, 0});
+  CHECK(run("IsInf", 0, 1, "negative.onnx") == std::vector<double>{1, 0, 0, 0, 0});
+  CHECK(run("IsInf", 0, 0, "neither.onnx") == std::vector<double>{0, 0, 0, 0, 0});
 }

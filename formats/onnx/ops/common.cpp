@@ -22,6 +22,25 @@ std::vector<ValueRef> with_sources(ValueRef x, const SizeProgram& p) {
   return in;
 }
 
+SizeTerms size_terms(std::vector<std::vector<int64_t>> terms) {
+  return SizeTerms{Shape::make({static_cast<int64_t>(terms.size())}).value(), std::move(terms)};
+}
+
+ValueRef reshaped(Ctx& c, const std::string& suffix, ValueRef x, ElemKind kind, const SizeTerms& shape) {
+  SizeProgram p = c.program(shape);
+  const std::vector<ValueRef> in = with_sources(x, p);
+  return c.emit(suffix, ReshapeAttrs{{}, kind, std::move(p.code), std::move(p.kinds)}, in);
+}
+
+ValueRef integer_range(Ctx& c, const std::string& suffix, const std::vector<int64_t>& start,
+                       const std::vector<int64_t>& limit) {
+  RangeAttrs a;
+  a.kind = ElemKind::Integer;
+  SizeProgram p = c.program(size_terms({start, limit}));
+  a.computed = std::move(p.code), a.sources = std::move(p.kinds);
+  return c.emit(suffix, a, std::move(p.sources));
+}
+
 void copy(Ctx& c) {
   const ElemKind kind = c.kind(0);
   if (c.exact(0) != nullptr || kind == ElemKind::Real)

@@ -1,6 +1,7 @@
 // The element-wise ONNX ops: the unary functions, the binary ones under NumPy broadcasting, the
 // variadic Max, Min, Sum, Mean, Clip, PRelu, the compositions HardSigmoid, HardSwish, Selu,
-// Softsign, Celu, Shrink, ThresholdedRelu, and Identity and Dropout (inference: a copy).
+// Softsign, Celu, Shrink, ThresholdedRelu, IsNaN, IsInf, and Identity and Dropout (inference: a copy).
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -216,6 +217,30 @@ void celu(Ctx& c) {
   c.set_output(0, binary(c, "", BinaryOp::Mul, e, a));
 }
 
+// IsNaN: x ≠ x, the one value unequal to itself (Equal, then Not). IsInf: x = +∞ (where
+// detect_positive), x = −∞ (where detect_negative), or both, as ONNX defines them; neither: false
+// everywhere (x < −∞).
+void is_nan(Ctx& c) {
+  const ValueRef x = c.data(0);
+  const ValueRef equal = c.emit("equal", CompareAttrs{CompareOp::Eq, Broadcast::NumpyRight}, {x, x});
+  c.set_output(0, c.emit("", LogicalAttrs{LogicalOp::Not, Broadcast::NumpyRight}, {equal}), ElemKind::Logical, onnx::TensorProto::BOOL);
+}
+void is_inf(Ctx& c) {
+  const bool positive = c.attr_int("detect_positive", 1) != 0, negative = c.attr_int("detect_negative", 1) != 0;
+  const ValueRef x = c.data(0);
+  const double inf = std::numeric_limits<double>::infinity();
+  const auto equal = [&](const std::string& suffix, double v) {
+    return c.emit(suffix, CompareAttrs{CompareOp::Eq, Broadcast::NumpyRight}, {x, c.literal(suffix + "-value", scalar_tensor(v))});
+  };
+  ValueRef y = positive && negative ? c.emit("", LogicalAttrs{LogicalOp::Or, Broadcast::NumpyRight},
+                                             {equal("positive", inf), equal("negative", -inf)})
+               : positive           ? equal("", inf)
+               : negative           ? equal("", -inf)
+                                    : c.emit("", CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight},
+                                             {x, c.literal("none", scalar_tensor(-inf))});  // false everywhere
+  c.set_output(0, y, ElemKind::Logical, onnx::TensorProto::BOOL);
+}
+
 // Dropout at inference: the identity (the ratio and the seed do nothing; a training_mode input
 // that is true, or a mask that is read, is refused).
 void dropout(Ctx& c) {
@@ -258,6 +283,8 @@ void add_elementwise_ops(OpTable& table) {
       {"Exp", unary_op<UnaryOp::Exp>},
       {"Floor", unary_op<UnaryOp::Floor>},
       {"Identity", copy},
+      {"IsInf", is_inf},
+      {"IsNaN", is_nan},
       {"HardSigmoid", hard_sigmoid},
       {"HardSwish", hard_swish},
       {"LeakyRelu", leaky_relu},

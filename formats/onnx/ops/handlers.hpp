@@ -41,6 +41,16 @@ HostTensor scalar_tensor(double v);
 ValueRef binary(Ctx& c, const std::string& suffix, BinaryOp op, ValueRef a, ValueRef b);
 // An op's data operand followed by the values its computed sizes read (the program's sources).
 std::vector<ValueRef> with_sources(ValueRef x, const SizeProgram& p);
+// x of the given kind reshaped to the extents `shape` computes (IR reshape's computed dims, with
+// the values whose extents they read as its further operands).
+ValueRef reshaped(Ctx& c, const std::string& suffix, ValueRef x, ElemKind kind, const SizeTerms& shape);
+// A 1-D SizeTerms of the given terms.
+SizeTerms size_terms(std::vector<std::vector<int64_t>> terms);
+// The integers start, start + 1, ..., limit − 1 (IR range of the integer kind), start and limit size
+// terms (numbers, over extents, or elements of values computed from data), so that its length is a
+// size `check` reads.
+ValueRef integer_range(Ctx& c, const std::string& suffix, const std::vector<int64_t>& start,
+                       const std::vector<int64_t>& limit);
 // Identity: the same value. Of a constant (PyTorch writes Identity of a weight it shares), the
 // constant itself; of an integer or bool value, a reshape keeping every extent.
 void copy(Ctx& c);

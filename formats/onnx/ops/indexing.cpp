@@ -1,4 +1,5 @@
-// The ONNX ops that select elements by their position: Trilu, EyeLike and GatherElements.
+// The ONNX ops that select elements by their position: Trilu, EyeLike, GatherElements and OneHot.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -17,15 +18,8 @@ ValueRef column_minus_row(Ctx& c) {
   const size_t r = c.rank(0);
   if (r < 2) c.refuse("onnx.input-shape", "the input must have rank 2 or more (its last two axes are rows and columns)");
   const SizeTerms extents = c.extents_of(0, static_cast<int64_t>(r) - 2, static_cast<int64_t>(r));
-  const auto range_to = [&](const std::string& suffix, const std::vector<int64_t>& limit) {
-    RangeAttrs a;
-    a.kind = ElemKind::Integer;
-    SizeProgram p = c.program(SizeTerms{Shape::make({2}).value(), {{size_code::kConstant, 0}, limit}});
-    a.computed = std::move(p.code), a.sources = std::move(p.kinds);
-    return c.emit(suffix, a, std::move(p.sources));
-  };
-  const ValueRef rows = c.emit("rows", ReshapeAttrs{{-1, 1}, ElemKind::Integer}, {range_to("row-range", extents.elements[0])});
-  const ValueRef columns = range_to("columns", extents.elements[1]);
+  const ValueRef rows = c.emit("rows", ReshapeAttrs{{-1, 1}, ElemKind::Integer}, {integer_range(c, "row-range", {size_code::kConstant, 0}, extents.elements[0])});
+  const ValueRef columns = integer_range(c, "columns", {size_code::kConstant, 0}, extents.elements[1]);
   const ValueRef offset = c.emit("offset", IntegerBinaryAttrs{IntegerOp::Sub, Broadcast::NumpyRight, {}}, {columns, rows});
   return c.emit("offset-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {offset});
 }
@@ -123,12 +117,70 @@ void gather_elements(Ctx& c) {
   c.set_output(0, c.emit("", GatherAttrs{0}, {data, index}));
 }
 
+// OneHot: on_value where the position along the new axis equals the index, off_value elsewhere
+// (ONNX's definition; values = [off_value, on_value], of any kind). A real index is truncated
+// towards zero (ONNX casts it to int64); a negative one counts from depth, so it matches the
+// position p where p − depth equals it; one outside [−depth, depth) matches none. depth is a
+// constant, or an integer computed from extents or from data (a size: the ranges' length). The
+// comparisons are of reals, exact for indices below 2^53.
+void one_hot(Ctx& c) {
+  for (size_t k = 0; k < 3; ++k)
+    if (!c.has_input(k)) c.refuse("onnx.input-missing", "OneHot takes indices, depth and values (input " + std::to_string(k) + " is missing)");
+  const auto r = static_cast<int64_t>(c.rank(0));
+  int64_t axis = c.attr_int("axis", -1);
+  if (axis < -(r + 1) || axis > r) c.refuse("onnx.attribute-value", "axis is outside the output's axes");
+  if (axis < 0) axis += r + 1;
+  std::vector<int64_t> depth;  // a size term
+  if (const HostTensor* t = c.constant(1)) {
+    if (t->values.size() != 1 || !std::isfinite(t->values[0])) c.refuse("onnx.input-type", "depth must hold one finite number");
+    depth = {size_code::kConstant, static_cast<int64_t>(std::trunc(t->values[0]))};
+  } else {
+    SizesPtr terms = c.kind(1) == ElemKind::Integer ? c.terms(1) : nullptr;
+    if (!terms && c.kind(1) == ElemKind::Integer) terms = c.data_terms(1);
+    if (!terms) c.refuse("onnx.input-not-constant", "depth (input 1, '" + c.proto().input(1) +
+                                             "') is a real given or computed at run time: a real depth must be a constant");
+    if (terms->elements.size() != 1) c.refuse("onnx.input-type", "depth must hold one number");
+    depth = terms->elements[0];
+  }
+  ValueRef index = c.kind(0) == ElemKind::Real ? c.data(0)
+                                               : c.emit("index-real", CastAttrs{c.kind(0), ElemKind::Real}, {c.operand(0, c.kind(0))});
+  if (c.kind(0) == ElemKind::Real) {
+    const ValueRef negative = c.emit("index-negative", CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight},
+                                     {index, c.literal("zero", scalar_tensor(0.0))});
+    index = c.emit("index-truncated", SelectAttrs{Broadcast::NumpyRight},
+                   {negative, c.emit("index-ceil", UnaryAttrs{UnaryOp::Ceil}, {index}),
+                    c.emit("index-floor", UnaryAttrs{UnaryOp::Floor}, {index})});
+  }
+  index = c.emit("index-along", UnsqueezeAttrs{{axis}}, {index});
+  // The positions 0..depth−1 and p − depth, laid along the new axis.
+  std::vector<int64_t> laid{-1};
+  laid.resize(static_cast<size_t>(r - axis + 1), 1);
+  std::vector<int64_t> minus_depth{size_code::kConstant, 0};
+  minus_depth.insert(minus_depth.end(), depth.begin(), depth.end());
+  minus_depth.push_back(size_code::kSub);
+  const auto matches = [&](const std::string& suffix, const std::vector<int64_t>& start, const std::vector<int64_t>& limit) {
+    const ValueRef positions = c.emit(suffix + "-laid", ReshapeAttrs{laid, ElemKind::Integer}, {integer_range(c, suffix, start, limit)});
+    const ValueRef real = c.emit(suffix + "-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {positions});
+    return c.emit(suffix + "-match", CompareAttrs{CompareOp::Eq, Broadcast::NumpyRight}, {real, index});
+  };
+  const ValueRef hot = c.emit("hot", LogicalAttrs{LogicalOp::Or, Broadcast::NumpyRight},
+                              {matches("positions", {size_code::kConstant, 0}, depth),
+                               matches("from-end", minus_depth, {size_code::kConstant, 0})});
+  const ElemKind kind = c.kind(2);
+  const ValueRef values = c.operand(2, kind);
+  const auto value = [&](const std::string& suffix, int64_t i) {
+    return c.emit(suffix, SliceAttrs{{0}, {i}, {i + 1}, {}, kind}, {values});
+  };
+  c.set_output(0, c.emit("", SelectAttrs{Broadcast::NumpyRight, kind}, {hot, value("on", 1), value("off", 0)}), kind, c.type(2));
+}
+
 }  // namespace
 
 void add_indexing_ops(OpTable& table) {
   add_ops(table, {
       {"EyeLike", eye_like},
       {"GatherElements", gather_elements},
+      {"OneHot", one_hot},
       {"Trilu", trilu},
   });
 }

@@ -13,14 +13,6 @@ namespace {
 
 // Reshape to a shape computed from symbolic extents (Shape, Gather, Concat): IR reshape's
 // computed dims, with the values whose extents they read as its further operands.
-// x of the given kind reshaped to the extents `shape` computes (IR reshape's computed dims, with
-// the values whose extents they read as its further operands).
-ValueRef reshaped(Ctx& c, const std::string& suffix, ValueRef x, ElemKind kind, const SizeTerms& shape) {
-  SizeProgram p = c.program(shape);
-  const std::vector<ValueRef> in = with_sources(x, p);
-  return c.emit(suffix, ReshapeAttrs{{}, kind, std::move(p.code), std::move(p.kinds)}, in);
-}
-
 void reshape_computed(Ctx& c, const SizeTerms& shape) {
   if (shape.shape.rank() != 1) c.refuse("onnx.input-type", "the shape must be a 1-D integer tensor");
   const bool allow_zero = c.attr_int("allowzero", 0) != 0;
@@ -223,21 +215,18 @@ void block_rearrange(Ctx& c, bool to_space) {
   if (to_space && mode != "DCR" && mode != "CRD") c.refuse("onnx.attribute-value", "mode must be DCR or CRD");
   const SizeTerms x = c.extents_of(0, 0, 4);
   const auto& e = x.elements;
-  const auto terms = [](std::vector<std::vector<int64_t>> t) {
-    return SizeTerms{Shape::make({static_cast<int64_t>(t.size())}).value(), std::move(t)};
-  };
   SizeTerms split, merged;
   std::vector<int64_t> perm;
   if (!to_space) {
-    split = terms({e[0], e[1], with(e[2], size_code::kDiv, b), number(b), with(e[3], size_code::kDiv, b), number(b)});
+    split = size_terms({e[0], e[1], with(e[2], size_code::kDiv, b), number(b), with(e[3], size_code::kDiv, b), number(b)});
     perm = {0, 3, 5, 1, 2, 4};
-    merged = terms({e[0], with(e[1], size_code::kMul, b * b), with(e[2], size_code::kDiv, b), with(e[3], size_code::kDiv, b)});
+    merged = size_terms({e[0], with(e[1], size_code::kMul, b * b), with(e[2], size_code::kDiv, b), with(e[3], size_code::kDiv, b)});
   } else {
     const std::vector<int64_t> depth = with(e[1], size_code::kDiv, b * b);
-    split = mode == "DCR" ? terms({e[0], number(b), number(b), depth, e[2], e[3]})
-                          : terms({e[0], depth, number(b), number(b), e[2], e[3]});
+    split = mode == "DCR" ? size_terms({e[0], number(b), number(b), depth, e[2], e[3]})
+                          : size_terms({e[0], depth, number(b), number(b), e[2], e[3]});
     perm = mode == "DCR" ? std::vector<int64_t>{0, 3, 4, 1, 5, 2} : std::vector<int64_t>{0, 1, 4, 2, 5, 3};
-    merged = terms({e[0], depth, with(e[2], size_code::kMul, b), with(e[3], size_code::kMul, b)});
+    merged = size_terms({e[0], depth, with(e[2], size_code::kMul, b), with(e[3], size_code::kMul, b)});
   }
   const ElemKind kind = c.kind(0);
   ValueRef y = reshaped(c, "blocks", c.operand(0, kind), kind, split);

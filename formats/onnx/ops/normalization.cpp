@@ -1,5 +1,5 @@
 // The ONNX normalisations: BatchNormalization, LayerNormalization, InstanceNormalization, LRN,
-// and Softmax and LogSoftmax.
+// Softmax, LogSoftmax and Hardmax.
 #include <string>
 #include <vector>
 
@@ -137,10 +137,49 @@ void softmax(Ctx& c, bool log) {
 void softmax(Ctx& c) { softmax(c, false); }
 void log_softmax(Ctx& c) { softmax(c, true); }
 
+// Hardmax: 1 at the first maximum along the axis, 0 elsewhere (ONNX's definition; before opset 13
+// over x coerced to 2-D [d0·…·d(axis−1), d(axis)·…], reshaped there and back). ArgMax keeping the
+// axis, compared with the positions 0..d−1 laid along it; the truth value cast to a real.
+void hardmax(Ctx& c) {
+  const auto r = static_cast<int64_t>(c.rank(0));
+  int64_t axis = c.attr_int("axis", c.opset() < 13 ? 1 : -1);
+  if (axis < -r || axis >= r) c.refuse("onnx.attribute-value", "axis is outside the input's axes");
+  if (axis < 0) axis += r;
+  const SizeTerms extents = c.extents_of(0, 0, r);
+  ValueRef x = c.data(0);
+  int64_t along = axis, rank = r;
+  std::vector<int64_t> n = extents.elements[static_cast<size_t>(axis)];
+  if (c.opset() < 13) {  // [outer, inner]: the products of the extents before and from the axis
+    const auto product = [&](int64_t from, int64_t to) {
+      std::vector<int64_t> t{size_code::kConstant, 1};
+      for (int64_t a = from; a < to; ++a) {
+        const auto& e = extents.elements[static_cast<size_t>(a)];
+        t.insert(t.end(), e.begin(), e.end());
+        t.push_back(size_code::kMul);
+      }
+      return t;
+    };
+    n = product(axis, r);
+    x = reshaped(c, "coerced", x, ElemKind::Real, size_terms({product(0, axis), n}));
+    along = 1, rank = 2;
+  }
+  const ValueRef first = c.emit("argmax", ArgReduceAttrs{ArgReduceOp::Max, {along}, false}, {x});
+  std::vector<int64_t> laid{-1};  // the positions along the axis, broadcast over the axes after it
+  laid.resize(static_cast<size_t>(rank - along), 1);
+  const ValueRef positions = c.emit("positions", ReshapeAttrs{laid, ElemKind::Integer}, {integer_range(c, "position-range", {size_code::kConstant, 0}, n)});
+  const auto real = [&](const std::string& suffix, ValueRef v) { return c.emit(suffix, CastAttrs{ElemKind::Integer, ElemKind::Real}, {v}); };
+  const ValueRef is_first = c.emit("is-first", CompareAttrs{CompareOp::Eq, Broadcast::NumpyRight},
+                                   {real("positions-real", positions), real("argmax-real", first)});
+  ValueRef y = c.emit(c.opset() < 13 ? "one-hot" : "", CastAttrs{ElemKind::Logical, ElemKind::Real}, {is_first});
+  if (c.opset() < 13) y = reshaped(c, "", y, ElemKind::Real, extents);
+  c.set_output(0, y);
+}
+
 }  // namespace
 
 void add_normalization_ops(OpTable& table) {
   add_ops(table, {
+      {"Hardmax", hardmax},
       {"BatchNormalization", batch_norm},
       {"InstanceNormalization", instance_norm},
       {"LayerNormalization", layer_norm},

@@ -54,7 +54,7 @@ void arg_reduce(Ctx& c, ArgReduceOp op) {
 // ---- Cast, CastLike ----
 
 // The range of an integer type, [lo, hi].
-std::pair<double, double> integer_range(int32_t t) {
+std::pair<double, double> type_bounds(int32_t t) {
   switch (t) {
     case onnx::TensorProto::INT8: return {-128.0, 127.0};
     case onnx::TensorProto::INT16: return {-32768.0, 32767.0};
@@ -93,8 +93,8 @@ void cast_to(Ctx& c, int32_t to) {
                                                "float16 result rounds more coarsely than a float32 run)");
   const ElemKind from = c.kind(0);
   if (from == ElemKind::Integer && *target == ElemKind::Integer) {
-    const auto [slo, shi] = integer_range(c.type(0));
-    const auto [tlo, thi] = integer_range(to);
+    const auto [slo, shi] = type_bounds(c.type(0));
+    const auto [tlo, thi] = type_bounds(to);
     if (slo < tlo || shi > thi)
       c.refuse("onnx.attribute-unsupported", "a cast from " + type_name(c.type(0)) + " to " + type_name(to) +
                                                  " wraps values the target does not hold, which nnref does not compute");
