@@ -157,3 +157,36 @@ TEST_CASE("onnx IsNaN and IsInf: each flag, by hand") {
   CHECK(run("IsInf", 0, 1, "negative.onnx") == std::vector<double>{1, 0, 0, 0, 0});
   CHECK(run("IsInf", 0, 0, "neither.onnx") == std::vector<double>{0, 0, 0, 0, 0});
 }
+
+TEST_CASE("onnx Slice with steps: backward, by two, clamped as ONNX clamps, and over a symbolic extent") {
+  TempDir tmp("onnx_slice_steps");
+  const auto model = [](const std::vector<std::string>& dims, int64_t start, int64_t end, int64_t step) {
+    OnnxModel m;
+    m.input("X", dims);
+    m.ints("starts", {start});
+    m.ints("ends", {end});
+    m.ints("axes", {0});
+    m.ints("steps", {step});
+    m.node("Slice", {"X", "starts", "ends", "axes", "steps"}, {"Y"});
+    m.output("Y");
+    return m;
+  };
+  const HostTensor x = host({5}, iota(5));
+  const auto run = [&](const OnnxModel& m, const std::string& file) { return values(run_f64(load_onnx(m, tmp / file), {x})[0]); };
+  // torch.flip: from −1 (index 4) back past index 0.
+  CHECK(run(model({"5"}, -1, INT64_MIN, -1), "flip.onnx") == std::vector<double>{4, 3, 2, 1, 0});
+  // Every second element: 0, 2, 4.
+  CHECK(run(model({"5"}, 0, INT64_MAX, 2), "two.onnx") == std::vector<double>{0, 2, 4});
+  // Backward by 2 from 10 (clamped to index 4) to 0 (excluded): 4, 2.
+  CHECK(run(model({"5"}, 10, 0, -2), "back_two.onnx") == std::vector<double>{4, 2});
+  // Backward from −7 (x + start = −2, which ONNX clamps to 0) to −10 (clamped to −1): index 0 only.
+  CHECK(run(model({"5"}, -7, -10, -1), "front.onnx") == std::vector<double>{0});
+  // Over a symbolic extent: the flip is proved for every N; a start below −1 going backward is refused.
+  model({"N"}, -1, INT64_MIN, -1).write(tmp / "flip_n.onnx");
+  Run r = nnref_cli({"check", (tmp / "flip_n.onnx").string(), "--dim", "N=1..4096"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(find_code(load_errors(model({"N"}, -3, INT64_MIN, -1), tmp / "start.onnx"), "onnx.shape-unsupported") != nullptr);
+  // Forward to an end of 0 keeps nothing: refused by name.
+  CHECK(find_code(load_errors(model({"5"}, 3, 0, 1), tmp / "empty.onnx"), "onnx.shape-unsupported") != nullptr);
+}

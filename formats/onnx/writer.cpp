@@ -646,13 +646,16 @@ class Emitter {
   // An IR end of 0 reads "to the extent"; ONNX's 0 is an end, so the writer says INT64_MAX.
   void node(const Node& n, const SliceAttrs& a) {
     if (!a.computed.empty()) unexpressible(kFormat, n, "its bounds are computed from extents, which the writer does not write yet");
-    if (std::any_of(a.stride.begin(), a.stride.end(), [](int64_t s) { return s != 1; }))
-      unexpressible(kFormat, n, "a strided slice: nnref's ONNX reader reads Slice's steps as 1 only");
+    // The IR's end 0 means "to the extent" only when every stride is 1 (INT64_MAX in ONNX); with
+    // strides, the IR clamps as ONNX does wherever the slice is not empty (spec/ops/slice.hpp).
+    const bool unit = std::all_of(a.stride.begin(), a.stride.end(), [](int64_t s) { return s == 1; });
     std::vector<int64_t> ends = a.end;
     for (int64_t& e : ends)
-      if (e == 0) e = INT64_MAX;
-    result(n, "Slice", {in(n, 0), ints(n, "starts", a.begin), ints(n, "ends", ends),
-                        ints(n, "axes", convert::tensor_axes(a.axes, in_shape(n).size()))});
+      if (e == 0 && unit) e = INT64_MAX;
+    std::vector<std::string> ins{in(n, 0), ints(n, "starts", a.begin), ints(n, "ends", ends),
+                                 ints(n, "axes", convert::tensor_axes(a.axes, in_shape(n).size()))};
+    if (!unit) ins.push_back(ints(n, "steps", a.stride));
+    result(n, "Slice", ins);
   }
   void node(const Node& n, const PadAttrs& a) {
     if (!a.computed.code.empty()) unexpressible(kFormat, n, "its padding is computed from extents, which the writer does not write yet");

@@ -140,7 +140,9 @@ void slice_computed(Ctx& c) {
   if (c.has_input(3)) axes = c.int_list(3, "axes");
   if (c.has_input(4)) steps = c.int_list(4, "steps");
   for (int64_t s : steps)
-    if (s != 1) c.refuse("onnx.attribute-unsupported", "a step other than 1 is not supported");
+    if (s < 1)
+      c.refuse("onnx.attribute-unsupported", "a step below 1 with starts or ends computed from symbolic extents is not "
+                                             "supported (a negative step clamps a start to 0, the IR's to −1)");
   if (axes.empty())
     for (size_t k = 0; k < starts->elements.size(); ++k) axes.push_back(static_cast<int64_t>(k));
   SizeTerms bounds{Shape::make({static_cast<int64_t>(starts->elements.size() + ends->elements.size())}).value(),
@@ -153,7 +155,7 @@ void slice_computed(Ctx& c) {
   const ElemKind kind = c.kind(0);
   SizeProgram p = c.program(bounds);
   const std::vector<ValueRef> in = with_sources(c.operand(0, kind), p);
-  c.set_output(0, c.emit("", SliceAttrs{axes, {}, {}, {}, kind, std::move(p.code), std::move(p.kinds)}, in), kind,
+  c.set_output(0, c.emit("", SliceAttrs{axes, {}, {}, steps, kind, std::move(p.code), std::move(p.kinds)}, in), kind,
                c.type(0));
 }
 
@@ -167,29 +169,47 @@ void slice(Ctx& c) {
     if (c.has_input(3)) axes = c.int_list(3, "axes");
     if (c.has_input(4)) steps = c.int_list(4, "steps");
   }
-  for (int64_t s : steps)
-    if (s != 1) c.refuse("onnx.attribute-unsupported", "a step other than 1 is not supported");
   if (axes.empty())
     for (size_t k = 0; k < starts.size(); ++k) axes.push_back(static_cast<int64_t>(k));
+  if (!steps.empty() && steps.size() != axes.size())
+    c.refuse("onnx.attribute-value", "steps has " + std::to_string(steps.size()) + " entries for " +
+                                         std::to_string(axes.size()) + " axes");
+  const auto step = [&](size_t k) { return steps.empty() ? int64_t{1} : steps[k]; };
   constexpr int64_t kFar = int64_t{1} << 62;  // beyond every extent: clamps as INT64_MAX does
   for (auto* v : {&starts, &ends})
     for (int64_t& x : *v) x = std::clamp(x, -kFar, kFar);
-  for (int64_t e : ends)
-    if (e == 0) c.refuse("onnx.shape-unsupported", "an end of 0 gives an empty tensor, which nnref does not hold");
-  if (c.extents_fixed() && starts.size() == axes.size() && ends.size() == axes.size()) {
-    const std::vector<int64_t> s = c.shape(0);
-    const auto r = static_cast<int64_t>(s.size());
-    for (size_t k = 0; k < axes.size(); ++k) {
-      const int64_t axis = axes[k] < 0 ? axes[k] + r : axes[k];
-      if (axis < 0 || axis >= r) continue;  // the IR rule reports it
-      const int64_t x = s[static_cast<size_t>(axis)];
-      auto index = [x](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + x : v, 0, x); };
-      if (index(ends[k]) <= index(starts[k]))
-        c.refuse("onnx.shape-unsupported", "the slice of axis " + std::to_string(axes[k]) +
-                                               " is empty, and nnref does not hold empty tensors");
+  // A step of 0 is the IR rule's to report. Going forward, an end of 0 keeps nothing (the IR reads
+  // an end of 0 as "to the extent" when every step is 1: never that meaning here).
+  for (size_t k = 0; k < ends.size() && k < axes.size(); ++k)
+    if (ends[k] == 0 && step(k) > 0)
+      c.refuse("onnx.shape-unsupported", "an end of 0 gives an empty tensor, which nnref does not hold");
+  const std::optional<std::vector<int64_t>> shape = c.extents_fixed() ? std::optional(c.shape(0)) : std::nullopt;
+  for (size_t k = 0; k < axes.size() && k < starts.size() && k < ends.size(); ++k) {
+    const auto r = static_cast<int64_t>(c.rank(0));
+    const int64_t axis = axes[k] < 0 ? axes[k] + r : axes[k];
+    if (axis < 0 || axis >= r || step(k) == 0) continue;  // the IR rule reports it
+    if (!shape) {
+      // Going backward ONNX clamps a start to [0, x − 1], the IR to [−1, x − 1]: they differ only
+      // where x + start < 0, which a start of −1 or more never gives.
+      if (step(k) < 0 && starts[k] < -1)
+        c.refuse("onnx.shape-unsupported", "a negative step from a start below −1 over symbolic extents is not "
+                                           "supported (ONNX clamps x + start to 0 where the IR clamps it to −1)");
+      continue;
     }
+    const int64_t x = (*shape)[static_cast<size_t>(axis)];
+    const auto index = [x](int64_t v, int64_t lo, int64_t hi) { return std::clamp<int64_t>(v < 0 ? v + x : v, lo, hi); };
+    int64_t count = 0;
+    if (step(k) > 0) {
+      count = (index(ends[k], 0, x) - index(starts[k], 0, x) + step(k) - 1) / step(k);
+    } else {
+      starts[k] = index(starts[k], 0, x - 1);  // ONNX's clamp, written as the index it gives
+      count = (starts[k] - index(ends[k], -1, x - 1) - step(k) - 1) / -step(k);
+    }
+    if (count <= 0)
+      c.refuse("onnx.shape-unsupported", "the slice of axis " + std::to_string(axes[k]) +
+                                             " is empty, and nnref does not hold empty tensors");
   }
-  moved(c, SliceAttrs{axes, starts, ends, {}});
+  moved(c, SliceAttrs{axes, starts, ends, steps});
 }
 
 // A size term: the number n, an extent of the operand (one element of extents_of), or a term
