@@ -78,8 +78,12 @@ class _Saved:
     def __init__(self, model):
         self._dir = tempfile.TemporaryDirectory(prefix="nnref-onnx-")
         self.path = os.path.join(self._dir.name, _MODEL_FILE)
-        onnx.save(model, self.path)
-        self.model = nnref.load(self.path)
+        try:
+            onnx.save(model, self.path)
+            self.model = nnref.load(self.path)
+        except BaseException:
+            self.close()
+            raise
 
     def close(self):
         self._dir.cleanup()
@@ -87,15 +91,15 @@ class _Saved:
 
 def refusal(model):
     """Why nnref does not read or run `model` (a ModelProto): an nnref.Error whose code is one of
-    UNSUPPORTED, or None when nnref reads it. Never raises: a model that cannot even be serialized
-    is refused as onnx.parse; an nnref error that is not about support (a malformed model, a bug in
-    nnref) gives None, so that prepare raises it and the test fails."""
+    UNSUPPORTED, or None when nnref reads it. Never raises: a model onnx cannot write to a file (a
+    protobuf beyond 2 GB) is refused as io.write; an nnref error that is not about support (a
+    malformed model, a bug in nnref) gives None, so that prepare raises it and the test fails."""
     try:
         _Saved(model).close()
     except nnref.Error as err:
         return err if err.code in UNSUPPORTED else None
-    except Exception as err:  # noqa: BLE001: a model onnx cannot serialize is one nnref cannot read
-        return nnref.Error("onnx.parse", "the model cannot be serialized: %s" % err)
+    except Exception as err:  # noqa: BLE001: a model onnx cannot write is one nnref cannot read
+        return nnref.Error("io.write", "the model cannot be written for nnref to read: %s" % err)
     return _declared_empty(model)
 
 
@@ -167,6 +171,11 @@ class NnrefBackend(onnx.backend.base.Backend):
     """nnref as an onnx.backend.base.Backend (the module's functions are its class methods)."""
 
     @classmethod
+    def supports_model(cls, model):
+        """Whether nnref reads and runs `model`: the module's supports_model."""
+        return supports_model(model)
+
+    @classmethod
     def is_compatible(cls, model, device="CPU", **kwargs):
         """onnx.backend.test's hook to skip a model: supports_model."""
         return supports_model(model)
@@ -205,6 +214,9 @@ class NnrefBackend(onnx.backend.base.Backend):
             probe = onnx.helper.make_model(onnx.helper.make_graph([node], "node", graph_inputs, []),
                                            opset_imports=[onnx.helper.make_opsetid("", opset)])
             inferred = {v.name: v for v in onnx.shape_inference.infer_shapes(probe, strict_mode=True).graph.value_info}
+            missing = [name for name in node.output if name and name not in inferred]
+            if missing:
+                raise ValueError("run_node: ONNX's shape inference gives no type for %s: give outputs_info" % missing)
             graph_outputs = [inferred[name] for name in node.output if name]
         model = onnx.helper.make_model(onnx.helper.make_graph([node], "node", graph_inputs, graph_outputs),
                                        opset_imports=[onnx.helper.make_opsetid("", opset)])
