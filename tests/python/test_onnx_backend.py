@@ -142,3 +142,24 @@ def test_onnx_runner_on_two_node_tests():
     assert "test_relu_cpu" not in skipped
     assert skipped["test_unique_not_sorted_without_axis_cpu"] == "Not compatible with backend"
     assert result.testsRun == suite.countTestCases()
+
+
+def test_onnx_runner_fails_a_wrong_answer():
+    # The comparison the runner makes is not vacuous here: the same backend with one output element
+    # moved by 1 (beyond rtol 1e-3 of any value below 1000) fails test_relu.
+    class Off(backend.NnrefRep):
+        def run(self, inputs, **kwargs):
+            out = super().run(inputs, **kwargs)
+            out[0].flat[0] += np.float32(1)
+            return out
+
+    class OffBackend(backend.NnrefBackend):
+        @classmethod
+        def prepare(cls, model, device="CPU", **kwargs):
+            return Off(model)
+
+    tests = onnx.backend.test.BackendTest(OffBackend, __name__).include(r"^test_relu_cpu$")
+    suite = unittest.defaultTestLoader.loadTestsFromTestCase(tests.test_cases["OnnxBackendNodeModelTest"])
+    result = unittest.TestResult()
+    suite.run(result)
+    assert [t._testMethodName for t, _ in result.failures] == ["test_relu_cpu"]
