@@ -79,7 +79,8 @@ def test_refusals_are_false_with_nnref_codes():
                    [("y", TensorProto.FLOAT, [4])])
     custom.opset_import.append(helper.make_opsetid("com.example", 1))
     axes = model([helper.make_node("ReduceSum", ["x", "axes"], ["y"])],
-                 [("x", TensorProto.FLOAT, [2, 3]), ("axes", TensorProto.INT64, [1])], [("y", TensorProto.FLOAT, [1, 3])])
+                 [("x", TensorProto.FLOAT, [2, 3]), ("axes", TensorProto.INT64, [1])],
+                 [("y", TensorProto.FLOAT, [1, 3])])
     empty = model([helper.make_node("Relu", ["x"], ["y"])], [("x", TensorProto.FLOAT, [0, 3])],
                   [("y", TensorProto.FLOAT, [0, 3])])
     for m, code in ((unique, "onnx.op-unsupported"), (custom, "onnx.domain-unsupported"),
@@ -133,7 +134,8 @@ def test_run_node():
 def test_onnx_runner_on_two_node_tests():
     # As a runtime's own test file would: onnx's runner, restricted to two node tests, one that nnref
     # runs (Relu) and one it refuses (Unique: skipped, not failed).
-    tests = onnx.backend.test.BackendTest(backend, __name__).include(r"^test_(relu|unique_not_sorted_without_axis)_cpu$")
+    tests = onnx.backend.test.BackendTest(backend, __name__)
+    tests.include(r"^test_(relu|unique_not_sorted_without_axis)_cpu$")
     suite = unittest.defaultTestLoader.loadTestsFromTestCase(tests.test_cases["OnnxBackendNodeModelTest"])
     result = unittest.TestResult()
     suite.run(result)
