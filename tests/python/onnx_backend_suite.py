@@ -44,13 +44,10 @@ CATEGORIES = {"OnnxBackendNodeModelTest": "node", "OnnxBackendSimpleModelTest": 
               "OnnxBackendPyTorchConvertedModelTest": "pytorch-converted",
               "OnnxBackendPyTorchOperatorModelTest": "pytorch-operator"}
 # The node tests passed at the time of writing; more ops read make more pass, never fewer.
-NODE_PASSED_AT_LEAST = 459
+NODE_PASSED_AT_LEAST = 522
 # Cases that fail because of a bug in nnref, with the bug. Run as expected failures: one that passes
 # fails the suite, so that it is taken off this list.
-KNOWN_FAILURES = {
-    name: "PRelu of opset 6 (before 7's unidirectional broadcast) takes a slope [C] along axis 1; nnref "
-          "reads it with opset 7's broadcast and refuses [N, C, ...] with [C] (shape.broadcast.incompatible)"
-    for name in ("test_PReLU_1d_multiparam_cpu", "test_PReLU_2d_multiparam_cpu", "test_PReLU_3d_multiparam_cpu")}
+KNOWN_FAILURES = {}
 NOT_COMPATIBLE = "Not compatible with backend"
 
 

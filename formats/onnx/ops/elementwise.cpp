@@ -139,10 +139,21 @@ void clip(Ctx& c) {
   c.set_output(0, y);
 }
 
+// PRelu: x where x ≥ 0, slope·x below. Before opset 7 a 1-D slope of more than one value holds one
+// per channel (axis 1), as the PyTorch exports of that time write it: it is laid along axis 1
+// ([C, 1, ..., 1]) for NumPy's broadcasting, which opset 7 uses from then on.
 void prelu(Ctx& c) {
   if (c.opset() < 6 && c.has_attr("consumed_inputs"))
     c.refuse("onnx.attribute-unsupported", "consumed_inputs (before opset 6) is not supported");
-  c.set_output(0, c.emit("", PreluAttrs{Broadcast::NumpyRight}, {c.data(0), c.data(1)}));
+  ValueRef slope = c.data(1);
+  const size_t r = c.rank(0);
+  const std::optional<std::vector<int64_t>> s = c.known_shape(1);
+  if (c.opset() < 7 && r > 2 && s && s->size() == 1 && (*s)[0] != 1) {
+    std::vector<int64_t> laid(r - 1, 1);
+    laid[0] = -1;
+    slope = c.emit("slope-per-channel", ReshapeAttrs{laid}, {slope});
+  }
+  c.set_output(0, c.emit("", PreluAttrs{Broadcast::NumpyRight}, {c.data(0), slope}));
 }
 
 // max(0, min(1, alpha·x + beta)), as ONNX states HardSigmoid, in four IR ops (the last named `last`).
