@@ -194,3 +194,41 @@ TEST_CASE("onnx conform: a radius beyond every exact value is reported as such")
   CHECK(r.code == 0);  // fl(1 + 10⁸) = 10⁸ in float32: 0 is a correct answer
   CHECK(has(r.out, "exceeds every exact value's magnitude (at most 1)"));
 }
+
+TEST_CASE("onnx conform: Gather and GatherElements with negative indices given at run time are judged exactly") {
+  // The indices' arithmetic (j + d for j < 0, the flat index) is integer arithmetic, exact in the
+  // envelope as in a runtime: an answer with a neighbouring element is rejected, not covered by a
+  // hull of two candidates.
+  TempDir tmp("onnx-conform-gather");
+  const std::string d = npy(tmp, "d.npy", {3, 3}, {0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5});
+  const auto indices = [&](const std::string& name, const std::vector<int64_t>& dims, std::vector<double> v) {
+    const std::string path = (tmp / name).string();
+    REQUIRE(write_npy(path, HostTensor{DType::I64, Shape::make(dims).value(), std::move(v)}).ok());
+    return path;
+  };
+  const auto judge = [&](const std::string& op, const std::string& i, const std::vector<std::string>& idims,
+                         const std::vector<double>& right, const std::vector<double>& wrong) {
+    OnnxModel m;
+    m.input("D", {"3", "3"});
+    m.input("I", idims, onnx::TensorProto::INT64);
+    set_int(m.node(op, {"D", "I"}, {"Y"}), "axis", 1);
+    m.output("Y");
+    m.write(tmp / "m.onnx");
+    const std::vector<int64_t> out{3, 2};
+    const Run good = nnref_cli({"conform", (tmp / "m.onnx").string(), "--input", "D=" + d, "--input", "I=" + i,
+                                "--actual", npy(tmp, "good.npy", out, right), "--format", "json"});
+    INFO(op << ": " << good.out << good.err);
+    CHECK(has(good.out, "\"verdict\": \"conforms\""));
+    CHECK(has(good.out, "\"not_judged\": 0"));
+    const Run bad = nnref_cli({"conform", (tmp / "m.onnx").string(), "--input", "D=" + d, "--input", "I=" + i,
+                               "--actual", npy(tmp, "bad.npy", out, wrong)});
+    INFO(bad.out << bad.err);
+    CHECK(has(bad.out, "does not conform"));
+  };
+  // Gather, axis 1, I = [2, −1]: columns 2 and 2 of each row; the wrong answer takes column 1 for −1.
+  judge("Gather", indices("g.npy", {2}, {2, -1}), {"2"}, {2.5, 2.5, 5.5, 5.5, 8.5, 8.5}, {2.5, 1.5, 5.5, 4.5, 8.5, 7.5});
+  // GatherElements, axis 1, I = [[0, 2], [1, −1], [2, 0]]: D[i][I[i][j]]; the wrong answer reads
+  // column 1 for the −1 of row 1.
+  judge("GatherElements", indices("ge.npy", {3, 2}, {0, 2, 1, -1, 2, 0}), {"3", "2"}, {0.5, 2.5, 4.5, 5.5, 8.5, 6.5},
+        {0.5, 2.5, 4.5, 4.5, 8.5, 6.5});
+}

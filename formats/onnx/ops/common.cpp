@@ -2,6 +2,7 @@
 #include <stdexcept>
 
 #include "formats/onnx/ops/handlers.hpp"
+#include "formats/onnx/tensor_proto.hpp"
 
 namespace nnref::onnx_format {
 
@@ -39,6 +40,15 @@ ValueRef integer_range(Ctx& c, const std::string& suffix, const std::vector<int6
   SizeProgram p = c.program(size_terms({start, limit}));
   a.computed = std::move(p.code), a.sources = std::move(p.kinds);
   return c.emit(suffix, a, std::move(p.sources));
+}
+
+ValueRef index_in_range(Ctx& c, ValueRef j, int64_t d) {
+  const ValueRef real = c.emit("index-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {j});
+  const ValueRef negative = c.emit("index-negative", CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight},
+                                   {real, c.literal("zero", scalar_tensor(0.0))});
+  const ValueRef shifted = c.emit("index-shifted", IntegerBinaryAttrs{IntegerOp::Add, Broadcast::NumpyRight, {}},
+                                  {j, c.literal("extent", integer_tensor(Shape(), {d}))});
+  return c.emit("index", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer}, {negative, shifted, j});
 }
 
 void copy(Ctx& c) {

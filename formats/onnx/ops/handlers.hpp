@@ -51,6 +51,10 @@ SizeTerms size_terms(std::vector<std::vector<int64_t>> terms);
 // size `check` reads.
 ValueRef integer_range(Ctx& c, const std::string& suffix, const std::vector<int64_t>& start,
                        const std::vector<int64_t>& limit);
+// An index j of an axis of extent d (an int64 value of the graph) moved into [0, d) as ONNX's
+// negative indices count from the end: j + d where j < 0, j elsewhere, in integer arithmetic
+// (exact in every scalar: in reals the envelope would widen an index to two candidates).
+ValueRef index_in_range(Ctx& c, ValueRef j, int64_t d);
 // Identity: the same value. Of a constant (PyTorch writes Identity of a weight it shares), the
 // constant itself; of an integer or bool value, a reshape keeping every extent.
 void copy(Ctx& c);

@@ -68,7 +68,7 @@ void eye_like(Ctx& c) {
 // index base[i] + j·stride, where base[i] = Σ i_a·stride_a over the other axes (a constant: the
 // extents are read at load time, so they must be fixed), stride the axis's own, and j = idx[i]
 // moved into [0, d) (j + d where j < 0). An index outside [−d, d) gets the flat index −1, which
-// IR gather reads as NaN: never another element. In reals (integers below 2^53, exact).
+// IR gather reads as NaN: never another element. In integer arithmetic, exact in every scalar.
 void gather_elements(Ctx& c) {
   if (!c.extents_fixed())
     c.refuse("onnx.shape-unsupported", "GatherElements needs fixed extents (its flat indices are computed at load "
@@ -89,30 +89,31 @@ void gather_elements(Ctx& c) {
     count *= s[a];
   }
   c.charge(count);
-  std::vector<double> base(static_cast<size_t>(count));
+  std::vector<int64_t> base(static_cast<size_t>(count));
   std::vector<int64_t> at(s.size(), 0);  // the position i, counted row-major
-  for (double& b : base) {
+  for (int64_t& b : base) {
     b = 0;
     for (size_t a = 0; a < s.size(); ++a)
-      if (a != static_cast<size_t>(axis)) b += static_cast<double>(at[a] * stride[a]);
+      if (a != static_cast<size_t>(axis)) b += at[a] * stride[a];
     for (size_t a = s.size(); a-- > 0 && ++at[a] == s[a];) at[a] = 0;
   }
-  const auto real = [&](const std::string& suffix, double v) { return c.literal(suffix, scalar_tensor(v)); };
-  const double extent = static_cast<double>(d[static_cast<size_t>(axis)]);
-  const ValueRef j = c.emit("index-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {c.operand(1, ElemKind::Integer)});
-  const auto compare = [&](const std::string& suffix, CompareOp op, double v) {
-    return c.emit(suffix, CompareAttrs{op, Broadcast::NumpyRight}, {j, real(suffix + "-bound", v)});
+  const auto integer = [&](const std::string& suffix, int64_t v) { return c.literal(suffix, integer_tensor(Shape(), {v})); };
+  const auto integer_op = [&](const std::string& suffix, IntegerOp op, ValueRef a, ValueRef b) {
+    return c.emit(suffix, IntegerBinaryAttrs{op, Broadcast::NumpyRight, {}}, {a, b});
   };
-  const ValueRef negative = compare("index-negative", CompareOp::Lt, 0);
+  const int64_t extent = d[static_cast<size_t>(axis)];
+  const ValueRef j = c.operand(1, ElemKind::Integer);
+  const ValueRef j_real = c.emit("index-as-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {j});
+  const auto compare = [&](const std::string& suffix, CompareOp op, int64_t v) {
+    return c.emit(suffix, CompareAttrs{op, Broadcast::NumpyRight},
+                  {j_real, c.literal(suffix + "-bound", scalar_tensor(static_cast<double>(v)))});
+  };
   const ValueRef in_range = c.emit("index-in-range", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
                                    {compare("index-above", CompareOp::Ge, -extent), compare("index-below", CompareOp::Lt, extent)});
-  const ValueRef moved_in = c.emit("index-moved", SelectAttrs{Broadcast::NumpyRight},
-                                   {negative, binary(c, "index-shifted", BinaryOp::Add, j, real("extent", extent)), j});
-  const ValueRef along = binary(c, "along-axis", BinaryOp::Mul, moved_in, real("stride", static_cast<double>(stride[static_cast<size_t>(axis)])));
-  const ValueRef flat = binary(c, "flat", BinaryOp::Add, along,
-                               c.literal("base", HostTensor{DType::F64, Shape::make(s).value(), std::move(base)}));
-  const ValueRef guarded = c.emit("flat-guarded", SelectAttrs{Broadcast::NumpyRight}, {in_range, flat, real("outside", -1)});
-  const ValueRef index = c.emit("flat-index", CastAttrs{ElemKind::Real, ElemKind::Integer}, {guarded});
+  const ValueRef along = integer_op("along-axis", IntegerOp::Mul, index_in_range(c, j, extent),
+                                    integer("stride", stride[static_cast<size_t>(axis)]));
+  const ValueRef flat = integer_op("flat", IntegerOp::Add, along, c.literal("base", integer_tensor(Shape::make(s).value(), std::move(base))));
+  const ValueRef index = c.emit("flat-index", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer}, {in_range, flat, integer("outside", -1)});
   const ValueRef data = c.emit("flattened", ReshapeAttrs{{-1}}, {c.data(0)});
   c.set_output(0, c.emit("", GatherAttrs{0}, {data, index}));
 }

@@ -455,8 +455,9 @@ void integer_negation(NodeCtx& c, bool abs) { integer_sign(c, abs); }
 
 // Gather with indices the graph computes (an integer input): IR gather, after ONNX's negative
 // indices, which count from the axis's end, are moved into [0, s): j + s where j < 0, j
-// elsewhere, computed in reals (integers of magnitude at most 2^53, exact) and read back as
-// integers. The extent s is read at load time, so the model's extents must be fixed.
+// elsewhere, in integer arithmetic (exact in every scalar, as a runtime's index arithmetic is; in
+// reals the envelope would widen an index to two). The extent s is read at load time, so the
+// model's extents must be fixed.
 void gather_computed(NodeCtx& c, int64_t axis) {
   if (!c.extents_fixed())
     c.refuse("onnx.shape-unsupported", "Gather with computed indices needs fixed extents (a negative index counts "
@@ -466,15 +467,8 @@ void gather_computed(NodeCtx& c, int64_t axis) {
   const int64_t k = axis < 0 ? axis + r : axis;
   if (k < 0 || k >= r) c.refuse("onnx.attribute-value", "axis " + std::to_string(axis) + " is outside the input's axes");
   const ValueRef x = c.data(0);
-  const ValueRef j = c.emit("index-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {c.operand(1, ElemKind::Integer)});
-  const ValueRef negative = c.emit("index-negative", CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight},
-                                   {j, c.literal("zero", HostTensor{DType::F64, Shape(), {0.0}})});
-  const ValueRef shifted =
-      c.emit("index-shifted", BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight},
-             {j, c.literal("extent", HostTensor{DType::F64, Shape(), {static_cast<double>(s[static_cast<size_t>(k)])}})});
-  const ValueRef picked = c.emit("index-picked", SelectAttrs{Broadcast::NumpyRight}, {negative, shifted, j});
-  const ValueRef index = c.emit("index", CastAttrs{ElemKind::Real, ElemKind::Integer}, {picked});
-  c.set_output(0, c.emit("", GatherAttrs{axis}, {x, index}));
+  const ValueRef j = c.operand(1, ElemKind::Integer);
+  c.set_output(0, c.emit("", GatherAttrs{axis}, {x, index_in_range(c, j, s[static_cast<size_t>(k)])}));
 }
 
 // Integer reductions (docs/onnx.md, "Integer arithmetic"): Σ and Π wrap modulo 2^bits of the
