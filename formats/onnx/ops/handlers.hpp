@@ -31,6 +31,7 @@ void add_reduction_ops(OpTable& table);      // reductions.cpp
 void add_movement_ops(OpTable& table);       // movement.cpp
 void add_constant_ops(OpTable& table);       // constants.cpp
 void add_indexing_ops(OpTable& table);       // indexing.cpp
+void add_loss_ops(OpTable& table);           // losses.cpp
 void add_typed_ops(OpTable& table);          // typed.cpp: integer and bool operands or results
 
 // ---- helpers (common.cpp) ----
@@ -55,6 +56,10 @@ ValueRef integer_range(Ctx& c, const std::string& suffix, const std::vector<int6
 // negative indices count from the end: j + d where j < 0, j elsewhere, in integer arithmetic
 // (exact in every scalar: in reals the envelope would widen an index to two candidates).
 ValueRef index_in_range(Ctx& c, ValueRef j, int64_t d);
+// GatherElements of the real `data` (shape d, fixed) at the int64 indices `idx` (shape s, fixed)
+// along `axis` (GatherElements in indexing.cpp says how); its nodes named by `suffix`.
+ValueRef gathered_elements(Ctx& c, ValueRef data, const std::vector<int64_t>& d, ValueRef idx,
+                           const std::vector<int64_t>& s, int64_t axis, const std::string& suffix);
 // Identity: the same value. Of a constant (PyTorch writes Identity of a weight it shares), the
 // constant itself; of an integer or bool value, a reshape keeping every extent.
 void copy(Ctx& c);

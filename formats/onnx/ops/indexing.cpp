@@ -73,50 +73,13 @@ void gather_elements(Ctx& c) {
   if (!c.extents_fixed())
     c.refuse("onnx.shape-unsupported", "GatherElements needs fixed extents (its flat indices are computed at load "
                                        "time), and the model's inputs have symbolic ones");
-  const std::vector<int64_t> d = c.shape(0), s = c.shape(1);
-  const auto r = static_cast<int64_t>(d.size());
-  if (static_cast<int64_t>(s.size()) != r) c.refuse("onnx.input-shape", "indices must have the rank of data");
+  const auto r = static_cast<int64_t>(c.rank(0));
   int64_t axis = c.attr_int("axis", 0);
   if (axis < -r || axis >= r) c.refuse("onnx.attribute-value", "axis " + std::to_string(axis) + " is outside data's axes");
   if (axis < 0) axis += r;
-  std::vector<int64_t> stride(static_cast<size_t>(r), 1);
-  for (int64_t a = r - 2; a >= 0; --a) stride[static_cast<size_t>(a)] = stride[static_cast<size_t>(a + 1)] * d[static_cast<size_t>(a + 1)];
-  int64_t count = 1;
-  for (size_t a = 0; a < s.size(); ++a) {
-    if (a != static_cast<size_t>(axis) && s[a] > d[a])
-      c.refuse("onnx.input-shape", "indices' extent " + std::to_string(s[a]) + " on axis " + std::to_string(a) +
-                                       " exceeds data's " + std::to_string(d[a]));
-    count *= s[a];
-  }
-  c.charge(count);
-  std::vector<int64_t> base(static_cast<size_t>(count));
-  std::vector<int64_t> at(s.size(), 0);  // the position i, counted row-major
-  for (int64_t& b : base) {
-    b = 0;
-    for (size_t a = 0; a < s.size(); ++a)
-      if (a != static_cast<size_t>(axis)) b += at[a] * stride[a];
-    for (size_t a = s.size(); a-- > 0 && ++at[a] == s[a];) at[a] = 0;
-  }
-  const auto integer = [&](const std::string& suffix, int64_t v) { return c.literal(suffix, integer_tensor(Shape(), {v})); };
-  const auto integer_op = [&](const std::string& suffix, IntegerOp op, ValueRef a, ValueRef b) {
-    return c.emit(suffix, IntegerBinaryAttrs{op, Broadcast::NumpyRight, {}}, {a, b});
-  };
-  const int64_t extent = d[static_cast<size_t>(axis)];
-  const ValueRef j = c.operand(1, ElemKind::Integer);
-  const ValueRef j_real = c.emit("index-as-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {j});
-  const auto compare = [&](const std::string& suffix, CompareOp op, int64_t v) {
-    return c.emit(suffix, CompareAttrs{op, Broadcast::NumpyRight},
-                  {j_real, c.literal(suffix + "-bound", scalar_tensor(static_cast<double>(v)))});
-  };
-  const ValueRef in_range = c.emit("index-in-range", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
-                                   {compare("index-above", CompareOp::Ge, -extent), compare("index-below", CompareOp::Lt, extent)});
-  const ValueRef along = integer_op("along-axis", IntegerOp::Mul, index_in_range(c, j, extent),
-                                    integer("stride", stride[static_cast<size_t>(axis)]));
-  const ValueRef flat = integer_op("flat", IntegerOp::Add, along, c.literal("base", integer_tensor(Shape::make(s).value(), std::move(base))));
-  const ValueRef index = c.emit("flat-index", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer}, {in_range, flat, integer("outside", -1)});
-  const ValueRef data = c.emit("flattened", ReshapeAttrs{{-1}}, {c.data(0)});
-  c.set_output(0, c.emit("", GatherAttrs{0}, {data, index}));
+  c.set_output(0, gathered_elements(c, c.data(0), c.shape(0), c.operand(1, ElemKind::Integer), c.shape(1), axis, ""));
 }
+
 
 // OneHot: on_value where the position along the new axis equals the index, off_value elsewhere
 // (ONNX's definition; values = [off_value, on_value], of any kind). A real index is truncated

@@ -15,6 +15,7 @@ OpTable all_ops() {
   add_movement_ops(table);
   add_constant_ops(table);
   add_indexing_ops(table);
+  add_loss_ops(table);
   add_typed_ops(table);
   return table;
 }
