@@ -171,3 +171,34 @@ TEST_CASE("onnx Hardmax: along one axis (opset 13) and over x coerced to 2-D (op
   // Opset 11, axis 1: rows of [2, 4]: [1 4 3 2] → 1, [5 5 0 1] → 0 (the first of the tie).
   CHECK(values(run_f64(load_onnx(model(11), tmp / "m11.onnx"), {x})[0]) == std::vector<double>{0, 1, 0, 0, 1, 0, 0, 0});
 }
+
+TEST_CASE("onnx GatherND: ONNX's examples by hand, batch_dims, negative and outside indices") {
+  TempDir tmp("onnx_gather_nd");
+  const auto model = [](const std::vector<std::string>& data, const std::vector<std::string>& idx, int64_t batch) {
+    OnnxModel m;
+    m.input("D", data);
+    m.input("I", idx, onnx::TensorProto::INT64);
+    set_int(m.node("GatherND", {"D", "I"}, {"Y"}), "batch_dims", batch);
+    m.output("Y");
+    return m;
+  };
+  const auto indices = [](const std::vector<int64_t>& dims, std::vector<double> v) {
+    return HostTensor{DType::I64, Shape::make(dims).value(), std::move(v)};
+  };
+  const HostTensor square = host({2, 2}, {0, 1, 2, 3});
+  // D [[0, 1], [2, 3]]: I [[0, 0], [1, 1]] → [0, 3]; I [[1], [0]] → [[2, 3], [0, 1]];
+  // I [[−1, −1], [2, 0]] → [3, NaN] (2 is outside [−2, 2)).
+  CHECK(values(run_f64(load_onnx(model({"2", "2"}, {"2", "2"}, 0), tmp / "pairs.onnx"), {square, indices({2, 2}, {0, 0, 1, 1})})[0]) ==
+        std::vector<double>{0, 3});
+  CHECK(values(run_f64(load_onnx(model({"2", "2"}, {"2", "1"}, 0), tmp / "rows.onnx"), {square, indices({2, 1}, {1, 0})})[0]) ==
+        std::vector<double>{2, 3, 0, 1});
+  const std::vector<double> edge =
+      values(run_f64(load_onnx(model({"2", "2"}, {"2", "2"}, 0), tmp / "edge.onnx"), {square, indices({2, 2}, {-1, -1, 2, 0})})[0]);
+  CHECK(edge[0] == 3);
+  CHECK(std::isnan(edge[1]));
+  // batch_dims 1: D [[[0, 1], [2, 3]], [[4, 5], [6, 7]]], I [[1], [0]]: row 1 of batch 0, row 0 of
+  // batch 1 → [[2, 3], [4, 5]].
+  CHECK(values(run_f64(load_onnx(model({"2", "2", "2"}, {"2", "1"}, 1), tmp / "batch.onnx"),
+                       {host({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}), indices({2, 1}, {1, 0})})[0]) == std::vector<double>{2, 3, 4, 5});
+  CHECK(find_code(load_errors(model({"2", "2"}, {"2", "3"}, 0), tmp / "long.onnx"), "onnx.input-shape") != nullptr);
+}

@@ -190,3 +190,12 @@ TEST_CASE("onnx Slice with steps: backward, by two, clamped as ONNX clamps, and 
   // Forward to an end of 0 keeps nothing: refused by name.
   CHECK(find_code(load_errors(model({"5"}, 3, 0, 1), tmp / "empty.onnx"), "onnx.shape-unsupported") != nullptr);
 }
+
+TEST_CASE("onnx MeanVarianceNormalization: over N, H, W by hand, epsilon as its function body adds it") {
+  TempDir tmp("onnx_mvn");
+  // X [1, 2, 1, 2]: channel 0 [1, 3] (mean 2, E[x²] 5, deviation 1), channel 1 [2, 2] (deviation 0).
+  const auto m = single("MeanVarianceNormalization", {"1", "2", "1", "2"}, [](onnx::NodeProto&) {});
+  const std::vector<double> y = values(run_f64(load_onnx(m, tmp / "m.onnx"), {host({1, 2, 1, 2}, {1, 3, 2, 2})})[0]);
+  const double eps = double{1e-9f};
+  CHECK(y == std::vector<double>{-1 / (1 + eps), 1 / (1 + eps), 0, 0});
+}

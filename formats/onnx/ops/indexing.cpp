@@ -1,5 +1,8 @@
-// The ONNX ops that select elements by their position: Trilu, EyeLike, GatherElements and OneHot.
+// The ONNX ops that select elements by their position: Trilu, EyeLike, GatherElements, GatherND and
+// OneHot.
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,6 +84,70 @@ void gather_elements(Ctx& c) {
 }
 
 
+// GatherND: with b = batch_dims and q the indices' last extent, y[p] = data[p's first b entries,
+// idx[p, 0..q−1], ...] for every position p of idx without its last axis (ONNX's definition; y is
+// [s0..s(m−2)] + data's extents after b + q). As one IR gather along axis 0 of data reshaped to
+// [B·P, rest] (B the batch's element count, P that of the q indexed axes), at the flat index
+// batch·P + Σ_k j_k·stride_k, each j_k moved into [0, d) as Gather does; a j_k outside [−d, d)
+// gives the flat index −1, which gather reads as NaN. Integer arithmetic; fixed extents.
+void gather_nd(Ctx& c) {
+  if (!c.extents_fixed())
+    c.refuse("onnx.shape-unsupported", "GatherND needs fixed extents (its flat indices are computed at load time), and "
+                                       "the model's inputs have symbolic ones");
+  const std::vector<int64_t> d = c.shape(0), s = c.shape(1);
+  const auto r = static_cast<int64_t>(d.size()), m = static_cast<int64_t>(s.size());
+  const int64_t b = c.attr_int("batch_dims", 0);
+  if (m < 1 || b < 0 || b >= std::min(r, m)) c.refuse("onnx.attribute-value", "batch_dims must be below both ranks");
+  const int64_t q = s.back();
+  if (q < 1 || q > r - b) c.refuse("onnx.input-shape", "the indices' last extent must be in 1 .. rank(data) − batch_dims");
+  for (int64_t a = 0; a < b; ++a)
+    if (s[static_cast<size_t>(a)] != d[static_cast<size_t>(a)])
+      c.refuse("onnx.input-shape", "the indices' batch extents must be data's");
+  const auto extent = [&](int64_t a) { return d[static_cast<size_t>(a)]; };
+  int64_t batch = 1, indexed = 1;
+  for (int64_t a = 0; a < b; ++a) batch *= extent(a);
+  for (int64_t a = b; a < b + q; ++a) indexed *= extent(a);
+  std::vector<int64_t> rows{batch * indexed};  // data as [B·P, rest]
+  for (int64_t a = b + q; a < r; ++a) rows.push_back(extent(a));
+  const std::vector<int64_t> positions(s.begin(), s.end() - 1);
+  int64_t count = 1;
+  for (int64_t e : positions) count *= e;
+  c.charge(count);
+  // batch·P at each position: its first b entries counted row-major, times P.
+  std::vector<int64_t> base(static_cast<size_t>(count));
+  int64_t per_batch = 1;
+  for (size_t a = static_cast<size_t>(b); a < positions.size(); ++a) per_batch *= positions[a];
+  for (int64_t i = 0; i < count; ++i) base[static_cast<size_t>(i)] = i / per_batch * indexed;
+  const auto integer_op = [&](const std::string& suffix, IntegerOp op, ValueRef x, ValueRef y) {
+    return c.emit(suffix, IntegerBinaryAttrs{op, Broadcast::NumpyRight, {}}, {x, y});
+  };
+  const ValueRef idx = c.operand(1, ElemKind::Integer);
+  ValueRef flat = c.literal("base", integer_tensor(Shape::make(positions).value(), std::move(base)));
+  std::optional<ValueRef> in_range;
+  int64_t stride = indexed;
+  for (int64_t k = 0; k < q; ++k) {
+    const std::string n = "index" + std::to_string(k);
+    stride /= extent(b + k);
+    const ValueRef j = c.emit(n, SqueezeAttrs{{m - 1}, ElemKind::Integer},
+                              {c.emit(n + "-slice", SliceAttrs{{m - 1}, {k}, {k + 1}, {}, ElemKind::Integer}, {idx})});
+    const ValueRef real = c.emit(n + "-as-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {j});
+    const auto compare = [&](const std::string& what, CompareOp op, int64_t v) {
+      return c.emit(n + what, CompareAttrs{op, Broadcast::NumpyRight},
+                    {real, c.literal(n + what + "-bound", scalar_tensor(static_cast<double>(v)))});
+    };
+    const ValueRef inside = c.emit(n + "-in-range", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
+                                   {compare("-above", CompareOp::Ge, -extent(b + k)), compare("-below", CompareOp::Lt, extent(b + k))});
+    in_range = in_range ? c.emit(n + "-all-in-range", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight}, {*in_range, inside}) : inside;
+    const ValueRef term = integer_op(n + "-term", IntegerOp::Mul, index_in_range(c, j, extent(b + k)),
+                                     c.literal(n + "-stride", integer_tensor(Shape(), {stride})));
+    flat = integer_op(n + "-flat", IntegerOp::Add, flat, term);
+  }
+  const ValueRef index = c.emit("flat-index", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer},
+                                {*in_range, flat, c.literal("outside", integer_tensor(Shape(), {-1}))});
+  const ValueRef data = c.emit("rows", ReshapeAttrs{rows}, {c.data(0)});
+  c.set_output(0, c.emit("", GatherAttrs{0}, {data, index}));
+}
+
 // OneHot: on_value where the position along the new axis equals the index, off_value elsewhere
 // (ONNX's definition; values = [off_value, on_value], of any kind). A real index is truncated
 // towards zero (ONNX casts it to int64); a negative one counts from depth, so it matches the
@@ -144,6 +211,7 @@ void add_indexing_ops(OpTable& table) {
   add_ops(table, {
       {"EyeLike", eye_like},
       {"GatherElements", gather_elements},
+      {"GatherND", gather_nd},
       {"OneHot", one_hot},
       {"Trilu", trilu},
   });

@@ -1,5 +1,5 @@
 // The ONNX normalisations: BatchNormalization, LayerNormalization, InstanceNormalization, LRN,
-// Softmax, LogSoftmax and Hardmax.
+// MeanVarianceNormalization, Softmax, LogSoftmax and Hardmax.
 #include <string>
 #include <vector>
 
@@ -175,11 +175,30 @@ void hardmax(Ctx& c) {
   c.set_output(0, y);
 }
 
+// MeanVarianceNormalization: (X − E[X]) / (sqrt(E[X²] − E[X]²) + ε) over `axes` ([0, 2, 3] by
+// default), ε the float32 nearest 1e-9: its ONNX function body, op by op (Pow with exponent 2 as
+// written, whose envelope allows a runtime's pow).
+void mean_variance_normalization(Ctx& c) {
+  std::vector<int64_t> axes = c.attr_ints("axes");
+  if (!c.has_attr("axes")) axes = {0, 2, 3};
+  const ValueRef x = c.data(0);
+  const ValueRef two = c.literal("exponent", scalar_tensor(2.0));
+  const ValueRef mean = c.emit("mean", ReduceAttrs{ReduceOp::Mean, axes, true}, {x});
+  const ValueRef mean_squared = binary(c, "mean-squared", BinaryOp::Pow, mean, two);
+  const ValueRef squares_mean = c.emit("squares-mean", ReduceAttrs{ReduceOp::Mean, axes, true},
+                                       {binary(c, "squares", BinaryOp::Pow, x, two)});
+  const ValueRef deviation = c.emit("deviation", UnaryAttrs{UnaryOp::Sqrt},
+                                    {binary(c, "variance", BinaryOp::Sub, squares_mean, mean_squared)});
+  const ValueRef denominator = binary(c, "denominator", BinaryOp::Add, deviation, c.literal("epsilon", scalar_tensor(double{1e-9f})));
+  c.set_output(0, binary(c, "", BinaryOp::Div, binary(c, "centred", BinaryOp::Sub, x, mean), denominator));
+}
+
 }  // namespace
 
 void add_normalization_ops(OpTable& table) {
   add_ops(table, {
       {"Hardmax", hardmax},
+      {"MeanVarianceNormalization", mean_variance_normalization},
       {"BatchNormalization", batch_norm},
       {"InstanceNormalization", instance_norm},
       {"LayerNormalization", layer_norm},
