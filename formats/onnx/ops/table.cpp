@@ -16,6 +16,7 @@ OpTable all_ops() {
   add_constant_ops(table);
   add_indexing_ops(table);
   add_loss_ops(table);
+  add_signal_ops(table);
   add_typed_ops(table);
   return table;
 }
