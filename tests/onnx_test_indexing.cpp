@@ -202,3 +202,24 @@ TEST_CASE("onnx GatherND: ONNX's examples by hand, batch_dims, negative and outs
                        {host({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}), indices({2, 1}, {1, 0})})[0]) == std::vector<double>{2, 3, 4, 5});
   CHECK(find_code(load_errors(model({"2", "2"}, {"2", "3"}, 0), tmp / "long.onnx"), "onnx.input-shape") != nullptr);
 }
+
+TEST_CASE("onnx ReverseSequence: each batch's prefix reversed, by hand; a length beyond T reads NaN") {
+  TempDir tmp("onnx_reverse_sequence");
+  OnnxModel m(10);
+  m.input("X", {"4", "2"});
+  m.input("L", {"2"}, onnx::TensorProto::INT64);
+  onnx::NodeProto& n = m.node("ReverseSequence", {"X", "L"}, {"Y"});
+  set_int(n, "time_axis", 0);
+  set_int(n, "batch_axis", 1);
+  m.output("Y");
+  const Model model = load_onnx(m, tmp / "m.onnx");
+  // X[t][b] = 2t + b; lengths [4, 2]: batch 0 reversed whole (6, 4, 2, 0), batch 1 its first two
+  // (3, 1), then 5, 7 kept.
+  const HostTensor x = host({4, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+  CHECK(values(run_f64(model, {x, HostTensor{DType::I64, Shape::make({2}).value(), {4, 2}}})[0]) ==
+        std::vector<double>{6, 3, 4, 1, 2, 5, 0, 7});
+  // Length 5 > T = 4: the source 4 − t is outside at t = 0 (NaN there), then 3, 2, 1 → X[3..1][0].
+  const std::vector<double> y = values(run_f64(model, {x, HostTensor{DType::I64, Shape::make({2}).value(), {5, 1}}})[0]);
+  CHECK(std::isnan(y[0]));
+  CHECK(std::vector<double>(y.begin() + 1, y.end()) == std::vector<double>{1, 6, 3, 4, 5, 2, 7});
+}

@@ -1,5 +1,5 @@
-// The ONNX ops that select elements by their position: Trilu, EyeLike, GatherElements, GatherND and
-// OneHot.
+// The ONNX ops that select elements by their position: Trilu, EyeLike, GatherElements, GatherND,
+// OneHot and ReverseSequence.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -148,6 +148,56 @@ void gather_nd(Ctx& c) {
   c.set_output(0, c.emit("", GatherAttrs{0}, {data, index}));
 }
 
+// ReverseSequence: along the time axis, the first len[b] elements of batch b reversed, the rest kept
+// (ONNX's definition): y[.., t, .., b, ..] = x[.., src, .., b, ..] with src = len[b] − 1 − t where
+// t < len[b], t elsewhere. One IR gather from x flattened at src·stride_time + base, base the
+// constant offset of the other axes; a src outside [0, T) (a length beyond T) reads NaN. Integer
+// arithmetic; fixed extents.
+void reverse_sequence(Ctx& c) {
+  if (!c.extents_fixed())
+    c.refuse("onnx.shape-unsupported", "ReverseSequence needs fixed extents (its flat indices are computed at load "
+                                       "time), and the model's inputs have symbolic ones");
+  const std::vector<int64_t> d = c.shape(0);
+  const auto r = static_cast<int64_t>(d.size());
+  const int64_t time = c.attr_int("time_axis", 0), batch = c.attr_int("batch_axis", 1);
+  if (r < 2 || (time != 0 && time != 1) || (batch != 0 && batch != 1) || time == batch)
+    c.refuse("onnx.attribute-value", "time_axis and batch_axis must be 0 and 1, one each, of an input of rank 2 or more");
+  const auto tu = static_cast<size_t>(time), bu = static_cast<size_t>(batch);
+  std::vector<int64_t> stride(d.size(), 1);
+  for (size_t a = d.size() - 1; a-- > 0;) stride[a] = stride[a + 1] * d[a + 1];
+  int64_t count = 1;
+  for (int64_t e : d) count *= e;
+  c.charge(count);
+  std::vector<int64_t> base(static_cast<size_t>(count));  // Σ over the axes but time of i_a·stride_a
+  for (int64_t i = 0; i < count; ++i)
+    base[static_cast<size_t>(i)] = i - (i / stride[tu] % d[tu]) * stride[tu];
+  const auto integer_op = [&](const std::string& suffix, IntegerOp op, ValueRef x, ValueRef y) {
+    return c.emit(suffix, IntegerBinaryAttrs{op, Broadcast::NumpyRight, {}}, {x, y});
+  };
+  const auto integer = [&](const std::string& suffix, int64_t v) { return c.literal(suffix, integer_tensor(Shape(), {v})); };
+  // t along the time axis and len along the batch axis, each of rank r ([T, 1, ...] / [1, B, ...]).
+  std::vector<int64_t> along_time(d.size(), 1), along_batch(d.size(), 1);
+  along_time[tu] = -1, along_batch[bu] = -1;
+  const ValueRef t = c.emit("t", ReshapeAttrs{along_time, ElemKind::Integer},
+                            {integer_range(c, "t-range", {size_code::kConstant, 0}, {size_code::kConstant, d[tu]})});
+  const ValueRef len = c.emit("length", ReshapeAttrs{along_batch, ElemKind::Integer}, {c.operand(1, ElemKind::Integer)});
+  const ValueRef reversed = integer_op("reversed", IntegerOp::Sub, integer_op("last", IntegerOp::Sub, len, integer("one", 1)), t);
+  const auto real = [&](const std::string& suffix, ValueRef v) { return c.emit(suffix, CastAttrs{ElemKind::Integer, ElemKind::Real}, {v}); };
+  const ValueRef within = c.emit("within", CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight}, {real("t-real", t), real("length-real", len)});
+  const ValueRef src = c.emit("source", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer}, {within, reversed, t});
+  const ValueRef src_real = real("source-real", src);
+  const auto bound = [&](const std::string& suffix, CompareOp op, double v) {
+    return c.emit(suffix, CompareAttrs{op, Broadcast::NumpyRight}, {src_real, c.literal(suffix + "-bound", scalar_tensor(v))});
+  };
+  const ValueRef inside = c.emit("source-in-range", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
+                                 {bound("source-above", CompareOp::Ge, 0), bound("source-below", CompareOp::Lt, static_cast<double>(d[tu]))});
+  const ValueRef flat = integer_op("flat", IntegerOp::Add, integer_op("along-time", IntegerOp::Mul, src, integer("stride", stride[tu])),
+                                   c.literal("base", integer_tensor(Shape::make(d).value(), std::move(base))));
+  const ValueRef index = c.emit("flat-index", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer}, {inside, flat, integer("outside", -1)});
+  const ValueRef x = c.emit("flattened", ReshapeAttrs{{-1}}, {c.data(0)});
+  c.set_output(0, c.emit("", GatherAttrs{0}, {x, index}));
+}
+
 // OneHot: on_value where the position along the new axis equals the index, off_value elsewhere
 // (ONNX's definition; values = [off_value, on_value], of any kind). A real index is truncated
 // towards zero (ONNX casts it to int64); a negative one counts from depth, so it matches the
@@ -213,6 +263,7 @@ void add_indexing_ops(OpTable& table) {
       {"GatherElements", gather_elements},
       {"GatherND", gather_nd},
       {"OneHot", one_hot},
+      {"ReverseSequence", reverse_sequence},
       {"Trilu", trilu},
   });
 }
