@@ -496,3 +496,26 @@ TEST_CASE("onnx typed ops: CumSum wraps at a narrower width, and a wide axis and
   OneNode computed("CumSum", {{"X", {"3"}, onnx::TensorProto::FLOAT}, {"A", {}, onnx::TensorProto::INT64}}, 14);
   refusal(computed.m, "onnx.input-not-constant");
 }
+
+TEST_CASE("onnx typed ops: BitShift of unsigned integers, left wrapping to the type, right by hand") {
+  TempDir tmp("onnx_bit_shift");
+  const auto model = [](const std::string& direction, int32_t type) {
+    OnnxModel m(11);
+    m.input("X", {"4"}, type);
+    m.input("S", {"4"}, type);
+    set_string(m.node("BitShift", {"X", "S"}, {"Y"}), "direction", direction);
+    m.output("Y");
+    return m;
+  };
+  const auto uint8 = [](std::vector<double> v) { return HostTensor{DType::U8, Shape::make({4}).value(), std::move(v)}; };
+  // 16 << 1, 4 << 2, 1 << 7, 200 << 1 = 400 mod 256.
+  const Model left = load_onnx(model("LEFT", onnx::TensorProto::UINT8), tmp / "left.onnx");
+  const auto y = run_f64(left, {uint8({16, 4, 1, 200}), uint8({1, 2, 7, 1})})[0];
+  CHECK(std::vector<double>(y.data().begin(), y.data().end()) == std::vector<double>{32, 16, 128, 144});
+  // 16 >> 1, 4 >> 2, 1 >> 3, 255 >> 7.
+  const Model right = load_onnx(model("RIGHT", onnx::TensorProto::UINT8), tmp / "right.onnx");
+  const auto z = run_f64(right, {uint8({16, 4, 1, 255}), uint8({1, 2, 3, 7})})[0];
+  CHECK(std::vector<double>(z.data().begin(), z.data().end()) == std::vector<double>{8, 1, 0, 1});
+  CHECK(find_code(load_errors(model("LEFT", onnx::TensorProto::INT32), tmp / "signed.onnx"),
+                   "onnx.type-unsupported") != nullptr);
+}

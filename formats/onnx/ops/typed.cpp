@@ -1,9 +1,10 @@
 // The ONNX ops whose operands or results are integer or bool tensors: ArgMax and ArgMin, Cast and
-// CastLike, the comparisons, the logical ops, Where, and Gather with indices computed by the
-// graph. An integer is an IR integer (int64; the ONNX types whose every value int64 holds), a
+// CastLike, the comparisons, the logical ops, Where, BitShift, and Gather with indices computed by
+// the graph. An integer is an IR integer (int64; the ONNX types whose every value int64 holds), a
 // bool an IR logical. Where a composition is used, the comment says why it is exactly the ONNX
 // formula (docs/onnx.md repeats the list).
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -405,6 +406,27 @@ void cumsum(Ctx& c) {
   c.set_output(0, c.emit("", a, {c.operand(0, a.kind)}), a.kind, a.kind == ElemKind::Integer ? t : 0);
 }
 
+// BitShift of unsigned integers: x << s = x·2^s wrapped to x's type, x >> s = x / 2^s (x ≥ 0:
+// the quotient's floor), as ONNX defines them. 2^s is read from the table 2^0 .. 2^(bits−1) by s (a
+// gather of exact reals, cast back); a shift of the type's width or more reads NaN there, which
+// the cast leaves undetermined: no value is made up for it.
+void bit_shift(Ctx& c) {
+  const std::string direction = c.attr_string("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT") c.refuse("onnx.attribute-value", "direction must be LEFT or RIGHT");
+  const int32_t type = operand_type(c);
+  const int bits = type == onnx::TensorProto::UINT8 ? 8 : type == onnx::TensorProto::UINT16 ? 16 : type == onnx::TensorProto::UINT32 ? 32 : 0;
+  if (bits == 0 || c.kind(0) != ElemKind::Integer || c.kind(1) != ElemKind::Integer)
+    c.refuse("onnx.type-unsupported", "BitShift of uint8, uint16 and uint32 only (uint64's values beyond 2^63 are "
+                                      "not held)");
+  std::vector<double> powers(static_cast<size_t>(bits));
+  for (int k = 0; k < bits; ++k) powers[static_cast<size_t>(k)] = std::ldexp(1.0, k);
+  const ValueRef table = c.literal("powers", HostTensor{DType::F64, Shape::make({bits}).value(), std::move(powers)});
+  const ValueRef power = c.emit("power", CastAttrs{ElemKind::Real, ElemKind::Integer},
+                                {c.emit("power-real", GatherAttrs{0}, {table, c.operand(1, ElemKind::Integer)})});
+  const IntegerOp op = direction == "LEFT" ? IntegerOp::Mul : IntegerOp::Div;
+  c.set_output(0, computed(c, "", op, ir_integer_type(type), c.operand(0, ElemKind::Integer), power), ElemKind::Integer, type);
+}
+
 void arg_max(Ctx& c) { arg_reduce(c, ArgReduceOp::Max); }
 void arg_min(Ctx& c) { arg_reduce(c, ArgReduceOp::Min); }
 
@@ -516,6 +538,7 @@ void add_typed_ops(OpTable& table) {
       {"And", logical<LogicalOp::And>},
       {"ArgMax", arg_max},
       {"ArgMin", arg_min},
+      {"BitShift", bit_shift},
       {"Cast", cast},
       {"CastLike", cast_like},
       {"CumSum", cumsum},
