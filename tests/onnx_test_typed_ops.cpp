@@ -517,5 +517,5 @@ TEST_CASE("onnx typed ops: BitShift of unsigned integers, left wrapping to the t
   const auto z = run_f64(right, {uint8({16, 4, 1, 255}), uint8({1, 2, 3, 7})})[0];
   CHECK(std::vector<double>(z.data().begin(), z.data().end()) == std::vector<double>{8, 1, 0, 1});
   CHECK(find_code(load_errors(model("LEFT", onnx::TensorProto::INT32), tmp / "signed.onnx"),
-                   "onnx.type-unsupported") != nullptr);
+                  "onnx.type-unsupported") != nullptr);
 }
