@@ -118,11 +118,16 @@ def answer(runtime, modules, suite, case, work):
     model = os.path.join(folder, case["model"]["file"])
     if case["model"]["format"] == "nnl":
         if runtime != "torch":
-            raise NotRun("NNL model: ONNX Runtime reads its ONNX conversion, case %s_onnx" % case["name"])
+            raise NotRun("NNL model (ONNX Runtime runs the example's ONNX conversion, case EXAMPLE_onnx)")
         return run_torch_nnl(model, os.path.join(folder, case["inputs"][0]["file"] + ".npy"), work)
     if runtime in ("ort", "ort_optimized"):
         return run_ort(modules, model, feeds(suite, case), work, "disabled" if runtime == "ort" else "all")
-    return torch_onnx.run(model, dict(feeds(suite, case)))
+    try:
+        return torch_onnx.run(model, dict(feeds(suite, case)))
+    except (RuntimeError, TypeError) as e:
+        # A type torch lacks (torch.from_numpy of a uint16, uint32 or uint64 input or initializer:
+        # TypeError) or a kernel it lacks for a type ("max_pool2d" not implemented for 'Byte').
+        raise NotRun("torch: " + str(e).splitlines()[0][:120]) from e
 
 
 def run_one(runtime, modules, suite, case, answers, scratch):
@@ -213,7 +218,7 @@ def main():
                                                                     w["distance"], w["excess_radii"]))
             elif c["verdict"] in ("inconclusive", "missing"):
                 detail.append("- %s %s %s%s" % (c["verdict"], r, c["name"], ": " + c["why"] if "why" in c else ""))
-        reasons = collections.Counter(why.split(":")[0][:80] for why in not_run[r].values())
+        reasons = collections.Counter(why[:100] for why in not_run[r].values())
         if reasons:
             detail.append("- %s not run: %s" % (r, ", ".join("%s %d" % kv for kv in reasons.most_common())))
     table = "\n".join(lines + [""] + detail) + "\n"
