@@ -209,6 +209,21 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   fuzz_cmd->add_option("--out", fuzz.out, "the campaign's folder: reproducers and summary-I-of-N.json")->required();
   add_max_memory(fuzz_cmd, fuzz.max_memory);
 
+  SuiteOptions suite;
+  suite.version = NNREF_VERSION;
+  auto* suite_cmd = app.add_subcommand(
+      "suite", "write a certified conformance suite: per case the model, its inputs, the exact value's enclosure and "
+               "the envelope of every correct answer, for scripts/judge_suite.py");
+  suite_cmd->add_option("sources", suite.sources,
+                        "model files, each with input.npy (or input.npz) beside it, and ONNX backend test folders "
+                        "(model.onnx, test_data_set_*/input_*.pb: one case per data set)")
+      ->required();
+  suite_cmd->add_option("--out", suite.out, "the suite's folder: a folder per case and manifest.json")->required();
+  add_runtime_model(suite_cmd, suite.runtime_precision, suite.ulps);
+  suite_cmd->add_option("--shard", suite.shard, "i/n: write the cases k with k % n == i (manifest-i-of-n.json)")
+      ->capture_default_str();
+  add_max_memory(suite_cmd, suite.max_memory);
+
   auto run_nac = add_nac_command(app);
   auto run_hw = add_hw_command(app);
   // Hidden (no group): the man page and the bash completion, written from this app so that they
@@ -238,6 +253,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (bench_cmd->parsed()) return bench_command(bench, out, err);
     if (convert_cmd->parsed()) return convert_command(convert, out, err);
     if (fuzz_cmd->parsed()) return fuzz_command(fuzz, out, err);
+    if (suite_cmd->parsed()) return suite_command(suite, out, err);
     if (int code = run_nac(out, err); code >= 0) return code;
     if (int code = run_hw(out, err); code >= 0) return code;
     return init_weights_command(init, out, err);

@@ -114,6 +114,17 @@ struct FuzzOptions {
 };
 int fuzz_command(const FuzzOptions& o, std::ostream& out, std::ostream& err);
 
+struct SuiteOptions {
+  std::vector<std::string> sources;  // model files (inputs beside them) and ONNX backend test folders
+  std::string out;                   // the suite's folder
+  std::string runtime_precision = "f32";
+  double ulps = 4;
+  std::string shard = "0/1";         // i/n: the cases k ≡ i (mod n), in the arguments' order
+  int64_t max_memory = kDefaultMaxMemory;
+  std::string version;               // nnref's, for the manifest
+};
+int suite_command(const SuiteOptions& o, std::ostream& out, std::ostream& err);
+
 // nnref nac compile | dump | verify (cli/nac_command.cpp): adds the subcommand to `app`; the function
 // returned runs it after parsing, or returns -1 when `nac` was not given.
 std::function<int(std::ostream&, std::ostream&)> add_nac_command(CLI::App& app);

@@ -31,19 +31,6 @@ double excess_in_radii(double v, const Enclosure& e) {
   return beyond / radius;
 }
 
-// How a side of an element's envelope judges: a finite side does; an infinite one does when the
-// exact value itself lies past the largest finite number (an overflow side); any other does not.
-enum class Side { Judged, Overflow, Lost };
-
-Side side(double bound, double exact, double max_finite, bool upper) {
-  if (std::isfinite(bound)) return Side::Judged;
-  if (std::isnan(bound) || std::isnan(exact)) return Side::Lost;
-  if (upper ? bound == std::numeric_limits<double>::infinity() && exact >= max_finite
-            : bound == -std::numeric_limits<double>::infinity() && exact <= -max_finite)
-    return Side::Overflow;
-  return Side::Lost;
-}
-
 OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, const Tensor<Interval>& exact,
                     const HostTensor& actual, double max_finite, const std::optional<LostAt>& lost) {
   OutputVerdict v;
@@ -54,7 +41,7 @@ OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, c
     const Enclosure e = sc::enclosure(envelope[i]);
     const Enclosure x = sc::enclosure(exact[i]);
     const double a = actual.values[static_cast<size_t>(i)];
-    const Side lo = side(e.lo, x.lo, max_finite, false), hi = side(e.hi, x.hi, max_finite, true);
+    const Side lo = envelope_side(e.lo, x.lo, max_finite, false), hi = envelope_side(e.hi, x.hi, max_finite, true);
     const bool rejected = e.rejects(a);
     v.overflow_sides += (lo == Side::Overflow) + (hi == Side::Overflow);
     if (rejected) ++v.outside;
@@ -153,6 +140,15 @@ std::string index_str(const Shape& s, int64_t flat) {
 }
 
 }  // namespace
+
+Side envelope_side(double bound, double exact, double max_finite, bool upper) {
+  if (std::isfinite(bound)) return Side::Judged;
+  if (std::isnan(bound) || std::isnan(exact)) return Side::Lost;
+  if (upper ? bound == std::numeric_limits<double>::infinity() && exact >= max_finite
+            : bound == -std::numeric_limits<double>::infinity() && exact <= -max_finite)
+    return Side::Overflow;
+  return Side::Lost;
+}
 
 std::vector<Shape> Enclosures::shapes() const {
   std::vector<Shape> s;

@@ -40,6 +40,13 @@ struct Enclosures {
 Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>& inputs, const RuntimeModel& runtime,
                                    int64_t max_memory);
 
+// How a side of an element's envelope judges: a finite side does; an infinite one does when the
+// exact value itself (its enclosure's side `exact`) lies past the runtime's largest finite number,
+// where ±∞ is a correct answer (an overflow side); any other side, ±∞ or NaN, bounds nothing (lost).
+// conform's verdict and `nnref suite`'s files (docs/suite.md) classify sides by this one rule.
+enum class Side { Judged, Overflow, Lost };
+Side envelope_side(double bound, double exact, double max_finite, bool upper);
+
 // One output's verdict. Each side of an element's envelope is judged when it is finite, or when it
 // is infinite because the exact value itself lies past the runtime's largest finite number (an
 // overflow side: a correct answer may be ±∞ there). An element with a side that is neither is not
