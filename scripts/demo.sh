@@ -11,7 +11,11 @@ bash scripts/install-deps.sh nnref
 bash scripts/build.sh --target nnref --target _nnref -DNNREF_BUILD_TESTS=OFF -DNNREF_BUILD_BENCH=OFF \
   -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG"
 build/nnref run examples/mnist_classifier/model.nnl --input examples/mnist_classifier/input.npy
-PYTHONPATH=build/python /usr/bin/python3 -c "
+# The Python module alone, where Debian's /usr/bin/python3 finds it (/usr/local/lib/python3.X/dist-packages).
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo cmake --install build --component python
+/usr/bin/python3 -c "
 import numpy as np, nnref
 m = nnref.load('examples/mnist_classifier/model.nnl')
 scores = m.run({'input': np.load('examples/mnist_classifier/input.npy')})['output']

@@ -20,8 +20,9 @@ done
   fail "the installed nnref does not run examples/mlp"
 # The Python module (NNREF_PYTHON), in Debian's dist-packages under the prefix: it imports and runs.
 if [ -e "$build/python/nnref/__init__.py" ]; then
-  pydir="$scratch/prefix/lib/python3/dist-packages"
-  [ -e "$pydir/nnref/__init__.py" ] || fail "cmake --install: no lib/python3/dist-packages/nnref"
+  pyver=$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+  pydir="$scratch/prefix/lib/python$pyver/dist-packages"
+  [ -e "$pydir/nnref/__init__.py" ] || fail "cmake --install: no lib/python$pyver/dist-packages/nnref"
   (cd "$scratch" && PYTHONPATH="$pydir" /usr/bin/python3 -c "
 import sys, numpy as np, nnref
 m = nnref.load(sys.argv[1])
@@ -46,7 +47,7 @@ if command -v dpkg-shlibdeps >/dev/null && command -v cpack >/dev/null; then
     grep -q " $f\$" <<<"$contents" || fail "the package holds no $f"
   done
   if [ -e "$build/python/nnref/__init__.py" ]; then
-    grep -q " ./usr/lib/python3/dist-packages/nnref/__init__.py\$" <<<"$contents" ||
+    grep -q " ./usr/lib/python$pyver/dist-packages/nnref/__init__.py\$" <<<"$contents" ||
       fail "the package holds no Python module"
   fi
 else
