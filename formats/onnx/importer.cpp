@@ -85,6 +85,32 @@ const onnx::AttributeProto* NodeCtx::attr(const std::string& a) {
 
 bool NodeCtx::has_attr(const std::string& a) { return attr(a) != nullptr; }
 
+std::vector<std::string> NodeCtx::subgraph(const std::string& a) {
+  const onnx::AttributeProto* g = attr(a);
+  if (g == nullptr || !g->has_g()) refuse("onnx.attribute-type", a + " must be a graph");
+  const std::vector<std::string> outputs = im_.add_subgraph(g->g(), static_cast<size_t>(loc_.line - 1));
+  for (const auto& o : outputs)
+    if (!im_.values_.count(o))
+      refuse("onnx.value-undefined", a + "'s output '" + o + "' is not defined (a node of it is refused above, or none "
+                                         "computes it)");
+  return outputs;
+}
+
+void NodeCtx::add_node(const onnx::NodeProto& n) {
+  im_.add_node(n, static_cast<size_t>(loc_.line - 1), *im_.opsets_);
+  for (const auto& o : n.output())
+    if (!o.empty() && !im_.values_.count(o)) refuse("onnx.value-undefined", "its part " + n.name() + " is refused above");
+}
+
+std::optional<std::vector<int64_t>> NodeCtx::known_shape_of(const std::string& value) {
+  const Value& v = im_.values_.at(value);
+  if (v.constant) return v.constant->tensor.shape.dims();
+  if (v.sizes) return v.sizes->shape.dims();
+  const std::optional<KnownShape> s = im_.shape_of(*v.ref);
+  if (!s || !s->exact) return std::nullopt;
+  return s->dims;
+}
+
 int64_t NodeCtx::attr_int(const std::string& a, int64_t def) {
   const auto* at = attr(a);
   if (!at) return def;
@@ -648,29 +674,52 @@ void Importer::declare(const onnx::ValueInfoProto& v) {
   node.declared[out] = dims;
 }
 
+bool Importer::add_initializer(const onnx::TensorProto& init) {
+  TensorSource src{file_ + ":" + init.name(), base_dir_, budget_left_};
+  Result<ExactTensor> t = read_exact_tensor(init, src);
+  if (!t) {
+    Diagnostic d = std::move(t).error();
+    d.loc = SourceLoc{file_, 0, 0};
+    diags_.push_back(std::move(d));
+    failed_.insert(init.name());
+    return false;
+  }
+  budget_left_ -= tensor_bytes(CDim(t.value().tensor.shape.count()), sizeof(double)).v;
+  values_[init.name()] = Value{std::nullopt, std::make_shared<const ExactTensor>(std::move(t).value()), nullptr, init.name()};
+  return true;
+}
+
+void Importer::note_reads(const onnx::GraphProto& g) {
+  for (const auto& n : g.node()) {
+    for (const auto& i : n.input()) read_later_.insert(i);
+    for (const auto& a : n.attribute())
+      if (a.has_g()) note_reads(a.g());
+  }
+  for (const auto& o : g.output()) read_later_.insert(o.name());
+}
+
+std::vector<std::string> Importer::add_subgraph(const onnx::GraphProto& g, size_t index) {
+  for (const auto& init : g.initializer()) add_initializer(init);
+  for (const auto& s : g.sparse_initializer()) {
+    diags_.push_back(make_error("onnx.tensor-type-unsupported",
+                                "sparse initializer '" + s.values().name() + "' is not supported", SourceLoc{file_, 0, 0}));
+    failed_.insert(s.values().name());
+  }
+  for (const auto& n : g.node()) add_node(n, index, *opsets_);
+  std::vector<std::string> outputs;
+  for (const auto& o : g.output()) outputs.push_back(o.name());
+  return outputs;
+}
+
 void Importer::run(const onnx::GraphProto& g, const std::map<std::string, int64_t>& opsets, const std::string& base_dir,
                    int64_t max_memory) {
   file_ = m_.path;
+  base_dir_ = base_dir;
+  opsets_ = &opsets;
   budget_left_ = max_memory;
-  for (const auto& n : g.node())
-    for (const auto& i : n.input()) read_later_.insert(i);
-  for (const auto& o : g.output()) read_later_.insert(o.name());
-  for (const auto& init : g.initializer()) {
-    TensorSource src{file_ + ":" + init.name(), base_dir, budget_left_};
-    Result<ExactTensor> t = read_exact_tensor(init, src);
-    if (!t) {
-      Diagnostic d = std::move(t).error();
-      d.loc = SourceLoc{file_, 0, 0};
-      const bool over_budget = d.code == "size.budget";
-      diags_.push_back(std::move(d));
-      failed_.insert(init.name());
-      if (over_budget) return;
-      continue;
-    }
-    budget_left_ -= tensor_bytes(CDim(t.value().tensor.shape.count()), sizeof(double)).v;
-    values_[init.name()] =
-        Value{std::nullopt, std::make_shared<const ExactTensor>(std::move(t).value()), nullptr, init.name()};
-  }
+  note_reads(g);
+  for (const auto& init : g.initializer())
+    if (!add_initializer(init) && diags_.back().code == "size.budget") return;  // nothing more fits
   for (const auto& s : g.sparse_initializer()) {
     diags_.push_back(make_error("onnx.tensor-type-unsupported",
                                 "sparse initializer '" + s.values().name() + "' is not supported", SourceLoc{file_, 0, 0}));

@@ -129,6 +129,16 @@ class NodeCtx {
   // at import holds for every run.
   bool extents_fixed() const;
 
+  // A subgraph (the GRAPH attribute `a`, If's branches) read into the model as the main graph's
+  // nodes are, its nodes reading outer values by name: the names of its outputs. A node of it that
+  // nnref refuses refuses this node too (its own diagnostic given first).
+  std::vector<std::string> subgraph(const std::string& a);
+  // An ONNX node this one is made of (If's per-output Where or Identity), read as if the graph held
+  // it at this node's place; refused with it when nnref refuses it.
+  void add_node(const onnx::NodeProto& n);
+  // The shape at the default extents of the value named `value`, where the rules give one.
+  std::optional<std::vector<int64_t>> known_shape_of(const std::string& value);
+
   // Emits an IR node named after this ONNX node (suffix for the second and later of a composition).
   // An op that computes exactly (it moves elements, or its result is an integer or logical value)
   // from constants alone is evaluated here instead, and the result is a constant.
@@ -178,6 +188,12 @@ class Importer {
   friend class NodeCtx;
   void add_input(const onnx::ValueInfoProto& v);
   void add_node(const onnx::NodeProto& n, size_t index, const std::map<std::string, int64_t>& opsets);
+  // A subgraph's initializers and nodes, located at the node `index` that holds it: its output names.
+  std::vector<std::string> add_subgraph(const onnx::GraphProto& g, size_t index);
+  // Each value that g's nodes (and its subgraphs' nodes) read, and its outputs: read_later_.
+  void note_reads(const onnx::GraphProto& g);
+  // The ExactTensor of an initializer, into values_; false (the diagnostic given) when it is not read.
+  bool add_initializer(const onnx::TensorProto& init);
   void declare(const onnx::ValueInfoProto& v);
   ValueRef materialise(Value& v, ElemKind kind = ElemKind::Real);
   // Constants reach the ops a handler emits as handles (a ValueRef with a negative node, into
@@ -208,6 +224,8 @@ class Importer {
   std::map<std::string, Value> values_;
   std::set<std::string> failed_;       // values a refused node would have defined
   std::set<std::string> read_later_;   // every value some node input or graph output names
+  const std::map<std::string, int64_t>* opsets_ = nullptr;
+  std::string base_dir_;
   std::set<std::string> names_;        // IR node names in use
   std::vector<std::vector<std::optional<KnownShape>>> shapes_;  // per IR node and output
   struct Handle {

@@ -33,6 +33,7 @@ void add_constant_ops(OpTable& table);       // constants.cpp
 void add_indexing_ops(OpTable& table);       // indexing.cpp
 void add_loss_ops(OpTable& table);           // losses.cpp
 void add_signal_ops(OpTable& table);         // signal.cpp
+void add_control_ops(OpTable& table);        // control.cpp
 void add_typed_ops(OpTable& table);          // typed.cpp: integer and bool operands or results
 
 // ---- helpers (common.cpp) ----

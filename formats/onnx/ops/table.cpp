@@ -17,6 +17,7 @@ OpTable all_ops() {
   add_indexing_ops(table);
   add_loss_ops(table);
   add_signal_ops(table);
+  add_control_ops(table);
   add_typed_ops(table);
   return table;
 }
