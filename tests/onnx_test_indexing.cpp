@@ -203,7 +203,7 @@ TEST_CASE("onnx GatherND: ONNX's examples by hand, batch_dims, negative and outs
   CHECK(find_code(load_errors(model({"2", "2"}, {"2", "3"}, 0), tmp / "long.onnx"), "onnx.input-shape") != nullptr);
 }
 
-TEST_CASE("onnx ReverseSequence: each batch's prefix reversed, by hand; a length beyond T reads NaN") {
+TEST_CASE("onnx ReverseSequence: each batch's prefix reversed by hand, a length beyond T reading NaN") {
   TempDir tmp("onnx_reverse_sequence");
   OnnxModel m(10);
   m.input("X", {"4", "2"});
