@@ -127,6 +127,28 @@ std::vector<std::optional<LostAt>> first_lost(const Graph& g, const std::vector<
   return out;
 }
 
+// An output cast from a logical holds truth values; an element whose envelope holds both 0 and 1
+// admits every answer, so it judges nothing: it is made lost (NaN), so that conform counts it as
+// not judged and `nnref suite` writes it so, and the output's first loss names the cast.
+void undecided_truth_values(const Graph& g, std::vector<Tensor<Envelope>>& envelope,
+                            std::vector<std::optional<LostAt>>& lost) {
+  for (size_t k = 0; k < g.outputs.size() && k < envelope.size(); ++k) {
+    const Node& n = g.nodes[static_cast<size_t>(g.outputs[k].value.node)];
+    const auto* cast = std::get_if<CastAttrs>(&n.op);
+    if (cast == nullptr || cast->from != ElemKind::Logical) continue;
+    bool undecided = false;
+    for (Envelope& e : envelope[k].data()) {
+      const Enclosure x = sc::enclosure(e);
+      if (x.lo <= 0 && x.hi >= 1) {
+        e = ScalarOps<Envelope>::from_double(std::numeric_limits<double>::quiet_NaN());
+        undecided = true;
+      }
+    }
+    if (undecided && !lost[k])
+      lost[k] = LostAt{n.name, op_name(n.op), "a truth value the envelope leaves undecided: both 0 and 1 lie in it"};
+  }
+}
+
 std::string num(double v) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.9g", v + 0.0);  // + 0.0: −0 prints as 0
@@ -166,8 +188,9 @@ Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>
   if (!envelope) return std::move(envelope).error();
   auto exact = run<Interval>(m, inputs, max_memory);
   if (!exact) return std::move(exact).error();
-  return Enclosures{std::move(envelope).value(), std::move(exact).value(), first_lost(m.graph, origins),
-                    runtime.max_finite};
+  std::vector<std::optional<LostAt>> lost = first_lost(m.graph, origins);
+  undecided_truth_values(m.graph, envelope.value(), lost);
+  return Enclosures{std::move(envelope).value(), std::move(exact).value(), std::move(lost), runtime.max_finite};
 }
 
 std::vector<OutputVerdict> judge_outputs(const Enclosures& e, const NamedTensors& actual) {

@@ -232,3 +232,27 @@ TEST_CASE("onnx conform: Gather and GatherElements with negative indices given a
   judge("GatherElements", indices("ge.npy", {3, 2}, {0, 2, 1, -1, 2, 0}), {"3", "2"}, {0.5, 2.5, 4.5, 5.5, 8.5, 6.5},
         {0.5, 2.5, 4.5, 4.5, 8.5, 6.5});
 }
+
+TEST_CASE("onnx conform: a truth value the envelope leaves undecided is not judged, never accepted whatever it is") {
+  // Greater(x + 0.25, 0.5) at x = 0.25: the exact sum is 0.5, so the answer is false; a float32
+  // runtime's rounded sum is 0.5 too, but the envelope of x + 0.25 (widened by one rounding) holds
+  // values on both sides of 0.5, so the comparison's envelope holds both 0 and 1: not judged.
+  TempDir tmp("onnx-conform-truth");
+  OnnxModel m;
+  m.input("x", {"1"});
+  m.init("quarter", {}, {0.25f});
+  m.init("half", {}, {0.5f});
+  m.node("Add", {"x", "quarter"}, {"s"});
+  m.node("Greater", {"s", "half"}, {"y"});
+  m.output("y");
+  m.write(tmp / "m.onnx");
+  const std::string in = npy(tmp, "x.npy", {1}, {0.25});
+  for (double answer : {0.0, 1.0}) {
+    const Run r = nnref_cli({"conform", (tmp / "m.onnx").string(), "--input", in, "--actual",
+                             npy(tmp, "a.npy", {1}, {answer}), "--format", "json"});
+    INFO(r.out << r.err);
+    CHECK(has(r.out, "\"verdict\": \"inconclusive\""));
+    CHECK(has(r.out, "\"not_judged\": 1"));
+    CHECK(has(r.out, "undecided"));
+  }
+}
