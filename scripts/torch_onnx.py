@@ -363,7 +363,71 @@ def apply(node, ins, opset):
         if mode == "constant":
             return F.pad(x, flat, value=value)
         return pad_by_index(x, pads, mode)
-    raise Unmapped(op)
+    mapped = apply_more(op, a, ins, opset)
+    if mapped is None:
+        raise Unmapped(op)
+    return mapped
+
+
+def window(op, a, size):
+    """PyTorch's own window functions, in float32: Hann, Hamming with ONNX's 25/46 and 21/46, Blackman."""
+    n, periodic = int(size), bool(a.get("periodic", 1))
+    if op == "HannWindow":
+        return torch.hann_window(n, periodic=periodic)
+    if op == "HammingWindow":
+        return torch.hamming_window(n, periodic=periodic, alpha=25 / 46, beta=21 / 46)
+    return torch.blackman_window(n, periodic=periodic)
+
+
+def apply_more(op, a, ins, opset):
+    """The ops PyTorch has its own function for (or a few lines of torch), read after apply's; None
+    when not mapped."""
+    x = ins[0] if ins else None
+    if op == "Einsum":
+        eq = a["equation"].decode() if isinstance(a["equation"], bytes) else a["equation"]
+        return torch.einsum(eq.replace(" ", ""), *ins)
+    if op == "Trilu":
+        k = int(ins[1]) if len(ins) > 1 and ins[1] is not None else 0
+        return torch.triu(x, k) if a.get("upper", 1) else torch.tril(x, k)
+    if op == "GatherElements":
+        axis = a.get("axis", 0) % x.dim()
+        return torch.gather(x, axis, ins[1].long() % x.shape[axis])
+    if op == "Hardmax" and opset >= 13:
+        axis = a.get("axis", -1) % x.dim()
+        return F.one_hot(torch.argmax(x, axis), x.shape[axis]).movedim(-1, axis).to(x.dtype)
+    if op == "IsNaN":
+        return torch.isnan(x)
+    if op == "IsInf":
+        pos, neg = a.get("detect_positive", 1), a.get("detect_negative", 1)
+        return (torch.isposinf(x) & bool(pos)) | (torch.isneginf(x) & bool(neg))
+    if op == "ThresholdedRelu":
+        return torch.where(x > a.get("alpha", 1.0), x, torch.zeros_like(x))
+    if op == "Shrink":
+        lambd, bias = a.get("lambd", 0.5), a.get("bias", 0.0)
+        return torch.where(x < -lambd, x + bias, torch.where(x > lambd, x - bias, torch.zeros_like(x)))
+    if op == "Celu":
+        return F.celu(x, a.get("alpha", 1.0))
+    if op in ("NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss"):
+        reduction = a.get("reduction", b"mean")
+        reduction = reduction.decode() if isinstance(reduction, bytes) else reduction
+        weight = ins[2] if len(ins) > 2 else None
+        ignore = a.get("ignore_index", -100)
+        if op == "NegativeLogLikelihoodLoss":
+            return F.nll_loss(x, ins[1].long(), weight, ignore_index=ignore, reduction=reduction)
+        return [F.cross_entropy(x, ins[1].long(), weight, ignore_index=ignore, reduction=reduction),
+                torch.log_softmax(x, 1)]
+    if op in ("HannWindow", "HammingWindow", "BlackmanWindow"):
+        return window(op, a, x)
+    if op == "EyeLike":
+        i = torch.arange(x.shape[0]).reshape(-1, 1)
+        return (torch.arange(x.shape[1]) - i == a.get("k", 0)).to(x.dtype if x.is_floating_point() else torch.float32)
+    if op == "DepthToSpace" and a.get("mode", b"DCR") in (b"CRD", "CRD"):
+        return F.pixel_shuffle(x, a["blocksize"])
+    if op == "MeanVarianceNormalization":
+        axes = a.get("axes", [0, 2, 3])
+        mean = x.mean(axes, keepdim=True)
+        return (x - mean) / (torch.sqrt((x * x).mean(axes, keepdim=True) - mean * mean) + float(np.float32(1e-9)))
+    return None
 
 
 def prod(t, axes, keep):
