@@ -58,7 +58,8 @@ TEST_CASE("onnx If: a condition given at run time chooses per run, both branches
   CHECK(values(run_f64(m, {x, HostTensor{DType::Bool, Shape(), {1}}})[0]) == std::vector<double>{2, 3, 4});
   CHECK(values(run_f64(m, {x, HostTensor{DType::Bool, Shape(), {0}}})[0]) == std::vector<double>{2, 4, 6});
   // Symbolic extents: the branches' shapes are not known to agree for every size: refused by name.
-  CHECK(find_code(load_errors(if_model({"N"}, true, false, "Mul"), tmp / "n.onnx"), "onnx.shape-unsupported") != nullptr);
+  CHECK(find_code(load_errors(if_model({"N"}, true, false, "Mul"), tmp / "n.onnx"), "onnx.shape-unsupported") !=
+        nullptr);
 }
 
 TEST_CASE("onnx If: a constant condition reads its branch alone") {
@@ -69,5 +70,6 @@ TEST_CASE("onnx If: a constant condition reads its branch alone") {
   // cond false: the else branch (X · 2); with the unreadable op there, refused by that op's name.
   const Model f = load_onnx(if_model({"2"}, false, false, "Mul"), tmp / "f.onnx");
   CHECK(values(run_f64(f, {host({2}, {5, 7})})[0]) == std::vector<double>{10, 14});
-  CHECK(find_code(load_errors(if_model({"2"}, false, false, "NoSuchOp"), tmp / "bad.onnx"), "onnx.op-unsupported") != nullptr);
+  CHECK(find_code(load_errors(if_model({"2"}, false, false, "NoSuchOp"), tmp / "bad.onnx"), "onnx.op-unsupported") !=
+        nullptr);
 }

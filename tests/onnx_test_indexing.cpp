@@ -117,7 +117,8 @@ TEST_CASE("onnx GatherElements: ONNX's examples by hand, negative indices, and N
   CHECK(std::isnan(y[2]));
   CHECK(y[3] == 3);
   // Symbolic extents are refused by name (the flat indices are computed at load time).
-  CHECK(find_code(load_errors(model(0, {"N", "3"}, {"2", "3"}), tmp / "symbolic.onnx"), "onnx.shape-unsupported") != nullptr);
+  CHECK(find_code(load_errors(model(0, {"N", "3"}, {"2", "3"}), tmp / "symbolic.onnx"), "onnx.shape-unsupported") !=
+        nullptr);
   CHECK(find_code(load_errors(model(0, {"3", "3"}, {"2", "4"}), tmp / "wide.onnx"), "onnx.input-shape") != nullptr);
 }
 
@@ -142,7 +143,8 @@ TEST_CASE("onnx OneHot: by hand, negative and outside indices, real indices trun
         std::vector<double>{0, 0, 0, 5, 5, 0, 0, 0, 0, 5, 0, 0});
   // depth given at run time as an int64 input: the same.
   const HostTensor depth{DType::I64, Shape(), {3}};
-  CHECK(values(run_f64(load_onnx(model(-1, onnx::TensorProto::INT64, true), tmp / "input.onnx"), {ints, depth})[0]) == last);
+  CHECK(values(run_f64(load_onnx(model(-1, onnx::TensorProto::INT64, true), tmp / "input.onnx"), {ints, depth})[0]) ==
+        last);
   // Real indices truncate towards zero: 1.7 → 1, −1.2 → −1 (position 2), 3.5 → 3 (none), −0.5 → 0.
   const HostTensor reals = host({2, 2}, {1.7, -1.2, 3.5, -0.5});
   CHECK(values(run_f64(load_onnx(model(-1, onnx::TensorProto::FLOAT, false), tmp / "real.onnx"), {reals})[0]) == last);
@@ -188,18 +190,19 @@ TEST_CASE("onnx GatherND: ONNX's examples by hand, batch_dims, negative and outs
   const HostTensor square = host({2, 2}, {0, 1, 2, 3});
   // D [[0, 1], [2, 3]]: I [[0, 0], [1, 1]] → [0, 3]; I [[1], [0]] → [[2, 3], [0, 1]];
   // I [[−1, −1], [2, 0]] → [3, NaN] (2 is outside [−2, 2)).
-  CHECK(values(run_f64(load_onnx(model({"2", "2"}, {"2", "2"}, 0), tmp / "pairs.onnx"), {square, indices({2, 2}, {0, 0, 1, 1})})[0]) ==
-        std::vector<double>{0, 3});
-  CHECK(values(run_f64(load_onnx(model({"2", "2"}, {"2", "1"}, 0), tmp / "rows.onnx"), {square, indices({2, 1}, {1, 0})})[0]) ==
-        std::vector<double>{2, 3, 0, 1});
-  const std::vector<double> edge =
-      values(run_f64(load_onnx(model({"2", "2"}, {"2", "2"}, 0), tmp / "edge.onnx"), {square, indices({2, 2}, {-1, -1, 2, 0})})[0]);
+  CHECK(values(run_f64(load_onnx(model({"2", "2"}, {"2", "2"}, 0), tmp / "pairs.onnx"),
+                       {square, indices({2, 2}, {0, 0, 1, 1})})[0]) == std::vector<double>{0, 3});
+  CHECK(values(run_f64(load_onnx(model({"2", "2"}, {"2", "1"}, 0), tmp / "rows.onnx"),
+                       {square, indices({2, 1}, {1, 0})})[0]) == std::vector<double>{2, 3, 0, 1});
+  const std::vector<double> edge = values(run_f64(load_onnx(model({"2", "2"}, {"2", "2"}, 0), tmp / "edge.onnx"),
+                                                  {square, indices({2, 2}, {-1, -1, 2, 0})})[0]);
   CHECK(edge[0] == 3);
   CHECK(std::isnan(edge[1]));
   // batch_dims 1: D [[[0, 1], [2, 3]], [[4, 5], [6, 7]]], I [[1], [0]]: row 1 of batch 0, row 0 of
   // batch 1 → [[2, 3], [4, 5]].
   CHECK(values(run_f64(load_onnx(model({"2", "2", "2"}, {"2", "1"}, 1), tmp / "batch.onnx"),
-                       {host({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}), indices({2, 1}, {1, 0})})[0]) == std::vector<double>{2, 3, 4, 5});
+                       {host({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}), indices({2, 1}, {1, 0})})[0]) ==
+        std::vector<double>{2, 3, 4, 5});
   CHECK(find_code(load_errors(model({"2", "2"}, {"2", "3"}, 0), tmp / "long.onnx"), "onnx.input-shape") != nullptr);
 }
 
@@ -219,7 +222,8 @@ TEST_CASE("onnx ReverseSequence: each batch's prefix reversed by hand, a length 
   CHECK(values(run_f64(model, {x, HostTensor{DType::I64, Shape::make({2}).value(), {4, 2}}})[0]) ==
         std::vector<double>{6, 3, 4, 1, 2, 5, 0, 7});
   // Length 5 > T = 4: the source 4 − t is outside at t = 0 (NaN there), then 3, 2, 1 → X[3..1][0].
-  const std::vector<double> y = values(run_f64(model, {x, HostTensor{DType::I64, Shape::make({2}).value(), {5, 1}}})[0]);
+  const std::vector<double> y =
+      values(run_f64(model, {x, HostTensor{DType::I64, Shape::make({2}).value(), {5, 1}}})[0]);
   CHECK(std::isnan(y[0]));
   CHECK(std::vector<double>(y.begin() + 1, y.end()) == std::vector<double>{1, 6, 3, 4, 5, 2, 7});
 }

@@ -36,7 +36,9 @@ TEST_CASE("onnx NegativeLogLikelihoodLoss: weights, ignore_index, every reductio
   // loss = [−(−3)·4, −(−1.5)·2] = [12, 3].
   const HostTensor x = host({2, 3}, {-1, -2, -3, -0.5, -1.5, -2.5});
   const HostTensor t{DType::I64, Shape::make({2}).value(), {2, 1}};
-  const auto run = [&](const OnnxModel& m, const std::string& file) { return values(run_f64(load_onnx(m, tmp / file), {x, t})[0]); };
+  const auto run = [&](const OnnxModel& m, const std::string& file) {
+    return values(run_f64(load_onnx(m, tmp / file), {x, t})[0]);
+  };
   CHECK(run(nll("none", false, true), "none.onnx") == std::vector<double>{12, 3});
   CHECK(run(nll("sum", false, true), "sum.onnx") == std::vector<double>{15});
   // mean: Σ loss / Σ w[T] = 15 / (4 + 2).

@@ -45,9 +45,7 @@ TEST_CASE("onnx DepthToSpace: DCR and CRD orders, by hand") {
   // X [1, 8, 1, 2], X[c, 0, w] = 2c + w, blocksize 2.
   // DCR: c = (2·b1 + b2)·2 + c', Y[c', b1, 2w + b2] = 2((2·b1 + b2)·2 + c') + w:
   //   c' = 0: rows [0 4 1 5], [8 12 9 13]; c' = 1: the same + 2.
-  const auto dcr = single("DepthToSpace", {"1", "8", "1", "2"}, [](onnx::NodeProto& n) {
-    set_int(n, "blocksize", 2);
-  });
+  const auto dcr = single("DepthToSpace", {"1", "8", "1", "2"}, [](onnx::NodeProto& n) { set_int(n, "blocksize", 2); });
   const Model m1 = load_onnx(dcr, tmp / "dcr.onnx");
   CHECK(values(run_f64(m1, {host({1, 8, 1, 2}, iota(16))})[0]) ==
         std::vector<double>{0, 4, 1, 5, 8, 12, 9, 13, 2, 6, 3, 7, 10, 14, 11, 15});
@@ -105,7 +103,8 @@ TEST_CASE("onnx DepthToSpace and SpaceToDepth: proved for every size the blocksi
 
 TEST_CASE("onnx DepthToSpace: a bad blocksize, rank or mode is refused by name") {
   TempDir tmp("onnx_rearrange_errors");
-  const auto zero = single("DepthToSpace", {"1", "4", "1", "1"}, [](onnx::NodeProto& n) { set_int(n, "blocksize", 0); });
+  const auto zero =
+      single("DepthToSpace", {"1", "4", "1", "1"}, [](onnx::NodeProto& n) { set_int(n, "blocksize", 0); });
   CHECK(find_code(load_errors(zero, tmp / "zero.onnx"), "onnx.attribute-value") != nullptr);
   const auto rank3 = single("SpaceToDepth", {"4", "2", "2"}, [](onnx::NodeProto& n) { set_int(n, "blocksize", 2); });
   CHECK(find_code(load_errors(rank3, tmp / "rank3.onnx"), "onnx.input-shape") != nullptr);
@@ -172,7 +171,9 @@ TEST_CASE("onnx Slice with steps: backward, by two, clamped as ONNX clamps, and 
     return m;
   };
   const HostTensor x = host({5}, iota(5));
-  const auto run = [&](const OnnxModel& m, const std::string& file) { return values(run_f64(load_onnx(m, tmp / file), {x})[0]); };
+  const auto run = [&](const OnnxModel& m, const std::string& file) {
+    return values(run_f64(load_onnx(m, tmp / file), {x})[0]);
+  };
   // torch.flip: from −1 (index 4) back past index 0.
   CHECK(run(model({"5"}, -1, INT64_MIN, -1), "flip.onnx") == std::vector<double>{4, 3, 2, 1, 0});
   // Every second element: 0, 2, 4.
@@ -186,7 +187,8 @@ TEST_CASE("onnx Slice with steps: backward, by two, clamped as ONNX clamps, and 
   Run r = nnref_cli({"check", (tmp / "flip_n.onnx").string(), "--dim", "N=1..4096"});
   INFO(r.out << r.err);
   CHECK(r.code == 0);
-  CHECK(find_code(load_errors(model({"N"}, -3, INT64_MIN, -1), tmp / "start.onnx"), "onnx.shape-unsupported") != nullptr);
+  CHECK(find_code(load_errors(model({"N"}, -3, INT64_MIN, -1), tmp / "start.onnx"), "onnx.shape-unsupported") !=
+        nullptr);
   // Forward to an end of 0 keeps nothing: refused by name.
   CHECK(find_code(load_errors(model({"5"}, 3, 0, 1), tmp / "empty.onnx"), "onnx.shape-unsupported") != nullptr);
 }

@@ -14,7 +14,8 @@ std::vector<double> window_of(const TempDir& tmp, const std::string& op, int64_t
   m.input("size", {}, onnx::TensorProto::INT64);
   set_int(m.node(op, {"size"}, {"w"}), "periodic", periodic ? 1 : 0);
   m.output("w");
-  const auto out = run_f64(load_onnx(m, tmp / (op + ".onnx")), {HostTensor{DType::I64, Shape(), {static_cast<double>(size)}}});
+  const auto out =
+      run_f64(load_onnx(m, tmp / (op + ".onnx")), {HostTensor{DType::I64, Shape(), {static_cast<double>(size)}}});
   return {out[0].data().begin(), out[0].data().end()};
 }
 

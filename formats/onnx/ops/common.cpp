@@ -56,7 +56,8 @@ ValueRef gathered_elements(Ctx& c, ValueRef data, const std::vector<int64_t>& d,
   const auto r = static_cast<int64_t>(d.size());
   if (static_cast<int64_t>(s.size()) != r) c.refuse("onnx.input-shape", "indices must have the rank of data");
   std::vector<int64_t> stride(static_cast<size_t>(r), 1);
-  for (int64_t a = r - 2; a >= 0; --a) stride[static_cast<size_t>(a)] = stride[static_cast<size_t>(a + 1)] * d[static_cast<size_t>(a + 1)];
+  for (int64_t a = r - 2; a >= 0; --a)
+    stride[static_cast<size_t>(a)] = stride[static_cast<size_t>(a + 1)] * d[static_cast<size_t>(a + 1)];
   int64_t count = 1;
   for (size_t a = 0; a < s.size(); ++a) {
     if (a != static_cast<size_t>(axis) && s[a] > d[a])
@@ -74,7 +75,9 @@ ValueRef gathered_elements(Ctx& c, ValueRef data, const std::vector<int64_t>& d,
     for (size_t a = s.size(); a-- > 0 && ++at[a] == s[a];) at[a] = 0;
   }
   const auto name = [&](const std::string& n) { return suffix.empty() ? n : suffix + "-" + n; };
-  const auto integer = [&](const std::string& n, int64_t v) { return c.literal(name(n), integer_tensor(Shape(), {v})); };
+  const auto integer = [&](const std::string& n, int64_t v) {
+    return c.literal(name(n), integer_tensor(Shape(), {v}));
+  };
   const auto integer_op = [&](const std::string& n, IntegerOp op, ValueRef a, ValueRef b) {
     return c.emit(name(n), IntegerBinaryAttrs{op, Broadcast::NumpyRight, {}}, {a, b});
   };
@@ -84,11 +87,13 @@ ValueRef gathered_elements(Ctx& c, ValueRef data, const std::vector<int64_t>& d,
     return c.emit(name(n), CompareAttrs{op, Broadcast::NumpyRight},
                   {j_real, c.literal(name(n + "-bound"), scalar_tensor(static_cast<double>(v)))});
   };
-  const ValueRef in_range = c.emit(name("index-in-range"), LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
-                                   {compare("index-above", CompareOp::Ge, -extent), compare("index-below", CompareOp::Lt, extent)});
+  const ValueRef in_range =
+      c.emit(name("index-in-range"), LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
+             {compare("index-above", CompareOp::Ge, -extent), compare("index-below", CompareOp::Lt, extent)});
   const ValueRef along = integer_op("along-axis", IntegerOp::Mul, index_in_range(c, idx, extent),
                                     integer("stride", stride[static_cast<size_t>(axis)]));
-  const ValueRef flat = integer_op("flat", IntegerOp::Add, along, c.literal(name("base"), integer_tensor(Shape::make(s).value(), std::move(base))));
+  const ValueRef flat = integer_op("flat", IntegerOp::Add, along,
+                                   c.literal(name("base"), integer_tensor(Shape::make(s).value(), std::move(base))));
   const ValueRef index = c.emit(name("flat-index"), SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer},
                                 {in_range, flat, integer("outside", -1)});
   const ValueRef flattened = c.emit(name("flattened"), ReshapeAttrs{{-1}}, {data});

@@ -32,8 +32,8 @@ void if_op(Ctx& c) {
   const auto branch_outputs = [&](const std::string& branch) {
     std::vector<std::string> names = c.subgraph(branch);
     if (names.size() != outputs)
-      c.refuse("onnx.attribute-value", branch + " has " + std::to_string(names.size()) + " outputs, the node " +
-                                           std::to_string(outputs));
+      c.refuse("onnx.attribute-value",
+               branch + " has " + std::to_string(names.size()) + " outputs, the node " + std::to_string(outputs));
     return names;
   };
   if (const ExactTensor* cond = c.exact(0)) {
@@ -41,23 +41,28 @@ void if_op(Ctx& c) {
     const bool taken = cond->ints[0] != 0;
     c.attr(taken ? "else_branch" : "then_branch");  // read, not imported
     const std::vector<std::string> names = branch_outputs(taken ? "then_branch" : "else_branch");
-    for (size_t k = 0; k < outputs; ++k) c.add_node(part(c, "Identity", {names[k]}, c.proto().output(static_cast<int>(k)), k));
+    for (size_t k = 0; k < outputs; ++k)
+      c.add_node(part(c, "Identity", {names[k]}, c.proto().output(static_cast<int>(k)), k));
     return;
   }
   if (!c.extents_fixed())
-    c.refuse("onnx.shape-unsupported", "an If whose condition is computed at run time needs fixed extents (both branches' "
-                                       "outputs must have one shape), and the model's inputs have symbolic ones");
+    c.refuse("onnx.shape-unsupported",
+             "an If whose condition is computed at run time needs fixed extents (both branches' "
+             "outputs must have one shape), and the model's inputs have symbolic ones");
   const std::vector<std::string> then_names = branch_outputs("then_branch"), else_names = branch_outputs("else_branch");
   const std::optional<std::vector<int64_t>> cond_shape = c.known_shape(0);
   for (size_t k = 0; k < outputs; ++k) {
     const auto a = c.known_shape_of(then_names[k]), b = c.known_shape_of(else_names[k]);
     if (!a || !b || *a != *b)
-      c.refuse("onnx.shape-unsupported", "output " + std::to_string(k) + " has a shape in then_branch and another in "
-                                         "else_branch (or one nnref does not know): nnref reads an If computed at run "
-                                         "time whose branches agree");
+      c.refuse("onnx.shape-unsupported",
+               "output " + std::to_string(k) +
+                   " has a shape in then_branch and another in "
+                   "else_branch (or one nnref does not know): nnref reads an If computed at run "
+                   "time whose branches agree");
     if (a->empty() && (!cond_shape || !cond_shape->empty()))
       c.refuse("onnx.shape-unsupported", "a 0-D output with a cond of shape [1] would broadcast to [1]");
-    c.add_node(part(c, "Where", {c.proto().input(0), then_names[k], else_names[k]}, c.proto().output(static_cast<int>(k)), k));
+    c.add_node(
+        part(c, "Where", {c.proto().input(0), then_names[k], else_names[k]}, c.proto().output(static_cast<int>(k)), k));
   }
 }
 

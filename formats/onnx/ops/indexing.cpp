@@ -19,11 +19,14 @@ namespace {
 // (exact: |j − i| < 2^53).
 ValueRef column_minus_row(Ctx& c) {
   const size_t r = c.rank(0);
-  if (r < 2) c.refuse("onnx.input-shape", "the input must have rank 2 or more (its last two axes are rows and columns)");
+  if (r < 2)
+    c.refuse("onnx.input-shape", "the input must have rank 2 or more (its last two axes are rows and columns)");
   const SizeTerms extents = c.extents_of(0, static_cast<int64_t>(r) - 2, static_cast<int64_t>(r));
-  const ValueRef rows = c.emit("rows", ReshapeAttrs{{-1, 1}, ElemKind::Integer}, {integer_range(c, "row-range", {size_code::kConstant, 0}, extents.elements[0])});
+  const ValueRef rows = c.emit("rows", ReshapeAttrs{{-1, 1}, ElemKind::Integer},
+                               {integer_range(c, "row-range", {size_code::kConstant, 0}, extents.elements[0])});
   const ValueRef columns = integer_range(c, "columns", {size_code::kConstant, 0}, extents.elements[1]);
-  const ValueRef offset = c.emit("offset", IntegerBinaryAttrs{IntegerOp::Sub, Broadcast::NumpyRight, {}}, {columns, rows});
+  const ValueRef offset =
+      c.emit("offset", IntegerBinaryAttrs{IntegerOp::Sub, Broadcast::NumpyRight, {}}, {columns, rows});
   return c.emit("offset-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {offset});
 }
 
@@ -48,7 +51,8 @@ void trilu(Ctx& c) {
       c.refuse("onnx.input-type", "k (input 1) must be a scalar");
     k = c.emit("k-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {c.operand(1, ElemKind::Integer)});
   }
-  const ValueRef kept = c.emit("kept", CompareAttrs{upper ? CompareOp::Ge : CompareOp::Le, Broadcast::NumpyRight}, {offset, k});
+  const ValueRef kept =
+      c.emit("kept", CompareAttrs{upper ? CompareOp::Ge : CompareOp::Le, Broadcast::NumpyRight}, {offset, k});
   c.set_output(0, c.emit("", SelectAttrs{Broadcast::NumpyRight, kind}, {kept, x, zero_of(c, kind)}), kind, c.type(0));
 }
 
@@ -63,7 +67,8 @@ void eye_like(Ctx& c) {
   const ValueRef k = c.literal("k", scalar_tensor(static_cast<double>(c.attr_int("k", 0))));
   const ValueRef diagonal = c.emit("diagonal", CompareAttrs{CompareOp::Eq, Broadcast::NumpyRight}, {offset, k});
   if (*kind == ElemKind::Logical) return c.set_output(0, diagonal, ElemKind::Logical, type);
-  c.set_output(0, c.emit("", CastAttrs{ElemKind::Logical, *kind}, {diagonal}), *kind, *kind == ElemKind::Real ? 0 : type);
+  c.set_output(0, c.emit("", CastAttrs{ElemKind::Logical, *kind}, {diagonal}), *kind,
+               *kind == ElemKind::Real ? 0 : type);
 }
 
 // GatherElements: y[i] = data[i with its `axis` entry replaced by idx[i]], for every position i of
@@ -74,15 +79,16 @@ void eye_like(Ctx& c) {
 // IR gather reads as NaN: never another element. In integer arithmetic, exact in every scalar.
 void gather_elements(Ctx& c) {
   if (!c.extents_fixed())
-    c.refuse("onnx.shape-unsupported", "GatherElements needs fixed extents (its flat indices are computed at load "
-                                       "time), and the model's inputs have symbolic ones");
+    c.refuse("onnx.shape-unsupported",
+             "GatherElements needs fixed extents (its flat indices are computed at load "
+             "time), and the model's inputs have symbolic ones");
   const auto r = static_cast<int64_t>(c.rank(0));
   int64_t axis = c.attr_int("axis", 0);
-  if (axis < -r || axis >= r) c.refuse("onnx.attribute-value", "axis " + std::to_string(axis) + " is outside data's axes");
+  if (axis < -r || axis >= r)
+    c.refuse("onnx.attribute-value", "axis " + std::to_string(axis) + " is outside data's axes");
   if (axis < 0) axis += r;
   c.set_output(0, gathered_elements(c, c.data(0), c.shape(0), c.operand(1, ElemKind::Integer), c.shape(1), axis, ""));
 }
-
 
 // GatherND: with b = batch_dims and q the indices' last extent, y[p] = data[p's first b entries,
 // idx[p, 0..q−1], ...] for every position p of idx without its last axis (ONNX's definition; y is
@@ -92,14 +98,16 @@ void gather_elements(Ctx& c) {
 // gives the flat index −1, which gather reads as NaN. Integer arithmetic; fixed extents.
 void gather_nd(Ctx& c) {
   if (!c.extents_fixed())
-    c.refuse("onnx.shape-unsupported", "GatherND needs fixed extents (its flat indices are computed at load time), and "
-                                       "the model's inputs have symbolic ones");
+    c.refuse("onnx.shape-unsupported",
+             "GatherND needs fixed extents (its flat indices are computed at load time), and "
+             "the model's inputs have symbolic ones");
   const std::vector<int64_t> d = c.shape(0), s = c.shape(1);
   const auto r = static_cast<int64_t>(d.size()), m = static_cast<int64_t>(s.size());
   const int64_t b = c.attr_int("batch_dims", 0);
   if (m < 1 || b < 0 || b >= std::min(r, m)) c.refuse("onnx.attribute-value", "batch_dims must be below both ranks");
   const int64_t q = s.back();
-  if (q < 1 || q > r - b) c.refuse("onnx.input-shape", "the indices' last extent must be in 1 .. rank(data) − batch_dims");
+  if (q < 1 || q > r - b)
+    c.refuse("onnx.input-shape", "the indices' last extent must be in 1 .. rank(data) − batch_dims");
   for (int64_t a = 0; a < b; ++a)
     if (s[static_cast<size_t>(a)] != d[static_cast<size_t>(a)])
       c.refuse("onnx.input-shape", "the indices' batch extents must be data's");
@@ -135,9 +143,12 @@ void gather_nd(Ctx& c) {
       return c.emit(n + what, CompareAttrs{op, Broadcast::NumpyRight},
                     {real, c.literal(n + what + "-bound", scalar_tensor(static_cast<double>(v)))});
     };
-    const ValueRef inside = c.emit(n + "-in-range", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
-                                   {compare("-above", CompareOp::Ge, -extent(b + k)), compare("-below", CompareOp::Lt, extent(b + k))});
-    in_range = in_range ? c.emit(n + "-all-in-range", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight}, {*in_range, inside}) : inside;
+    const ValueRef inside =
+        c.emit(n + "-in-range", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
+               {compare("-above", CompareOp::Ge, -extent(b + k)), compare("-below", CompareOp::Lt, extent(b + k))});
+    in_range =
+        in_range ? c.emit(n + "-all-in-range", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight}, {*in_range, inside})
+                 : inside;
     const ValueRef term = integer_op(n + "-term", IntegerOp::Mul, index_in_range(c, j, extent(b + k)),
                                      c.literal(n + "-stride", integer_tensor(Shape(), {stride})));
     flat = integer_op(n + "-flat", IntegerOp::Add, flat, term);
@@ -155,13 +166,15 @@ void gather_nd(Ctx& c) {
 // arithmetic; fixed extents.
 void reverse_sequence(Ctx& c) {
   if (!c.extents_fixed())
-    c.refuse("onnx.shape-unsupported", "ReverseSequence needs fixed extents (its flat indices are computed at load "
-                                       "time), and the model's inputs have symbolic ones");
+    c.refuse("onnx.shape-unsupported",
+             "ReverseSequence needs fixed extents (its flat indices are computed at load "
+             "time), and the model's inputs have symbolic ones");
   const std::vector<int64_t> d = c.shape(0);
   const auto r = static_cast<int64_t>(d.size());
   const int64_t time = c.attr_int("time_axis", 0), batch = c.attr_int("batch_axis", 1);
   if (r < 2 || (time != 0 && time != 1) || (batch != 0 && batch != 1) || time == batch)
-    c.refuse("onnx.attribute-value", "time_axis and batch_axis must be 0 and 1, one each, of an input of rank 2 or more");
+    c.refuse("onnx.attribute-value",
+             "time_axis and batch_axis must be 0 and 1, one each, of an input of rank 2 or more");
   const auto tu = static_cast<size_t>(time), bu = static_cast<size_t>(batch);
   std::vector<int64_t> stride(d.size(), 1);
   for (size_t a = d.size() - 1; a-- > 0;) stride[a] = stride[a + 1] * d[a + 1];
@@ -169,31 +182,41 @@ void reverse_sequence(Ctx& c) {
   for (int64_t e : d) count *= e;
   c.charge(count);
   std::vector<int64_t> base(static_cast<size_t>(count));  // Σ over the axes but time of i_a·stride_a
-  for (int64_t i = 0; i < count; ++i)
-    base[static_cast<size_t>(i)] = i - (i / stride[tu] % d[tu]) * stride[tu];
+  for (int64_t i = 0; i < count; ++i) base[static_cast<size_t>(i)] = i - (i / stride[tu] % d[tu]) * stride[tu];
   const auto integer_op = [&](const std::string& suffix, IntegerOp op, ValueRef x, ValueRef y) {
     return c.emit(suffix, IntegerBinaryAttrs{op, Broadcast::NumpyRight, {}}, {x, y});
   };
-  const auto integer = [&](const std::string& suffix, int64_t v) { return c.literal(suffix, integer_tensor(Shape(), {v})); };
+  const auto integer = [&](const std::string& suffix, int64_t v) {
+    return c.literal(suffix, integer_tensor(Shape(), {v}));
+  };
   // t along the time axis and len along the batch axis, each of rank r ([T, 1, ...] / [1, B, ...]).
   std::vector<int64_t> along_time(d.size(), 1), along_batch(d.size(), 1);
   along_time[tu] = -1, along_batch[bu] = -1;
   const ValueRef t = c.emit("t", ReshapeAttrs{along_time, ElemKind::Integer},
                             {integer_range(c, "t-range", {size_code::kConstant, 0}, {size_code::kConstant, d[tu]})});
-  const ValueRef len = c.emit("length", ReshapeAttrs{along_batch, ElemKind::Integer}, {c.operand(1, ElemKind::Integer)});
-  const ValueRef reversed = integer_op("reversed", IntegerOp::Sub, integer_op("last", IntegerOp::Sub, len, integer("one", 1)), t);
-  const auto real = [&](const std::string& suffix, ValueRef v) { return c.emit(suffix, CastAttrs{ElemKind::Integer, ElemKind::Real}, {v}); };
-  const ValueRef within = c.emit("within", CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight}, {real("t-real", t), real("length-real", len)});
+  const ValueRef len =
+      c.emit("length", ReshapeAttrs{along_batch, ElemKind::Integer}, {c.operand(1, ElemKind::Integer)});
+  const ValueRef reversed =
+      integer_op("reversed", IntegerOp::Sub, integer_op("last", IntegerOp::Sub, len, integer("one", 1)), t);
+  const auto real = [&](const std::string& suffix, ValueRef v) {
+    return c.emit(suffix, CastAttrs{ElemKind::Integer, ElemKind::Real}, {v});
+  };
+  const ValueRef within = c.emit("within", CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight},
+                                 {real("t-real", t), real("length-real", len)});
   const ValueRef src = c.emit("source", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer}, {within, reversed, t});
   const ValueRef src_real = real("source-real", src);
   const auto bound = [&](const std::string& suffix, CompareOp op, double v) {
-    return c.emit(suffix, CompareAttrs{op, Broadcast::NumpyRight}, {src_real, c.literal(suffix + "-bound", scalar_tensor(v))});
+    return c.emit(suffix, CompareAttrs{op, Broadcast::NumpyRight},
+                  {src_real, c.literal(suffix + "-bound", scalar_tensor(v))});
   };
-  const ValueRef inside = c.emit("source-in-range", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
-                                 {bound("source-above", CompareOp::Ge, 0), bound("source-below", CompareOp::Lt, static_cast<double>(d[tu]))});
-  const ValueRef flat = integer_op("flat", IntegerOp::Add, integer_op("along-time", IntegerOp::Mul, src, integer("stride", stride[tu])),
-                                   c.literal("base", integer_tensor(Shape::make(d).value(), std::move(base))));
-  const ValueRef index = c.emit("flat-index", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer}, {inside, flat, integer("outside", -1)});
+  const ValueRef inside = c.emit(
+      "source-in-range", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
+      {bound("source-above", CompareOp::Ge, 0), bound("source-below", CompareOp::Lt, static_cast<double>(d[tu]))});
+  const ValueRef flat =
+      integer_op("flat", IntegerOp::Add, integer_op("along-time", IntegerOp::Mul, src, integer("stride", stride[tu])),
+                 c.literal("base", integer_tensor(Shape::make(d).value(), std::move(base))));
+  const ValueRef index = c.emit("flat-index", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer},
+                                {inside, flat, integer("outside", -1)});
   const ValueRef x = c.emit("flattened", ReshapeAttrs{{-1}}, {c.data(0)});
   c.set_output(0, c.emit("", GatherAttrs{0}, {x, index}));
 }
@@ -206,25 +229,31 @@ void reverse_sequence(Ctx& c) {
 // comparisons are of reals, exact for indices below 2^53.
 void one_hot(Ctx& c) {
   for (size_t k = 0; k < 3; ++k)
-    if (!c.has_input(k)) c.refuse("onnx.input-missing", "OneHot takes indices, depth and values (input " + std::to_string(k) + " is missing)");
+    if (!c.has_input(k))
+      c.refuse("onnx.input-missing",
+               "OneHot takes indices, depth and values (input " + std::to_string(k) + " is missing)");
   const auto r = static_cast<int64_t>(c.rank(0));
   int64_t axis = c.attr_int("axis", -1);
   if (axis < -(r + 1) || axis > r) c.refuse("onnx.attribute-value", "axis is outside the output's axes");
   if (axis < 0) axis += r + 1;
   std::vector<int64_t> depth;  // a size term
   if (const HostTensor* t = c.constant(1)) {
-    if (t->values.size() != 1 || !std::isfinite(t->values[0])) c.refuse("onnx.input-type", "depth must hold one finite number");
+    if (t->values.size() != 1 || !std::isfinite(t->values[0]))
+      c.refuse("onnx.input-type", "depth must hold one finite number");
     depth = {size_code::kConstant, static_cast<int64_t>(std::trunc(t->values[0]))};
   } else {
     SizesPtr terms = c.kind(1) == ElemKind::Integer ? c.terms(1) : nullptr;
     if (!terms && c.kind(1) == ElemKind::Integer) terms = c.data_terms(1);
-    if (!terms) c.refuse("onnx.input-not-constant", "depth (input 1, '" + c.proto().input(1) +
-                                             "') is a real given or computed at run time: a real depth must be a constant");
+    if (!terms)
+      c.refuse("onnx.input-not-constant",
+               "depth (input 1, '" + c.proto().input(1) +
+                   "') is a real given or computed at run time: a real depth must be a constant");
     if (terms->elements.size() != 1) c.refuse("onnx.input-type", "depth must hold one number");
     depth = terms->elements[0];
   }
-  ValueRef index = c.kind(0) == ElemKind::Real ? c.data(0)
-                                               : c.emit("index-real", CastAttrs{c.kind(0), ElemKind::Real}, {c.operand(0, c.kind(0))});
+  ValueRef index = c.kind(0) == ElemKind::Real
+                       ? c.data(0)
+                       : c.emit("index-real", CastAttrs{c.kind(0), ElemKind::Real}, {c.operand(0, c.kind(0))});
   if (c.kind(0) == ElemKind::Real) {
     const ValueRef negative = c.emit("index-negative", CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight},
                                      {index, c.literal("zero", scalar_tensor(0.0))});
@@ -239,8 +268,10 @@ void one_hot(Ctx& c) {
   std::vector<int64_t> minus_depth{size_code::kConstant, 0};
   minus_depth.insert(minus_depth.end(), depth.begin(), depth.end());
   minus_depth.push_back(size_code::kSub);
-  const auto matches = [&](const std::string& suffix, const std::vector<int64_t>& start, const std::vector<int64_t>& limit) {
-    const ValueRef positions = c.emit(suffix + "-laid", ReshapeAttrs{laid, ElemKind::Integer}, {integer_range(c, suffix, start, limit)});
+  const auto matches = [&](const std::string& suffix, const std::vector<int64_t>& start,
+                           const std::vector<int64_t>& limit) {
+    const ValueRef positions =
+        c.emit(suffix + "-laid", ReshapeAttrs{laid, ElemKind::Integer}, {integer_range(c, suffix, start, limit)});
     const ValueRef real = c.emit(suffix + "-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {positions});
     return c.emit(suffix + "-match", CompareAttrs{CompareOp::Eq, Broadcast::NumpyRight}, {real, index});
   };
@@ -252,20 +283,21 @@ void one_hot(Ctx& c) {
   const auto value = [&](const std::string& suffix, int64_t i) {
     return c.emit(suffix, SliceAttrs{{0}, {i}, {i + 1}, {}, kind}, {values});
   };
-  c.set_output(0, c.emit("", SelectAttrs{Broadcast::NumpyRight, kind}, {hot, value("on", 1), value("off", 0)}), kind, c.type(2));
+  c.set_output(0, c.emit("", SelectAttrs{Broadcast::NumpyRight, kind}, {hot, value("on", 1), value("off", 0)}), kind,
+               c.type(2));
 }
 
 }  // namespace
 
 void add_indexing_ops(OpTable& table) {
   add_ops(table, {
-      {"EyeLike", eye_like},
-      {"GatherElements", gather_elements},
-      {"GatherND", gather_nd},
-      {"OneHot", one_hot},
-      {"ReverseSequence", reverse_sequence},
-      {"Trilu", trilu},
-  });
+                     {"EyeLike", eye_like},
+                     {"GatherElements", gather_elements},
+                     {"GatherND", gather_nd},
+                     {"OneHot", one_hot},
+                     {"ReverseSequence", reverse_sequence},
+                     {"Trilu", trilu},
+                 });
 }
 
 }  // namespace nnref::onnx_format

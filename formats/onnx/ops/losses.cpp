@@ -20,9 +20,11 @@ namespace {
 // An ignored element's class is read as 0 (any class would do: its weight is multiplied by 0), so
 // an ignore_index outside [0, C) never reaches the gathers. x's gather is GatherElements along
 // axis 1 (fixed extents), w's an IR gather of the classes.
-ValueRef nll_loss(Ctx& c, ValueRef x, size_t target_input, std::optional<size_t> weight_input, const std::string& suffix) {
+ValueRef nll_loss(Ctx& c, ValueRef x, size_t target_input, std::optional<size_t> weight_input,
+                  const std::string& suffix) {
   const std::vector<int64_t> d = c.shape(0), t = c.shape(target_input);
-  if (d.size() < 2 || t.size() + 1 != d.size()) c.refuse("onnx.input-shape", "the input must be [N, C, d1..dk] and the target [N, d1..dk]");
+  if (d.size() < 2 || t.size() + 1 != d.size())
+    c.refuse("onnx.input-shape", "the input must be [N, C, d1..dk] and the target [N, d1..dk]");
   const std::string reduction = c.attr_string("reduction", "mean");
   if (reduction != "none" && reduction != "sum" && reduction != "mean")
     c.refuse("onnx.attribute-value", "reduction must be none, sum or mean");
@@ -31,8 +33,9 @@ ValueRef nll_loss(Ctx& c, ValueRef x, size_t target_input, std::optional<size_t>
   std::optional<ValueRef> kept;  // 1 where the element counts, 0 where ignored
   if (c.has_attr("ignore_index")) {
     const ValueRef real = c.emit(name("target-real"), CastAttrs{ElemKind::Integer, ElemKind::Real}, {target});
-    const ValueRef ignored = c.emit(name("ignored"), CompareAttrs{CompareOp::Eq, Broadcast::NumpyRight},
-                                    {real, c.literal(name("ignore-index"), scalar_tensor(static_cast<double>(c.attr_int("ignore_index", 0))))});
+    const ValueRef ignored = c.emit(
+        name("ignored"), CompareAttrs{CompareOp::Eq, Broadcast::NumpyRight},
+        {real, c.literal(name("ignore-index"), scalar_tensor(static_cast<double>(c.attr_int("ignore_index", 0))))});
     target = c.emit(name("class"), SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer},
                     {ignored, c.literal(name("class-zero"), integer_tensor(Shape(), {0})), target});
     kept = c.emit(name("kept"), CastAttrs{ElemKind::Logical, ElemKind::Real},
@@ -64,8 +67,9 @@ std::optional<size_t> weight_input(Ctx& c) { return c.has_input(2) ? std::option
 
 void nll_loss_op(Ctx& c) {
   if (!c.extents_fixed())
-    c.refuse("onnx.shape-unsupported", "NegativeLogLikelihoodLoss needs fixed extents (its gather's flat indices are "
-                                       "computed at load time), and the model's inputs have symbolic ones");
+    c.refuse("onnx.shape-unsupported",
+             "NegativeLogLikelihoodLoss needs fixed extents (its gather's flat indices are "
+             "computed at load time), and the model's inputs have symbolic ones");
   c.set_output(0, nll_loss(c, c.data(0), 1, weight_input(c), ""));
 }
 
@@ -74,8 +78,9 @@ void nll_loss_op(Ctx& c) {
 // log_softmax.
 void softmax_cross_entropy_loss(Ctx& c) {
   if (!c.extents_fixed())
-    c.refuse("onnx.shape-unsupported", "SoftmaxCrossEntropyLoss needs fixed extents (its gather's flat indices are "
-                                       "computed at load time), and the model's inputs have symbolic ones");
+    c.refuse("onnx.shape-unsupported",
+             "SoftmaxCrossEntropyLoss needs fixed extents (its gather's flat indices are "
+             "computed at load time), and the model's inputs have symbolic ones");
   SoftmaxAttrs a;
   a.log = true;
   a.axes = {1};
@@ -88,9 +93,9 @@ void softmax_cross_entropy_loss(Ctx& c) {
 
 void add_loss_ops(OpTable& table) {
   add_ops(table, {
-      {"NegativeLogLikelihoodLoss", nll_loss_op},
-      {"SoftmaxCrossEntropyLoss", softmax_cross_entropy_loss},
-  });
+                     {"NegativeLogLikelihoodLoss", nll_loss_op},
+                     {"SoftmaxCrossEntropyLoss", softmax_cross_entropy_loss},
+                 });
 }
 
 }  // namespace nnref::onnx_format

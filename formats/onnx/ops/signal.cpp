@@ -23,19 +23,24 @@ void cosine_window(Ctx& c, const std::vector<std::pair<int64_t, int64_t>>& a) {
   const bool periodic = c.attr_int("periodic", 1) != 0;
   const auto real = [&](const std::string& n, double v) { return c.literal(n, scalar_tensor(v)); };
   const auto ratio = [&](const std::string& n, int64_t p, int64_t q) {
-    return binary(c, n, BinaryOp::Div, real(n + "-numerator", static_cast<double>(p)), real(n + "-denominator", static_cast<double>(q)));
+    return binary(c, n, BinaryOp::Div, real(n + "-numerator", static_cast<double>(p)),
+                  real(n + "-denominator", static_cast<double>(q)));
   };
   const ValueRef n = c.emit("n", CastAttrs{ElemKind::Integer, ElemKind::Real},
                             {integer_range(c, "positions", {size_code::kConstant, 0}, size->elements[0])});
-  ValueRef period = c.emit("size-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {c.operand(0, ElemKind::Integer)});
+  ValueRef period =
+      c.emit("size-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {c.operand(0, ElemKind::Integer)});
   if (!periodic) period = binary(c, "period", BinaryOp::Sub, period, real("one", 1));
-  const ValueRef pi = binary(c, "pi", BinaryOp::Mul, real("four", 4), c.emit("quarter-pi", UnaryAttrs{UnaryOp::Atan}, {real("unit", 1)}));
-  const ValueRef step = binary(c, "step", BinaryOp::Div, binary(c, "two-pi", BinaryOp::Mul, real("two", 2), pi), period);
+  const ValueRef pi = binary(c, "pi", BinaryOp::Mul, real("four", 4),
+                             c.emit("quarter-pi", UnaryAttrs{UnaryOp::Atan}, {real("unit", 1)}));
+  const ValueRef step =
+      binary(c, "step", BinaryOp::Div, binary(c, "two-pi", BinaryOp::Mul, real("two", 2), pi), period);
   const ValueRef angle = binary(c, "angle", BinaryOp::Mul, n, step);
   ValueRef w = ratio("a0", a[0].first, a[0].second);
   for (size_t k = 1; k < a.size(); ++k) {
     const std::string ks = std::to_string(k);
-    const ValueRef kth = k == 1 ? angle : binary(c, "angle" + ks, BinaryOp::Mul, angle, real("k" + ks, static_cast<double>(k)));
+    const ValueRef kth =
+        k == 1 ? angle : binary(c, "angle" + ks, BinaryOp::Mul, angle, real("k" + ks, static_cast<double>(k)));
     const ValueRef term = binary(c, "term" + ks, BinaryOp::Mul, ratio("a" + ks, a[k].first, a[k].second),
                                  c.emit("cos" + ks, UnaryAttrs{UnaryOp::Cos}, {kth}));
     w = binary(c, k + 1 == a.size() ? "" : "sum" + ks, k % 2 == 1 ? BinaryOp::Sub : BinaryOp::Add, w, term);
@@ -51,10 +56,10 @@ void blackman_window(Ctx& c) { cosine_window(c, {{42, 100}, {1, 2}, {8, 100}}); 
 
 void add_signal_ops(OpTable& table) {
   add_ops(table, {
-      {"BlackmanWindow", blackman_window},
-      {"HammingWindow", hamming_window},
-      {"HannWindow", hann_window},
-  });
+                     {"BlackmanWindow", blackman_window},
+                     {"HammingWindow", hamming_window},
+                     {"HannWindow", hann_window},
+                 });
 }
 
 }  // namespace nnref::onnx_format
