@@ -137,6 +137,13 @@ struct ScalarOps<Interval> {
         const bool nonneg = w_point->hi >= 0;
         exact_lo.add(*w_point, nonneg ? *x_lo : *x_hi);
         exact_hi.add(*w_point, nonneg ? *x_hi : *x_lo);
+      } else if (mpfr_equal_p(wl, wh) && mpfr_number_p(xl) && mpfr_number_p(xh)) {
+        // A point weight over finite endpoints ExactDot cannot split (more than 64 bits: a
+        // re-evaluation at a raised precision): each endpoint gains w times the x endpoint that
+        // bounds it, by one fused multiply-add that MPFR rounds once in the endpoint's direction.
+        const bool nonneg = mpfr_sgn(wl) >= 0;
+        mpfr_fma(lo, wl, nonneg ? xl : xh, lo, MPFR_RNDD);
+        mpfr_fma(hi, wl, nonneg ? xh : xl, hi, MPFR_RNDU);
       } else {
         const I p = xi * wi;
         mpfr_add(lo, lo, &p.backend().data()->left, MPFR_RNDD);
