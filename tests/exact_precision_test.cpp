@@ -13,7 +13,10 @@
 #include <fstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/outputs.hpp"
+#include "cli_test_support.hpp"
 #include "formats/model.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "semantics/evaluate.hpp"
@@ -121,4 +124,31 @@ TEST_CASE("exact value: an element unbounded whatever the precision stops the ra
   CHECK(exact->precision.over_target == 2);
   CHECK(exact->precision.unbounded == 2);
   CHECK(exact->precision.stopped.find("bounded none of them") != std::string::npos);
+}
+
+TEST_CASE("exact value: run --precision interval and conform report the precision reached on the 40-layer chain") {
+  test::TempDir dir("exact_cli");
+  (void)chain(dir, kLayers, kInvolution);
+  const std::string model = (dir / "model.nnl").string(), x = (dir / "x.npy").string();
+  REQUIRE(write_npy(x, HostTensor{DType::F64, Shape::of({1, 2}), {0.3, -0.7}}));
+
+  const std::string y = (dir / "y.npy").string(), r = (dir / "r.npy").string();
+  const test::Run run = test::nnref_cli({"run", model, "--input", x, "--precision", "interval", "--output", y,
+                                         "--radius-output", r});
+  REQUIRE(run.code == 0);
+  CHECK(run.out.find("exact value: 128-bit endpoints; every element's width is within 1e-9") != std::string::npos);
+  auto mid = read_npy(y), radius = read_npy(r);
+  REQUIRE(mid.ok());
+  REQUIRE(radius.ok());
+  const double exact[] = {0.3, -0.7};  // W^40 = I
+  for (size_t i = 0; i < 2; ++i) {
+    CHECK(radius->values[i] <= 0.5e-9 * 0.7);
+    CHECK(std::abs(mid->values[i] - exact[i]) <= radius->values[i] + 1e-16);  // + the midpoint's rounding to double
+  }
+
+  const test::Run conform = test::nnref_cli({"conform", model, "--input", x, "--engine", "f32", "--format", "json"});
+  const auto j = nlohmann::json::parse(conform.out);
+  CHECK(j["exact_precision_bits"] == 128);
+  CHECK(j["exact_over_target"] == 0);
+  CHECK(j["exact_stopped"].is_null());
 }
