@@ -67,8 +67,8 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
     actual = std::move(given).value();
   }
   const std::vector<OutputVerdict> verdicts = judge_outputs(*enclosures, actual);
-  if (o.format == "json") out << verdicts_json(verdicts, runtime);
-  else print_verdicts(out, verdicts, runtime);
+  if (o.format == "json") out << verdicts_json(verdicts, runtime, &enclosures->exact_precision);
+  else print_verdicts(out, verdicts, runtime, &enclosures->exact_precision);
   return exit_code(overall_verdict(verdicts), o.inconclusive_ok);
 }
 

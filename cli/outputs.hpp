@@ -12,10 +12,38 @@
 
 namespace nnref {
 
+// The exact value's width target: each output element's Interval no wider than this times the
+// largest magnitude of its output's midpoints (docs/conformance.md, "The exact value").
+inline constexpr double kExactWidthTarget = 1e-9;
+
+// The precision the exact value was computed at, and how far it met the width target there.
+struct ExactPrecision {
+  unsigned bits = 0;        // of each endpoint, in the evaluation kept
+  int64_t over_target = 0;  // elements wider than the target there (unbounded and NaN ones included)
+  int64_t unbounded = 0;    // of those, elements with a side that is NaN or infinite
+  std::string stopped;      // why the precision was not raised further while some element is over: empty when none is
+};
+
+// The rigorous Interval of each output, at the least precision of 61, 128, 257, 513 bits (a cap)
+// at which every element's width is at most kExactWidthTarget · max|y| of its output (y: the
+// midpoints; an output whose midpoints are all 0 asks for width 0). A raise stops early, keeping the
+// last evaluation, when every element still over the target is unbounded or NaN and the raise did
+// not bound any of them (a reason precision does not fix: a division by an interval holding 0 of
+// the exact value, a square root of a negative one), or when a re-evaluation fails (its memory
+// budget shrinks as its endpoints grow). Whatever the precision, each element encloses the exact
+// value: MPFI rounds every endpoint outward. `conform` and `run --precision interval` both use it.
+struct ExactOutputs {
+  std::vector<Tensor<Interval>> outputs;
+  ExactPrecision precision;
+};
+Result<ExactOutputs> exact_outputs(const Model& m, const std::vector<HostTensor>& inputs, int64_t max_memory);
+
 // Beside an enclosure's midpoints: each element's half-width rounded up (run --radius-output), and
-// its lower and upper bounds (the Python module's interval and envelope outputs).
+// its lower and upper bounds (the Python module's interval and envelope outputs); for the interval,
+// the precision the exact value took.
 struct OutputBounds {
   NamedTensors radius, lower, upper;
+  ExactPrecision exact;
 };
 
 // The outputs in T as doubles (an enclosure's midpoints), and with bounds, each enclosure's radius
@@ -54,6 +82,9 @@ Result<NamedTensors> named_outputs(const Model& m, Result<std::vector<Tensor<T>>
 Result<NamedTensors> evaluate_at_precision(const Model& m, const std::vector<HostTensor>& inputs,
                                            const std::string& precision, const std::string& runtime_precision,
                                            double ulps, int64_t max_memory, OutputBounds* bounds);
+
+// "exact value: 61-bit endpoints, every element within its width target" and what is not (run's line).
+void print_exact_precision(std::ostream& out, const ExactPrecision& p);
 
 // "output NAME: shape [..] f32", then its values when it has at most 32 elements.
 void print_output(std::ostream& out, const std::string& name, const HostTensor& t);

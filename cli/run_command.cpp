@@ -73,6 +73,7 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
                             : is_hw(o.engine) ? "hardware model, float32"
                             : o.precision.empty() ? "f64" : o.precision;
     out << "time: " << buf << " (" << how << ", " << model.graph.nodes.size() << " nodes)\n";
+    if (o.precision == "interval") print_exact_precision(out, bounds.exact);
   }
   return kExitOk;
 }

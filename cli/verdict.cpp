@@ -16,11 +16,6 @@ namespace nnref {
 
 namespace {
 
-template <Scalar T>
-Result<std::vector<Tensor<T>>> run(const Model& m, const std::vector<HostTensor>& inputs, int64_t max_memory) {
-  return evaluate<T>(m.graph, m.payload, inputs, EvalOptions{max_memory, m.param_keys});
-}
-
 // How far outside [lo, hi] the value lies, in units of the radius: ≤ 0 inside (−1 at the centre);
 // infinite outside an envelope that is a single point or has an infinite side.
 double excess_in_radii(double v, const Enclosure& e) {
@@ -186,11 +181,12 @@ Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>
     return run_envelope(m, inputs, max_memory, origins);
   }();
   if (!envelope) return std::move(envelope).error();
-  auto exact = run<Interval>(m, inputs, max_memory);
+  auto exact = exact_outputs(m, inputs, max_memory);
   if (!exact) return std::move(exact).error();
   std::vector<std::optional<LostAt>> lost = first_lost(m.graph, origins);
   undecided_truth_values(m.graph, envelope.value(), lost);
-  return Enclosures{std::move(envelope).value(), std::move(exact).value(), std::move(lost), runtime.max_finite};
+  return Enclosures{std::move(envelope).value(), std::move(exact->outputs), std::move(lost), runtime.max_finite,
+                    exact->precision};
 }
 
 std::vector<OutputVerdict> judge_outputs(const Enclosures& e, const NamedTensors& actual) {
@@ -238,7 +234,9 @@ std::vector<int64_t> element_index(const Shape& s, int64_t flat) {
   return idx;
 }
 
-void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime) {
+void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime,
+                    const ExactPrecision* exact) {
+  if (exact) print_exact_precision(out, *exact);
   for (const auto& v : verdicts) {
     out << (v.outside ? "FAIL " : v.not_judged ? "??   " : "ok   ") << v.name << ": " << v.elements << " elements, "
         << v.outside << " outside the " << runtime.name << " envelope";
@@ -283,12 +281,19 @@ Json lost_at(const std::optional<LostAt>& l) {
 
 }  // namespace
 
-std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime) {
+std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime,
+                          const ExactPrecision* exact) {
   Json j;
   j["verdict"] = verdict_name(overall_verdict(verdicts));
   j["runtime_precision"] = runtime.name;
   j["unit_roundoff"] = runtime.u;
   j["ulps"] = runtime.ulps;
+  if (exact) {
+    j["exact_precision_bits"] = exact->bits;
+    j["exact_over_target"] = exact->over_target;
+    j["exact_unbounded"] = exact->unbounded;
+    j["exact_stopped"] = exact->stopped.empty() ? Json(nullptr) : Json(exact->stopped);
+  }
   j["outputs"] = Json::array();
   for (const auto& v : verdicts) {
     Json o;

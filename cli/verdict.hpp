@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/outputs.hpp"
 #include "formats/model.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "spec/host_tensor.hpp"
@@ -34,6 +35,7 @@ struct Enclosures {
   std::vector<Tensor<Interval>> exact;
   std::vector<std::optional<LostAt>> first_lost;
   double max_finite = 0;  // the runtime's largest finite number: past it a correct answer may be ±∞
+  ExactPrecision exact_precision;  // the precision `exact` was computed at (exact_outputs)
   std::vector<Shape> shapes() const;
 };
 
@@ -85,12 +87,16 @@ double distance_outside(double v, const Enclosure& e);
 // The index of element `flat` of a tensor of shape `s`.
 std::vector<int64_t> element_index(const Shape& s, int64_t flat);
 
-// The verdicts as conform prints them: one line per output, then its worst element.
-void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime);
+// The verdicts as conform prints them: one line per output, then its worst element; with `exact`,
+// first the precision the exact value took (print_exact_precision).
+void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime,
+                    const ExactPrecision* exact = nullptr);
 
 // The verdicts as conform --format json prints them: the overall verdict, the runtime model, and
-// per output its counts, its worst element and where its envelope first lost a bound.
-std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime);
+// per output its counts, its worst element and where its envelope first lost a bound; with `exact`,
+// exact_precision_bits, exact_over_target, exact_unbounded and exact_stopped (null when none is over).
+std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime,
+                          const ExactPrecision* exact = nullptr);
 
 // A runtime's outputs read from `path` (Y.npy or Y.pb for a model with one output, Y.npz keyed by
 // output name), checked against the model's output names and the enclosures' shapes, in the graph's

@@ -300,9 +300,9 @@ class PyModel {
     {
       py::gil_scoped_release release;
       const std::vector<OutputVerdict> verdicts = judge_outputs(*enclosures, ordered);
-      json = verdicts_json(verdicts, *runtime);
+      json = verdicts_json(verdicts, *runtime, &enclosures->exact_precision);
       std::ostringstream out;
-      print_verdicts(out, verdicts, *runtime);
+      print_verdicts(out, verdicts, *runtime, &enclosures->exact_precision);
       text = out.str();
     }
     return {json, text};

@@ -1,6 +1,7 @@
 #include "spec/scalar_interval.hpp"
 
 #include <cmath>
+#include <mutex>
 
 namespace nnref {
 
@@ -53,7 +54,29 @@ bool whole(const Interval& y, long& n) {
   return true;
 }
 
+std::mutex& precision_mutex() {
+  static std::mutex m;
+  return m;
+}
+
 }  // namespace
+
+unsigned interval_bits_of_digits10(unsigned digits10) {
+  return static_cast<unsigned>(boost::multiprecision::detail::digits10_2_2(digits10));
+}
+
+unsigned interval_bits(const Interval& x) { return static_cast<unsigned>(mpfi_get_prec(x.backend().data())); }
+
+struct IntervalPrecision::Held {
+  std::unique_lock<std::mutex> lock{precision_mutex()};
+  unsigned before = Interval::default_precision();
+};
+
+IntervalPrecision::IntervalPrecision(unsigned digits10) : held_(std::make_unique<Held>()) {
+  Interval::default_precision(digits10);
+}
+
+IntervalPrecision::~IntervalPrecision() { Interval::default_precision(held_->before); }
 
 Interval interval_pow(const Interval& x, const Interval& y) {
   if (mpfi_nan_p(x.backend().data()) || mpfi_nan_p(y.backend().data())) return nan_interval();

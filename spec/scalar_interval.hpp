@@ -1,19 +1,49 @@
 // Interval: the rigorous interpretation. Each value is an MPFI interval (Boost.Multiprecision's
-// mpfi_float, 61-bit endpoints: Boost's 18 decimal digits, one machine word of significand) that
-// contains the exact real-number result for the given weights and inputs. Arithmetic and the
-// transcendentals are MPFI's, which round every endpoint outward; the customization points below
-// answer comparisons and branches by the set of values the interval holds.
+// mpfi_float_backend<0>, whose precision is chosen at run time) that contains the exact real-number
+// result for the given weights and inputs. Arithmetic and the transcendentals are MPFI's, which round
+// every endpoint outward at whatever precision the endpoints have; the customization points below
+// answer comparisons and branches by the set of values the interval holds. New values get 61-bit
+// endpoints (Boost's 18 decimal digits: one machine word of significand, ExactDot's range) unless an
+// IntervalPrecision raises it for a re-evaluation (cli/exact_value.hpp, docs/conformance.md).
 #pragma once
 
 #include <boost/multiprecision/mpfi.hpp>
+#include <memory>
 
 #include "spec/exact_dot.hpp"
 #include "spec/scalar.hpp"
 
 namespace nnref {
 
-using Interval = boost::multiprecision::number<boost::multiprecision::mpfi_float_backend<18>,
+using Interval = boost::multiprecision::number<boost::multiprecision::mpfi_float_backend<0>,
                                                boost::multiprecision::et_off>;
+
+// The precision values get when no IntervalPrecision is alive, in Boost's decimal digits: 61 bits.
+inline constexpr unsigned kIntervalDigits10 = 18;
+// Boost's own default is 20 digits (68 bits, two words): every unit that sees Interval sets the
+// project's before its first use (an inline variable, initialized once, at static initialization).
+inline const bool interval_default_precision_set = (Interval::default_precision(kIntervalDigits10), true);
+
+// The bits of an endpoint for Boost's decimal digits (its digits10_2_2): 18 → 61, 38 → 128, 77 → 257.
+unsigned interval_bits_of_digits10(unsigned digits10);
+// The bits of x's endpoints.
+unsigned interval_bits(const Interval& x);
+
+// While it lives, new Interval values get `digits10` decimal digits (Boost's default precision of the
+// type, one variable for the process). One at a time: a second waits for the first to end, so that
+// two threads raising the precision do not interleave. Another thread making Intervals meanwhile gets
+// the raised precision: tighter and slower, never less sound, as MPFI rounds outward at any precision.
+class IntervalPrecision {
+ public:
+  explicit IntervalPrecision(unsigned digits10);
+  ~IntervalPrecision();
+  IntervalPrecision(const IntervalPrecision&) = delete;
+  IntervalPrecision& operator=(const IntervalPrecision&) = delete;
+
+ private:
+  struct Held;
+  std::unique_ptr<Held> held_;
+};
 
 // x^y enclosed: for a whole-number exponent the exact image of x^n, any sign of x (1/x^|n| over an
 // x that holds 0 is MPFI's [−∞, ∞]); otherwise exp(y·log x) where x > 0, or x ≥ 0 with y > 0;
@@ -24,8 +54,10 @@ Interval interval_pow(const Interval& x, const Interval& y);
 template <>
 struct ScalarOps<Interval> {
   using I = Interval;
-  // The object and its two endpoints' significands on the heap (a word each, with malloc's header).
+  // The object and its two endpoints' significands on the heap (a word each at 61 bits, with malloc's
+  // header); a re-evaluation at more bits shrinks its memory budget by bytes_at (cli/exact_value.cpp).
   static constexpr int64_t bytes = sizeof(I) + 2 * 32;
+  static constexpr int64_t bytes_at(unsigned bits) { return sizeof(I) + 2 * (24 + 8 * ((bits + 63) / 64)); }
   static I from_double(double x) { return I(x); }
   // MPFI encloses the decimal's exact value (mpfi_set_str rounds each endpoint outward).
   static I from_decimal(const std::string& s) { return I(s); }
@@ -105,6 +137,13 @@ struct ScalarOps<Interval> {
         const bool nonneg = w_point->hi >= 0;
         exact_lo.add(*w_point, nonneg ? *x_lo : *x_hi);
         exact_hi.add(*w_point, nonneg ? *x_hi : *x_lo);
+      } else if (mpfr_equal_p(wl, wh) && mpfr_number_p(xl) && mpfr_number_p(xh)) {
+        // A point weight over finite endpoints ExactDot cannot split (more than 64 bits: a
+        // re-evaluation at a raised precision): each endpoint gains w times the x endpoint that
+        // bounds it, by one fused multiply-add that MPFR rounds once in the endpoint's direction.
+        const bool nonneg = mpfr_sgn(wl) >= 0;
+        mpfr_fma(lo, wl, nonneg ? xl : xh, lo, MPFR_RNDD);
+        mpfr_fma(hi, wl, nonneg ? xh : xl, hi, MPFR_RNDU);
       } else {
         const I p = xi * wi;
         mpfr_add(lo, lo, &p.backend().data()->left, MPFR_RNDD);
