@@ -86,7 +86,7 @@ def models():
         ("attention", Attention(), (2, 5, 16), {0: "batch", 1: "seq"}, seq),
         ("cnn", Cnn(), (2, 3, 32, 32), {0: "batch", 2: "h", 3: "w"}, image),
         ("tail", Tail(), (2, 5, 3), {0: "batch", 1: "seq"}, ["--dim", "batch=1..64", "--dim", "seq=2..4096"]),
-        ("resnet18", torchvision.models.resnet18(), (1, 3, 64, 64), {0: "batch"}, ["--dim", "batch=1..64"]),
+        ("resnet18", torchvision.models.resnet18(), (1, 3, 32, 32), {0: "batch"}, ["--dim", "batch=1..64"]),
         ("mobilenet_v3_small", torchvision.models.mobilenet_v3_small(), (1, 3, 64, 64), {0: "batch"},
          ["--dim", "batch=1..64"]),
         ("vit", vit, (2, 3, 32, 32), {0: "batch"}, ["--dim", "batch=1..64"]),
