@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The libFuzzer smoke run of CI (docs/testing.md, "Hardened readers"): builds every harness of fuzz/
-# with clang into build-fuzz/, then runs each on its seed corpus for SECONDS (default 60), as many
+# with clang into build-fuzz/, then runs each on its seed corpus for SECONDS (default 40), as many
 # at once as there are cores. A crash, a sanitizer report, a leak, an input slower than 10 s
 # (-timeout) or a process above 2 GiB (-rss_limit_mb) fails the run; the input that did it is kept
 # as build-fuzz/artifacts/<target>-crash-*, and the harness's log is printed.
@@ -8,7 +8,7 @@
 #   scripts/fuzz_smoke.sh [SECONDS]        (NNREF_FUZZ_BUILD=DIR builds into DIR instead)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${1:-60}"
+seconds="${1:-40}"
 build="${NNREF_FUZZ_BUILD:-build-fuzz}"
 start=$(date +%s)
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DNNREF_FUZZ=ON >/dev/null

@@ -16,7 +16,9 @@ on the sequence or spatial extents. For each file:
   the export folds batch norms into the convolutions in float32, so the module itself is not the
   file) within 1e-12 · max|y|;
 - `nnref conform` accepts ONNX Runtime's float32 answer (npm onnxruntime-node) and the PyTorch
-  module's own float32 answer, at the first size.
+  module's own float32 answer, at the first size, on the fixed file of opset 14 and the dynamic
+  one of opset 17 (the two other files hold the same graph: judging them too doubled the test's
+  time, the largest of CI's).
 nn.LSTM and nn.GRU at fixed sizes read up to the recurrent op, their one error
 (onnx.op-unsupported).
 Prints one line per file and "N passed, N failed"; exits 1 on any failure.
@@ -97,7 +99,7 @@ def nnref(args, *rest):
     return subprocess.run([args.nnref, *rest], capture_output=True, text=True, timeout=600)
 
 
-def check_file(args, work, path, module, shape, dyn, dims, dynamic, modules):
+def check_file(args, work, path, module, shape, dyn, dims, dynamic, modules, judge):
     """The failures of one exported file (empty: it passed)."""
     failures = []
     c = nnref(args, "check", path, *(dims + ["--max-memory", "1T"] if dynamic else []))
@@ -118,7 +120,7 @@ def check_file(args, work, path, module, shape, dyn, dims, dynamic, modules):
         err = float(np.abs(y - t).max() / np.abs(t).max())
         if not err <= 1e-12:
             failures.append("run at %s: %.2e of max|y| from PyTorch float64" % (size, err))
-        if n > 0:
+        if n > 0 or not judge:
             continue
         answers = []
         with torch.no_grad():
@@ -173,7 +175,8 @@ def one_file(job):
         axes = {"x": dyn, "y": {0: "batch"}} if dynamic else None
         torch.onnx.export(module, (torch.randn(*shape),), path, opset_version=opset, input_names=["x"],
                           output_names=["y"], dynamic_axes=axes)
-        failures = check_file(args, work, path, module, shape, dyn, dims, dynamic, modules)
+        judge = (opset, dynamic) in ((14, False), (17, True))
+        failures = check_file(args, work, path, module, shape, dyn, dims, dynamic, modules, judge)
         if name == "tail" and dynamic:
             failures += tail_counterexample(args, path)
     return os.path.basename(path), failures
