@@ -553,7 +553,11 @@ Maker make(const PadAttrs& proto, GenContext& ctx) {
   const int64_t v = ctx.c.between(0, 8);  // a value of the kind: v / 4, v, or v's parity
   a.value = Real(a.kind == ElemKind::Real ? static_cast<double>(v) / 4.0
                                           : static_cast<double>(a.kind == ElemKind::Integer ? v : v % 2));
-  for (size_t i = 0; i < ctx.shape(x).rank(); ++i) a.padding.emplace_back(ctx.c.between(0, 2), ctx.c.between(0, 2));
+  // A negative padding crops (NNEF 1.0): drawn on axes of 3 or more, so that one element stays.
+  for (size_t i = 0; i < ctx.shape(x).rank(); ++i) {
+    const int64_t low = ctx.shape(x)[i] >= 3 ? -1 : 0;
+    a.padding.emplace_back(ctx.c.between(low, 2), ctx.c.between(low, 2));
+  }
   return unary_candidate(a, std::move(x));
 }
 

@@ -254,8 +254,6 @@ std::vector<Case> nnref::test::graph_and_attribute_cases() {
        one_op({2, 4}, SliceAttrs{{0, 1}, {0}, {2, 2}, {}}), one_op({2, 4}, SliceAttrs{{0, 1}, {0, 1}, {2, 2}, {}}));
   attr(t, "attr.slice.stride-zero", "stride [0]", one_op({2, 4}, SliceAttrs{{1}, {0}, {4}, {0}}),
        one_op({2, 4}, SliceAttrs{{1}, {0}, {4}, {2}}));
-  attr(t, "attr.pad.padding-negative", "padding (-1, 2) on axis 1", one_op({2, 4}, PadAttrs{{{0, 0}, {-1, 2}}}),
-       one_op({2, 4}, PadAttrs{{{0, 0}, {1, 2}}}));
 
   // The window attributes of conv and pool (same rule, two families).
   attr(t, "attr.window.attribute-length", "kernel [3, 3], stride [1, 1, 1]",

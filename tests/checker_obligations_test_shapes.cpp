@@ -225,6 +225,10 @@ std::vector<Case> shape_binding_and_size_cases() {
   add(t, "shape.slice.empty", "[4, end) of input.0 = 1..100",
       sym_op({1, 8, 3}, SliceAttrs{{1}, {4}, {0}, {}}, {{"input.0", 1, 100}}),
       sym_op({1, 8, 3}, SliceAttrs{{1}, {4}, {0}, {}}, {{"input.0", 5, 100}}), {"op", 2, {{"input.0", 1}}});
+  // pad (-2, -2) of axis 1 of [1, N, 3] crops 4 positions: needs N >= 5.
+  add(t, "shape.pad.empty", "(-2, -2) on input.0 = 1..100",
+      sym_op({1, 8, 3}, PadAttrs{{{0, 0}, {-2, -2}, {0, 0}}}, {{"input.0", 1, 100}}),
+      sym_op({1, 8, 3}, PadAttrs{{{0, 0}, {-2, -2}, {0, 0}}}, {{"input.0", 5, 100}}), {"op", 2, {{"input.0", 1}}});
   // reflect pad (2, 2) of axis 1 of [1, N, 3]: needs N - 1 >= 2.
   add(t, "shape.pad.reflect-too-wide", "(2, 2) on input.0 = 1..100",
       sym_op({1, 8, 3}, PadAttrs{{{0, 0}, {2, 2}, {0, 0}}, PadBorder::Reflect}, {{"input.0", 1, 100}}),

@@ -120,6 +120,11 @@ TEST_CASE("fastpath pad: every border, ranks 0 to 4, asymmetric and zero padding
     check_fast_op(PadAttrs{{{1, 1}, {0, 1}, {2, 0}, {3, 3}}, border, value}, {random_value(Shape::of({2, 3, 4, 6}), seed++)});
     check_fast_op(PadAttrs{{}, border, value}, {tensor(Shape(), {4.0})});
     check_bits(PadAttrs{{{1, 2}, {2, 1}}, border, value}, specials(Shape::of({3, 4})));
+    // Negative paddings crop, on the last axis (the row copy) and on an outer one (the row table),
+    // down to a last axis that is all padding.
+    check_fast_op(PadAttrs{{{-1, 2}}, border, value}, {random_value(Shape::of({5}), seed++)});
+    check_fast_op(PadAttrs{{{-2, 1}, {1, -3}}, border, value}, {random_value(Shape::of({4, 6}), seed++)});
+    check_fast_op(PadAttrs{{{0, -1}, {-6, 2}}, border, value}, {random_value(Shape::of({3, 5}), seed++)});
   }
   check_fast_op(PadAttrs{{{1, 1}, {2, 0}}, PadBorder::Constant, Real{0.0, "0"}}, {tensor(Shape::of({0, 3}), {})});
   check_fast_op(PadAttrs{{{0, 1}, {2, 0}}, PadBorder::Constant, Real{7.0, "7"}}, {tensor(Shape::of({2, 0}), {})});

@@ -192,7 +192,7 @@ TEST_CASE("nnef: the borders' bad arguments are located errors") {
   };
   first_error("conv(input, w, border = 'ignore')", "nnef.argument.value");  // §4.3.1: not among conv's borders
   first_error("conv(input, w, padding = [(0, 0)], border = 'ignore')", "nnef.argument.value");
-  first_error("conv(input, w, padding = [(-1, 1)], border = 'replicate')", "attr.pad.padding-negative");
+  first_error("conv(input, w, padding = [(-4, 1)], border = 'replicate')", "shape.pad.empty");
   // ĩ[-3] of an extent of 3 reflects more than once, which §4.3 leaves undefined.
   first_error("conv(input, w, padding = [(3, 0)], border = 'reflect')", "shape.pad.reflect-too-wide");
   first_error("deconv(input, w, border = 'ignore')", "nnef.argument.value");

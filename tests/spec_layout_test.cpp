@@ -61,7 +61,7 @@ TEST_CASE("each layout op lists its own obligations", "[layout]") {
   CHECK(own_codes<ConcatAttrs>() == V{"shape.concat.rank-mismatch", "shape.concat.extent-mismatch"});
   CHECK(own_codes<SplitAttrs>() == V{"attr.split.ratio-nonpositive", "shape.split.extent-indivisible"});
   CHECK(own_codes<SliceAttrs>() == V{"attr.slice.attribute-length", "attr.slice.stride-zero", "shape.slice.empty"});
-  CHECK(own_codes<PadAttrs>() == V{"shape.pad.attribute-length", "attr.pad.padding-negative",
+  CHECK(own_codes<PadAttrs>() == V{"shape.pad.attribute-length", "shape.pad.empty",
                                    "shape.pad.computed-negative", "shape.pad.reflect-too-wide",
                                    "shape.pad.reflect-even-too-wide", "shape.pad.replicate-empty",
                                    "attr.pad.value-kind"});

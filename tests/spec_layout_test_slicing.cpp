@@ -55,9 +55,29 @@ TEST_CASE("pad with the three borders", "[layout]") {
   CHECK(doubles(z) == std::vector<double>{0, 0, 5, 6, 0});
 }
 
+// A negative padding crops (NNEF 1.0 §4.5): output position p reads input p − before as before.
+TEST_CASE("pad with negative padding crops", "[layout]") {
+  auto x = tensor(Shape::of({4}), {1, 2, 3, 4});
+  PadAttrs a{{{-1, 2}}, PadBorder::Constant, 9.0};
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{2, 3, 4, 9, 9});
+  a.border = PadBorder::Reflect;  // x[1..3] | x[2], x[1]
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{2, 3, 4, 3, 2});
+  a.border = PadBorder::ReflectEven;  // x[1..3] | x[3], x[2]
+  CHECK(doubles(run(a, {x})[0]) == std::vector<double>{2, 3, 4, 4, 3});
+  // Cropping past the input leaves only padding: position 0 reads x[4], outside.
+  CHECK(doubles(run(PadAttrs{{{-4, 2}}, PadBorder::Constant, 9.0}, {tensor(Shape::of({3}), {1, 2, 3})})[0]) ==
+        std::vector<double>{9});
+  // 2-D, x[r][c] = 3r + c of [2, 3]: rows (0, -1) keep row 0, columns (-1, 1) replicate: x[0][1], x[0][2], x[0][2].
+  auto y = run(PadAttrs{{{0, -1}, {-1, 1}}, PadBorder::Replicate}, {tensor(Shape::of({2, 3}), {0, 1, 2, 3, 4, 5})})[0];
+  CHECK(y.shape() == Shape::of({1, 3}));
+  CHECK(doubles(y) == std::vector<double>{1, 2, 2});
+}
+
 TEST_CASE("pad obligations", "[layout][shape]") {
   CHECK(code_of(PadAttrs{{{1, 1}}}, {Shape::of({3, 3})}) == "shape.pad.attribute-length");
-  CHECK(code_of(PadAttrs{{{-1, 1}}}, {Shape::of({3})}) == "attr.pad.padding-negative");
+  CHECK(code_of(PadAttrs{{{-1, 1}}}, {Shape::of({3})}) == "ok");  // crops one, pads one
+  CHECK(code_of(PadAttrs{{{-2, -1}}}, {Shape::of({3})}) == "shape.pad.empty");
+  CHECK(code_of(PadAttrs{{{-4, 2}}}, {Shape::of({3})}) == "ok");  // crops past the input, into the padding
   CHECK(code_of(PadAttrs{{{3, 0}}, PadBorder::Reflect}, {Shape::of({3})}) == "shape.pad.reflect-too-wide");
   CHECK(code_of(PadAttrs{{{2, 2}}, PadBorder::Reflect}, {Shape::of({3})}) == "ok");
   CHECK(code_of(PadAttrs{{{1, 1}}, PadBorder::Replicate}, {Shape::of({0})}) == "shape.pad.replicate-empty");

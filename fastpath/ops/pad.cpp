@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 #include "fastpath/lower.hpp"
 #include "fastpath/threads.hpp"
@@ -35,11 +36,14 @@ Step lower_op(const Checked<PadAttrs>& op, const NodeLowering& node) {
         }
       rows = std::move(next);
     }
+    // The last axis: output positions [lo, hi) copy input elements lo − before on (a negative
+    // before or after crops); the others take their border source.
     const int64_t before = befores[last], n = in[last], width = out[last];
-    std::vector<int64_t> sources;  // the last axis's sources outside the middle, in order
+    const int64_t lo = std::clamp<int64_t>(before, 0, width), hi = std::clamp<int64_t>(before + n, lo, width);
+    std::vector<std::pair<int64_t, int64_t>> sources;  // (output position, its source or -1) outside [lo, hi)
     for (int64_t p = 0; p < width; ++p)
-      if (p < before || p >= before + n) sources.push_back(pad_source(p - before, n, a.border));
-    auto border = std::make_shared<const std::vector<int64_t>>(std::move(sources));
+      if (p < lo || p >= hi) sources.emplace_back(p, pad_source(p - before, n, a.border));
+    auto border = std::make_shared<const std::vector<std::pair<int64_t, int64_t>>>(std::move(sources));
     auto table = std::make_shared<const std::vector<int64_t>>(std::move(rows));
     return [=](const Frame& f) {
       const E* xs = f.at<E>(x);
@@ -53,12 +57,8 @@ Step lower_op(const Checked<PadAttrs>& op, const NodeLowering& node) {
             continue;
           }
           const E* from = xs + src;
-          std::memcpy(row + before, from, static_cast<size_t>(n) * sizeof(E));
-          for (size_t k = 0; k < border->size(); ++k) {
-            const int64_t s = (*border)[k];
-            const int64_t p = static_cast<int64_t>(k) < before ? static_cast<int64_t>(k) : static_cast<int64_t>(k) + n;
-            row[p] = s < 0 ? value : from[s];
-          }
+          std::memcpy(row + lo, from + (lo - before), static_cast<size_t>(hi - lo) * sizeof(E));
+          for (const auto& [p, s] : *border) row[p] = s < 0 ? value : from[s];
         }
       });
     };

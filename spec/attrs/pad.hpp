@@ -41,10 +41,13 @@ inline constexpr ObligationSpec kPadAttributeLength{
     ObligationKind::Shape, "shape.pad.attribute-length", "pad has exactly one (before, after) pair per input axis.",
     "len(padding) == rank(x)",
     "An IR pad with padding [(1, 1)] of a rank-2 input: error[shape.pad.attribute-length]."};
-inline constexpr ObligationSpec kPadPaddingNegative{
-    ObligationKind::Attribute, "attr.pad.padding-negative", "Every padding of pad is at least 0.",
-    "before >= 0 && after >= 0, for every axis",
-    "An IR pad with padding [(0, 0), (-1, 2)]: error[attr.pad.padding-negative]."};
+// A negative padding crops (NNEF 1.0 §4.5: "the items in padding can be negative"), down to one
+// element: nnref holds no empty tensor.
+inline constexpr ObligationSpec kPadEmpty{
+    ObligationKind::Shape, "shape.pad.empty",
+    "Every axis of pad's result keeps at least one element: a negative padding crops, but not the whole axis.",
+    "X + before + after >= 1, for every axis",
+    "An IR pad with padding [(0, 0), (-2, -2)] of an input [2, 4]: error[shape.pad.empty]."};
 inline constexpr ObligationSpec kPadComputedNegative{
     ObligationKind::Shape, "shape.pad.computed-negative",
     "A padding of pad that the model computes from extents (not a constant) is at least 0.",
@@ -77,7 +80,7 @@ inline constexpr ObligationSpec kPadReplicateEmpty{
 template <>
 struct OpInfo<PadAttrs> {
   static std::vector<const ObligationSpec*> obligations() {
-    return {&kPadAttributeLength, &kPadPaddingNegative, &kPadComputedNegative, &kPadReflectTooWide,
+    return {&kPadAttributeLength, &kPadEmpty, &kPadComputedNegative, &kPadReflectTooWide,
             &kPadReflectEvenTooWide, &kPadReplicateEmpty, &kPadValueKind};
   }
 };

@@ -1,4 +1,5 @@
-// pad: widens every axis by (before, after) positions, filled by a border rule (NNEF 1.0 pad).
+// pad: widens every axis by (before, after) positions, filled by a border rule, or crops it where a
+// padding is negative (NNEF 1.0 pad).
 #pragma once
 
 #include <algorithm>
@@ -57,14 +58,12 @@ std::optional<ShapeOut<Dim>> shape_rule(const PadAttrs& a, const std::vector<Dim
   sink.require(fits, kPadValueKind,
                "pad's value " + (a.value.decimal.empty() ? std::to_string(a.value.value) : a.value.decimal) + " is not an element of its " + elem_kind_name(a.kind) + " data");
   Dims<Dim> out;
-  bool ok = fits;
   for (size_t i = 0; i < x.size(); ++i) {
     const auto& [b, e] = (*widths)[i];
     const Dim before = b.value, after = e.value;
     const std::string pair = "(" + dim_str(before) + ", " + dim_str(after) + ")";
-    const bool nonneg = b.constant.value_or(0) >= 0 && e.constant.value_or(0) >= 0;
-    sink.require(nonneg, kPadPaddingNegative, "pad " + pair + " of axis " + std::to_string(i) + " is negative");
-    ok = ok && nonneg;
+    sink.require(x[i] + before + after >= Dim(int64_t{1}), kPadEmpty,
+                 "pad " + pair + " of axis " + std::to_string(i) + " crops all of its extent " + dim_str(x[i]));
     const std::string axis = " of axis " + std::to_string(i) + " exceeds its extent " + dim_str(x[i]);
     if (a.border == PadBorder::Reflect)
       for (const Dim& w : {before, after})
@@ -78,7 +77,7 @@ std::optional<ShapeOut<Dim>> shape_rule(const PadAttrs& a, const std::vector<Dim
                        dim_str(x[i]));
     out.push_back(x[i] + before + after);
   }
-  if (!ok) return std::nullopt;
+  if (!fits) return std::nullopt;
   return ShapeOut<Dim>{{out}, {}};
 }
 
