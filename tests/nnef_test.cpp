@@ -135,6 +135,32 @@ TEST_CASE("nnef: pad with constant, reflect and replicate borders") {
   CHECK(out[2] == std::vector<double>{1, 1, 1, 2, 3, 3, 3});
 }
 
+// §4.5.5: "the items in padding can be negative": the input is cropped.
+TEST_CASE("nnef: pad with negative padding crops") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input ) -> ( c, m ) {
+    input = external(shape = [1, 4]);
+    c = pad(input, padding = [(0, 0), (-1, 2)], border = 'constant', value = 7.0);
+    m = pad(input, padding = [(0, 0), (-1, 2)], border = 'reflect');
+})", f);
+  const auto out = run_f64(r, {host({1, 4}, {1, 2, 3, 4})});
+  CHECK(out[0] == std::vector<double>{2, 3, 4, 7, 7});
+  CHECK(out[1] == std::vector<double>{2, 3, 4, 3, 2});  // reflected about the uncropped edge x[3]
+}
+
+// §4.5.1: matmul's first r − 2 axes broadcast as in binary operations.
+TEST_CASE("nnef: matmul's batch axes broadcast") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( a, b ) -> ( c ) {
+    a = external(shape = [2, 1, 1, 2]);
+    b = external(shape = [1, 3, 1, 2]);
+    c = matmul(a, b, transposeB = true);
+})", f);
+  // c[i, j] = a[i] · b[j]: a = (1, 2), (3, 4); b = (1, 0), (0, 1), (1, 1).
+  CHECK(run_f64(r, {host({2, 1, 1, 2}, {1, 2, 3, 4}), host({1, 3, 1, 2}, {1, 0, 0, 1, 1, 1})})[0] ==
+        std::vector<double>{1, 2, 3, 3, 4, 7});
+}
+
 TEST_CASE("nnef: broadcasting aligns the leading axes") {
   Folder f;
   const auto r = load_text(kHeader + R"(graph G( x, y ) -> ( z ) {
