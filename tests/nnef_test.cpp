@@ -148,6 +148,22 @@ TEST_CASE("nnef: pad with negative padding crops") {
   CHECK(out[1] == std::vector<double>{2, 3, 4, 3, 2});  // reflected about the uncropped edge x[3]
 }
 
+// §4.3: "the items in padding can be negative": conv and the pools read the input cropped.
+TEST_CASE("nnef: conv and pools with negative padding crop their input") {
+  Folder f;
+  const auto r = load_text(kHeader + R"(graph G( input ) -> ( cv, mx, av ) {
+    input = external(shape = [1, 1, 4]);
+    w = constant(shape = [1, 1, 2], value = [1.0, 1.0]);
+    cv = conv(input, w, padding = [(-1, 1)]);
+    mx = max_pool(input, size = [1, 1, 2], padding = [(0, 0), (0, 0), (-1, 0)], border = 'ignore');
+    av = avg_pool(input, size = [1, 1, 2], padding = [(0, 0), (0, 0), (-1, 1)], border = 'constant');
+})", f);
+  const auto out = run_f64(r, {host({1, 1, 4}, {1, 2, 3, 4})});
+  CHECK(out[0] == std::vector<double>{5, 7, 4});         // windows of [2, 3, 4, 0]
+  CHECK(out[1] == std::vector<double>{3, 4});            // of [2, 3, 4]
+  CHECK(out[2] == std::vector<double>{2.5, 3.5, 2});     // of [2, 3, 4, 0], divided by 2
+}
+
 // §4.5.1: matmul's first r − 2 axes broadcast as in binary operations.
 TEST_CASE("nnef: matmul's batch axes broadcast") {
   Folder f;

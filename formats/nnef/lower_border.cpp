@@ -1,5 +1,6 @@
 #include "formats/nnef/lower_border.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace nnref::nnef {
@@ -31,6 +32,18 @@ Value extended_input(Composer& c, const Value& x, const Padding& padding, PadBor
   bool zero = true;
   for (const auto& [b, e] : padding) zero = zero && b == 0 && e == 0;
   return zero ? x : c.add_node1("pad", PadAttrs{padding, border, 0.0}, {x}, loc);
+}
+
+Value cropped_input(Composer& c, const Value& x, Padding& padding, size_t first_axis, const SourceLoc& loc) {
+  Padding crop(first_axis, {0, 0});
+  bool any = false;
+  for (auto& [b, e] : padding) {
+    crop.emplace_back(std::min<int64_t>(b, 0), std::min<int64_t>(e, 0));
+    any = any || b < 0 || e < 0;
+    b = std::max<int64_t>(b, 0);
+    e = std::max<int64_t>(e, 0);
+  }
+  return any ? c.add_node1("pad", PadAttrs{crop, PadBorder::Constant, 0.0}, {x}, loc) : x;
 }
 
 }  // namespace nnref::nnef

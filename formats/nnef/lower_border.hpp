@@ -26,4 +26,9 @@ std::optional<Padding> automatic_padding(const std::vector<int64_t>& in, const s
 // ĩ: x padded by `padding` (one pair per axis of x) with `border`; x itself when every pair is 0.
 Value extended_input(Composer& c, const Value& x, const Padding& padding, PadBorder border, const SourceLoc& loc);
 
+// §4.3: "the items in padding can be negative". A window reading x with a negative item reads x
+// cropped by it: the negative items of `padding` (one pair per axis of x from `first_axis` on) become
+// an IR pad that only crops, and are then 0 in `padding`; x itself when none is negative.
+Value cropped_input(Composer& c, const Value& x, Padding& padding, size_t first_axis, const SourceLoc& loc);
+
 }  // namespace nnref::nnef

@@ -107,9 +107,14 @@ Window window_of(Composer& c, const std::string& name, Args& a, std::vector<int6
 const std::vector<std::string> kAllBorders = {"ignore", "constant", "replicate", "reflect", "reflect-even"};
 
 // box, max_pool and avg_pool: every border (max_pool and avg_pool atomic, as AlexNet's 'ignore'
-// needs: docs/nnef.md).
+// needs: docs/nnef.md). A negative padding crops the input (argmax_pool, sample and desample, whose
+// indices count window positions, keep refusing it).
 Results pool(Composer& c, const std::string& name, Args& a, PoolOp op, const SourceLoc& loc) {
-  const Window w = window_of(c, name, a, c.info(a.at("input")).shape, kAllBorders, loc);
+  Window w = window_of(c, name, a, c.info(a.at("input")).shape, kAllBorders, loc);
+  if (w.padding.size() == c.info(w.x).shape.size()) {  // a negative item crops; the window is then re-judged (batch, channel)
+    w.x = cropped_input(c, w.x, w.padding, 0, loc);
+    w.whole = !leaves_batch_and_channel(w.size, w.stride, w.dilation, w.padding);
+  }
   PoolAttrs p;
   p.op = op;
   p.border = w.border == "ignore" ? PoolBorder::Ignore : PoolBorder::Constant;
@@ -232,6 +237,7 @@ Results conv(Composer& c, Args& a, const SourceLoc& loc) {
       padding.assign(sr, {0, 0});
     }
   }
+  if (padding.size() == sr) x = cropped_input(c, x, padding, 2, loc);
   p.pad_mode = padding.empty() ? PadMode::SameUpper : PadMode::Explicit;
   p.padding = padding;
   return one(with_filter_and_bias(c, "conv", p, x, f, bias, p.out_channels, loc));
