@@ -97,7 +97,8 @@ class Unrolled {
     // The importer knows an extent for every run only when the model's extents are all fixed
     // (or X is a constant).
     if (!c_.extents_fixed() && c_.exact(0) == nullptr)
-      c_.refuse("onnx.shape-unsupported", std::string(op) + "'s sequence length must be known");
+      c_.refuse("onnx.shape-unsupported", std::string(op) + "'s sequence length must be known when the model is read "
+                                          "(its steps are unrolled): the model's extents must all be fixed");
     steps_ = c_.shape(0)[static_cast<size_t>(layout_)];
     const std::vector<std::string> defaults =
         cell_ == Cell::Lstm ? std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}
