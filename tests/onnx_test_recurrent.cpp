@@ -146,7 +146,7 @@ TEST_CASE("onnx GRU forward, linear_before_reset 0, no initial state, sequence_l
   near(out[1], {1, 2, 2}, {-0.19092818299157027, -0.19938449146851314, -0.10195053491111304, -0.23392107374009441});
 }
 
-TEST_CASE("onnx RNN bidirectional with Relu and Tanh; Y_h alone") {
+TEST_CASE("onnx RNN bidirectional with Relu and Tanh, and Y_h alone") {
   TempDir tmp("onnx_rnn");
   for (bool y : {true, false}) {
     OnnxModel m(14);
