@@ -74,10 +74,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--nnref", required=True)
     ap.add_argument("--ort-cache", default="build/ort-cache")
+    ap.add_argument("--install", action="store_true", help="npm install onnxruntime-node if absent")
+    ap.add_argument("--missing-code", type=int, default=1, help="exit code when ONNX Runtime cannot be had")
     args = ap.parse_args()
-    mods = ort_modules(args.ort_cache, False)
+    mods = ort_modules(args.ort_cache, args.install)
     if not mods:
-        sys.exit("ONNX Runtime is not installed (scripts/torch_exports_check.py --install)")
+        print("ONNX Runtime is not installed (--install)")
+        sys.exit(args.missing_code)
     rs = np.random.RandomState(0)
     L3 = ("Y", "Y_h", "Y_c")
     ok = True
