@@ -19,6 +19,7 @@ OpTable all_ops() {
   add_signal_ops(table);
   add_control_ops(table);
   add_typed_ops(table);
+  add_resize_ops(table);
   return table;
 }
 
