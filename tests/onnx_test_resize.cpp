@@ -6,6 +6,7 @@
 #include "cli_test_support.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "onnx_test_support.hpp"
+#include "semantics/size_names.hpp"
 #include "temp_dir.hpp"
 
 using namespace nnref;
@@ -147,7 +148,31 @@ TEST_CASE("onnx Upsample: opset 9 scales input and opset 7 attribute, asymmetric
         std::vector<double>{1, 2, 3, 3});
 }
 
-TEST_CASE("onnx Resize: cubic, antialias, tf_crop_and_resize and symbolic extents refused by name") {
+TEST_CASE("onnx Resize over symbolic extents: run at two widths, proved by check; sizes refused") {
+  TempDir tmp("onnx_resize_symbolic");
+  // scale 2 on W, half_pixel and linear: x_orig = i/2 − ¼; the indices come from W at run time.
+  Resize linear{.dims = {"1", "1", "1", "W"}, .scales = {1, 1, 1, 2}, .mode = "linear"};
+  Model m = load_onnx(model(linear), tmp / "linear.onnx");
+  // W = 2 on [0, 4]: x_orig −¼, ¼, ¾, 1¼ → 0, 1, 3, 4.
+  REQUIRE(set_input_extents(m.graph, m.size_names, {{"W", 2}}));
+  CHECK(values(run_f64(m, {host({1, 1, 1, 2}, {0, 4})})[0]) == std::vector<double>{0, 1, 3, 4});
+  // W = 3 on [0, 4, 8]: 0, 1, 3, 5, 7, 8.
+  Model m3 = load_onnx(model(linear), tmp / "linear3.onnx");
+  REQUIRE(set_input_extents(m3.graph, m3.size_names, {{"W", 3}}));
+  CHECK(values(run_f64(m3, {host({1, 1, 1, 3}, {0, 4, 8})})[0]) == std::vector<double>{0, 1, 3, 5, 7, 8});
+  // half of H and W, nearest asymmetric floor (x_orig = 2i), proved for every size from 2.
+  Resize half{.dims = {"N", "1", "H", "W"}, .scales = {1, 1, 0.5f, 0.5f}, .coordinate = "asymmetric", .nearest = "floor"};
+  model(half).write(tmp / "half.onnx");
+  const Run r = nnref_cli({"check", (tmp / "half.onnx").string(), "--dim", "N=1..8", "--dim", "H=2..1024", "--dim",
+                           "W=2..1024"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  // Constant sizes over a symbolic W: the scale L_out/W differs run by run.
+  Resize sizes{.dims = {"1", "1", "1", "W"}, .sizes = {1, 1, 1, 4}};
+  CHECK(find_code(load_errors(model(sizes), tmp / "sizes.onnx"), "onnx.shape-unsupported") != nullptr);
+}
+
+TEST_CASE("onnx Resize: cubic, antialias and tf_crop_and_resize refused by name") {
   TempDir tmp("onnx_resize_refused");
   Resize cubic{.dims = {"1", "1", "2", "2"}, .scales = {1, 1, 2, 2}, .mode = "cubic"};
   CHECK(find_code(load_errors(model(cubic), tmp / "cubic.onnx"), "onnx.attribute-unsupported") != nullptr);
@@ -156,8 +181,6 @@ TEST_CASE("onnx Resize: cubic, antialias, tf_crop_and_resize and symbolic extent
   OnnxModel anti = model({.opset = 18, .dims = {"1", "1", "2", "2"}, .scales = {1, 1, 2, 2}, .mode = "linear"});
   set_int(*anti.graph().mutable_node(0), "antialias", 1);
   CHECK(find_code(load_errors(anti, tmp / "anti.onnx"), "onnx.attribute-unsupported") != nullptr);
-  Resize symbolic{.dims = {"N", "1", "2", "2"}, .scales = {1, 1, 2, 2}};
-  CHECK(find_code(load_errors(model(symbolic), tmp / "symbolic.onnx"), "onnx.shape-unsupported") != nullptr);
 }
 
 TEST_CASE("onnx Resize conform: either neighbour at an inexact tie, only the exact one at an exact tie") {

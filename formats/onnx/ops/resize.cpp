@@ -90,7 +90,8 @@ std::vector<ResizedAxis> resized_axes(Ctx& c, const std::vector<int64_t>& shape,
       if (!(s > 0) || !std::isfinite(s)) c.refuse("onnx.attribute-value", "a scale must be positive and finite");
       const int64_t in = shape[static_cast<size_t>(axes[i])];
       const auto o = static_cast<int64_t>(std::floor(static_cast<double>(in) * s));
-      if (o < 1) c.refuse("onnx.attribute-value", "a scale makes an extent of 0");
+      // Over symbolic extents an empty output is the range's obligation (shape.range.empty), at run or check.
+      if (o < 1 && c.extents_fixed()) c.refuse("onnx.attribute-value", "a scale makes an extent of 0");
       out.push_back({axes[i], in, o, s, false});
     }
     return out;
@@ -101,7 +102,7 @@ std::vector<ResizedAxis> resized_axes(Ctx& c, const std::vector<int64_t>& shape,
   if (SizesPtr t = c.terms(*sizes_input)) {  // a constant, or computed from the (fixed) extents
     for (const std::vector<int64_t>& e : t->elements) {
       if (e.size() != 2 || e[0] != size_code::kConstant)
-        c.refuse("onnx.shape-unsupported", "sizes must be fixed numbers (the model's extents are fixed)");
+        c.refuse("onnx.shape-unsupported", "sizes computed from symbolic extents are not supported (give scales)");
       sizes.push_back(e[1]);
     }
   } else {
@@ -145,7 +146,7 @@ Resizing resizing(Ctx& c, bool upsample) {
         const double s = a->floats(static_cast<int>(i));
         const int64_t in = shape[static_cast<size_t>(i)];
         const auto o = static_cast<int64_t>(std::floor(static_cast<double>(in) * s));
-        if (!(s > 0) || o < 1) c.refuse("onnx.attribute-value", "a scale must be positive and keep an extent");
+        if (!(s > 0) || (o < 1 && c.extents_fixed())) c.refuse("onnx.attribute-value", "a scale must be positive and keep an extent");
         all.push_back({i, in, o, s, false});
       }
     } else {
@@ -168,31 +169,89 @@ Resizing resizing(Ctx& c, bool upsample) {
   return z;
 }
 
-// Emits one axis's resizing of x (of rank r).
+// Emits one axis's resizing of x (of rank r). x_orig = N/D, an exact rational of integers the IR
+// computes at run time from the output position x and the axis's extents (the scale s = p/q, the
+// float32 given as a fraction, or L_out/L_in), so the extents may be symbolic; the same x_orig is
+// also computed with IR real ops, as a float32 runtime does, for the choices near a boundary.
 class AxisResizer {
  public:
-  AxisResizer(Ctx& c, const Resizing& z, const ResizedAxis& a, size_t r)
-      : c_(c), z_(z), a_(a), r_(r), n_("axis" + std::to_string(a.axis)) {}
+  AxisResizer(Ctx& c, const Resizing& z, const ResizedAxis& a, size_t r, std::vector<int64_t> in_term)
+      : c_(c), z_(z), a_(a), r_(r), n_("axis" + std::to_string(a.axis)), in_term_(std::move(in_term)) {
+    if (a_.from_sizes) {
+      p_ = a_.out, q_ = a_.in;
+    } else {  // s = m·2^e exactly, m a 24-bit integer
+      int e = 0;
+      const double m = std::ldexp(std::frexp(a_.scale, &e), 53);
+      auto mi = static_cast<int64_t>(m);
+      e -= 53;
+      while (mi % 2 == 0 && e < 0) mi /= 2, ++e;
+      if (e > 20 || e < -60) c_.refuse("onnx.attribute-value", "a scale is beyond what nnref reads (2^±60)");
+      p_ = e >= 0 ? mi << e : mi, q_ = e >= 0 ? 1 : int64_t{1} << -e;
+    }
+    const bool fixed = c_.extents_fixed();
+    if (!fixed && a_.from_sizes)
+      c_.refuse("onnx.shape-unsupported", "sizes over symbolic extents (the scale L_out/L_in of every run) are not "
+                                          "supported: the model's extents must be fixed, or scales given");
+    // Where length_resized ≤ 1 (align_corners, pytorch_half_pixel) x_orig is 0; over symbolic
+    // extents that is known only for scales ≥ 1.
+    zero_ = (z_.coordinate == Coordinate::AlignCorners || z_.coordinate == Coordinate::PytorchHalfPixel) &&
+            resized_length() <= 1;
+    if (!fixed && a_.scale < 1 &&
+        (z_.coordinate == Coordinate::AlignCorners || z_.coordinate == Coordinate::PytorchHalfPixel))
+      c_.refuse("onnx.shape-unsupported", "a scale below 1 with align_corners or pytorch_half_pixel needs fixed "
+                                          "extents (x_orig is 0 where L_in·s ≤ 1)");
+    // |N| and D below 2^62 at the model's extents (the IR's integers are int64).
+    const long double bound = 4.0L * static_cast<long double>(std::max(a_.in, a_.out) + 2) *
+                              static_cast<long double>(std::max(a_.in, a_.out) + 2) *
+                              static_cast<long double>(std::max(p_, q_));
+    if (bound >= 0x1p62L) c_.refuse("onnx.shape-unsupported", "the coordinates' fractions exceed 64 bits");
+  }
 
   ValueRef operator()(ValueRef x) { return z_.linear ? linear(x) : nearest(x); }
 
  private:
-  // A real constant laid along the axis, broadcasting against the resized x.
-  ValueRef along(const std::string& s, const std::vector<double>& v) {
+  std::string name(const std::string& s) const { return s.empty() ? n_ : n_ + "-" + s; }
+  ValueRef scalar(const std::string& s, double v) { return c_.literal(name(s), scalar_tensor(v)); }
+  ValueRef op(const std::string& s, BinaryOp o, ValueRef p, ValueRef q) { return binary(c_, name(s), o, p, q); }
+  ValueRef integer(const std::string& s, int64_t v) { return c_.literal(name(s), integer_tensor(Shape(), {v})); }
+  ValueRef iop(const std::string& s, IntegerOp o, ValueRef p, ValueRef q) {
+    return c_.emit(name(s), IntegerBinaryAttrs{o, Broadcast::NumpyRight, {}}, {p, q});
+  }
+  // ⌊a/b⌋ for b ≥ 1: IR integer division truncates, floor mod has the divisor's sign.
+  ValueRef floor_div(const std::string& s, ValueRef a, ValueRef b) {
+    return iop(s, IntegerOp::Div, iop(s + "-exact", IntegerOp::Sub, a, iop(s + "-mod", IntegerOp::Mod, a, b)), b);
+  }
+  ValueRef real(const std::string& s, ValueRef v) {
+    return c_.emit(name(s), CastAttrs{ElemKind::Integer, ElemKind::Real}, {v});
+  }
+  // A [L_out] integer laid along the axis as a real broadcasting against the resized x.
+  ValueRef laid(const std::string& s, ValueRef v) {
     std::vector<int64_t> dims(r_ - static_cast<size_t>(a_.axis), 1);
-    dims[0] = static_cast<int64_t>(v.size());
-    return c_.literal(n_ + "-" + s, HostTensor{DType::F64, Shape::make(dims).value(), v});
+    dims[0] = -1;
+    return c_.emit(name(s), ReshapeAttrs{dims}, {real(s + "-real", v)});
   }
-  ValueRef scalar(const std::string& s, double v) { return c_.literal(n_ + "-" + s, scalar_tensor(v)); }
-  ValueRef op(const std::string& s, BinaryOp o, ValueRef p, ValueRef q) {
-    return binary(c_, s.empty() ? n_ : n_ + "-" + s, o, p, q);
+  // The term t + d, and its value as a [1] integer tensor (a range of one element).
+  static std::vector<int64_t> plus(std::vector<int64_t> t, int64_t d) {
+    t.insert(t.end(), {size_code::kConstant, d, size_code::kAdd});
+    return t;
   }
-  // x gathered along the axis at the given indices, each clamped to [0, L_in − 1].
-  ValueRef gathered(const std::string& s, ValueRef x, std::vector<int64_t> idx) {
-    for (int64_t& i : idx) i = std::clamp<int64_t>(i, 0, a_.in - 1);
-    const auto n = static_cast<int64_t>(idx.size());
-    const ValueRef at = c_.literal(n_ + "-" + s + "-index", integer_tensor(Shape::make({n}).value(), std::move(idx)));
-    return c_.emit(s.empty() ? n_ : n_ + "-" + s, GatherAttrs{a_.axis}, {x, at});
+  ValueRef value_of(const std::string& s, const std::vector<int64_t>& t) { return integer_range(c_, name(s), t, plus(t, 1)); }
+  ValueRef in_extent() {
+    if (!in_extent_) in_extent_ = value_of("in-extent", in_term_);
+    return *in_extent_;
+  }
+  std::vector<int64_t> out_term() const {
+    if (a_.from_sizes) return {size_code::kConstant, a_.out};
+    std::vector<int64_t> t = in_term_;
+    t.insert(t.end(), {size_code::kConstant, p_, size_code::kMul, size_code::kConstant, q_, size_code::kDiv});
+    return t;
+  }
+  // x gathered along the axis at the [L_out] indices i, clamped to [0, L_in − 1].
+  ValueRef gathered(const std::string& s, ValueRef x, ValueRef i) {
+    const ValueRef last = iop(s + "-last", IntegerOp::Sub, in_extent(), integer(s + "-one", 1));
+    const ValueRef clamped =
+        iop(s + "-index", IntegerOp::Min, iop(s + "-above-0", IntegerOp::Max, i, integer(s + "-zero", 0)), last);
+    return c_.emit(name(s), GatherAttrs{a_.axis}, {x, clamped});
   }
 
   // ONNX's length_resized: L_out from sizes, L_in·s from scales (not floored: the ONNX reference's
@@ -200,80 +259,88 @@ class AxisResizer {
   double resized_length() const {
     return a_.from_sizes ? static_cast<double>(a_.out) : static_cast<double>(a_.in) * a_.scale;
   }
-  ValueRef resized_length_minus_one() {
-    if (a_.from_sizes) return scalar("out-last", static_cast<double>(a_.out - 1));
-    return op("out-last", BinaryOp::Sub, op("out-length", BinaryOp::Mul, scalar("in", static_cast<double>(a_.in)),
-                                               scalar("scale", a_.scale)),
-              scalar("one-less", 1));
-  }
 
   // Whether every runtime computes x_orig exactly in float32 (it divides or multiplies by a power
   // of two, at positions below 2^20, adding halves): its nearest neighbour is then the exact one,
-  // ties included, and need not be hulled with the other.
+  // ties included, and need not be hulled with the other. Read at the model's extents.
   bool exact_in_float32() const {
     const auto power_of_two = [](double v) {
       int e = 0;
       return v > 0 && std::frexp(v, &e) == 0.5;
     };
     if (a_.out >= (int64_t{1} << 20) || a_.in >= (int64_t{1} << 20)) return false;
+    if (zero_) return true;
     switch (z_.coordinate) {
       case Coordinate::HalfPixel:
       case Coordinate::Asymmetric:
+      case Coordinate::PytorchHalfPixel:
       case Coordinate::TfHalfPixelForNn: return power_of_two(a_.scale);
-      case Coordinate::PytorchHalfPixel: return resized_length() <= 1 || power_of_two(a_.scale);
-      case Coordinate::AlignCorners: return resized_length() <= 1 || power_of_two(resized_length() - 1);
+      case Coordinate::AlignCorners: return power_of_two(resized_length() - 1);
       case Coordinate::HalfPixelSymmetric: return false;
     }
     return false;
   }
 
-  // x_orig at every output position, in double: where the load-time choices are made.
-  double approx(int64_t x) const {
-    const double s = a_.scale, xd = static_cast<double>(x);
+  // N and D of x_orig = N/D at the positions x ([L_out] integers), D ≥ 1 ([1] or a scalar).
+  std::pair<ValueRef, ValueRef> fraction(ValueRef x) {
+    const ValueRef zero = integer("n-zero", 0);
+    const auto mul = [&](const std::string& s, ValueRef v, int64_t k) { return iop(s, IntegerOp::Mul, v, integer(s + "-by", k)); };
+    const auto add = [&](const std::string& s, ValueRef v, int64_t k) { return iop(s, IntegerOp::Add, v, integer(s + "-by", k)); };
+    if (zero_) return {iop("n", IntegerOp::Mul, x, zero), integer("d", 1)};
+    const ValueRef odd = add("n-odd", mul("n-twice", x, 2), 1);  // 2x + 1
     switch (z_.coordinate) {
-      case Coordinate::HalfPixel: return (xd + 0.5) / s - 0.5;
+      case Coordinate::HalfPixel:
+      case Coordinate::PytorchHalfPixel:  // ((2x + 1)q − p) / 2p
+        return {add("n", mul("n-q", odd, q_), -p_), integer("d", 2 * p_)};
+      case Coordinate::TfHalfPixelForNn: return {mul("n", odd, q_), integer("d", 2 * p_)};  // (2x + 1)q / 2p
+      case Coordinate::Asymmetric: return {mul("n", x, q_), integer("d", p_)};             // xq / p
       case Coordinate::HalfPixelSymmetric: {
-        const double adjust = static_cast<double>(a_.out) / (s * static_cast<double>(a_.in));
-        return static_cast<double>(a_.in) / 2 * (1 - adjust) + (xd + 0.5) / s - 0.5;
+        // L_in/2·(1 − L_out/(s·L_in)) + (x + ½)/s − ½ = ((2x + 1)q − p + L_in·p − L_out·q) / 2p
+        const ValueRef shift = iop("n-shift", IntegerOp::Sub, mul("n-in", in_extent(), p_),
+                                   mul("n-out", value_of("out-extent", out_term()), q_));
+        return {iop("n", IntegerOp::Add, add("n-half", mul("n-q", odd, q_), -p_), shift), integer("d", 2 * p_)};
       }
-      case Coordinate::PytorchHalfPixel: return resized_length() > 1 ? (xd + 0.5) / s - 0.5 : 0.0;
-      case Coordinate::AlignCorners:
-        return resized_length() > 1 ? xd * static_cast<double>(a_.in - 1) / (resized_length() - 1) : 0.0;
-      case Coordinate::Asymmetric: return xd / s;
-      case Coordinate::TfHalfPixelForNn: return (xd + 0.5) / s;
+      case Coordinate::AlignCorners: {
+        // x(L_in − 1) / (L_out − 1) from sizes; x(L_in − 1)q / (L_in·p − q) from scales
+        const ValueRef span = iop("n-span", IntegerOp::Sub, in_extent(), integer("n-one", 1));
+        const ValueRef n = iop("n", IntegerOp::Mul, x, a_.from_sizes ? span : mul("n-span-q", span, q_));
+        return {n, a_.from_sizes ? integer("d", a_.out - 1) : add("d", mul("d-in", in_extent(), p_), -q_)};
+      }
     }
-    return 0;
+    return {x, integer("d", 1)};
   }
 
   // x_orig at every output position with IR real ops, in the order ONNX Runtime computes it.
-  ValueRef coordinate() {
-    std::vector<double> positions(static_cast<size_t>(a_.out));
-    for (size_t i = 0; i < positions.size(); ++i) positions[i] = static_cast<double>(i);
-    const ValueRef x = along("position", positions);
+  ValueRef coordinate(ValueRef positions) {
+    const ValueRef x = laid("position", positions);
+    if (zero_) return op("zero", BinaryOp::Mul, x, scalar("zero-by", 0));
     const ValueRef s = a_.from_sizes ? op("scale", BinaryOp::Div, scalar("out", static_cast<double>(a_.out)),
                                           scalar("in", static_cast<double>(a_.in)))
                                      : scalar("scale", a_.scale);
     const auto half_pixel = [&] {
-      return op("shifted", BinaryOp::Sub, op("scaled", BinaryOp::Div, op("centre", BinaryOp::Add, x, scalar("half", 0.5)), s),
+      return op("shifted", BinaryOp::Sub,
+                op("scaled", BinaryOp::Div, op("centre", BinaryOp::Add, x, scalar("half", 0.5)), s),
                 scalar("half-back", 0.5));
     };
+    const auto in = [&] { return real("in-real", in_extent()); };
     switch (z_.coordinate) {
-      case Coordinate::HalfPixel: return half_pixel();
+      case Coordinate::HalfPixel:
+      case Coordinate::PytorchHalfPixel: return half_pixel();
       case Coordinate::HalfPixelSymmetric: {
         // L_in/2 · (1 − L_out / (s·L_in)) + half_pixel(x)
-        const ValueRef in = scalar("in-extent", static_cast<double>(a_.in));
-        const ValueRef adjust =
-            op("adjust", BinaryOp::Div, scalar("out-extent", static_cast<double>(a_.out)), op("span", BinaryOp::Mul, s, in));
-        const ValueRef offset = op("offset", BinaryOp::Mul, scalar("centre-in", static_cast<double>(a_.in) / 2),
+        const ValueRef out = real("out-real", value_of("out-extent-real", out_term()));
+        const ValueRef adjust = op("adjust", BinaryOp::Div, out, op("span", BinaryOp::Mul, s, in()));
+        const ValueRef offset = op("offset", BinaryOp::Mul, op("centre-in", BinaryOp::Mul, in(), scalar("halve", 0.5)),
                                    op("one-minus-adjust", BinaryOp::Sub, scalar("one-adjust", 1), adjust));
         return op("symmetric", BinaryOp::Add, offset, half_pixel());
       }
-      case Coordinate::PytorchHalfPixel: return resized_length() > 1 ? half_pixel() : along("zero", {0.0});
-      case Coordinate::AlignCorners:
-        if (resized_length() <= 1) return along("zero", {0.0});
-        return op("aligned", BinaryOp::Div,
-                  op("stretched", BinaryOp::Mul, x, scalar("in-last", static_cast<double>(a_.in - 1))),
-                  resized_length_minus_one());
+      case Coordinate::AlignCorners: {
+        const ValueRef last = op("in-last", BinaryOp::Sub, in(), scalar("one-in", 1));
+        const ValueRef out_last =
+            a_.from_sizes ? scalar("out-last", static_cast<double>(a_.out - 1))
+                          : op("out-last", BinaryOp::Sub, op("out-length", BinaryOp::Mul, in(), s), scalar("one-out", 1));
+        return op("aligned", BinaryOp::Div, op("stretched", BinaryOp::Mul, x, last), out_last);
+      }
       case Coordinate::Asymmetric: return op("scaled", BinaryOp::Div, x, s);
       case Coordinate::TfHalfPixelForNn:
         return op("scaled", BinaryOp::Div, op("centre", BinaryOp::Add, x, scalar("half", 0.5)), s);
@@ -281,59 +348,69 @@ class AxisResizer {
     return x;
   }
 
+  ValueRef positions() { return integer_range(c_, name("positions"), {size_code::kConstant, 0}, out_term()); }
+
   ValueRef nearest(ValueRef x) {
+    const ValueRef at = positions();
+    const auto [n, d] = fraction(at);
+    const auto twice = [&](const std::string& s, ValueRef v) { return iop(s, IntegerOp::Mul, v, integer(s + "-by", 2)); };
+    const auto neg = [&](const std::string& s, ValueRef v) { return iop(s, IntegerOp::Sub, integer(s + "-zero", 0), v); };
+    const auto plus_one = [&](const std::string& s, ValueRef v) { return iop(s, IntegerOp::Add, v, integer(s + "-one", 1)); };
+    if (exact_in_float32()) {
+      // The mode's index of N/D: floor ⌊N/D⌋, ceil −⌊−N/D⌋, round_prefer_ceil ⌊(2N + D)/2D⌋,
+      // round_prefer_floor ⌈(2N − D)/2D⌉ = −⌊(D − 2N)/2D⌋.
+      ValueRef index = n;
+      switch (z_.rounding) {
+        case Rounding::Floor: index = floor_div("index", n, d); break;
+        case Rounding::Ceil: index = neg("index", floor_div("index-neg", neg("n-neg", n), d)); break;
+        case Rounding::RoundPreferCeil:
+          index = floor_div("index", iop("n-rounded", IntegerOp::Add, twice("n2", n), d), twice("d2", d));
+          break;
+        case Rounding::RoundPreferFloor:
+          index = neg("index", floor_div("index-neg", iop("n-rounded", IntegerOp::Sub, d, twice("n2", n)), twice("d2", d)));
+          break;
+      }
+      return gathered("", x, index);
+    }
+    // b, the boundary nearest to x_orig, and the indices on its two sides.
     const bool at_integers = z_.rounding == Rounding::Floor || z_.rounding == Rounding::Ceil;
     const bool tie_up = z_.rounding == Rounding::Floor || z_.rounding == Rounding::RoundPreferCeil;
-    if (exact_in_float32()) {
-      // x_orig is exact in double too: the mode's index directly.
-      std::vector<int64_t> index;
-      for (int64_t i = 0; i < a_.out; ++i) {
-        const double xo = approx(i);
-        const double k = z_.rounding == Rounding::Floor             ? std::floor(xo)
-                         : z_.rounding == Rounding::Ceil            ? std::ceil(xo)
-                         : z_.rounding == Rounding::RoundPreferCeil ? std::floor(xo + 0.5)
-                                                                    : std::ceil(xo - 0.5);
-        index.push_back(static_cast<int64_t>(k));
-      }
-      return gathered("", x, std::move(index));
+    ValueRef below = n, boundary = n;
+    if (at_integers) {  // b = ⌊(2N + D)/2D⌋
+      const ValueRef b = floor_div("boundary", iop("n-rounded", IntegerOp::Add, twice("n2", n), d), twice("d2", d));
+      below = z_.rounding == Rounding::Floor ? iop("below", IntegerOp::Sub, b, integer("below-one", 1)) : b;
+      boundary = laid("boundary-laid", b);
+    } else {  // b = ⌊N/D⌋ + ½
+      below = floor_div("below", n, d);
+      boundary = op("boundary", BinaryOp::Add, laid("below-laid", below), scalar("boundary-half", 0.5));
     }
-    std::vector<double> boundary;
-    std::vector<int64_t> lo, hi;
-    for (int64_t i = 0; i < a_.out; ++i) {
-      const double xo = approx(i);
-      // b: the boundary nearest to x_orig; lo and hi the indices on its two sides.
-      const double b = at_integers ? std::round(xo) : std::floor(xo) + 0.5;
-      const auto below = static_cast<int64_t>(at_integers ? (z_.rounding == Rounding::Floor ? b - 1 : b) : b - 0.5);
-      boundary.push_back(b), lo.push_back(below), hi.push_back(below + 1);
-    }
-    const ValueRef above = c_.emit(n_ + "-above", CompareAttrs{tie_up ? CompareOp::Ge : CompareOp::Gt, Broadcast::NumpyRight},
-                                   {coordinate(), along("boundary", boundary)});
-    return c_.emit(n_, SelectAttrs{Broadcast::NumpyRight}, {above, gathered("hi", x, hi), gathered("lo", x, lo)});
+    const ValueRef above = c_.emit(name("above"), CompareAttrs{tie_up ? CompareOp::Ge : CompareOp::Gt, Broadcast::NumpyRight},
+                                   {coordinate(at), boundary});
+    return c_.emit(n_, SelectAttrs{Broadcast::NumpyRight},
+                   {above, gathered("hi", x, plus_one("above-index", below)), gathered("lo", x, below)});
   }
 
   ValueRef linear(ValueRef x) {
-    std::vector<double> floor;
-    std::vector<int64_t> k;
-    for (int64_t i = 0; i < a_.out; ++i) {
-      floor.push_back(std::floor(approx(i)));
-      k.push_back(static_cast<int64_t>(floor.back()));
-    }
-    const auto shifted = [&](int64_t d) {
-      std::vector<int64_t> v = k;
-      for (int64_t& e : v) e += d;
-      return v;
-    };
-    const ValueRef before = gathered("before", x, shifted(-1)), left = gathered("left", x, k),
-                   right = gathered("right", x, shifted(1)), after = gathered("after", x, shifted(2));
-    const ValueRef ratio = op("ratio", BinaryOp::Sub, coordinate(), along("floor", floor));
-    const ValueRef weight = op("weight", BinaryOp::Min, op("ratio-above-0", BinaryOp::Max, ratio, scalar("zero", 0)),
-                               scalar("one", 1));
-    const ValueRef inside = op("inside", BinaryOp::Add, op("left-term", BinaryOp::Mul, op("left-weight", BinaryOp::Sub, scalar("whole", 1), weight), left),
-                               op("right-term", BinaryOp::Mul, weight, right));
+    const ValueRef at = positions();
+    const auto [n, d] = fraction(at);
+    const ValueRef k = floor_div("floor", n, d);
+    const auto shifted = [&](const std::string& s, int64_t by) { return iop(s, IntegerOp::Add, k, integer(s + "-by", by)); };
+    const ValueRef before = gathered("before", x, shifted("k-1", -1)), left = gathered("left", x, k),
+                   right = gathered("right", x, shifted("k+1", 1)), after = gathered("after", x, shifted("k+2", 2));
+    const ValueRef ratio = op("ratio", BinaryOp::Sub, coordinate(at), laid("floor-laid", k));
+    const ValueRef weight =
+        op("weight", BinaryOp::Min, op("ratio-above-0", BinaryOp::Max, ratio, scalar("zero", 0)), scalar("one", 1));
+    const ValueRef inside =
+        op("inside", BinaryOp::Add,
+           op("left-term", BinaryOp::Mul, op("left-weight", BinaryOp::Sub, scalar("whole", 1), weight), left),
+           op("right-term", BinaryOp::Mul, weight, right));
     const ValueRef under = op("under", BinaryOp::Mul, op("ratio-below-0", BinaryOp::Min, ratio, scalar("zero-below", 0)),
                               op("left-step", BinaryOp::Sub, left, before));
-    const ValueRef over = op("over", BinaryOp::Mul, op("ratio-above-1", BinaryOp::Max, op("ratio-minus-1", BinaryOp::Sub, ratio, scalar("one-more", 1)), scalar("zero-above", 0)),
-                             op("right-step", BinaryOp::Sub, after, right));
+    const ValueRef over =
+        op("over", BinaryOp::Mul,
+           op("ratio-above-1", BinaryOp::Max, op("ratio-minus-1", BinaryOp::Sub, ratio, scalar("one-more", 1)),
+              scalar("zero-above", 0)),
+           op("right-step", BinaryOp::Sub, after, right));
     return op("", BinaryOp::Add, op("with-under", BinaryOp::Add, inside, under), over);
   }
 
@@ -342,19 +419,19 @@ class AxisResizer {
   const ResizedAxis& a_;
   size_t r_;
   std::string n_;
+  std::vector<int64_t> in_term_;  // L_in as a size term
+  int64_t p_ = 1, q_ = 1;         // s = p/q
+  bool zero_ = false;             // x_orig is 0 everywhere
+  std::optional<ValueRef> in_extent_;
 };
 
 void resize_with(Ctx& c, bool upsample) {
-  if (!c.extents_fixed())
-    c.refuse("onnx.shape-unsupported",
-             std::string(upsample ? "Upsample" : "Resize") +
-                 " needs fixed extents (its neighbours' indices are computed at load time), and the model's "
-                 "inputs have symbolic ones");
   const Resizing z = resizing(c, upsample);
   ValueRef y = c.data(0);
   if (z.axes.empty()) return c.set_output(0, c.emit("", UnaryAttrs{UnaryOp::Copy}, {y}));
   // The last axis first: the nesting of PyTorch's and ONNX Runtime's bilinear kernels.
-  for (auto a = z.axes.rbegin(); a != z.axes.rend(); ++a) y = AxisResizer(c, z, *a, c.rank(0))(y);
+  for (auto a = z.axes.rbegin(); a != z.axes.rend(); ++a)
+    y = AxisResizer(c, z, *a, c.rank(0), c.extents_of(0, a->axis, a->axis + 1).elements[0])(y);
   c.set_output(0, y);
 }
 
