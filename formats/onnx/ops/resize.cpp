@@ -1,25 +1,27 @@
 // Resize (opsets 10 to 19) and Upsample (opsets 7 and 9): nearest and linear interpolation, as a
-// composition of IR gathers, selects and real arithmetic (docs/onnx.md, "Resize and Upsample").
+// composition of IR integer ops, gathers, selects and real arithmetic (docs/onnx.md, "Resize").
 //
-// Per resized axis, with L_in and L_out its extents and s its scale, an output position x reads
-// the input coordinate x_orig(x) of the coordinate_transformation_mode (ONNX's formulas). Its
-// value is a rational: nnref computes it with IR real ops from exact constants (x, s or
-// L_out/L_in), so the exact oracle reads it exactly, and the Envelope widens each op as a float32
-// runtime's own computation of x_orig rounds. The neighbours are gathered at indices fixed at
-// load time (the extents must be fixed), chosen so that the formula holds whichever neighbour
-// the exact value or a runtime's rounded x_orig picks:
+// Per resized axis, with L_in and L_out its extents and s = p/q its scale (the float32 given, as a
+// fraction, or L_out/L_in from sizes), an output position x reads the input coordinate x_orig(x)
+// of the coordinate_transformation_mode (ONNX's formulas). x_orig is a rational N/D of integers:
+// the IR computes N and D with integer ops from the range of positions and L_in (at run time, so
+// the extents may be symbolic), and the neighbours' indices from them by floor division, exactly.
+// The same x_orig is also computed with IR real ops, as a float32 runtime computes it: exact in
+// the oracle, widened by the Envelope as the runtime's own computation rounds. Near a boundary
+// where the runtime may pick another neighbour the formula holds for either:
 //  * nearest: the index is a step function of x_orig; b is the step boundary nearest to x_orig
 //    (integers for floor and ceil, half-integers for the round modes), lo and hi the indices just
 //    below and above it, and y = select(x_orig ⋈ b, x[hi], x[lo]) with ⋈ the mode's tie rule
-//    (≥ for floor and round_prefer_ceil, > for ceil and round_prefer_floor). Exact in the oracle;
-//    where the Envelope's x_orig straddles b (a runtime may round to either side), the hull of both.
-//  * linear: k = ⌊x_orig⌋ as computed in double at load time (within 1 of the exact floor), r =
-//    x_orig − k with IR ops, and, with neighbours clamped to [0, L_in − 1] (ONNX's edge padding),
-//    y = (1 − c)·x[k] + c·x[k+1] + min(r, 0)·(x[k] − x[k−1]) + max(r − 1, 0)·(x[k+2] − x[k+1]),
-//    c = clamp(r, 0, 1): the linear interpolation exactly for any r in [−1, 2] (where the exact
-//    floor is k − 1 or k + 1 the last terms take over), so a runtime whose floor differs by one
-//    near an integer x_orig stays inside. The axes are interpolated one after the other, the last
-//    first (as PyTorch and ONNX Runtime nest bilinear), which is the n-linear formula exactly.
+//    (≥ for floor and round_prefer_ceil, > for ceil and round_prefer_floor), x_orig the real one.
+//    Exact in the oracle; where the Envelope's x_orig straddles b, the hull of both. Where every
+//    runtime computes x_orig exactly (a power-of-two scale), the mode's index of N/D directly.
+//  * linear: k = ⌊N/D⌋, r = x_orig − k (real ops), and, with neighbours clamped to [0, L_in − 1]
+//    (ONNX's edge padding), with c = clamp(r, 0, 1),
+//    y = (1 − c)·x[k] + c·x[k+1] + min(r, 0)·(x[k] − x[k−1]) + max(r − 1, 0)·(x[k+2] − x[k+1]):
+//    the linear interpolation exactly for any r in [−1, 2] (where the floor is k − 1 or k + 1 the
+//    last terms take over), so a runtime whose floor differs by one near an integer x_orig stays
+//    inside the envelope. The axes are interpolated one after the other, the last first (as
+//    PyTorch and ONNX Runtime nest bilinear), which is the n-linear formula exactly.
 #include <algorithm>
 #include <cmath>
 #include <optional>
