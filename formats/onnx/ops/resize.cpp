@@ -432,8 +432,12 @@ void resize_with(Ctx& c, bool upsample) {
   ValueRef y = c.data(0);
   if (z.axes.empty()) return c.set_output(0, c.emit("", UnaryAttrs{UnaryOp::Copy}, {y}));
   // The last axis first: the nesting of PyTorch's and ONNX Runtime's bilinear kernels.
+  // Over fixed extents L_in is a number, so the indices fold to constants at load (and the writers
+  // can express the result: they do not write a range computed from extents).
   for (auto a = z.axes.rbegin(); a != z.axes.rend(); ++a)
-    y = AxisResizer(c, z, *a, c.rank(0), c.extents_of(0, a->axis, a->axis + 1).elements[0])(y);
+    y = AxisResizer(c, z, *a, c.rank(0),
+                    c.extents_fixed() ? std::vector<int64_t>{size_code::kConstant, a->in}
+                                      : c.extents_of(0, a->axis, a->axis + 1).elements[0])(y);
   c.set_output(0, y);
 }
 
