@@ -1,6 +1,6 @@
 // Resize and Upsample (formats/onnx/ops/resize.cpp): values worked out by hand from ONNX's
-// coordinate formulas (each x_orig in a comment), the nearest modes at ties, linear at the edges,
-// the refusals by name, and conform's verdicts where a float32 runtime may pick either neighbour.
+// coordinate formulas (each x_orig in a comment), the nearest modes at ties, linear and cubic at
+// the edges, symbolic extents, the refusals by name, and conform's verdicts where a float32 runtime may pick either neighbour.
 #include <cmath>
 
 #include "cli_test_support.hpp"
@@ -18,6 +18,7 @@ std::vector<double> values(const Tensor<double>& t) { return {t.data().begin(), 
 
 struct Resize {
   int64_t opset = 13;
+  bool exclude_outside = false;  // cubic
   std::vector<std::string> dims;  // X's
   std::vector<float> scales;      // or sizes
   std::vector<int64_t> sizes;
@@ -41,6 +42,7 @@ OnnxModel model(const Resize& r) {
   set_string(n, "coordinate_transformation_mode", r.coordinate);
   set_string(n, "nearest_mode", r.nearest);
   if (!r.axes.empty()) set_ints(n, "axes", r.axes);
+  if (r.exclude_outside) set_int(n, "exclude_outside", 1);
   m.output("Y");
   return m;
 }
@@ -124,6 +126,31 @@ TEST_CASE("onnx Resize linear: bilinear, align_corners, pytorch_half_pixel to on
   CHECK(d[2] == Approx(8 + 8 * 5.0 / 6).epsilon(1e-15));
 }
 
+TEST_CASE("onnx Resize cubic: Keys' kernel at a = −0.75, edges and exclude_outside, by hand") {
+  TempDir tmp("onnx_resize_cubic");
+  // asymmetric, scale 2 on [0, 1, 2, 3, 4, 5]: x_orig = i/2. At r = ½ the weights of the taps
+  // k − 1 .. k + 2 are W(1.5) = ((1.5a − 5a)·1.5 + 8a)·1.5 − 4a = −0.09375 and W(0.5) =
+  // ((a + 2)·0.5 − (a + 3))·0.25 + 1 = 0.59375 (sum 1); at whole x_orig the one tap k. Inside,
+  // the kernel reproduces the line (1.5, 2.5, 3.5); at the edges the clamped taps repeat x[0] or
+  // x[5]: x_orig ½ reads 0, 0, 1, 2 → 0.59375 − 0.1875 = 0.40625; 4½ reads 3, 4, 5, 5 → 4.59375;
+  // 5½ reads 4, 5, 5, 5 → −0.375 + 2.96875 + 2.96875 − 0.46875 = 5.09375.
+  const std::vector<double> x{0, 1, 2, 3, 4, 5};
+  Resize cubic{.dims = {"1", "1", "1", "6"}, .scales = {1, 1, 1, 2}, .mode = "cubic", .coordinate = "asymmetric"};
+  const std::vector<double> expected{0, 0.40625, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.59375, 5, 5.09375};
+  const std::vector<double> y = resized(tmp, cubic, {1, 1, 1, 6}, x);
+  REQUIRE(y.size() == expected.size());
+  for (size_t i = 0; i < y.size(); ++i) CHECK(y[i] == Approx(expected[i]).margin(1e-15));
+  // exclude_outside: the taps outside [0, 5] weigh 0, the others divided by their sum. x_orig ½:
+  // (0.59375·1 − 0.09375·2)/(0.59375 + 0.59375 − 0.09375) = (13/32)/(35/32) = 13/35; 5½: the taps
+  // 4 and 5, (−0.09375·4 + 0.59375·5)/0.5 = 5.1875.
+  cubic.exclude_outside = true;
+  const std::vector<double> e = resized(tmp, cubic, {1, 1, 1, 6}, x);
+  REQUIRE(e.size() == 12);
+  CHECK(e[1] == Approx(13.0 / 35).epsilon(1e-15));
+  CHECK(e[4] == Approx(2).epsilon(1e-15));
+  CHECK(e[11] == Approx(5.1875).epsilon(1e-15));
+}
+
 TEST_CASE("onnx Upsample: opset 9 scales input and opset 7 attribute, asymmetric floor") {
   TempDir tmp("onnx_upsample");
   // nearest, scales 2, 2 of [[1, 2], [3, 4]]: x_orig = i/2 → floor 0, 0, 1, 1 on each axis.
@@ -172,10 +199,14 @@ TEST_CASE("onnx Resize over symbolic extents: run at two widths, proved by check
   CHECK(find_code(load_errors(model(sizes), tmp / "sizes.onnx"), "onnx.shape-unsupported") != nullptr);
 }
 
-TEST_CASE("onnx Resize: cubic, antialias and tf_crop_and_resize refused by name") {
+TEST_CASE("onnx Resize: antialias and tf_crop_and_resize refused by name, Upsample's cubic a bad value") {
   TempDir tmp("onnx_resize_refused");
-  Resize cubic{.dims = {"1", "1", "2", "2"}, .scales = {1, 1, 2, 2}, .mode = "cubic"};
-  CHECK(find_code(load_errors(model(cubic), tmp / "cubic.onnx"), "onnx.attribute-unsupported") != nullptr);
+  OnnxModel up(9);
+  up.input("X", {"1", "1", "2", "2"});
+  up.init("scales", {4}, {1, 1, 2, 2});
+  set_string(up.node("Upsample", {"X", "scales"}, {"Y"}), "mode", "cubic");
+  up.output("Y");
+  CHECK(find_code(load_errors(up, tmp / "up.onnx"), "onnx.attribute-value") != nullptr);
   Resize crop{.dims = {"1", "1", "2", "2"}, .scales = {1, 1, 2, 2}, .coordinate = "tf_crop_and_resize"};
   CHECK(find_code(load_errors(model(crop), tmp / "crop.onnx"), "onnx.attribute-unsupported") != nullptr);
   OnnxModel anti = model({.opset = 18, .dims = {"1", "1", "2", "2"}, .scales = {1, 1, 2, 2}, .mode = "linear"});

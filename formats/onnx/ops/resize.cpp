@@ -45,7 +45,9 @@ struct ResizedAxis {
 };
 
 struct Resizing {
-  bool linear = false;
+  bool linear = false, cubic = false;
+  double cubic_a = -0.75;        // cubic_coeff_a
+  bool exclude_outside = false;  // cubic: the taps outside the input weigh 0, the rest renormalised
   Coordinate coordinate = Coordinate::HalfPixel;
   Rounding rounding = Rounding::RoundPreferFloor;
   std::vector<ResizedAxis> axes;
@@ -125,7 +127,7 @@ Resizing resizing(Ctx& c, bool upsample) {
   Resizing z;
   const std::string mode = c.attr_string("mode", "nearest");
   if (mode == "linear" || mode == "bilinear") z.linear = true;
-  else if (mode == "cubic") c.refuse("onnx.attribute-unsupported", "mode cubic is not supported by nnref");
+  else if (mode == "cubic" && !upsample) z.cubic = true;
   else if (mode != "nearest") c.refuse("onnx.attribute-value", "mode '" + mode + "' is not one of ONNX's");
   const std::vector<int64_t> shape = c.shape(0);
   const auto r = static_cast<int64_t>(shape.size());
@@ -161,8 +163,8 @@ Resizing resizing(Ctx& c, bool upsample) {
     const std::string policy = c.attr_string("keep_aspect_ratio_policy", "stretch");
     if (policy != "stretch")
       c.refuse("onnx.attribute-unsupported", "keep_aspect_ratio_policy " + policy + " is not supported by nnref");
-    c.attr_float("cubic_coeff_a", -0.75);         // cubic only
-    c.attr_int("exclude_outside", 0);             // cubic only
+    z.cubic_a = c.attr_float("cubic_coeff_a", -0.75);
+    z.exclude_outside = c.attr_int("exclude_outside", 0) != 0;
     c.attr_float("extrapolation_value", 0.0);     // tf_crop_and_resize only
     all = resized_axes(c, shape, axes, 2, 3);
   }
@@ -209,7 +211,7 @@ class AxisResizer {
     if (bound >= 0x1p62L) c_.refuse("onnx.shape-unsupported", "the coordinates' fractions exceed 64 bits");
   }
 
-  ValueRef operator()(ValueRef x) { return z_.linear ? linear(x) : nearest(x); }
+  ValueRef operator()(ValueRef x) { return z_.cubic ? cubic(x) : z_.linear ? linear(x) : nearest(x); }
 
  private:
   std::string name(const std::string& s) const { return s.empty() ? n_ : n_ + "-" + s; }
@@ -414,6 +416,78 @@ class AxisResizer {
               scalar("zero-above", 0)),
            op("right-step", BinaryOp::Sub, after, right));
     return op("", BinaryOp::Add, op("with-under", BinaryOp::Add, inside, under), over);
+  }
+
+  // Keys' cubic kernel W(t) at t = |x_orig − m| ≥ 0 (ONNX's, a = cubic_coeff_a):
+  // ((a + 2)t − (a + 3))t² + 1 for t ≤ 1, ((at − 5a)t + 8a)t − 4a for 1 < t < 2, 0 beyond
+  // (continuous: both pieces are 0 at 1, the second at 2).
+  ValueRef kernel(const std::string& s, ValueRef t) {
+    const double a = z_.cubic_a;
+    const ValueRef near = op(s + "-near", BinaryOp::Add,
+                             op(s + "-near-t2", BinaryOp::Mul,
+                                op(s + "-near-t", BinaryOp::Mul,
+                                   op(s + "-near-lin", BinaryOp::Sub, op(s + "-near-at", BinaryOp::Mul, t, scalar(s + "-a2", a + 2)),
+                                      scalar(s + "-a3", a + 3)),
+                                   t),
+                                t),
+                             scalar(s + "-near-one", 1));
+    const ValueRef far = op(
+        s + "-far", BinaryOp::Sub,
+        op(s + "-far-t", BinaryOp::Mul,
+           op(s + "-far-quad", BinaryOp::Add,
+              op(s + "-far-lin", BinaryOp::Mul,
+                 op(s + "-far-at", BinaryOp::Sub, op(s + "-far-a", BinaryOp::Mul, t, scalar(s + "-a", a)), scalar(s + "-5a", 5 * a)),
+                 t),
+              scalar(s + "-8a", 8 * a)),
+           t),
+        scalar(s + "-4a", 4 * a));
+    const auto below = [&](const std::string& w, CompareOp o, double v) {
+      return c_.emit(name(s + w), CompareAttrs{o, Broadcast::NumpyRight}, {t, scalar(s + w + "-bound", v)});
+    };
+    const ValueRef outer = c_.emit(name(s + "-outer"), SelectAttrs{Broadcast::NumpyRight},
+                                   {below("-within-2", CompareOp::Lt, 2), far, scalar(s + "-outside", 0)});
+    return c_.emit(name(s + "-weight"), SelectAttrs{Broadcast::NumpyRight},
+                   {below("-within-1", CompareOp::Le, 1), near, outer});
+  }
+
+  // y = Σ over the taps m = k − 2 .. k + 2 of W(|x_orig − m|)·x[m] (k = ⌊N/D⌋, x[m] clamped:
+  // ONNX's edge padding): the taps k − 1 .. k + 2 of ONNX's formula, and k − 2, whose weight is 0
+  // (t ≥ 2) unless a runtime's floor is one below k; the weights read x_orig's real, so the sum is
+  // the formula whichever floor a runtime takes. exclude_outside: the taps outside [0, L_in − 1]
+  // weigh 0 and the others are divided by their sum (ONNX Runtime normalises the weights first).
+  ValueRef cubic(ValueRef x) {
+    const ValueRef at = positions();
+    const auto [n, d] = fraction(at);
+    const ValueRef k = floor_div("floor", n, d);
+    const ValueRef xo = coordinate(at);
+    std::vector<std::pair<ValueRef, ValueRef>> taps;  // weight, value
+    std::optional<ValueRef> total;
+    for (int64_t j = -2; j <= 2; ++j) {
+      const std::string t = "tap" + std::to_string(j + 2);
+      const ValueRef m = iop(t + "-index", IntegerOp::Add, k, integer(t + "-by", j));
+      const ValueRef distance =
+          c_.emit(name(t + "-distance"), UnaryAttrs{UnaryOp::Abs}, {op(t + "-offset", BinaryOp::Sub, xo, laid(t + "-at", m))});
+      ValueRef w = kernel(t, distance);
+      if (z_.exclude_outside) {
+        const ValueRef mr = laid(t + "-index-laid", m);
+        const ValueRef inside = c_.emit(
+            name(t + "-inside"), LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
+            {c_.emit(name(t + "-from-0"), CompareAttrs{CompareOp::Ge, Broadcast::NumpyRight}, {mr, scalar(t + "-zero", 0)}),
+             c_.emit(name(t + "-to-last"), CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight},
+                     {mr, real(t + "-extent", in_extent())})});
+        w = c_.emit(name(t + "-kept"), SelectAttrs{Broadcast::NumpyRight}, {inside, w, scalar(t + "-excluded", 0)});
+        total = total ? op(t + "-total", BinaryOp::Add, *total, w) : w;
+      }
+      taps.emplace_back(w, gathered(t, x, m));
+    }
+    std::optional<ValueRef> y;
+    for (size_t j = 0; j < taps.size(); ++j) {
+      const std::string t = "term" + std::to_string(j);
+      const ValueRef w = z_.exclude_outside ? op(t + "-normalised", BinaryOp::Div, taps[j].first, *total) : taps[j].first;
+      const ValueRef term = op(t, BinaryOp::Mul, w, taps[j].second);
+      y = y ? op(j + 1 == taps.size() ? "" : t + "-sum", BinaryOp::Add, *y, term) : term;
+    }
+    return *y;
   }
 
   Ctx& c_;
