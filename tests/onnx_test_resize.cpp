@@ -1,6 +1,7 @@
 // Resize and Upsample (formats/onnx/ops/resize.cpp): values worked out by hand from ONNX's
 // coordinate formulas (each x_orig in a comment), the nearest modes at ties, linear and cubic at
-// the edges, symbolic extents, the refusals by name, and conform's verdicts where a float32 runtime may pick either neighbour.
+// the edges, symbolic extents, the refusals by name, and conform's verdicts where a float32
+// runtime may pick either neighbour.
 #include <cmath>
 
 #include "cli_test_support.hpp"

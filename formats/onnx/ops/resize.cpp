@@ -1,4 +1,4 @@
-// Resize (opsets 10 to 19) and Upsample (opsets 7 and 9): nearest and linear interpolation, as a
+// Resize (opsets 10 to 19) and Upsample (opsets 7 and 9): nearest, linear and cubic interpolation, as a
 // composition of IR integer ops, gathers, selects and real arithmetic (docs/onnx.md, "Resize").
 //
 // Per resized axis, with L_in and L_out its extents and s = p/q its scale (the float32 given, as a
@@ -22,6 +22,7 @@
 //    last terms take over), so a runtime whose floor differs by one near an integer x_orig stays
 //    inside the envelope. The axes are interpolated one after the other, the last first (as
 //    PyTorch and ONNX Runtime nest bilinear), which is the n-linear formula exactly.
+//  * cubic: Keys' kernel over five taps k − 2 .. k + 2, the weights read x_orig's real (cubic()).
 #include <algorithm>
 #include <cmath>
 #include <optional>
