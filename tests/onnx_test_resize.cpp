@@ -19,7 +19,7 @@ std::vector<double> values(const Tensor<double>& t) { return {t.data().begin(), 
 
 struct Resize {
   int64_t opset = 13;
-  bool exclude_outside = false;  // cubic
+  bool exclude_outside = false;   // cubic
   std::vector<std::string> dims;  // X's
   std::vector<float> scales;      // or sizes
   std::vector<int64_t> sizes;
@@ -109,7 +109,8 @@ TEST_CASE("onnx Resize linear: bilinear, align_corners, pytorch_half_pixel to on
   CHECK(resized(tmp, corners, {1, 1, 1, 3}, {0, 3, 9}) == std::vector<double>{0, 1.5, 3, 6, 9});
   // align_corners with scales: ONNX's length_resized is L_in·s = 4·0.6 = 2.4 (not floored), so
   // x_orig = i·3/1.4: 0 and 15/7 → 1 + (15/7)·1 = 22/7 on [1, 2, 3, 4] (ONNX's own test).
-  Resize scaled{.dims = {"1", "1", "1", "4"}, .scales = {1, 1, 1, 0.6f}, .mode = "linear", .coordinate = "align_corners"};
+  Resize scaled{
+      .dims = {"1", "1", "1", "4"}, .scales = {1, 1, 1, 0.6f}, .mode = "linear", .coordinate = "align_corners"};
   const std::vector<double> y = resized(tmp, scaled, {1, 1, 1, 4}, {1, 2, 3, 4});
   REQUIRE(y.size() == 2);
   CHECK(y[0] == 1);
@@ -189,10 +190,11 @@ TEST_CASE("onnx Resize over symbolic extents: run at two widths, proved by check
   REQUIRE(set_input_extents(m3.graph, m3.size_names, {{"W", 3}}));
   CHECK(values(run_f64(m3, {host({1, 1, 1, 3}, {0, 4, 8})})[0]) == std::vector<double>{0, 1, 3, 5, 7, 8});
   // half of H and W, nearest asymmetric floor (x_orig = 2i), proved for every size from 2.
-  Resize half{.dims = {"N", "1", "H", "W"}, .scales = {1, 1, 0.5f, 0.5f}, .coordinate = "asymmetric", .nearest = "floor"};
+  Resize half{
+      .dims = {"N", "1", "H", "W"}, .scales = {1, 1, 0.5f, 0.5f}, .coordinate = "asymmetric", .nearest = "floor"};
   model(half).write(tmp / "half.onnx");
-  const Run r = nnref_cli({"check", (tmp / "half.onnx").string(), "--dim", "N=1..8", "--dim", "H=2..1024", "--dim",
-                           "W=2..1024"});
+  const Run r =
+      nnref_cli({"check", (tmp / "half.onnx").string(), "--dim", "N=1..8", "--dim", "H=2..1024", "--dim", "W=2..1024"});
   INFO(r.out << r.err);
   CHECK(r.code == 0);
   // Constant sizes over a symbolic W: the scale L_out/W differs run by run.
@@ -238,8 +240,8 @@ TEST_CASE("onnx Resize conform: either neighbour at an inexact tie, only the exa
   CHECK(verdict(tie, {10, 20}, {20, 10, 20}).code == 1);
   // asymmetric, scale 2: x_orig = i/2 is exact in float32 whatever the runtime (a power of two),
   // so round_prefer_ceil's ties must go up: 10, 20, 20, 30, 30, 30 only.
-  const Resize exact{.dims = {"1", "1", "1", "3"}, .scales = {1, 1, 1, 2}, .coordinate = "asymmetric",
-                     .nearest = "round_prefer_ceil"};
+  const Resize exact{
+      .dims = {"1", "1", "1", "3"}, .scales = {1, 1, 1, 2}, .coordinate = "asymmetric", .nearest = "round_prefer_ceil"};
   CHECK(verdict(exact, {10, 20, 30}, {10, 20, 20, 30, 30, 30}).code == 0);
   CHECK(verdict(exact, {10, 20, 30}, {10, 10, 20, 20, 30, 30}).code == 1);
   // linear across a floor boundary: sizes 3 of 4, x_orig(1) = 1½ exactly; any answer near 6 on

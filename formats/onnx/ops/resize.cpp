@@ -62,10 +62,11 @@ Coordinate coordinate_of(Ctx& c, const std::string& m) {
   if (m == "asymmetric") return Coordinate::Asymmetric;
   if (m == "tf_half_pixel_for_nn") return Coordinate::TfHalfPixelForNn;
   if (m == "tf_crop_and_resize")
-    c.refuse("onnx.attribute-unsupported", "coordinate_transformation_mode tf_crop_and_resize (its roi and "
-                                           "extrapolation_value) is not supported by nnref");
-  c.refuse("onnx.attribute-value", "coordinate_transformation_mode '" + m + "' is not one of opset " +
-                                       std::to_string(c.opset()) + "'s");
+    c.refuse("onnx.attribute-unsupported",
+             "coordinate_transformation_mode tf_crop_and_resize (its roi and "
+             "extrapolation_value) is not supported by nnref");
+  c.refuse("onnx.attribute-value",
+           "coordinate_transformation_mode '" + m + "' is not one of opset " + std::to_string(c.opset()) + "'s");
 }
 
 Rounding rounding_of(Ctx& c, const std::string& m) {
@@ -82,8 +83,8 @@ std::vector<ResizedAxis> resized_axes(Ctx& c, const std::vector<int64_t>& shape,
   std::vector<ResizedAxis> out;
   const auto counted = [&](size_t n, const std::string& what) {
     if (n != axes.size())
-      c.refuse("onnx.input-shape", what + " holds " + std::to_string(n) + " numbers for " +
-                                       std::to_string(axes.size()) + " axes");
+      c.refuse("onnx.input-shape",
+               what + " holds " + std::to_string(n) + " numbers for " + std::to_string(axes.size()) + " axes");
   };
   const HostTensor* st =
       scales_input && c.has_input(*scales_input) ? &c.require_constant(*scales_input, "scales") : nullptr;
@@ -127,9 +128,12 @@ std::vector<ResizedAxis> resized_axes(Ctx& c, const std::vector<int64_t>& shape,
 Resizing resizing(Ctx& c, bool upsample) {
   Resizing z;
   const std::string mode = c.attr_string("mode", "nearest");
-  if (mode == "linear" || mode == "bilinear") z.linear = true;
-  else if (mode == "cubic" && !upsample) z.cubic = true;
-  else if (mode != "nearest") c.refuse("onnx.attribute-value", "mode '" + mode + "' is not one of ONNX's");
+  if (mode == "linear" || mode == "bilinear")
+    z.linear = true;
+  else if (mode == "cubic" && !upsample)
+    z.cubic = true;
+  else if (mode != "nearest")
+    c.refuse("onnx.attribute-value", "mode '" + mode + "' is not one of ONNX's");
   const std::vector<int64_t> shape = c.shape(0);
   const auto r = static_cast<int64_t>(shape.size());
   std::vector<int64_t> axes;
@@ -151,7 +155,8 @@ Resizing resizing(Ctx& c, bool upsample) {
         const double s = a->floats(static_cast<int>(i));
         const int64_t in = shape[static_cast<size_t>(i)];
         const auto o = static_cast<int64_t>(std::floor(static_cast<double>(in) * s));
-        if (!(s > 0) || (o < 1 && c.extents_fixed())) c.refuse("onnx.attribute-value", "a scale must be positive and keep an extent");
+        if (!(s > 0) || (o < 1 && c.extents_fixed()))
+          c.refuse("onnx.attribute-value", "a scale must be positive and keep an extent");
         all.push_back({i, in, o, s, false});
       }
     } else {
@@ -166,7 +171,7 @@ Resizing resizing(Ctx& c, bool upsample) {
       c.refuse("onnx.attribute-unsupported", "keep_aspect_ratio_policy " + policy + " is not supported by nnref");
     z.cubic_a = c.attr_float("cubic_coeff_a", -0.75);
     z.exclude_outside = c.attr_int("exclude_outside", 0) != 0;
-    c.attr_float("extrapolation_value", 0.0);     // tf_crop_and_resize only
+    c.attr_float("extrapolation_value", 0.0);  // tf_crop_and_resize only
     all = resized_axes(c, shape, axes, 2, 3);
   }
   for (const ResizedAxis& a : all)
@@ -195,16 +200,18 @@ class AxisResizer {
     }
     const bool fixed = c_.extents_fixed();
     if (!fixed && a_.from_sizes)
-      c_.refuse("onnx.shape-unsupported", "sizes over symbolic extents (the scale L_out/L_in of every run) are not "
-                                          "supported: the model's extents must be fixed, or scales given");
+      c_.refuse("onnx.shape-unsupported",
+                "sizes over symbolic extents (the scale L_out/L_in of every run) are not "
+                "supported: the model's extents must be fixed, or scales given");
     // Where length_resized ≤ 1 (align_corners, pytorch_half_pixel) x_orig is 0; over symbolic
     // extents that is known only for scales ≥ 1.
     zero_ = (z_.coordinate == Coordinate::AlignCorners || z_.coordinate == Coordinate::PytorchHalfPixel) &&
             resized_length() <= 1;
     if (!fixed && a_.scale < 1 &&
         (z_.coordinate == Coordinate::AlignCorners || z_.coordinate == Coordinate::PytorchHalfPixel))
-      c_.refuse("onnx.shape-unsupported", "a scale below 1 with align_corners or pytorch_half_pixel needs fixed "
-                                          "extents (x_orig is 0 where L_in·s ≤ 1)");
+      c_.refuse("onnx.shape-unsupported",
+                "a scale below 1 with align_corners or pytorch_half_pixel needs fixed "
+                "extents (x_orig is 0 where L_in·s ≤ 1)");
     // |N| and D below 2^62 at the model's extents (the IR's integers are int64).
     const long double bound = 4.0L * static_cast<long double>(std::max(a_.in, a_.out) + 2) *
                               static_cast<long double>(std::max(a_.in, a_.out) + 2) *
@@ -240,7 +247,9 @@ class AxisResizer {
     t.insert(t.end(), {size_code::kConstant, d, size_code::kAdd});
     return t;
   }
-  ValueRef value_of(const std::string& s, const std::vector<int64_t>& t) { return integer_range(c_, name(s), t, plus(t, 1)); }
+  ValueRef value_of(const std::string& s, const std::vector<int64_t>& t) {
+    return integer_range(c_, name(s), t, plus(t, 1));
+  }
   ValueRef in_extent() {
     if (!in_extent_) in_extent_ = value_of("in-extent", in_term_);
     return *in_extent_;
@@ -279,9 +288,12 @@ class AxisResizer {
       case Coordinate::HalfPixel:
       case Coordinate::Asymmetric:
       case Coordinate::PytorchHalfPixel:
-      case Coordinate::TfHalfPixelForNn: return power_of_two(a_.scale);
-      case Coordinate::AlignCorners: return power_of_two(resized_length() - 1);
-      case Coordinate::HalfPixelSymmetric: return false;
+      case Coordinate::TfHalfPixelForNn:
+        return power_of_two(a_.scale);
+      case Coordinate::AlignCorners:
+        return power_of_two(resized_length() - 1);
+      case Coordinate::HalfPixelSymmetric:
+        return false;
     }
     return false;
   }
@@ -289,16 +301,22 @@ class AxisResizer {
   // N and D of x_orig = N/D at the positions x ([L_out] integers), D ≥ 1 ([1] or a scalar).
   std::pair<ValueRef, ValueRef> fraction(ValueRef x) {
     const ValueRef zero = integer("n-zero", 0);
-    const auto mul = [&](const std::string& s, ValueRef v, int64_t k) { return iop(s, IntegerOp::Mul, v, integer(s + "-by", k)); };
-    const auto add = [&](const std::string& s, ValueRef v, int64_t k) { return iop(s, IntegerOp::Add, v, integer(s + "-by", k)); };
+    const auto mul = [&](const std::string& s, ValueRef v, int64_t k) {
+      return iop(s, IntegerOp::Mul, v, integer(s + "-by", k));
+    };
+    const auto add = [&](const std::string& s, ValueRef v, int64_t k) {
+      return iop(s, IntegerOp::Add, v, integer(s + "-by", k));
+    };
     if (zero_) return {iop("n", IntegerOp::Mul, x, zero), integer("d", 1)};
     const ValueRef odd = add("n-odd", mul("n-twice", x, 2), 1);  // 2x + 1
     switch (z_.coordinate) {
       case Coordinate::HalfPixel:
       case Coordinate::PytorchHalfPixel:  // ((2x + 1)q − p) / 2p
         return {add("n", mul("n-q", odd, q_), -p_), integer("d", 2 * p_)};
-      case Coordinate::TfHalfPixelForNn: return {mul("n", odd, q_), integer("d", 2 * p_)};  // (2x + 1)q / 2p
-      case Coordinate::Asymmetric: return {mul("n", x, q_), integer("d", p_)};             // xq / p
+      case Coordinate::TfHalfPixelForNn:
+        return {mul("n", odd, q_), integer("d", 2 * p_)};  // (2x + 1)q / 2p
+      case Coordinate::Asymmetric:
+        return {mul("n", x, q_), integer("d", p_)};  // xq / p
       case Coordinate::HalfPixelSymmetric: {
         // L_in/2·(1 − L_out/(s·L_in)) + (x + ½)/s − ½ = ((2x + 1)q − p + L_in·p − L_out·q) / 2p
         const ValueRef shift = iop("n-shift", IntegerOp::Sub, mul("n-in", in_extent(), p_),
@@ -330,7 +348,8 @@ class AxisResizer {
     const auto in = [&] { return real("in-real", in_extent()); };
     switch (z_.coordinate) {
       case Coordinate::HalfPixel:
-      case Coordinate::PytorchHalfPixel: return half_pixel();
+      case Coordinate::PytorchHalfPixel:
+        return half_pixel();
       case Coordinate::HalfPixelSymmetric: {
         // L_in/2 · (1 − L_out / (s·L_in)) + half_pixel(x)
         const ValueRef out = real("out-real", value_of("out-extent-real", out_term()));
@@ -341,12 +360,13 @@ class AxisResizer {
       }
       case Coordinate::AlignCorners: {
         const ValueRef last = op("in-last", BinaryOp::Sub, in(), scalar("one-in", 1));
-        const ValueRef out_last =
-            a_.from_sizes ? scalar("out-last", static_cast<double>(a_.out - 1))
-                          : op("out-last", BinaryOp::Sub, op("out-length", BinaryOp::Mul, in(), s), scalar("one-out", 1));
+        const ValueRef out_last = a_.from_sizes ? scalar("out-last", static_cast<double>(a_.out - 1))
+                                                : op("out-last", BinaryOp::Sub,
+                                                     op("out-length", BinaryOp::Mul, in(), s), scalar("one-out", 1));
         return op("aligned", BinaryOp::Div, op("stretched", BinaryOp::Mul, x, last), out_last);
       }
-      case Coordinate::Asymmetric: return op("scaled", BinaryOp::Div, x, s);
+      case Coordinate::Asymmetric:
+        return op("scaled", BinaryOp::Div, x, s);
       case Coordinate::TfHalfPixelForNn:
         return op("scaled", BinaryOp::Div, op("centre", BinaryOp::Add, x, scalar("half", 0.5)), s);
     }
@@ -358,21 +378,32 @@ class AxisResizer {
   ValueRef nearest(ValueRef x) {
     const ValueRef at = positions();
     const auto [n, d] = fraction(at);
-    const auto twice = [&](const std::string& s, ValueRef v) { return iop(s, IntegerOp::Mul, v, integer(s + "-by", 2)); };
-    const auto neg = [&](const std::string& s, ValueRef v) { return iop(s, IntegerOp::Sub, integer(s + "-zero", 0), v); };
-    const auto plus_one = [&](const std::string& s, ValueRef v) { return iop(s, IntegerOp::Add, v, integer(s + "-one", 1)); };
+    const auto twice = [&](const std::string& s, ValueRef v) {
+      return iop(s, IntegerOp::Mul, v, integer(s + "-by", 2));
+    };
+    const auto neg = [&](const std::string& s, ValueRef v) {
+      return iop(s, IntegerOp::Sub, integer(s + "-zero", 0), v);
+    };
+    const auto plus_one = [&](const std::string& s, ValueRef v) {
+      return iop(s, IntegerOp::Add, v, integer(s + "-one", 1));
+    };
     if (exact_in_float32()) {
       // The mode's index of N/D: floor ⌊N/D⌋, ceil −⌊−N/D⌋, round_prefer_ceil ⌊(2N + D)/2D⌋,
       // round_prefer_floor ⌈(2N − D)/2D⌉ = −⌊(D − 2N)/2D⌋.
       ValueRef index = n;
       switch (z_.rounding) {
-        case Rounding::Floor: index = floor_div("index", n, d); break;
-        case Rounding::Ceil: index = neg("index", floor_div("index-neg", neg("n-neg", n), d)); break;
+        case Rounding::Floor:
+          index = floor_div("index", n, d);
+          break;
+        case Rounding::Ceil:
+          index = neg("index", floor_div("index-neg", neg("n-neg", n), d));
+          break;
         case Rounding::RoundPreferCeil:
           index = floor_div("index", iop("n-rounded", IntegerOp::Add, twice("n2", n), d), twice("d2", d));
           break;
         case Rounding::RoundPreferFloor:
-          index = neg("index", floor_div("index-neg", iop("n-rounded", IntegerOp::Sub, d, twice("n2", n)), twice("d2", d)));
+          index =
+              neg("index", floor_div("index-neg", iop("n-rounded", IntegerOp::Sub, d, twice("n2", n)), twice("d2", d)));
           break;
       }
       return gathered("", x, index);
@@ -389,8 +420,9 @@ class AxisResizer {
       below = floor_div("below", n, d);
       boundary = op("boundary", BinaryOp::Add, laid("below-laid", below), scalar("boundary-half", 0.5));
     }
-    const ValueRef above = c_.emit(name("above"), CompareAttrs{tie_up ? CompareOp::Ge : CompareOp::Gt, Broadcast::NumpyRight},
-                                   {coordinate(at), boundary});
+    const ValueRef above =
+        c_.emit(name("above"), CompareAttrs{tie_up ? CompareOp::Ge : CompareOp::Gt, Broadcast::NumpyRight},
+                {coordinate(at), boundary});
     return c_.emit(n_, SelectAttrs{Broadcast::NumpyRight},
                    {above, gathered("hi", x, plus_one("above-index", below)), gathered("lo", x, below)});
   }
@@ -399,7 +431,9 @@ class AxisResizer {
     const ValueRef at = positions();
     const auto [n, d] = fraction(at);
     const ValueRef k = floor_div("floor", n, d);
-    const auto shifted = [&](const std::string& s, int64_t by) { return iop(s, IntegerOp::Add, k, integer(s + "-by", by)); };
+    const auto shifted = [&](const std::string& s, int64_t by) {
+      return iop(s, IntegerOp::Add, k, integer(s + "-by", by));
+    };
     const ValueRef before = gathered("before", x, shifted("k-1", -1)), left = gathered("left", x, k),
                    right = gathered("right", x, shifted("k+1", 1)), after = gathered("after", x, shifted("k+2", 2));
     const ValueRef ratio = op("ratio", BinaryOp::Sub, coordinate(at), laid("floor-laid", k));
@@ -409,8 +443,9 @@ class AxisResizer {
         op("inside", BinaryOp::Add,
            op("left-term", BinaryOp::Mul, op("left-weight", BinaryOp::Sub, scalar("whole", 1), weight), left),
            op("right-term", BinaryOp::Mul, weight, right));
-    const ValueRef under = op("under", BinaryOp::Mul, op("ratio-below-0", BinaryOp::Min, ratio, scalar("zero-below", 0)),
-                              op("left-step", BinaryOp::Sub, left, before));
+    const ValueRef under =
+        op("under", BinaryOp::Mul, op("ratio-below-0", BinaryOp::Min, ratio, scalar("zero-below", 0)),
+           op("left-step", BinaryOp::Sub, left, before));
     const ValueRef over =
         op("over", BinaryOp::Mul,
            op("ratio-above-1", BinaryOp::Max, op("ratio-minus-1", BinaryOp::Sub, ratio, scalar("one-more", 1)),
@@ -424,24 +459,26 @@ class AxisResizer {
   // (continuous: both pieces are 0 at 1, the second at 2).
   ValueRef kernel(const std::string& s, ValueRef t) {
     const double a = z_.cubic_a;
-    const ValueRef near = op(s + "-near", BinaryOp::Add,
-                             op(s + "-near-t2", BinaryOp::Mul,
-                                op(s + "-near-t", BinaryOp::Mul,
-                                   op(s + "-near-lin", BinaryOp::Sub, op(s + "-near-at", BinaryOp::Mul, t, scalar(s + "-a2", a + 2)),
-                                      scalar(s + "-a3", a + 3)),
-                                   t),
-                                t),
-                             scalar(s + "-near-one", 1));
-    const ValueRef far = op(
-        s + "-far", BinaryOp::Sub,
-        op(s + "-far-t", BinaryOp::Mul,
-           op(s + "-far-quad", BinaryOp::Add,
-              op(s + "-far-lin", BinaryOp::Mul,
-                 op(s + "-far-at", BinaryOp::Sub, op(s + "-far-a", BinaryOp::Mul, t, scalar(s + "-a", a)), scalar(s + "-5a", 5 * a)),
+    const ValueRef near =
+        op(s + "-near", BinaryOp::Add,
+           op(s + "-near-t2", BinaryOp::Mul,
+              op(s + "-near-t", BinaryOp::Mul,
+                 op(s + "-near-lin", BinaryOp::Sub, op(s + "-near-at", BinaryOp::Mul, t, scalar(s + "-a2", a + 2)),
+                    scalar(s + "-a3", a + 3)),
                  t),
-              scalar(s + "-8a", 8 * a)),
-           t),
-        scalar(s + "-4a", 4 * a));
+              t),
+           scalar(s + "-near-one", 1));
+    const ValueRef far =
+        op(s + "-far", BinaryOp::Sub,
+           op(s + "-far-t", BinaryOp::Mul,
+              op(s + "-far-quad", BinaryOp::Add,
+                 op(s + "-far-lin", BinaryOp::Mul,
+                    op(s + "-far-at", BinaryOp::Sub, op(s + "-far-a", BinaryOp::Mul, t, scalar(s + "-a", a)),
+                       scalar(s + "-5a", 5 * a)),
+                    t),
+                 scalar(s + "-8a", 8 * a)),
+              t),
+           scalar(s + "-4a", 4 * a));
     const auto below = [&](const std::string& w, CompareOp o, double v) {
       return c_.emit(name(s + w), CompareAttrs{o, Broadcast::NumpyRight}, {t, scalar(s + w + "-bound", v)});
     };
@@ -466,16 +503,17 @@ class AxisResizer {
     for (int64_t j = -2; j <= 2; ++j) {
       const std::string t = "tap" + std::to_string(j + 2);
       const ValueRef m = iop(t + "-index", IntegerOp::Add, k, integer(t + "-by", j));
-      const ValueRef distance =
-          c_.emit(name(t + "-distance"), UnaryAttrs{UnaryOp::Abs}, {op(t + "-offset", BinaryOp::Sub, xo, laid(t + "-at", m))});
+      const ValueRef distance = c_.emit(name(t + "-distance"), UnaryAttrs{UnaryOp::Abs},
+                                        {op(t + "-offset", BinaryOp::Sub, xo, laid(t + "-at", m))});
       ValueRef w = kernel(t, distance);
       if (z_.exclude_outside) {
         const ValueRef mr = laid(t + "-index-laid", m);
-        const ValueRef inside = c_.emit(
-            name(t + "-inside"), LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
-            {c_.emit(name(t + "-from-0"), CompareAttrs{CompareOp::Ge, Broadcast::NumpyRight}, {mr, scalar(t + "-zero", 0)}),
-             c_.emit(name(t + "-to-last"), CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight},
-                     {mr, real(t + "-extent", in_extent())})});
+        const ValueRef inside =
+            c_.emit(name(t + "-inside"), LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
+                    {c_.emit(name(t + "-from-0"), CompareAttrs{CompareOp::Ge, Broadcast::NumpyRight},
+                             {mr, scalar(t + "-zero", 0)}),
+                     c_.emit(name(t + "-to-last"), CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight},
+                             {mr, real(t + "-extent", in_extent())})});
         w = c_.emit(name(t + "-kept"), SelectAttrs{Broadcast::NumpyRight}, {inside, w, scalar(t + "-excluded", 0)});
         total = total ? op(t + "-total", BinaryOp::Add, *total, w) : w;
       }
@@ -484,7 +522,8 @@ class AxisResizer {
     std::optional<ValueRef> y;
     for (size_t j = 0; j < taps.size(); ++j) {
       const std::string t = "term" + std::to_string(j);
-      const ValueRef w = z_.exclude_outside ? op(t + "-normalised", BinaryOp::Div, taps[j].first, *total) : taps[j].first;
+      const ValueRef w =
+          z_.exclude_outside ? op(t + "-normalised", BinaryOp::Div, taps[j].first, *total) : taps[j].first;
       const ValueRef term = op(t, BinaryOp::Mul, w, taps[j].second);
       y = y ? op(j + 1 == taps.size() ? "" : t + "-sum", BinaryOp::Add, *y, term) : term;
     }
