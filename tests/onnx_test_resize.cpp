@@ -202,6 +202,22 @@ TEST_CASE("onnx Resize over symbolic extents: run at two widths, proved by check
   CHECK(find_code(load_errors(model(sizes), tmp / "sizes.onnx"), "onnx.shape-unsupported") != nullptr);
 }
 
+TEST_CASE("onnx Resize opset 10: asymmetric, ceil on a shrunk axis and floor on a grown one") {
+  TempDir tmp("onnx_resize_10");
+  // scale 0.6 of [1..5]: x_orig = i/0.6 = 0, 1⅔, 3⅓ → ⌈⌉ 0, 2, 4; scale 2.5: x_orig = i/2.5 =
+  // 0, 0.4, ..., 4.4 → ⌊⌋ 0, 0, 0, 1, 1, 2, 2, 2, 3, 3, 4, 4 (ONNX Runtime's answers too).
+  const auto run = [&](float scale) {
+    OnnxModel m(10);
+    m.input("X", {"1", "1", "1", "5"});
+    m.init("scales", {4}, {1, 1, 1, scale});
+    m.node("Resize", {"X", "scales"}, {"Y"});
+    m.output("Y");
+    return values(run_f64(load_onnx(m, tmp / "ten.onnx"), {host({1, 1, 1, 5}, {1, 2, 3, 4, 5})})[0]);
+  };
+  CHECK(run(0.6f) == std::vector<double>{1, 3, 5});
+  CHECK(run(2.5f) == std::vector<double>{1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 5, 5});
+}
+
 TEST_CASE("onnx Resize: antialias and tf_crop_and_resize refused by name, Upsample's cubic a bad value") {
   TempDir tmp("onnx_resize_refused");
   OnnxModel up(9);

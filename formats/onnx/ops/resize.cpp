@@ -51,6 +51,9 @@ struct Resizing {
   bool exclude_outside = false;  // cubic: the taps outside the input weigh 0, the rest renormalised
   Coordinate coordinate = Coordinate::HalfPixel;
   Rounding rounding = Rounding::RoundPreferFloor;
+  // Opset 10's Resize and Upsample name no nearest_mode: ONNX Runtime's "simple" rounding, ⌈x_orig⌉
+  // on an axis it shrinks (scale < 1), ⌊x_orig⌋ on the others.
+  bool simple = false;
   std::vector<ResizedAxis> axes;
 };
 
@@ -147,7 +150,7 @@ Resizing resizing(Ctx& c, bool upsample) {
   }
   std::vector<ResizedAxis> all;
   if (upsample || c.opset() < 11) {
-    z.coordinate = Coordinate::Asymmetric, z.rounding = Rounding::Floor;
+    z.coordinate = Coordinate::Asymmetric, z.rounding = Rounding::Floor, z.simple = true;
     if (upsample && c.opset() < 9) {
       const onnx::AttributeProto* a = c.attr("scales");
       if (!a || a->floats_size() != r) c.refuse("onnx.attribute-value", "scales must hold one number per axis");
@@ -186,7 +189,13 @@ Resizing resizing(Ctx& c, bool upsample) {
 class AxisResizer {
  public:
   AxisResizer(Ctx& c, const Resizing& z, const ResizedAxis& a, size_t r, std::vector<int64_t> in_term)
-      : c_(c), z_(z), a_(a), r_(r), n_("axis" + std::to_string(a.axis)), in_term_(std::move(in_term)) {
+      : c_(c),
+        z_(z),
+        a_(a),
+        r_(r),
+        n_("axis" + std::to_string(a.axis)),
+        in_term_(std::move(in_term)),
+        rounding_(z.simple && a.scale < 1 ? Rounding::Ceil : z.rounding) {
     if (a_.from_sizes) {
       p_ = a_.out, q_ = a_.in;
     } else {  // s = m·2^e exactly, m a 24-bit integer
@@ -290,8 +299,8 @@ class AxisResizer {
       case Coordinate::PytorchHalfPixel:
       case Coordinate::TfHalfPixelForNn:
         return power_of_two(a_.scale);
-      case Coordinate::AlignCorners:
-        return power_of_two(resized_length() - 1);
+      case Coordinate::AlignCorners:  // its divisor L_in·s − 1 varies with a symbolic L_in
+        return c_.extents_fixed() && power_of_two(resized_length() - 1);
       case Coordinate::HalfPixelSymmetric:
         return false;
     }
@@ -391,7 +400,7 @@ class AxisResizer {
       // The mode's index of N/D: floor ⌊N/D⌋, ceil −⌊−N/D⌋, round_prefer_ceil ⌊(2N + D)/2D⌋,
       // round_prefer_floor ⌈(2N − D)/2D⌉ = −⌊(D − 2N)/2D⌋.
       ValueRef index = n;
-      switch (z_.rounding) {
+      switch (rounding_) {
         case Rounding::Floor:
           index = floor_div("index", n, d);
           break;
@@ -409,12 +418,12 @@ class AxisResizer {
       return gathered("", x, index);
     }
     // b, the boundary nearest to x_orig, and the indices on its two sides.
-    const bool at_integers = z_.rounding == Rounding::Floor || z_.rounding == Rounding::Ceil;
-    const bool tie_up = z_.rounding == Rounding::Floor || z_.rounding == Rounding::RoundPreferCeil;
+    const bool at_integers = rounding_ == Rounding::Floor || rounding_ == Rounding::Ceil;
+    const bool tie_up = rounding_ == Rounding::Floor || rounding_ == Rounding::RoundPreferCeil;
     ValueRef below = n, boundary = n;
     if (at_integers) {  // b = ⌊(2N + D)/2D⌋
       const ValueRef b = floor_div("boundary", iop("n-rounded", IntegerOp::Add, twice("n2", n), d), twice("d2", d));
-      below = z_.rounding == Rounding::Floor ? iop("below", IntegerOp::Sub, b, integer("below-one", 1)) : b;
+      below = rounding_ == Rounding::Floor ? iop("below", IntegerOp::Sub, b, integer("below-one", 1)) : b;
       boundary = laid("boundary-laid", b);
     } else {  // b = ⌊N/D⌋ + ½
       below = floor_div("below", n, d);
@@ -538,6 +547,7 @@ class AxisResizer {
   std::vector<int64_t> in_term_;  // L_in as a size term
   int64_t p_ = 1, q_ = 1;         // s = p/q
   bool zero_ = false;             // x_orig is 0 everywhere
+  Rounding rounding_;             // nearest's, on this axis
   std::optional<ValueRef> in_extent_;
 };
 
