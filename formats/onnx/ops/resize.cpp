@@ -212,10 +212,12 @@ class AxisResizer {
       c_.refuse("onnx.shape-unsupported",
                 "sizes over symbolic extents (the scale L_out/L_in of every run) are not "
                 "supported: the model's extents must be fixed, or scales given");
-    // Where length_resized ≤ 1 (align_corners, pytorch_half_pixel) x_orig is 0; over symbolic
-    // extents that is known only for scales ≥ 1.
-    zero_ = (z_.coordinate == Coordinate::AlignCorners || z_.coordinate == Coordinate::PytorchHalfPixel) &&
-            resized_length() <= 1;
+    // x_orig is 0 where align_corners' length_resized ≤ 1, and where pytorch_half_pixel's L_out is 1
+    // (PyTorch's and ONNX Runtime's reading; the ONNX reference reads L_in·s there too, which no
+    // node test shows). Over symbolic extents that is known only for scales ≥ 1, where L_out = 1
+    // means L_in = 1: there every tap is x[0], whatever x_orig.
+    zero_ = (z_.coordinate == Coordinate::AlignCorners && resized_length() <= 1) ||
+            (z_.coordinate == Coordinate::PytorchHalfPixel && a_.out <= 1);
     if (!fixed && a_.scale < 1 &&
         (z_.coordinate == Coordinate::AlignCorners || z_.coordinate == Coordinate::PytorchHalfPixel))
       c_.refuse("onnx.shape-unsupported",
