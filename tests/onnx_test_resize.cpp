@@ -202,6 +202,23 @@ TEST_CASE("onnx Resize over symbolic extents: run at two widths, proved by check
   CHECK(find_code(load_errors(model(sizes), tmp / "sizes.onnx"), "onnx.shape-unsupported") != nullptr);
 }
 
+TEST_CASE("onnx Resize half_pixel_symmetric (opset 19): the offset that centres a floored output") {
+  TempDir tmp("onnx_resize_symmetric");
+  // L_in 5, scale ¾: L_out = ⌊3.75⌋ = 3, adjustment 3/3.75 = 0.8, offset 5/2·(1 − 0.8) = ½, so
+  // x_orig = ½ + (x + ½)·4/3 − ½ = ⅔, 2, 3⅓ → nearest 1, 2, 3; linear 10 + ⅔·10, 30, 40 + ⅓·10.
+  const std::vector<double> x{10, 20, 30, 40, 50};
+  Resize nearest{
+      .opset = 19, .dims = {"1", "1", "1", "5"}, .scales = {1, 1, 1, 0.75f}, .coordinate = "half_pixel_symmetric"};
+  CHECK(resized(tmp, nearest, {1, 1, 1, 5}, x) == std::vector<double>{20, 30, 40});
+  Resize linear = nearest;
+  linear.mode = "linear";
+  const std::vector<double> y = resized(tmp, linear, {1, 1, 1, 5}, x);
+  REQUIRE(y.size() == 3);
+  CHECK(y[0] == Approx(10 + 20.0 / 3).epsilon(1e-15));
+  CHECK(y[1] == Approx(30).epsilon(1e-15));
+  CHECK(y[2] == Approx(40 + 10.0 / 3).epsilon(1e-15));
+}
+
 TEST_CASE("onnx Resize opset 10: asymmetric, ceil on a shrunk axis and floor on a grown one") {
   TempDir tmp("onnx_resize_10");
   // scale 0.6 of [1..5]: x_orig = i/0.6 = 0, 1⅔, 3⅓ → ⌈⌉ 0, 2, 4; scale 2.5: x_orig = i/2.5 =
