@@ -235,7 +235,30 @@ TEST_CASE("onnx Resize opset 10: asymmetric, ceil on a shrunk axis and floor on 
   CHECK(run(2.5f) == std::vector<double>{1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 5, 5});
 }
 
-TEST_CASE("onnx Resize: antialias and tf_crop_and_resize refused by name, Upsample's cubic a bad value") {
+TEST_CASE("onnx Resize tf_crop_and_resize: the roi's coordinates, extrapolation outside, by hand") {
+  TempDir tmp("onnx_resize_crop");
+  const auto run = [&](const std::string& mode, float start, float end, int64_t size) {
+    OnnxModel m(13);
+    m.input("X", {"1", "1", "1", "5"});
+    m.init("roi", {8}, {0, 0, 0, start, 1, 1, 1, end});
+    ints_of(m, "sizes", {4}, {1, 1, 1, size});
+    onnx::NodeProto& n = m.node("Resize", {"X", "roi", "", "sizes"}, {"Y"});
+    set_string(n, "mode", mode);
+    set_string(n, "coordinate_transformation_mode", "tf_crop_and_resize");
+    set_float(n, "extrapolation_value", 7);
+    m.output("Y");
+    return values(run_f64(load_onnx(m, tmp / "crop.onnx"), {host({1, 1, 1, 5}, {10, 20, 30, 40, 50})})[0]);
+  };
+  // R = L_in − 1 = 4; roi ¼ .. 1¼, 3 outputs: x_orig = ¼·4 + x·1·4/2 = 1, 3, 5; 5 > 4 is outside.
+  CHECK(run("linear", 0.25f, 1.25f, 3) == std::vector<double>{20, 40, 7});
+  // roi ⅛ .. ⅝, 2 outputs: x_orig = ½ + x·½·4 = ½, 2½ → linear 15, 35; nearest (round_prefer_floor) 0, 2.
+  CHECK(run("linear", 0.125f, 0.625f, 2) == std::vector<double>{15, 35});
+  CHECK(run("nearest", 0.125f, 0.625f, 2) == std::vector<double>{10, 30});
+  // One output: x_orig = ½·(¼ + ¾)·4 = 2.
+  CHECK(run("linear", 0.25f, 0.75f, 1) == std::vector<double>{30});
+}
+
+TEST_CASE("onnx Resize: antialias refused by name, Upsample's cubic a bad value") {
   TempDir tmp("onnx_resize_refused");
   OnnxModel up(9);
   up.input("X", {"1", "1", "2", "2"});
@@ -243,8 +266,6 @@ TEST_CASE("onnx Resize: antialias and tf_crop_and_resize refused by name, Upsamp
   set_string(up.node("Upsample", {"X", "scales"}, {"Y"}), "mode", "cubic");
   up.output("Y");
   CHECK(find_code(load_errors(up, tmp / "up.onnx"), "onnx.attribute-value") != nullptr);
-  Resize crop{.dims = {"1", "1", "2", "2"}, .scales = {1, 1, 2, 2}, .coordinate = "tf_crop_and_resize"};
-  CHECK(find_code(load_errors(model(crop), tmp / "crop.onnx"), "onnx.attribute-unsupported") != nullptr);
   OnnxModel anti = model({.opset = 18, .dims = {"1", "1", "2", "2"}, .scales = {1, 1, 2, 2}, .mode = "linear"});
   set_int(*anti.graph().mutable_node(0), "antialias", 1);
   CHECK(find_code(load_errors(anti, tmp / "anti.onnx"), "onnx.attribute-unsupported") != nullptr);

@@ -27,6 +27,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "formats/onnx/ops/handlers.hpp"
@@ -36,13 +37,22 @@ namespace nnref::onnx_format {
 
 namespace {
 
-enum class Coordinate { HalfPixel, HalfPixelSymmetric, PytorchHalfPixel, AlignCorners, Asymmetric, TfHalfPixelForNn };
+enum class Coordinate {
+  HalfPixel,
+  HalfPixelSymmetric,
+  PytorchHalfPixel,
+  AlignCorners,
+  Asymmetric,
+  TfHalfPixelForNn,
+  TfCropAndResize
+};
 enum class Rounding { RoundPreferFloor, RoundPreferCeil, Floor, Ceil };
 
 struct ResizedAxis {
   int64_t axis = 0, in = 1, out = 1;
-  double scale = 1;         // the float32 scale given, or L_out / L_in when sizes are given
-  bool from_sizes = false;  // the scale is L_out / L_in (computed by the IR as a division)
+  double scale = 1;                   // the float32 scale given, or L_out / L_in when sizes are given
+  bool from_sizes = false;            // the scale is L_out / L_in (computed by the IR as a division)
+  double roi_start = 0, roi_end = 1;  // tf_crop_and_resize's region, in [0, 1] of the extent
 };
 
 struct Resizing {
@@ -54,6 +64,7 @@ struct Resizing {
   // Opset 10's Resize and Upsample name no nearest_mode: ONNX Runtime's "simple" rounding, ⌈x_orig⌉
   // on an axis it shrinks (scale < 1), ⌊x_orig⌋ on the others.
   bool simple = false;
+  double extrapolation = 0;  // tf_crop_and_resize: the value of an x_orig outside [0, L_in − 1]
   std::vector<ResizedAxis> axes;
 };
 
@@ -64,10 +75,7 @@ Coordinate coordinate_of(Ctx& c, const std::string& m) {
   if (m == "align_corners") return Coordinate::AlignCorners;
   if (m == "asymmetric") return Coordinate::Asymmetric;
   if (m == "tf_half_pixel_for_nn") return Coordinate::TfHalfPixelForNn;
-  if (m == "tf_crop_and_resize")
-    c.refuse("onnx.attribute-unsupported",
-             "coordinate_transformation_mode tf_crop_and_resize (its roi and "
-             "extrapolation_value) is not supported by nnref");
+  if (m == "tf_crop_and_resize") return Coordinate::TfCropAndResize;
   c.refuse("onnx.attribute-value",
            "coordinate_transformation_mode '" + m + "' is not one of opset " + std::to_string(c.opset()) + "'s");
 }
@@ -126,6 +134,25 @@ std::vector<ResizedAxis> resized_axes(Ctx& c, const std::vector<int64_t>& shape,
   return out;
 }
 
+// tf_crop_and_resize's roi (input 1, [starts, ends] over the resized axes) into the axes; with
+// scales, L_out = ⌊L_in·(end − start)·s⌋ (ONNX's). Fixed extents only.
+void cropped(Ctx& c, std::vector<ResizedAxis>& axes) {
+  if (!c.extents_fixed()) c.refuse("onnx.shape-unsupported", "tf_crop_and_resize needs fixed extents");
+  const HostTensor& roi = c.require_constant(1, "roi");
+  if (roi.values.size() != 2 * axes.size())
+    c.refuse("onnx.input-shape", "roi must hold a start and an end per resized axis");
+  for (size_t i = 0; i < axes.size(); ++i) {
+    ResizedAxis& a = axes[i];
+    a.roi_start = roi.values[i], a.roi_end = roi.values[i + axes.size()];
+    if (!std::isfinite(a.roi_start) || !std::isfinite(a.roi_end))
+      c.refuse("onnx.attribute-value", "roi must be finite");
+    if (!a.from_sizes) {
+      a.out = static_cast<int64_t>(std::floor(static_cast<double>(a.in) * (a.roi_end - a.roi_start) * a.scale));
+      if (a.out < 1) c.refuse("onnx.attribute-value", "roi and scales make an extent of 0");
+    }
+  }
+}
+
 // Reads the node's attributes and inputs; its axes whose every output reads its own input
 // position (scale 1, any mode but tf_half_pixel_for_nn) are left out.
 Resizing resizing(Ctx& c, bool upsample) {
@@ -174,11 +201,14 @@ Resizing resizing(Ctx& c, bool upsample) {
       c.refuse("onnx.attribute-unsupported", "keep_aspect_ratio_policy " + policy + " is not supported by nnref");
     z.cubic_a = c.attr_float("cubic_coeff_a", -0.75);
     z.exclude_outside = c.attr_int("exclude_outside", 0) != 0;
-    c.attr_float("extrapolation_value", 0.0);  // tf_crop_and_resize only
+    z.extrapolation = c.attr_float("extrapolation_value", 0.0);
     all = resized_axes(c, shape, axes, 2, 3);
+    if (z.coordinate == Coordinate::TfCropAndResize) cropped(c, all);
   }
   for (const ResizedAxis& a : all)
-    if (a.out != a.in || a.scale != 1 || z.coordinate == Coordinate::TfHalfPixelForNn) z.axes.push_back(a);
+    if (a.out != a.in || a.scale != 1 || z.coordinate == Coordinate::TfHalfPixelForNn ||
+        z.coordinate == Coordinate::TfCropAndResize)
+      z.axes.push_back(a);
   return z;
 }
 
@@ -230,7 +260,21 @@ class AxisResizer {
     if (bound >= 0x1p62L) c_.refuse("onnx.shape-unsupported", "the coordinates' fractions exceed 64 bits");
   }
 
-  ValueRef operator()(ValueRef x) { return z_.cubic ? cubic(x) : z_.linear ? linear(x) : nearest(x); }
+  ValueRef operator()(ValueRef x) {
+    const ValueRef y = z_.cubic ? cubic(x) : z_.linear ? linear(x) : nearest(x);
+    if (z_.coordinate != Coordinate::TfCropAndResize) return y;
+    // extrapolation_value where x_orig is outside [0, L_in − 1]. A later axis interpolates
+    // extrapolated values among themselves (weights summing to 1), so an output outside on any
+    // axis is the value, as ONNX's per-element rule says.
+    const ValueRef xo = coordinate(positions());
+    const ValueRef outside = c_.emit(
+        name("outside"), LogicalAttrs{LogicalOp::Or, Broadcast::NumpyRight},
+        {c_.emit(name("before-first"), CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight}, {xo, scalar("first", 0)}),
+         c_.emit(name("after-last"), CompareAttrs{CompareOp::Gt, Broadcast::NumpyRight},
+                 {xo, scalar("last", static_cast<double>(a_.in - 1))})});
+    return c_.emit(name("cropped"), SelectAttrs{Broadcast::NumpyRight},
+                   {outside, scalar("extrapolation", z_.extrapolation), y});
+  }
 
  private:
   std::string name(const std::string& s) const { return s.empty() ? n_ : n_ + "-" + s; }
@@ -279,6 +323,20 @@ class AxisResizer {
     return c_.emit(name(s), GatherAttrs{a_.axis}, {x, clamped});
   }
 
+  // The roi's start and end as a/2^k and b/2^k (float32s: dyadic), refused beyond what int64 holds.
+  std::tuple<int64_t, int64_t, int> roi_fraction() const {
+    int k = 0;
+    const auto scaled = [&](double v) { return std::ldexp(v, k); };
+    while (k < 40 && (scaled(a_.roi_start) != std::floor(scaled(a_.roi_start)) ||
+                      scaled(a_.roi_end) != std::floor(scaled(a_.roi_end))))
+      ++k;
+    const double big = std::max({std::fabs(scaled(a_.roi_start)), std::fabs(scaled(a_.roi_end)), 1.0}) *
+                       static_cast<double>(a_.in) * static_cast<double>(a_.out + 1) * 4;
+    if (k >= 40 || big >= 0x1p62)
+      c_.refuse("onnx.shape-unsupported", "the roi's fractions exceed 64 bits at these extents");
+    return {static_cast<int64_t>(scaled(a_.roi_start)), static_cast<int64_t>(scaled(a_.roi_end)), k};
+  }
+
   // ONNX's length_resized: L_out from sizes, L_in·s from scales (not floored: the ONNX reference's
   // reading, which its align_corners test's expected values follow).
   double resized_length() const {
@@ -304,6 +362,7 @@ class AxisResizer {
       case Coordinate::AlignCorners:  // its divisor L_in·s − 1 varies with a symbolic L_in
         return c_.extents_fixed() && power_of_two(resized_length() - 1);
       case Coordinate::HalfPixelSymmetric:
+      case Coordinate::TfCropAndResize:
         return false;
     }
     return false;
@@ -339,6 +398,15 @@ class AxisResizer {
         const ValueRef span = iop("n-span", IntegerOp::Sub, in_extent(), integer("n-one", 1));
         const ValueRef n = iop("n", IntegerOp::Mul, x, a_.from_sizes ? span : mul("n-span-q", span, q_));
         return {n, a_.from_sizes ? integer("d", a_.out - 1) : add("d", mul("d-in", in_extent(), p_), -q_)};
+      }
+      case Coordinate::TfCropAndResize: {
+        // start·R + x·(end − start)·R/(L_out − 1), R = L_in − 1, with start = a/2^k, end = b/2^k:
+        // (a·R·(L_out − 1) + x·(b − a)·R) / (2^k·(L_out − 1)); for L_out = 1, (a + b)·R / 2^(k+1).
+        const auto [a, b, k] = roi_fraction();
+        const int64_t r = a_.in - 1;
+        if (a_.out == 1) return {add("n", mul("n-x", x, 0), (a + b) * r), integer("d", int64_t{1} << (k + 1))};
+        return {add("n", mul("n-x", x, (b - a) * r), a * r * (a_.out - 1)),
+                integer("d", (int64_t{1} << k) * (a_.out - 1))};
       }
     }
     return {x, integer("d", 1)};
@@ -380,6 +448,21 @@ class AxisResizer {
         return op("scaled", BinaryOp::Div, x, s);
       case Coordinate::TfHalfPixelForNn:
         return op("scaled", BinaryOp::Div, op("centre", BinaryOp::Add, x, scalar("half", 0.5)), s);
+      case Coordinate::TfCropAndResize: {
+        // ONNX Runtime's: start·(L_in − 1) + x·(end − start)·(L_in − 1)/(L_out − 1); for L_out = 1,
+        // ½·(start + end)·(L_in − 1)
+        const ValueRef start = scalar("roi-start", a_.roi_start), end = scalar("roi-end", a_.roi_end);
+        const ValueRef last = scalar("in-last", static_cast<double>(a_.in - 1));
+        if (a_.out == 1)
+          return op("crop-centre", BinaryOp::Mul,
+                    op("crop-mid", BinaryOp::Mul, scalar("crop-half", 0.5), op("crop-sum", BinaryOp::Add, start, end)),
+                    op("crop-x0", BinaryOp::Add, last, op("crop-nothing", BinaryOp::Mul, x, scalar("crop-zero", 0))));
+        const ValueRef span = op("crop-span", BinaryOp::Sub, end, start);
+        return op("crop", BinaryOp::Add, op("crop-start", BinaryOp::Mul, start, last),
+                  op("crop-step", BinaryOp::Div,
+                     op("crop-stretch", BinaryOp::Mul, op("crop-x", BinaryOp::Mul, x, span), last),
+                     scalar("out-last", static_cast<double>(a_.out - 1))));
+      }
     }
     return x;
   }
