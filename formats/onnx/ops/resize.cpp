@@ -23,6 +23,8 @@
 //    inside the envelope. The axes are interpolated one after the other, the last first (as
 //    PyTorch and ONNX Runtime nest bilinear), which is the n-linear formula exactly.
 //  * cubic: Keys' kernel over five taps k − 2 .. k + 2, the weights read x_orig's real (cubic()).
+// tf_crop_and_resize maps x through the roi (x_orig's N/D with the roi as fractions a/2^k) and
+// gives extrapolation_value where the real x_orig is outside [0, L_in − 1] (operator()).
 #include <algorithm>
 #include <cmath>
 #include <optional>
