@@ -36,6 +36,7 @@ void add_signal_ops(OpTable& table);         // signal.cpp
 void add_control_ops(OpTable& table);        // control.cpp
 void add_typed_ops(OpTable& table);          // typed.cpp: integer and bool operands or results
 void add_recurrent_ops(OpTable& table);      // recurrent.cpp: LSTM, GRU, RNN unrolled
+void add_resize_ops(OpTable& table);         // resize.cpp: Resize and Upsample
 
 // ---- helpers (common.cpp) ----
 

@@ -20,6 +20,7 @@ OpTable all_ops() {
   add_control_ops(table);
   add_typed_ops(table);
   add_recurrent_ops(table);
+  add_resize_ops(table);
   return table;
 }
 
