@@ -347,8 +347,10 @@ class AxisResizer {
 
   // Whether every runtime computes x_orig exactly in float32 (it divides or multiplies by a power
   // of two, at positions below 2^20, adding halves): its nearest neighbour is then the exact one,
-  // ties included, and need not be hulled with the other. Read at the model's extents.
+  // ties included, and need not be hulled with the other. Only at fixed extents: a symbolic one may
+  // be run at 2^20 or more, where the positions are no longer exact.
   bool exact_in_float32() const {
+    if (!c_.extents_fixed()) return false;
     const auto power_of_two = [](double v) {
       int e = 0;
       return v > 0 && std::frexp(v, &e) == 0.5;
@@ -361,8 +363,8 @@ class AxisResizer {
       case Coordinate::PytorchHalfPixel:
       case Coordinate::TfHalfPixelForNn:
         return power_of_two(a_.scale);
-      case Coordinate::AlignCorners:  // its divisor L_in·s − 1 varies with a symbolic L_in
-        return c_.extents_fixed() && power_of_two(resized_length() - 1);
+      case Coordinate::AlignCorners:
+        return power_of_two(resized_length() - 1);
       case Coordinate::HalfPixelSymmetric:
       case Coordinate::TfCropAndResize:
         return false;
