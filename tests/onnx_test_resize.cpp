@@ -177,7 +177,7 @@ TEST_CASE("onnx Upsample: opset 9 scales input and opset 7 attribute, asymmetric
         std::vector<double>{1, 2, 3, 3});
 }
 
-TEST_CASE("onnx Resize over symbolic extents: run at two widths, proved by check; sizes refused") {
+TEST_CASE("onnx Resize over symbolic extents: run at two widths, proved by check, sizes refused") {
   TempDir tmp("onnx_resize_symbolic");
   // scale 2 on W, half_pixel and linear: x_orig = i/2 − ¼; the indices come from W at run time.
   Resize linear{.dims = {"1", "1", "1", "W"}, .scales = {1, 1, 1, 2}, .mode = "linear"};
