@@ -608,12 +608,15 @@ void Importer::add_input(const onnx::ValueInfoProto& v) {
   if (!kind) {
     diags_.push_back(make_error("onnx.type-unsupported",
                                 "graph input '" + v.name() + "' has element type " + type_name(tt.elem_type()) +
-                                    ": nnref's inputs are float, integer (8 to 64 bits, unsigned to 32) or bool tensors "
-                                    "(nnref run and conform bind it to the value given with --input, which the nodes "
-                                    "that read it at load time take: docs/onnx.md, \"Inputs bound at load\")",
+                                    ": nnref's inputs are float, integer (8 to 64 bits, unsigned to 32) or bool tensors" +
+                                    (tt.elem_type() == onnx::TensorProto::UINT64
+                                         ? " (nnref run and conform bind it to the value given with --input, which "
+                                           "nodes that read it at load time take: docs/onnx.md, \"Inputs bound at load\")"
+                                         : ""),
                                 loc));
     failed_.insert(v.name());
-    wanted_.push_back(v.name());
+    // uint64 is read exactly as a constant (a shape), not as data: a value given binds it.
+    if (tt.elem_type() == onnx::TensorProto::UINT64) wanted_.push_back(v.name());
     return;
   }
   if (!tt.has_shape()) {
@@ -721,7 +724,16 @@ void Importer::add_node(const onnx::NodeProto& n, size_t index, const std::map<s
     h(ctx);
     ctx.finish();
   } catch (const Refusal& r) {
-    diags_.push_back(r.d);
+    Diagnostic d = r.d;
+    // A handler's own refusal of a value it reads at load time names the value: the graph inputs
+    // it is computed from are wanted too (NodeCtx::require_constant and param say so themselves).
+    if (d.code == "onnx.input-not-constant" && d.message.find("--input") == std::string::npos)
+      for (const auto& i : n.input()) {
+        if (i.empty() || d.message.find(in_quotes(i)) == std::string::npos || !values_.at(i).ref) continue;
+        d.message += want_inputs_of(*values_.at(i).ref);
+        break;
+      }
+    diags_.push_back(std::move(d));
     fail_outputs();
   }
 }
