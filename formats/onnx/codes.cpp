@@ -23,7 +23,7 @@ std::span<const CodeInfo> onnx_codes() {
                                      "time does not have the input's declared element type or extents", "onnx"},
       CodeInfo{"onnx.input-bound", "(a note) a graph input read at load time (a shape, a weight) is bound to the "
                                           "value given with --input; the model is specialized to it (run, conform)",
-                 "onnx"},
+                 "onnx", true},
       CodeInfo{"onnx.input-type", "an input read at load time has the wrong element type or rank", "onnx"},
       CodeInfo{"onnx.input-unsupported", "an input form of an old opset nnref does not read", "onnx"},
       CodeInfo{"onnx.input-shape", "a graph input declares no shape, or a negative extent", "onnx"},
