@@ -68,6 +68,12 @@ bool bind_given(const LoadResult& r, std::vector<GivenInput>& given, LoadOptions
 
 }  // namespace
 
+LoadResult load_binding(const std::string& path, LoadOptions& options, std::vector<GivenInput>& given) {
+  LoadResult r = load_model(path, options);
+  while (r.has_errors() && bind_given(r, given, options)) r = load_model(path, options);
+  return r;
+}
+
 std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOptions options,
                                                 const std::vector<std::string>& dims,
                                                 const std::vector<std::string>& input_args, std::ostream& err,
@@ -76,10 +82,10 @@ std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOpt
   // files were read first.
   auto given = read_input_files(input_args);
   if (given) options.input_shapes = given_shapes(*given);
-  LoadResult r = load_model(path, options);
   // A graph input the model reads at load time (a shape, a weight) and that --input gives: the
   // model again with it bound, until no load names another (docs/onnx.md, "Inputs bound at load").
-  while (r.has_errors() && given && bind_given(r, *given, options)) r = load_model(path, options);
+  std::vector<GivenInput> none;
+  LoadResult r = load_binding(path, options, given ? *given : none);
   print_diagnostics(err, r.diagnostics);
   if (r.has_errors() || !r.model) {
     exit = r.has_errors() ? exit_code_for(r.diagnostics) : kExitInvalid;
