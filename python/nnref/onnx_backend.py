@@ -7,7 +7,9 @@ through nnref's oracle, unchanged:
 The module is the backend, as onnx.backend.test expects (prepare, run_model, run_node,
 supports_device, is_compatible at module level); NnrefBackend is the same as a class implementing
 onnx.backend.base.Backend. A model is written to a temporary folder and read by nnref.load, as
-`nnref run` reads it, so its diagnostics are the command's.
+`nnref run` reads it, so its diagnostics are the command's; graph inputs that nnref reads at load
+time (a weight, axes) are bound to the arrays run is given, as `nnref run` binds its --input ones
+(nnref.load(..., bind_inputs=True)).
 
 supports_model(model) is False for what nnref does not read or run (refusal(model) says why: an
 nnref.Error whose code is one of UNSUPPORTED); the runner's hook is_compatible is supports_model, so
@@ -41,7 +43,7 @@ UNSUPPORTED = frozenset({
     "onnx.opset-unsupported", "onnx.domain-unsupported", "onnx.op-unsupported", "onnx.attribute-unsupported",
     "onnx.input-unsupported", "onnx.type-unsupported", "onnx.shape-unsupported", "onnx.output-unsupported",
     "onnx.tensor-type-unsupported",
-    "onnx.input-not-constant",     # a weight, shape or axes given as a graph input: nnref reads them at load
+    "onnx.input-not-constant",     # a value read at load that is computed at run time (graph inputs are bound)
     "onnx.tensor-integer-range",   # an integer beyond 2^53 read as data
     "onnx.shape-unknown",          # a node needs a shape the inference rules do not give
     "onnx.input-shape",            # a graph input declaring no shape (nnref binds every extent)
