@@ -1,5 +1,8 @@
 #include "cli/sizes.hpp"
 
+#include <algorithm>
+#include <set>
+
 #include "checker/size_symbols.hpp"
 #include "cli/app.hpp"
 #include "cli/common.hpp"
@@ -36,6 +39,41 @@ Result<ModelWithInputs> bind_inputs(Model model, const std::vector<std::string>&
   return m;
 }
 
+namespace {
+
+// After a load that needed graph inputs' values (LoadResult::inputs_read_at_load): those given
+// with --input move from `given` to options.bound_inputs, the unnamed arrays first named by their
+// position among the file's inputs (as match_inputs would bind them). False when none is newly bound.
+bool bind_given(const LoadResult& r, std::vector<GivenInput>& given, LoadOptions& options) {
+  std::set<std::string> named;
+  for (const GivenInput& g : given) named.insert(g.name);
+  size_t next = 0;
+  for (GivenInput& g : given) {
+    if (!g.name.empty()) continue;
+    while (next < r.declared_inputs.size() && named.count(r.declared_inputs[next])) ++next;
+    if (next == r.declared_inputs.size()) break;  // more arrays than inputs: match_inputs says so
+    g.name = r.declared_inputs[next++];
+  }
+  bool bound = false;
+  for (const std::string& name : r.inputs_read_at_load) {
+    auto it = std::find_if(given.begin(), given.end(), [&](const GivenInput& g) { return g.name == name; });
+    if (it == given.end() || options.bound_inputs.count(name)) continue;
+    options.bound_inputs.emplace(name, std::move(it->tensor));
+    given.erase(it);
+    bound = true;
+  }
+  options.input_shapes = given_shapes(given);
+  return bound;
+}
+
+}  // namespace
+
+LoadResult load_binding(const std::string& path, LoadOptions& options, std::vector<GivenInput>& given) {
+  LoadResult r = load_model(path, options);
+  while (r.has_errors() && bind_given(r, given, options)) r = load_model(path, options);
+  return r;
+}
+
 std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOptions options,
                                                 const std::vector<std::string>& dims,
                                                 const std::vector<std::string>& input_args, std::ostream& err,
@@ -44,9 +82,24 @@ std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOpt
   // files were read first.
   auto given = read_input_files(input_args);
   if (given) options.input_shapes = given_shapes(*given);
-  auto model = load_reporting(path, options, err, exit);
-  if (!model) return std::nullopt;
-  auto bound = bind_inputs(std::move(*model), dims, std::move(given), !input_args.empty());
+  // A graph input the model reads at load time (a shape, a weight) and that --input gives: the
+  // model again with it bound, until no load names another (docs/onnx.md, "Inputs bound at load").
+  std::vector<GivenInput> none;
+  LoadResult r = load_binding(path, options, given ? *given : none);
+  print_diagnostics(err, r.diagnostics);
+  if (r.has_errors() || !r.model) {
+    exit = r.has_errors() ? exit_code_for(r.diagnostics) : kExitInvalid;
+    return std::nullopt;
+  }
+  std::vector<Diagnostic> notes;
+  for (const std::string& name : r.model->bound_inputs) {
+    Diagnostic d = make_error("onnx.input-bound", "input '" + name + "' bound to its given value; the model is "
+                                                  "specialized to it", SourceLoc{path, 0, 0});
+    d.severity = Severity::Note;
+    notes.push_back(std::move(d));
+  }
+  print_diagnostics(err, notes);
+  auto bound = bind_inputs(std::move(*r.model), dims, std::move(given), !input_args.empty());
   if (!bound) {
     print_diagnostics(err, {bound.error()});
     exit = exit_code_for(bound.error());

@@ -34,6 +34,11 @@ struct ModelWithInputs {
 Result<ModelWithInputs> bind_inputs(Model model, const std::vector<std::string>& dims,
                                     Result<std::vector<GivenInput>> given, bool inputs_given);
 
+// The model loaded with the graph inputs it reads at load time bound to their arrays in `given`
+// (moved to options.bound_inputs; the unnamed arrays are named by position), loading again while a
+// load names another that `given` holds (docs/onnx.md, "Inputs bound at load"). The last load.
+LoadResult load_binding(const std::string& path, LoadOptions& options, std::vector<GivenInput>& given);
+
 // As run, conform, bench and hw run read a model and its inputs: the --input files first (so that a
 // front-end whose file records no input shape takes the arrays'), then the model, the --dim sizes,
 // the arrays matched to the model's inputs, and the sizes they give (set_sizes_from_inputs). Every

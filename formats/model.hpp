@@ -13,6 +13,7 @@
 #include "semantics/payload.hpp"
 #include "semantics/size_names.hpp"
 #include "spec/diagnostic.hpp"
+#include "spec/host_tensor.hpp"
 
 namespace nnref {
 
@@ -31,6 +32,9 @@ struct Model {
   // Every parameter of every node the front-end creates has an entry, and so does every entry of
   // the weights (under its own name, "bn_var", when no layer declares it).
   std::map<std::pair<std::string, std::string>, std::string> param_keys;
+  // The source's inputs that LoadOptions::bound_inputs specialized the model to, in source order:
+  // constants now, no longer graph inputs.
+  std::vector<std::string> bound_inputs;
 };
 
 // What a load does with the weights the model names.
@@ -56,11 +60,21 @@ struct LoadOptions {
   int64_t max_memory = int64_t{4} << 30;  // bytes; weights beyond it are a diagnostic
   // The arrays given to run the model on; front-ends whose files declare every input ignore them.
   std::vector<GivenInputShape> input_shapes;
+  // Values of graph inputs known when the model loads (run and conform: the --input arrays of the
+  // inputs a load named in LoadResult::inputs_read_at_load). A front-end that reads such an input at
+  // load time (an ONNX Reshape's shape, Conv's weight) takes the value as it takes an initializer:
+  // the model is specialized to it and the input is no longer one of the graph's inputs.
+  std::map<std::string, HostTensor> bound_inputs;
 };
 
 struct LoadResult {
   std::optional<Model> model;          // absent when an error made it meaningless
   std::vector<Diagnostic> diagnostics; // errors and warnings, in source order where possible
+  // The graph inputs the front-end needed values of at load time and refused for lack of one (see
+  // LoadOptions::bound_inputs), in the order it met them; and the file's own inputs (initializers
+  // excluded, bound ones included) in order: the positions unnamed --input arrays take.
+  std::vector<std::string> inputs_read_at_load;
+  std::vector<std::string> declared_inputs;
   bool has_errors() const;
 };
 

@@ -43,8 +43,7 @@ T value_or_raise(Result<T> r) {
 }
 
 // The first error of a load (the CLI prints them all and exits with the worst code).
-Model load_or_raise(const std::string& path, const LoadOptions& options) {
-  LoadResult r = load_model(path, options);
+Model model_or_raise(LoadResult r, const std::string& path) {
   for (Diagnostic& d : r.diagnostics)
     if (d.severity == Severity::Error) throw DiagnosticError(std::move(d));
   if (!r.model) throw DiagnosticError(make_error("internal.load", "the front-end gave no model for " + path));
@@ -145,7 +144,7 @@ ModelWithInputs model_with_inputs(const std::string& path, const py::dict& input
   Model model;
   {
     py::gil_scoped_release release;
-    model = load_or_raise(path, options);
+    model = model_or_raise(load_binding(path, options, given), path);  // as run and conform bind
   }
   return value_or_raise(bind_inputs(std::move(model), dim_texts(dims), std::move(given), true));
 }
@@ -158,18 +157,27 @@ ModelWithInputs model_with_inputs(const std::string& path, const py::dict& input
 
 class PyModel {
  public:
-  PyModel(std::string path, int64_t max_memory) : path_(std::move(path)), max_memory_(max_memory) {
+  // bind_inputs: a model that needs graph inputs' values to load (LoadResult::inputs_read_at_load)
+  // is read again by each run and conform with their arrays bound; until then every other use
+  // raises the load's first error.
+  PyModel(std::string path, int64_t max_memory, bool bind_inputs) : path_(std::move(path)), max_memory_(max_memory) {
     py::gil_scoped_release release;
-    model_ = load_or_raise(path_, LoadOptions{WeightsPolicy::IfPresent, max_memory_});
+    LoadResult r = load_model(path_, LoadOptions{WeightsPolicy::IfPresent, max_memory_});
+    if (bind_inputs && r.has_errors() && !r.inputs_read_at_load.empty()) {
+      for (Diagnostic& d : r.diagnostics)
+        if (d.severity == Severity::Error && !deferred_) deferred_ = std::move(d);
+      return;
+    }
+    model_ = model_or_raise(std::move(r), path_);
   }
 
   const std::string& path() const { return path_; }
-  const std::string& format() const { return model_.format; }
-  const std::string& precision() const { return model_.precision; }
-  bool weights_loaded() const { return model_.weights_loaded; }
+  const std::string& format() const { return model().format; }
+  const std::string& precision() const { return model().precision; }
+  bool weights_loaded() const { return model().weights_loaded; }
   std::vector<std::string> size_names() const {
     std::vector<std::string> out;
-    for (const SizeName& n : model_.size_names)
+    for (const SizeName& n : model().size_names)
       if (std::find(out.begin(), out.end(), n.name) == out.end()) out.push_back(n.name);
     return out;
   }
@@ -177,15 +185,15 @@ class PyModel {
   // Each input: its name, its shape with every extent a size name stands for as that name, its kind.
   py::list inputs() const {
     py::list out;
-    const Graph& g = model_.graph;
+    const Graph& g = model().graph;
     for (int64_t id : g.input_ids()) {
       const Node& node = g.nodes[static_cast<size_t>(id)];
       const auto& attrs = std::get<InputAttrs>(node.op);
       py::list shape;
       for (size_t axis = 0; axis < attrs.dims.size(); ++axis) {
-        auto named = std::find_if(model_.size_names.begin(), model_.size_names.end(),
+        auto named = std::find_if(model().size_names.begin(), model().size_names.end(),
                                   [&](const SizeName& n) { return n.node == id && n.axis == axis; });
-        if (named != model_.size_names.end()) shape.append(named->name);
+        if (named != model().size_names.end()) shape.append(named->name);
         else shape.append(attrs.dims[axis]);
       }
       out.append(py::make_tuple(node.name, py::tuple(shape), elem_kind_name(attrs.kind)));
@@ -198,11 +206,11 @@ class PyModel {
     ConcreteCheck c;
     {
       py::gil_scoped_release release;
-      c = check_concrete(model_.graph, nullptr, model_.param_keys, 0, max_memory_);
+      c = check_concrete(model().graph, nullptr, model().param_keys, 0, max_memory_);
     }
     if (!c.ok()) throw DiagnosticError(c.diagnostics.front());
     py::list out;
-    for (const GraphOutput& o : model_.graph.outputs) {
+    for (const GraphOutput& o : model().graph.outputs) {
       const NodeInfo& info = c.info->nodes[static_cast<size_t>(o.value.node)];
       const Shape& s = info.outputs[static_cast<size_t>(o.value.output)];
       py::list shape;
@@ -214,7 +222,7 @@ class PyModel {
 
   // The opsets the file imports, by domain, for a format that has them (ONNX); empty otherwise.
   std::map<std::string, int64_t> opsets() const {
-    if (model_.format != "onnx") return {};
+    if (model().format != "onnx") return {};
     py::gil_scoped_release release;
     return value_or_raise(read_onnx_opsets(path_, max_memory_));
   }
@@ -222,7 +230,7 @@ class PyModel {
   // The node that computes each output, in the graph's output order.
   std::vector<std::string> output_nodes() const {
     std::vector<std::string> out;
-    for (const GraphOutput& o : model_.graph.outputs) out.push_back(model_.graph.nodes[static_cast<size_t>(o.value.node)].name);
+    for (const GraphOutput& o : model().graph.outputs) out.push_back(model().graph.nodes[static_cast<size_t>(o.value.node)].name);
     return out;
   }
 
@@ -311,7 +319,12 @@ class PyModel {
  private:
   std::string path_;
   int64_t max_memory_;
-  Model model_;
+  const Model& model() const {
+    if (!model_) throw DiagnosticError(*deferred_);
+    return *model_;
+  }
+  std::optional<Model> model_;
+  std::optional<Diagnostic> deferred_;  // the load's error, when model_ waits for run's inputs
 };
 
 }  // namespace
@@ -334,7 +347,7 @@ PYBIND11_MODULE(_nnref, m) {
   m.attr("default_max_memory") = nnref::kDefaultMaxMemory;
   m.attr("default_solver_budget") = nnref::kDefaultSolverBudget;
   py::class_<PyModel>(m, "Model")
-      .def(py::init<std::string, int64_t>(), py::arg("path"), py::arg("max_memory"))
+      .def(py::init<std::string, int64_t, bool>(), py::arg("path"), py::arg("max_memory"), py::arg("bind_inputs"))
       .def_property_readonly("path", &PyModel::path)
       .def_property_readonly("format", &PyModel::format)
       .def_property_readonly("precision", &PyModel::precision)

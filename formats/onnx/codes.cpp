@@ -19,6 +19,11 @@ std::span<const CodeInfo> onnx_codes() {
       CodeInfo{"onnx.input-missing", "a required input of a node is not given", "onnx"},
       CodeInfo{"onnx.input-not-constant", "an input nnref reads at load time (a weight, a shape, axes) is not an "
                                             "initializer or a Constant", "onnx"},
+      CodeInfo{"onnx.input-bound-mismatch", "the value given with --input for a graph input that the model reads at load "
+                                     "time does not have the input's declared element type or extents", "onnx"},
+      CodeInfo{"onnx.input-bound", "(a note) a graph input read at load time (a shape, a weight) is bound to the "
+                                          "value given with --input; the model is specialized to it (run, conform)",
+                 "onnx", true},
       CodeInfo{"onnx.input-type", "an input read at load time has the wrong element type or rank", "onnx"},
       CodeInfo{"onnx.input-unsupported", "an input form of an old opset nnref does not read", "onnx"},
       CodeInfo{"onnx.input-shape", "a graph input declares no shape, or a negative extent", "onnx"},

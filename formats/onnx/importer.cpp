@@ -205,10 +205,13 @@ const HostTensor& NodeCtx::require_constant(size_t k, const std::string& what) {
                                          in_quotes(n_.input(static_cast<int>(k))) +
                                          ") is computed from symbolic extents, which nnref reads as sizes where an "
                                          "op takes a shape (docs/onnx.md, \"Shapes are values\") only");
-  if (!t)
+  if (!t) {
+    const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
     refuse("onnx.input-not-constant", what + " (input " + std::to_string(k) + ", " +
                                           in_quotes(n_.input(static_cast<int>(k))) +
-                                          ") must be an initializer or a constant: nnref reads it when it loads the model");
+                                          ") must be an initializer or a constant: nnref reads it when it loads the "
+                                          "model" + (v.ref ? im_.want_inputs_of(*v.ref) : ""));
+  }
   return *t;
 }
 
@@ -318,7 +321,7 @@ void NodeCtx::param(int64_t id, const std::string& role, size_t k) {
       refuse("onnx.input-not-constant", role + " (input " + std::to_string(k) + ", " +
                                             in_quotes(n_.input(static_cast<int>(k))) +
                                             ") depends on a graph input: a parameter is an initializer, a constant, "
-                                            "or computed from them alone");
+                                            "or computed from them alone" + im_.want_inputs_of(v));
     Node& node = im_.m_.graph.nodes[static_cast<size_t>(id)];
     node.param_values.push_back({role, v});
     im_.m_.param_keys[{node.name, role}] = n_.input(static_cast<int>(k));
@@ -450,6 +453,26 @@ int64_t Importer::add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef
   const int64_t id = m_.graph.add(unique_name(name), std::move(op), std::move(inputs), loc);
   shapes_.push_back(std::move(outs));
   return id;
+}
+
+std::string Importer::want_inputs_of(const ValueRef& r) {
+  if (r.node < 0) return "";
+  std::vector<int64_t> unvisited{r.node};  // the nodes r depends on, depth first
+  std::set<int64_t> seen;
+  std::string names;
+  while (!unvisited.empty()) {
+    const Node& n = m_.graph.nodes[static_cast<size_t>(unvisited.back())];
+    unvisited.pop_back();
+    if (!seen.insert(n.id).second) continue;
+    if (auto it = input_nodes_.find(n.id); it != input_nodes_.end()) {
+      if (std::find(wanted_.begin(), wanted_.end(), it->second) == wanted_.end()) wanted_.push_back(it->second);
+      names += (names.empty() ? "" : ", ") + in_quotes(it->second);
+    }
+    for (const ValueRef& in : n.inputs) unvisited.push_back(in.node);
+  }
+  if (names.empty()) return "";
+  return " (nnref run and conform bind graph input " + names + " to the value given with --input: docs/onnx.md, "
+         "\"Inputs bound at load\")";
 }
 
 bool Importer::from_constants(const ValueRef& r) const {
@@ -585,9 +608,15 @@ void Importer::add_input(const onnx::ValueInfoProto& v) {
   if (!kind) {
     diags_.push_back(make_error("onnx.type-unsupported",
                                 "graph input '" + v.name() + "' has element type " + type_name(tt.elem_type()) +
-                                    ": nnref's inputs are float, integer (8 to 64 bits, unsigned to 32) or bool tensors",
+                                    ": nnref's inputs are float, integer (8 to 64 bits, unsigned to 32) or bool tensors" +
+                                    (tt.elem_type() == onnx::TensorProto::UINT64
+                                         ? " (nnref run and conform bind it to the value given with --input, which "
+                                           "nodes that read it at load time take: docs/onnx.md, \"Inputs bound at load\")"
+                                         : ""),
                                 loc));
     failed_.insert(v.name());
+    // uint64 is read exactly as a constant (a shape), not as data: a value given binds it.
+    if (tt.elem_type() == onnx::TensorProto::UINT64) wanted_.push_back(v.name());
     return;
   }
   if (!tt.has_shape()) {
@@ -617,9 +646,51 @@ void Importer::add_input(const onnx::ValueInfoProto& v) {
     }
   }
   const int64_t id = add_ir_node(v.name(), InputAttrs{dims, *kind}, {}, loc);
+  input_nodes_[id] = v.name();
   for (size_t k = 0; k < size_names.size(); ++k)
     if (!size_names[k].empty()) m_.size_names.push_back({size_names[k], id, k, true});
   values_[v.name()] = Value{ValueRef{id, 0}, nullptr, nullptr, v.name(), *kind, tt.elem_type()};
+}
+
+bool Importer::add_bound_input(const onnx::ValueInfoProto& v, const HostTensor& t) {
+  const SourceLoc loc{file_, 0, 0};
+  auto refuse = [&](const std::string& why) {
+    diags_.push_back(make_error("onnx.input-bound-mismatch", "graph input '" + v.name() + "' cannot be bound to the value given "
+                                                    "with --input: " + why, loc));
+    failed_.insert(v.name());
+    return false;
+  };
+  if (!v.type().has_tensor_type()) return refuse("it is not a tensor");
+  const auto& tt = v.type().tensor_type();
+  const int32_t declared = tt.elem_type();
+  const bool float_declared = declared == onnx::TensorProto::FLOAT || declared == onnx::TensorProto::DOUBLE ||
+                              declared == onnx::TensorProto::FLOAT16;
+  // A float input takes float values of any width (the .npy a user writes is often float64);
+  // an integer or bool input its own type, whose range the model may rely on (uint64 shapes).
+  if (dtype_is_float(t.dtype) ? !float_declared : dtype_type(t.dtype) != declared)
+    return refuse("it is declared " + type_name(declared) + ", and the value is " + dtype_name(t.dtype));
+  if (tt.has_shape()) {
+    const auto& dims = tt.shape().dim();
+    bool same = dims.size() == static_cast<int>(t.shape.rank());
+    for (int k = 0; same && k < dims.size(); ++k)
+      same = !dims[k].has_dim_value() || dims[k].dim_value() == t.shape.dims()[static_cast<size_t>(k)];
+    if (!same) {
+      std::string shape;
+      for (int64_t d : t.shape.dims()) shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+      return refuse("its shape is not the declared one (the value's is [" + shape + "])");
+    }
+  }
+  if (!dtype_is_float(t.dtype))
+    for (double x : t.values)
+      if (!std::isfinite(x) || x != std::trunc(x) || std::abs(x) > 9007199254740992.0)
+        return refuse("it holds an integer beyond 2^53 in magnitude, which the value read from the file does not "
+                      "keep exactly");
+  const int64_t bytes = tensor_bytes(CDim(t.shape.count()), sizeof(double)).v;
+  if (bytes > budget_left_) return refuse("its " + std::to_string(t.shape.count()) + " elements exceed the memory budget");
+  budget_left_ -= bytes;
+  values_[v.name()] = Value{std::nullopt, std::make_shared<const ExactTensor>(exact_of(t)), nullptr, v.name()};
+  m_.bound_inputs.push_back(v.name());
+  return true;
 }
 
 void Importer::add_node(const onnx::NodeProto& n, size_t index, const std::map<std::string, int64_t>& opsets) {
@@ -653,7 +724,16 @@ void Importer::add_node(const onnx::NodeProto& n, size_t index, const std::map<s
     h(ctx);
     ctx.finish();
   } catch (const Refusal& r) {
-    diags_.push_back(r.d);
+    Diagnostic d = r.d;
+    // A handler's own refusal of a value it reads at load time names the value: the graph inputs
+    // it is computed from are wanted too (NodeCtx::require_constant and param say so themselves).
+    if (d.code == "onnx.input-not-constant" && d.message.find("--input") == std::string::npos)
+      for (const auto& i : n.input()) {
+        if (i.empty() || d.message.find(in_quotes(i)) == std::string::npos || !values_.at(i).ref) continue;
+        d.message += want_inputs_of(*values_.at(i).ref);
+        break;
+      }
+    diags_.push_back(std::move(d));
     fail_outputs();
   }
 }
@@ -725,8 +805,12 @@ void Importer::run(const onnx::GraphProto& g, const std::map<std::string, int64_
                                 "sparse initializer '" + s.values().name() + "' is not supported", SourceLoc{file_, 0, 0}));
     failed_.insert(s.values().name());
   }
-  for (const auto& in : g.input())
-    if (!values_.count(in.name()) && !failed_.count(in.name())) add_input(in);
+  for (const auto& in : g.input()) {
+    if (values_.count(in.name()) || failed_.count(in.name())) continue;  // an initializer's
+    declared_.push_back(in.name());
+    if (bound_ && bound_->count(in.name())) add_bound_input(in, bound_->at(in.name()));
+    else add_input(in);
+  }
   for (int k = 0; k < g.node_size(); ++k) add_node(g.node(k), static_cast<size_t>(k), opsets);
   for (const auto& o : g.output()) {
     auto it = values_.find(o.name());

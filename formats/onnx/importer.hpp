@@ -178,15 +178,27 @@ class NodeCtx {
 
 class Importer {
  public:
-  Importer(Model& m, std::vector<Diagnostic>& diags) : m_(m), diags_(diags) {}
+  // `bound`: values of graph inputs, read as initializers (LoadOptions::bound_inputs); it outlives run().
+  Importer(Model& m, std::vector<Diagnostic>& diags, const std::map<std::string, HostTensor>* bound = nullptr)
+      : m_(m), diags_(diags), bound_(bound) {}
 
   // Inputs and initializers first, then the nodes in order, then the outputs and declared shapes.
   void run(const onnx::GraphProto& g, const std::map<std::string, int64_t>& opsets, const std::string& base_dir,
            int64_t max_memory);
 
+  // LoadResult::inputs_read_at_load and declared_inputs.
+  const std::vector<std::string>& inputs_read_at_load() const { return wanted_; }
+  const std::vector<std::string>& declared_inputs() const { return declared_; }
+
  private:
   friend class NodeCtx;
   void add_input(const onnx::ValueInfoProto& v);
+  // A graph input given a value at load: a constant, as an initializer is; false (the diagnostic
+  // given) when the value does not have the declared type and extents.
+  bool add_bound_input(const onnx::ValueInfoProto& v, const HostTensor& t);
+  // The graph inputs r is computed from, noted as read at load time (wanted_); a clause for a
+  // refusal's message saying that run and conform bind them, or "" when there is none.
+  std::string want_inputs_of(const ValueRef& r);
   void add_node(const onnx::NodeProto& n, size_t index, const std::map<std::string, int64_t>& opsets);
   // A subgraph's initializers and nodes, located at the node `index` that holds it: its output names.
   std::vector<std::string> add_subgraph(const onnx::GraphProto& g, size_t index);
@@ -220,6 +232,10 @@ class Importer {
 
   Model& m_;
   std::vector<Diagnostic>& diags_;
+  const std::map<std::string, HostTensor>* bound_;
+  std::map<int64_t, std::string> input_nodes_;  // IR input node → its ONNX graph input
+  std::vector<std::string> wanted_;
+  std::vector<std::string> declared_;
   std::string file_;
   std::map<std::string, Value> values_;
   std::set<std::string> failed_;       // values a refused node would have defined

@@ -149,8 +149,9 @@ def _arrays(inputs):
 class Model:
     """A model loaded by nnref.load."""
 
-    def __init__(self, path, max_memory=None):
-        self._m = _nnref.Model(str(path), _nnref.default_max_memory if max_memory is None else int(max_memory))
+    def __init__(self, path, max_memory=None, bind_inputs=False):
+        self._m = _nnref.Model(str(path), _nnref.default_max_memory if max_memory is None else int(max_memory),
+                               bool(bind_inputs))
 
     path = property(lambda self: self._m.path, doc="the model file")
     format = property(lambda self: self._m.format, doc='the front-end: "nnl", "nnef", "onnx", "nac"')
@@ -197,6 +198,10 @@ class Model:
         return "nnref.Model(%r, format=%r)" % (self.path, self.format)
 
 
-def load(path, max_memory=None):
-    """Reads the model at `path` (its weights when they exist): a Model. Raises nnref.Error."""
-    return Model(path, max_memory)
+def load(path, max_memory=None, bind_inputs=False):
+    """Reads the model at `path` (its weights when they exist): a Model. Raises nnref.Error.
+    bind_inputs: a model that reads graph inputs at load time (an ONNX Conv weight, Unsqueeze axes
+    given as inputs) loads anyway; run and conform bind those inputs to the arrays they are given,
+    as `nnref run` does (docs/onnx.md, "Inputs bound at load"), and its other uses raise the load's
+    error."""
+    return Model(path, max_memory, bind_inputs)

@@ -327,3 +327,24 @@ def test_the_examples_of_docs_python_md(capsys):
         os.chdir(cwd)
     assert "bind.shape-mismatch 10" in capsys.readouterr().out
     assert bool(namespace["verdict"])
+
+
+def test_bind_inputs_read_at_load(tmp_path):
+    """An ONNX Unsqueeze whose axes are a graph input: load refuses it by name; with bind_inputs,
+    run binds the axes to the array given, as `nnref run` does (docs/onnx.md, "Inputs bound at
+    load"); the shapes by hand."""
+    import onnx
+    from onnx import TensorProto, helper
+    graph = helper.make_graph([helper.make_node("Unsqueeze", ["X", "R"], ["Y"])], "g",
+                              [helper.make_tensor_value_info("X", TensorProto.FLOAT, [2]),
+                               helper.make_tensor_value_info("R", TensorProto.INT64, [1])],
+                              [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)])
+    path = str(tmp_path / "unsqueeze.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+    assert raised_code(nnref.load, path).code == cli_code("check", path)[0] == "onnx.input-not-constant"
+    m = nnref.load(path, bind_inputs=True)
+    x = np.array([1.5, -2.0])
+    for axes, shape in (([0], (1, 2)), ([1], (2, 1))):
+        y = m.run({"X": x, "R": np.array(axes, dtype=np.int64)})["Y"]
+        assert y.shape == shape and y.ravel().tolist() == [1.5, -2.0]
+    assert raised_code(lambda: m.inputs).code == "onnx.input-not-constant"  # no model until run binds
