@@ -90,6 +90,12 @@ std::vector<int64_t> or_ones(const std::vector<int64_t>& v, size_t n) {
   return v.empty() ? std::vector<int64_t>(n, 1) : v;
 }
 
+int64_t ceil_padding_after(int64_t in, const window::Axis& a) {
+  const CDim padded = window::padded(CDim(in), a, PadMode::ExplicitCeil);
+  const CDim out = window::output_extent(CDim(in), padded, a, PadMode::ExplicitCeil);
+  return dim_max((out - 1) * a.s + window::extent(a) - in - a.before, 0).v;
+}
+
 bool decimal_literal(const std::string& s, bool* real) {
   size_t i = s.starts_with("-") ? 1 : 0;
   const auto digits = [&] {

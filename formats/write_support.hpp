@@ -53,6 +53,11 @@ std::vector<int64_t> iota(int64_t from, int64_t to);
 // Window attributes with their defaults filled in: stride and dilation 1 per spatial axis, and the
 // (before, after) padding per spatial axis that the pad mode means at input extents `spatial_in`.
 std::vector<int64_t> or_ones(const std::vector<int64_t>& v, size_t n);
+// ExplicitCeil's padding after as plain explicit padding reads it at input extent `in`: the last
+// window's end past the input and the padding before, max((out − 1)·s + window − in − before, 0),
+// so that ⌊(padded − window)/s⌋ + 1 is the rounded-up extent (the overhang is padding in both, and
+// padding after that no window reaches is dropped).
+int64_t ceil_padding_after(int64_t in, const window::Axis& a);
 template <class A>
 std::vector<std::pair<int64_t, int64_t>> explicit_padding(const A& attrs, const std::vector<int64_t>& spatial_in) {
   std::vector<std::pair<int64_t, int64_t>> out;
@@ -61,6 +66,7 @@ std::vector<std::pair<int64_t, int64_t>> explicit_padding(const A& attrs, const 
     const int64_t in = spatial_in[i];
     if (attrs.pad_mode == PadMode::Valid) out.emplace_back(0, 0);
     else if (attrs.pad_mode == PadMode::Explicit) out.emplace_back(a.before, a.after);
+    else if (attrs.pad_mode == PadMode::ExplicitCeil) out.emplace_back(a.before, ceil_padding_after(in, a));
     else {
       const int64_t before = window::pad_before(in, a, attrs.pad_mode);
       out.emplace_back(before, window::same_total(CDim(in), a).v - before);

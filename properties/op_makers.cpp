@@ -267,10 +267,11 @@ Maker make(const DeconvAttrs& proto, GenContext& ctx) {
 Maker make(const PoolAttrs& proto, GenContext& ctx) {
   PoolAttrs a = proto;
   a.layout = ctx.c.flip(4) ? Layout::ChannelsLast : Layout::ChannelsFirst;
-  a.pad_mode = pad_mode(ctx);
+  // The rounded-up extent (ONNX's and PyTorch's ceil_mode) is a pool's: one draw in five.
+  a.pad_mode = ctx.c.flip(5) ? PadMode::ExplicitCeil : pad_mode(ctx);
   a.border = ctx.c.flip(3) ? PoolBorder::Constant : PoolBorder::Ignore;
   Operand x = ctx.operand(ElemKind::Real, 3, std::min<size_t>(5, ctx.max_rank()));
-  draw_window(a, spatial_extents(ctx.shape(x), a.layout), ctx, a.pad_mode == PadMode::Explicit);
+  draw_window(a, spatial_extents(ctx.shape(x), a.layout), ctx, window::is_explicit(a.pad_mode));
   return unary_candidate(a, std::move(x));
 }
 

@@ -37,7 +37,7 @@ void check_pool(const PoolAttrs& a, const std::vector<int64_t>& dims, bool speci
 TEST_CASE("fastpath pool lowering: max, avg and sum, both borders, every padding mode, rank 1 to 3, both layouts") {
   for (PoolOp op : {PoolOp::Max, PoolOp::Avg, PoolOp::Sum})
     for (PoolBorder border : {PoolBorder::Ignore, PoolBorder::Constant})
-      for (PadMode mode : {PadMode::Explicit, PadMode::Valid, PadMode::SameUpper, PadMode::SameLower})
+      for (PadMode mode : {PadMode::Explicit, PadMode::Valid, PadMode::SameUpper, PadMode::SameLower, PadMode::ExplicitCeil})
         for (Layout layout : {Layout::ChannelsLast, Layout::ChannelsFirst})
           for (bool special : {false, true}) {
             PoolAttrs a;
@@ -61,6 +61,13 @@ TEST_CASE("fastpath pool lowering: max, avg and sum, both borders, every padding
             a.dilation = {2, 1, 1};
             a.padding = {{0, 1}, {1, 1}, {2, 0}};
             check_pool(a, last ? std::vector<int64_t>{2, 4, 5, 3, 5} : std::vector<int64_t>{2, 5, 4, 5, 3}, special, 3);
+            // No padding, 8x5 with kernel (3, 2), stride 2: ExplicitCeil's last windows overhang
+            // (⌈5/2⌉ + 1 = 4 rows, ⌈3/2⌉ + 1 = 3 columns, floor 3 and 2).
+            a.kernel = {3, 2};
+            a.stride = {2, 2};
+            a.dilation = {};
+            a.padding = {};
+            check_pool(a, last ? std::vector<int64_t>{2, 8, 5, 3} : std::vector<int64_t>{2, 3, 8, 5}, special, 4);
           }
 }
 

@@ -22,7 +22,7 @@ namespace {
 template <class E> constexpr int enum_max();
 template <> constexpr int enum_max<Broadcast>() { return 2; }
 template <> constexpr int enum_max<Layout>() { return 1; }
-template <> constexpr int enum_max<PadMode>() { return 3; }
+template <> constexpr int enum_max<PadMode>() { return 4; }
 template <> constexpr int enum_max<PoolBorder>() { return 1; }
 template <> constexpr int enum_max<RoiOp>() { return 2; }
 template <> constexpr int enum_max<RoiMethod>() { return 2; }

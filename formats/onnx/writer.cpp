@@ -413,8 +413,19 @@ class Emitter {
   }
 
   // ONNX's windows are channels first: a channels-last input is transposed there and back.
+  // The window's padding at the node's input extents, per spatial axis.
   template <class A>
-  onnx::NodeProto& windowed(const Node& n, const A& a, const std::string& op, std::vector<std::string> ins) {
+  std::vector<std::pair<int64_t, int64_t>> explicit_pads(const Node& n, const A& a) const {
+    const std::vector<int64_t>& x = in_shape(n);
+    const auto first = x.begin() + static_cast<ptrdiff_t>(window::first_spatial_axis(a.layout));
+    return convert::explicit_padding(a, std::vector<int64_t>(first, first + static_cast<ptrdiff_t>(a.kernel.size())));
+  }
+
+  // ExplicitCeil is written as ceil_mode 1 when `ceil_mode` (the pools that ignore their padding:
+  // ONNX's rounded-up extent is the IR's), else as the explicit padding it means at these extents.
+  template <class A>
+  onnx::NodeProto& windowed(const Node& n, const A& a, const std::string& op, std::vector<std::string> ins,
+                            bool ceil_mode = false) {
     const size_t r = in_shape(n).size();
     const bool last = a.layout == Layout::ChannelsLast;
     if (last) ins[0] = transposed(n, ins[0], convert::to_channels_first(r), "channels-first");
@@ -424,10 +435,13 @@ class Emitter {
     attr(p, "strides", convert::or_ones(a.stride, a.kernel.size()));
     static const std::map<PadMode, const char*> modes = {
         {PadMode::Valid, "VALID"}, {PadMode::SameUpper, "SAME_UPPER"}, {PadMode::SameLower, "SAME_LOWER"}};
-    if (a.pad_mode == PadMode::Explicit) {
+    if (a.pad_mode == PadMode::ExplicitCeil && !ceil_mode) {
+      attr(p, "pads", flat_pads(explicit_pads(n, a)));
+    } else if (window::is_explicit(a.pad_mode)) {
       std::vector<std::pair<int64_t, int64_t>> pads = a.padding;
       if (pads.empty()) pads.assign(a.kernel.size(), {0, 0});
       attr(p, "pads", flat_pads(pads));
+      if (a.pad_mode == PadMode::ExplicitCeil) attr(p, "ceil_mode", int64_t{1});
     } else {
       attr(p, "auto_pad", std::string(modes.at(a.pad_mode)));
     }
@@ -517,10 +531,11 @@ class Emitter {
     attr(result(n, "Cast", {x}), "to", int64_t{type_of(a.to)});
   }
 
-  bool padded(const PoolAttrs& a) const {
+  bool padded(const Node& n, const PoolAttrs& a) const {
     if (a.pad_mode == PadMode::Valid) return false;
-    if (a.pad_mode != PadMode::Explicit) return true;
-    return std::any_of(a.padding.begin(), a.padding.end(), [](const auto& p) { return p.first != 0 || p.second != 0; });
+    if (window::is_same(a.pad_mode)) return true;
+    const auto pads = explicit_pads(n, a);
+    return std::any_of(pads.begin(), pads.end(), [](const auto& p) { return p.first != 0 || p.second != 0; });
   }
 
   // MaxPool reads its padding as -inf (the border 'ignore'); AveragePool counts it or not.
@@ -528,10 +543,13 @@ class Emitter {
     const std::vector<int64_t> dilation = convert::or_ones(a.dilation, a.kernel.size());
     const bool dilated = std::any_of(dilation.begin(), dilation.end(), [](int64_t d) { return d != 1; });
     if (a.op == PoolOp::Sum) unexpressible(kFormat, n, "a sum pool: ONNX has no pool that sums (LpPool sums |x|^p)");
-    if (a.op == PoolOp::Max && a.border == PoolBorder::Constant && padded(a))
+    if (a.op == PoolOp::Max && a.border == PoolBorder::Constant && padded(n, a))
       unexpressible(kFormat, n, "a max pool whose padding reads 0 (border 'constant'): ONNX's MaxPool ignores padding");
     if (a.op == PoolOp::Avg && dilated) unexpressible(kFormat, n, "an average pool with dilation: opset 17's AveragePool has none");
-    onnx::NodeProto& p = windowed(n, a, a.op == PoolOp::Max ? "MaxPool" : "AveragePool", {in(n, 0)});
+    // ONNX's count_include_pad divides by the window clipped to the padded input, the IR's Constant
+    // by the whole window: its overhang is written as explicit padding.
+    onnx::NodeProto& p = windowed(n, a, a.op == PoolOp::Max ? "MaxPool" : "AveragePool", {in(n, 0)},
+                                  a.border == PoolBorder::Ignore);
     if (a.op == PoolOp::Max) attr(p, "dilations", dilation);
     else attr(p, "count_include_pad", int64_t{a.border == PoolBorder::Constant ? 1 : 0});
   }

@@ -21,7 +21,12 @@ enum class Layout { ChannelsFirst, ChannelsLast };
 // Explicit: `padding` as given. Valid: no padding. SameUpper/SameLower: per spatial axis total
 // padding max((⌈in/stride⌉ − 1)·stride + (k−1)·dilation + 1 − in, 0), the odd one after (Upper,
 // TensorFlow SAME, ONNX SAME_UPPER) or before (Lower); output extent ⌈in/stride⌉.
-enum class PadMode { Explicit, Valid, SameUpper, SameLower };
+// ExplicitCeil: `padding` as given, the output extent rounded up (ONNX and PyTorch ceil_mode):
+// min(⌈(padded − window)/s⌉ + 1, ⌈(in + pad_before)/s⌉), so the last window may overhang the
+// padded input but starts inside the input or its padding before (PyTorch's pooling_output_shape;
+// ONNX's "windows that start in the right padded region are ignored"). The overhang is read as
+// padding: no element is there.
+enum class PadMode { Explicit, Valid, SameUpper, SameLower, ExplicitCeil };
 
 namespace window {
 
@@ -72,6 +77,9 @@ inline constexpr ObligationSpec kWindowExceedsInput{
     "window of height 5 needs input.0 >= 5)."};
 
 
+// The modes whose padding is the `padding` attribute.
+inline bool is_explicit(PadMode m) { return m == PadMode::Explicit || m == PadMode::ExplicitCeil; }
+
 // One spatial axis's attributes with the defaults filled in.
 struct Axis {
   int64_t k = 1, s = 1, d = 1;     // kernel, stride, dilation
@@ -87,7 +95,7 @@ Axis axis(const A& attrs, size_t i) {
   a.k = attrs.kernel[i];
   if (!attrs.stride.empty()) a.s = attrs.stride[i];
   if (!attrs.dilation.empty()) a.d = attrs.dilation[i];
-  if (attrs.pad_mode == PadMode::Explicit && !attrs.padding.empty()) std::tie(a.before, a.after) = attrs.padding[i];
+  if (is_explicit(attrs.pad_mode) && !attrs.padding.empty()) std::tie(a.before, a.after) = attrs.padding[i];
   return a;
 }
 
@@ -171,14 +179,29 @@ bool require_positive(const std::string& op, size_t i, size_t sr, const Axis& a,
   return ok;
 }
 
+// The output extent of one spatial axis of input extent x, padded extent p (p ≥ window).
+template <class Dim>
+Dim output_extent(const Dim& x, const Dim& p, const Axis& a, PadMode m) {
+  // Same padding: ⌊(x + total − extent)/s⌋ + 1 is exactly ⌈x/s⌉ (total is chosen for that), and
+  // the closed form keeps symbolic extents readable.
+  if (is_same(m)) return ceil_div(x, Dim(a.s));
+  if (m != PadMode::ExplicitCeil) return floor_div(p - extent(a), Dim(a.s)) + int64_t{1};
+  // The windows that start in the padding after are dropped: a window o starts inside the input or
+  // its padding before iff o·s < x + pad_before, i.e. o < ⌈(x + pad_before)/s⌉.
+  const Dim up = ceil_div(p - extent(a), Dim(a.s)) + int64_t{1};
+  const Dim starts = ceil_div(x + a.before, Dim(a.s));
+  return dim_select(up <= starts, up, starts);
+}
+
 // The window attributes of a conv or pool, the input rank, and per spatial axis that the window
-// fits the padded input. Returns the output's spatial
-// extents ⌊(padded − window)/s⌋ + 1, or nullopt when an attribute makes them meaningless.
+// fits the padded input. Returns the output's spatial extents (⌊(padded − window)/s⌋ + 1; the
+// rounded-up extent of ExplicitCeil: output_extent), or nullopt when an attribute makes them
+// meaningless.
 template <class A, class Dim>
 std::optional<Dims<Dim>> spatial_rule(const std::string& op, const A& attrs, const Dims<Dim>& in,
                                       ObligationSink<Dim>& sink) {
   const size_t sr = attrs.kernel.size();
-  if (!require_lengths(op, sr, attrs.stride.size(), attrs.dilation.size(), attrs.pad_mode == PadMode::Explicit,
+  if (!require_lengths(op, sr, attrs.stride.size(), attrs.dilation.size(), is_explicit(attrs.pad_mode),
                        attrs.padding.size(), in, sink))
     return std::nullopt;
 
@@ -210,9 +233,7 @@ std::optional<Dims<Dim>> spatial_rule(const std::string& op, const A& attrs, con
                  op + " window of " + axis_name(i, sr) + " " + std::to_string(extent(a)) +
                      " does not fit the padded input " + axis_name(i, sr) + " " + dim_str(p) + " (" + dim_str(x) +
                      " + " + pads + ")");
-    // Same padding: ⌊(x + total − extent)/s⌋ + 1 is exactly ⌈x/s⌉ (total is chosen for that), and
-    // the closed form keeps symbolic extents readable.
-    out.push_back(is_same(attrs.pad_mode) ? ceil_div(x, Dim(a.s)) : floor_div(p - extent(a), Dim(a.s)) + int64_t{1});
+    out.push_back(output_extent(x, p, a, attrs.pad_mode));
   }
   return out;
 }

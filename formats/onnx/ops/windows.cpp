@@ -58,7 +58,6 @@ void conv(Ctx& c) {
 void pool(Ctx& c, PoolOp op) {
   const std::vector<int64_t> kernel = c.attr_ints("kernel_shape");
   if (kernel.empty()) c.refuse("onnx.attribute-value", "kernel_shape is required");
-  if (c.attr_int("ceil_mode", 0) != 0) c.refuse("onnx.attribute-unsupported", "ceil_mode 1 is not supported");
   PoolAttrs a;
   a.op = op;
   a.kernel = kernel;
@@ -67,9 +66,19 @@ void pool(Ctx& c, PoolOp op) {
   a.pad_mode = auto_pad(c);
   if (a.pad_mode == PadMode::Explicit) a.padding = pads_of(c, kernel.size());
   else c.attr_ints("pads");
+  const bool ceil_mode = c.attr_int("ceil_mode", 0) != 0;
+  if (ceil_mode && a.pad_mode != PadMode::Explicit)
+    c.refuse("onnx.attribute-unsupported", "ceil_mode 1 with auto_pad other than NOTSET is not supported");
+  // ceil_mode: the rounded-up extent whose last window starts inside the input or its padding
+  // before (spec/rules/window.hpp, PyTorch's rule); the overhang is ignored as the padding is.
+  if (ceil_mode) a.pad_mode = PadMode::ExplicitCeil;
   // Max pooling ignores the padding (ONNX pads with -inf); average pooling counts it when
   // count_include_pad is 1 (the padding's zeros divide as part of the window).
   if (op == PoolOp::Avg) a.border = c.attr_int("count_include_pad", 0) != 0 ? PoolBorder::Constant : PoolBorder::Ignore;
+  // count_include_pad divides an overhanging window by its part inside the padded input (PyTorch),
+  // the IR's Constant border by the whole window.
+  if (ceil_mode && a.border == PoolBorder::Constant)
+    c.refuse("onnx.attribute-unsupported", "ceil_mode 1 with count_include_pad 1 is not supported");
   else if (c.attr_int("storage_order", 0) != 0) c.refuse("onnx.attribute-unsupported", "storage_order 1 is not supported");
   c.only_outputs(1);
   if (op == PoolOp::Max && c.kind(0) == ElemKind::Integer) return integer_max_pool(c, a);
