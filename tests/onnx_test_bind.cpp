@@ -117,7 +117,7 @@ TEST_CASE("onnx bind: a bound value of the wrong type or shape, or one that make
   CHECK(has(run.err, "error["));
 }
 
-TEST_CASE("onnx bind: run and conform bind a graph input from --input with a note; check refuses it by name") {
+TEST_CASE("onnx bind: run and conform bind a graph input from --input with a note, check refuses it by name") {
   TempDir tmp("onnx_bind_cli");
   const std::string model = (tmp / "unsqueeze.onnx").string(), x = (tmp / "x.npy").string(), r = (tmp / "r.npy").string(),
                     y = (tmp / "y.npy").string();
