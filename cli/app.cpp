@@ -56,7 +56,8 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "evaluate a model on inputs with the reference oracle");
   run_cmd->add_option("model", run.model, "model file (.nnl)")->required();
-  run_cmd->add_option("--input,-i", run.inputs, "input tensor: X.npy, or NAME=X.npy for a named input")->required();
+  // No --input for a model without inputs (its value is its constants); otherwise input.count says what is missing.
+  run_cmd->add_option("--input,-i", run.inputs, "input tensor: X.npy, or NAME=X.npy for a named input");
   run_cmd->add_option("--dim", run.dims,
                       "run at another size: NAME=SIZE for an input extent, as check names them (batch=8, input.0=128)");
   run_cmd->add_option("--output,-o", run.output, "where to write the outputs: Y.npy (one output) or Y.npz");
@@ -102,8 +103,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   auto* conform_cmd =
       app.add_subcommand("conform", "judge another runtime's output: inside the proved envelope of every correct answer?");
   conform_cmd->add_option("model", conform.model, "model file (.nnl)")->required();
-  conform_cmd->add_option("--input,-i", conform.inputs, "input tensor: X.npy, or NAME=X.npy for a named input")
-      ->required();
+  conform_cmd->add_option("--input,-i", conform.inputs, "input tensor: X.npy, or NAME=X.npy for a named input");
   auto* actual = conform_cmd->add_option("--actual", conform.actual,
                                          "the runtime's output: Y.npy (one output) or Y.npz keyed by output name");
   add_engine(conform_cmd, conform.engine, {"f32", "fast", "hw"},

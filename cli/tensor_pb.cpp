@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "formats/tensor_files/npy.hpp"
+#include "spec/scalar.hpp"
 
 namespace nnref {
 
@@ -29,6 +30,15 @@ void bytes_field(std::string& out, int field, const std::string& bytes) {
   out += bytes;
 }
 
+// v rounded to the nearest bfloat16 (ties to even), as its 16 bits: the upper half of the float32
+// that holds it exactly.
+uint16_t bfloat16_bits(double v) {
+  const auto f = static_cast<float>(PointOps<double>::round_to(v, kBfloat16));
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
 // onnx.proto's TensorProto.DataType of each dtype.
 int onnx_type(DType t) {
   switch (t) {
@@ -41,6 +51,7 @@ int onnx_type(DType t) {
     case DType::I64: return 7;
     case DType::Bool: return 9;
     case DType::F16: return 10;
+    case DType::BF16: return 16;
     case DType::F64: return 11;
     case DType::U32: return 12;
     case DType::U64: return 13;
@@ -59,6 +70,7 @@ void append_as(std::string& raw, double v) {
 void append_value(std::string& raw, DType t, double v) {
   switch (t) {
     case DType::F16: return append_as<uint16_t>(raw, double_to_half(v));
+    case DType::BF16: return append_as<uint16_t>(raw, bfloat16_bits(v));
     case DType::F32: return append_as<float>(raw, v);
     case DType::F64: return append_as<double>(raw, v);
     case DType::I8: return append_as<int8_t>(raw, v);

@@ -122,7 +122,7 @@ void BinaryRun(BinaryOp op, RunIn x, RunIn y, int64_t n, float* z) {
     case BinaryOp::Div: return Map2(d, x, y, n, z, [](V a, V b) { return hn::Div(a, b); });
     case BinaryOp::Min: return Map2(d, x, y, n, z, [](V a, V b) { return MinOf(a, b); });
     case BinaryOp::Max: return Map2(d, x, y, n, z, [](V a, V b) { return MaxOf(a, b); });
-    case BinaryOp::Pow: return;  // a loop over powf (fastpath/ops/binary.cpp)
+    case BinaryOp::Pow: case BinaryOp::Fmod: return;  // loops over powf and fmodf (fastpath/ops/binary.cpp)
   }
 }
 

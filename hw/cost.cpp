@@ -23,7 +23,8 @@ OpCost sfu(int64_t cycles) { return {Unit::Sfu, cycles, 0}; }
 std::optional<std::string> special_function(const UnaryAttrs& a) {
   switch (a.op) {
     case UnaryOp::Copy: case UnaryOp::Neg: case UnaryOp::Abs: case UnaryOp::Sign: case UnaryOp::Floor:
-    case UnaryOp::Ceil: case UnaryOp::Round: case UnaryOp::RoundEven: case UnaryOp::Sqr: case UnaryOp::Relu: case UnaryOp::LeakyRelu:
+    case UnaryOp::Ceil: case UnaryOp::Round: case UnaryOp::RoundEven: case UnaryOp::RoundF16: case UnaryOp::RoundBF16:
+    case UnaryOp::Sqr: case UnaryOp::Relu: case UnaryOp::LeakyRelu:
       return std::nullopt;
     case UnaryOp::Rcp: case UnaryOp::Rsqr: return "reciprocal";
     case UnaryOp::Elu: return "exp";
@@ -80,7 +81,9 @@ OpCost cost(const Checked<UnaryAttrs>& op, const Config& c) {
 
 OpCost cost(const Checked<BinaryAttrs>& op, const Config& c) {
   const int64_t n = elements(op.outputs()[0]);
-  if (op.attrs().op == BinaryOp::Div) return sfu(sfu_cycles("reciprocal", n, c) + vector_steps(n, c));
+  // fmod as a division: the quotient's reciprocal, then the truncation and x − q·y on the vector unit.
+  if (op.attrs().op == BinaryOp::Div || op.attrs().op == BinaryOp::Fmod)
+    return sfu(sfu_cycles("reciprocal", n, c) + vector_steps(n, c));
   if (op.attrs().op == BinaryOp::Pow) return sfu(sfu_cycles("pow", n, c));
   return per_output(op, c);
 }

@@ -68,18 +68,56 @@ _NAN_INPUT = ("a NaN input: the envelope holds NaN as a lost bound, so x = x, x 
 KNOWN_INCONCLUSIVE = {case: _POW_TRUNCATED for case in
                       ("test_pow_types_float", "test_pow_types_int32_float32", "test_pow_types_int64_float32")}
 KNOWN_INCONCLUSIVE.update({case: _NAN_INPUT for case in
-                           ("test_isnan", "test_isinf", "test_isinf_negative", "test_isinf_positive")})
+                           ("test_isnan", "test_isinf", "test_isinf_negative", "test_isinf_positive",
+                            "test_cast_BFLOAT16_to_FLOAT")})
 
 
-def read_pb(path):
+# ONNX 1.12 wrote its bfloat16 cast tests with truncation (the float32's upper 16 bits); nnref
+# rounds to nearest, ties to even, as ONNX Runtime 1.30 does (docs/onnx.md, Cast). Where the two
+# differ the expected output is off by one bfloat16 ulp, beyond the suite's rtol 1e-3: those cases
+# are reported as known disagreements.
+_BF16_TRUNCATED = ("the expected output truncates float32 to bfloat16 (ONNX 1.12's test generator); Cast rounds to "
+                   "nearest, ties to even (docs/onnx.md, Cast)")
+# ONNX 1.12's CastLike tests of bfloat16 give the `like` input shape [1] where their model declares
+# [3, 4]; nnref checks every input against the model's declared shape (input.shape-mismatch).
+_LIKE_SHAPE = ("the test data's `like` input has shape [1], the model declares [3, 4] (ONNX 1.12's bfloat16 CastLike "
+               "tests): nnref refuses the input with input.shape-mismatch")
+KNOWN_DISAGREEMENTS = {"test_cast_FLOAT_to_BFLOAT16": _BF16_TRUNCATED}
+KNOWN_DISAGREEMENTS.update({case: _LIKE_SHAPE for case in
+                            ("test_castlike_FLOAT_to_BFLOAT16", "test_castlike_FLOAT_to_BFLOAT16_expanded",
+                             "test_castlike_BFLOAT16_to_FLOAT", "test_castlike_BFLOAT16_to_FLOAT_expanded")})
+
+
+def read_pb(path, declared=None):
+    """The tensor as an array; a bfloat16 tensor as float32. ONNX 1.12's test data store bfloat16
+    values as UINT16 tensors of their bits (`declared` is the model's type for the value)."""
     t = onnx.TensorProto()
     with open(path, "rb") as f:
         t.ParseFromString(f.read())
-    return numpy_helper.to_array(t)
+    a = numpy_helper.to_array(t)
+    if t.data_type == onnx.TensorProto.BFLOAT16 or (declared == onnx.TensorProto.BFLOAT16 and a.dtype == np.uint16):
+        return (a.astype(np.uint32) << 16).view(np.float32)
+    return a
+
+
+def bfloat16_input(path, declared, scratch):
+    """The .pb file to give nnref: a bfloat16 input that ONNX 1.12 stored as UINT16 bits, retyped
+    BFLOAT16 (the same bytes) in a copy under scratch; any other file itself."""
+    t = onnx.TensorProto()
+    with open(path, "rb") as f:
+        t.ParseFromString(f.read())
+    if declared != onnx.TensorProto.BFLOAT16 or t.data_type != onnx.TensorProto.UINT16:
+        return path
+    t.data_type = onnx.TensorProto.BFLOAT16
+    fixed = os.path.join(scratch, os.path.basename(os.path.dirname(os.path.dirname(path))) + "." + os.path.basename(path))
+    with open(fixed, "wb") as f:
+        f.write(t.SerializeToString())
+    return fixed
 
 
 def run_case(nnref, case_dir, scratch, conform=True):
-    """(status, why, verdict, case): status 'unsupported' (why: code detail), 'skipped', 'passed' (why
+    """(status, why, verdict, case): status 'unsupported' (why: code detail), 'disagrees' (a
+    KNOWN_DISAGREEMENTS case whose output differs as listed there), 'passed' (why
     names the inputs bound at load) or 'failed'; verdict is conform's on the expected outputs of
     a passed case (see judge), else None; case, for a passed case, what nnref ran: {'model': the
     model file, 'inputs': [(graph input, .pb file)],
@@ -90,9 +128,9 @@ def run_case(nnref, case_dir, scratch, conform=True):
     model = onnx.load(os.path.join(case_dir, "model.onnx"), load_external_data=False)
     path = os.path.join(case_dir, "model.onnx")
     graph_inputs = [i.name for i in model.graph.input if i.name not in {t.name for t in model.graph.initializer}]
-    if not graph_inputs:
-        return "skipped", "no graph input (nnref run requires at least one --input)", None, None
-    feeds = dict(zip(graph_inputs, (os.path.join(data, f) for f in inputs)))
+    declared = {v.name: v.type.tensor_type.elem_type for v in list(model.graph.input) + list(model.graph.output)}
+    feeds = {name: bfloat16_input(os.path.join(data, f), declared.get(name), scratch)
+             for name, f in zip(graph_inputs, inputs)}
     out = os.path.join(scratch, os.path.basename(case_dir) + ".npz")
     cmd = [nnref, "run", path, "--precision", "f64", "--output", out, "--quiet"]
     for name in graph_inputs:
@@ -110,12 +148,13 @@ def run_case(nnref, case_dir, scratch, conform=True):
     if p.returncode != 0 and empty:  # a size computed from the inputs' data is 0: an empty tensor
         return "unsupported", empty.group(1) + ": " + empty.group(2), None, None
     if p.returncode != 0:
-        return "failed", "exit %d: %s" % (p.returncode, p.stderr.strip().splitlines()[0] if p.stderr else ""), None, None
+        status = "disagrees" if os.path.basename(case_dir) in KNOWN_DISAGREEMENTS else "failed"
+        return status, "exit %d: %s" % (p.returncode, p.stderr.strip().splitlines()[0] if p.stderr else ""), None, None
     got = np.load(out)
     expected = {}
     for k, f in enumerate(outputs):
         name = model.graph.output[k].name
-        want = read_pb(os.path.join(data, f))
+        want = read_pb(os.path.join(data, f), declared.get(name))
         expected[name] = want
         if name not in got:
             return "failed", "no output %s" % name, None, None
@@ -123,8 +162,10 @@ def run_case(nnref, case_dir, scratch, conform=True):
         if have.shape != want.shape:
             return "failed", "output %s: shape %s, expected %s" % (name, have.shape, want.shape), None, None
         if not np.allclose(have, want.astype(np.float64), rtol=RTOL, atol=ATOL, equal_nan=True):
-            bad = np.argmax(np.abs(have - want) - (ATOL + RTOL * np.abs(want)))
-            return "failed", "output %s: element %d is %r, expected %r" % (
+            excess = np.abs(have - want) - (ATOL + RTOL * np.abs(want))
+            bad = np.argmax(np.where(np.isnan(have) & np.isnan(want), -np.inf, np.nan_to_num(excess, nan=np.inf)))
+            status = "disagrees" if os.path.basename(case_dir) in KNOWN_DISAGREEMENTS else "failed"
+            return status, "output %s: element %d is %r, expected %r" % (
                 name, bad, have.flat[bad], want.flat[bad]), None, None
     note = ("inputs bound at load: " + ", ".join(bound)) if bound else ""
     case = {"model": path, "inputs": [(name, feeds[name]) for name in graph_inputs if name in feeds], "expected": expected}
@@ -209,19 +250,20 @@ def main():
     unexpected = 0
     for c in sorted(results):
         status, why, verdict, _ = results[c]
-        if status in ("failed", "skipped") or (status == "unsupported" and args.list_unsupported):
+        if status == "failed" or (status == "unsupported" and args.list_unsupported):
             print("%s %s: %s" % (status.upper(), c, why))
+        if status == "disagrees":
+            print("DISAGREES %s: %s -- known: %s" % (c, why, KNOWN_DISAGREEMENTS[c]))
         if verdict and (verdict[0] != "conforms" or args.verbose):
             known = {"rejected": KNOWN_REJECTIONS, "inconclusive": KNOWN_INCONCLUSIVE}.get(verdict[0], {}).get(c)
             unexpected += verdict[0] != "conforms" and not known
             print("CONFORM %s %s (%.1f s): %s%s" % (verdict[0].upper(), c, verdict[2], verdict[1],
                                                    " -- known: " + known if known else ""))
-    supported = counts["passed"] + counts["failed"]
+    supported = counts["passed"] + counts["failed"] + counts["disagrees"]
     print("unsupported by code: " + ", ".join("%s %d" % kv for kv in sorted(reasons.items())))
-    print("node tests: %d cases, %d supported, %d unsupported, %d skipped" % (
-        len(cases), supported, counts["unsupported"], counts["skipped"]))
+    print("node tests: %d cases, %d supported, %d unsupported" % (len(cases), supported, counts["unsupported"]))
     print("passed with inputs bound at load: %d" % constant)
-    print("%d passed, %d failed" % (counts["passed"], counts["failed"]))
+    print("%d passed, %d failed, %d known disagreements" % (counts["passed"], counts["failed"], counts["disagrees"]))
     verdicts = [r[2] for r in results.values() if r[2]]
     if verdicts:
         vc = collections.Counter(v[0] for v in verdicts)

@@ -10,7 +10,7 @@
 
 namespace nnref {
 
-enum class DType { F16, F32, F64, I8, I16, I32, I64, U8, U16, U32, U64, Bool };
+enum class DType { F16, BF16, F32, F64, I8, I16, I32, I64, U8, U16, U32, U64, Bool };
 
 const char* dtype_name(DType t);  // "float32", "int64", "bool", ...
 int dtype_size(DType t);          // bytes per element

@@ -9,6 +9,7 @@
 // that lacks one fails there, not deep inside an op.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <concepts>
 #include <cstdint>
@@ -22,6 +23,17 @@ namespace nnref {
 using mp50 = boost::multiprecision::cpp_bin_float_50;
 
 // A value as two doubles lo ≤ hi: the enclosure of an interval or envelope, or a point twice.
+// A narrower float format a model may round to (ONNX's Cast to float16 or bfloat16): significand
+// bits (the implicit one included), the exponent of its smallest normal number, its largest finite
+// value.
+struct FloatFormat {
+  int precision = 0;
+  int min_exponent = 0;
+  double max_finite = 0;
+};
+inline constexpr FloatFormat kBinary16{11, -14, 65504.0};
+inline constexpr FloatFormat kBfloat16{8, -126, 0x1.fep127};
+
 struct Enclosure {
   double lo = 0.0, hi = 0.0;
   double midpoint() const { return 0.5 * lo + 0.5 * hi; }
@@ -92,6 +104,29 @@ struct PointOps {
       const T n = d < T(0.5) ? r : d > T(0.5) ? r + T(1) : fmod(r, T(2)) == T(0) ? r : r + T(1);
       return n == T(0) && x < T(0) ? T(-0.0) : n;
     }
+  }
+  // x rounded to the nearest value of format f, ties to even; past the largest finite value ±∞
+  // (IEEE 754's overflow under round to nearest); ±0, ±∞ and NaN stay. Exact: a scaling by a
+  // power of two, a rounding to an integer, and the scaling back.
+  static T round_to(const T& x, const FloatFormat& f) {
+    using std::abs;
+    using std::frexp;
+    using std::ldexp;
+    const T inf = T(HUGE_VAL);
+    if (!(abs(x) > T(0)) || !(abs(x) < inf)) return x;
+    int e = 0;
+    frexp(x, &e);  // |x| in [2^(e−1), 2^e)
+    const int q = std::max(e - 1, f.min_exponent) - (f.precision - 1);
+    const T y = ldexp(round_even(ldexp(x, -q)), q);
+    if (abs(y) > T(f.max_finite)) return x < T(0) ? -inf : inf;
+    return y;
+  }
+  // C's fmod (ONNX Mod with fmod = 1): x − y·trunc(x/y) with the exact quotient, x's sign; exact in
+  // every binary float format. NaN for y = 0 or an infinite x.
+  static T fmod(const T& x, const T& y) {
+    using std::fmod;
+    const T r = T(fmod(x, y));
+    return r == T(0) && x < T(0) ? T(-0.0) : r;  // x's sign on a zero too (C's; Boost's mp50 gives +0)
   }
   static bool isnan(const T& x) { using std::isnan; return isnan(x); }
   // A NaN operand, in either position, gives NaN (as torch.maximum, IEEE 754-2019 maximum): a
@@ -175,6 +210,8 @@ template <class T> T ceil(const T& x)     { return ScalarOps<T>::ceil(x); }
 template <class T> T erf(const T& x)      { return ScalarOps<T>::erf(x); }
 template <class T> T round_even(const T& x) { return ScalarOps<T>::round_even(x); }
 template <class T> T pow(const T& x, const T& y) { return ScalarOps<T>::pow(x, y); }
+template <class T> T fmod(const T& x, const T& y) { return ScalarOps<T>::fmod(x, y); }
+template <class T> T round_to(const T& x, const FloatFormat& f) { return ScalarOps<T>::round_to(x, f); }
 template <class T> bool isnan(const T& x) { return ScalarOps<T>::isnan(x); }
 template <class T> T max(const T& a, const T& b) { return ScalarOps<T>::max(a, b); }
 template <class T> T min(const T& a, const T& b) { return ScalarOps<T>::min(a, b); }
@@ -226,6 +263,8 @@ concept Scalar = std::copyable<T> && std::default_initializable<T> && requires(T
   { ScalarOps<T>::erf(a) } -> std::same_as<T>;
   { ScalarOps<T>::round_even(a) } -> std::same_as<T>;
   { ScalarOps<T>::pow(a, b) } -> std::same_as<T>;
+  { ScalarOps<T>::fmod(a, b) } -> std::same_as<T>;
+  { ScalarOps<T>::round_to(a, kBinary16) } -> std::same_as<T>;
   { ScalarOps<T>::isnan(a) } -> std::same_as<bool>;
   { ScalarOps<T>::max(a, b) } -> std::same_as<T>;
   { ScalarOps<T>::min(a, b) } -> std::same_as<T>;

@@ -332,6 +332,49 @@ Envelope pow(const Envelope& x, const Envelope& y) {
   return widen(checked(r, b, [] { return std::string("pow: the power of the base's envelope"); }), 2 * current_runtime().ulps);
 }
 
+// fmod(x, y) as a runtime computes it, exactly, on operands in their envelopes (a subnormal one
+// may be read as 0). trunc(x/y) is monotone in each operand where y keeps its sign, so over the box
+// its extremes are at the corners; a corner quotient within a relative 2^-50 of an integer (our
+// double division rounds it) counts on both sides. One integer q: r = x − q·y, increasing in x and
+// monotone in y, so its corners bound it, each computed with one rounding (fma) and stepped
+// outward. Otherwise what every remainder keeps: x's sign, |r| < max|y|, |r| ≤ |x|. A result
+// side inside the subnormal range reaches 0 (a runtime may flush it).
+Envelope fmod(const Envelope& x, const Envelope& y) {
+  if (isnan(x) || isnan(y)) return isnan(x) ? x : y;
+  const Envelope a = flushed(x), d = flushed(y);
+  if (!finite(a) || !finite(d) || (d.lo <= 0 && d.hi >= 0)) {
+    if (finite(a) && finite(d)) note_lost("fmod: the divisor's envelope " + text(d) + " contains 0");
+    return {-kInf, kInf};
+  }
+  Envelope r;
+  if (a.lo == a.hi && d.lo == d.hi) {
+    r = Envelope(std::fmod(a.lo, d.lo));
+  } else {
+    double qmin = kInf, qmax = -kInf;
+    for (double xs : {a.lo, a.hi})
+      for (double ys : {d.lo, d.hi}) {
+        const double c = xs / ys, slack = std::fabs(c) * 0x1p-50;
+        qmin = std::min(qmin, std::trunc(c - slack));
+        qmax = std::max(qmax, std::trunc(c + slack));
+      }
+    if (qmin == qmax) {
+      r = {kInf, -kInf};
+      for (double xs : {a.lo, a.hi})
+        for (double ys : {d.lo, d.hi}) {
+          const double c = std::fma(-qmin, ys, xs);
+          r = {std::min(r.lo, std::nextafter(c, -kInf)), std::max(r.hi, std::nextafter(c, kInf))};
+        }
+    } else {
+      const double m = std::max(std::fabs(d.lo), std::fabs(d.hi));
+      r = {a.lo >= 0 ? 0.0 : std::max(-m, a.lo), a.hi <= 0 ? 0.0 : std::min(m, a.hi)};
+    }
+  }
+  const double tiny = current_runtime().tiny;
+  if (r.lo > 0 && r.lo < tiny) r.lo = 0;
+  if (r.hi < 0 && r.hi > -tiny) r.hi = 0;
+  return r;
+}
+
 // A runtime multiplies the n factors x̂ᵢ (each in its envelope; a subnormal one may be read as 0)
 // in some tree of n − 1 float multiplications, each fl(a·b) = a·b·(1 + δ) + η with |δ| ≤ u and
 // |η| ≤ tiny (a result flushed or rounded in the subnormal range). Expanding the tree, the result

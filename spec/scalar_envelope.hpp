@@ -94,6 +94,9 @@ enum class Fn { Exp, Log, Log2, Sqrt, Rsqrt, Tanh, Sigmoid, Softplus, Sin, Cos, 
                 Asinh, Acosh, Atanh, Erf };
 Envelope apply(Fn f, const Envelope& x);
 Envelope pow(const Envelope& x, const Envelope& y);
+// A runtime's fmod is exact (IEEE 754's remainder family): x − q·y over the operands' envelopes
+// where trunc(x/y) is one integer q, else the bound every remainder keeps; NaN where y may be 0.
+Envelope fmod(const Envelope& x, const Envelope& y);
 // The product of n factors in any order and tree of float multiplications: see scalar_envelope.cpp.
 class Product {
  public:
@@ -138,6 +141,12 @@ struct ScalarOps<Envelope> {
   static E atanh(const E& x)    { return envelope::apply(Fn::Atanh, x); }
   static E erf(const E& x)      { return envelope::apply(Fn::Erf, x); }
   static E pow(const E& x, const E& y) { return envelope::pow(x, y); }
+  static E fmod(const E& x, const E& y) { return envelope::fmod(x, y); }
+  // A runtime rounds to the narrower format correctly (it is a conversion): the exact, monotone
+  // image of the envelope's sides.
+  static E round_to(const E& x, const FloatFormat& f) {
+    return {PointOps<double>::round_to(x.lo, f), PointOps<double>::round_to(x.hi, f)};
+  }
   static E floor(const E& x)    { return {std::floor(x.lo), std::floor(x.hi)}; }
   static E ceil(const E& x)     { return {std::ceil(x.lo), std::ceil(x.hi)}; }
   static E round_even(const E& x) { return {std::nearbyint(x.lo), std::nearbyint(x.hi)}; }

@@ -1,5 +1,6 @@
 #include "spec/scalar_interval.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <mutex>
 
@@ -77,6 +78,57 @@ IntervalPrecision::IntervalPrecision(unsigned digits10) : held_(std::make_unique
 }
 
 IntervalPrecision::~IntervalPrecision() { Interval::default_precision(held_->before); }
+
+namespace {
+
+// r = x rounded to format f (ScalarOps<T>::round_to); every step exact at the endpoint's precision.
+void round_endpoint(mpfr_ptr r, const FloatFormat& f) {
+  if (!mpfr_regular_p(r)) return;  // ±0, ±∞, NaN stay
+  const int sign = mpfr_sgn(r);
+  const long q = std::max<long>(mpfr_get_exp(r) - 1, f.min_exponent) - (f.precision - 1);
+  mpfr_mul_2si(r, r, -q, MPFR_RNDN);
+  mpfr_roundeven(r, r);
+  mpfr_mul_2si(r, r, q, MPFR_RNDN);
+  if (std::fabs(mpfr_get_d(r, MPFR_RNDN)) > f.max_finite) mpfr_set_inf(r, sign);
+}
+
+bool finite_endpoints(const Interval& x) { return mpfr_number_p(lo(x)) && mpfr_number_p(hi(x)); }
+
+}  // namespace
+
+Interval interval_round_to(const Interval& x, const FloatFormat& f) {
+  if (mpfi_nan_p(x.backend().data())) return x;
+  Interval r = x;
+  round_endpoint(lo(r), f);
+  round_endpoint(hi(r), f);
+  return r;
+}
+
+Interval interval_fmod(const Interval& x, const Interval& y) {
+  if (mpfi_nan_p(x.backend().data()) || mpfi_nan_p(y.backend().data())) return nan_interval();
+  if (!finite_endpoints(x) || !finite_endpoints(y) || mpfi_has_zero(y.backend().data())) return nan_interval();
+  Interval q;
+  mpfi_div(q.backend().data(), x.backend().data(), y.backend().data());
+  mpfr_trunc(lo(q), lo(q));
+  mpfr_trunc(hi(q), hi(q));
+  Interval r;
+  if (mpfr_equal_p(lo(q), hi(q))) {  // one integer q: r = x − q·y
+    mpfi_mul_fr(r.backend().data(), y.backend().data(), lo(q));
+    mpfi_sub(r.backend().data(), x.backend().data(), r.backend().data());
+    return r;
+  }
+  // x's sign, |r| < max|y| = m (rounded up), |r| ≤ |x|.
+  mpfr_t m;
+  mpfr_init2(m, mpfi_get_prec(y.backend().data()));
+  mpfi_mag(m, y.backend().data());
+  r = x;
+  if (mpfr_sgn(lo(x)) >= 0) mpfr_set_zero(lo(r), 1);
+  else if (mpfr_cmpabs(lo(x), m) > 0) mpfr_neg(lo(r), m, MPFR_RNDD);
+  if (mpfr_sgn(hi(x)) <= 0) mpfr_set_zero(hi(r), 1);
+  else if (mpfr_cmp(hi(x), m) > 0) mpfr_set(hi(r), m, MPFR_RNDU);
+  mpfr_clear(m);
+  return r;
+}
 
 Interval interval_pow(const Interval& x, const Interval& y) {
   if (mpfi_nan_p(x.backend().data()) || mpfi_nan_p(y.backend().data())) return nan_interval();

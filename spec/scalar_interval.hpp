@@ -50,6 +50,12 @@ class IntervalPrecision {
 // NaN where a negative base meets an exponent that is not a whole number (no real value).
 // Never throws (Boost's pow asks the sign of x, which an interval across 0 does not have).
 Interval interval_pow(const Interval& x, const Interval& y);
+// fmod(x, y) enclosed: x − q·y where trunc(x/y) is one integer q over the operands, else the bound
+// every remainder keeps (x's sign, |r| < |y|, |r| ≤ |x|); NaN where y may be 0 or x infinite.
+Interval interval_fmod(const Interval& x, const Interval& y);
+// Each endpoint rounded to format f (ScalarOps<T>::round_to): rounding to nearest is monotone, so
+// the image of [lo, hi] is [round(lo), round(hi)], exactly.
+Interval interval_round_to(const Interval& x, const FloatFormat& f);
 
 template <>
 struct ScalarOps<Interval> {
@@ -96,6 +102,8 @@ struct ScalarOps<Interval> {
     return r;
   }
   static I pow(const I& x, const I& y) { return interval_pow(x, y); }
+  static I fmod(const I& x, const I& y) { return interval_fmod(x, y); }
+  static I round_to(const I& x, const FloatFormat& f) { return interval_round_to(x, f); }
   static bool isnan(const I& x) { return mpfi_nan_p(x.backend().data()) != 0; }
   // max and min are monotone in each operand: the interval of their values is that of the
   // endpoints'. A NaN operand gives NaN, as for points.

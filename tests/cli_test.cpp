@@ -40,6 +40,19 @@ TEST_CASE("cli: the hidden --man-page and --bash-completion print the manual fro
   CHECK(help.out.find("--bash-completion") == std::string::npos);
 }
 
+TEST_CASE("cli: run needs no --input for a model without inputs, and names the inputs missing otherwise") {
+  // ONNX's test_constant (libonnx-testdata): one Constant node, a [5, 5] output.
+  const std::string constant = "/usr/share/libonnx-testdata/data/node/test_constant/model.onnx";
+  REQUIRE(fs::exists(constant));
+  Run c = nnref_cli({"run", constant});
+  INFO(c.err);
+  CHECK(c.code == 0);
+  CHECK(c.out.find("shape [5, 5]") != std::string::npos);
+  Run missing = nnref_cli({"run", example("mnist_classifier", "model.nnl")});
+  CHECK(missing.code != 0);
+  CHECK(missing.err.find("input.count") != std::string::npos);
+}
+
 TEST_CASE("cli: run prints the class scores and writes them") {
   test::TempDir tmp("cli_run");
   const fs::path& dir = tmp.path;

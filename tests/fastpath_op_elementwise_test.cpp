@@ -54,7 +54,7 @@ const std::vector<float> kSpecials = {kNaN, kInf, -kInf, 0.0f, -0.0f, 1.0f, -1.0
 
 std::vector<UnaryOp> all_unary_ops() {
   std::vector<UnaryOp> ops;
-  for (int op = 0; op <= static_cast<int>(UnaryOp::RoundEven); ++op) ops.push_back(static_cast<UnaryOp>(op));
+  for (int op = 0; op <= static_cast<int>(kLastUnaryOp); ++op) ops.push_back(static_cast<UnaryOp>(op));
   return ops;
 }
 

@@ -53,7 +53,7 @@ std::vector<std::tuple<Broadcast, Shape, Shape>> operand_pairs() {
 
 TEST_CASE("fastpath binary: every op under every broadcast rule inside the envelope") {
   std::mt19937_64 gen(21);
-  for (int op = 0; op <= static_cast<int>(BinaryOp::Max); ++op) {
+  for (int op = 0; op <= static_cast<int>(kLastBinaryOp); ++op) {
     for (const auto& [rule, xs, ys] : operand_pairs()) {
       const BinaryAttrs a{static_cast<BinaryOp>(op), rule};
       INFO(op_name(a) << " of " << xs.str() << " and " << ys.str() << " (" << rule_name(rule) << ")");
@@ -68,7 +68,7 @@ TEST_CASE("fastpath binary: NaN, infinities and zeros as the spec") {
   const std::vector<double> x = {kNaN, 1, kNaN, kInf, -kInf, 0.0, -0.0, 2, -3, 5, 0.0, -kInf};
   const std::vector<double> y = {1, kNaN, kNaN, 1, kInf, -0.0, 0.0, kInf, -kInf, 0.0, 0.0, -kInf};
   const Shape s = Shape::of({static_cast<int64_t>(x.size())});
-  for (int op = 0; op <= static_cast<int>(BinaryOp::Max); ++op) {
+  for (int op = 0; op <= static_cast<int>(kLastBinaryOp); ++op) {
     const BinaryAttrs a{static_cast<BinaryOp>(op), Broadcast::Equal};
     INFO(op_name(a));
     test::check_fast_op(a, {test::tensor(s, x), test::tensor(s, y)});

@@ -131,6 +131,48 @@ TEST_CASE("onnx ops: InstanceNormalization and HardSigmoid as their ONNX formula
   CHECK(hs == std::vector<double>{0, -a + 0.5, a + 0.5, 1});
 }
 
+TEST_CASE("onnx ops: BatchNormalization in training mode normalises by the batch and updates the running statistics") {
+  TempDir tmp("onnx_bn_training");
+  OnnxModel m(15);
+  m.input("X", {"2", "1", "2"});
+  m.init("s", {1}, {2});
+  m.init("b", {1}, {1});
+  m.init("mean", {1}, {10});
+  m.init("var", {1}, {1});
+  auto& n = m.node("BatchNormalization", {"X", "s", "b", "mean", "var"}, {"Y", "running_mean", "running_var"});
+  set_int(n, "training_mode", 1);
+  set_float(n, "epsilon", 4);
+  set_float(n, "momentum", 0.5);
+  m.output("Y");
+  m.output("running_mean");
+  m.output("running_var");
+  // The batch [1, 3, 5, 7]: mean 4, population variance (9 + 1 + 1 + 9)/4 = 5, sqrt(5 + 4) = 3:
+  // y = (x − 4)/3·2 + 1; running mean 10·0.5 + 4·0.5 = 7, running variance 1·0.5 + 5·0.5 = 3.
+  auto out = run_f64(load_onnx(m, tmp / "m.onnx"), {host({2, 1, 2}, {1, 3, 5, 7})});
+  const std::vector<double> y = values(out[0]), expected{-1, 1.0 / 3, 5.0 / 3, 3};
+  for (size_t i = 0; i < 4; ++i) CHECK(std::abs(y[i] - expected[i]) < 1e-15);
+  CHECK(values(out[1]) == std::vector<double>{7});
+  CHECK(values(out[2]) == std::vector<double>{3});
+}
+
+TEST_CASE("onnx ops: Dropout at inference copies x and gives an all-true mask") {
+  TempDir tmp("onnx_dropout_mask");
+  OnnxModel m;
+  m.input("X", {"3"});
+  m.node("Dropout", {"X"}, {"Y", "mask"});
+  m.output("Y");
+  m.output("mask");
+  auto out = run_f64(load_onnx(m, tmp / "m.onnx"), {host({3}, {-1, 0.5, 2})});
+  CHECK(values(out[0]) == std::vector<double>{-1, 0.5, 2});
+  CHECK(values(out[1]) == std::vector<double>{1, 1, 1});
+  OnnxModel d;
+  d.input("X", {"n"});
+  d.node("Dropout", {"X"}, {"Y", "mask"});
+  d.output("Y");
+  d.output("mask");
+  REQUIRE(find_code(load_errors(d, tmp / "d.onnx"), "onnx.output-unsupported"));
+}
+
 TEST_CASE("onnx ops: LRN sums the squares over channels [c - floor((size-1)/2), c + ceil((size-1)/2)]") {
   TempDir tmp("onnx_lrn");
   auto lrn = [&](int64_t size, float alpha, float beta) {

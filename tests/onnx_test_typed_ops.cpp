@@ -276,7 +276,7 @@ TEST_CASE("onnx typed ops: Cast truncates floats to integers, tests floats again
   }
   for (auto [from, to] : {std::pair{onnx::TensorProto::INT32, onnx::TensorProto::INT8},
                           {onnx::TensorProto::INT64, onnx::TensorProto::UINT32},
-                          {onnx::TensorProto::FLOAT, onnx::TensorProto::FLOAT16},
+                          {onnx::TensorProto::FLOAT, onnx::TensorProto::COMPLEX64},
                           {onnx::TensorProto::FLOAT, onnx::TensorProto::STRING}}) {
     INFO(from << " to " << to);
     OneNode c("Cast", {{"X", {"2"}, from}});
@@ -285,6 +285,41 @@ TEST_CASE("onnx typed ops: Cast truncates floats to integers, tests floats again
     REQUIRE(find_code(d, "onnx.attribute-unsupported"));
     CHECK(find_code(d, "onnx.attribute-unsupported")->loc.line == 1);
   }
+}
+
+// binary16 has 11 significand bits (ulp 2^-10 at 1), bfloat16 8 (ulp 2^-7): each value by hand.
+TEST_CASE("onnx typed ops: Cast to float16 and bfloat16 rounds to the format's nearest value, ties to even") {
+  TempDir tmp("onnx_cast_narrow");
+  {
+    OneNode c("Cast", {{"X", {"4"}, onnx::TensorProto::DOUBLE}});
+    set_to(*c.node, onnx::TensorProto::FLOAT16);
+    // 1 + 2^-11 halfway: to 1; 0.1 to binary16 0x2E66; 65520 past the largest finite: ∞.
+    CHECK(values(run_f64(load_onnx(c.m, tmp / "m.onnx"), {host({4}, {1 + 0x1p-11, 0.1, 65520, -2.5})})[0]) ==
+          std::vector<double>{1, 0.0999755859375, std::numeric_limits<double>::infinity(), -2.5});
+  }
+  {
+    OneNode c("Cast", {{"X", {"3"}, onnx::TensorProto::FLOAT}});
+    set_to(*c.node, onnx::TensorProto::BFLOAT16);
+    // 1 + 3·2^-8 halfway between 1 + 2^-7 (odd) and 1 + 2^-6: up; 257 = 256·(1 + 2^-8) halfway: to 256.
+    CHECK(values(run_f64(load_onnx(c.m, tmp / "m.onnx"), {host({3}, {1 + 3 * 0x1p-8, 257, 3})})[0]) ==
+          std::vector<double>{1 + 0x1p-6, 256, 3});
+  }
+  {
+    OneNode c("Cast", {{"X", {"2"}, onnx::TensorProto::INT32}});
+    set_to(*c.node, onnx::TensorProto::FLOAT16);  // 2049 halfway between 2048 and 2050: to 2048 (even)
+    CHECK(values(run_f64(load_onnx(c.m, tmp / "m.onnx"), {typed(DType::I32, {2}, {2049, -7})})[0]) ==
+          std::vector<double>{2048, -7});
+  }
+}
+
+TEST_CASE("onnx typed ops: Mod of reals with fmod 1 is C's fmod, with fmod 0 refused") {
+  TempDir tmp("onnx_mod_real");
+  OneNode c("Mod", {{"X", {"3"}, onnx::TensorProto::FLOAT}, {"Y", {"3"}, onnx::TensorProto::FLOAT}});
+  set_int(*c.node, "fmod", 1);
+  CHECK(values(run_f64(load_onnx(c.m, tmp / "m.onnx"), {host({3}, {5.5, -5.5, 7}), host({3}, {2, 2, -3})})[0]) ==
+        std::vector<double>{1.5, -1.5, 1});  // the dividend's sign
+  OneNode d("Mod", {{"X", {"3"}, onnx::TensorProto::FLOAT}, {"Y", {"3"}, onnx::TensorProto::FLOAT}});
+  REQUIRE(find_code(load_errors(d.m, tmp / "m.onnx"), "onnx.attribute-value"));
 }
 
 TEST_CASE("onnx typed ops: Gather with computed or constant indices, negative ones from the axis's end, of any rank") {

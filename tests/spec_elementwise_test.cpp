@@ -47,6 +47,29 @@ TEMPLATE_TEST_CASE("binary ops on equal shapes", "[elementwise]", float, double,
   CHECK(bin(BinaryOp::Add).shape() == Shape::of({2, 2}));
 }
 
+// ONNX Mod with fmod 1, C's fmod: x − y·trunc(x/y) with the exact quotient, x's sign.
+TEMPLATE_TEST_CASE("fmod: the remainder of the truncated quotient, exact", "[elementwise]", float, double, mp50) {
+  using T = TestType;
+  auto x = tensor<T>(Shape::of({5}), {5.5, -5.5, 5.5, -7, 3});
+  auto y = tensor<T>(Shape::of({5}), {2, 2, -2, 7, 0});
+  auto z = run<T>(BinaryAttrs{BinaryOp::Fmod, Broadcast::Equal}, {x, y})[0];
+  CHECK(sc::to_double(z[0]) == 1.5);   // 5.5 = 2·2 + 1.5
+  CHECK(sc::to_double(z[1]) == -1.5);  // x's sign
+  CHECK(sc::to_double(z[2]) == 1.5);   // not the divisor's
+  CHECK(sc::to_double(z[3]) == 0.0);
+  CHECK(std::signbit(sc::to_double(z[3])));  // −7 = −1·7 − 0
+  CHECK(std::isnan(sc::to_double(z[4])));   // y = 0
+}
+
+// The double nearest 0.1 is 0.1000000000000000055511151231257827: 1 = 9·it + r with r =
+// 1 − 0.9000000000000000499600361081320443 = 0.0999999999999999500399638918679557, itself a double;
+// a composition x − y·trunc(x/y) would take the rounded quotient 10 and give −5.55e-17.
+TEST_CASE("fmod uses the exact quotient: fmod(1, 0.1) in double and mp50") {
+  const double r = 0.0999999999999999500399638918679557;
+  CHECK(sc::fmod(1.0, 0.1) == r);
+  CHECK(static_cast<double>(sc::fmod(mp50(1), mp50(0.1))) == r);
+}
+
 TEMPLATE_TEST_CASE("binary broadcasting, NumPy rule (trailing axes aligned)", "[elementwise]", float, double, mp50) {
   using T = TestType;
   BinaryAttrs add{BinaryOp::Add, Broadcast::NumpyRight};

@@ -208,6 +208,41 @@ TEST_CASE("envelope and interval: erf within the ulp allowance of the exact valu
   CHECK(r.hi == 4.0);
 }
 
+TEST_CASE("envelope and interval: fmod exact on points, bounded over boxes, unbounded across a zero divisor") {
+  check_bounds(sc::enclosure(sc::fmod(iv(5.5, 5.5), iv(2, 2))), 1.5, 1.5);
+  // 5.2..5.8 over 2: one quotient 2, r = x − 2·2 in [1.2, 1.8].
+  const Enclosure one_q = sc::enclosure(sc::fmod(iv(5.25, 5.75), iv(2, 2)));
+  check_bounds(one_q, 1.25, 1.75);
+  // 5..7 over 2: quotients 2 and 3; every remainder in [0, 2) (x ≥ 0, |r| < 2).
+  const Enclosure two_q = sc::enclosure(sc::fmod(iv(5, 7), iv(2, 2)));
+  CHECK(two_q.lo <= 0);
+  CHECK(two_q.hi >= 1);
+  CHECK(two_q.hi <= 2);
+  CHECK(std::isnan(sc::enclosure(sc::fmod(iv(1, 2), iv(-1, 1))).lo));
+  const Envelope p = sc::fmod(Envelope(-5.5), Envelope(2.0));
+  CHECK(p.lo == -1.5);
+  CHECK(p.hi == -1.5);
+  const Envelope b = sc::fmod(Envelope(5.25, 5.75), Envelope(2.0));
+  CHECK(b.lo <= 1.25);
+  CHECK(b.lo > 1.2499);
+  CHECK(b.hi >= 1.75);
+  CHECK(b.hi < 1.7501);
+  const Envelope across = sc::fmod(Envelope(-7.0, 7.0), Envelope(2.0, 3.0));
+  CHECK(across.lo == -3.0);  // x's sign, |r| < max|y| = 3
+  CHECK(across.hi == 3.0);
+  const Envelope zero = sc::fmod(Envelope(1.0), Envelope(-1.0, 1.0));
+  CHECK(std::isinf(zero.lo));
+  CHECK(std::isinf(zero.hi));
+}
+
+TEST_CASE("envelope and interval: rounding to float16 is the monotone image of the sides") {
+  // [1 + 2^-11, 1 + 3·2^-11]: both sides halfway, to 1 and to 1 + 2^-9.
+  check_bounds(sc::enclosure(sc::round_to(iv(1 + 0x1p-11, 1 + 3 * 0x1p-11), kBinary16)), 1, 1 + 0x1p-9);
+  const Envelope e = sc::round_to(Envelope(0.1, 70000.0), kBinary16);
+  CHECK(e.lo == 0.0999755859375);  // binary16 0x2E66, the nearest to 0.1
+  CHECK(std::isinf(e.hi));
+}
+
 namespace {
 
 // Every float32 value x^n may be computed as in a correct runtime: powf (glibc's, correctly

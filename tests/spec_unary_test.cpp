@@ -138,3 +138,34 @@ TEST_CASE("unary obligations: alpha and arity", "[elementwise]") {
   CHECK(d.code == "graph.arity");
   CHECK(d.message == "relu takes 1 input, got 2");
 }
+
+// ONNX Cast to float16 / bfloat16. binary16: 11 significand bits, normal from 2^-14, largest
+// 65504, ulp at 1 is 2^-10; bfloat16: 8 bits, ulp at 1 is 2^-7. Each expectation by hand.
+TEMPLATE_TEST_CASE("round_f16 and round_bf16 round to the format's nearest value, ties to even", "[elementwise]",
+                   float, double, mp50) {
+  using T = TestType;
+  const double inf = std::numeric_limits<double>::infinity();
+  check_unary<T>(UnaryOp::RoundF16, 0,
+                 {1 + 0x1p-11,       // halfway between 1 and 1 + 2^-10: the even significand, 1
+                  1 + 3 * 0x1p-11,   // halfway between 1 + 2^-10 (odd) and 1 + 2^-9 (even)
+                  1 + 0x1p-11 + 0x1p-20,  // just above halfway: up
+                  65504, 65519.5,    // the largest finite value; below its half ulp (65520): down
+                  -3 * 0x1p-26,      // 0.75 of the smallest subnormal 2^-24: −2^-24
+                  0x1p-25,           // halfway between 0 and 2^-24: 0 (even)
+                  0.5, -1024.5},     // exact; 1024.5 at ulp 1 in [1024, 2048): halfway, to 1024 (even)
+                 {1, 1 + 0x1p-9, 1 + 0x1p-10, 65504, 65504, -0x1p-24, 0, 0.5, -1024});
+  check_unary<T>(UnaryOp::RoundBF16, 0,
+                 {1 + 0x1p-8, 1 + 3 * 0x1p-8, 0x1.fep127, -0x1p-133, 0x1.5p-134, 3.0},
+                 // halfway: to 1; halfway: to 1 + 2^-6; the largest finite; the smallest subnormal;
+                 // 1.3125·2^-134 = 0.656·2^-133: to 2^-133; exact
+                 {1, 1 + 0x1p-6, 0x1.fep127, -0x1p-133, 0x1p-133, 3.0});
+  // Past the largest finite value by half an ulp or more: ±∞ (65520 is halfway, and 65504's
+  // significand is odd). NaN, ±∞ and −0 stay.
+  auto y = run<T>(UnaryAttrs{UnaryOp::RoundF16}, {tensor<T>(Shape::of({5}), {65520, -70000, -0.0, inf, std::nan("")})})[0];
+  CHECK(sc::to_double(y[0]) == inf);
+  CHECK(sc::to_double(y[1]) == -inf);
+  CHECK(sc::to_double(y[2]) == 0.0);
+  CHECK(std::signbit(sc::to_double(y[2])));
+  CHECK(sc::to_double(y[3]) == inf);
+  CHECK(std::isnan(sc::to_double(y[4])));
+}

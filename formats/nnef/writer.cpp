@@ -253,12 +253,16 @@ class Emitter {
                            scalar(n, a.alpha, "alpha") + ")");
     const std::string name = name_of(nnef::unary_ops(), a.op);
     if (name.empty())
-      unexpressible(kFormat, n, "NNEF 1.0 has no " + op_name(a) + " (round is floor(x + 0.5); erf is not among its operations)");
+      unexpressible(kFormat, n, "NNEF 1.0 has no " + op_name(a) +
+                                    " (round is floor(x + 0.5); erf and the roundings to float16 and bfloat16 are not among "
+                                    "its operations)");
     result(n, name + "(" + x + ")");
   }
 
   void node(const Node& n, const BinaryAttrs& a) {
-    result(n, name_of(nnef::binary_ops(), a.op) + "(" + operands(n, a.broadcast) + ")");
+    const std::string name = name_of(nnef::binary_ops(), a.op);
+    if (name.empty()) unexpressible(kFormat, n, "NNEF 1.0 has no " + op_name(a) + " (no remainder among its operations)");
+    result(n, name + "(" + operands(n, a.broadcast) + ")");
   }
   void node(const Node& n, const CompareAttrs& a) {
     result(n, name_of(nnef::compare_ops(), a.op) + "(" + operands(n, a.broadcast) + ")");

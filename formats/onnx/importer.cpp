@@ -49,7 +49,8 @@ std::optional<ElemKind> kind_of_type(int32_t t) {
   switch (t) {
     case onnx::TensorProto::FLOAT:
     case onnx::TensorProto::DOUBLE:
-    case onnx::TensorProto::FLOAT16: return ElemKind::Real;
+    case onnx::TensorProto::FLOAT16:
+    case onnx::TensorProto::BFLOAT16: return ElemKind::Real;
     case onnx::TensorProto::INT8:
     case onnx::TensorProto::INT16:
     case onnx::TensorProto::INT32:
@@ -664,7 +665,7 @@ bool Importer::add_bound_input(const onnx::ValueInfoProto& v, const HostTensor& 
   const auto& tt = v.type().tensor_type();
   const int32_t declared = tt.elem_type();
   const bool float_declared = declared == onnx::TensorProto::FLOAT || declared == onnx::TensorProto::DOUBLE ||
-                              declared == onnx::TensorProto::FLOAT16;
+                              declared == onnx::TensorProto::FLOAT16 || declared == onnx::TensorProto::BFLOAT16;
   // A float input takes float values of any width (the .npy a user writes is often float64);
   // an integer or bool input its own type, whose range the model may rely on (uint64 shapes).
   if (dtype_is_float(t.dtype) ? !float_declared : dtype_type(t.dtype) != declared)

@@ -26,6 +26,7 @@ std::optional<DType> dtype_of(int32_t t) {
     case TP::FLOAT: return DType::F32;
     case TP::DOUBLE: return DType::F64;
     case TP::FLOAT16: return DType::F16;
+    case TP::BFLOAT16: return DType::BF16;
     case TP::INT8: return DType::I8;
     case TP::INT16: return DType::I16;
     case TP::INT32: return DType::I32;
@@ -63,6 +64,14 @@ std::optional<int64_t> decode_integer(DType dtype, const unsigned char* p) {
   }
 }
 
+// A bfloat16's bits as a double, exactly: the upper half of a float32's.
+double bfloat16_to_double(uint16_t b) {
+  const uint32_t bits = static_cast<uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
 // One little-endian element of a float `dtype` at p.
 double decode_float(DType dtype, const unsigned char* p) {
   auto load = [p](auto v) {
@@ -71,6 +80,7 @@ double decode_float(DType dtype, const unsigned char* p) {
   };
   switch (dtype) {
     case DType::F16: return half_to_double(load(uint16_t{}));
+    case DType::BF16: return bfloat16_to_double(load(uint16_t{}));
     case DType::F32: return static_cast<double>(load(float{}));
     default: return load(double{});
   }
@@ -132,9 +142,11 @@ std::vector<double> typed_floats(const onnx::TensorProto& t, DType dtype) {
   switch (dtype) {
     case DType::F32: return {t.float_data().begin(), t.float_data().end()};
     case DType::F64: return {t.double_data().begin(), t.double_data().end()};
-    default: {
+    default: {  // float16 and bfloat16: their bits in int32_data
       std::vector<double> v;
-      for (int32_t x : t.int32_data()) v.push_back(half_to_double(static_cast<uint16_t>(x)));
+      for (int32_t x : t.int32_data())
+        v.push_back(dtype == DType::BF16 ? bfloat16_to_double(static_cast<uint16_t>(x))
+                                         : half_to_double(static_cast<uint16_t>(x)));
       return v;
     }
   }

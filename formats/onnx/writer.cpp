@@ -325,6 +325,14 @@ class Emitter {
         {UnaryOp::Ceil, "Ceil"},     {UnaryOp::Sqrt, "Sqrt"},   {UnaryOp::Relu, "Relu"},      {UnaryOp::Sigmoid, "Sigmoid"},
         {UnaryOp::Softplus, "Softplus"}, {UnaryOp::Elu, "Elu"}, {UnaryOp::LeakyRelu, "LeakyRelu"},
         {UnaryOp::Erf, "Erf"},       {UnaryOp::RoundEven, "Round"}};
+    // round_f16, round_bf16: a Cast to the narrow type and back to float32, which rounds as they do.
+    if (a.op == UnaryOp::RoundF16 || a.op == UnaryOp::RoundBF16) {
+      const int64_t narrow = a.op == UnaryOp::RoundF16 ? onnx::TensorProto::FLOAT16 : onnx::TensorProto::BFLOAT16;
+      const std::string rounded = fresh(n.name + "/narrow");
+      attr(add(n, "narrow", "Cast", {in(n, 0)}, {rounded}), "to", narrow);
+      attr(result(n, "Cast", {rounded}), "to", int64_t{onnx::TensorProto::FLOAT});
+      return;
+    }
     const auto it = ops.find(a.op);
     if (it == ops.end())
       unexpressible(kFormat, n, "ONNX has no op with its formula (round is floor(x + 0.5), ONNX's Round rounds half to "
@@ -336,8 +344,9 @@ class Emitter {
   void node(const Node& n, const BinaryAttrs& a) {
     static const std::map<BinaryOp, const char*> ops = {{BinaryOp::Add, "Add"}, {BinaryOp::Sub, "Sub"}, {BinaryOp::Mul, "Mul"},
                                                         {BinaryOp::Div, "Div"}, {BinaryOp::Pow, "Pow"}, {BinaryOp::Min, "Min"},
-                                                        {BinaryOp::Max, "Max"}};
-    result(n, ops.at(a.op), {aligned(n, 0, a.broadcast), aligned(n, 1, a.broadcast)});
+                                                        {BinaryOp::Max, "Max"}, {BinaryOp::Fmod, "Mod"}};
+    onnx::NodeProto& p = result(n, ops.at(a.op), {aligned(n, 0, a.broadcast), aligned(n, 1, a.broadcast)});
+    if (a.op == BinaryOp::Fmod) attr(p, "fmod", int64_t{1});
   }
   // On int64 tensors ONNX's Add, Sub, Mul wrap, its Div truncates, Mod takes the divisor's sign
   // (fmod 0) or the dividend's (fmod 1): integer_binary's formulas (spec/integer_arith.hpp). A zero

@@ -10,7 +10,11 @@
 
 namespace nnref {
 
-enum class BinaryOp { Add, Sub, Mul, Div, Pow, Min, Max };
+enum class BinaryOp {
+  Add, Sub, Mul, Div, Pow, Min, Max,
+  Fmod  // ONNX Mod with fmod = 1: C's fmod, x − y·trunc(x/y), x's sign
+};
+inline constexpr BinaryOp kLastBinaryOp = BinaryOp::Fmod;
 struct BinaryAttrs {
   BinaryOp op = BinaryOp::Add;
   Broadcast broadcast = Broadcast::Equal;
@@ -22,7 +26,7 @@ struct OpInfo<BinaryAttrs> {
   static std::vector<const ObligationSpec*> obligations() { return {}; }
   static std::vector<BinaryAttrs> prototypes() {
     std::vector<BinaryAttrs> all;
-    for (int op = 0; op <= static_cast<int>(BinaryOp::Max); ++op) all.push_back({static_cast<BinaryOp>(op)});
+    for (int op = 0; op <= static_cast<int>(kLastBinaryOp); ++op) all.push_back({static_cast<BinaryOp>(op)});
     return all;
   }
 };
@@ -36,6 +40,7 @@ inline std::string op_name(const BinaryAttrs& a) {
     case BinaryOp::Pow: return "pow";
     case BinaryOp::Min: return "min";
     case BinaryOp::Max: return "max";
+    case BinaryOp::Fmod: return "fmod";
   }
   return "binary";
 }

@@ -14,8 +14,11 @@ enum class UnaryOp {
   Abs, Sign, Floor, Ceil, Round, Sqr, Sqrt, Rsqr, Rsqrt, Log2,
   Relu, Sigmoid, Elu, LeakyRelu, Softplus,
   Erf,        // ONNX Erf: erf x = 2/√π ∫₀ˣ e^(−t²) dt
-  RoundEven   // ONNX Round: the nearest integer, halves to even (NNEF's round is ⌊x + ½⌋)
+  RoundEven,  // ONNX Round: the nearest integer, halves to even (NNEF's round is ⌊x + ½⌋)
+  RoundF16,   // ONNX Cast to float16: the nearest binary16 value, ties to even, ±∞ past 65504
+  RoundBF16   // ONNX Cast to bfloat16: the nearest bfloat16 value, ties to even
 };
+inline constexpr UnaryOp kLastUnaryOp = UnaryOp::RoundBF16;
 struct UnaryAttrs {
   UnaryOp op = UnaryOp::Copy;
   Real alpha = 0.0;  // LeakyRelu slope, Elu alpha; unused otherwise
@@ -31,7 +34,7 @@ struct OpInfo<UnaryAttrs> {
   static std::vector<const ObligationSpec*> obligations() { return {&kUnaryAlpha}; }
   static std::vector<UnaryAttrs> prototypes() {
     std::vector<UnaryAttrs> all;
-    for (int op = 0; op <= static_cast<int>(UnaryOp::RoundEven); ++op) all.push_back({static_cast<UnaryOp>(op), Real(0.0)});
+    for (int op = 0; op <= static_cast<int>(kLastUnaryOp); ++op) all.push_back({static_cast<UnaryOp>(op), Real(0.0)});
     return all;
   }
 };
@@ -72,6 +75,8 @@ inline std::string op_name(const UnaryAttrs& a) {
     case UnaryOp::Softplus: return "softplus";
     case UnaryOp::Erf: return "erf";
     case UnaryOp::RoundEven: return "round_even";
+    case UnaryOp::RoundF16: return "round_f16";
+    case UnaryOp::RoundBF16: return "round_bf16";
   }
   return "unary";
 }

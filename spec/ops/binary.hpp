@@ -31,6 +31,7 @@ T binary_value(BinaryOp op, const T& x, const T& y) {
     case BinaryOp::Pow: return sc::pow(x, y);
     case BinaryOp::Min: return sc::min(x, y);
     case BinaryOp::Max: return sc::max(x, y);
+    case BinaryOp::Fmod: return sc::fmod(x, y);
   }
   return x;
 }

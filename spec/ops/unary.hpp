@@ -65,6 +65,8 @@ T unary_value(const UnaryAttrs& a, const T& x) {
     case UnaryOp::Softplus: return sc::softplus(x);  // log(exp(x) + 1)
     case UnaryOp::Erf: return sc::erf(x);
     case UnaryOp::RoundEven: return sc::round_even(x);  // exact; ±0, ±inf and NaN stay
+    case UnaryOp::RoundF16: return sc::round_to(x, kBinary16);  // exact, as round_even
+    case UnaryOp::RoundBF16: return sc::round_to(x, kBfloat16);
   }
   return x;
 }

@@ -37,7 +37,7 @@ ExactTensor fill_value(Ctx& c) {
   if (!a) return exact_of(HostTensor{DType::F32, Shape(), {0.0}});
   if (a->type() != onnx::AttributeProto::TENSOR) c.refuse("onnx.attribute-type", "attribute value must be a tensor");
   const int32_t type = a->t().data_type();
-  if (!kind_of_type(type) || type == onnx::TensorProto::FLOAT16)
+  if (!kind_of_type(type) || type == onnx::TensorProto::FLOAT16 || type == onnx::TensorProto::BFLOAT16)
     c.refuse("onnx.type-unsupported",
              "a value of type " + onnx::TensorProto::DataType_Name(static_cast<onnx::TensorProto::DataType>(type)) +
                  " is not supported (nnref fills float32, float64, integer and bool values)");

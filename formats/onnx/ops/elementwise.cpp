@@ -59,12 +59,15 @@ void power_op(Ctx& c) {
   pow_op(c);
 }
 
-// Mod of integers (fmod 0: the divisor's sign; 1: the dividend's). Of reals (fmod 1) it is not read.
+// Mod of integers (fmod 0: the divisor's sign; 1: the dividend's). Of reals the spec requires
+// fmod 1: C's fmod, the IR's binary fmod.
 void mod(Ctx& c) {
   const bool fmod = c.attr_int("fmod", 0) != 0;
-  if (c.kind(0) != ElemKind::Integer)
-    c.refuse("onnx.type-unsupported", "Mod of real values is not supported: nnref reads Mod of integers");
-  integer_binary(c, fmod ? IntegerOp::Fmod : IntegerOp::Mod);
+  if (c.kind(0) == ElemKind::Integer) return integer_binary(c, fmod ? IntegerOp::Fmod : IntegerOp::Mod);
+  if (!fmod)
+    c.refuse("onnx.attribute-value", "Mod of real values requires fmod = 1 (the ONNX specification; fmod 0 is "
+                                     "defined for integers only)");
+  c.set_output(0, binary(c, "", BinaryOp::Fmod, c.data(0), c.data(1)));
 }
 
 // Max, Min, Sum with any number of inputs: a chain of binary ops under the NumPy rule, exact
@@ -253,7 +256,7 @@ void is_inf(Ctx& c) {
 }
 
 // Dropout at inference: the identity (the ratio and the seed do nothing; a training_mode input
-// that is true, or a mask that is read, is refused).
+// that is true is refused); its mask, when read, all true (ONNX's reference), over fixed extents.
 void dropout(Ctx& c) {
   c.attr_float("ratio", 0.5);
   c.attr_int("seed", 0);
@@ -266,8 +269,14 @@ void dropout(Ctx& c) {
     if (t.values.size() != 1 || t.values[0] != 0)
       c.refuse("onnx.attribute-unsupported", "training_mode true is not supported");
   }
-  c.only_outputs(1);
   copy(c);
+  if (!c.output_read(1)) return;
+  if (!c.extents_fixed())
+    c.refuse("onnx.output-unsupported", "Dropout's mask over symbolic extents is not supported");
+  const HostTensor yes{DType::Bool, Shape(), {1.0}};
+  const ValueRef mask = c.emit("mask", BroadcastToAttrs{c.shape(0), Broadcast::NumpyRight, {}, {}, ElemKind::Logical},
+                               {c.literal("true", yes)});
+  c.set_output(1, mask, ElemKind::Logical, onnx::TensorProto::BOOL);
 }
 
 }  // namespace

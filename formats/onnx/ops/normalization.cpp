@@ -9,6 +9,49 @@ namespace nnref::onnx_format {
 
 namespace {
 
+// scale or B of a normalisation, [C], as a constant shaped [C, 1, ...] to broadcast against x of
+// rank r ([N, C, spatial...]).
+ValueRef per_channel(Ctx& c, size_t k, const std::string& what, size_t r) {
+  HostTensor t = c.require_constant(k, what);
+  std::vector<int64_t> dims{static_cast<int64_t>(t.values.size())};
+  dims.resize(r - 1, 1);
+  t.shape = Shape::make(dims).value();
+  return c.literal(what, std::move(t));
+}
+
+// BatchNormalization with training_mode 1 (opset 14 on): the batch's own statistics, ONNX's
+// formula. μ = the mean of x over every axis but the channel's, σ² = the mean of (x − μ)² (the
+// population variance), y = scale·(x − μ)/sqrt(σ² + ε) + B: layer_norm without affine over those
+// axes, then the product and the sum, as InstanceNormalization. The running statistics, when read:
+// input_mean·momentum + μ·(1 − momentum), likewise the variance; 1 − momentum an IR subtraction of
+// constants, exact in every interpretation.
+void batch_norm_training(Ctx& c, double eps, double momentum) {
+  const size_t r = c.rank(0);
+  if (r < 2) c.refuse("onnx.shape-unsupported", "the input must have rank at least 2, [N, C, ...]");
+  LayerNormAttrs a;
+  for (size_t k = 0; k < r; ++k)
+    if (k != 1) a.axes.push_back(static_cast<int64_t>(k));
+  a.epsilon = Real(eps);
+  const ValueRef x = c.data(0);
+  const ValueRef norm = c.emit("normalise", a, {x});
+  const ValueRef scaled = binary(c, "scale", BinaryOp::Mul, norm, per_channel(c, 1, "scale", r));
+  c.set_output(0, binary(c, "", BinaryOp::Add, scaled, per_channel(c, 2, "B", r)));
+  if (!c.output_read(1) && !c.output_read(2)) return;
+  const ValueRef m = c.literal("momentum", scalar_tensor(momentum));
+  const ValueRef rest = binary(c, "one-minus-momentum", BinaryOp::Sub, c.literal("one", scalar_tensor(1.0)), m);
+  auto running = [&](size_t k, ValueRef batch, const std::string& name) {
+    const ValueRef kept = binary(c, name + "-kept", BinaryOp::Mul, c.data(k), m);
+    return binary(c, name, BinaryOp::Add, kept, binary(c, name + "-batch", BinaryOp::Mul, batch, rest));
+  };
+  const ValueRef mean = c.emit("batch-mean", ReduceAttrs{ReduceOp::Mean, a.axes, true}, {x});
+  c.set_output(1, running(3, c.emit("batch-mean-per-channel", ReduceAttrs{ReduceOp::Mean, a.axes, false}, {x}),
+                          "running-mean"));
+  if (!c.output_read(2)) return;
+  const ValueRef squares = c.emit("squares", UnaryAttrs{UnaryOp::Sqr}, {binary(c, "centred", BinaryOp::Sub, x, mean)});
+  c.set_output(2, running(4, c.emit("batch-variance", ReduceAttrs{ReduceOp::Mean, a.axes, false}, {squares}),
+                          "running-variance"));
+}
+
 void batch_norm(Ctx& c) {
   if (c.opset() < 6 && c.has_attr("consumed_inputs"))
     c.refuse("onnx.attribute-unsupported", "consumed_inputs (before opset 6) is not supported");
@@ -16,10 +59,10 @@ void batch_norm(Ctx& c) {
     c.refuse("onnx.attribute-unsupported", "is_test 0 (training) is not supported");
   if (c.opset() < 9 && c.attr_int("spatial", 1) != 1)
     c.refuse("onnx.attribute-unsupported", "spatial 0 is not supported");
-  c.attr_float("momentum", 0.9);
-  if (c.attr_int("training_mode", 0) != 0) c.refuse("onnx.attribute-unsupported", "training_mode 1 is not supported");
-  c.only_outputs(1);
+  const double momentum = c.attr_float("momentum", double{0.9f});
   const double eps = c.attr_float("epsilon", double{1e-5f});
+  if (c.attr_int("training_mode", 0) != 0) return batch_norm_training(c, eps, momentum);
+  c.only_outputs(1);
   const int64_t id = c.emit_node("", BatchNormAttrs{Real(eps), 1}, {c.data(0)});
   c.param(id, "scale", 1);
   c.param(id, "offset", 2);
@@ -77,15 +120,8 @@ void instance_norm(Ctx& c) {
   for (size_t k = 2; k < r; ++k) a.axes.push_back(static_cast<int64_t>(k));
   a.epsilon = Real(c.attr_float("epsilon", double{1e-5f}));
   const ValueRef norm = c.emit("normalise", a, {c.data(0)});
-  auto per_channel = [&](size_t k, const std::string& what) {
-    HostTensor t = c.require_constant(k, what);
-    std::vector<int64_t> dims{static_cast<int64_t>(t.values.size())};
-    dims.resize(r - 1, 1);
-    t.shape = Shape::make(dims).value();
-    return c.literal(what, std::move(t));
-  };
-  const ValueRef scaled = binary(c, "scale", BinaryOp::Mul, norm, per_channel(1, "scale"));
-  c.set_output(0, binary(c, "", BinaryOp::Add, scaled, per_channel(2, "B")));
+  const ValueRef scaled = binary(c, "scale", BinaryOp::Mul, norm, per_channel(c, 1, "scale", r));
+  c.set_output(0, binary(c, "", BinaryOp::Add, scaled, per_channel(c, 2, "B", r)));
 }
 
 // LRN: y = x / (bias + (alpha/size)·Σ x²)^beta, Σ over the channels [c − ⌊(size−1)/2⌋,

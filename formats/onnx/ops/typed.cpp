@@ -81,17 +81,23 @@ ValueRef truncated(Ctx& c, ValueRef x, bool is_integral) {
   return c.emit("", CastAttrs{ElemKind::Real, ElemKind::Integer}, {t});
 }
 
-// Cast to the ONNX type `to`: between the float types the real itself (nnref's reals are the run's
-// precision); float16 and bfloat16 targets are refused, their rounding being coarser than a
-// float32 run. A float to an integer truncates (a value beyond the type is undefined in ONNX); an
-// integer to a narrower integer type, which would wrap, is refused; to and from bool: x ≠ 0 and 0, 1.
+// Cast to the ONNX type `to`: between float32 and float64 the real itself (nnref's reals are the
+// run's precision); to float16 and bfloat16 the real rounded to that format (IR round_f16,
+// round_bf16: to nearest, ties to even). A float to an integer truncates (a value beyond the type
+// is undefined in ONNX); an integer to a narrower integer type, which would wrap, is refused; to and
+// from bool: x ≠ 0 and 0, 1.
 void cast_to(Ctx& c, int32_t to) {
   if (c.opset() >= 19) c.attr_int("saturate", 1);  // for float8 targets only, which nnref refuses
   const std::optional<ElemKind> target = kind_of_type(to);
-  if (!target || to == onnx::TensorProto::FLOAT16)
-    c.refuse("onnx.attribute-unsupported", "a cast to " + type_name(to) +
-                                               " is not supported (nnref holds float, integer and bool values; a "
-                                               "float16 result rounds more coarsely than a float32 run)");
+  if (!target)
+    c.refuse("onnx.attribute-unsupported",
+             "a cast to " + type_name(to) + " is not supported (nnref holds float, integer and bool values)");
+  if (to == onnx::TensorProto::FLOAT16 || to == onnx::TensorProto::BFLOAT16) {
+    const UnaryOp round = to == onnx::TensorProto::FLOAT16 ? UnaryOp::RoundF16 : UnaryOp::RoundBF16;
+    const ValueRef x = c.kind(0) == ElemKind::Real ? c.operand(0, ElemKind::Real)
+                                                   : c.emit("real", CastAttrs{c.kind(0), ElemKind::Real}, {c.operand(0, c.kind(0))});
+    return c.set_output(0, c.emit("", UnaryAttrs{round}, {x}), ElemKind::Real, 0);
+  }
   const ElemKind from = c.kind(0);
   if (from == ElemKind::Integer && *target == ElemKind::Integer) {
     const auto [slo, shi] = type_bounds(c.type(0));
@@ -114,8 +120,9 @@ void cast(Ctx& c) {
   cast_to(c, static_cast<int32_t>(to->i()));
 }
 
-// CastLike: a Cast to the type of input 1. A real graph value's float type is not kept; every
-// float target is the real itself, float16 aside (refused when input 1 says so).
+// CastLike: a Cast to the type of input 1. A real graph value's float type is not kept: float32
+// and float64 targets are the real itself, float16 and bfloat16 (a graph input's declared type)
+// round to their format.
 void cast_like(Ctx& c) {
   if (!c.has_input(1)) c.refuse("onnx.input-missing", "input 1 (target_type) is required");
   const int32_t t = c.type(1);
