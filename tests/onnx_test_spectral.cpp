@@ -62,6 +62,15 @@ TEST_CASE("onnx DFT: forward, inverse, onesided, dft_length, axis, against np.ff
       {3, 2, 2},
       {4.5, 0.0, 5.0, 0.0, -0.75, -2.1650635094610964, 0.5, 4.330127018922193, -0.75, 2.1650635094610964, 0.5,
        -4.330127018922193});
+  // Opset 20: the axis an input (0 here), the same transform.
+  OnnxModel m(20);
+  m.input("x", {"3", "2", "1"});
+  ints_of(m, "axis", {}, {0});
+  m.node("DFT", {"x", "", "axis"}, {"y"});
+  m.output("y");
+  near(run_one(m, tmp / "opset20.onnx", {host({3, 2, 1}, {1, 2, 3, -1, 0.5, 4})}), {3, 2, 2},
+       {4.5, 0.0, 5.0, 0.0, -0.75, -2.1650635094610964, 0.5, 4.330127018922193, -0.75, 2.1650635094610964, 0.5,
+        -4.330127018922193});
 }
 
 TEST_CASE("onnx STFT: frames times the window, onesided DFT, against np.fft.rfft") {
