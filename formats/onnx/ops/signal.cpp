@@ -201,13 +201,13 @@ void dft_op(Ctx& c) {
   const std::vector<int64_t> dims = signal_shape(c, 2);
   const auto r = static_cast<int64_t>(dims.size());
   int64_t axis =
-      c.opset() >= 20 ? (c.has_input(2) ? load_time_integer(c, 2, "axis (input 2)") : -2) : c.attr_int("axis", 1);
+      c.opset() >= 20 ? (c.has_input(2) ? load_time_integer(c, 2, "axis") : -2) : c.attr_int("axis", 1);
   if (axis < 0) axis += r;
   if (axis < 0 || axis > r - 2) c.refuse("onnx.attribute-value", "axis must be in [-rank, -2] or [0, rank - 2]");
   const bool inverse = c.attr_int("inverse", 0) != 0;
   const bool onesided = onesided_of(c, dims, inverse, 0);
   const int64_t n_dft =
-      c.has_input(1) ? load_time_integer(c, 1, "dft_length (input 1)") : dims[static_cast<size_t>(axis)];
+      c.has_input(1) ? load_time_integer(c, 1, "dft_length") : dims[static_cast<size_t>(axis)];
   c.set_output(0, dft(c, c.data(0), dims, axis, n_dft, onesided, inverse));
 }
 
@@ -218,11 +218,11 @@ void dft_op(Ctx& c) {
 void stft_op(Ctx& c) {
   const std::vector<int64_t> dims = signal_shape(c, 3);
   if (dims.size() != 3) c.refuse("onnx.input-shape", "the signal must be [batch, length, 1 or 2]");
-  const int64_t step = load_time_integer(c, 1, "frame_step (input 1)");
+  const int64_t step = load_time_integer(c, 1, "frame_step");
   const bool windowed = c.has_input(2);
   if (windowed && c.rank(2) != 1) c.refuse("onnx.input-shape", "the window must be 1-D");
   const int64_t window = windowed ? c.shape(2)[0] : 0;
-  const int64_t frame = c.has_input(3) ? load_time_integer(c, 3, "frame_length (input 3)") : window;
+  const int64_t frame = c.has_input(3) ? load_time_integer(c, 3, "frame_length") : window;
   if (!windowed && !c.has_input(3))
     c.refuse("onnx.input-missing", "STFT needs a window (input 2) or a frame_length (input 3)");
   if (windowed && frame != window)
@@ -272,11 +272,11 @@ std::vector<int64_t> mel_edges(int64_t mel_bins, int64_t dft_length, int64_t sam
 // the graph as its numerator and denominator so that every scalar holds the exact real (1/3 is no
 // double).
 void mel_weight_matrix(Ctx& c) {
-  const int64_t mel_bins = load_time_integer(c, 0, "num_mel_bins (input 0)");
-  const int64_t dft_length = load_time_integer(c, 1, "dft_length (input 1)");
-  const int64_t sample_rate = load_time_integer(c, 2, "sample_rate (input 2)");
-  const double lower = load_time_real(c, 3, "lower_edge_hertz (input 3)");
-  const double upper = load_time_real(c, 4, "upper_edge_hertz (input 4)");
+  const int64_t mel_bins = load_time_integer(c, 0, "num_mel_bins");
+  const int64_t dft_length = load_time_integer(c, 1, "dft_length");
+  const int64_t sample_rate = load_time_integer(c, 2, "sample_rate");
+  const double lower = load_time_real(c, 3, "lower_edge_hertz");
+  const double upper = load_time_real(c, 4, "upper_edge_hertz");
   const int64_t type = c.attr_int("output_datatype", 1);
   if (type != 1 && type != 11) c.refuse("onnx.type-unsupported", "output_datatype must be FLOAT or DOUBLE");
   if (mel_bins < 1 || dft_length < 1 || sample_rate < 1)
