@@ -96,8 +96,9 @@ ValueRef gathered_integers(Ctx& c, ValueRef v, const Gather& gather) {
     const std::string n = "gathered-digit" + std::to_string(k);
     const ValueRef real = c.emit(n + "-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {digits[k]});
     const ValueRef back = c.emit(n, CastAttrs{ElemKind::Real, ElemKind::Integer}, {gather(n + "-gather", real)});
-    result = result ? integer_op(n + "-sum", IntegerOp::Add, integer_op(n + "-shifted", IntegerOp::Mul, *result, base), back)
-                    : back;
+    result =
+        result ? integer_op(n + "-sum", IntegerOp::Add, integer_op(n + "-shifted", IntegerOp::Mul, *result, base), back)
+               : back;
   }
   return *result;
 }
