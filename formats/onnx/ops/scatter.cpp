@@ -20,6 +20,16 @@ constexpr int64_t kScatterBound = int64_t{1} << 24;
 
 ValueRef real_literal(Ctx& c, const std::string& suffix, double v) { return c.literal(suffix, scalar_tensor(v)); }
 
+// Whether some element of the logical x is true over `axes` (kept at extent 1): the max of its 0s
+// and 1s as reals, above 0. Exact; a real reduce, which every writer writes (ONNX has no reduction
+// of bools).
+ValueRef any_over(Ctx& c, const std::string& suffix, ValueRef x, std::vector<int64_t> axes) {
+  const ValueRef ones = c.emit(suffix + "-real", CastAttrs{ElemKind::Logical, ElemKind::Real}, {x});
+  const ValueRef most = c.emit(suffix + "-max", ReduceAttrs{ReduceOp::Max, std::move(axes), true}, {ones});
+  return c.emit(suffix, CompareAttrs{CompareOp::Gt, Broadcast::NumpyRight},
+                {most, real_literal(c, suffix + "-zero", 0)});
+}
+
 ValueRef reshaped_to(Ctx& c, const std::string& suffix, ValueRef x, std::vector<int64_t> shape, ElemKind kind) {
   return c.emit(suffix, ReshapeAttrs{std::move(shape), kind}, {x});
 }
@@ -38,7 +48,9 @@ ValueRef scattered(Ctx& c, ValueRef data, ValueRef updates, ValueRef rows, int64
                    const std::vector<int64_t>& rest, ScatterReduction how) {
   int64_t per_row = 1;
   for (int64_t e : rest) per_row *= e;
-  if (P * K > kScatterBound || P * K * per_row > kScatterBound)
+  if (P == 0 || K == 0 || per_row == 0)
+    c.refuse("onnx.shape-unsupported", "a scatter of no rows or no updates is not supported");
+  if (P > kScatterBound / K || P * K > kScatterBound / per_row)  // P·K·Π rest > 2^24, without overflow
     c.refuse("onnx.shape-unsupported", "the scatter compares each of " + std::to_string(P) + " rows with each of " +
                                            std::to_string(K) + " updates, beyond nnref's bound of 2^24");
   const auto laid = [&](int64_t first, int64_t second) {  // [first, second, 1 per axis of rest]
@@ -58,8 +70,7 @@ ValueRef scattered(Ctx& c, ValueRef data, ValueRef updates, ValueRef rows, int64
       laid(P, K), ElemKind::Logical);
   std::vector<int64_t> row_shape{P};  // [P, 1 per axis of rest]
   row_shape.resize(1 + rest.size(), 1);
-  const ValueRef hit = reshaped_to(c, "hit", c.emit("hit-any", LogicalReduceAttrs{LogicalReduceOp::Any, {1}}, {match}),
-                                   row_shape, ElemKind::Logical);
+  const ValueRef hit = reshaped_to(c, "hit", any_over(c, "hit-any", match, {1}), row_shape, ElemKind::Logical);
   std::vector<int64_t> update_shape{1, K};
   update_shape.insert(update_shape.end(), rest.begin(), rest.end());
   const ValueRef u = reshaped_to(c, "updates-laid", updates, update_shape, ElemKind::Real);
@@ -94,9 +105,8 @@ ValueRef scattered(Ctx& c, ValueRef data, ValueRef updates, ValueRef rows, int64
   const ValueRef result = c.emit("result", SelectAttrs{Broadcast::NumpyRight}, {hit, written, data});
   const ValueRef outside =
       c.emit("outside", CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight}, {targets, real_literal(c, "zero", 0.0)});
-  const ValueRef any_outside = reshaped_to(
-      c, "any-outside", c.emit("any-outside-of-all", LogicalReduceAttrs{LogicalReduceOp::Any, {0, 1}}, {outside}),
-      std::vector<int64_t>(1 + rest.size(), 1), ElemKind::Logical);
+  const ValueRef any_outside = reshaped_to(c, "any-outside", any_over(c, "any-outside-of-all", outside, {0, 1}),
+                                           std::vector<int64_t>(1 + rest.size(), 1), ElemKind::Logical);
   return c.emit("", SelectAttrs{Broadcast::NumpyRight},
                 {any_outside, real_literal(c, "no-result", std::numeric_limits<double>::quiet_NaN()), result});
 }
