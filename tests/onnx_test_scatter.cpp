@@ -149,6 +149,13 @@ TEST_CASE("onnx Scatter ops: refusals by name") {
   refused(scatter_elements("Scatter", 0, "add", {"3"}, {"2"}), "onnx.attribute-unsupported");
   // The composition compares every element with every update: past 2^24 it is refused.
   refused(scatter_elements("ScatterElements", 0, "", {"4097", "4096"}, {"1", "1"}), "onnx.shape-unsupported");
+  OnnxModel empty(18);  // no updates: constant indices and updates of extent 0
+  empty.input("D", {"3"});
+  ints_of(empty, "I", {0}, {});
+  empty.init("U", {0}, {});
+  empty.node("ScatterElements", {"D", "I", "U"}, {"Y"}, "s");
+  empty.output("Y");
+  refused(empty, "onnx.shape-unsupported");
   // Updates must have the indices' shape.
   OnnxModel wide = scatter_elements("ScatterElements", 0, "", {"3"}, {"2"});
   wide.graph().mutable_input(2)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_value(
