@@ -192,12 +192,11 @@ TEST_CASE("onnx errors: shapes nnref cannot translate, outputs it does not compu
   ranked.node("Transpose", {"Y"}, {"Z"});
   ranked.graph().mutable_output(0)->set_name("Z");
   CHECK(load_errors(ranked, tmp / "m.onnx").empty());
-  OnnxModel indices;
-  indices.input("X", {"1", "1", "4"});
-  auto& pool = indices.node("MaxPool", {"X"}, {"Y", "I"});
-  set_ints(pool, "kernel_shape", {2});
-  indices.output("I");
-  first_error(indices, tmp / "m.onnx", "onnx.output-unsupported");
+  OnnxModel mask;  // Dropout's mask, which nnref does not compute
+  mask.input("X", {"1", "1", "4"});
+  mask.node("Dropout", {"X"}, {"Y", "M"});
+  mask.output("M");
+  first_error(mask, tmp / "m.onnx", "onnx.output-unsupported");
   first_error(one_node("Add", {"X", "nowhere"}), tmp / "m.onnx", "onnx.value-undefined");
   OnnxModel no_output = one_node("Relu");
   no_output.graph().mutable_output(0)->set_name("missing");

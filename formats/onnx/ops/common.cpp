@@ -51,8 +51,8 @@ ValueRef index_in_range(Ctx& c, ValueRef j, int64_t d) {
   return c.emit("index", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer}, {negative, shifted, j});
 }
 
-ValueRef gathered_elements(Ctx& c, ValueRef data, const std::vector<int64_t>& d, ValueRef idx,
-                           const std::vector<int64_t>& s, int64_t axis, const std::string& suffix) {
+ValueRef element_flat_index(Ctx& c, const std::vector<int64_t>& d, ValueRef idx, const std::vector<int64_t>& s,
+                            int64_t axis, const std::string& suffix) {
   const auto r = static_cast<int64_t>(d.size());
   if (static_cast<int64_t>(s.size()) != r) c.refuse("onnx.input-shape", "indices must have the rank of data");
   std::vector<int64_t> stride(static_cast<size_t>(r), 1);
@@ -94,8 +94,14 @@ ValueRef gathered_elements(Ctx& c, ValueRef data, const std::vector<int64_t>& d,
                                     integer("stride", stride[static_cast<size_t>(axis)]));
   const ValueRef flat = integer_op("flat", IntegerOp::Add, along,
                                    c.literal(name("base"), integer_tensor(Shape::make(s).value(), std::move(base))));
-  const ValueRef index = c.emit(name("flat-index"), SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer},
-                                {in_range, flat, integer("outside", -1)});
+  return c.emit(name("flat-index"), SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer},
+                {in_range, flat, integer("outside", -1)});
+}
+
+ValueRef gathered_elements(Ctx& c, ValueRef data, const std::vector<int64_t>& d, ValueRef idx,
+                           const std::vector<int64_t>& s, int64_t axis, const std::string& suffix) {
+  const ValueRef index = element_flat_index(c, d, idx, s, axis, suffix);
+  const auto name = [&](const std::string& n) { return suffix.empty() ? n : suffix + "-" + n; };
   const ValueRef flattened = c.emit(name("flattened"), ReshapeAttrs{{-1}}, {data});
   return c.emit(suffix, GatherAttrs{0}, {flattened, index});
 }

@@ -37,6 +37,7 @@ void add_control_ops(OpTable& table);        // control.cpp
 void add_typed_ops(OpTable& table);          // typed.cpp: integer and bool operands or results
 void add_recurrent_ops(OpTable& table);      // recurrent.cpp: LSTM, GRU, RNN unrolled
 void add_resize_ops(OpTable& table);         // resize.cpp: Resize and Upsample
+void add_scatter_ops(OpTable& table);        // scatter.cpp: ScatterElements, Scatter, ScatterND
 
 // ---- helpers (common.cpp) ----
 
@@ -60,6 +61,15 @@ ValueRef integer_range(Ctx& c, const std::string& suffix, const std::vector<int6
 // negative indices count from the end: j + d where j < 0, j elsewhere, in integer arithmetic
 // (exact in every scalar: in reals the envelope would widen an index to two candidates).
 ValueRef index_in_range(Ctx& c, ValueRef j, int64_t d);
+// GatherElements' flat index into a tensor of the fixed shape d for the int64 indices `idx` (shape
+// s, fixed) along `axis`: base[i] + j·stride with j moved into [0, d_axis), or −1 for an index
+// outside [−d_axis, d_axis); its nodes named by `suffix`.
+ValueRef element_flat_index(Ctx& c, const std::vector<int64_t>& d, ValueRef idx, const std::vector<int64_t>& s,
+                            int64_t axis, const std::string& suffix);
+// GatherND's row index, for the int64 indices `idx` (shape s, fixed) with batch_dims b, into data
+// (shape d, fixed) as rows [B·P, rest] (GatherND in indexing.cpp says how): int64 of shape s
+// without its last axis, −1 for an index out of range. Refuses extents GatherND does not allow.
+ValueRef nd_row_index(Ctx& c, const std::vector<int64_t>& d, ValueRef idx, const std::vector<int64_t>& s, int64_t b);
 // GatherElements of the real `data` (shape d, fixed) at the int64 indices `idx` (shape s, fixed)
 // along `axis` (GatherElements in indexing.cpp says how); its nodes named by `suffix`.
 ValueRef gathered_elements(Ctx& c, ValueRef data, const std::vector<int64_t>& d, ValueRef idx,
@@ -76,6 +86,17 @@ void moved(Ctx& c, A attrs) {
   attrs.kind = c.kind(0);
   c.set_output(0, c.emit("", attrs, {c.operand(0, attrs.kind)}), attrs.kind, c.type(0));
 }
+
+// ---- scatter (scatter.cpp) ----
+
+// How a scatter combines the updates that land on one element with it (ONNX's `reduction`).
+enum class ScatterReduction { None, Add, Mul, Max, Min };
+// The rows [P, rest...] of `data` (real; any shape that broadcasts against it, a 0-D zero for
+// MaxUnpool) with the real `updates` [K, rest...] written at the rows `rows` (int64 [K], each in
+// [0, P) or −1 for an index out of range) and combined by `how` (scatter.cpp says how, and its
+// bound on P·K·Π rest).
+ValueRef scattered(Ctx& c, ValueRef data, ValueRef updates, ValueRef rows, int64_t P, int64_t K,
+                   const std::vector<int64_t>& rest, ScatterReduction how);
 
 // ---- windows (windows.cpp) ----
 

@@ -1,5 +1,5 @@
-// The ONNX ops that select elements by their position: Trilu, EyeLike, GatherElements, GatherND,
-// OneHot and ReverseSequence.
+// The ONNX ops that select elements by their position: Trilu, EyeLike, GatherElements, GatherND
+// (of real or integer data), OneHot and ReverseSequence.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -71,6 +71,38 @@ void eye_like(Ctx& c) {
                *kind == ElemKind::Real ? 0 : type);
 }
 
+// A gather of integer data, exact in every scalar: an int64 is four 16-bit digits v = Σ_k c_k·2^(16k)
+// (c_0..c_2 in [0, 2^16) by Python's %, c_3 in [−2^15, 2^15) what is left), each a real exactly in
+// every scalar (float32 holds integers below 2^24), gathered as reals by `gather` (a function of
+// a suffix and a real tensor), cast back and recombined in integer arithmetic. An index out of
+// range reads NaN, whose cast is the unknown integer: no value.
+template <class Gather>
+ValueRef gathered_integers(Ctx& c, ValueRef v, const Gather& gather) {
+  const auto integer = [&](const std::string& n, int64_t k) { return c.literal(n, integer_tensor(Shape(), {k})); };
+  const auto integer_op = [&](const std::string& n, IntegerOp op, ValueRef x, ValueRef y) {
+    return c.emit(n, IntegerBinaryAttrs{op, Broadcast::NumpyRight, {}}, {x, y});
+  };
+  const ValueRef base = integer("digit-base", int64_t{1} << 16);
+  std::vector<ValueRef> digits;
+  ValueRef rest = v;
+  for (int k = 0; k < 3; ++k) {
+    const std::string n = "digit" + std::to_string(k);
+    digits.push_back(integer_op(n, IntegerOp::Mod, rest, base));
+    rest = integer_op(n + "-rest", IntegerOp::Div, integer_op(n + "-taken", IntegerOp::Sub, rest, digits.back()), base);
+  }
+  digits.push_back(rest);
+  std::optional<ValueRef> result;
+  for (size_t k = digits.size(); k-- > 0;) {
+    const std::string n = "gathered-digit" + std::to_string(k);
+    const ValueRef real = c.emit(n + "-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {digits[k]});
+    const ValueRef back = c.emit(n, CastAttrs{ElemKind::Real, ElemKind::Integer}, {gather(n + "-gather", real)});
+    result =
+        result ? integer_op(n + "-sum", IntegerOp::Add, integer_op(n + "-shifted", IntegerOp::Mul, *result, base), back)
+               : back;
+  }
+  return *result;
+}
+
 // GatherElements: y[i] = data[i with its `axis` entry replaced by idx[i]], for every position i of
 // idx (ONNX's definition; y has idx's shape). As one IR gather from data flattened, at the flat
 // index base[i] + j·stride, where base[i] = Σ i_a·stride_a over the other axes (a constant: the
@@ -102,61 +134,17 @@ void gather_nd(Ctx& c) {
              "GatherND needs fixed extents (its flat indices are computed at load time), and "
              "the model's inputs have symbolic ones");
   const std::vector<int64_t> d = c.shape(0), s = c.shape(1);
-  const auto r = static_cast<int64_t>(d.size()), m = static_cast<int64_t>(s.size());
   const int64_t b = c.attr_int("batch_dims", 0);
-  if (m < 1 || b < 0 || b >= std::min(r, m)) c.refuse("onnx.attribute-value", "batch_dims must be below both ranks");
-  const int64_t q = s.back();
-  if (q < 1 || q > r - b)
-    c.refuse("onnx.input-shape", "the indices' last extent must be in 1 .. rank(data) − batch_dims");
-  for (int64_t a = 0; a < b; ++a)
-    if (s[static_cast<size_t>(a)] != d[static_cast<size_t>(a)])
-      c.refuse("onnx.input-shape", "the indices' batch extents must be data's");
-  const auto extent = [&](int64_t a) { return d[static_cast<size_t>(a)]; };
-  int64_t batch = 1, indexed = 1;
-  for (int64_t a = 0; a < b; ++a) batch *= extent(a);
-  for (int64_t a = b; a < b + q; ++a) indexed *= extent(a);
-  std::vector<int64_t> rows{batch * indexed};  // data as [B·P, rest]
-  for (int64_t a = b + q; a < r; ++a) rows.push_back(extent(a));
-  const std::vector<int64_t> positions(s.begin(), s.end() - 1);
-  int64_t count = 1;
-  for (int64_t e : positions) count *= e;
-  c.charge(count);
-  // batch·P at each position: its first b entries counted row-major, times P.
-  std::vector<int64_t> base(static_cast<size_t>(count));
-  int64_t per_batch = 1;
-  for (size_t a = static_cast<size_t>(b); a < positions.size(); ++a) per_batch *= positions[a];
-  for (int64_t i = 0; i < count; ++i) base[static_cast<size_t>(i)] = i / per_batch * indexed;
-  const auto integer_op = [&](const std::string& suffix, IntegerOp op, ValueRef x, ValueRef y) {
-    return c.emit(suffix, IntegerBinaryAttrs{op, Broadcast::NumpyRight, {}}, {x, y});
+  const ValueRef index = nd_row_index(c, d, c.operand(1, ElemKind::Integer), s, b);
+  const auto indexed = static_cast<size_t>(b + s.back());
+  std::vector<int64_t> rows{1};  // data as [B·P, rest]
+  for (size_t a = 0; a < indexed; ++a) rows[0] *= d[a];
+  rows.insert(rows.end(), d.begin() + static_cast<std::ptrdiff_t>(indexed), d.end());
+  const auto gather = [&](const std::string& suffix, ValueRef data) {
+    return c.emit(suffix, GatherAttrs{0}, {c.emit(suffix + "-rows", ReshapeAttrs{rows}, {data}), index});
   };
-  const ValueRef idx = c.operand(1, ElemKind::Integer);
-  ValueRef flat = c.literal("base", integer_tensor(Shape::make(positions).value(), std::move(base)));
-  std::optional<ValueRef> in_range;
-  int64_t stride = indexed;
-  for (int64_t k = 0; k < q; ++k) {
-    const std::string n = "index" + std::to_string(k);
-    stride /= extent(b + k);
-    const ValueRef j = c.emit(n, SqueezeAttrs{{m - 1}, ElemKind::Integer},
-                              {c.emit(n + "-slice", SliceAttrs{{m - 1}, {k}, {k + 1}, {}, ElemKind::Integer}, {idx})});
-    const ValueRef real = c.emit(n + "-as-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {j});
-    const auto compare = [&](const std::string& what, CompareOp op, int64_t v) {
-      return c.emit(n + what, CompareAttrs{op, Broadcast::NumpyRight},
-                    {real, c.literal(n + what + "-bound", scalar_tensor(static_cast<double>(v)))});
-    };
-    const ValueRef inside =
-        c.emit(n + "-in-range", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
-               {compare("-above", CompareOp::Ge, -extent(b + k)), compare("-below", CompareOp::Lt, extent(b + k))});
-    in_range =
-        in_range ? c.emit(n + "-all-in-range", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight}, {*in_range, inside})
-                 : inside;
-    const ValueRef term = integer_op(n + "-term", IntegerOp::Mul, index_in_range(c, j, extent(b + k)),
-                                     c.literal(n + "-stride", integer_tensor(Shape(), {stride})));
-    flat = integer_op(n + "-flat", IntegerOp::Add, flat, term);
-  }
-  const ValueRef index = c.emit("flat-index", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer},
-                                {*in_range, flat, c.literal("outside", integer_tensor(Shape(), {-1}))});
-  const ValueRef data = c.emit("rows", ReshapeAttrs{rows}, {c.data(0)});
-  c.set_output(0, c.emit("", GatherAttrs{0}, {data, index}));
+  if (c.kind(0) != ElemKind::Integer) return c.set_output(0, gather("", c.data(0)));
+  c.set_output(0, gathered_integers(c, c.operand(0, ElemKind::Integer), gather), ElemKind::Integer, c.type(0));
 }
 
 // ReverseSequence: along the time axis, the first len[b] elements of batch b reversed, the rest kept
@@ -288,6 +276,57 @@ void one_hot(Ctx& c) {
 }
 
 }  // namespace
+
+ValueRef nd_row_index(Ctx& c, const std::vector<int64_t>& d, ValueRef idx, const std::vector<int64_t>& s, int64_t b) {
+  const auto r = static_cast<int64_t>(d.size()), m = static_cast<int64_t>(s.size());
+  if (m < 1 || b < 0 || b >= std::min(r, m)) c.refuse("onnx.attribute-value", "batch_dims must be below both ranks");
+  const int64_t q = s.back();
+  if (q < 1 || q > r - b)
+    c.refuse("onnx.input-shape", "the indices' last extent must be in 1 .. rank(data) − batch_dims");
+  for (int64_t a = 0; a < b; ++a)
+    if (s[static_cast<size_t>(a)] != d[static_cast<size_t>(a)])
+      c.refuse("onnx.input-shape", "the indices' batch extents must be data's");
+  const auto extent = [&](int64_t a) { return d[static_cast<size_t>(a)]; };
+  int64_t indexed = 1;
+  for (int64_t a = b; a < b + q; ++a) indexed *= extent(a);
+  const std::vector<int64_t> positions(s.begin(), s.end() - 1);
+  int64_t count = 1;
+  for (int64_t e : positions) count *= e;
+  c.charge(count);
+  // batch·P at each position: its first b entries counted row-major, times P.
+  std::vector<int64_t> base(static_cast<size_t>(count));
+  int64_t per_batch = 1;
+  for (size_t a = static_cast<size_t>(b); a < positions.size(); ++a) per_batch *= positions[a];
+  for (int64_t i = 0; i < count; ++i) base[static_cast<size_t>(i)] = i / per_batch * indexed;
+  const auto integer_op = [&](const std::string& suffix, IntegerOp op, ValueRef x, ValueRef y) {
+    return c.emit(suffix, IntegerBinaryAttrs{op, Broadcast::NumpyRight, {}}, {x, y});
+  };
+  ValueRef flat = c.literal("base", integer_tensor(Shape::make(positions).value(), std::move(base)));
+  std::optional<ValueRef> in_range;
+  int64_t stride = indexed;
+  for (int64_t k = 0; k < q; ++k) {
+    const std::string n = "index" + std::to_string(k);
+    stride /= extent(b + k);
+    const ValueRef j = c.emit(n, SqueezeAttrs{{m - 1}, ElemKind::Integer},
+                              {c.emit(n + "-slice", SliceAttrs{{m - 1}, {k}, {k + 1}, {}, ElemKind::Integer}, {idx})});
+    const ValueRef real = c.emit(n + "-as-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {j});
+    const auto compare = [&](const std::string& what, CompareOp op, int64_t v) {
+      return c.emit(n + what, CompareAttrs{op, Broadcast::NumpyRight},
+                    {real, c.literal(n + what + "-bound", scalar_tensor(static_cast<double>(v)))});
+    };
+    const ValueRef inside =
+        c.emit(n + "-in-range", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
+               {compare("-above", CompareOp::Ge, -extent(b + k)), compare("-below", CompareOp::Lt, extent(b + k))});
+    in_range =
+        in_range ? c.emit(n + "-all-in-range", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight}, {*in_range, inside})
+                 : inside;
+    const ValueRef term = integer_op(n + "-term", IntegerOp::Mul, index_in_range(c, j, extent(b + k)),
+                                     c.literal(n + "-stride", integer_tensor(Shape(), {stride})));
+    flat = integer_op(n + "-flat", IntegerOp::Add, flat, term);
+  }
+  return c.emit("flat-index", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer},
+                {*in_range, flat, c.literal("outside", integer_tensor(Shape(), {-1}))});
+}
 
 void add_indexing_ops(OpTable& table) {
   add_ops(table, {
