@@ -1,0 +1,265 @@
+// The ONNX ops that select elements by comparing data, their results' extents computed from data:
+// TopK, NonZero and Compress. Each is an exact composition of IR ops; its comment says why it is
+// ONNX's formula and what it costs. A position chosen by comparing reals stays undetermined where
+// an enclosure (Interval, Envelope) leaves the comparison unknown: integers carry kUnknownInteger
+// through integer arithmetic, casts and sums (spec/truth.hpp), never a guessed index, and a count
+// of true elements that is unknown is run.size-undetermined at the node that reads it.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "formats/onnx/ops/handlers.hpp"
+#include "formats/onnx/tensor_proto.hpp"
+#include "spec/size_program.hpp"
+
+namespace nnref::onnx_format {
+
+namespace {
+
+// The most elements a composition's pairwise tensor may hold (N² per row for TopK's ranks, L·C
+// for the positions of C true elements among L): 2^24, 16 MB of truth values per IR op. Past it
+// the op is refused by name (onnx.shape-unsupported) rather than run out of memory.
+constexpr int64_t kMaxPairs = int64_t{1} << 24;
+
+void bound_pairs(Ctx& c, int64_t pairs, const std::string& what) {
+  if (pairs > kMaxPairs)
+    c.refuse("onnx.shape-unsupported", what + " compares " + std::to_string(pairs) +
+                                           " pairs of elements, more than nnref's bound of 2^24 for this composition");
+}
+
+ValueRef integer_op(Ctx& c, const std::string& suffix, IntegerOp op, ValueRef a, ValueRef b) {
+  return c.emit(suffix, IntegerBinaryAttrs{op, Broadcast::NumpyRight, {}}, {a, b});
+}
+
+// a = b for integers, as a truth value: ¬(a − b ≠ 0) (the cast of an integer to a logical). An
+// unknown integer (kUnknownInteger) makes it unknown, where a comparison of reals would read NaN
+// as false.
+ValueRef integers_equal(Ctx& c, const std::string& suffix, ValueRef a, ValueRef b) {
+  const ValueRef differs = c.emit(suffix + "-differs", CastAttrs{ElemKind::Integer, ElemKind::Logical},
+                                  {integer_op(c, suffix + "-difference", IntegerOp::Sub, a, b)});
+  return c.emit(suffix, LogicalAttrs{LogicalOp::Not}, {differs});
+}
+
+// The integers 0 .. n − 1 laid along the first of `rank` axes ([n, 1, ..., 1]), a constant.
+ValueRef laid_indices(Ctx& c, const std::string& suffix, int64_t n, size_t rank) {
+  std::vector<int64_t> dims(rank, 1), v(static_cast<size_t>(n));
+  dims[0] = n;
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = i;
+  c.charge(n);
+  return c.literal(suffix, integer_tensor(Shape::make(dims).value(), std::move(v)));
+}
+
+ValueRef zero_integer(Ctx& c, const std::string& suffix) { return c.literal(suffix, integer_tensor(Shape(), {0})); }
+
+// The positions 0 .. count − 1 of an output axis whose length is the size term `count`, laid along
+// the first of `rank` axes ([count, 1, ..., 1]; integers).
+ValueRef output_positions(Ctx& c, const std::string& suffix, const std::vector<int64_t>& count, size_t rank) {
+  std::vector<int64_t> laid(rank, 1);
+  laid[0] = -1;
+  return c.emit(suffix, ReshapeAttrs{laid, ElemKind::Integer},
+                {integer_range(c, suffix + "-range", {size_code::kConstant, 0}, count)});
+}
+
+// The positions of the true elements of the 1-D logical `mask` (L elements), in increasing order:
+// an integer vector of C elements, C = Σ mask a size computed from data (its elements read at run
+// time; a constant where the mask is one). The true element at position i is the p-th, p its
+// exclusive CumSum; output p holds Σ_i [mask_i ∧ cumsum_i = p]·i, one term of which is i and the
+// others 0. Cost O(L·C) ≤ O(L²) (bound_pairs).
+ValueRef true_positions(Ctx& c, const std::string& suffix, ValueRef mask, int64_t length, const std::string& what) {
+  bound_pairs(c, length * length, what);
+  const ValueRef ones = c.emit(suffix + "-ones", CastAttrs{ElemKind::Logical, ElemKind::Integer}, {mask});
+  const ValueRef count = c.emit(suffix + "-count", ReduceAttrs{ReduceOp::Sum, {0}, false, ElemKind::Integer}, {ones});
+  const ValueRef place =
+      c.emit(suffix + "-place", CumsumAttrs{0, true, false, ElemKind::Integer}, {ones});  // true elements before i
+  const SizesPtr count_terms = c.element_terms(count, Shape());
+  const ValueRef p_row =
+      c.emit(suffix + "-position-row", ReshapeAttrs{{1, -1}, ElemKind::Integer},
+             {integer_range(c, suffix + "-positions", {size_code::kConstant, 0}, count_terms->elements[0])});  // [1, C]
+  const ValueRef mask_column = c.emit(suffix + "-mask-column", ReshapeAttrs{{length, 1}, ElemKind::Logical}, {mask});
+  const ValueRef place_column = c.emit(suffix + "-place-column", ReshapeAttrs{{length, 1}, ElemKind::Integer}, {place});
+  const ValueRef at = c.emit(suffix + "-at", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
+                             {mask_column, integers_equal(c, suffix + "-is-p", place_column, p_row)});  // [L, C]
+  const ValueRef picked =
+      c.emit(suffix + "-picked", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer},
+             {at, laid_indices(c, suffix + "-index", length, 2), zero_integer(c, suffix + "-zero")});
+  return c.emit(suffix, ReduceAttrs{ReduceOp::Sum, {0}, false, ElemKind::Integer}, {picked});
+}
+
+// ---- Compress ----
+
+// Compress(input, condition, axis): the slices of input along `axis` at the positions where the
+// 1-D condition is true, in order (without axis: of input flattened). A condition shorter than the
+// axis selects among its first positions (ONNX); a longer one is refused (ONNX Runtime rejects it).
+// One IR gather along the axis at true_positions(condition); cost O(L²) for a condition of L.
+void compress(Ctx& c) {
+  const ValueRef x = c.data(0);
+  const ValueRef condition = c.operand(1, ElemKind::Logical);
+  const std::vector<int64_t> length = c.shape(1);
+  if (length.size() != 1) c.refuse("onnx.input-shape", "condition (input 1) must be 1-D");
+  const auto r = static_cast<int64_t>(c.rank(0));
+  const bool flat = !c.has_attr("axis");
+  int64_t axis = flat ? 0 : c.attr_int("axis", 0);
+  if (axis < -r || axis >= r)
+    c.refuse("onnx.attribute-value", "axis " + std::to_string(axis) + " is outside the input's axes");
+  if (axis < 0) axis += r;
+  if (c.extents_fixed()) {
+    const std::vector<int64_t> d = c.shape(0);
+    int64_t extent = 1;
+    for (size_t a = 0; a < d.size(); ++a)
+      if (flat || a == static_cast<size_t>(axis)) extent *= d[a];
+    if (length[0] > extent)
+      c.refuse("onnx.input-shape", "condition holds " + std::to_string(length[0]) + " elements, more than the " +
+                                       std::to_string(extent) + " it selects among");
+  }
+  const ValueRef from = flat ? c.emit("flattened", ReshapeAttrs{{-1}}, {x}) : x;
+  const ValueRef at = true_positions(c, "selected", condition, length[0], "Compress");
+  c.set_output(0, c.emit("", GatherAttrs{axis}, {from, at}));
+}
+
+// ---- NonZero ----
+
+// NonZero(X): the indices of X's nonzero elements (NaN is nonzero, as NumPy's), [rank, C] in
+// row-major order (ONNX; numpy.nonzero stacked). The flat positions f of the true elements of
+// X ≠ 0 flattened (true_positions), then coordinate a of each = (f div stride_a) mod extent_a,
+// integer arithmetic; the extents read at load, so they must be fixed. Cost O(L²) for L elements.
+void non_zero(Ctx& c) {
+  if (!c.extents_fixed())
+    c.refuse("onnx.shape-unsupported",
+             "NonZero needs fixed extents (its coordinates are computed with strides "
+             "read at load time), and the model's inputs have symbolic ones");
+  const std::vector<int64_t> d = c.shape(0);
+  if (d.empty()) c.refuse("onnx.input-shape", "NonZero of a 0-D tensor is not supported (its result has no axis)");
+  const ElemKind kind = c.kind(0);
+  const ValueRef x = c.operand(0, kind);
+  ValueRef nonzero = x;
+  if (kind == ElemKind::Real)
+    nonzero = c.emit("nonzero", CompareAttrs{CompareOp::Ne, Broadcast::NumpyRight},
+                     {x, c.literal("zero", scalar_tensor(0.0))});
+  else if (kind == ElemKind::Integer)
+    nonzero = c.emit("nonzero", CastAttrs{ElemKind::Integer, ElemKind::Logical}, {x});
+  int64_t count = 1;
+  for (int64_t e : d) count *= e;
+  const ValueRef mask = c.emit("flattened", ReshapeAttrs{{-1}, ElemKind::Logical}, {nonzero});
+  const ValueRef f =
+      c.emit("flat-row", ReshapeAttrs{{1, -1}, ElemKind::Integer}, {true_positions(c, "flat", mask, count, "NonZero")});
+  const auto rank = static_cast<int64_t>(d.size());
+  std::vector<int64_t> stride(d.size(), 1);
+  for (size_t a = d.size() - 1; a-- > 0;) stride[a] = stride[a + 1] * d[a + 1];
+  const Shape column = Shape::make({rank, 1}).value();
+  const ValueRef along =
+      integer_op(c, "along", IntegerOp::Div, f, c.literal("strides", integer_tensor(column, stride)));
+  c.set_output(0, integer_op(c, "", IntegerOp::Mod, along, c.literal("extents", integer_tensor(column, d))),
+               ElemKind::Integer, onnx::TensorProto::INT64);
+}
+
+// ---- TopK ----
+
+// The number of elements TopK keeps as a size term: K, a constant (an initializer; the attribute
+// k before opset 10), or an int64 input of one element computed or given at run time, read then
+// (kElement); the latter at most the axis's extent (a larger one is an error in ONNX: nnref keeps N).
+std::vector<int64_t> kept_count(Ctx& c, int64_t extent) {
+  std::vector<int64_t> k;
+  if (c.opset() < 10) {
+    k = {size_code::kConstant, c.attr_int("k", 0)};
+  } else if (const ExactTensor* t = c.exact(1)) {
+    if (t->ints.size() != 1 || dtype_is_float(t->tensor.dtype)) c.refuse("onnx.input-type", "K must hold one int64");
+    k = {size_code::kConstant, t->ints[0]};
+  } else {
+    const SizesPtr terms = c.data_terms(1);
+    if (!terms || terms->elements.size() != 1)
+      c.refuse("onnx.input-type", "K (input 1) must be an int64 tensor of one element");
+    k = terms->elements[0];
+    k.insert(k.end(), {size_code::kConstant, extent, size_code::kMin});
+    return k;
+  }
+  if (k[1] < 1 || k[1] > extent)
+    c.refuse("onnx.attribute-value", "K is " + std::to_string(k[1]) + ": nnref reads 1 .. " + std::to_string(extent) +
+                                         " (the axis's extent; nnref holds no empty tensors)");
+  return k;
+}
+
+// TopK(X, K, axis, largest, sorted): along the axis, the K largest (smallest) elements in order
+// and their indices, equal values by lower index first (ONNX). Element i's place in that order is
+// its rank, the number of elements j before it: j ≺ i ⇔ x_j is beyond x_i, or x_j = x_i and j < i
+// (ranks are then a permutation of 0 .. N − 1); "beyond" treats NaN as above every number, as
+// NumPy's sort (first when largest, last when smallest; ONNX says nothing). As IR ops over the
+// pairs [.., j, i, ..]: j ≺ i = (j < i) ? ¬(i beyond j) : (j beyond i); rank = Σ_j [j ≺ i]. Then
+// output p holds the i whose rank is p: index Σ_i [rank_i = p]·i, value max_i of x_i where
+// rank_i = p and −∞ elsewhere (one term holds). sorted 0 leaves the order to the runtime, which
+// nnref does not judge: refused. Cost O(M·N²) for M rows of N (bound_pairs); fixed extents.
+void top_k(Ctx& c) {
+  if (!c.extents_fixed())
+    c.refuse("onnx.shape-unsupported",
+             "TopK needs fixed extents (its tie order is a constant of the axis's extent), "
+             "and the model's inputs have symbolic ones");
+  const bool largest = c.opset() < 11 || c.attr_int("largest", 1) != 0;
+  if (c.opset() >= 11 && c.attr_int("sorted", 1) == 0)
+    c.refuse("onnx.attribute-unsupported", "sorted 0 (an order the runtime chooses) is not supported");
+  const std::vector<int64_t> d = c.shape(0);
+  const auto r = static_cast<int64_t>(d.size());
+  int64_t axis = c.attr_int("axis", -1);
+  if (axis < -r || axis >= r)
+    c.refuse("onnx.attribute-value", "axis " + std::to_string(axis) + " is outside the input's axes");
+  if (axis < 0) axis += r;
+  const int64_t n = d[static_cast<size_t>(axis)];
+  int64_t count = 1;
+  for (int64_t e : d) count *= e;
+  bound_pairs(c, count * n, "TopK");
+  const std::vector<int64_t> k = kept_count(c, n);
+  const ValueRef x = c.data(0);
+  const auto trailing = static_cast<size_t>(r - axis);  // the axis and those after it, on the pairs' [j, i, ..]
+  const ValueRef xj = c.emit("x-j", UnsqueezeAttrs{{axis + 1}}, {x});  // [.., N, 1, ..]
+  const ValueRef xi = c.emit("x-i", UnsqueezeAttrs{{axis}}, {x});      // [.., 1, N, ..]
+  const ValueRef nan = c.emit("nan", CompareAttrs{CompareOp::Ne, Broadcast::NumpyRight}, {x, x});
+  const ValueRef nan_j = c.emit("nan-j", UnsqueezeAttrs{{axis + 1}, ElemKind::Logical}, {nan});
+  const ValueRef nan_i = c.emit("nan-i", UnsqueezeAttrs{{axis}, ElemKind::Logical}, {nan});
+  // a beyond b: a > b (a < b when smallest), or a NaN and b not (largest), b NaN and a not (smallest).
+  const auto beyond = [&](const std::string& s, ValueRef a, ValueRef nan_a, ValueRef b, ValueRef nan_b) {
+    const ValueRef cmp =
+        c.emit(s + "-compare", CompareAttrs{largest ? CompareOp::Gt : CompareOp::Lt, Broadcast::NumpyRight}, {a, b});
+    const ValueRef high = largest ? nan_a : nan_b, low = largest ? nan_b : nan_a;
+    const ValueRef nan_order = c.emit(s + "-nan", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
+                                      {high, c.emit(s + "-not-nan", LogicalAttrs{LogicalOp::Not}, {low})});
+    return c.emit(s, LogicalAttrs{LogicalOp::Or, Broadcast::NumpyRight}, {cmp, nan_order});
+  };
+  const ValueRef j_beyond_i = beyond("j-beyond-i", xj, nan_j, xi, nan_i);
+  const ValueRef i_not_beyond_j =
+      c.emit("i-not-beyond-j", LogicalAttrs{LogicalOp::Not}, {beyond("i-beyond-j", xi, nan_i, xj, nan_j)});
+  std::vector<int64_t> earlier_dims(trailing + 1, 1);
+  earlier_dims[0] = n, earlier_dims[1] = n;
+  std::vector<double> earlier(static_cast<size_t>(n * n));
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i) earlier[static_cast<size_t>(j * n + i)] = j < i ? 1.0 : 0.0;
+  c.charge(n * n);
+  const ValueRef j_earlier =
+      c.literal("j-earlier", HostTensor{DType::Bool, Shape::make(earlier_dims).value(), std::move(earlier)});
+  const ValueRef before =
+      c.emit("before", SelectAttrs{Broadcast::NumpyRight, ElemKind::Logical}, {j_earlier, i_not_beyond_j, j_beyond_i});
+  const ValueRef rank = c.emit("rank", ReduceAttrs{ReduceOp::Sum, {axis}, false, ElemKind::Integer},
+                               {c.emit("before-count", CastAttrs{ElemKind::Logical, ElemKind::Integer}, {before})});
+  // [.., i, p, ..]: rank_i = p.
+  const ValueRef rank_i = c.emit("rank-i", UnsqueezeAttrs{{axis + 1}, ElemKind::Integer}, {rank});
+  const ValueRef at = integers_equal(c, "at", rank_i, output_positions(c, "p", k, trailing));
+  const ValueRef picked = c.emit("picked", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer},
+                                 {at, laid_indices(c, "i", n, trailing + 1), zero_integer(c, "no-index")});
+  const ValueRef indices = c.emit("indices", ReduceAttrs{ReduceOp::Sum, {axis}, false, ElemKind::Integer}, {picked});
+  const ValueRef held =
+      c.emit("held", SelectAttrs{Broadcast::NumpyRight},
+             {at, xj, c.literal("below-all", scalar_tensor(-std::numeric_limits<double>::infinity()))});
+  c.set_output(0, c.emit("", ReduceAttrs{ReduceOp::Max, {axis}, false}, {held}));
+  c.set_output(1, indices, ElemKind::Integer, onnx::TensorProto::INT64);
+}
+
+}  // namespace
+
+void add_selection_ops(OpTable& table) {
+  add_ops(table, {
+                     {"Compress", compress},
+                     {"NonZero", non_zero},
+                     {"TopK", top_k},
+                 });
+}
+
+}  // namespace nnref::onnx_format
