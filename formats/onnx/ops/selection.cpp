@@ -1,5 +1,5 @@
 // The ONNX ops that select elements by comparing data, their results' extents computed from data:
-// TopK, NonZero and Compress. Each is an exact composition of IR ops; its comment says why it is
+// TopK, NonZero, Compress and Unique. Each is an exact composition of IR ops; its comment says why it is
 // ONNX's formula and what it costs. A position chosen by comparing reals stays undetermined where
 // an enclosure (Interval, Envelope) leaves the comparison unknown: integers carry kUnknownInteger
 // through integer arithmetic, casts and sums (spec/truth.hpp), never a guessed index, and a count
@@ -62,6 +62,23 @@ ValueRef output_positions(Ctx& c, const std::string& suffix, const std::vector<i
                 {integer_range(c, suffix + "-range", {size_code::kConstant, 0}, count)});
 }
 
+// The truth value [j < i] over the pairs [N(j), N(i)], a constant.
+ValueRef earlier_pairs(Ctx& c, const std::string& suffix, int64_t n, std::vector<int64_t> dims) {
+  std::vector<double> earlier(static_cast<size_t>(n * n));
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i) earlier[static_cast<size_t>(j * n + i)] = j < i ? 1.0 : 0.0;
+  c.charge(n * n);
+  return c.literal(suffix, HostTensor{DType::Bool, Shape::make(dims).value(), std::move(earlier)});
+}
+
+// Σ_i [cond[.., i, ..]]·v[i] over the axis `axis` of an integer select: the one v whose condition
+// holds, where one does (0 where none does).
+ValueRef sum_where(Ctx& c, const std::string& suffix, ValueRef cond, ValueRef v, int64_t axis) {
+  const ValueRef picked = c.emit(suffix + "-picked", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer},
+                                 {cond, v, zero_integer(c, suffix + "-zero")});
+  return c.emit(suffix, ReduceAttrs{ReduceOp::Sum, {axis}, false, ElemKind::Integer}, {picked});
+}
+
 // The positions of the true elements of the 1-D logical `mask` (L elements), in increasing order:
 // an integer vector of C elements, C = Σ mask a size computed from data (its elements read at run
 // time; a constant where the mask is one). The true element at position i is the p-th, p its
@@ -81,10 +98,7 @@ ValueRef true_positions(Ctx& c, const std::string& suffix, ValueRef mask, int64_
   const ValueRef place_column = c.emit(suffix + "-place-column", ReshapeAttrs{{length, 1}, ElemKind::Integer}, {place});
   const ValueRef at = c.emit(suffix + "-at", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
                              {mask_column, integers_equal(c, suffix + "-is-p", place_column, p_row)});  // [L, C]
-  const ValueRef picked =
-      c.emit(suffix + "-picked", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer},
-             {at, laid_indices(c, suffix + "-index", length, 2), zero_integer(c, suffix + "-zero")});
-  return c.emit(suffix, ReduceAttrs{ReduceOp::Sum, {0}, false, ElemKind::Integer}, {picked});
+  return sum_where(c, suffix, at, laid_indices(c, suffix + "-index", length, 2), 0);
 }
 
 // ---- Compress ----
@@ -229,12 +243,7 @@ void top_k(Ctx& c) {
       c.emit("i-not-beyond-j", LogicalAttrs{LogicalOp::Not}, {beyond("i-beyond-j", xi, nan_i, xj, nan_j)});
   std::vector<int64_t> earlier_dims(trailing + 1, 1);
   earlier_dims[0] = n, earlier_dims[1] = n;
-  std::vector<double> earlier(static_cast<size_t>(n * n));
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < n; ++i) earlier[static_cast<size_t>(j * n + i)] = j < i ? 1.0 : 0.0;
-  c.charge(n * n);
-  const ValueRef j_earlier =
-      c.literal("j-earlier", HostTensor{DType::Bool, Shape::make(earlier_dims).value(), std::move(earlier)});
+  const ValueRef j_earlier = earlier_pairs(c, "j-earlier", n, earlier_dims);
   const ValueRef before =
       c.emit("before", SelectAttrs{Broadcast::NumpyRight, ElemKind::Logical}, {j_earlier, i_not_beyond_j, j_beyond_i});
   const ValueRef rank = c.emit("rank", ReduceAttrs{ReduceOp::Sum, {axis}, false, ElemKind::Integer},
@@ -242,14 +251,110 @@ void top_k(Ctx& c) {
   // [.., i, p, ..]: rank_i = p.
   const ValueRef rank_i = c.emit("rank-i", UnsqueezeAttrs{{axis + 1}, ElemKind::Integer}, {rank});
   const ValueRef at = integers_equal(c, "at", rank_i, output_positions(c, "p", k, trailing));
-  const ValueRef picked = c.emit("picked", SelectAttrs{Broadcast::NumpyRight, ElemKind::Integer},
-                                 {at, laid_indices(c, "i", n, trailing + 1), zero_integer(c, "no-index")});
-  const ValueRef indices = c.emit("indices", ReduceAttrs{ReduceOp::Sum, {axis}, false, ElemKind::Integer}, {picked});
+  const ValueRef indices = sum_where(c, "indices", at, laid_indices(c, "i", n, trailing + 1), axis);
   const ValueRef held =
       c.emit("held", SelectAttrs{Broadcast::NumpyRight},
              {at, xj, c.literal("below-all", scalar_tensor(-std::numeric_limits<double>::infinity()))});
   c.set_output(0, c.emit("", ReduceAttrs{ReduceOp::Max, {axis}, false}, {held}));
   c.set_output(1, indices, ElemKind::Integer, onnx::TensorProto::INT64);
+}
+
+// ---- Unique ----
+
+// Unique(X, axis, sorted): the distinct elements of X flattened, or the distinct slices along
+// `axis`; with sorted 1 (the default) in ascending order (slices compared lexicographically, as
+// numpy.unique with the slices flattened in row-major order), with sorted 0 in the order of their
+// first occurrence; indices (each one's first occurrence), inverse_indices (each element's or
+// slice's place in Y) and counts (ONNX). NaN equals NaN and sorts above every number (NumPy ≥ 1.24's
+// equal_nan). As IR ops over the slices as rows [N, R] and their pairs [N(j), N(i), R]:
+//   same(j, i) = ∀k x_jk ≐ x_ik;  below(j, i) = ∃k x_jk < x_ik ∧ ∀k' < k x_jk' ≐ x_ik';
+//   first_i = ¬∃ j < i same(j, i);  U = Σ first, a size computed from data;
+//   place_i = Σ_j [first_j ∧ order(j, i)], order = below when sorted, j < i when not: a first
+//   occurrence's position in Y; indices[p] = the first i with place_i = p; Y = X gathered there;
+//   inverse_i = place_j of the first j with same(j, i); counts[p] = Σ_i [inverse_i = p].
+// Cost O(N²·R) (bound_pairs); fixed extents.
+void unique(Ctx& c) {
+  if (!c.extents_fixed())
+    c.refuse("onnx.shape-unsupported",
+             "Unique needs fixed extents (its pairs of slices are laid out at load time), "
+             "and the model's inputs have symbolic ones");
+  const bool sorted = c.attr_int("sorted", 1) != 0;
+  const std::vector<int64_t> d = c.shape(0);
+  const auto r = static_cast<int64_t>(d.size());
+  const bool flat = !c.has_attr("axis");
+  int64_t axis = flat ? 0 : c.attr_int("axis", 0);
+  if (axis < -r || axis >= r)
+    c.refuse("onnx.attribute-value", "axis " + std::to_string(axis) + " is outside the input's axes");
+  if (axis < 0) axis += r;
+  int64_t count = 1;
+  for (int64_t e : d) count *= e;
+  const int64_t n = flat ? count : d[static_cast<size_t>(axis)];
+  const int64_t row = count / n;
+  bound_pairs(c, n * n * row, "Unique");
+  const ValueRef x = c.data(0);
+  std::vector<int64_t> perm{axis};
+  for (int64_t a = 0; a < r; ++a)
+    if (a != axis) perm.push_back(a);
+  const ValueRef slices = flat ? x : c.emit("axis-first", TransposeAttrs{perm}, {x});
+  const ValueRef xj = c.emit("x-j", ReshapeAttrs{{n, 1, row}}, {slices});
+  const ValueRef xi = c.emit("x-i", ReshapeAttrs{{1, n, row}}, {slices});
+  const auto nan_of = [&](const std::string& s, ValueRef v) {
+    return c.emit(s, CompareAttrs{CompareOp::Ne, Broadcast::NumpyRight}, {v, v});
+  };
+  const ValueRef nan_j = nan_of("nan-j", xj), nan_i = nan_of("nan-i", xi);
+  const auto logical = [&](const std::string& s, LogicalOp op, ValueRef a, ValueRef b) {
+    return c.emit(s, LogicalAttrs{op, Broadcast::NumpyRight}, {a, b});
+  };
+  const auto negation = [&](const std::string& s, ValueRef a) { return c.emit(s, LogicalAttrs{LogicalOp::Not}, {a}); };
+  const ValueRef equal = logical("equal", LogicalOp::Or,
+                                 c.emit("equal-numbers", CompareAttrs{CompareOp::Eq, Broadcast::NumpyRight}, {xj, xi}),
+                                 logical("both-nan", LogicalOp::And, nan_j, nan_i));  // [N, N, R]
+  const ValueRef same = c.emit("same", ReshapeAttrs{{n, n}, ElemKind::Logical},
+                               {c.emit("same-slices", LogicalReduceAttrs{LogicalReduceOp::All, {2}}, {equal})});
+  const ValueRef earlier = earlier_pairs(c, "j-earlier", n, {n, n});
+  const ValueRef repeated = c.emit("repeated", ReshapeAttrs{{n}, ElemKind::Logical},
+                                   {c.emit("repeated-any", LogicalReduceAttrs{LogicalReduceOp::Any, {0}},
+                                           {logical("same-earlier", LogicalOp::And, same, earlier)})});
+  const ValueRef first = negation("first", repeated);  // [N]
+  ValueRef order = earlier;
+  if (sorted) {
+    const ValueRef lower = logical(
+        "lower", LogicalOp::Or, c.emit("lower-numbers", CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight}, {xj, xi}),
+        logical("lower-nan", LogicalOp::And, nan_i, negation("number-j", nan_j)));
+    const ValueRef unequal =
+        c.emit("unequal", CastAttrs{ElemKind::Logical, ElemKind::Integer}, {negation("not-equal", equal)});
+    const ValueRef differ_before =
+        c.emit("differ-before", CastAttrs{ElemKind::Integer, ElemKind::Logical},
+               {c.emit("unequal-before", CumsumAttrs{2, true, false, ElemKind::Integer}, {unequal})});
+    const ValueRef decides = logical("decides", LogicalOp::And, lower, negation("equal-before", differ_before));
+    order = c.emit("below", ReshapeAttrs{{n, n}, ElemKind::Logical},
+                   {c.emit("below-any", LogicalReduceAttrs{LogicalReduceOp::Any, {2}}, {decides})});
+  }
+  const ValueRef first_j = c.emit("first-j", ReshapeAttrs{{n, 1}, ElemKind::Logical}, {first});
+  const ValueRef first_i = c.emit("first-i", ReshapeAttrs{{n, 1}, ElemKind::Logical}, {first});
+  const ValueRef ones = c.emit("first-ones", CastAttrs{ElemKind::Logical, ElemKind::Integer},
+                               {logical("first-order", LogicalOp::And, first_j, order)});
+  const ValueRef place = c.emit("place", ReduceAttrs{ReduceOp::Sum, {0}, false, ElemKind::Integer}, {ones});  // [N]
+  const ValueRef distinct = c.emit("distinct", ReduceAttrs{ReduceOp::Sum, {0}, false, ElemKind::Integer},
+                                   {c.emit("first-count", CastAttrs{ElemKind::Logical, ElemKind::Integer}, {first})});
+  const ValueRef p = c.emit("p", ReshapeAttrs{{1, -1}, ElemKind::Integer},
+                            {integer_range(c, "p-range", {size_code::kConstant, 0},
+                                           c.element_terms(distinct, Shape())->elements[0])});  // [1, U]
+  const ValueRef place_i = c.emit("place-i", ReshapeAttrs{{n, 1}, ElemKind::Integer}, {place});
+  const ValueRef at = logical("at", LogicalOp::And, first_i, integers_equal(c, "at-p", place_i, p));  // [N, U]
+  const ValueRef indices = sum_where(c, "indices", at, laid_indices(c, "i", n, 2), 0);
+  const ValueRef from = flat ? c.emit("flattened", ReshapeAttrs{{-1}}, {x}) : x;
+  const ValueRef place_j = c.emit("place-j", ReshapeAttrs{{n, 1}, ElemKind::Integer}, {place});
+  const ValueRef inverse =
+      sum_where(c, "inverse", logical("first-same", LogicalOp::And, first_j, same), place_j, 0);  // [N]
+  const ValueRef inverse_i = c.emit("inverse-i", ReshapeAttrs{{n, 1}, ElemKind::Integer}, {inverse});
+  const ValueRef counts = c.emit(
+      "counts", ReduceAttrs{ReduceOp::Sum, {0}, false, ElemKind::Integer},
+      {c.emit("counted", CastAttrs{ElemKind::Logical, ElemKind::Integer}, {integers_equal(c, "of-p", inverse_i, p)})});
+  c.set_output(0, c.emit("", GatherAttrs{axis}, {from, indices}));
+  c.set_output(1, indices, ElemKind::Integer, onnx::TensorProto::INT64);
+  c.set_output(2, inverse, ElemKind::Integer, onnx::TensorProto::INT64);
+  c.set_output(3, counts, ElemKind::Integer, onnx::TensorProto::INT64);
 }
 
 }  // namespace
@@ -259,6 +364,7 @@ void add_selection_ops(OpTable& table) {
                      {"Compress", compress},
                      {"NonZero", non_zero},
                      {"TopK", top_k},
+                     {"Unique", unique},
                  });
 }
 
