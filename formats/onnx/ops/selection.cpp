@@ -51,6 +51,15 @@ ValueRef laid_indices(Ctx& c, const std::string& suffix, int64_t n, size_t rank)
   return c.literal(suffix, integer_tensor(Shape::make(dims).value(), std::move(v)));
 }
 
+// x is NaN: ¬(x ≤ +∞), which every number satisfies. Not x ≠ x: an enclosure compared with
+// itself holds pairs of distinct values, so that test is undecided for every non-point enclosure.
+ValueRef is_nan(Ctx& c, const std::string& suffix, ValueRef x) {
+  const ValueRef number =
+      c.emit(suffix + "-number", CompareAttrs{CompareOp::Le, Broadcast::NumpyRight},
+             {x, c.literal(suffix + "-infinity", scalar_tensor(std::numeric_limits<double>::infinity()))});
+  return c.emit(suffix, LogicalAttrs{LogicalOp::Not}, {number});
+}
+
 ValueRef zero_integer(Ctx& c, const std::string& suffix) { return c.literal(suffix, integer_tensor(Shape(), {0})); }
 
 // The positions 0 .. count − 1 of an output axis whose length is the size term `count`, laid along
@@ -62,13 +71,19 @@ ValueRef output_positions(Ctx& c, const std::string& suffix, const std::vector<i
                 {integer_range(c, suffix + "-range", {size_code::kConstant, 0}, count)});
 }
 
-// The truth value [j < i] over the pairs [N(j), N(i)], a constant.
-ValueRef earlier_pairs(Ctx& c, const std::string& suffix, int64_t n, std::vector<int64_t> dims) {
-  std::vector<double> earlier(static_cast<size_t>(n * n));
+// Where j stands to i over the pairs [N(j), N(i)] (laid on `dims`), a constant truth value. The
+// compositions read a pair's comparison only off the diagonal: an enclosure compared with itself
+// holds distinct values, so x_i < x_i, x_i = x_i may be undecided where the answer is plain.
+enum class PairPlace { Earlier, Later, Same };
+ValueRef pair_places(Ctx& c, const std::string& suffix, int64_t n, const std::vector<int64_t>& dims, PairPlace place) {
+  std::vector<double> holds(static_cast<size_t>(n * n));
   for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < n; ++i) earlier[static_cast<size_t>(j * n + i)] = j < i ? 1.0 : 0.0;
+    for (int64_t i = 0; i < n; ++i) {
+      const bool h = place == PairPlace::Earlier ? j < i : place == PairPlace::Later ? j > i : j == i;
+      holds[static_cast<size_t>(j * n + i)] = h ? 1.0 : 0.0;
+    }
   c.charge(n * n);
-  return c.literal(suffix, HostTensor{DType::Bool, Shape::make(dims).value(), std::move(earlier)});
+  return c.literal(suffix, HostTensor{DType::Bool, Shape::make(dims).value(), std::move(holds)});
 }
 
 // Σ_i [cond[.., i, ..]]·v[i] over the axis `axis` of an integer select: the one v whose condition
@@ -226,7 +241,7 @@ void top_k(Ctx& c) {
   const auto trailing = static_cast<size_t>(r - axis);  // the axis and those after it, on the pairs' [j, i, ..]
   const ValueRef xj = c.emit("x-j", UnsqueezeAttrs{{axis + 1}}, {x});  // [.., N, 1, ..]
   const ValueRef xi = c.emit("x-i", UnsqueezeAttrs{{axis}}, {x});      // [.., 1, N, ..]
-  const ValueRef nan = c.emit("nan", CompareAttrs{CompareOp::Ne, Broadcast::NumpyRight}, {x, x});
+  const ValueRef nan = is_nan(c, "nan", x);
   const ValueRef nan_j = c.emit("nan-j", UnsqueezeAttrs{{axis + 1}, ElemKind::Logical}, {nan});
   const ValueRef nan_i = c.emit("nan-i", UnsqueezeAttrs{{axis}, ElemKind::Logical}, {nan});
   // a beyond b: a > b (a < b when smallest), or a NaN and b not (largest), b NaN and a not (smallest).
@@ -243,9 +258,12 @@ void top_k(Ctx& c) {
       c.emit("i-not-beyond-j", LogicalAttrs{LogicalOp::Not}, {beyond("i-beyond-j", xi, nan_i, xj, nan_j)});
   std::vector<int64_t> earlier_dims(trailing + 1, 1);
   earlier_dims[0] = n, earlier_dims[1] = n;
-  const ValueRef j_earlier = earlier_pairs(c, "j-earlier", n, earlier_dims);
+  const ValueRef j_earlier = pair_places(c, "j-earlier", n, earlier_dims, PairPlace::Earlier);
+  const ValueRef j_later = pair_places(c, "j-later", n, earlier_dims, PairPlace::Later);
   const ValueRef before =
-      c.emit("before", SelectAttrs{Broadcast::NumpyRight, ElemKind::Logical}, {j_earlier, i_not_beyond_j, j_beyond_i});
+      c.emit("before", SelectAttrs{Broadcast::NumpyRight, ElemKind::Logical},
+             {j_earlier, i_not_beyond_j,
+              c.emit("later-beyond", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight}, {j_later, j_beyond_i})});
   const ValueRef rank = c.emit("rank", ReduceAttrs{ReduceOp::Sum, {axis}, false, ElemKind::Integer},
                                {c.emit("before-count", CastAttrs{ElemKind::Logical, ElemKind::Integer}, {before})});
   // [.., i, p, ..]: rank_i = p.
@@ -298,10 +316,7 @@ void unique(Ctx& c) {
   const ValueRef slices = flat ? x : c.emit("axis-first", TransposeAttrs{perm}, {x});
   const ValueRef xj = c.emit("x-j", ReshapeAttrs{{n, 1, row}}, {slices});
   const ValueRef xi = c.emit("x-i", ReshapeAttrs{{1, n, row}}, {slices});
-  const auto nan_of = [&](const std::string& s, ValueRef v) {
-    return c.emit(s, CompareAttrs{CompareOp::Ne, Broadcast::NumpyRight}, {v, v});
-  };
-  const ValueRef nan_j = nan_of("nan-j", xj), nan_i = nan_of("nan-i", xi);
+  const ValueRef nan_j = is_nan(c, "nan-j", xj), nan_i = is_nan(c, "nan-i", xi);
   const auto logical = [&](const std::string& s, LogicalOp op, ValueRef a, ValueRef b) {
     return c.emit(s, LogicalAttrs{op, Broadcast::NumpyRight}, {a, b});
   };
@@ -309,9 +324,11 @@ void unique(Ctx& c) {
   const ValueRef equal = logical("equal", LogicalOp::Or,
                                  c.emit("equal-numbers", CompareAttrs{CompareOp::Eq, Broadcast::NumpyRight}, {xj, xi}),
                                  logical("both-nan", LogicalOp::And, nan_j, nan_i));  // [N, N, R]
-  const ValueRef same = c.emit("same", ReshapeAttrs{{n, n}, ElemKind::Logical},
-                               {c.emit("same-slices", LogicalReduceAttrs{LogicalReduceOp::All, {2}}, {equal})});
-  const ValueRef earlier = earlier_pairs(c, "j-earlier", n, {n, n});
+  const ValueRef diagonal = pair_places(c, "j-is-i", n, {n, n}, PairPlace::Same);
+  const ValueRef same = logical("same", LogicalOp::Or, diagonal,
+                                c.emit("same-slices", ReshapeAttrs{{n, n}, ElemKind::Logical},
+                                       {c.emit("all-equal", LogicalReduceAttrs{LogicalReduceOp::All, {2}}, {equal})}));
+  const ValueRef earlier = pair_places(c, "j-earlier", n, {n, n}, PairPlace::Earlier);
   const ValueRef repeated = c.emit("repeated", ReshapeAttrs{{n}, ElemKind::Logical},
                                    {c.emit("repeated-any", LogicalReduceAttrs{LogicalReduceOp::Any, {0}},
                                            {logical("same-earlier", LogicalOp::And, same, earlier)})});
@@ -327,8 +344,9 @@ void unique(Ctx& c) {
         c.emit("differ-before", CastAttrs{ElemKind::Integer, ElemKind::Logical},
                {c.emit("unequal-before", CumsumAttrs{2, true, false, ElemKind::Integer}, {unequal})});
     const ValueRef decides = logical("decides", LogicalOp::And, lower, negation("equal-before", differ_before));
-    order = c.emit("below", ReshapeAttrs{{n, n}, ElemKind::Logical},
-                   {c.emit("below-any", LogicalReduceAttrs{LogicalReduceOp::Any, {2}}, {decides})});
+    const ValueRef below = c.emit("below-slices", ReshapeAttrs{{n, n}, ElemKind::Logical},
+                                  {c.emit("below-any", LogicalReduceAttrs{LogicalReduceOp::Any, {2}}, {decides})});
+    order = logical("below", LogicalOp::And, negation("j-is-not-i", diagonal), below);
   }
   const ValueRef first_j = c.emit("first-j", ReshapeAttrs{{n, 1}, ElemKind::Logical}, {first});
   const ValueRef first_i = c.emit("first-i", ReshapeAttrs{{n, 1}, ElemKind::Logical}, {first});
