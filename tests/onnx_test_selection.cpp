@@ -1,4 +1,4 @@
-// TopK, NonZero, Compress and Unique (formats/onnx/ops/selection.cpp): values worked out by hand
+// TopK, NonZero, Compress, Unique and NonMaxSuppression (formats/onnx/ops/selection.cpp): values worked out by hand
 // from ONNX's definitions (NumPy's sort, nonzero and unique give the same), extents computed from
 // the data at run time, each refusal by its code, and conform's verdicts: an index an enclosure
 // leaves undetermined is not judged, a wrong index is rejected.
@@ -278,4 +278,52 @@ TEST_CASE("onnx conform: TopK's index of a near tie is not judged, a wrong index
   const Run bad = conform(clear, 0.75, 0);
   INFO(bad.out << bad.err);
   CHECK(has(bad.out, "\"verdict\": \"does not conform\""));
+}
+
+TEST_CASE("onnx NonMaxSuppression: greedy by score, limits and thresholds, by hand") {
+  TempDir tmp("onnx_nms");
+  // Boxes [y1, x1, y2, x2]: 0 = [0, 0, 1, 1], 1 = [0, 0, 1.1, 1] (IoU with 0: 1/1.1 ≈ 0.909),
+  // 2 = [0, 2, 1, 3] (apart). Scores [0.5, 0.9, 0.7]: the order 1, 2, 0.
+  const HostTensor boxes = host({1, 3, 4}, {0, 0, 1, 1, 0, 0, 1.1, 1, 0, 2, 1, 3});
+  const HostTensor scores = host({1, 1, 3}, {0.5, 0.9, 0.7});
+  const auto nms = [&](const std::string& name, int64_t max_output, double iou, std::optional<double> score) {
+    OnnxModel m(11);
+    m.input("boxes", {"1", "3", "4"});
+    m.input("scores", {"1", "1", "3"});
+    m.input("max", {"1"}, onnx::TensorProto::INT64);
+    m.input("iou", {"1"});
+    std::vector<std::string> in{"boxes", "scores", "max", "iou"};
+    std::vector<HostTensor> given{boxes, scores, int64s({1}, {static_cast<double>(max_output)}), host({1}, {iou})};
+    if (score) {
+      m.input("score", {"1"});
+      in.push_back("score");
+      given.push_back(host({1}, {*score}));
+    }
+    m.node("NonMaxSuppression", in, {"Y"});
+    m.output("Y");
+    return run_f64(load_onnx(m, tmp / (name + ".onnx")), given)[0];
+  };
+  // IoU threshold 0.5: 1 kept, 2 kept (no overlap), 0 suppressed by 1: rows (0, 0, 1), (0, 0, 2).
+  Tensor<double> y = nms("greedy", 3, 0.5, 0.0);
+  CHECK(dims(y) == std::vector<int64_t>{2, 3});
+  CHECK(values(y) == std::vector<double>{0, 0, 1, 0, 0, 2});
+  // At most one per class: (0, 0, 1).
+  CHECK(values(nms("limited", 1, 0.5, 0.0)) == std::vector<double>{0, 0, 1});
+  // Score threshold 0.8: box 1 alone.
+  CHECK(values(nms("scored", 3, 0.5, 0.8)) == std::vector<double>{0, 0, 1});
+  // IoU threshold 0.95 (above 0.909), no score threshold: all three in score order.
+  CHECK(values(nms("loose", 3, 0.95, std::nullopt)) == std::vector<double>{0, 0, 1, 0, 0, 2, 0, 0, 0});
+  // Refused: scores not [B, C, N], center_point_box 2.
+  OnnxModel bad(11);
+  bad.input("boxes", {"1", "3", "4"});
+  bad.input("scores", {"1", "3"});
+  bad.node("NonMaxSuppression", {"boxes", "scores"}, {"Y"});
+  bad.output("Y");
+  CHECK(find_code(load_errors(bad, tmp / "bad.onnx"), "onnx.input-shape") != nullptr);
+  OnnxModel centre(11);
+  centre.input("boxes", {"1", "3", "4"});
+  centre.input("scores", {"1", "1", "3"});
+  set_int(centre.node("NonMaxSuppression", {"boxes", "scores"}, {"Y"}), "center_point_box", 2);
+  centre.output("Y");
+  CHECK(find_code(load_errors(centre, tmp / "centre.onnx"), "onnx.attribute-value") != nullptr);
 }

@@ -1,9 +1,9 @@
 // The ONNX ops that select elements by comparing data, their results' extents computed from data:
-// TopK, NonZero, Compress and Unique. Each is an exact composition of IR ops; its comment says why it is
-// ONNX's formula and what it costs. A position chosen by comparing reals stays undetermined where
-// an enclosure (Interval, Envelope) leaves the comparison unknown: integers carry kUnknownInteger
-// through integer arithmetic, casts and sums (spec/truth.hpp), never a guessed index, and a count
-// of true elements that is unknown is run.size-undetermined at the node that reads it.
+// TopK, NonZero, Compress, Unique and NonMaxSuppression. Each is an exact composition of IR ops;
+// its comment says why it is ONNX's formula and what it costs. A position chosen by comparing reals stays undetermined
+// where an enclosure (Interval, Envelope) leaves the comparison unknown: integers carry kUnknownInteger through integer
+// arithmetic, casts and sums (spec/truth.hpp), never a guessed index, and a count of true elements that is unknown is
+// run.size-undetermined at the node that reads it.
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -375,11 +375,170 @@ void unique(Ctx& c) {
   c.set_output(3, counts, ElemKind::Integer, onnx::TensorProto::INT64);
 }
 
+// ---- NonMaxSuppression ----
+
+// d < 0 for an integer d, as a truth value that an unknown d (kUnknownInteger, read as the real
+// NaN) leaves unknown rather than false: where d is NaN as a real, the cast of d to a logical,
+// which is unknown there.
+ValueRef integer_negative(Ctx& c, const std::string& suffix, ValueRef d) {
+  const ValueRef real = c.emit(suffix + "-real", CastAttrs{ElemKind::Integer, ElemKind::Real}, {d});
+  const ValueRef below = c.emit(suffix + "-below", CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight},
+                                {real, c.literal(suffix + "-zero", scalar_tensor(0.0))});
+  const ValueRef unknown = c.emit(suffix + "-unknown", CastAttrs{ElemKind::Integer, ElemKind::Logical}, {d});
+  return c.emit(suffix, SelectAttrs{Broadcast::NumpyRight, ElemKind::Logical},
+                {is_nan(c, suffix + "-undetermined", real), unknown, below});
+}
+
+// A box's extent along one axis, [lo, hi], of boxes [B, N, 4] as [B, N, 1] each: with
+// center_point_box 0 the corners a, b ([y1, x1, y2, x2]) in either order, min and max; with 1 the
+// centre m and size w ([x_c, y_c, w, h]), m ∓ w/2.
+std::pair<ValueRef, ValueRef> box_extent(Ctx& c, const std::string& s, ValueRef boxes, bool centre, int64_t a,
+                                         int64_t b) {
+  const auto coordinate = [&](int64_t k) {
+    return c.emit(s + "-" + std::to_string(k), SliceAttrs{{2}, {k}, {k + 1}, {}}, {boxes});
+  };
+  const ValueRef u = coordinate(a), v = coordinate(b);
+  if (!centre) return {binary(c, s + "-lo", BinaryOp::Min, u, v), binary(c, s + "-hi", BinaryOp::Max, u, v)};
+  const ValueRef half = binary(c, s + "-half", BinaryOp::Mul, v, c.literal(s + "-one-half", scalar_tensor(0.5)));
+  return {binary(c, s + "-lo", BinaryOp::Sub, u, half), binary(c, s + "-hi", BinaryOp::Add, u, half)};
+}
+
+// NonMaxSuppression(boxes [B, N, 4], scores [B, C, N], max_output_boxes_per_class, iou_threshold,
+// score_threshold): per batch b and class c, the boxes in descending score order (equal scores by
+// lower index, as ONNX Runtime's queue), each kept when its score is above score_threshold and no
+// kept box before it overlaps it with IoU above iou_threshold, the first max_output of them; the
+// rows (b, c, box) class by class, each class's in that order. ONNX Runtime's test of a pair: the
+// intersection's width and height positive, both areas positive, and IoU = inter / union above the
+// threshold, read as inter > threshold·union (union ≥ the larger area > 0). The greedy choice as N − 1
+// rounds of keep_k = candidate_k ∧ ¬∃ j ≺ k: keep_j ∧ suppresses(j, k), starting from the
+// candidates: the box at place r in the score order is final after r rounds. A kept box's place
+// among the kept, pos_k = Σ_{j ≺ k} keep_j, must be below max_output; its row is the box's
+// offset (the kept boxes of earlier classes, a CumSum) plus pos_k, and row p is read as
+// TopK's indices are. The number of rows is a size computed from data. Cost O(B·C·N³)
+// (bound_pairs); fixed extents.
+void non_max_suppression(Ctx& c) {
+  if (!c.extents_fixed())
+    c.refuse("onnx.shape-unsupported",
+             "NonMaxSuppression needs fixed extents (its rounds are as many as the "
+             "boxes), and the model's inputs have symbolic ones");
+  const int64_t centre_attr = c.attr_int("center_point_box", 0);
+  if (centre_attr != 0 && centre_attr != 1) c.refuse("onnx.attribute-value", "center_point_box must be 0 or 1");
+  const bool centre = centre_attr == 1;
+  const std::vector<int64_t> bs = c.shape(0), ss = c.shape(1);
+  if (bs.size() != 3 || bs[2] != 4 || ss.size() != 3 || ss[0] != bs[0] || ss[2] != bs[1])
+    c.refuse("onnx.input-shape", "boxes must be [B, N, 4] and scores [B, C, N]");
+  const int64_t b = bs[0], n = bs[1], classes = ss[1];
+  bound_pairs(c, b * classes * n * n * n, "NonMaxSuppression");
+  const ValueRef boxes = c.data(0), scores = c.data(1);
+  const auto lay = [&](const std::string& s, ValueRef v, std::vector<int64_t> dims, ElemKind kind = ElemKind::Real) {
+    return c.emit(s, ReshapeAttrs{std::move(dims), kind}, {v});
+  };
+  const auto logical = [&](const std::string& s, LogicalOp op, ValueRef x, ValueRef y) {
+    return c.emit(s, LogicalAttrs{op, Broadcast::NumpyRight}, {x, y});
+  };
+  const auto negation = [&](const std::string& s, ValueRef x) { return c.emit(s, LogicalAttrs{LogicalOp::Not}, {x}); };
+  const auto compare = [&](const std::string& s, CompareOp op, ValueRef x, ValueRef y) {
+    return c.emit(s, CompareAttrs{op, Broadcast::NumpyRight}, {x, y});
+  };
+  const ValueRef zero = c.literal("zero", scalar_tensor(0.0));
+  // suppresses(j, k) over [B, 1, N(j), N(k)].
+  const auto [y_lo, y_hi] = box_extent(c, "y", boxes, centre, centre ? 1 : 0, centre ? 3 : 2);
+  const auto [x_lo, x_hi] = box_extent(c, "x", boxes, centre, centre ? 0 : 1, centre ? 2 : 3);
+  const auto overlap = [&](const std::string& s, ValueRef lo, ValueRef hi) {
+    const ValueRef top =
+        binary(c, s + "-lo", BinaryOp::Max, lay(s + "-lo-j", lo, {b, 1, n, 1}), lay(s + "-lo-k", lo, {b, 1, 1, n}));
+    const ValueRef bottom =
+        binary(c, s + "-hi", BinaryOp::Min, lay(s + "-hi-j", hi, {b, 1, n, 1}), lay(s + "-hi-k", hi, {b, 1, 1, n}));
+    return binary(c, s, BinaryOp::Sub, bottom, top);
+  };
+  const ValueRef width = overlap("overlap-x", x_lo, x_hi), height = overlap("overlap-y", y_lo, y_hi);
+  const ValueRef intersection = binary(c, "intersection", BinaryOp::Mul, width, height);
+  const ValueRef area = binary(c, "area", BinaryOp::Mul, binary(c, "area-x", BinaryOp::Sub, x_hi, x_lo),
+                               binary(c, "area-y", BinaryOp::Sub, y_hi, y_lo));  // [B, N, 1]
+  const ValueRef area_j = lay("area-j", area, {b, 1, n, 1}), area_k = lay("area-k", area, {b, 1, 1, n});
+  const ValueRef union_area =
+      binary(c, "union", BinaryOp::Sub, binary(c, "areas", BinaryOp::Add, area_j, area_k), intersection);
+  const ValueRef iou_threshold = c.has_input(3) ? c.data(3) : c.literal("iou-threshold", scalar_tensor(0.0));
+  ValueRef suppresses =
+      logical("positive-overlap", LogicalOp::And, compare("width-positive", CompareOp::Gt, width, zero),
+              compare("height-positive", CompareOp::Gt, height, zero));
+  suppresses =
+      logical("positive-areas", LogicalOp::And, suppresses,
+              logical("areas-positive", LogicalOp::And, compare("area-j-positive", CompareOp::Gt, area_j, zero),
+                      compare("area-k-positive", CompareOp::Gt, area_k, zero)));
+  suppresses = logical("suppresses", LogicalOp::And, suppresses,
+                       compare("iou-above", CompareOp::Gt, intersection,
+                               binary(c, "threshold-union", BinaryOp::Mul, iou_threshold, union_area)));
+  // j ≺ k over [B, C, N(j), N(k)]: a higher score, or an equal one and j < k; no pair (k, k).
+  const ValueRef sj = lay("score-j", scores, {b, classes, n, 1}), sk = lay("score-k", scores, {b, classes, 1, n});
+  const ValueRef j_earlier = pair_places(c, "j-earlier", n, {n, n}, PairPlace::Earlier);
+  const ValueRef j_later = pair_places(c, "j-later", n, {n, n}, PairPlace::Later);
+  const ValueRef precedes =
+      c.emit("precedes", SelectAttrs{Broadcast::NumpyRight, ElemKind::Logical},
+             {j_earlier, negation("k-not-higher", compare("k-higher", CompareOp::Gt, sk, sj)),
+              logical("later-higher", LogicalOp::And, j_later, compare("j-higher", CompareOp::Gt, sj, sk))});
+  const ValueRef blocks = logical("blocks", LogicalOp::And, precedes, suppresses);  // [B, C, N, N]
+  // The candidates: a score above score_threshold; every box when there is none.
+  ValueRef candidate;
+  if (c.has_input(4)) {
+    candidate = compare("candidate", CompareOp::Gt, lay("candidate-scores", scores, {b, classes, n}), c.data(4));
+  } else {
+    c.charge(b * classes * n);
+    candidate = c.literal("candidate", HostTensor{DType::Bool, Shape::make({b, classes, n}).value(),
+                                                  std::vector<double>(static_cast<size_t>(b * classes * n), 1.0)});
+  }
+  ValueRef keep = candidate;
+  for (int64_t round = 1; round < n; ++round) {
+    const std::string r = "round" + std::to_string(round);
+    const ValueRef kept_j = lay(r + "-kept-j", keep, {b, classes, n, 1}, ElemKind::Logical);
+    const ValueRef blocked = lay(r + "-blocked",
+                                 c.emit(r + "-blocked-any", LogicalReduceAttrs{LogicalReduceOp::Any, {2}},
+                                        {logical(r + "-blocking", LogicalOp::And, kept_j, blocks)}),
+                                 {b, classes, n}, ElemKind::Logical);
+    keep = logical(r, LogicalOp::And, candidate, negation(r + "-free", blocked));
+  }
+  // pos_k among the kept of its class, below max_output_boxes_per_class.
+  const ValueRef kept_j = lay("kept-j", keep, {b, classes, n, 1}, ElemKind::Logical);
+  const ValueRef before = c.emit("kept-before", CastAttrs{ElemKind::Logical, ElemKind::Integer},
+                                 {logical("kept-preceding", LogicalOp::And, kept_j, precedes)});
+  const ValueRef pos =
+      c.emit("place", ReduceAttrs{ReduceOp::Sum, {2}, false, ElemKind::Integer}, {before});  // [B, C, N]
+  const ValueRef limit =
+      c.has_input(2) ? c.operand(2, ElemKind::Integer) : c.literal("no-output", integer_tensor(Shape(), {0}));
+  const ValueRef selected =
+      logical("selected", LogicalOp::And, keep,
+              integer_negative(c, "within-limit", integer_op(c, "beyond-limit", IntegerOp::Sub, pos, limit)));
+  // Row of each selected box: the selected boxes of the classes before it, plus pos.
+  const ValueRef ones = c.emit("selected-ones", CastAttrs{ElemKind::Logical, ElemKind::Integer}, {selected});
+  const ValueRef per_class =
+      lay("per-class", c.emit("class-count", ReduceAttrs{ReduceOp::Sum, {2}, false, ElemKind::Integer}, {ones}),
+          {b * classes}, ElemKind::Integer);
+  const ValueRef offset =
+      lay("offset", c.emit("offset-flat", CumsumAttrs{0, true, false, ElemKind::Integer}, {per_class}), {b, classes, 1},
+          ElemKind::Integer);
+  const int64_t length = b * classes * n;
+  bound_pairs(c, length * length, "NonMaxSuppression");
+  const ValueRef row = lay("row", integer_op(c, "row-of", IntegerOp::Add, offset, pos), {length, 1}, ElemKind::Integer);
+  const ValueRef total = c.emit("total", ReduceAttrs{ReduceOp::Sum, {0}, false, ElemKind::Integer}, {per_class});
+  const ValueRef p =
+      lay("p", integer_range(c, "p-range", {size_code::kConstant, 0}, c.element_terms(total, Shape())->elements[0]),
+          {1, -1}, ElemKind::Integer);
+  const ValueRef at = logical("at", LogicalOp::And, lay("selected-column", selected, {length, 1}, ElemKind::Logical),
+                              integers_equal(c, "at-p", row, p));  // [L, rows]
+  std::vector<int64_t> triples;
+  for (int64_t i = 0; i < length; ++i) triples.insert(triples.end(), {i / (classes * n), i / n % classes, i % n});
+  c.charge(3 * length);
+  const ValueRef triple = c.literal("triples", integer_tensor(Shape::make({length, 1, 3}).value(), std::move(triples)));
+  const ValueRef at3 = lay("at-triple", at, {length, -1, 1}, ElemKind::Logical);
+  c.set_output(0, sum_where(c, "", at3, triple, 0), ElemKind::Integer, onnx::TensorProto::INT64);
+}
+
 }  // namespace
 
 void add_selection_ops(OpTable& table) {
   add_ops(table, {
                      {"Compress", compress},
+                     {"NonMaxSuppression", non_max_suppression},
                      {"NonZero", non_zero},
                      {"TopK", top_k},
                      {"Unique", unique},
