@@ -1,9 +1,10 @@
 // The ONNX ops that select elements by comparing data, their results' extents computed from data:
 // TopK, NonZero, Compress, Unique and NonMaxSuppression. Each is an exact composition of IR ops;
-// its comment says why it is ONNX's formula and what it costs. A position chosen by comparing reals stays undetermined
-// where an enclosure (Interval, Envelope) leaves the comparison unknown: integers carry kUnknownInteger through integer
-// arithmetic, casts and sums (spec/truth.hpp), never a guessed index, and a count of true elements that is unknown is
-// run.size-undetermined at the node that reads it.
+// its comment says why it is ONNX's formula and what it costs. A position chosen by comparing
+// reals stays undetermined where an enclosure (Interval, Envelope) leaves the comparison unknown:
+// integers carry kUnknownInteger through integer arithmetic, casts and sums (spec/truth.hpp),
+// never a guessed index, and a count of true elements that is unknown is run.size-undetermined at
+// the node that reads it.
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -19,8 +20,8 @@ namespace nnref::onnx_format {
 namespace {
 
 // The most elements a composition's pairwise tensor may hold (N² per row for TopK's ranks, L·C
-// for the positions of C true elements among L): 2^24, 16 MB of truth values per IR op. Past it
-// the op is refused by name (onnx.shape-unsupported) rather than run out of memory.
+// for the positions of C true elements among L): 2^24 per IR op (the memory budget bounds their
+// bytes, at most 8 each). Past it the op is refused by name (onnx.shape-unsupported).
 constexpr int64_t kMaxPairs = int64_t{1} << 24;
 
 void bound_pairs(Ctx& c, int64_t pairs, const std::string& what) {
@@ -120,7 +121,7 @@ ValueRef true_positions(Ctx& c, const std::string& suffix, ValueRef mask, int64_
 
 // Compress(input, condition, axis): the slices of input along `axis` at the positions where the
 // 1-D condition is true, in order (without axis: of input flattened). A condition shorter than the
-// axis selects among its first positions (ONNX); a longer one is refused (ONNX Runtime rejects it).
+// axis selects among its first positions (ONNX); a longer one, which ONNX does not define, is refused.
 // One IR gather along the axis at true_positions(condition); cost O(L²) for a condition of L.
 void compress(Ctx& c) {
   const ValueRef x = c.data(0);
@@ -214,7 +215,8 @@ std::vector<int64_t> kept_count(Ctx& c, int64_t extent) {
 // its rank, the number of elements j before it: j ≺ i ⇔ x_j is beyond x_i, or x_j = x_i and j < i
 // (ranks are then a permutation of 0 .. N − 1); "beyond" treats NaN as above every number, as
 // NumPy's sort (first when largest, last when smallest; ONNX says nothing). As IR ops over the
-// pairs [.., j, i, ..]: j ≺ i = (j < i) ? ¬(i beyond j) : (j beyond i); rank = Σ_j [j ≺ i]. Then
+// pairs [.., j, i, ..]: j ≺ i = (j < i) ? ¬(i beyond j) : (j > i) ∧ (j beyond i), no pair (i, i)
+// compared (pair_places); rank = Σ_j [j ≺ i]. Then
 // output p holds the i whose rank is p: index Σ_i [rank_i = p]·i, value max_i of x_i where
 // rank_i = p and −∞ elsewhere (one term holds). sorted 0 leaves the order to the runtime, which
 // nnref does not judge: refused. Cost O(M·N²) for M rows of N (bound_pairs); fixed extents.
