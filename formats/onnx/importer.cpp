@@ -180,11 +180,15 @@ SizesPtr NodeCtx::data_terms(size_t k) {
     refuse("onnx.shape-unsupported", "input " + in_quotes(n_.input(static_cast<int>(k))) + " holds " +
                                          std::to_string(shape.value().count()) + " sizes, more than " +
                                          std::to_string(kMaxEntries));
-  const ValueRef x = operand(k, ElemKind::Integer);
+  return element_terms(operand(k, ElemKind::Integer), shape.value());
+}
+
+SizesPtr NodeCtx::element_terms(const ValueRef& x, const Shape& shape) {
+  if (SizesPtr t = im_.handle_sizes(x)) return t;
   im_.leaves_.push_back(x);
   const auto leaf = static_cast<int64_t>(im_.leaves_.size() - 1);
-  SizeTerms t{shape.value(), {}};
-  for (int64_t i = 0; i < shape.value().count(); ++i) t.elements.push_back({size_code::kElement, leaf, i});
+  SizeTerms t{shape, {}};
+  for (int64_t i = 0; i < shape.count(); ++i) t.elements.push_back({size_code::kElement, leaf, i});
   return std::make_shared<const SizeTerms>(std::move(t));
 }
 

@@ -115,6 +115,10 @@ class NodeCtx {
   // element i is `kElement leaf i`, which `run` evaluates and `check` refuses
   // (shape.data-dependent-size); nullptr for any other input (a constant, terms, a real value).
   SizesPtr data_terms(size_t k);
+  // The elements of an integer value of the given shape that this translation emitted, as terms
+  // of an op that takes sizes: numbers when it folded to a constant, else `kElement leaf i`, as
+  // data_terms (NonZero's and Compress's counts of true elements).
+  SizesPtr element_terms(const ValueRef& x, const Shape& shape);
   // Terms over the extents [start, end) of input k, as Shape reads them (a constant's: numbers).
   SizeTerms extents_of(size_t k, int64_t start, int64_t end);
   // The program of the given terms over their values (an op's computed sizes).

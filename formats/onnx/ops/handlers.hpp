@@ -38,6 +38,7 @@ void add_typed_ops(OpTable& table);          // typed.cpp: integer and bool oper
 void add_recurrent_ops(OpTable& table);      // recurrent.cpp: LSTM, GRU, RNN unrolled
 void add_resize_ops(OpTable& table);         // resize.cpp: Resize and Upsample
 void add_scatter_ops(OpTable& table);        // scatter.cpp: ScatterElements, Scatter, ScatterND
+void add_selection_ops(OpTable& table);      // selection.cpp: TopK, NonZero, Compress, Unique, NMS
 
 // ---- helpers (common.cpp) ----
 

@@ -22,6 +22,7 @@ OpTable all_ops() {
   add_recurrent_ops(table);
   add_resize_ops(table);
   add_scatter_ops(table);
+  add_selection_ops(table);
   return table;
 }
 
