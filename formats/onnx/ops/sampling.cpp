@@ -1,4 +1,4 @@
-// GridSample, which reads a tensor at positions computed from data, and Det: compositions of IR
+// GridSample and RoiAlign, which read a tensor at positions computed from data, and Det: compositions of IR
 // gathers, selects, integer and real arithmetic (docs/onnx.md, "Compositions").
 #include <algorithm>
 #include <numeric>
@@ -159,7 +159,7 @@ class GridSampler {
 
   ValueRef operator()() {
     const SampledAxis height{"height", g_.height, 1}, width{"width", g_.width, 0};
-    const Taps h = taps(height), w = taps(width);
+    const Taps h = taps(height, prepared(height)), w = taps(width, prepared(width));
     pixels_ = c_.emit("pixels", ReshapeAttrs{{g_.n * g_.height * g_.width, g_.channels}},
                       {c_.emit("channels-last", TransposeAttrs{{0, 2, 3, 1}}, {c_.data(0)})});
     std::vector<int64_t> bases(static_cast<size_t>(g_.n));  // the first pixel of each image n
@@ -291,10 +291,16 @@ class GridSampler {
     return select(s + "-weight", compare(s + "-within-1", CompareOp::Le, t, real(s + "-one", 1)), near, outer);
   }
 
-  Taps taps(const SampledAxis& a) {
+  // The axis's coordinate x as the taps read it: unnormalised, then padded (but for nearest).
+  ValueRef prepared(const SampledAxis& a) {
+    const ValueRef x = coordinate(a);
+    return g_.mode == Interpolation::Nearest ? x : padded(a, x);
+  }
+
+ public:
+  // The taps of the axis around the coordinate x (of any shape), by the mode and the padding.
+  Taps taps(const SampledAxis& a, ValueRef x) {
     const std::string s = a.name;
-    ValueRef x = coordinate(a);
-    if (g_.mode != Interpolation::Nearest) x = padded(a, x);
     const ValueRef floor_real = c_.emit(s + "-floor", UnaryAttrs{UnaryOp::Floor},
                                         {op(s + "-nudged", BinaryOp::Add, x, real(s + "-shift", kFloorShift))});
     const ValueRef k = c_.emit(s + "-k", CastAttrs{ElemKind::Real, ElemKind::Integer}, {floor_real});
@@ -332,6 +338,7 @@ class GridSampler {
     return t;
   }
 
+ private:
   // X[n, :, i, j] at the indices i, j ([N, H_out, W_out] each): [N, H_out, W_out, C].
   ValueRef pixel(const std::string& s, ValueRef i, ValueRef j) {
     const ValueRef row = iop(s + "-row", IntegerOp::Mul, i, integer(s + "-width", g_.width));
@@ -372,12 +379,172 @@ class GridSampler {
 
 void grid_sample(Ctx& c) { c.set_output(0, GridSampler(c, grid_sampling(c))()); }
 
+// ---- RoiAlign ----
+
+// RoiAlign (opsets 10 and 16, 4-D X, mode avg, sampling_ratio ≥ 1), by ONNX's reference (ONNX
+// Runtime's kernel). Per region r (rois[r] = (x1, y1, x2, y2) on the image batch_indices[r]) and
+// axis of extent L (the height reads y1, y2 and output_height, the width x1, x2 and output_width),
+// with o = ½ for half_pixel and 0 for output_half_pixel (opset 10's only mode):
+//  * start = a1·spatial_scale − o and E = (a2·spatial_scale − o) − start, at least 1 with
+//    output_half_pixel; the bin size b = E/P; sample i of bin p at start + p·b + (i + ½)·b/S,
+//    S = sampling_ratio;
+//  * a sample outside [−1, L] on either axis adds 0; any other is the bilinear interpolation at
+//    clamp(y, 0, L − 1) (the reference's y ≤ 0 read at 0 and y ≥ L − 1 at L − 1): GridSample's
+//    linear taps with border padding (continuous, so any runtime's floor is inside);
+//  * y[r, c, p_h, p_w] = the sum over the bin's S×S samples divided by S² (the reference's count).
+// A batch index outside [0, N) reads NaN (IR gather), never another image. sampling_ratio 0 (⌈E/P⌉
+// samples per bin: a count computed from the data) and mode max (ONNX Runtime's maximum of the
+// weighted corners) are refused by name.
+class RoiAligner {
+ public:
+  explicit RoiAligner(Ctx& c) : c_(c) {
+    const std::string mode = c.attr_string("mode", "avg");
+    if (mode == "max") c.refuse("onnx.attribute-unsupported", "RoiAlign's mode max is not supported by nnref");
+    if (mode != "avg") c.refuse("onnx.attribute-value", "mode '" + mode + "' is not one of ONNX's");
+    const std::string transform = c.opset() >= 16 ? c.attr_string("coordinate_transformation_mode", "half_pixel")
+                                                  : std::string("output_half_pixel");
+    if (transform != "half_pixel" && transform != "output_half_pixel")
+      c.refuse("onnx.attribute-value", "coordinate_transformation_mode '" + transform + "' is not one of ONNX's");
+    half_pixel_ = transform == "half_pixel";
+    out_height_ = c.attr_int("output_height", 1), out_width_ = c.attr_int("output_width", 1);
+    if (out_height_ < 1 || out_width_ < 1)
+      c.refuse("onnx.attribute-value", "output_height and output_width must be at least 1");
+    samples_ = c.attr_int("sampling_ratio", 0);
+    if (samples_ < 0) c.refuse("onnx.attribute-value", "sampling_ratio must not be negative");
+    if (samples_ == 0)
+      c.refuse("onnx.attribute-unsupported",
+               "sampling_ratio 0 (⌈roi/output⌉ samples per bin, a count computed from the rois) is not supported by "
+               "nnref: give a sampling_ratio");
+    scale_ = c.attr_float("spatial_scale", 1.0);
+    if (!c.extents_fixed()) c.refuse("onnx.shape-unsupported", "RoiAlign needs fixed extents");
+    const std::vector<int64_t> x = c.shape(0), rois = c.shape(1), batch = c.shape(2);
+    if (x.size() != 4) c.refuse("onnx.input-shape", "X must be [N, C, H, W]");
+    if (rois.size() != 2 || rois[1] != 4) c.refuse("onnx.input-shape", "rois must be [R, 4]");
+    if (batch != std::vector<int64_t>{rois[0]}) c.refuse("onnx.input-shape", "batch_indices must be [R]");
+    if (c.kind(2) != ElemKind::Integer) c.refuse("onnx.input-type", "batch_indices (input 2) must be integers");
+    if (x[2] < 1 || x[3] < 1) c.refuse("onnx.input-shape", "X's height and width must be at least 1");
+    g_ = GridSampling{Interpolation::Linear, Padding::Border, false, x[0], x[1], x[2], x[3]};
+  }
+
+  ValueRef operator()() {
+    GridSampler sampler(c_, g_);
+    const SampledAxis height{"height", g_.height, 1}, width{"width", g_.width, 0};
+    const ValueRef y = positions(height, 1, 3, out_height_), x = positions(width, 0, 2, out_width_);
+    const Taps h = sampler.taps(height, clamped(height, y)), w = sampler.taps(width, clamped(width, x));
+    // [R, P_h, S] laid as [R, P_h, S, 1, 1], [R, P_w, S] as [R, 1, 1, P_w, S].
+    const auto rows = [&](const std::string& s, ValueRef v, ElemKind kind = ElemKind::Real) {
+      return c_.emit(s, ReshapeAttrs{{0, 0, 0, 1, 1}, kind}, {v});
+    };
+    const auto columns = [&](const std::string& s, ValueRef v, ElemKind kind = ElemKind::Real) {
+      return c_.emit(s, ReshapeAttrs{{0, 1, 1, out_width_, samples_}, kind}, {v});
+    };
+    const ValueRef inside = c_.emit("inside", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
+                                    {rows("height-inside-laid", inside_of(height, y), ElemKind::Logical),
+                                     columns("width-inside-laid", inside_of(width, x), ElemKind::Logical)});
+    const ValueRef pixels = c_.emit("pixels", ReshapeAttrs{{g_.n * g_.height * g_.width, g_.channels}},
+                                    {c_.emit("channels-last", TransposeAttrs{{0, 2, 3, 1}}, {c_.data(0)})});
+    const ValueRef base = c_.emit(
+        "base", IntegerBinaryAttrs{IntegerOp::Mul, Broadcast::NumpyRight, {}},
+        {c_.emit("batch-laid", ReshapeAttrs{{-1, 1, 1, 1, 1}, ElemKind::Integer}, {c_.operand(2, ElemKind::Integer)}),
+         integer("image-size", g_.height * g_.width)});
+    std::optional<ValueRef> sum;
+    for (size_t a = 0; a < h.index.size(); ++a)
+      for (size_t b = 0; b < w.index.size(); ++b) {
+        const std::string s = "tap" + std::to_string(a) + "-" + std::to_string(b);
+        const ValueRef row = iop(s + "-row", IntegerOp::Mul, rows(s + "-row-laid", h.index[a], ElemKind::Integer),
+                                 integer(s + "-width", g_.width));
+        const ValueRef flat =
+            iop(s + "-flat", IntegerOp::Add, base,
+                iop(s + "-in-image", IntegerOp::Add, row, columns(s + "-column-laid", w.index[b], ElemKind::Integer)));
+        const ValueRef weight =
+            c_.emit(s + "-weight", SelectAttrs{Broadcast::NumpyRight},
+                    {inside,
+                     binary(c_, s + "-product", BinaryOp::Mul, rows(s + "-height-laid", h.weight[a]),
+                            columns(s + "-width-laid", w.weight[b])),
+                     c_.literal(s + "-outside", scalar_tensor(0))});
+        const ValueRef term =
+            binary(c_, s, BinaryOp::Mul, c_.emit(s + "-weight-laid", ReshapeAttrs{{0, 0, 0, 0, 0, 1}}, {weight}),
+                   c_.emit(s + "-pixel", GatherAttrs{0}, {pixels, flat}));
+        sum = sum ? binary(c_, s + "-sum", BinaryOp::Add, *sum, term) : term;
+      }
+    const ValueRef total = c_.emit("bin-total", ReduceAttrs{ReduceOp::Sum, {2, 4}, false}, {*sum});
+    const ValueRef mean = binary(c_, "bin-mean", BinaryOp::Div, total,
+                                 c_.literal("count", scalar_tensor(static_cast<double>(samples_ * samples_))));
+    return c_.emit("", TransposeAttrs{{0, 3, 1, 2}}, {mean});
+  }
+
+ private:
+  ValueRef real(const std::string& s, double v) { return c_.literal(s, scalar_tensor(v)); }
+  ValueRef integer(const std::string& s, int64_t v) { return c_.literal(s, integer_tensor(Shape(), {v})); }
+  ValueRef iop(const std::string& s, IntegerOp o, ValueRef a, ValueRef b) {
+    return c_.emit(s, IntegerBinaryAttrs{o, Broadcast::NumpyRight, {}}, {a, b});
+  }
+
+  // The samples' coordinates on the axis, [R, P, S]: column k1 of rois the start, k2 the end.
+  ValueRef positions(const SampledAxis& a, int64_t k1, int64_t k2, int64_t bins) {
+    const std::string s = a.name;
+    const auto corner = [&](const std::string& n, int64_t k) {
+      const ValueRef v = c_.emit(s + "-" + n, GatherAttrs{1},
+                                 {c_.data(1), c_.literal(s + "-" + n + "-column", integer_tensor(Shape(), {k}))});
+      const ValueRef scaled = binary(c_, s + "-" + n + "-scaled", BinaryOp::Mul, v, real(s + "-scale", scale_));
+      const ValueRef shifted =
+          half_pixel_ ? binary(c_, s + "-" + n + "-shifted", BinaryOp::Sub, scaled, real(s + "-" + n + "-offset", 0.5))
+                      : scaled;
+      return c_.emit(s + "-" + n + "-laid", ReshapeAttrs{{-1, 1, 1}}, {shifted});
+    };
+    const ValueRef start = corner("start", k1);
+    ValueRef extent = binary(c_, s + "-extent", BinaryOp::Sub, corner("end", k2), start);
+    if (!half_pixel_) extent = binary(c_, s + "-extent-at-least-1", BinaryOp::Max, extent, real(s + "-one", 1));
+    const ValueRef bin = binary(c_, s + "-bin", BinaryOp::Div, extent, real(s + "-bins", static_cast<double>(bins)));
+    std::vector<double> p(static_cast<size_t>(bins)), i(static_cast<size_t>(samples_));
+    for (size_t k = 0; k < p.size(); ++k) p[k] = static_cast<double>(k);
+    for (size_t k = 0; k < i.size(); ++k) i[k] = static_cast<double>(k) + 0.5;
+    c_.charge(bins + samples_);
+    const ValueRef bin_start = binary(
+        c_, s + "-bin-start", BinaryOp::Mul,
+        c_.literal(s + "-bin-numbers", HostTensor{DType::F64, Shape::make({bins, 1}).value(), std::move(p)}), bin);
+    const ValueRef offset = binary(
+        c_, s + "-sample-offset", BinaryOp::Div,
+        binary(c_, s + "-sample-stretch", BinaryOp::Mul,
+               c_.literal(s + "-sample-centres", HostTensor{DType::F64, Shape::make({samples_}).value(), std::move(i)}),
+               bin),
+        real(s + "-samples", static_cast<double>(samples_)));
+    return binary(c_, s + "-sample", BinaryOp::Add, binary(c_, s + "-bin-first", BinaryOp::Add, start, bin_start),
+                  offset);
+  }
+
+  // Whether each sample is inside [−1, L] on the axis.
+  ValueRef inside_of(const SampledAxis& a, ValueRef y) {
+    const std::string s = a.name + "-inside";
+    const auto test = [&](const std::string& n, CompareOp o, double v) {
+      return c_.emit(s + "-" + n, CompareAttrs{o, Broadcast::NumpyRight}, {y, real(s + "-" + n + "-bound", v)});
+    };
+    return c_.emit(s, LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
+                   {test("from", CompareOp::Ge, -1), test("to", CompareOp::Le, static_cast<double>(a.extent))});
+  }
+
+  ValueRef clamped(const SampledAxis& a, ValueRef y) {
+    const std::string s = a.name + "-clamped";
+    return binary(c_, s, BinaryOp::Min, binary(c_, s + "-from-0", BinaryOp::Max, y, real(s + "-zero", 0)),
+                  real(s + "-last", static_cast<double>(a.extent - 1)));
+  }
+
+  Ctx& c_;
+  GridSampling g_;
+  bool half_pixel_ = true;
+  int64_t out_height_ = 1, out_width_ = 1, samples_ = 1;
+  double scale_ = 1;
+};
+
+void roi_align(Ctx& c) { c.set_output(0, RoiAligner(c)()); }
+
 }  // namespace
 
 void add_sampling_ops(OpTable& table) {
   add_ops(table, {
                      {"Det", det},
                      {"GridSample", grid_sample},
+                     {"RoiAlign", roi_align},
                  });
 }
 
