@@ -200,9 +200,25 @@ TEST_CASE("onnx RoiAlign avg: bins, samples, both coordinate modes, by hand") {
   near(roi_align(tmp, {.x = {2, 1, 2, 2}}, {1, 2, 3, 4, 5, 6, 7, 8}, {0, 0, 1, 1}, {1}), {6.5});
 }
 
+TEST_CASE("onnx RoiAlign max: the largest weighted corner, ONNX Runtime's") {
+  TempDir tmp("onnx_roi_max");
+  // X = [[1, 2], [3, 4]], the sample (½, ½): its corners weigh ¼ each, the largest is ¼·4 = 1.
+  near(roi_align(tmp, {.mode = "max"}, {1, 2, 3, 4}, {0, 0, 1, 1}, {0}), {1});
+  // X = [[−1, −2], [−3, −4]], the region (0, −½, 1, ½): the sample y = 0, x = ½. Its corners are
+  // rows 0 and 1 with weights 1 and 0, so the corners ½·(−1), ½·(−2), 0·(−3), 0·(−4): the maximum
+  // is 0, where avg gives −1.5.
+  near(roi_align(tmp, {.mode = "max"}, {-1, -2, -3, -4}, {0, -0.5, 1, 0.5}, {0}), {0});
+  near(roi_align(tmp, {}, {-1, -2, -3, -4}, {0, -0.5, 1, 0.5}, {0}), {-1.5});
+  // A sample at (½, 1.5) on [[−1, −2], [−3, −4]]: y = ½ and x = 1.5 clamped to 1, the second column
+  // twice with weights 1 and 0: the corners ½·(−2), 0, ½·(−4), 0: 0. At (½, ½) with no zero weight:
+  // ¼·(−1) is the largest, −0.25.
+  near(roi_align(tmp, {.mode = "max"}, {-1, -2, -3, -4}, {1, 0, 2, 1}, {0}), {0});
+  near(roi_align(tmp, {.mode = "max"}, {-1, -2, -3, -4}, {0, 0, 1, 1}, {0}), {-0.25});
+}
+
 TEST_CASE("onnx RoiAlign refusals by name") {
   TempDir tmp("onnx_roi_refused");
-  CHECK(find_code(load_errors(roi_model({.mode = "max"}), tmp / "max.onnx"), "onnx.attribute-unsupported") != nullptr);
+  CHECK(find_code(load_errors(roi_model({.mode = "median"}), tmp / "median.onnx"), "onnx.attribute-value") != nullptr);
   CHECK(find_code(load_errors(roi_model({.sampling_ratio = 0}), tmp / "adaptive.onnx"), "onnx.attribute-unsupported") !=
         nullptr);
   CHECK(find_code(load_errors(roi_model({.transform = "asymmetric"}), tmp / "transform.onnx"),

@@ -1,6 +1,7 @@
 // GridSample and RoiAlign, which read a tensor at positions computed from data, and Det: compositions of IR
 // gathers, selects, integer and real arithmetic (docs/onnx.md, "Compositions").
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -90,12 +91,13 @@ struct SampledAxis {
   int64_t extent = 1;
   int64_t component = 0;
 };
-// Per tap of an axis, at every output position ([N, H_out, W_out]): its index into X, its weight
-// (linear and cubic) or whether it is inside X (nearest with zeros); nearest's choice of its upper
-// candidate.
+// Per tap m of an axis, at every output position ([N, H_out, W_out]): its index into X, its weight
+// and the offset x − m (linear and cubic) or whether it is inside X (nearest with zeros); nearest's
+// choice of its upper candidate.
 struct Taps {
   std::vector<ValueRef> index;
   std::vector<ValueRef> weight;
+  std::vector<ValueRef> offset;
   std::vector<std::optional<ValueRef>> inside;
   std::optional<ValueRef> above;
 };
@@ -328,8 +330,8 @@ class GridSampler {
     for (int64_t j = -reach; j <= reach; ++j) {
       const std::string n = s + "-weight" + std::to_string(j + reach);
       const ValueRef m = op(n + "-m", BinaryOp::Add, floor_real, real(n + "-by", static_cast<double>(j)));
-      const ValueRef distance =
-          c_.emit(n + "-distance", UnaryAttrs{UnaryOp::Abs}, {op(n + "-offset", BinaryOp::Sub, x, m)});
+      t.offset.push_back(op(n + "-offset", BinaryOp::Sub, x, m));
+      const ValueRef distance = c_.emit(n + "-distance", UnaryAttrs{UnaryOp::Abs}, {t.offset.back()});
       add_tap(j, g_.mode == Interpolation::Linear
                      ? op(n, BinaryOp::Max, op(n + "-hat", BinaryOp::Sub, real(n + "-one", 1), distance),
                           real(n + "-zero", 0))
@@ -381,7 +383,7 @@ void grid_sample(Ctx& c) { c.set_output(0, GridSampler(c, grid_sampling(c))()); 
 
 // ---- RoiAlign ----
 
-// RoiAlign (opsets 10 and 16, 4-D X, mode avg, sampling_ratio ≥ 1), by ONNX's reference (ONNX
+// RoiAlign (opsets 10 and 16, 4-D X, modes avg and max, sampling_ratio ≥ 1), by ONNX's reference (ONNX
 // Runtime's kernel). Per region r (rois[r] = (x1, y1, x2, y2) on the image batch_indices[r]) and
 // axis of extent L (the height reads y1, y2 and output_height, the width x1, x2 and output_width),
 // with o = ½ for half_pixel and 0 for output_half_pixel (opset 10's only mode):
@@ -391,16 +393,19 @@ void grid_sample(Ctx& c) { c.set_output(0, GridSampler(c, grid_sampling(c))()); 
 //  * a sample outside [−1, L] on either axis adds 0; any other is the bilinear interpolation at
 //    clamp(y, 0, L − 1) (the reference's y ≤ 0 read at 0 and y ≥ L − 1 at L − 1): GridSample's
 //    linear taps with border padding (continuous, so any runtime's floor is inside);
-//  * y[r, c, p_h, p_w] = the sum over the bin's S×S samples divided by S² (the reference's count).
+//  * avg: y[r, c, p_h, p_w] = the sum over the bin's S×S samples divided by S² (the reference's
+//    count); max: the maximum over the samples of the maximum of the four weighted corners
+//    w_h·w_w·X (ONNX Runtime's, which the reference follows; a sample outside reads 0). The taps
+//    that are not corners (−1 ≤ x − m < 1 fails) count as −∞, so where a runtime's x may fall on
+//    either side of an integer the envelope holds both corner sets' maxima.
 // A batch index outside [0, N) reads NaN (IR gather), never another image. sampling_ratio 0 (⌈E/P⌉
-// samples per bin: a count computed from the data) and mode max (ONNX Runtime's maximum of the
-// weighted corners) are refused by name.
+// samples per bin: a count computed from the data) is refused by name.
 class RoiAligner {
  public:
   explicit RoiAligner(Ctx& c) : c_(c) {
     const std::string mode = c.attr_string("mode", "avg");
-    if (mode == "max") c.refuse("onnx.attribute-unsupported", "RoiAlign's mode max is not supported by nnref");
-    if (mode != "avg") c.refuse("onnx.attribute-value", "mode '" + mode + "' is not one of ONNX's");
+    if (mode != "avg" && mode != "max") c.refuse("onnx.attribute-value", "mode '" + mode + "' is not one of ONNX's");
+    max_ = mode == "max";
     const std::string transform = c.opset() >= 16 ? c.attr_string("coordinate_transformation_mode", "half_pixel")
                                                   : std::string("output_half_pixel");
     if (transform != "half_pixel" && transform != "output_half_pixel")
@@ -447,7 +452,7 @@ class RoiAligner {
         "base", IntegerBinaryAttrs{IntegerOp::Mul, Broadcast::NumpyRight, {}},
         {c_.emit("batch-laid", ReshapeAttrs{{-1, 1, 1, 1, 1}, ElemKind::Integer}, {c_.operand(2, ElemKind::Integer)}),
          integer("image-size", g_.height * g_.width)});
-    std::optional<ValueRef> sum;
+    std::optional<ValueRef> folded;  // avg: the sum of the terms; max: their maximum
     for (size_t a = 0; a < h.index.size(); ++a)
       for (size_t b = 0; b < w.index.size(); ++b) {
         const std::string s = "tap" + std::to_string(a) + "-" + std::to_string(b);
@@ -456,18 +461,29 @@ class RoiAligner {
         const ValueRef flat =
             iop(s + "-flat", IntegerOp::Add, base,
                 iop(s + "-in-image", IntegerOp::Add, row, columns(s + "-column-laid", w.index[b], ElemKind::Integer)));
-        const ValueRef weight =
-            c_.emit(s + "-weight", SelectAttrs{Broadcast::NumpyRight},
-                    {inside,
-                     binary(c_, s + "-product", BinaryOp::Mul, rows(s + "-height-laid", h.weight[a]),
-                            columns(s + "-width-laid", w.weight[b])),
-                     c_.literal(s + "-outside", scalar_tensor(0))});
-        const ValueRef term =
+        ValueRef weight = binary(c_, s + "-product", BinaryOp::Mul, rows(s + "-height-laid", h.weight[a]),
+                                 columns(s + "-width-laid", w.weight[b]));
+        if (!max_) weight = select(s + "-weight", inside, weight, real(s + "-outside", 0));
+        ValueRef term =
             binary(c_, s, BinaryOp::Mul, c_.emit(s + "-weight-laid", ReshapeAttrs{{0, 0, 0, 0, 0, 1}}, {weight}),
                    c_.emit(s + "-pixel", GatherAttrs{0}, {pixels, flat}));
-        sum = sum ? binary(c_, s + "-sum", BinaryOp::Add, *sum, term) : term;
+        if (max_) {
+          const ValueRef corner =
+              c_.emit(s + "-corner", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
+                      {rows(s + "-height-corner", corner_of(s + "-height", h.offset[a]), ElemKind::Logical),
+                       columns(s + "-width-corner", corner_of(s + "-width", w.offset[b]), ElemKind::Logical)});
+          term = select(s + "-kept", laid6(s + "-corner-laid", corner), term,
+                        real(s + "-not-a-corner", -std::numeric_limits<double>::infinity()));
+        }
+        folded = folded ? binary(c_, s + "-folded", max_ ? BinaryOp::Max : BinaryOp::Add, *folded, term) : term;
       }
-    const ValueRef total = c_.emit("bin-total", ReduceAttrs{ReduceOp::Sum, {2, 4}, false}, {*sum});
+    if (max_) {
+      // A sample outside reads 0 (the reference's zero weights); the bin's maximum over its samples.
+      const ValueRef sample = select("sample", laid6("inside-laid", inside), *folded, real("outside", 0));
+      return c_.emit("", TransposeAttrs{{0, 3, 1, 2}},
+                     {c_.emit("bin-max", ReduceAttrs{ReduceOp::Max, {2, 4}, false}, {sample})});
+    }
+    const ValueRef total = c_.emit("bin-total", ReduceAttrs{ReduceOp::Sum, {2, 4}, false}, {*folded});
     const ValueRef mean = binary(c_, "bin-mean", BinaryOp::Div, total,
                                  c_.literal("count", scalar_tensor(static_cast<double>(samples_ * samples_))));
     return c_.emit("", TransposeAttrs{{0, 3, 1, 2}}, {mean});
@@ -478,6 +494,22 @@ class RoiAligner {
   ValueRef integer(const std::string& s, int64_t v) { return c_.literal(s, integer_tensor(Shape(), {v})); }
   ValueRef iop(const std::string& s, IntegerOp o, ValueRef a, ValueRef b) {
     return c_.emit(s, IntegerBinaryAttrs{o, Broadcast::NumpyRight, {}}, {a, b});
+  }
+  ValueRef select(const std::string& s, ValueRef cond, ValueRef t, ValueRef f) {
+    return c_.emit(s, SelectAttrs{Broadcast::NumpyRight}, {cond, t, f});
+  }
+  // A logical [R, P_h, S, P_w, S] laid as [R, P_h, S, P_w, S, 1], against the channels.
+  ValueRef laid6(const std::string& s, ValueRef v) {
+    return c_.emit(s, ReshapeAttrs{{0, 0, 0, 0, 0, 1}, ElemKind::Logical}, {v});
+  }
+  // Whether the tap at offset x − m is one of the reference's two corners ⌊x⌋ and ⌊x⌋ + 1 (x
+  // clamped to [0, L − 1]; at L − 1 the second corner is L − 1 again, weight 0): −1 ≤ x − m < 1.
+  ValueRef corner_of(const std::string& s, ValueRef offset) {
+    const auto test = [&](const std::string& n, CompareOp o, double v) {
+      return c_.emit(s + "-" + n, CompareAttrs{o, Broadcast::NumpyRight}, {offset, real(s + "-" + n + "-bound", v)});
+    };
+    return c_.emit(s + "-corner", LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
+                   {test("from", CompareOp::Ge, -1), test("below", CompareOp::Lt, 1)});
   }
 
   // The samples' coordinates on the axis, [R, P, S]: column k1 of rois the start, k2 the end.
@@ -531,7 +563,7 @@ class RoiAligner {
 
   Ctx& c_;
   GridSampling g_;
-  bool half_pixel_ = true;
+  bool half_pixel_ = true, max_ = false;
   int64_t out_height_ = 1, out_width_ = 1, samples_ = 1;
   double scale_ = 1;
 };
