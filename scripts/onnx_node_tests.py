@@ -58,6 +58,17 @@ KNOWN_REJECTIONS = {case: _WINDOW_PI for case in
                                                 "test_hammingwindow", "test_hammingwindow_symmetric",
                                                 "test_hannwindow", "test_hannwindow_symmetric")
                      for suffix in ("", "_expanded"))}  # the _expanded bodies: their size input bound at load
+# GridSample's bicubic expected output is written in the test generator (onnx/backend/test/case/node/
+# gridsample.py) as literals of 4 decimals (-0.1406 for the exact -0.140625): 2·10⁻⁵ off, far outside
+# float32's envelope; nnref's f64 output is the reference formula's exact value.
+KNOWN_REJECTIONS["test_gridsample_bicubic"] = (
+    "the expected output is written with 4 decimals (ONNX's test generator), -0.1406 for the exact -0.140625 "
+    "(docs/onnx.md, GridSample)")
+# RoiAlign's expected outputs are likewise 4-decimal literals (onnx/backend/test/case/node/roialign.py),
+# up to 8·10⁻⁵ from the reference formula's exact value over the X the test gives.
+_ROI_DECIMALS = ("the expected output is written with 4 decimals (ONNX's test generator), up to 8e-5 from the "
+                 "formula's exact value (docs/onnx.md, RoiAlign)")
+KNOWN_REJECTIONS.update({case: _ROI_DECIMALS for case in ("test_roialign_aligned_false", "test_roialign_aligned_true")})
 # Cases whose expected outputs nnref cannot judge on every element (conform's "inconclusive", exit
 # 3), each with its reason, as docs/onnx.md lists them; any other inconclusive verdict fails the run.
 _POW_TRUNCATED = ("an integer base with a float exponent: ONNX Runtime truncates the power toward zero, and an "

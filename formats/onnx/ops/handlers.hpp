@@ -39,6 +39,7 @@ void add_recurrent_ops(OpTable& table);      // recurrent.cpp: LSTM, GRU, RNN un
 void add_resize_ops(OpTable& table);         // resize.cpp: Resize and Upsample
 void add_scatter_ops(OpTable& table);        // scatter.cpp: ScatterElements, Scatter, ScatterND
 void add_selection_ops(OpTable& table);      // selection.cpp: TopK, NonZero, Compress, Unique, NMS
+void add_sampling_ops(OpTable& table);       // sampling.cpp: GridSample, RoiAlign, Det
 
 // ---- helpers (common.cpp) ----
 

@@ -23,6 +23,7 @@ OpTable all_ops() {
   add_resize_ops(table);
   add_scatter_ops(table);
   add_selection_ops(table);
+  add_sampling_ops(table);
   return table;
 }
 
