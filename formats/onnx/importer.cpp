@@ -111,6 +111,11 @@ std::optional<std::vector<int64_t>> NodeCtx::known_shape_of(const std::string& v
   return s->dims;
 }
 
+const ExactTensor* NodeCtx::exact_value(const std::string& value) const {
+  auto it = im_.values_.find(value);
+  return it == im_.values_.end() ? nullptr : it->second.constant.get();
+}
+
 int64_t NodeCtx::attr_int(const std::string& a, int64_t def) {
   const auto* at = attr(a);
   if (!at) return def;

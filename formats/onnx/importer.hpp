@@ -138,6 +138,8 @@ class NodeCtx {
   void add_node(const onnx::NodeProto& n);
   // The shape at the default extents of the value named `value`, where the rules give one.
   std::optional<std::vector<int64_t>> known_shape_of(const std::string& value);
+  // The value named `value` as a constant (integers exact), or nullptr when it is not one.
+  const ExactTensor* exact_value(const std::string& value) const;
 
   // Emits an IR node named after this ONNX node (suffix for the second and later of a composition).
   // An op that computes exactly (it moves elements, or its result is an integer or logical value)
