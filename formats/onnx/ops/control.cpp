@@ -259,6 +259,12 @@ const onnx::GraphProto& body_of(Ctx& c) {
 
 // A scalar (or one-element) input read when the model is read: M's count, cond's truth.
 int64_t scalar_at_load(Ctx& c, size_t k, const std::string& what) {
+  if (c.exact(k) == nullptr && c.producer(k) != nullptr)
+    c.refuse("onnx.input-not-constant",
+             what + " ('" + c.proto().input(static_cast<int>(k)) +
+                 "') is computed by the graph when it runs (from data, or by real arithmetic, which nnref computes "
+                 "in the run's precision), not when nnref reads the model: nnref unrolls a Loop for a number of steps "
+                 "known then");
   c.require_constant(k, what);
   const ExactTensor& t = *c.exact(k);
   if (t.ints.size() != 1 || dtype_is_float(t.tensor.dtype))
