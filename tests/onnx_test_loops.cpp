@@ -161,6 +161,58 @@ TEST_CASE("onnx Loop: refusals by name") {
   CHECK(values(run_f64(z, {host({2}, {1, 2})})[0]) == std::vector<double>{1, 2});
 }
 
+TEST_CASE("onnx Loop: a nested Loop and an If on the step number in the body") {
+  TempDir tmp("onnx_loop_nested");
+  OnnxModel m;
+  m.input("X", {"2"});
+  scalar_init(m.graph(), "M", onnx::TensorProto::INT64, 3);
+  onnx::GraphProto& outer = body_attr(m.node("Loop", {"M", "", "X"}, {"Y", "S"}, "outer"));
+  names(outer.mutable_input(), {"i", "c", "y"});
+  scalar_init(outer, "one", onnx::TensorProto::INT64, 1);
+  scalar_init(outer, "steps", onnx::TensorProto::INT64, 2);
+  body_node(outer, "Identity", {"c"}, "c_out");
+  // The inner loop: z ← 2·z + X, twice (its own initializer, the outer X).
+  onnx::NodeProto& inner_node = *outer.add_node();
+  inner_node.set_op_type("Loop");
+  for (const char* in : {"steps", "", "y"}) inner_node.add_input(in);
+  inner_node.add_output("w");
+  onnx::GraphProto& inner = body_attr(inner_node);
+  names(inner.mutable_input(), {"j", "ic", "z"});
+  scalar_init(inner, "two", onnx::TensorProto::FLOAT, 2);
+  body_node(inner, "Identity", {"ic"}, "ic_out");
+  body_node(inner, "Mul", {"z", "two"}, "z2");
+  body_node(inner, "Add", {"z2", "X"}, "z_out");
+  names(inner.mutable_output(), {"ic_out", "z_out"});
+  // v = w + 100 at step 1 (a condition known at each step), w elsewhere; y ← v + i.
+  body_node(outer, "Equal", {"i", "one"}, "is1");
+  onnx::NodeProto& branch = body_node(outer, "If", {"is1"}, "v");
+  for (const char* which : {"then_branch", "else_branch"}) {
+    onnx::AttributeProto* a = branch.add_attribute();
+    a->set_name(which);
+    a->set_type(onnx::AttributeProto::GRAPH);
+    onnx::GraphProto& g = *a->mutable_g();
+    const std::string out = std::string(which) + "_v";
+    if (std::string(which) == "then_branch") {
+      scalar_init(g, "hundred", onnx::TensorProto::FLOAT, 100);
+      body_node(g, "Add", {"w", "hundred"}, out);
+    } else {
+      body_node(g, "Identity", {"w"}, out);
+    }
+    names(g.mutable_output(), {out});
+  }
+  set_int(body_node(outer, "Cast", {"i"}, "fi"), "to", onnx::TensorProto::FLOAT);
+  body_node(outer, "Add", {"v", "fi"}, "y_out");
+  names(outer.mutable_output(), {"c_out", "y_out", "v"});
+  m.output("Y");
+  m.output("S");
+  const Model model = load_onnx(m, tmp / "m.onnx");
+  // X = [1, 2]. i = 0: w = 2·(2·[1, 2] + X) + X = [7, 14], v = w, y = [7, 14]. i = 1: w = 4·y + 3·X
+  // = [31, 62], v = [131, 162], y = [132, 163]. i = 2: w = [531, 658] = v, y = [533, 660].
+  const auto out = run_f64(model, {host({2}, {1, 2})});
+  CHECK(values(out[0]) == std::vector<double>{533, 660});
+  CHECK(values(out[1]) == std::vector<double>{7, 14, 131, 162, 531, 658});
+}
+
 TEST_CASE("onnx Scan 9: input and output axes and directions") {
   TempDir tmp("onnx_scan9");
   OnnxModel m(11);
