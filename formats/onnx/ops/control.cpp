@@ -171,7 +171,7 @@ class Unroller {
       c_.refuse("onnx.unroll-limit", what + ": " + std::to_string(steps) + " steps of a body of " +
                                          std::to_string(per_step) + " nodes exceed the " +
                                          std::to_string(kMaxUnrolledNodes) +
-                                         " nodes nnref unrolls (docs/onnx.md, \"Loop and Scan\")");
+                                         " nodes nnref unrolls (docs/onnx.md, \"Compositions\": Loop and Scan)");
   }
 
   // One read of `body` (step `step`): its inputs are the outer values `inputs`, every other name
@@ -300,7 +300,8 @@ void loop_op(Ctx& c) {
   bool more = !c.has_input(1) || scalar_at_load(c, 1, "cond") != 0;
   Unroller u(c);
   const auto steps_so_far = [&](int64_t i) {
-    return trip ? "M is " + std::to_string(*trip) : "cond has held for " + std::to_string(i) + " steps";
+    const std::string held = "cond has held for " + std::to_string(i) + " steps";
+    return !trip ? held : "M is " + std::to_string(*trip) + (c.has_input(1) ? " and " + held : "");
   };
   if (trip && !c.has_input(1)) u.require_within_limit(body, *trip, steps_so_far(0));
   std::vector<std::string> state;
