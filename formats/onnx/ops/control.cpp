@@ -11,15 +11,21 @@ namespace nnref::onnx_format {
 
 namespace {
 
-// A node of one op over the given inputs and outputs, named after the If it stands in.
-onnx::NodeProto part(Ctx& c, const std::string& op, const std::vector<std::string>& inputs, const std::string& output,
-                     size_t k) {
+// An ONNX node of one op over the given inputs and output (a part of a composition).
+onnx::NodeProto onnx_node(const std::string& op, const std::string& name, const std::vector<std::string>& inputs,
+                          const std::string& output) {
   onnx::NodeProto n;
   n.set_op_type(op);
-  n.set_name(c.name() + "/" + op + std::to_string(k));
+  n.set_name(name);
   for (const auto& i : inputs) n.add_input(i);
   n.add_output(output);
   return n;
+}
+
+// A node of one op over the given inputs and outputs, named after the If it stands in.
+onnx::NodeProto part(Ctx& c, const std::string& op, const std::vector<std::string>& inputs, const std::string& output,
+                     size_t k) {
+  return onnx_node(op, c.name() + "/" + op + std::to_string(k), inputs, output);
 }
 
 // If: the outputs of then_branch where cond holds, of else_branch where it does not; each branch a
@@ -72,9 +78,9 @@ void if_op(Ctx& c) {
 // ---- Loop and Scan: the body read once per step ----
 
 // The most body nodes (nested subgraphs' counted) that a Loop or Scan is unrolled into: past it
-// the node is refused by name (onnx.unroll-limit) before anything is read, so that a trip count of
-// 10^9 is not unrolled. 65536 ONNX nodes is far beyond the node tests and PyTorch's fixed-count
-// loops, and keeps a load within seconds.
+// the node is refused by name (onnx.unroll-limit), checked before each step is read (before any
+// where the count alone bounds the steps), so that a trip count of 10^9 is not unrolled. 65536 ONNX nodes is far beyond
+// the node tests and PyTorch's fixed-count loops, and keeps a load within seconds.
 constexpr int64_t kMaxUnrolledNodes = 65536;
 
 int64_t node_count(const onnx::GraphProto& g) {
@@ -120,16 +126,6 @@ void rename(onnx::GraphProto& g, const std::map<std::string, std::string>& to, c
       for (auto& sub : *a.mutable_graphs()) rename(sub, to, prefix);
     }
   }
-}
-
-onnx::NodeProto onnx_node(const std::string& op, const std::string& name, const std::vector<std::string>& inputs,
-                          const std::string& output) {
-  onnx::NodeProto n;
-  n.set_op_type(op);
-  n.set_name(name);
-  for (const auto& i : inputs) n.add_input(i);
-  n.add_output(output);
-  return n;
 }
 
 void set_int(onnx::NodeProto& n, const std::string& attr, int64_t v) {
