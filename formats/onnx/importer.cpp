@@ -527,8 +527,8 @@ ConstantPtr Importer::value_at_load(const ValueRef& r, ElemKind kind) {
     moved[id] = n.id;
     sub.nodes.push_back(std::move(n));
   }
-  const int64_t out = sub.add(m_.graph.nodes[static_cast<size_t>(r.node)].name + "/at-load", CastAttrs{kind, ElemKind::Real},
-                              {in_sub(r)});
+  const std::string& name = m_.graph.nodes[static_cast<size_t>(r.node)].name;
+  const int64_t out = sub.add(name + "/at-load", CastAttrs{kind, ElemKind::Real}, {in_sub(r)});
   sub.outputs.push_back({"value", ValueRef{out, 0}});
   auto values = evaluate<Interval>(sub, m_.payload, {}, EvalOptions{budget_left_, m_.param_keys});
   if (!values) return nullptr;
