@@ -1,4 +1,4 @@
-"""Loop as PyTorch exports it (docs/onnx.md, "Loop and Scan"): torch 1.13's torch.onnx.export of a
+"""Loop as PyTorch exports it (docs/onnx.md, "Compositions": Loop and Scan): torch 1.13's torch.onnx.export of a
 torch.jit.script module writes a Python loop as an ONNX Loop (a for loop over x.size(0), a fixed
 count with fixed sizes; a while loop, M = 2^63 − 1 and the condition an integer comparison the
 body computes). nnref unrolls each when it reads the model: `nnref check` proves it, `nnref run
