@@ -33,6 +33,8 @@ std::span<const CodeInfo> onnx_codes() {
                  "onnx"},
       CodeInfo{"onnx.shape-unsupported", "a shape nnref cannot translate: an empty slice, a broadcast or fold that "
                                            "needs fixed extents when the inputs have symbolic ones", "onnx"},
+      CodeInfo{"onnx.unroll-limit", "a Loop or Scan whose unrolled steps would exceed the nodes nnref unrolls "
+                                      "(65536)", "onnx"},
       CodeInfo{"onnx.output-unsupported", "a node output nnref does not compute (a mask, indices) is read", "onnx"},
       CodeInfo{"onnx.value-undefined", "a node or the graph reads a name nothing defines", "onnx"},
       CodeInfo{"onnx.split-sizes", "the sizes of a Split do not add up to the extent of its axis", "onnx"},

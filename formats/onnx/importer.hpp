@@ -106,6 +106,10 @@ class NodeCtx {
   const HostTensor& require_constant(size_t k, const std::string& what);
   // Input k as a constant, integers exact; nullptr when it is not one.
   const ExactTensor* exact(size_t k) const;
+  // Input k as a constant, or, when it is an integer or bool value computed from constants alone
+  // (through real arithmetic: Range's expanded function divides and ceils reals), its value where
+  // the exact reals give every element one integer (Importer::value_at_load); nullptr otherwise.
+  ConstantPtr value_at_load(size_t k);
   // Input k as terms computed from symbolic extents; nullptr when it is not such a value.
   const SizeTerms* sizes(size_t k) const;
   // Input k as terms: a size value's, or an integer constant's (constant terms); nullptr else.
@@ -142,6 +146,8 @@ class NodeCtx {
   void add_node(const onnx::NodeProto& n);
   // The shape at the default extents of the value named `value`, where the rules give one.
   std::optional<std::vector<int64_t>> known_shape_of(const std::string& value);
+  // The value named `value` as a constant (integers exact), or nullptr when it is not one.
+  const ExactTensor* exact_value(const std::string& value) const;
 
   // Emits an IR node named after this ONNX node (suffix for the second and later of a composition).
   // An op that computes exactly (it moves elements, or its result is an integer or logical value)
@@ -231,6 +237,10 @@ class Importer {
   std::optional<KnownShape> shape_of(const ValueRef& r) const;
   // No graph input among the IR nodes r is computed from: r is a constant of every run.
   bool from_constants(const ValueRef& r) const;
+  // The integer or bool value r (of that kind) computed from constants alone, evaluated now by the
+  // oracle over intervals (the exact reals enclosed): a constant where every element's enclosure is
+  // one value, nullptr where one is not (a real arithmetic's result too close to a step to tell).
+  ConstantPtr value_at_load(const ValueRef& r, ElemKind kind);
   int64_t add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef> inputs, const SourceLoc& loc);
   std::string unique_name(const std::string& base);
 

@@ -108,6 +108,8 @@ ValueRef gathered_elements(Ctx& c, ValueRef data, const std::vector<int64_t>& d,
 
 void copy(Ctx& c) {
   const ElemKind kind = c.kind(0);
+  // An integer or bool constant is itself (the IR copy takes reals only).
+  if (c.exact(0) != nullptr && kind != ElemKind::Real) return c.set_output(0, c.operand(0, kind));
   if (c.exact(0) != nullptr || kind == ElemKind::Real)
     return c.set_output(0, c.emit("", UnaryAttrs{UnaryOp::Copy}, {c.operand(0, kind)}), kind, c.type(0));
   moved(c, ReshapeAttrs{std::vector<int64_t>(c.rank(0), 0)});

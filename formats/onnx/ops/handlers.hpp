@@ -40,6 +40,7 @@ void add_resize_ops(OpTable& table);         // resize.cpp: Resize and Upsample
 void add_scatter_ops(OpTable& table);        // scatter.cpp: ScatterElements, Scatter, ScatterND
 void add_selection_ops(OpTable& table);      // selection.cpp: TopK, NonZero, Compress, Unique, NMS
 void add_sampling_ops(OpTable& table);       // sampling.cpp: GridSample, RoiAlign, Det
+void add_tfidf_ops(OpTable& table);          // tfidf.cpp: TfIdfVectorizer
 
 // ---- helpers (common.cpp) ----
 

@@ -24,6 +24,7 @@ OpTable all_ops() {
   add_scatter_ops(table);
   add_selection_ops(table);
   add_sampling_ops(table);
+  add_tfidf_ops(table);
   return table;
 }
 
