@@ -46,6 +46,11 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
     Diagnostic d = std::move(enclosures).error();
     note_given_sizes(d, loaded->model.graph, loaded->sizes);
     print_diagnostics(err, {d});
+    // No evidence against the answer: the envelope cannot say which shape a correct one has.
+    if (d.code == "run.size-undetermined") {
+      out << (o.format == "json" ? undetermined_size_json(d, runtime) : undetermined_size_text(d));
+      return exit_code(Verdict::Inconclusive, o.inconclusive_ok);
+    }
     return exit_code_for(d);
   }
   const std::vector<Shape> shapes = enclosures->shapes();

@@ -281,6 +281,21 @@ Json lost_at(const std::optional<LostAt>& l) {
 
 }  // namespace
 
+std::string undetermined_size_text(const Diagnostic& d) {
+  return std::string("verdict: inconclusive, no output judged: ") + d.message + "\n";
+}
+
+std::string undetermined_size_json(const Diagnostic& d, const RuntimeModel& runtime) {
+  Json j;
+  j["verdict"] = verdict_name(Verdict::Inconclusive);
+  j["runtime_precision"] = runtime.name;
+  j["unit_roundoff"] = runtime.u;
+  j["ulps"] = runtime.ulps;
+  j["outputs"] = Json::array();
+  j["undetermined_size"] = d.message;
+  return j.dump(2) + "\n";
+}
+
 std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime,
                           const ExactPrecision* exact) {
   Json j;

@@ -98,6 +98,13 @@ void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdict
 std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime,
                           const ExactPrecision* exact = nullptr);
 
+// The inconclusive verdict where a size the model computes from its data is undetermined in the
+// envelope (run.size-undetermined: a count of elements compared across a near tie): no output has a
+// shape to judge against. As text, one line; as JSON, verdicts_json's keys with no outputs and
+// `undetermined_size` giving the diagnostic's message.
+std::string undetermined_size_text(const Diagnostic& d);
+std::string undetermined_size_json(const Diagnostic& d, const RuntimeModel& runtime);
+
 // A runtime's outputs read from `path` (Y.npy or Y.pb for a model with one output, Y.npz keyed by
 // output name), checked against the model's output names and the enclosures' shapes, in the graph's
 // output order.

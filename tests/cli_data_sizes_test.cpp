@@ -100,6 +100,17 @@ TEST_CASE("data sizes: a Reshape to a shape computed from ArgMax runs, conforms,
   // Separated enclosures decide it.
   CHECK(run_npy({"run", model, "--input", x, "--input", y, "--precision", "interval"}, tmp / "iv.npy").shape ==
         std::vector<int64_t>{3, 4});
+  // conform on the tie: the envelope cannot say which shape a correct answer has, so the correct
+  // [2, 6] answer (and any other) is inconclusive (exit 3), never rejected; JSON says why.
+  for (const std::string format : {"text", "json"}) {
+    Run judged = nnref_cli({"conform", model, "--input", x, "--input", tie, "--actual", (tmp / "first.npy").string(),
+                            "--format", format});
+    INFO(judged.out << judged.err);
+    CHECK(judged.code == 3);
+    CHECK(has(judged.err, "error[run.size-undetermined]"));
+    CHECK(has(judged.out, "inconclusive"));
+    if (format == "json") CHECK(has(judged.out, "\"undetermined_size\""));
+  }
 }
 
 TEST_CASE("data sizes: a Reshape to an integer graph input, and sizes that are no shape") {

@@ -160,7 +160,8 @@ TEST_CASE("hw cost: every unary op runs on the vector unit or on the SFU functio
       {"softplus", 28}, {"sin", 24}, {"cos", 24}, {"tan", 32},   {"sinh", 28},      {"cosh", 28},  {"asin", 32},
       {"acos", 32}, {"atan", 32}, {"asinh", 32}, {"acosh", 32}, {"atanh", 32}, {"erf", 28}};
   const std::map<std::string, std::string> through{{"rcp", "reciprocal"}, {"rsqr", "reciprocal"}, {"elu", "exp"}, {"log2", "log"}};
-  const std::set<std::string> vector_ops{"copy", "neg", "abs", "sign", "floor", "ceil", "round", "round_even", "sqr", "relu", "leaky_relu"};
+  const std::set<std::string> vector_ops{"copy",       "neg",       "abs",        "sign", "floor",     "ceil",
+                                          "round",      "round_even", "round_f16", "round_bf16", "sqr", "relu", "leaky_relu"};
   const hw::Config c;
   for (const UnaryAttrs& a : op_prototypes<UnaryAttrs>()) {
     const std::string name = op_name(a);

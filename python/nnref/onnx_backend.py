@@ -116,12 +116,37 @@ def supports_model(model):
     return refusal(model) is None
 
 
+def _declared_type(value_info):
+    """The ONNX element type the model declares for a value, or None when it declares none."""
+    return value_info.type.tensor_type.elem_type if value_info.type.HasField("tensor_type") else None
+
+
 def _numpy_type(value_info):
     """The NumPy dtype the model declares for an output, or None when it declares none."""
-    if not value_info.type.HasField("tensor_type"):
-        return None
-    elem = value_info.type.tensor_type.elem_type
+    elem = _declared_type(value_info)
     return np.dtype(onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[elem]) if elem in onnx.mapping.TENSOR_TYPE_TO_NP_TYPE else None
+
+
+# NumPy has no bfloat16: ONNX's test data and runner hold a bfloat16 tensor as the uint16 array of
+# its bits. A bfloat16 input given so is read as the values the bits stand for; a bfloat16 output
+# is handed back so (nnref's value rounded to bfloat16, to nearest, ties to even).
+def _bfloat16_values(bits):
+    return (np.asarray(bits).astype(np.uint32) << 16).view(np.float32)
+
+
+_BFLOAT16_MAX = float.fromhex("0x1.fep127")  # the largest finite bfloat16
+
+
+def _bfloat16_bits(value):
+    """value (float64) rounded to the nearest bfloat16, ties to even, as its 16 bits: the scaling by a
+    power of two and np.round (halves to even) are exact in float64, as nnref's round_bf16."""
+    f = np.asarray(value, dtype=np.float64)
+    finite = np.isfinite(f) & (f != 0)
+    e = np.frexp(np.where(finite, f, 1.0))[1]  # |f| in [2^(e−1), 2^e)
+    q = np.maximum(e - 1, -126) - 7
+    r = np.where(finite, np.ldexp(np.round(np.ldexp(f, -q)), q), f)
+    r = np.where(np.abs(r) > _BFLOAT16_MAX, np.copysign(np.inf, f), r)
+    return (r.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
 
 
 def _as_declared(name, value, dtype):
@@ -149,6 +174,9 @@ class NnrefRep(onnx.backend.base.BackendRep):
         initializers = {t.name for t in model.graph.initializer}
         self.input_names = [i.name for i in model.graph.input if i.name not in initializers]
         self.outputs = [(o.name, _numpy_type(o)) for o in model.graph.output]
+        bf16 = onnx.TensorProto.BFLOAT16
+        self._bfloat16_inputs = {i.name for i in model.graph.input if _declared_type(i) == bf16}
+        self._bfloat16_outputs = {o.name for o in model.graph.output if _declared_type(o) == bf16}
 
     @property
     def model(self):
@@ -165,6 +193,8 @@ class NnrefRep(onnx.backend.base.BackendRep):
             if len(arrays) > len(self.input_names):
                 raise ValueError("nnref: %d inputs given, the model has %d" % (len(arrays), len(self.input_names)))
             feeds = dict(zip(self.input_names, arrays))
+        feeds = {name: _bfloat16_values(a) if name in self._bfloat16_inputs and np.asarray(a).dtype == np.uint16 else a
+                 for name, a in feeds.items()}
         try:
             got = self.model.run(feeds, precision=self.precision)
         except nnref.Error as err:
@@ -172,7 +202,8 @@ class NnrefRep(onnx.backend.base.BackendRep):
                 raise Unsupported(err.code, err.message, err.file, err.line, err.column, err.node, err.notes,
                                   str(err)) from err
             raise
-        return tuple(_as_declared(name, got[name], dtype) for name, dtype in self.outputs)
+        return tuple(_bfloat16_bits(got[name]) if name in self._bfloat16_outputs else _as_declared(name, got[name], dtype)
+                     for name, dtype in self.outputs)
 
 
 class NnrefBackend(onnx.backend.base.Backend):

@@ -44,10 +44,17 @@ CATEGORIES = {"OnnxBackendNodeModelTest": "node", "OnnxBackendSimpleModelTest": 
               "OnnxBackendPyTorchConvertedModelTest": "pytorch-converted",
               "OnnxBackendPyTorchOperatorModelTest": "pytorch-operator"}
 # The node tests passed at the time of writing; more ops read make more pass, never fewer.
-NODE_PASSED_AT_LEAST = 722  # measured: every node test `nnref run` passes (721, 92 with inputs bound at load) and test_constant
-# Cases that fail because of a bug in nnref, with the bug. Run as expected failures: one that passes
-# fails the suite, so that it is taken off this list.
-KNOWN_FAILURES = {}
+NODE_PASSED_AT_LEAST = 841  # measured: every node test `nnref run` passes (125 with inputs bound at load)
+# Cases that fail because of a bug, in nnref or in the test data, with the bug. Run as expected
+# failures: one that passes fails the suite, so that it is taken off this list. The test data's
+# (scripts/onnx_node_tests.py, KNOWN_DISAGREEMENTS, says the same of `nnref run`):
+_LIKE_SHAPE = "the test data's `like` input has shape [1], the model declares [3, 4]: nnref refuses the input"
+# test_cast_FLOAT_to_BFLOAT16 passes here: the runner compares the uint16 bit patterns as numbers,
+# one bfloat16 ulp apart within its rtol (scripts/onnx_node_tests.py compares the values).
+KNOWN_FAILURES = {"test_castlike_FLOAT_to_BFLOAT16_cpu": _LIKE_SHAPE,
+                  "test_castlike_FLOAT_to_BFLOAT16_expanded_cpu": _LIKE_SHAPE,
+                  "test_castlike_BFLOAT16_to_FLOAT_cpu": _LIKE_SHAPE,
+                  "test_castlike_BFLOAT16_to_FLOAT_expanded_cpu": _LIKE_SHAPE}
 NOT_COMPATIBLE = "Not compatible with backend"
 
 
@@ -142,14 +149,16 @@ def main():
         problems.append("%d node tests passed, fewer than %d" % (passed_by["node"], NODE_PASSED_AT_LEAST))
     if args.nnref:
         split = cli_split(args.nnref)
-        runner_passed = set(split) - skipped_tests["node"]
-        cli_passed = {c for c, s in split.items() if s.startswith("passed")} | {"test_constant"}
+        known = {name[: -len("_cpu")] for name in KNOWN_FAILURES}
+        runner_passed = set(split) - skipped_tests["node"] - known
+        cli_passed = {c for c, s in split.items() if s.startswith("passed")}
         bound = sum(1 for s in split.values() if s == "passed with inputs bound")
         print("nnref run (scripts/onnx_node_tests.py): %s" % ", ".join(
             "%s %d" % kv for kv in sorted(collections.Counter(split.values()).items())))
         print("the runner passes %d node tests; `nnref run` passes %d, %d of them with inputs bound at load" % (
-            len(runner_passed), len(cli_passed) - 1, bound))
-        for c in sorted(runner_passed ^ cli_passed):
+            len(runner_passed), len(cli_passed), bound))
+        import onnx_node_tests  # on the path since cli_split
+        for c in sorted((runner_passed ^ cli_passed) - set(onnx_node_tests.KNOWN_DISAGREEMENTS)):
             problems.append("%s: %s by the runner, %s by `nnref run`" % (
                 c, "passed" if c in runner_passed else "skipped", split[c]))
     for p in problems:
