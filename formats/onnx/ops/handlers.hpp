@@ -37,6 +37,7 @@ void add_control_ops(OpTable& table);        // control.cpp
 void add_typed_ops(OpTable& table);          // typed.cpp: integer and bool operands or results
 void add_recurrent_ops(OpTable& table);      // recurrent.cpp: LSTM, GRU, RNN unrolled
 void add_resize_ops(OpTable& table);         // resize.cpp: Resize and Upsample
+void add_quantization_ops(OpTable& table);   // quantization.cpp: QuantizeLinear, MatMulInteger, QLinearConv, ...
 
 // ---- helpers (common.cpp) ----
 

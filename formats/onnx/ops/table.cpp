@@ -21,6 +21,7 @@ OpTable all_ops() {
   add_typed_ops(table);
   add_recurrent_ops(table);
   add_resize_ops(table);
+  add_quantization_ops(table);
   return table;
 }
 
