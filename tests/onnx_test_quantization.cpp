@@ -162,6 +162,16 @@ TEST_CASE("onnx quantization: MatMulInteger sums exact integer products with per
         std::vector<double>{7, 10});
 }
 
+// ONNX Runtime accumulates in int32, wrapping: 33026 products 255·255 sum to 2147515650, which
+// int32 holds as 2147515650 − 2^32 = −2147451646.
+TEST_CASE("onnx quantization: MatMulInteger wraps its sum at 32 bits where it can pass them") {
+  TempDir tmp("onnx_matmul_integer_wrap");
+  const int64_t k = 33026;
+  const std::vector<double> full(static_cast<size_t>(k), 255.0);
+  const auto y = run_node(tmp, "MatMulInteger", {{"a", {1, k}, kU8, full}, {"b", {k, 1}, kU8, full}}, 1, 10);
+  CHECK(y[0] == std::vector<double>{-2147451646.0});
+}
+
 TEST_CASE("onnx quantization: ConvInteger with padding, strides, dilations and per-channel zero points") {
   TempDir tmp("onnx_conv_integer");
   // x = 0..15 as [1, 1, 4, 4], zero point 3; w [2, 1, 2, 2] = [1, 2, 3, 4], [0, 1, 0, 1], zero

@@ -47,12 +47,14 @@ int32_t quantized_type(Ctx& c, size_t k) {
 
 std::pair<double, double> bounds_of(int32_t t) { return t == kInt8 ? std::pair{-128.0, 127.0} : std::pair{0.0, 255.0}; }
 
-// Input k, an integer tensor, as an IR integer; a quantized value held as a real (above) cast to one.
-ValueRef integer_input(Ctx& c, size_t k) {
-  if (c.kind(k) == ElemKind::Integer) return c.operand(k, ElemKind::Integer);
+// Input k, a uint8 or int8 tensor (or `wide`, int32: a bias), as an IR integer; a quantized value
+// held as a real (above) cast to one.
+ValueRef integer_input(Ctx& c, size_t k, int32_t wide = kUint8) {
   const int32_t t = c.type(k);
-  if (c.kind(k) != ElemKind::Real || (t != kUint8 && t != kInt8))
-    c.refuse("onnx.type-unsupported", "input " + std::to_string(k) + " must be an integer tensor");
+  if (t != kUint8 && t != kInt8 && t != wide)
+    c.refuse("onnx.type-unsupported", "input " + std::to_string(k) + " is " + type_name(t) + ", and the op takes " +
+                                          (wide == kInt32 ? "int32" : "uint8 or int8"));
+  if (c.kind(k) == ElemKind::Integer) return c.operand(k, ElemKind::Integer);
   return c.emit("integer" + std::to_string(k), CastAttrs{ElemKind::Real, ElemKind::Integer}, {c.data(k)});
 }
 
@@ -200,6 +202,18 @@ void charge_products(Ctx& c, int64_t count) {
                                            std::to_string(kMaxProducts) + " (one int64 each)");
 }
 
+// Σ of the products along `axis` (removed) as ONNX Runtime accumulates them, in int32: the integer
+// sum_reduce in int64, exact, which is the int32 sum itself where |Σ| < 2^31 must hold (`terms`
+// products of 8-bit values less their zero points, each of magnitude at most 255·255), and is
+// else wrapped to int32 by an integer_binary add of 0 in that type (wrap-around is modular, so
+// wrapping once at the end equals wrapping each partial sum).
+ValueRef accumulated(Ctx& c, ValueRef products, int64_t axis, int64_t terms) {
+  const ValueRef sum = c.emit("sum", ReduceAttrs{ReduceOp::Sum, {axis}, false, ElemKind::Integer}, {products});
+  if (terms * 255 * 255 < (int64_t{1} << 31)) return sum;
+  const ValueRef zero = c.literal("zero", HostTensor{DType::I64, Shape(), {0.0}});
+  return c.emit("int32", IntegerBinaryAttrs{IntegerOp::Add, Broadcast::NumpyRight, kInt32Type}, {sum, zero});
+}
+
 // Input x minus its zero point zp (if given) in integers; the zero point broadcast along the axis
 // `trailing` axes before the last when 1-D.
 ValueRef integer_centred(Ctx& c, size_t x, size_t zp, size_t trailing) {
@@ -233,7 +247,7 @@ ValueRef integer_matmul(Ctx& c, size_t a, size_t azp, size_t b, size_t bzp) {
   const ValueRef xa = c.emit("a-column", UnsqueezeAttrs{{-1}, ElemKind::Integer}, {x});
   const ValueRef yb = c.emit("b-row", UnsqueezeAttrs{{-3}, ElemKind::Integer}, {y});
   const ValueRef products = c.emit("products", IntegerBinaryAttrs{IntegerOp::Mul}, {xa, yb});
-  ValueRef z = c.emit("sum", ReduceAttrs{ReduceOp::Sum, {-2}, false, ElemKind::Integer, kInt32Type}, {products});
+  ValueRef z = accumulated(c, products, -2, sa.back());
   if (vector_b) z = c.emit("b-vector", SqueezeAttrs{{-1}, ElemKind::Integer}, {z});
   if (vector_a) z = c.emit("a-vector", SqueezeAttrs{{-2}, ElemKind::Integer}, {z});
   return z;
@@ -368,7 +382,7 @@ ValueRef integer_conv(Ctx& c, const ConvGeometry& g, size_t xzp, size_t wk, size
   const ValueRef w =
       c.emit("kernel", ReshapeAttrs{kdims, ElemKind::Integer}, {integer_centred(c, wk, wzp, spatial + 1)});
   const ValueRef products = c.emit("products", IntegerBinaryAttrs{IntegerOp::Mul}, {windows, w});
-  return c.emit("sum", ReduceAttrs{ReduceOp::Sum, {2}, false, ElemKind::Integer, kInt32Type}, {products});
+  return accumulated(c, products, 2, channels * taps);
 }
 
 // ConvInteger: Σ (x − x_zero_point)(w − w_zero_point) over each window, exact, int32.
@@ -385,7 +399,7 @@ void qlinear_conv(Ctx& c) {
   const size_t spatial = g.out.size();
   ValueRef acc = integer_conv(c, g, 2, 3, 5);
   if (c.has_input(8)) {
-    const ValueRef bias = along_axis(c, "bias", integer_input(c, 8), 8, ElemKind::Integer, spatial);
+    const ValueRef bias = along_axis(c, "bias", integer_input(c, 8, kInt32), 8, ElemKind::Integer, spatial);
     acc = c.emit("biased", IntegerBinaryAttrs{IntegerOp::Add, Broadcast::NumpyRight, kInt32Type}, {acc, bias});
   }
   c.set_output(0, requantized_product(c, acc, 1, 4, 6, 7, 0, spatial, 0), ElemKind::Real, quantized_type(c, 7));
