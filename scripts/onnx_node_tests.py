@@ -8,7 +8,8 @@ an onnx.* code (an op, attribute or type nnref does not read) is unsupported, an
 run fails with shape.empty-extent (a size computed from the inputs' data is 0, an empty tensor,
 which nnref does not hold: ConstantOfShape of an input shape [0]); every other case is
 supported and either passes or fails. Prints the counts and each failure; exits 1 when any
-supported case fails (or when the data is missing).
+supported case fails (or when the data is missing), unless the case is one of KNOWN_FAILURES
+(each explained in docs/onnx.md).
 
 Each case that passes is then judged by `nnref conform` with the suite's expected outputs as the
 runtime's answer at float32 (`--actual`, an .npz keyed by output name): data computed in float64
@@ -69,6 +70,15 @@ KNOWN_INCONCLUSIVE = {case: _POW_TRUNCATED for case in
                       ("test_pow_types_float", "test_pow_types_int32_float32", "test_pow_types_int64_float32")}
 KNOWN_INCONCLUSIVE.update({case: _NAN_INPUT for case in
                            ("test_isnan", "test_isinf", "test_isinf_negative", "test_isinf_positive")})
+
+# Cases whose expected output the f64 oracle does not reproduce for a reason docs/onnx.md explains
+# (a float32 intermediate at an exact tie): case -> the reason, printed with the failure, which
+# then does not fail the run. Their expected outputs conform (checked by hand with nnref conform).
+_FLOAT32_SCALE_TIE = ("-2.5 / (5/255) is -127.5 exactly, which rounds to -128 (y = 25); the expected 26 divides by "
+                      "y_scale rounded to float32 (-127.49999...); conform accepts both (docs/onnx.md, "
+                      "DynamicQuantizeLinear)")
+KNOWN_FAILURES = {case: _FLOAT32_SCALE_TIE for case in
+                  ("test_dynamicquantizelinear", "test_dynamicquantizelinear_expanded")}
 
 
 def read_pb(path):
@@ -210,7 +220,9 @@ def main():
     for c in sorted(results):
         status, why, verdict, _ = results[c]
         if status in ("failed", "skipped") or (status == "unsupported" and args.list_unsupported):
-            print("%s %s: %s" % (status.upper(), c, why))
+            known_failure = status == "failed" and c in KNOWN_FAILURES
+            unexpected += status == "failed" and not known_failure
+            print("%s %s: %s%s" % (status.upper(), c, why, " -- known: " + KNOWN_FAILURES[c] if known_failure else ""))
         if verdict and (verdict[0] != "conforms" or args.verbose):
             known = {"rejected": KNOWN_REJECTIONS, "inconclusive": KNOWN_INCONCLUSIVE}.get(verdict[0], {}).get(c)
             unexpected += verdict[0] != "conforms" and not known
@@ -221,7 +233,9 @@ def main():
     print("node tests: %d cases, %d supported, %d unsupported, %d skipped" % (
         len(cases), supported, counts["unsupported"], counts["skipped"]))
     print("passed with inputs bound at load: %d" % constant)
-    print("%d passed, %d failed" % (counts["passed"], counts["failed"]))
+    print("%d passed, %d failed (%d of these known)" % (counts["passed"], counts["failed"],
+                                                         sum(1 for c, r in results.items()
+                                                             if r[0] == "failed" and c in KNOWN_FAILURES)))
     verdicts = [r[2] for r in results.values() if r[2]]
     if verdicts:
         vc = collections.Counter(v[0] for v in verdicts)
@@ -234,7 +248,7 @@ def main():
         loose = sorted(c for c, r in results.items() if r[2] and r[2][0] == "conforms" and loose_verdict(r[2][1]))
         print("conforming with an envelope wider than %g of the output's largest exact magnitude: %d%s" % (
             LOOSE, len(loose), (" (" + ", ".join(loose) + ")") if loose else ""))
-    return 1 if counts["failed"] or unexpected else 0
+    return 1 if unexpected else 0
 
 
 if __name__ == "__main__":
