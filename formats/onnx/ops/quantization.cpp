@@ -187,12 +187,12 @@ void dynamic_quantize_linear(Ctx& c) {
 
 // ---- MatMulInteger, QLinearMatMul ----
 
-// The model's extents must be fixed for the integer products (their size is checked at load).
+// The model's extents must be fixed for the integer convolutions (their slices and size are read at load).
 void require_fixed_extents(Ctx& c) {
   if (!c.extents_fixed())
     c.refuse("onnx.shape-unsupported",
-             "an integer product needs fixed extents (nnref checks the size of its products when the model is "
-             "read), and the model's inputs have symbolic ones");
+             "an integer convolution needs fixed extents (nnref reads its windows and counts its products "
+             "when the model is read), and the model's inputs have symbolic ones");
 }
 
 void charge_products(Ctx& c, int64_t count) {
@@ -224,30 +224,43 @@ ValueRef integer_centred(Ctx& c, size_t x, size_t zp, size_t trailing) {
   return c.emit("centred" + std::to_string(x), IntegerBinaryAttrs{IntegerOp::Sub}, {v, z});
 }
 
+// The number of multiply-adds of a matmul of shapes sa and sb (1-D ones already made 2-D).
+int64_t matmul_products(const std::vector<int64_t>& sa, const std::vector<int64_t>& sb) {
+  int64_t count = sa[sa.size() - 2] * sa.back() * sb.back();
+  for (size_t i = 0; i + 2 < std::max(sa.size(), sb.size()); ++i) {
+    const int64_t da = i + 2 < sa.size() ? sa[sa.size() - 3 - i] : 1;
+    const int64_t db = i + 2 < sb.size() ? sb[sb.size() - 3 - i] : 1;
+    count *= std::max(da, db);
+  }
+  return count;
+}
+
 // Σ_k (a − a_zp)[.., i, k]·(b − b_zp)[.., k, j] in integers, an int32 result (ONNX Runtime
 // accumulates in int32): integer_binary mul of a[.., i, k, 1] and b[.., 1, k, j] under NumPy
 // broadcasting, then the integer sum_reduce over k. A 1-D a (b) gains an axis before (after) as
 // in MatMul, removed from the result. a's zero point is per tensor or per row (1-D: [M, 1]), b's
-// per tensor or per column. (a, azp, b, bzp: input indices.)
+// per tensor or per column. (a, azp, b, bzp: input indices.) It reads the ranks only: of fixed
+// extents the products are counted at load (at most kMaxProducts); of symbolic ones the run's
+// memory budget bounds them (size.budget).
 ValueRef integer_matmul(Ctx& c, size_t a, size_t azp, size_t b, size_t bzp) {
-  require_fixed_extents(c);
-  std::vector<int64_t> sa = c.shape(a), sb = c.shape(b);
-  const size_t row = sa.size() >= 2 ? 1 : 0;  // a 1-D a has no rows: its zero point per tensor
-  ValueRef x = integer_centred(c, a, azp, row), y = integer_centred(c, b, bzp, 0);
-  const bool vector_a = sa.size() == 1, vector_b = sb.size() == 1;
-  if (vector_a) x = c.emit("a-matrix", UnsqueezeAttrs{{0}, ElemKind::Integer}, {x}), sa.insert(sa.begin(), 1);
-  if (vector_b) y = c.emit("b-matrix", UnsqueezeAttrs{{1}, ElemKind::Integer}, {y}), sb.push_back(1);
-  int64_t count = sa[sa.size() - 2] * sa.back() * sb.back();
-  for (size_t i = 0; i + 2 < std::max(sa.size(), sb.size()); ++i) {
-    const int64_t da = i + 2 < sa.size() ? sa[sa.size() - 3 - i] : 1,
-                  db = i + 2 < sb.size() ? sb[sb.size() - 3 - i] : 1;
-    count *= std::max(da, db);
+  const size_t ra = c.rank(a), rb = c.rank(b);
+  if (ra == 0 || rb == 0) c.refuse("onnx.input-shape", "the operands of an integer matmul must have rank 1 or more");
+  const bool vector_a = ra == 1, vector_b = rb == 1;
+  int64_t terms = kMaxProducts;  // k, where the extents are symbolic: taken to be able to pass int32
+  if (c.extents_fixed()) {
+    std::vector<int64_t> sa = c.shape(a), sb = c.shape(b);
+    terms = sa.back();
+    if (vector_a) sa.insert(sa.begin(), 1);
+    if (vector_b) sb.push_back(1);
+    charge_products(c, matmul_products(sa, sb));
   }
-  charge_products(c, count);
+  ValueRef x = integer_centred(c, a, azp, vector_a ? 0 : 1), y = integer_centred(c, b, bzp, 0);
+  if (vector_a) x = c.emit("a-matrix", UnsqueezeAttrs{{0}, ElemKind::Integer}, {x});
+  if (vector_b) y = c.emit("b-matrix", UnsqueezeAttrs{{1}, ElemKind::Integer}, {y});
   const ValueRef xa = c.emit("a-column", UnsqueezeAttrs{{-1}, ElemKind::Integer}, {x});
   const ValueRef yb = c.emit("b-row", UnsqueezeAttrs{{-3}, ElemKind::Integer}, {y});
   const ValueRef products = c.emit("products", IntegerBinaryAttrs{IntegerOp::Mul}, {xa, yb});
-  ValueRef z = accumulated(c, products, -2, sa.back());
+  ValueRef z = accumulated(c, products, -2, terms);
   if (vector_b) z = c.emit("b-vector", SqueezeAttrs{{-1}, ElemKind::Integer}, {z});
   if (vector_a) z = c.emit("a-vector", SqueezeAttrs{{-2}, ElemKind::Integer}, {z});
   return z;
