@@ -187,14 +187,6 @@ void dynamic_quantize_linear(Ctx& c) {
 
 // ---- MatMulInteger, QLinearMatMul ----
 
-// The model's extents must be fixed for the integer convolutions (their slices and size are read at load).
-void require_fixed_extents(Ctx& c) {
-  if (!c.extents_fixed())
-    c.refuse("onnx.shape-unsupported",
-             "an integer convolution needs fixed extents (nnref reads its windows and counts its products "
-             "when the model is read), and the model's inputs have symbolic ones");
-}
-
 void charge_products(Ctx& c, int64_t count) {
   if (count > kMaxProducts)
     c.refuse("onnx.shape-unsupported", "the integer product has " + std::to_string(count) +
@@ -294,6 +286,14 @@ void qlinear_matmul(Ctx& c) {
 }
 
 // ---- ConvInteger, QLinearConv ----
+
+// The model's extents must be fixed for the integer convolutions (their slices and size are read at load).
+void require_fixed_extents(Ctx& c) {
+  if (!c.extents_fixed())
+    c.refuse("onnx.shape-unsupported",
+             "an integer convolution needs fixed extents (nnref reads its windows and counts its products "
+             "when the model is read), and the model's inputs have symbolic ones");
+}
 
 struct ConvGeometry {
   std::vector<int64_t> x, w;  // shapes: [N, C, S...], [M, C, K...]
