@@ -41,6 +41,7 @@ void add_scatter_ops(OpTable& table);        // scatter.cpp: ScatterElements, Sc
 void add_selection_ops(OpTable& table);      // selection.cpp: TopK, NonZero, Compress, Unique, NMS
 void add_sampling_ops(OpTable& table);       // sampling.cpp: GridSample, RoiAlign, Det
 void add_tfidf_ops(OpTable& table);          // tfidf.cpp: TfIdfVectorizer
+void add_quantization_ops(OpTable& table);   // quantization.cpp: QuantizeLinear, MatMulInteger, QLinearConv, ...
 
 // ---- helpers (common.cpp) ----
 

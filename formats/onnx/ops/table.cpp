@@ -25,6 +25,7 @@ OpTable all_ops() {
   add_selection_ops(table);
   add_sampling_ops(table);
   add_tfidf_ops(table);
+  add_quantization_ops(table);
   return table;
 }
 
