@@ -44,17 +44,21 @@ CATEGORIES = {"OnnxBackendNodeModelTest": "node", "OnnxBackendSimpleModelTest": 
               "OnnxBackendPyTorchConvertedModelTest": "pytorch-converted",
               "OnnxBackendPyTorchOperatorModelTest": "pytorch-operator"}
 # The node tests passed at the time of writing; more ops read make more pass, never fewer.
-NODE_PASSED_AT_LEAST = 841  # measured: every node test `nnref run` passes (125 with inputs bound at load)
+NODE_PASSED_AT_LEAST = 856  # measured: every node test `nnref run` passes (125 with inputs bound at load)
 # Cases that fail because of a bug, in nnref or in the test data, with the bug. Run as expected
 # failures: one that passes fails the suite, so that it is taken off this list. The test data's
 # (scripts/onnx_node_tests.py, KNOWN_DISAGREEMENTS, says the same of `nnref run`):
 _LIKE_SHAPE = "the test data's `like` input has shape [1], the model declares [3, 4]: nnref refuses the input"
+_SCALE_TIE = ("the expected output divides by y_scale rounded to float32 at an exact tie (-127.5): 26 where the "
+              "formula gives 25; conform accepts both (docs/onnx.md, DynamicQuantizeLinear)")
 # test_cast_FLOAT_to_BFLOAT16 passes here: the runner compares the uint16 bit patterns as numbers,
 # one bfloat16 ulp apart within its rtol (scripts/onnx_node_tests.py compares the values).
 KNOWN_FAILURES = {"test_castlike_FLOAT_to_BFLOAT16_cpu": _LIKE_SHAPE,
                   "test_castlike_FLOAT_to_BFLOAT16_expanded_cpu": _LIKE_SHAPE,
                   "test_castlike_BFLOAT16_to_FLOAT_cpu": _LIKE_SHAPE,
-                  "test_castlike_BFLOAT16_to_FLOAT_expanded_cpu": _LIKE_SHAPE}
+                  "test_castlike_BFLOAT16_to_FLOAT_expanded_cpu": _LIKE_SHAPE,
+                  "test_dynamicquantizelinear_cpu": _SCALE_TIE,
+                  "test_dynamicquantizelinear_expanded_cpu": _SCALE_TIE}
 NOT_COMPATIBLE = "Not compatible with backend"
 
 

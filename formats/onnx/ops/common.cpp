@@ -11,6 +11,12 @@ void add_ops(OpTable& table, std::initializer_list<std::pair<const char*, OpHand
     if (!table.emplace(name, handler).second) throw std::logic_error(std::string("ONNX op listed twice: ") + name);
 }
 
+void require_fixed_extents(Ctx& c, const std::string& why) {
+  if (!c.extents_fixed())
+    c.refuse("onnx.shape-unsupported",
+             c.proto().op_type() + " needs fixed extents (" + why + "), and the model's inputs have symbolic ones");
+}
+
 HostTensor scalar_tensor(double v) { return HostTensor{DType::F64, Shape(), {v}}; }
 
 ValueRef binary(Ctx& c, const std::string& suffix, BinaryOp op, ValueRef a, ValueRef b) {

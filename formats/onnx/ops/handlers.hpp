@@ -47,6 +47,9 @@ void add_quantization_ops(OpTable& table);   // quantization.cpp: QuantizeLinear
 
 // A 0-D float64 tensor holding v (a literal operand).
 HostTensor scalar_tensor(double v);
+// Refuses (onnx.shape-unsupported) where the model's extents are symbolic: "<op> needs fixed
+// extents (<why>), and the model's inputs have symbolic ones".
+void require_fixed_extents(Ctx& c, const std::string& why);
 // The IR binary op under NumPy broadcasting, named by the node and suffix.
 ValueRef binary(Ctx& c, const std::string& suffix, BinaryOp op, ValueRef a, ValueRef b);
 // An op's data operand followed by the values its computed sizes read (the program's sources).

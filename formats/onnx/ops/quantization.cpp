@@ -288,11 +288,8 @@ void qlinear_matmul(Ctx& c) {
 // ---- ConvInteger, QLinearConv ----
 
 // The model's extents must be fixed for the integer convolutions (their slices and size are read at load).
-void require_fixed_extents(Ctx& c) {
-  if (!c.extents_fixed())
-    c.refuse("onnx.shape-unsupported",
-             "an integer convolution needs fixed extents (nnref reads its windows and counts its products "
-             "when the model is read), and the model's inputs have symbolic ones");
+void require_fixed_convolution(Ctx& c) {
+  require_fixed_extents(c, "nnref reads its windows and counts its products when the model is read");
 }
 
 struct ConvGeometry {
@@ -311,7 +308,7 @@ std::pair<int64_t, int64_t> same_padding(const std::string& mode, int64_t s, int
 
 // The convolution's attributes and shapes (x input 0, w input wk): group 1 only.
 ConvGeometry conv_geometry(Ctx& c, size_t wk) {
-  require_fixed_extents(c);
+  require_fixed_convolution(c);
   ConvGeometry g{c.shape(0), c.shape(wk), {}, {}, {}, {}};
   if (g.w.size() < 3 || g.x.size() != g.w.size())
     c.refuse("onnx.input-shape", "x and w must have the same rank, at least 3");

@@ -129,19 +129,14 @@ int64_t count_of(const std::vector<int64_t>& shape, size_t from = 0, size_t to =
   return n;
 }
 
-void require_fixed_extents(Ctx& c) {
-  if (!c.extents_fixed())
-    c.refuse("onnx.shape-unsupported", c.proto().op_type() +
-                                           " needs fixed extents (its flat indices are computed at load time), and "
-                                           "the model's inputs have symbolic ones");
-}
+void require_fixed_scatter(Ctx& c) { require_fixed_extents(c, "its flat indices are computed at load time"); }
 
 // ScatterElements: y = data, then y[i with its `axis` entry replaced by idx[i]] ∘= u[i] for every
 // position i of idx (ONNX's definition). Each target is GatherElements' flat index into data
 // (element_flat_index: negative indices wrap, one out of range is −1), data flattened to rows of
 // one element, then scattered.
 void scatter_elements_as(Ctx& c, ScatterReduction how) {
-  require_fixed_extents(c);
+  require_fixed_scatter(c);
   const std::vector<int64_t> d = c.shape(0), s = c.shape(1);
   if (c.shape(2) != s) c.refuse("onnx.input-shape", "updates must have the indices' shape");
   const auto r = static_cast<int64_t>(d.size());
@@ -164,7 +159,7 @@ void scatter(Ctx& c) { scatter_elements_as(c, ScatterReduction::None); }  // ops
 // without its last axis (ONNX's definition). Each target is GatherND's row (nd_row_index with no
 // batch axes) of data as rows [P, rest], rest data's extents after the q indexed ones.
 void scatter_nd(Ctx& c) {
-  require_fixed_extents(c);
+  require_fixed_scatter(c);
   const std::vector<int64_t> d = c.shape(0), s = c.shape(1);
   const ValueRef target = nd_row_index(c, d, c.operand(1, ElemKind::Integer), s, 0);
   const auto q = static_cast<size_t>(s.back());
