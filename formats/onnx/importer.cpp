@@ -7,7 +7,6 @@
 
 #include "formats/onnx/ops.hpp"
 #include "formats/onnx/tensor_proto.hpp"
-#include "semantics/evaluate.hpp"
 #include "semantics/memory.hpp"
 #include "semantics/node_rule.hpp"
 #include "semantics/size_code.hpp"
@@ -196,14 +195,6 @@ SizesPtr NodeCtx::element_terms(const ValueRef& x, const Shape& shape) {
   SizeTerms t{shape, {}};
   for (int64_t i = 0; i < shape.count(); ++i) t.elements.push_back({size_code::kElement, leaf, i});
   return std::make_shared<const SizeTerms>(std::move(t));
-}
-
-ConstantPtr NodeCtx::value_at_load(size_t k) {
-  if (!has_input(k)) return nullptr;
-  const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
-  if (v.constant) return v.constant;
-  if (!v.ref || v.kind == ElemKind::Real || !im_.from_constants(*v.ref)) return nullptr;
-  return im_.value_at_load(*v.ref, v.kind);
 }
 
 SizesPtr NodeCtx::terms(size_t k) {
@@ -505,48 +496,6 @@ bool Importer::from_constants(const ValueRef& r) const {
     for (const ValueRef& in : n.inputs) unvisited.push_back(in.node);
   }
   return true;
-}
-
-// The nodes r depends on (operands and computed parameters), in the graph's order, copied into a
-// graph of their own whose output is r as a real (integers and bools cast: the same numbers).
-ConstantPtr Importer::value_at_load(const ValueRef& r, ElemKind kind) {
-  std::set<int64_t> ancestors;
-  std::vector<int64_t> unvisited{r.node};
-  while (!unvisited.empty()) {
-    const int64_t id = unvisited.back();
-    unvisited.pop_back();
-    if (!ancestors.insert(id).second) continue;
-    const Node& n = m_.graph.nodes[static_cast<size_t>(id)];
-    for (const ValueRef& in : n.inputs) unvisited.push_back(in.node);
-    for (const ParamValue& p : n.param_values) unvisited.push_back(p.value.node);
-  }
-  Graph sub;
-  std::map<int64_t, int64_t> moved;  // id in the model → id in sub
-  const auto in_sub = [&](ValueRef v) { return ValueRef{moved.at(v.node), v.output}; };
-  for (int64_t id : ancestors) {
-    Node n = m_.graph.nodes[static_cast<size_t>(id)];
-    for (ValueRef& in : n.inputs) in = in_sub(in);
-    for (ParamValue& p : n.param_values) p.value = in_sub(p.value);
-    n.declared.clear();
-    n.id = static_cast<int64_t>(sub.nodes.size());
-    moved[id] = n.id;
-    sub.nodes.push_back(std::move(n));
-  }
-  const std::string& name = m_.graph.nodes[static_cast<size_t>(r.node)].name;
-  const int64_t out = sub.add(name + "/at-load", CastAttrs{kind, ElemKind::Real}, {in_sub(r)});
-  sub.outputs.push_back({"value", ValueRef{out, 0}});
-  auto values = evaluate<Interval>(sub, m_.payload, {}, EvalOptions{budget_left_, m_.param_keys});
-  if (!values) return nullptr;
-  const Tensor<Interval>& t = values.value()[0];
-  std::vector<int64_t> ints;
-  for (const Interval& x : t.data()) {
-    const Enclosure e = sc::enclosure(x);
-    if (!(e.lo == e.hi) || !std::isfinite(e.lo) || std::abs(e.lo) > 9007199254740992.0) return nullptr;
-    ints.push_back(static_cast<int64_t>(e.lo));
-  }
-  ExactTensor value = integer_tensor(t.shape(), std::move(ints));
-  if (kind == ElemKind::Logical) value.tensor.dtype = DType::Bool;
-  return std::make_shared<const ExactTensor>(std::move(value));
 }
 
 std::optional<KnownShape> Importer::shape_of(const ValueRef& r) const {

@@ -106,10 +106,6 @@ class NodeCtx {
   const HostTensor& require_constant(size_t k, const std::string& what);
   // Input k as a constant, integers exact; nullptr when it is not one.
   const ExactTensor* exact(size_t k) const;
-  // Input k as a constant, or, when it is an integer or bool value computed from constants alone
-  // (through real arithmetic: Range's expanded function divides and ceils reals), its value where
-  // the exact reals give every element one integer (Importer::value_at_load); nullptr otherwise.
-  ConstantPtr value_at_load(size_t k);
   // Input k as terms computed from symbolic extents; nullptr when it is not such a value.
   const SizeTerms* sizes(size_t k) const;
   // Input k as terms: a size value's, or an integer constant's (constant terms); nullptr else.
@@ -237,10 +233,6 @@ class Importer {
   std::optional<KnownShape> shape_of(const ValueRef& r) const;
   // No graph input among the IR nodes r is computed from: r is a constant of every run.
   bool from_constants(const ValueRef& r) const;
-  // The integer or bool value r (of that kind) computed from constants alone, evaluated now by the
-  // oracle over intervals (the exact reals enclosed): a constant where every element's enclosure is
-  // one value, nullptr where one is not (a real arithmetic's result too close to a step to tell).
-  ConstantPtr value_at_load(const ValueRef& r, ElemKind kind);
   int64_t add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef> inputs, const SourceLoc& loc);
   std::string unique_name(const std::string& base);
 

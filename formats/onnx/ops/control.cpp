@@ -255,15 +255,13 @@ const onnx::GraphProto& body_of(Ctx& c) {
 
 // A scalar (or one-element) input read when the model is read: M's count, cond's truth.
 int64_t scalar_at_load(Ctx& c, size_t k, const std::string& what) {
-  ConstantPtr value = c.value_at_load(k);
-  if (!value && c.producer(k) != nullptr)
+  if (c.exact(k) == nullptr && c.producer(k) != nullptr)
     c.refuse("onnx.input-not-constant",
              what + " ('" + c.proto().input(static_cast<int>(k)) +
-                 "') is computed by the graph from its data when it runs, or by real arithmetic whose exact result "
-                 "is too close to a step to tell: nnref unrolls a Loop for a number of steps known when it reads "
-                 "the model");
-  if (!value) c.require_constant(k, what);
-  const ExactTensor& t = value ? *value : *c.exact(k);
+                 "') is computed by the graph when it runs (from its data, or by real arithmetic, which nnref "
+                 "never folds): nnref unrolls a Loop for a number of steps known when it reads the model");
+  c.require_constant(k, what);
+  const ExactTensor& t = *c.exact(k);
   if (t.ints.size() != 1 || dtype_is_float(t.tensor.dtype))
     c.refuse("onnx.input-type", what + " must be one " + (k == 0 ? "integer" : "bool"));
   return t.ints[0];
