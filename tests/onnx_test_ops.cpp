@@ -171,6 +171,24 @@ TEST_CASE("onnx ops: Dropout at inference copies x and gives an all-true mask") 
   d.output("Y");
   d.output("mask");
   REQUIRE(find_code(load_errors(d, tmp / "d.onnx"), "onnx.output-unsupported"));
+  // Training mode with ratio 0 is the identity too (ONNX's reference; PyTorch exports Swin's
+  // attention dropout so); with another ratio it drops at random: refused.
+  for (const float ratio : {0.0f, 0.5f}) {
+    OnnxModel t;
+    t.input("X", {"2"});
+    t.init("ratio", {}, {ratio});
+    onnx::TensorProto* mode = t.graph().add_initializer();
+    mode->set_name("training");
+    mode->set_data_type(onnx::TensorProto::BOOL);
+    mode->add_int32_data(1);
+    t.node("Dropout", {"X", "ratio", "training"}, {"Y"});
+    t.output("Y");
+    if (ratio == 0) {
+      CHECK(values(run_f64(load_onnx(t, tmp / "t.onnx"), {host({2}, {3, -4})})[0]) == std::vector<double>{3, -4});
+    } else {
+      CHECK(find_code(load_errors(t, tmp / "t.onnx"), "onnx.attribute-unsupported"));
+    }
+  }
 }
 
 TEST_CASE("onnx ops: LRN sums the squares over channels [c - floor((size-1)/2), c + ceil((size-1)/2)]") {

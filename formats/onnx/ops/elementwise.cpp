@@ -255,19 +255,27 @@ void is_inf(Ctx& c) {
   c.set_output(0, y, ElemKind::Logical, onnx::TensorProto::BOOL);
 }
 
-// Dropout at inference: the identity (the ratio and the seed do nothing; a training_mode input
-// that is true is refused); its mask, when read, all true (ONNX's reference), over fixed extents.
+// Dropout at inference, or in training mode with ratio 0 (PyTorch's export of an attention dropout
+// of p = 0, Swin's): the identity, which ONNX's reference gives for both (the seed does nothing);
+// its mask, when read, all true, over fixed extents. Training mode with another ratio drops at
+// random: refused (out of scope).
 void dropout(Ctx& c) {
-  c.attr_float("ratio", 0.5);
+  const double ratio_attr = c.attr_float("ratio", 0.5);
   c.attr_int("seed", 0);
   if (c.opset() < 6) c.attr_ints("consumed_inputs");
-  // Before opset 7, is_test 0 (the default) means training: dropout applies.
-  if (c.opset() < 7 && c.attr_int("is_test", 0) == 0)
-    c.refuse("onnx.attribute-unsupported", "is_test 0 (training) is not supported");
+  // Before opset 7, is_test 0 (the default) means training; from opset 12 training_mode says it.
+  bool training = c.opset() < 7 && c.attr_int("is_test", 0) == 0;
   if (c.has_input(2)) {
     const HostTensor& t = c.require_constant(2, "training_mode");
-    if (t.values.size() != 1 || t.values[0] != 0)
-      c.refuse("onnx.attribute-unsupported", "training_mode true is not supported");
+    if (t.values.size() != 1) c.refuse("onnx.input-shape", "training_mode must be one bool");
+    training = t.values[0] != 0;
+  }
+  if (training) {
+    const HostTensor* r = c.has_input(1) ? &c.require_constant(1, "ratio") : nullptr;
+    if (r && r->values.size() != 1) c.refuse("onnx.input-shape", "ratio must be one number");
+    if ((r ? r->values[0] : ratio_attr) != 0)
+      c.refuse("onnx.attribute-unsupported",
+               "training mode with a ratio other than 0 drops elements at random, which is not supported");
   }
   copy(c);
   if (!c.output_read(1)) return;
