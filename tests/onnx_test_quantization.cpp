@@ -221,6 +221,32 @@ TEST_CASE("onnx quantization: ConvInteger with padding, strides, dilations and p
   CHECK(z[0] == std::vector<double>{9, 14, 29, 20});
 }
 
+// Groups: each output channel sums over its group's channels only (a NumPy loop over the
+// definition, group by group). x = (i mod 5) as [1, 4, 3, 3]; group 2: w = (i mod 7) − 3 as
+// [4, 2, 2, 2], zero points x 1, w [0, 1, −1, 2]; group 4 (depthwise): w = (i mod 5) − 2 as
+// [4, 1, 2, 2], pads 1, strides 2.
+TEST_CASE("onnx quantization: ConvInteger with groups") {
+  TempDir tmp("onnx_conv_integer_groups");
+  std::vector<double> x(36), w(32), w4(16);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(i % 5);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<double>(i % 7) - 3;
+  for (size_t i = 0; i < w4.size(); ++i) w4[i] = static_cast<double>(i % 5) - 2;
+  const auto y = run_node(tmp, "ConvInteger",
+                          {{"x", {1, 4, 3, 3}, kI8, x},
+                           {"w", {4, 2, 2, 2}, kI8, w},
+                           {"xzp", {}, kI8, {1}},
+                           {"wzp", {4}, kI8, {0, 1, -1, 2}}},
+                          1, 10, [](onnx::NodeProto& n) { set_int(n, "group", 2); });
+  CHECK(y[0] == std::vector<double>{-1, -9, -10, -3, -8, -23, -3, -3, 7, 9, -2, -5, -16, -27, -9, -15});
+  const auto z = run_node(tmp, "ConvInteger", {{"x", {1, 4, 3, 3}, kI8, x}, {"w", {4, 1, 2, 2}, kI8, w4}}, 1, 10,
+                          [](onnx::NodeProto& n) {
+                            set_int(n, "group", 4);
+                            set_ints(n, "pads", {1, 1, 1, 1});
+                            set_ints(n, "strides", {2, 2});
+                          });
+  CHECK(z[0] == std::vector<double>{0, 2, -2, -5, 0, 0, -4, -3, -3, -8, -2, 7, -4, -2, -6, 10});
+}
+
 TEST_CASE("onnx quantization: QLinearMatMul and QLinearConv requantise with halves to even") {
   TempDir tmp("onnx_qlinear");
   // A − 10 = [[0, 10], [20, 30]], B − 10 = [[2, 4], [6, 0]]: Σ = [[60, 0], [220, 80]]; ·0.5·0.25/1 =
@@ -308,8 +334,8 @@ TEST_CASE("onnx quantization: refusals by name") {
     m.output("y");
     CHECK(find_code(load_errors(m, tmp / "symbolic.onnx"), "onnx.shape-unsupported"));
   }
-  // Grouped ConvInteger.
-  CHECK(find_code(node_errors(tmp, "ConvInteger", {{"x", {1, 2, 3, 3}, kU8, {}}, {"w", {2, 1, 2, 2}, kU8, {}}}, 10,
-                              [](onnx::NodeProto& n) { set_int(n, "group", 2); }),
-                  "onnx.attribute-unsupported"));
+  // A group that does not divide the channels.
+  CHECK(find_code(node_errors(tmp, "ConvInteger", {{"x", {1, 2, 3, 3}, kU8, {}}, {"w", {3, 1, 2, 2}, kU8, {}}}, 10,
+                              [](onnx::NodeProto& n) { set_int(n, "group", 3); }),
+                  "onnx.input-shape"));
 }

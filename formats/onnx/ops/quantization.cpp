@@ -293,7 +293,8 @@ void require_fixed_convolution(Ctx& c) {
 }
 
 struct ConvGeometry {
-  std::vector<int64_t> x, w;  // shapes: [N, C, S...], [M, C, K...]
+  std::vector<int64_t> x, w;  // shapes: [N, C, S...], [M, C / group, K...]
+  int64_t group = 1;
   std::vector<int64_t> stride, dilation, out;
   std::vector<std::pair<int64_t, int64_t>> pads;
 };
@@ -306,15 +307,17 @@ std::pair<int64_t, int64_t> same_padding(const std::string& mode, int64_t s, int
   return mode == "SAME_UPPER" ? std::pair{total / 2, total - total / 2} : std::pair{total - total / 2, total / 2};
 }
 
-// The convolution's attributes and shapes (x input 0, w input wk): group 1 only.
+// The convolution's attributes and shapes (x input 0, w input wk).
 ConvGeometry conv_geometry(Ctx& c, size_t wk) {
   require_fixed_convolution(c);
-  ConvGeometry g{c.shape(0), c.shape(wk), {}, {}, {}, {}};
+  ConvGeometry g{c.shape(0), c.shape(wk), c.attr_int("group", 1), {}, {}, {}, {}};
   if (g.w.size() < 3 || g.x.size() != g.w.size())
     c.refuse("onnx.input-shape", "x and w must have the same rank, at least 3");
   const size_t spatial = g.w.size() - 2;
-  if (c.attr_int("group", 1) != 1) c.refuse("onnx.attribute-unsupported", "group other than 1 is not supported");
-  if (g.x[1] != g.w[1]) c.refuse("onnx.input-shape", "w's second extent must be x's channels");
+  if (g.group < 1 || g.w[0] % g.group != 0 || g.x[1] != g.w[1] * g.group)
+    c.refuse("onnx.input-shape",
+             "group must divide w's output channels, and x's channels must be group times "
+             "w's second extent");
   const std::vector<int64_t> kernel = c.attr_ints("kernel_shape");
   if (!kernel.empty() && kernel != std::vector<int64_t>(g.w.begin() + 2, g.w.end()))
     c.refuse("onnx.attribute-value", "kernel_shape differs from w's spatial extents");
@@ -346,18 +349,20 @@ ConvGeometry conv_geometry(Ctx& c, size_t wk) {
   return g;
 }
 
-// Σ over c, k of (x − x_zp)[n, c, o·stride + k·dilation]·(w − w_zp)[m, c, k] in integers, an
-// int32 result: the centred x padded with 0 (ONNX pads the centred input: the padding adds
-// nothing), for each kernel offset k the strided slice of it that offset reads, stacked into
-// [N, C·K, O...] (c major, as w's layout [M, C, K...] flattens), integer_binary mul with w as
-// [1, M, C·K, 1...], and the integer sum_reduce over C·K. x's zero point is per tensor (or per
-// channel), w's per tensor or per output channel. Its size is the multiply-add count.
-ValueRef integer_conv(Ctx& c, const ConvGeometry& g, size_t xzp, size_t wk, size_t wzp) {
+// Σ over c, k of (x − x_zp)[n, c, o·stride + k·dilation]·(w − w_zp)[m, c, k] in integers, c over
+// the channels of m's group, an int32 result: the centred x padded with 0 (ONNX pads the centred
+// input: the padding adds nothing), for each kernel offset k the strided slice of it that offset
+// reads, stacked into [N, G, 1, C/G·K, O...] (channel major, as w's layout [M, C/G, K...]
+// flattens), integer_binary mul with w as [1, G, M/G, C/G·K, 1...], the integer sum_reduce over
+// C/G·K, and [N, G, M/G, O...] read as [N, M, O...] (output channel m in group m / (M/G), as ONNX
+// orders them). x's zero point is per tensor (or per channel), w's per tensor or per output
+// channel. Its size is the multiply-add count. (suffix: the last node's.)
+ValueRef integer_conv(Ctx& c, const std::string& suffix, const ConvGeometry& g, size_t xzp, size_t wk, size_t wzp) {
   const size_t spatial = g.out.size();
   const int64_t n = g.x[0], channels = g.x[1], m = g.w[0];
   int64_t taps = 1, outputs = 1;
   for (size_t i = 0; i < spatial; ++i) taps *= g.w[i + 2], outputs *= g.out[i];
-  charge_products(c, n * m * channels * taps * outputs);
+  charge_products(c, n * m * (channels / g.group) * taps * outputs);
   ValueRef x = integer_centred(c, 0, xzp, spatial);
   std::vector<std::pair<int64_t, int64_t>> padding{{0, 0}, {0, 0}};
   padding.insert(padding.end(), g.pads.begin(), g.pads.end());
@@ -385,20 +390,23 @@ ValueRef integer_conv(Ctx& c, const ConvGeometry& g, size_t xzp, size_t wk, size
   }
   ValueRef windows =
       stacked.size() == 1 ? stacked[0] : c.emit("windows", ConcatAttrs{2, 0, ElemKind::Integer}, stacked);
-  std::vector<int64_t> wdims{n, 1, channels * taps}, kdims{1, m, channels * taps};
+  const int64_t groups = g.group, per_group = channels / groups * taps;
+  std::vector<int64_t> wdims{n, groups, 1, per_group}, kdims{1, groups, m / groups, per_group}, ydims{n, m};
   wdims.insert(wdims.end(), g.out.begin(), g.out.end());
   kdims.insert(kdims.end(), spatial, 1);
+  ydims.insert(ydims.end(), g.out.begin(), g.out.end());
   windows = c.emit("windows-flat", ReshapeAttrs{wdims, ElemKind::Integer}, {windows});
   const ValueRef w =
       c.emit("kernel", ReshapeAttrs{kdims, ElemKind::Integer}, {integer_centred(c, wk, wzp, spatial + 1)});
   const ValueRef products = c.emit("products", IntegerBinaryAttrs{IntegerOp::Mul}, {windows, w});
-  return accumulated(c, products, 2, channels * taps);
+  const ValueRef sums = accumulated(c, products, 3, per_group);
+  return c.emit(suffix, ReshapeAttrs{ydims, ElemKind::Integer}, {sums});
 }
 
 // ConvInteger: Σ (x − x_zero_point)(w − w_zero_point) over each window, exact, int32.
 void conv_integer(Ctx& c) {
   const ConvGeometry g = conv_geometry(c, 1);
-  c.set_output(0, integer_conv(c, g, 2, 1, 3), ElemKind::Integer, kInt32);
+  c.set_output(0, integer_conv(c, "", g, 2, 1, 3), ElemKind::Integer, kInt32);
 }
 
 // QLinearConv: saturate(round((Σ (x − x_zp)(w − w_zp) + B) · x_scale·w_scale / y_scale) + y_zp),
@@ -407,7 +415,7 @@ void conv_integer(Ctx& c) {
 void qlinear_conv(Ctx& c) {
   const ConvGeometry g = conv_geometry(c, 3);
   const size_t spatial = g.out.size();
-  ValueRef acc = integer_conv(c, g, 2, 3, 5);
+  ValueRef acc = integer_conv(c, "accumulation", g, 2, 3, 5);
   if (c.has_input(8)) {
     const ValueRef bias = along_axis(c, "bias", integer_input(c, 8, kInt32), 8, ElemKind::Integer, spatial);
     acc = c.emit("biased", IntegerBinaryAttrs{IntegerOp::Add, Broadcast::NumpyRight, kInt32Type}, {acc, bias});
