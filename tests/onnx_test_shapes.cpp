@@ -162,3 +162,36 @@ TEST_CASE("onnx shapes: a Conv over a symbolic length then a MatMul reads, runs 
   CHECK(short_.code == 1);
   CHECK((short_.out + short_.err).find("L = 1") != std::string::npos);
 }
+
+// ONNX's expanded LayerNormalization (axis 0) reads the shape's prefix before the axis, Slice(s, 0,
+// 0): empty, and concatenates it to the suffix of ones. The empty slice of a value known at load is
+// a constant that Concat leaves out; used as data it is refused by name.
+TEST_CASE("onnx shapes: an empty slice of a shape is left out of a Concat, refused as data") {
+  TempDir tmp("onnx_shapes_empty_slice");
+  OnnxModel m(17);
+  m.input("X", {"2", "3"});
+  m.node("Shape", {"X"}, {"s"});
+  m.ints("zero", {0});
+  m.node("Slice", {"s", "zero", "zero"}, {"prefix"});  // s[0:0]: empty
+  m.ints("ones", {1, 6});
+  set_int(m.node("Concat", {"prefix", "ones"}, {"shape"}), "axis", 0);
+  m.node("Reshape", {"X", "shape"}, {"Y"});
+  m.output("Y");
+  Model model = load_onnx(m, tmp / "m.onnx");
+  const Tensor<double> y = run_f64(model, {host({2, 3}, {1, 2, 3, 4, 5, 6})})[0];
+  CHECK(y.shape().dims() == std::vector<int64_t>{1, 6});
+  CHECK(values(y) == std::vector<double>{1, 2, 3, 4, 5, 6});
+
+  OnnxModel used(17);
+  used.input("X", {"2", "3"});
+  used.node("Shape", {"X"}, {"s"});
+  used.ints("one", {1});
+  used.ints("zero", {0});
+  used.node("Slice", {"s", "one", "zero"}, {"empty"});  // s[1:0]: empty too
+  set_int(used.node("Cast", {"empty"}, {"Y"}, "cast_empty"), "to", onnx::TensorProto::FLOAT);
+  used.output("Y");
+  const std::vector<Diagnostic> ds = load_errors(used, tmp / "used.onnx");
+  const Diagnostic* d = find_code(ds, "onnx.shape-unsupported");
+  REQUIRE(d != nullptr);
+  CHECK(d->message.find("empty tensor") != std::string::npos);
+}

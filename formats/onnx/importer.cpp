@@ -586,6 +586,11 @@ ValueRef Importer::materialise(const ValueRef& r) {
     return *h.node;
   }
   const HostTensor& t = h.constant->tensor;
+  if (t.shape.count() == 0)
+    throw Refusal{make_error("onnx.shape-unsupported",
+                             "constant '" + h.name + "' is an empty tensor (shape " + t.shape.str() +
+                                 "): nnref holds one only while the model is read, where Concat leaves it out",
+                             SourceLoc{file_, 0, 0})};
   // Parameters are floats: an integer or bool constant's values as doubles, which the const op
   // reads back as its kind; an integer beyond 2^53 has no exact double.
   HostTensor value = t;

@@ -74,13 +74,18 @@ void transpose(Ctx& c) {
   moved(c, TransposeAttrs{perm});
 }
 
+// An operand known at load to be empty (a slice of a shape that keeps nothing, as ONNX's expanded
+// LayerNormalization makes) adds nothing to the concatenation: it is left out; when every operand
+// is, the result is that empty constant.
 void concat(Ctx& c) {
   const int64_t axis = c.attr_int("axis", 1);
   if (c.opset() >= 4 && !c.has_attr("axis")) c.refuse("onnx.attribute-value", "axis is required");
   const ElemKind kind = c.kind(0);  // every input's (onnx.type-unsupported otherwise)
   std::vector<ValueRef> in;
-  for (size_t k = 0; k < c.input_count(); ++k) in.push_back(c.operand(k, kind));
-  c.set_output(0, c.emit("", ConcatAttrs{axis, 0, kind}, in), kind, c.type(0));
+  for (size_t k = 0; k < c.input_count(); ++k)
+    if (const ExactTensor* t = c.exact(k); !t || t->tensor.shape.count() > 0) in.push_back(c.operand(k, kind));
+  if (in.empty()) return c.set_output_constant(0, *c.exact(0));
+  c.set_output(0, in.size() == 1 ? in[0] : c.emit("", ConcatAttrs{axis, 0, kind}, in), kind, c.type(0));
 }
 
 // Split into parts of the given sizes: IR split's ratios are the sizes, which it splits the axis
@@ -129,7 +134,8 @@ void split(Ctx& c) {
 }
 
 // Slice with step 1: ONNX clamps starts and ends as IR slice does, except that an end of 0 is
-// empty in ONNX and "to the extent" in the IR: such a slice (an empty tensor) is refused.
+// empty in ONNX and "to the extent" in the IR: such a slice (an empty tensor) is refused, but for
+// a slice of a value known at load (a shape), whose empty result is a constant that Concat drops.
 // Slice whose starts or ends are computed from symbolic extents: IR slice's computed bounds (every
 // start, then every end), with the values whose extents they read as its further operands.
 void slice_computed(Ctx& c) {
@@ -178,17 +184,19 @@ void slice(Ctx& c) {
   constexpr int64_t kFar = int64_t{1} << 62;  // beyond every extent: clamps as INT64_MAX does
   for (auto* v : {&starts, &ends})
     for (int64_t& x : *v) x = std::clamp(x, -kFar, kFar);
-  // A step of 0 is the IR rule's to report. Going forward, an end of 0 keeps nothing (the IR reads
-  // an end of 0 as "to the extent" when every step is 1: never that meaning here).
-  for (size_t k = 0; k < ends.size() && k < axes.size(); ++k)
-    if (ends[k] == 0 && step(k) > 0)
-      c.refuse("onnx.shape-unsupported", "an end of 0 gives an empty tensor, which nnref does not hold");
-  const std::optional<std::vector<int64_t>> shape = c.extents_fixed() ? std::optional(c.shape(0)) : std::nullopt;
+  const bool known = c.exact(0) != nullptr || c.sizes(0) != nullptr;  // a value known at load: fixed extents
+  const std::optional<std::vector<int64_t>> shape =
+      known || c.extents_fixed() ? std::optional(c.shape(0)) : std::nullopt;
+  std::vector<int64_t> result = shape.value_or(std::vector<int64_t>{});
   for (size_t k = 0; k < axes.size() && k < starts.size() && k < ends.size(); ++k) {
     const auto r = static_cast<int64_t>(c.rank(0));
     const int64_t axis = axes[k] < 0 ? axes[k] + r : axes[k];
     if (axis < 0 || axis >= r || step(k) == 0) continue;  // the IR rule reports it
     if (!shape) {
+      // Going forward, an end of 0 keeps nothing (the IR reads an end of 0 as "to the extent" when
+      // every step is 1: never that meaning here).
+      if (ends[k] == 0 && step(k) > 0)
+        c.refuse("onnx.shape-unsupported", "an end of 0 gives an empty tensor, which nnref does not hold");
       // Going backward ONNX clamps a start to [0, x − 1], the IR to [−1, x − 1]: they differ only
       // where x + start < 0, which a start of −1 or more never gives.
       if (step(k) < 0 && starts[k] < -1)
@@ -205,9 +213,14 @@ void slice(Ctx& c) {
       starts[k] = index(starts[k], 0, x - 1);  // ONNX's clamp, written as the index it gives
       count = (starts[k] - index(ends[k], -1, x - 1) - step(k) - 1) / -step(k);
     }
-    if (count <= 0)
+    result[static_cast<size_t>(axis)] = std::max<int64_t>(count, 0);
+    if (count <= 0 && !known)
       c.refuse("onnx.shape-unsupported", "the slice of axis " + std::to_string(axes[k]) +
                                              " is empty, and nnref does not hold empty tensors");
+  }
+  if (known && std::find(result.begin(), result.end(), 0) != result.end()) {
+    const DType dtype = c.exact(0) ? c.exact(0)->tensor.dtype : DType::I64;
+    return c.set_output_constant(0, ExactTensor{HostTensor{dtype, Shape::make(result).value(), {}}, {}});
   }
   moved(c, SliceAttrs{axes, starts, ends, steps});
 }
