@@ -41,10 +41,8 @@ Result<ModelWithInputs> bind_inputs(Model model, const std::vector<std::string>&
 
 namespace {
 
-// After a load that needed graph inputs' values (LoadResult::inputs_read_at_load): those given
-// with --input move from `given` to options.bound_inputs, the unnamed arrays first named by their
-// position among the file's inputs (as match_inputs would bind them). False when none is newly bound.
-bool bind_given(const LoadResult& r, std::vector<GivenInput>& given, LoadOptions& options) {
+// The unnamed arrays named by their position among the file's inputs (as match_inputs would bind them).
+void name_by_position(const LoadResult& r, std::vector<GivenInput>& given) {
   std::set<std::string> named;
   for (const GivenInput& g : given) named.insert(g.name);
   size_t next = 0;
@@ -54,6 +52,11 @@ bool bind_given(const LoadResult& r, std::vector<GivenInput>& given, LoadOptions
     if (next == r.declared_inputs.size()) break;  // more arrays than inputs: match_inputs says so
     g.name = r.declared_inputs[next++];
   }
+}
+
+// After a load that needed graph inputs' values (LoadResult::inputs_read_at_load): those given
+// with --input move from `given` to options.bound_inputs. False when none is newly bound.
+bool bind_given(const LoadResult& r, std::vector<GivenInput>& given, LoadOptions& options) {
   bool bound = false;
   for (const std::string& name : r.inputs_read_at_load) {
     auto it = std::find_if(given.begin(), given.end(), [&](const GivenInput& g) { return g.name == name; });
@@ -66,11 +69,31 @@ bool bind_given(const LoadResult& r, std::vector<GivenInput>& given, LoadOptions
   return bound;
 }
 
+// After a load that needed sizes as numbers (LoadResult::sizes_needed_at_load): every size the file
+// leaves open read as the extent of the array given for its input, so that the model is read at the
+// sizes it runs at. False when none is newly fixed.
+bool fix_given_sizes(const LoadResult& r, const std::vector<GivenInput>& given, LoadOptions& options) {
+  if (r.sizes_needed_at_load.empty()) return false;
+  bool fixed = false;
+  for (const SizeAxis& a : r.size_axes) {
+    auto it = std::find_if(given.begin(), given.end(), [&](const GivenInput& g) { return g.name == a.input; });
+    if (it == given.end() || a.axis >= it->tensor.shape.rank() || options.fixed_sizes.count(a.name)) continue;
+    options.fixed_sizes[a.name] = it->tensor.shape.dims()[a.axis];
+    fixed = true;
+  }
+  return fixed;
+}
+
 }  // namespace
 
 LoadResult load_binding(const std::string& path, LoadOptions& options, std::vector<GivenInput>& given) {
   LoadResult r = load_model(path, options);
-  while (r.has_errors() && bind_given(r, given, options)) r = load_model(path, options);
+  while (r.has_errors()) {
+    name_by_position(r, given);
+    const bool bound = bind_given(r, given, options);
+    if (!fix_given_sizes(r, given, options) && !bound) break;
+    r = load_model(path, options);
+  }
   return r;
 }
 
@@ -95,6 +118,17 @@ std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOpt
   for (const std::string& name : r.model->bound_inputs) {
     Diagnostic d = make_error("onnx.input-bound", "input '" + name + "' bound to its given value; the model is "
                                                   "specialized to it", SourceLoc{path, 0, 0});
+    d.severity = Severity::Note;
+    notes.push_back(std::move(d));
+  }
+  if (!r.model->sizes_fixed_at_load.empty()) {
+    std::string list;
+    for (const auto& [name, value] : r.model->sizes_fixed_at_load)
+      list += (list.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+    Diagnostic d = make_error("onnx.sizes-fixed",
+                              "the model is read at the sizes the inputs give, " + list +
+                                  ": a translation needs them as numbers when it reads the model",
+                              SourceLoc{path, 0, 0});
     d.severity = Severity::Note;
     notes.push_back(std::move(d));
   }
