@@ -1,0 +1,109 @@
+// Sizes fixed at load (docs/architecture.md): a Loop whose trip count is Shape(X)[0] needs T as a
+// number when the model is read. run reads it at the input's sizes; check proves it by enumeration
+// over T's --dim range (N symbolic), reports the first failing T, and refuses past 4096 readings.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "cli_test_support.hpp"
+#include "formats/tensor_files/npy.hpp"
+#include "onnx_test_support.hpp"
+#include "temp_dir.hpp"
+
+using namespace nnref;
+using namespace nnref::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+onnx::NodeProto& body_node(onnx::GraphProto& g, const std::string& op, const std::vector<std::string>& in,
+                           const std::string& out) {
+  onnx::NodeProto* n = g.add_node();
+  n->set_op_type(op);
+  for (const auto& i : in) n->add_input(i);
+  n->add_output(out);
+  return *n;
+}
+
+// X [T, N]; s ← s + X[i] for i < Shape(X)[0], from s = 0·X[0]: Y the last s, S the stacked s. With
+// `reshaped`, S is read as Reshape(S, [2, -1]) too, which needs T·N even.
+void write_running_sum(const fs::path& path, bool reshaped) {
+  OnnxModel m(13);
+  m.input("X", {"T", "N"});
+  m.init("zero_f", {}, {0});
+  ints_of(m, "zero", {}, {0});
+  m.node("Shape", {"X"}, {"shape"});
+  m.node("Gather", {"shape", "zero"}, {"M"});
+  m.node("Gather", {"X", "zero"}, {"x0"});
+  m.node("Mul", {"x0", "zero_f"}, {"s0"});
+  onnx::NodeProto& loop = m.node("Loop", {"M", "", "s0"}, {"Y", "S"}, "loop");
+  onnx::AttributeProto* a = loop.add_attribute();
+  a->set_name("body");
+  a->set_type(onnx::AttributeProto::GRAPH);
+  onnx::GraphProto& g = *a->mutable_g();
+  for (const char* in : {"i", "c", "s"}) g.add_input()->set_name(in);
+  body_node(g, "Gather", {"X", "i"}, "x_i");
+  body_node(g, "Add", {"s", "x_i"}, "s_out");
+  body_node(g, "Identity", {"c"}, "c_out");
+  body_node(g, "Identity", {"s_out"}, "scan");
+  for (const char* out : {"c_out", "s_out", "scan"}) g.add_output()->set_name(out);
+  m.output("Y");
+  m.output("S");
+  if (reshaped) {
+    m.ints("halves", {2, -1});
+    m.node("Reshape", {"S", "halves"}, {"R"});
+    m.output("R");
+  }
+  m.write(path);
+}
+
+}  // namespace
+
+TEST_CASE("sizes fixed at load: run reads a Loop over Shape(X)[0] at the input's sizes") {
+  TempDir tmp("sizes_fixed_run");
+  const std::string model = (tmp / "sum.onnx").string(), x = (tmp / "x.npy").string();
+  write_running_sum(model, false);
+  REQUIRE(write_npy(x, HostTensor{DType::F64, Shape::make({3, 2}).value(), {1, 2, 3, 4, 5, 6}}).ok());
+  const std::string y = (tmp / "y.npz").string();
+  const Run r = nnref_cli({"run", model, "--input", x, "--precision", "f64", "--output", y, "--quiet"});
+  INFO(r.out + r.err);
+  REQUIRE(r.code == 0);
+  CHECK(has(r.err, "note[onnx.sizes-fixed]: the model is read at the sizes the inputs give, T = 3, N = 2"));
+  auto out = read_npz(y);
+  REQUIRE(out);
+  REQUIRE(out->size() == 2);
+  // s = [1, 2], [4, 6], [9, 12].
+  CHECK((*out)[0].second.values == std::vector<double>{9, 12});
+  CHECK((*out)[1].second.shape.dims() == std::vector<int64_t>{3, 2});
+  CHECK((*out)[1].second.values == std::vector<double>{1, 2, 4, 6, 9, 12});
+}
+
+TEST_CASE("sizes fixed at load: check proves each T of the range with N symbolic, or names the first failing T") {
+  TempDir tmp("sizes_fixed_check");
+  const std::string model = (tmp / "sum.onnx").string(), reshaped = (tmp / "reshaped.onnx").string();
+  write_running_sum(model, false);
+  write_running_sum(reshaped, true);
+  const Run proved = nnref_cli({"check", model, "--dim", "T=1..8", "--dim", "N=1..16"});
+  INFO(proved.out + proved.err);
+  CHECK(proved.code == 0);
+  CHECK(has(proved.out, "by enumeration: 8 instantiations, the model read with each value of T = 1..8 (N symbolic)"));
+
+  // Reshape(S, [2, -1]) needs T·N even: T = 2 holds for every N, T = 3 fails at N = 1.
+  const Run refuted = nnref_cli({"check", reshaped, "--dim", "T=2..8", "--dim", "N=1..16"});
+  INFO(refuted.out + refuted.err);
+  CHECK(refuted.code == 1);
+  CHECK(has(refuted.err, "error[shape.reshape.count-indivisible]"));
+  CHECK(has(refuted.err, "counterexample: N = 1"));
+  CHECK(has(refuted.err, "note: at T = 3: the model was read with this value (a proof by enumeration)"));
+  CHECK(has(refuted.out, "by enumeration: first failing at T = 3 (instantiation 2;"));
+
+  const Run unranged = nnref_cli({"check", model, "--dim", "N=1..16"});
+  CHECK(unranged.code == 1);
+  CHECK(has(unranged.err, "error[onnx.size-needed-at-load]"));
+  CHECK(has(unranged.err, "M (the trip count) depends on the size T"));
+
+  const Run limit = nnref_cli({"check", model, "--dim", "T=1..5000", "--dim", "N=1..4"});
+  CHECK(limit.code == 2);
+  CHECK(has(limit.err, "error[usage.enumeration-limit]"));
+}
