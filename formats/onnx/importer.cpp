@@ -517,8 +517,9 @@ std::vector<std::optional<KnownShape>> Importer::rule_shapes(OpAttrs op,
 }
 
 std::optional<KnownShape> Importer::probe_shape(const ValueRef& r, const std::string& name, int64_t value) const {
-  std::vector<std::vector<std::optional<KnownShape>>> shapes;
-  for (int64_t id = 0; id <= r.node; ++id) {
+  // The nodes are never changed once added: each probe's shapes are kept, and extended to r.
+  std::vector<std::vector<std::optional<KnownShape>>>& shapes = probes_[{name, value}];
+  for (auto id = static_cast<int64_t>(shapes.size()); id <= r.node; ++id) {
     const Node& node = m_.graph.nodes[static_cast<size_t>(id)];
     OpAttrs op = node.op;
     if (auto* input = std::get_if<InputAttrs>(&op))
@@ -531,7 +532,7 @@ std::optional<KnownShape> Importer::probe_shape(const ValueRef& r, const std::st
     }
     shapes.push_back(rule_shapes(op, in));
   }
-  const auto& outs = shapes.back();
+  const auto& outs = shapes[static_cast<size_t>(r.node)];
   return static_cast<size_t>(r.output) < outs.size() ? outs[static_cast<size_t>(r.output)] : std::nullopt;
 }
 

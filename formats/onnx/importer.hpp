@@ -270,6 +270,8 @@ class Importer {
   const std::map<std::string, HostTensor>* bound_;
   const std::map<std::string, int64_t>* fixed_;
   std::vector<std::string> needed_;
+  // probe_shape's shapes per (size name, value), per node and output, for the nodes up to the last probed.
+  mutable std::map<std::pair<std::string, int64_t>, std::vector<std::vector<std::optional<KnownShape>>>> probes_;
   std::vector<SizeAxis> size_axes_;
   std::map<int64_t, std::string> input_nodes_;  // IR input node → its ONNX graph input
   std::vector<std::string> wanted_;
