@@ -84,6 +84,42 @@ bool fix_given_sizes(const LoadResult& r, const std::vector<GivenInput>& given, 
   return fixed;
 }
 
+// After a load that needed sizes as numbers: those --dim NAME=SIZE gives read as fixed too (inspect,
+// run of a model whose arrays leave them open). False when none is newly fixed.
+bool fix_dim_sizes(const LoadResult& r, const std::vector<std::string>& dims, LoadOptions& options) {
+  if (r.sizes_needed_at_load.empty()) return false;
+  bool fixed = false;
+  for (const auto& text : dims) {
+    auto d = parse_dim_value(text);
+    if (!d || options.fixed_sizes.count(d->name) ||
+        std::none_of(r.size_axes.begin(), r.size_axes.end(), [&](const SizeAxis& a) { return a.name == d->name; }))
+      continue;
+    options.fixed_sizes[d->name] = d->lo;
+    fixed = true;
+  }
+  return fixed;
+}
+
+// The --dim texts that still name sizes of the model: one naming a size fixed at load is dropped,
+// after it is checked to give the value the model was read at (input.size-conflict otherwise).
+Result<std::vector<std::string>> dims_left(const Model& m, const std::vector<std::string>& dims) {
+  std::vector<std::string> left;
+  for (const auto& text : dims) {
+    auto d = parse_dim_value(text);
+    const auto& fixed = m.sizes_fixed_at_load;
+    auto f = std::find_if(fixed.begin(), fixed.end(), [&](const auto& s) { return d && s.first == d->name; });
+    if (f == fixed.end()) {
+      left.push_back(text);
+    } else if (f->second != d->lo) {
+      return make_error("input.size-conflict",
+                        "--dim " + text + ", but the model is read at " + f->first + " = " + std::to_string(f->second) +
+                            ", the size the input gives",
+                        SourceLoc{m.path, 0, 0});
+    }
+  }
+  return left;
+}
+
 }  // namespace
 
 LoadResult load_binding(const std::string& path, LoadOptions& options, std::vector<GivenInput>& given) {
@@ -94,6 +130,14 @@ LoadResult load_binding(const std::string& path, LoadOptions& options, std::vect
     if (!fix_given_sizes(r, given, options) && !bound) break;
     r = load_model(path, options);
   }
+  return r;
+}
+
+LoadResult load_at_dims(const std::string& path, LoadOptions options, std::vector<std::string>& dims) {
+  LoadResult r = load_model(path, options);
+  if (r.has_errors() && fix_dim_sizes(r, dims, options)) r = load_model(path, options);
+  if (r.model)
+    if (auto left = dims_left(*r.model, dims)) dims = std::move(*left);  // their values are the --dim's own
   return r;
 }
 
@@ -109,6 +153,7 @@ std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOpt
   // model again with it bound, until no load names another (docs/onnx.md, "Inputs bound at load").
   std::vector<GivenInput> none;
   LoadResult r = load_binding(path, options, given ? *given : none);
+  if (r.has_errors() && fix_dim_sizes(r, dims, options)) r = load_binding(path, options, given ? *given : none);
   print_diagnostics(err, r.diagnostics);
   if (r.has_errors() || !r.model) {
     exit = r.has_errors() ? exit_code_for(r.diagnostics) : kExitInvalid;
@@ -126,14 +171,20 @@ std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOpt
     for (const auto& [name, value] : r.model->sizes_fixed_at_load)
       list += (list.empty() ? "" : ", ") + name + " = " + std::to_string(value);
     Diagnostic d = make_error("onnx.sizes-fixed",
-                              "the model is read at the sizes the inputs give, " + list +
+                              "the model is read at the sizes the inputs (or --dim) give, " + list +
                                   ": a translation needs them as numbers when it reads the model",
                               SourceLoc{path, 0, 0});
     d.severity = Severity::Note;
     notes.push_back(std::move(d));
   }
   print_diagnostics(err, notes);
-  auto bound = bind_inputs(std::move(*r.model), dims, std::move(given), !input_args.empty());
+  auto left = dims_left(*r.model, dims);
+  if (!left) {
+    print_diagnostics(err, {left.error()});
+    exit = exit_code_for(left.error());
+    return std::nullopt;
+  }
+  auto bound = bind_inputs(std::move(*r.model), *left, std::move(given), !input_args.empty());
   if (!bound) {
     print_diagnostics(err, {bound.error()});
     exit = exit_code_for(bound.error());

@@ -69,7 +69,7 @@ TEST_CASE("sizes fixed at load: run reads a Loop over Shape(X)[0] at the input's
   const Run r = nnref_cli({"run", model, "--input", x, "--precision", "f64", "--output", y, "--quiet"});
   INFO(r.out + r.err);
   REQUIRE(r.code == 0);
-  CHECK(has(r.err, "note[onnx.sizes-fixed]: the model is read at the sizes the inputs give, T = 3, N = 2"));
+  CHECK(has(r.err, "note[onnx.sizes-fixed]: the model is read at the sizes the inputs (or --dim) give, T = 3, N = 2"));
   auto out = read_npz(y);
   REQUIRE(out);
   REQUIRE(out->size() == 2);
@@ -77,6 +77,17 @@ TEST_CASE("sizes fixed at load: run reads a Loop over Shape(X)[0] at the input's
   CHECK((*out)[0].second.values == std::vector<double>{9, 12});
   CHECK((*out)[1].second.shape.dims() == std::vector<int64_t>{3, 2});
   CHECK((*out)[1].second.values == std::vector<double>{1, 2, 4, 6, 9, 12});
+  // --dim of a size the arrays fixed must agree with them.
+  CHECK(nnref_cli({"run", model, "--input", x, "--dim", "T=3", "--quiet"}).code == 0);
+  const Run conflict = nnref_cli({"run", model, "--input", x, "--dim", "T=4", "--quiet"});
+  CHECK(conflict.code == 2);
+  CHECK(has(conflict.err, "error[input.size-conflict]: --dim T=4, but the model is read at T = 3"));
+  // Without arrays, inspect's --dim gives the sizes needed: the Loop unrolled 4 times, S [4, 2].
+  const Run inspect = nnref_cli({"inspect", model, "--dim", "T=4", "--dim", "N=2"});
+  INFO(inspect.out + inspect.err);
+  CHECK(inspect.code == 0);
+  CHECK(has(inspect.out, "[4, 2]"));
+  CHECK(has(inspect.out, "loop/3/"));
 }
 
 TEST_CASE("sizes fixed at load: check proves each T of the range with N symbolic, or names the first failing T") {
