@@ -3,6 +3,7 @@
 // over T's --dim range (N symbolic), reports the first failing T, and refuses past 4096 readings.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "cli_test_support.hpp"
 #include "formats/tensor_files/npy.hpp"
@@ -58,6 +59,23 @@ void write_running_sum(const fs::path& path, bool reshaped) {
   m.write(path);
 }
 
+// An RNN over X = Transpose(MaxPool(x, kernel 1, stride 8)), x [1, 2, K]: X's sequence extent is
+// ⌈K/8⌉, which the importer's probes (K = 1, 2, 5) all see as 1, so it reads the extent as the number
+// 1; the reading's obligation that the extent is 1 for every K is what check then refutes.
+void write_strided_rnn(const fs::path& path) {
+  OnnxModel m(14);
+  m.input("x", {"1", "2", "K"});
+  onnx::NodeProto& pool = m.node("MaxPool", {"x"}, {"pooled"});
+  set_ints(pool, "kernel_shape", {1});
+  set_ints(pool, "strides", {8});
+  set_ints(m.node("Transpose", {"pooled"}, {"X"}), "perm", {2, 0, 1});
+  m.init("W", {1, 2, 2}, {0.5f, -0.25f, 0.125f, 1});
+  m.init("R", {1, 2, 2}, {0.25f, 0.5f, -0.5f, 0.25f});
+  m.node("RNN", {"X", "W", "R"}, {"Y"});
+  m.output("Y");
+  m.write(path);
+}
+
 }  // namespace
 
 TEST_CASE("sizes fixed at load: run reads a Loop over Shape(X)[0] at the input's sizes") {
@@ -108,6 +126,12 @@ TEST_CASE("sizes fixed at load: check proves each T of the range with N symbolic
   CHECK(has(refuted.err, "counterexample: N = 1"));
   CHECK(has(refuted.err, "note: at T = 3: the model was read with this value (a proof by enumeration)"));
   CHECK(has(refuted.out, "by enumeration: first failing at T = 3 (instantiation 2;"));
+  const Run json = nnref_cli({"check", reshaped, "--dim", "T=2..8", "--dim", "N=1..16", "--format", "json"});
+  const auto report = nlohmann::json::parse(json.out);
+  CHECK(report["enumeration"]["instantiations"] == 2);
+  CHECK(report["enumeration"]["failed_at"]["T"] == 3);
+  CHECK(report["enumeration"]["dims"][0]["name"] == "T");
+  CHECK(report["symbols"][0]["name"] == "N");
 
   const Run unranged = nnref_cli({"check", model, "--dim", "N=1..16"});
   CHECK(unranged.code == 1);
@@ -117,4 +141,17 @@ TEST_CASE("sizes fixed at load: check proves each T of the range with N symbolic
   const Run limit = nnref_cli({"check", model, "--dim", "T=1..5000", "--dim", "N=1..4"});
   CHECK(limit.code == 2);
   CHECK(has(limit.err, "error[usage.enumeration-limit]"));
+}
+
+TEST_CASE("sizes fixed at load: an extent the probes take for a number is an obligation check refutes") {
+  TempDir tmp("sizes_fixed_probe");
+  const std::string model = (tmp / "strided.onnx").string();
+  write_strided_rnn(model);
+  const Run r = nnref_cli({"check", model, "--dim", "K=1..16"});
+  INFO(r.out + r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.err, "error[shape.reshape.count-mismatch]"));
+  CHECK(has(r.err, "counterexample: K = 9"));
+  // Over K = 1..8 the extent is 1: proved, the RNN read for one step.
+  CHECK(nnref_cli({"check", model, "--dim", "K=1..8"}).code == 0);
 }
