@@ -59,15 +59,14 @@ void write_running_sum(const fs::path& path, bool reshaped) {
   m.write(path);
 }
 
-// An RNN over X = Transpose(MaxPool(x, kernel 1, stride 8)), x [1, 2, K]: X's sequence extent is
-// ⌈K/8⌉, which the importer's probes (K = 1, 2, 5) all see as 1, so it reads the extent as the number
-// 1; the reading's obligation that the extent is 1 for every K is what check then refutes.
-void write_strided_rnn(const fs::path& path) {
+// An RNN over X = Transpose(MaxPool(x, kernel, stride)), x [1, 2, K]: X's sequence extent is
+// ⌊(K − kernel)/stride⌋ + 1.
+void write_pooled_rnn(const fs::path& path, int64_t kernel, int64_t stride) {
   OnnxModel m(14);
   m.input("x", {"1", "2", "K"});
   onnx::NodeProto& pool = m.node("MaxPool", {"x"}, {"pooled"});
-  set_ints(pool, "kernel_shape", {1});
-  set_ints(pool, "strides", {8});
+  set_ints(pool, "kernel_shape", {kernel});
+  set_ints(pool, "strides", {stride});
   set_ints(m.node("Transpose", {"pooled"}, {"X"}), "perm", {2, 0, 1});
   m.init("W", {1, 2, 2}, {0.5f, -0.25f, 0.125f, 1});
   m.init("R", {1, 2, 2}, {0.25f, 0.5f, -0.5f, 0.25f});
@@ -146,7 +145,9 @@ TEST_CASE("sizes fixed at load: check proves each T of the range with N symbolic
 TEST_CASE("sizes fixed at load: an extent the probes take for a number is an obligation check refutes") {
   TempDir tmp("sizes_fixed_probe");
   const std::string model = (tmp / "strided.onnx").string();
-  write_strided_rnn(model);
+  // Kernel 1, stride 8: ⌈K/8⌉, which the importer's probes (K = 1, 2, 5) all see as 1, so it reads
+  // the extent as the number 1; the reading's obligation that it is 1 for every K is refuted.
+  write_pooled_rnn(model, 1, 8);
   const Run r = nnref_cli({"check", model, "--dim", "K=1..16"});
   INFO(r.out + r.err);
   CHECK(r.code == 1);
@@ -154,4 +155,16 @@ TEST_CASE("sizes fixed at load: an extent the probes take for a number is an obl
   CHECK(has(r.err, "counterexample: K = 9"));
   // Over K = 1..8 the extent is 1: proved, the RNN read for one step.
   CHECK(nnref_cli({"check", model, "--dim", "K=1..8"}).code == 0);
+}
+
+TEST_CASE("sizes fixed at load: an extent the default sizes cannot give needs every size") {
+  TempDir tmp("sizes_fixed_unknown");
+  const std::string model = (tmp / "pooled.onnx").string();
+  // Kernel 2, stride 2 over K, read at the placeholder K = 1: the pool's rule fails there, so the
+  // sequence extent ⌊K/2⌋ is not known at all, and K is needed.
+  write_pooled_rnn(model, 2, 2);
+  const Run r = nnref_cli({"check", model, "--dim", "K=2..16"});
+  INFO(r.out + r.err);
+  CHECK(r.code == 0);
+  CHECK(has(r.out, "by enumeration: 15 instantiations"));
 }

@@ -321,9 +321,10 @@ int64_t NodeCtx::fixed_size(const SizeTerms& t, const std::string& what) {
   const ValueRef x = im_.leaves_.at(static_cast<size_t>(term[1]));
   const auto axis = static_cast<size_t>(term[2]);
   const std::optional<KnownShape> s = im_.shape_of(x);
-  if (!s || !s->exact || axis >= s->dims.size())
-    refuse("onnx.shape-unsupported", what + " is not known when the model is read");
-  const std::vector<std::string> names = im_.names_changing(x, axis);
+  if (!s || axis >= s->dims.size()) refuse("onnx.shape-unsupported", what + " is not known when the model is read");
+  // Where the default extents break a rule before it, every size is needed.
+  const std::vector<std::string> names = s->exact ? im_.names_changing(x, axis) : im_.size_names();
+  if (!s->exact && names.empty()) refuse("onnx.shape-unsupported", what + " is not known when the model is read");
   if (!names.empty()) {
     im_.need_sizes(names);
     std::string list;
@@ -549,6 +550,13 @@ std::vector<std::string> Importer::names_changing(const ValueRef& r, size_t axis
       }
     }
   }
+  return names;
+}
+
+std::vector<std::string> Importer::size_names() const {
+  std::vector<std::string> names;
+  for (const SizeName& s : m_.size_names)
+    if (std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
   return names;
 }
 
@@ -847,11 +855,7 @@ void Importer::add_node(const onnx::NodeProto& n, size_t index, const std::map<s
       }
     // A translation that needs the model's extents fixed: run and conform read it at the sizes their
     // arrays give, check at each value of the --dim ranges (docs/architecture.md, "Sizes fixed at load").
-    if (d.code == "onnx.shape-unsupported" && ctx.asked_unfixed_) {
-      std::vector<std::string> names;
-      for (const SizeName& s : m_.size_names) names.push_back(s.name);
-      need_sizes(names);
-    }
+    if (d.code == "onnx.shape-unsupported" && ctx.asked_unfixed_) need_sizes(size_names());
     diags_.push_back(std::move(d));
     fail_outputs();
   }

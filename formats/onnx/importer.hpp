@@ -258,6 +258,8 @@ class Importer {
   std::optional<KnownShape> probe_shape(const ValueRef& r, const std::string& name, int64_t value) const;
   // The size names whose value changes extent `axis` of r (probed at two values besides the default).
   std::vector<std::string> names_changing(const ValueRef& r, size_t axis) const;
+  // The model's size names still open, once each, in the order of their extents.
+  std::vector<std::string> size_names() const;
   // Notes the names as needed at load time (needed_), once each.
   void need_sizes(const std::vector<std::string>& names);
   // No graph input among the IR nodes r is computed from: r is a constant of every run.
