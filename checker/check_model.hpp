@@ -62,6 +62,12 @@ struct CheckReport {
   bool model_read = true;        // false: the model could not be read, and nothing was checked
   bool bindings_checked = true;  // false: CheckSettings::check_bindings was off
   int64_t solver_calls = 0;      // Z3 solver calls: obligations that reached it, their minimisations, settled extents
+  // A proof by enumeration (nnref check of a model whose reading needs these sizes as numbers,
+  // docs/architecture.md "Sizes fixed at load"): the ranges read one value at a time, how many
+  // instantiations were checked, and the values of the first that failed (empty when none did).
+  std::vector<DimRange> enumerated;
+  int64_t instantiations = 0;
+  std::vector<std::pair<std::string, int64_t>> failed_at;
 };
 
 // A usage error (bad --dim or --assume, contradictory assumptions: code "usage.*") is the error

@@ -103,10 +103,31 @@ std::string fixed_sizes_note(const CheckReport& r, const std::string& model_path
          "; --dim NAME=LO..HI proves a range\n";
 }
 
+namespace {
+
+// "; by enumeration: 64 instantiations, the model read with each value of seq = 1..64 (batch
+// symbolic)", or where one failed, the values it was read with.
+std::string enumeration_clause(const CheckReport& r) {
+  if (r.enumerated.empty()) return "";
+  std::string ranges, symbolic, at;
+  for (const DimRange& d : r.enumerated)
+    ranges += (ranges.empty() ? "" : ", ") + d.name + " = " + std::to_string(d.lo) + ".." + std::to_string(d.hi);
+  for (const DimRange& d : r.ranges) symbolic += (symbolic.empty() ? "" : ", ") + d.name;
+  for (const auto& [name, value] : r.failed_at) at += (at.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+  const std::string over =
+      " the model read with each value of " + ranges + (symbolic.empty() ? "" : " (" + symbolic + " symbolic)");
+  if (!at.empty())
+    return "; by enumeration: first failing at " + at + " (instantiation " + std::to_string(r.instantiations) + "; " +
+           over.substr(1) + ")";
+  return "; by enumeration: " + std::to_string(r.instantiations) + " instantiations," + over;
+}
+
+}  // namespace
+
 std::string report_summary(const CheckReport& r, const std::string& model_path) {
   const auto& c = r.counts;
-  if (!r.model_read) return model_path + ": not checked: the model could not be read\n";
-  const std::string unbound = r.bindings_checked ? "" : "; bindings not checked (no weights)";
+  if (!r.model_read) return model_path + ": not checked: the model could not be read" + enumeration_clause(r) + "\n";
+  const std::string unbound = (r.bindings_checked ? "" : "; bindings not checked (no weights)") + enumeration_clause(r);
   if (c.refuted == 0 && c.unknown == 0)
     return model_path + ": ok, " + std::to_string(c.total) + " obligations proved" + unbound + "\n";
   return model_path + ": " + std::to_string(c.total) + " obligations: " + std::to_string(c.proved) + " proved, " +
@@ -139,6 +160,14 @@ std::string report_json(const CheckReport& r, const std::string& model_path) {
             {"bindings_checked", r.bindings_checked},
             {"symbols", std::move(symbols)},
             {"fixed_sizes", fixed_sizes_json(r)}};
+  if (!r.enumerated.empty()) {
+    Json enumerated = Json::array();
+    for (const auto& s : r.enumerated) enumerated.push_back(Json{{"name", s.name}, {"lo", s.lo}, {"hi", s.hi}});
+    Json failed = Json::object();
+    for (const auto& [name, value] : r.failed_at) failed[name] = value;
+    root["enumeration"] =
+        Json{{"dims", std::move(enumerated)}, {"instantiations", r.instantiations}, {"failed_at", failed}};
+  }
   return dump(root);
 }
 

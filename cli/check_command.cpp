@@ -1,5 +1,6 @@
 // nnref check: every structure, shape, binding and size obligation of a model, proved with Z3
 // for every size the --dim ranges and --assume options admit, or refuted with a counterexample.
+#include <algorithm>
 #include <ostream>
 
 #include "checker/check_model.hpp"
@@ -44,8 +45,10 @@ Diagnostic bindings_not_checked(const Model& m) {
 
 }  // namespace
 
-Result<CheckReport> check_findings(const CheckOptions& o) {
-  LoadResult loaded = load_model(o.model, LoadOptions{WeightsPolicy::IfPresent, o.max_memory});
+namespace {
+
+// The check of a model read (`loaded`), over the --dim ranges `dims`.
+Result<CheckReport> check_loaded(const CheckOptions& o, LoadResult loaded, const std::vector<std::string>& dims) {
   if (loaded.has_errors() || !loaded.model) {
     CheckReport report;
     report.model_read = false;
@@ -56,13 +59,15 @@ Result<CheckReport> check_findings(const CheckOptions& o) {
   // lowered at its declared extents): the graph means the file only at those sizes, so no --dim
   // may vary them (the checker's generic names would prove other sizes of a graph that does not
   // mean the file there).
-  if (!o.dims.empty() && loaded.model->size_names.empty())
-    return make_error("usage.dim", "--dim " + o.dims.front() + ": this model's input extents have no size names, so "
-                                   "they cannot vary: the file fixes them (an ONNX input without dim_param), or its "
-                                   "lowering depends on them (NNEF: nnef.shape-of.fixed, nnef.extents.fixed); check it "
-                                   "at its declared sizes, without --dim");
+  if (!dims.empty() && loaded.model->size_names.empty())
+    return make_error("usage.dim",
+                      "--dim " + dims.front() +
+                          ": this model's input extents have no size names, so "
+                          "they cannot vary: the file fixes them (an ONNX input without dim_param), or its "
+                          "lowering depends on them (NNEF: nnef.shape-of.fixed, nnef.extents.fixed); check it "
+                          "at its declared sizes, without --dim");
   CheckSettings s;
-  for (const auto& text : o.dims) {
+  for (const auto& text : dims) {
     auto r = parse_dim_range(text);
     if (!r) return std::move(r).error();
     s.dims.push_back(*r);
@@ -79,6 +84,112 @@ Result<CheckReport> check_findings(const CheckOptions& o) {
   checked->diagnostics.insert(checked->diagnostics.begin(), loaded.diagnostics.begin(), loaded.diagnostics.end());
   if (!m.weights_loaded) checked->diagnostics.push_back(bindings_not_checked(m));
   return checked;
+}
+
+// The most instantiations a proof by enumeration reads and checks (each is a load and a check).
+constexpr int64_t kMaxInstantiations = 4096;
+
+bool failed(const CheckReport& r) {
+  return !r.model_read || r.counts.refuted + r.counts.unknown > 0 || exit_code_for(r.diagnostics) != kExitOk;
+}
+
+// Whether --dim gives a range of the size `name`.
+bool ranged(const CheckOptions& o, const std::string& name) {
+  return std::any_of(o.dims.begin(), o.dims.end(), [&](const std::string& text) {
+    auto r = parse_dim_range(text);
+    return r && r->name == name;
+  });
+}
+
+// A model whose reading needs the sizes `names` (each with a --dim range) as numbers
+// (LoadResult::sizes_needed_at_load): read and checked at each value of their ranges in turn, the
+// other ranges symbolic; the first instantiation that fails is the report (its values the
+// counterexample), else the sum of all.
+Result<CheckReport> check_enumerated(const CheckOptions& o, std::vector<std::string> names) {
+  std::vector<DimRange> ranges;
+  std::vector<std::string> symbolic;
+  for (const auto& text : o.dims) {
+    auto r = parse_dim_range(text);
+    if (!r) return std::move(r).error();
+    if (std::find(names.begin(), names.end(), r->name) != names.end())
+      ranges.push_back(*r);
+    else
+      symbolic.push_back(text);
+  }
+  int64_t count = 1;
+  for (const DimRange& r : ranges)
+    count = r.hi - r.lo + 1 > kMaxInstantiations / count ? kMaxInstantiations + 1 : count * (r.hi - r.lo + 1);
+  if (count > kMaxInstantiations)
+    return make_error("usage.enumeration-limit",
+                      o.model +
+                          ": the model is read with each value of the --dim ranges of the sizes it needs as "
+                          "numbers when it is read; their ranges hold more than " +
+                          std::to_string(kMaxInstantiations) + " combinations: narrow them");
+  CheckReport total;
+  std::vector<int64_t> value;
+  for (const DimRange& r : ranges) value.push_back(r.lo);
+  for (int64_t k = 1;; ++k) {
+    LoadOptions options{WeightsPolicy::IfPresent, o.max_memory};
+    std::vector<std::pair<std::string, int64_t>> at;
+    for (size_t i = 0; i < ranges.size(); ++i) {
+      options.fixed_sizes[ranges[i].name] = value[i];
+      at.emplace_back(ranges[i].name, value[i]);
+    }
+    LoadResult loaded = load_model(o.model, options);
+    for (const std::string& more : loaded.sizes_needed_at_load)  // a size that mattered only once others were fixed
+      if (std::find(names.begin(), names.end(), more) == names.end() && ranged(o, more)) {
+        names.push_back(more);
+        return check_enumerated(o, names);
+      }
+    auto checked = check_loaded(o, std::move(loaded), symbolic);
+    if (!checked) return checked;
+    CheckReport& r = *checked;
+    r.enumerated = ranges;
+    r.instantiations = k;
+    if (failed(r)) {
+      r.failed_at = at;
+      std::string values;
+      for (const auto& [name, v] : at) values += (values.empty() ? "" : ", ") + name + " = " + std::to_string(v);
+      for (Diagnostic& d : r.diagnostics)
+        if (d.severity == Severity::Error)
+          d.notes.push_back("at " + values + ": the model was read with this value (a proof by enumeration)");
+      return checked;
+    }
+    total.diagnostics = std::move(r.diagnostics);  // the warnings of one reading (the same in each)
+    total.counts.total += r.counts.total;
+    total.counts.proved += r.counts.proved;
+    total.solver_calls += r.solver_calls;
+    total.ranges = r.ranges;
+    total.fixed_sizes = r.fixed_sizes;
+    total.bindings_checked = r.bindings_checked;
+    size_t i = ranges.size();  // the next combination, the last range fastest
+    while (i > 0 && value[i - 1] == ranges[i - 1].hi) value[i - 1] = ranges[i - 1].lo, --i;
+    if (i == 0) {
+      total.enumerated = ranges;
+      total.instantiations = k;
+      return total;
+    }
+    ++value[i - 1];
+  }
+}
+
+}  // namespace
+
+Result<CheckReport> check_findings(const CheckOptions& o) {
+  LoadResult loaded = load_model(o.model, LoadOptions{WeightsPolicy::IfPresent, o.max_memory});
+  // A translation needs sizes as numbers when the model is read (an unrolled LSTM's sequence): a
+  // proof by enumeration over their ranges (docs/architecture.md, "Sizes fixed at load").
+  const std::vector<std::string>& needed = loaded.sizes_needed_at_load;
+  if (!loaded.has_errors() || needed.empty()) return check_loaded(o, std::move(loaded), o.dims);
+  if (std::all_of(needed.begin(), needed.end(), [&](const std::string& n) { return ranged(o, n); }))
+    return check_enumerated(o, needed);
+  std::string list;
+  for (const std::string& n : needed) list += (list.empty() ? "" : ", ") + n;
+  for (Diagnostic& d : loaded.diagnostics)
+    if (d.severity == Severity::Error && d.code != "onnx.size-needed-at-load")  // its message says so
+      d.notes.push_back("check --dim NAME=LO..HI for each of " + list +
+                        " reads the model with each value of the ranges (a proof by enumeration)");
+  return check_loaded(o, std::move(loaded), o.dims);
 }
 
 namespace {

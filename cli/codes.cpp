@@ -52,6 +52,9 @@ constexpr std::array kCodes = {
     CodeInfo{"usage.radius-output", "run --radius-output with a point precision (f32, f64, mp), which has no radius",
              "cli"},
     CodeInfo{"usage.conform-subject", "conform is given neither --actual nor --engine, or both", "cli"},
+    CodeInfo{"usage.enumeration-limit", "check: the model needs sizes as numbers when it is read, and their --dim "
+                                        "ranges hold more than 4096 combinations to read and check one by one",
+             "cli"},
     CodeInfo{"usage.dim-required", "convert --to nnef or nnl: an input extent is symbolic (an ONNX dim_param), and "
                                    "NNEF and NNL declare every extent: give it with --dim NAME=SIZE", "cli"},
     CodeInfo{"usage.fast-only", "--threads or --target without --engine fast: they choose how the fast path runs",

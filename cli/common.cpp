@@ -34,7 +34,10 @@ int exit_code_for(const std::vector<Diagnostic>& diags) {
 
 std::optional<Model> load_reporting(const std::string& path, const LoadOptions& options, std::ostream& err,
                                     int& exit) {
-  LoadResult r = load_model(path, options);
+  return model_reporting(load_model(path, options), err, exit);
+}
+
+std::optional<Model> model_reporting(LoadResult r, std::ostream& err, int& exit) {
   print_diagnostics(err, r.diagnostics);
   if (r.has_errors() || !r.model) {
     exit = r.has_errors() ? exit_code_for(r.diagnostics) : kExitInvalid;

@@ -28,6 +28,8 @@ int exit_code_for(const Diagnostic& d);
 // Loads a model, printing every diagnostic; nullopt (and `exit` set) when it has errors.
 std::optional<Model> load_reporting(const std::string& path, const LoadOptions& options, std::ostream& err,
                                     int& exit);
+// The model of a load, its diagnostics printed; nullopt (exit set) when it has errors.
+std::optional<Model> model_reporting(LoadResult r, std::ostream& err, int& exit);
 
 // Structure and shapes of a loaded model and, unless scalar_size is 0, its memory budget at that many
 // bytes per element, printing the first problem; nullopt (and `exit` set) on failure.

@@ -39,9 +39,11 @@ MemoryUse<CDim> memory_of(const Graph& g, const GraphInfo& info, int64_t scalar_
 
 int inspect_command(const InspectOptions& o, std::ostream& out, std::ostream& err) {
   int exit = kExitOk;
-  auto model = load_reporting(o.model, LoadOptions{WeightsPolicy::Skip, kDefaultMaxMemory}, err, exit);
+  std::vector<std::string> dims = o.dims;
+  auto model =
+      model_reporting(load_at_dims(o.model, LoadOptions{WeightsPolicy::Skip, kDefaultMaxMemory}, dims), err, exit);
   if (!model) return exit;
-  if (auto set = apply_dims(*model, o.dims); !set) {
+  if (auto set = apply_dims(*model, dims); !set) {
     print_diagnostics(err, {set.error()});
     return kExitUsage;
   }

@@ -41,10 +41,8 @@ Result<ModelWithInputs> bind_inputs(Model model, const std::vector<std::string>&
 
 namespace {
 
-// After a load that needed graph inputs' values (LoadResult::inputs_read_at_load): those given
-// with --input move from `given` to options.bound_inputs, the unnamed arrays first named by their
-// position among the file's inputs (as match_inputs would bind them). False when none is newly bound.
-bool bind_given(const LoadResult& r, std::vector<GivenInput>& given, LoadOptions& options) {
+// The unnamed arrays named by their position among the file's inputs (as match_inputs would bind them).
+void name_by_position(const LoadResult& r, std::vector<GivenInput>& given) {
   std::set<std::string> named;
   for (const GivenInput& g : given) named.insert(g.name);
   size_t next = 0;
@@ -54,6 +52,11 @@ bool bind_given(const LoadResult& r, std::vector<GivenInput>& given, LoadOptions
     if (next == r.declared_inputs.size()) break;  // more arrays than inputs: match_inputs says so
     g.name = r.declared_inputs[next++];
   }
+}
+
+// After a load that needed graph inputs' values (LoadResult::inputs_read_at_load): those given
+// with --input move from `given` to options.bound_inputs. False when none is newly bound.
+bool bind_given(const LoadResult& r, std::vector<GivenInput>& given, LoadOptions& options) {
   bool bound = false;
   for (const std::string& name : r.inputs_read_at_load) {
     auto it = std::find_if(given.begin(), given.end(), [&](const GivenInput& g) { return g.name == name; });
@@ -66,11 +69,75 @@ bool bind_given(const LoadResult& r, std::vector<GivenInput>& given, LoadOptions
   return bound;
 }
 
+// After a load that needed sizes as numbers (LoadResult::sizes_needed_at_load): every size the file
+// leaves open read as the extent of the array given for its input, so that the model is read at the
+// sizes it runs at. False when none is newly fixed.
+bool fix_given_sizes(const LoadResult& r, const std::vector<GivenInput>& given, LoadOptions& options) {
+  if (r.sizes_needed_at_load.empty()) return false;
+  bool fixed = false;
+  for (const SizeAxis& a : r.size_axes) {
+    auto it = std::find_if(given.begin(), given.end(), [&](const GivenInput& g) { return g.name == a.input; });
+    if (it == given.end() || a.axis >= it->tensor.shape.rank() || options.fixed_sizes.count(a.name)) continue;
+    options.fixed_sizes[a.name] = it->tensor.shape.dims()[a.axis];
+    fixed = true;
+  }
+  return fixed;
+}
+
+// After a load that needed sizes as numbers: those --dim NAME=SIZE gives read as fixed too (inspect,
+// run of a model whose arrays leave them open). False when none is newly fixed.
+bool fix_dim_sizes(const LoadResult& r, const std::vector<std::string>& dims, LoadOptions& options) {
+  if (r.sizes_needed_at_load.empty()) return false;
+  bool fixed = false;
+  for (const auto& text : dims) {
+    auto d = parse_dim_value(text);
+    if (!d || options.fixed_sizes.count(d->name) ||
+        std::none_of(r.size_axes.begin(), r.size_axes.end(), [&](const SizeAxis& a) { return a.name == d->name; }))
+      continue;
+    options.fixed_sizes[d->name] = d->lo;
+    fixed = true;
+  }
+  return fixed;
+}
+
+// The --dim texts that still name sizes of the model: one naming a size fixed at load is dropped,
+// after it is checked to give the value the model was read at (input.size-conflict otherwise).
+Result<std::vector<std::string>> dims_left(const Model& m, const std::vector<std::string>& dims) {
+  std::vector<std::string> left;
+  for (const auto& text : dims) {
+    auto d = parse_dim_value(text);
+    const auto& fixed = m.sizes_fixed_at_load;
+    auto f = std::find_if(fixed.begin(), fixed.end(), [&](const auto& s) { return d && s.first == d->name; });
+    if (f == fixed.end()) {
+      left.push_back(text);
+    } else if (f->second != d->lo) {
+      return make_error("input.size-conflict",
+                        "--dim " + text + ", but the model is read at " + f->first + " = " + std::to_string(f->second) +
+                            ", the size the input gives",
+                        SourceLoc{m.path, 0, 0});
+    }
+  }
+  return left;
+}
+
 }  // namespace
 
 LoadResult load_binding(const std::string& path, LoadOptions& options, std::vector<GivenInput>& given) {
   LoadResult r = load_model(path, options);
-  while (r.has_errors() && bind_given(r, given, options)) r = load_model(path, options);
+  while (r.has_errors()) {
+    name_by_position(r, given);
+    const bool bound = bind_given(r, given, options);
+    if (!fix_given_sizes(r, given, options) && !bound) break;
+    r = load_model(path, options);
+  }
+  return r;
+}
+
+LoadResult load_at_dims(const std::string& path, LoadOptions options, std::vector<std::string>& dims) {
+  LoadResult r = load_model(path, options);
+  if (r.has_errors() && fix_dim_sizes(r, dims, options)) r = load_model(path, options);
+  if (r.model)
+    if (auto left = dims_left(*r.model, dims)) dims = std::move(*left);  // their values are the --dim's own
   return r;
 }
 
@@ -86,6 +153,7 @@ std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOpt
   // model again with it bound, until no load names another (docs/onnx.md, "Inputs bound at load").
   std::vector<GivenInput> none;
   LoadResult r = load_binding(path, options, given ? *given : none);
+  if (r.has_errors() && fix_dim_sizes(r, dims, options)) r = load_binding(path, options, given ? *given : none);
   print_diagnostics(err, r.diagnostics);
   if (r.has_errors() || !r.model) {
     exit = r.has_errors() ? exit_code_for(r.diagnostics) : kExitInvalid;
@@ -98,8 +166,25 @@ std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOpt
     d.severity = Severity::Note;
     notes.push_back(std::move(d));
   }
+  if (!r.model->sizes_fixed_at_load.empty()) {
+    std::string list;
+    for (const auto& [name, value] : r.model->sizes_fixed_at_load)
+      list += (list.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+    Diagnostic d = make_error("onnx.sizes-fixed",
+                              "the model is read at the sizes the inputs (or --dim) give, " + list +
+                                  ": a translation needs them as numbers when it reads the model",
+                              SourceLoc{path, 0, 0});
+    d.severity = Severity::Note;
+    notes.push_back(std::move(d));
+  }
   print_diagnostics(err, notes);
-  auto bound = bind_inputs(std::move(*r.model), dims, std::move(given), !input_args.empty());
+  auto left = dims_left(*r.model, dims);
+  if (!left) {
+    print_diagnostics(err, {left.error()});
+    exit = exit_code_for(left.error());
+    return std::nullopt;
+  }
+  auto bound = bind_inputs(std::move(*r.model), *left, std::move(given), !input_args.empty());
   if (!bound) {
     print_diagnostics(err, {bound.error()});
     exit = exit_code_for(bound.error());

@@ -39,6 +39,11 @@ Result<ModelWithInputs> bind_inputs(Model model, const std::vector<std::string>&
 // load names another that `given` holds (docs/onnx.md, "Inputs bound at load"). The last load.
 LoadResult load_binding(const std::string& path, LoadOptions& options, std::vector<GivenInput>& given);
 
+// inspect's load: a model that needs sizes as numbers when it is read (LoadResult::sizes_needed_at_load)
+// is read again with the values --dim gives them fixed, and those texts leave `dims` (the others
+// still name sizes of the model, for apply_dims).
+LoadResult load_at_dims(const std::string& path, LoadOptions options, std::vector<std::string>& dims);
+
 // As run, conform, bench and hw run read a model and its inputs: the --input files first (so that a
 // front-end whose file records no input shape takes the arrays'), then the model, the --dim sizes,
 // the arrays matched to the model's inputs, and the sizes they give (set_sizes_from_inputs). Every

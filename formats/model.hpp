@@ -35,6 +35,9 @@ struct Model {
   // The source's inputs that LoadOptions::bound_inputs specialized the model to, in source order:
   // constants now, no longer graph inputs.
   std::vector<std::string> bound_inputs;
+  // The size names LoadOptions::fixed_sizes read as numbers, with their values, in source order:
+  // no longer size names (docs/architecture.md, "Sizes fixed at load").
+  std::vector<std::pair<std::string, int64_t>> sizes_fixed_at_load;
 };
 
 // What a load does with the weights the model names.
@@ -65,6 +68,17 @@ struct LoadOptions {
   // load time (an ONNX Reshape's shape, Conv's weight) takes the value as it takes an initializer:
   // the model is specialized to it and the input is no longer one of the graph's inputs.
   std::map<std::string, HostTensor> bound_inputs;
+  // Size names read as these numbers, as if the file gave them (run and conform: the extents of the
+  // arrays given; check: each value of an enumerated --dim range), when a load named them in
+  // LoadResult::sizes_needed_at_load. A front-end without symbolic extents ignores them.
+  std::map<std::string, int64_t> fixed_sizes;
+};
+
+// A symbolic input extent of a source: its size name, the input (by the source's name) and axis.
+struct SizeAxis {
+  std::string name;
+  std::string input;
+  size_t axis = 0;
 };
 
 struct LoadResult {
@@ -75,6 +89,12 @@ struct LoadResult {
   // excluded, bound ones included) in order: the positions unnamed --input arrays take.
   std::vector<std::string> inputs_read_at_load;
   std::vector<std::string> declared_inputs;
+  // The size names a translation needed as numbers when the model is read (an unrolled LSTM's
+  // sequence length, a Loop's trip count from Shape(x)) and refused for lack of them
+  // (onnx.size-needed-at-load), in the order met; LoadOptions::fixed_sizes gives them. And every
+  // symbolic input extent of the source, whether or not the load succeeded.
+  std::vector<std::string> sizes_needed_at_load;
+  std::vector<SizeAxis> size_axes;
   bool has_errors() const;
 };
 

@@ -157,13 +157,13 @@ ModelWithInputs model_with_inputs(const std::string& path, const py::dict& input
 
 class PyModel {
  public:
-  // bind_inputs: a model that needs graph inputs' values to load (LoadResult::inputs_read_at_load)
-  // is read again by each run and conform with their arrays bound; until then every other use
-  // raises the load's first error.
+  // bind_inputs: a model that needs graph inputs' values to load (LoadResult::inputs_read_at_load),
+  // or sizes as numbers (sizes_needed_at_load), is read again by each run and conform with their
+  // arrays bound and their sizes fixed; until then every other use raises the load's first error.
   PyModel(std::string path, int64_t max_memory, bool bind_inputs) : path_(std::move(path)), max_memory_(max_memory) {
     py::gil_scoped_release release;
     LoadResult r = load_model(path_, LoadOptions{WeightsPolicy::IfPresent, max_memory_});
-    if (bind_inputs && r.has_errors() && !r.inputs_read_at_load.empty()) {
+    if (bind_inputs && r.has_errors() && !(r.inputs_read_at_load.empty() && r.sizes_needed_at_load.empty())) {
       for (Diagnostic& d : r.diagnostics)
         if (d.severity == Severity::Error && !deferred_) deferred_ = std::move(d);
       return;

@@ -204,6 +204,14 @@ def recurrent_exports(args, modules):
     return failures
 
 
+def print_result(label, failures):
+    """Prints "label passed" or "label FAILED" and each failure; whether it failed."""
+    print("%s %s" % (label, "passed" if not failures else "FAILED"), flush=True)
+    for f in failures:
+        print("  " + f)
+    return bool(failures)
+
+
 def one_file(job):
     """Exports one model at one opset, fixed or dynamic, and checks it: (file name, failures)."""
     args, modules, index, opset, dynamic = job
@@ -237,15 +245,10 @@ def main():
     passed = failed = 0
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
         for name, failures in pool.imap(one_file, jobs):
-            print("%s %s" % (name, "passed" if not failures else "FAILED"), flush=True)
-            for f in failures:
-                print("  " + f)
-            passed, failed = passed + (not failures), failed + bool(failures)
-    failures = recurrent_exports(args, modules)
-    print("LSTM, GRU, 2-layer bidirectional LSTM: " + ("passed" if not failures else "FAILED"))
-    for f in failures:
-        print("  " + f)
-    passed, failed = passed + (not failures), failed + bool(failures)
+            bad = print_result(name, failures)
+            passed, failed = passed + (not bad), failed + bad
+    bad = print_result("LSTM, GRU, 2-layer bidirectional LSTM:", recurrent_exports(args, modules))
+    passed, failed = passed + (not bad), failed + bad
     print("%d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

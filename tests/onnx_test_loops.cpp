@@ -268,7 +268,7 @@ TEST_CASE("onnx Scan 8: each batch row scanned on its own") {
   CHECK(find_code(load_errors(model(true), tmp / "l.onnx"), "onnx.input-unsupported") != nullptr);
 }
 
-TEST_CASE("onnx Scan: a symbolic sequence length is refused by name") {
+TEST_CASE("onnx Scan: a symbolic sequence length is refused by name, read once the size is fixed") {
   TempDir tmp("onnx_scan_symbolic");
   OnnxModel m(11);
   m.input("S", {"2"});
@@ -278,5 +278,55 @@ TEST_CASE("onnx Scan: a symbolic sequence length is refused by name") {
   sum_body(n);
   m.output("Y");
   m.output("Z");
-  CHECK(find_code(load_errors(m, tmp / "m.onnx"), "onnx.shape-unsupported") != nullptr);
+  const std::string path = (tmp / "m.onnx").string();
+  m.write(path);
+  const LoadResult refused = load_model(path, LoadOptions{});
+  CHECK(find_code(refused.diagnostics, "onnx.shape-unsupported") != nullptr);
+  // Scan asks for the model's extents all fixed: every size name is needed.
+  CHECK(refused.sizes_needed_at_load == std::vector<std::string>{"T"});
+  LoadOptions fixed;
+  fixed.fixed_sizes = {{"T", 3}};
+  const LoadResult r = load_model(path, fixed);
+  REQUIRE(r.model);
+  // S = [1, 1], X = [[1, 2], [3, 4], [5, 6]]: the sums [2, 3], [5, 7], [10, 13].
+  const auto out = run_f64(*r.model, {host({2}, {1, 1}), host({3, 2}, {1, 2, 3, 4, 5, 6})});
+  CHECK(values(out[0]) == std::vector<double>{10, 13});
+  CHECK(values(out[1]) == std::vector<double>{2, 3, 5, 7, 10, 13});
+}
+
+TEST_CASE("onnx Loop: a trip count from a symbolic extent, fixed when the model is read") {
+  TempDir tmp("onnx_loop_symbolic_count");
+  // M = Shape(X)[0], X [T, 2]: the running sum s ← s + X[i] from s = 0; the scan output s.
+  OnnxModel m(13);
+  m.input("X", {"T", "2"});
+  m.init("s0", {2}, {0, 0});
+  m.node("Shape", {"X"}, {"shape"});
+  scalar_init(m.graph(), "zero", onnx::TensorProto::INT64, 0);
+  m.node("Gather", {"shape", "zero"}, {"M"});
+  onnx::NodeProto& n = m.node("Loop", {"M", "", "s0"}, {"Y", "S"}, "loop");
+  onnx::GraphProto& g = body_attr(n);
+  names(g.mutable_input(), {"i", "c", "s"});
+  body_node(g, "Gather", {"X", "i"}, "x_i");
+  body_node(g, "Add", {"s", "x_i"}, "s_out");
+  body_node(g, "Identity", {"c"}, "c_out");
+  body_node(g, "Identity", {"s_out"}, "scan");
+  names(g.mutable_output(), {"c_out", "s_out", "scan"});
+  m.output("Y");
+  m.output("S");
+  const std::string path = (tmp / "m.onnx").string();
+  m.write(path);
+  const LoadResult refused = load_model(path, LoadOptions{});
+  const Diagnostic* d = find_code(refused.diagnostics, "onnx.size-needed-at-load");
+  REQUIRE(d);
+  CHECK(d->message.find("M (the trip count) depends on the size T") != std::string::npos);
+  CHECK(refused.sizes_needed_at_load == std::vector<std::string>{"T"});
+  LoadOptions fixed;
+  fixed.fixed_sizes = {{"T", 3}};
+  const LoadResult r = load_model(path, fixed);
+  REQUIRE(r.model);
+  // X = [[1, 2], [3, 4], [5, 6]]: s = [1, 2], [4, 6], [9, 12].
+  const auto out = run_f64(*r.model, {host({3, 2}, {1, 2, 3, 4, 5, 6})});
+  CHECK(values(out[0]) == std::vector<double>{9, 12});
+  CHECK(out[1].shape().dims() == std::vector<int64_t>{3, 2});
+  CHECK(values(out[1]) == std::vector<double>{1, 2, 4, 6, 9, 12});
 }

@@ -2,6 +2,7 @@
 // NumPy float64 from ONNX's formulas, each batch row run on its own over its own length
 // (scripts/recurrent_reference.py prints them; weights pattern(n, seed) as there).
 #include "onnx_test_support.hpp"
+#include "semantics/size_names.hpp"
 #include "temp_dir.hpp"
 
 using namespace nnref;
@@ -80,10 +81,12 @@ TEST_CASE("onnx LSTM forward: bias, peepholes, initial state, sequence_lens at r
   near(out[2], {1, 2, 2}, {-0.16980546433438024, -0.45963832933194404, -0.25994308102335473, -0.18848625199999669});
 }
 
-TEST_CASE("onnx LSTM reverse: input_forget, clip, LeakyRelu with its alpha, constant sequence_lens") {
-  TempDir tmp("onnx_lstm_reverse");
+namespace {
+
+// A reverse LSTM over X of the given extents (names where symbolic): input_forget, clip, LeakyRelu.
+OnnxModel reverse_lstm(const std::vector<std::string>& x) {
   OnnxModel m(14);
-  m.input("X", {"3", "2", "2"});
+  m.input("X", x);
   weight(m, "W", {1, 8, 2}, 8);
   weight(m, "R", {1, 8, 2}, 9);
   int32_lengths(m, "lens", {1, 3});
@@ -94,12 +97,44 @@ TEST_CASE("onnx LSTM reverse: input_forget, clip, LeakyRelu with its alpha, cons
   set_strings(n, "activations", {"LeakyRelu", "Tanh", "Relu"});
   set_floats(n, "activation_alpha", {0.5f});
   m.output("Y"), m.output("Y_h"), m.output("Y_c");
-  const auto out = run_f64(load_onnx(m, tmp / "m.onnx"), {x_time_major()});
+  return m;
+}
+
+void near_reverse_lstm(const std::vector<Tensor<double>>& out) {
   near(out[0], {3, 1, 2, 2},
        {0, -0.00097743632192172987, -0.0042357706225818002, 0.006583079099155462, 0, 0, 0.0003211947927787964,
         -0.00026467420254831726, 0, 0, 0.00045328287630401774, -0.00078147360109959781});
   near(out[1], {1, 2, 2}, {0, -0.00097743632192172987, -0.0042357706225818002, 0.006583079099155462});
   near(out[2], {1, 2, 2}, {0, 0.0089365606575701022, 0.048157094755896794, 0.027197923522334529});
+}
+
+}  // namespace
+
+TEST_CASE("onnx LSTM reverse: input_forget, clip, LeakyRelu with its alpha, constant sequence_lens") {
+  TempDir tmp("onnx_lstm_reverse");
+  near_reverse_lstm(run_f64(load_onnx(reverse_lstm({"3", "2", "2"}), tmp / "m.onnx"), {x_time_major()}));
+}
+
+TEST_CASE("onnx LSTM over a symbolic sequence: the size it needs fixed at load, the batch symbolic") {
+  TempDir tmp("onnx_lstm_symbolic");
+  const std::string path = (tmp / "m.onnx").string();
+  reverse_lstm({"T", "N", "2"}).write(path);
+  const LoadResult refused = load_model(path, LoadOptions{});
+  const Diagnostic* d = find_code(refused.diagnostics, "onnx.size-needed-at-load");
+  REQUIRE(d);
+  CHECK(d->message.find("LSTM's sequence length (X's axis 0) depends on the size T") != std::string::npos);
+  CHECK(refused.sizes_needed_at_load == std::vector<std::string>{"T"});  // not N: the batch stays symbolic
+  CHECK(refused.size_axes.size() == 2);
+
+  LoadOptions fixed;
+  fixed.fixed_sizes = {{"T", 3}};
+  LoadResult r = load_model(path, fixed);
+  REQUIRE(r.model);
+  CHECK(r.model->sizes_fixed_at_load == std::vector<std::pair<std::string, int64_t>>{{"T", 3}});
+  REQUIRE(r.model->size_names.size() == 1);
+  CHECK(r.model->size_names[0].name == "N");
+  REQUIRE(set_input_extents(r.model->graph, r.model->size_names, {{"N", 2}}));
+  near_reverse_lstm(run_f64(*r.model, {x_time_major()}));
 }
 
 TEST_CASE("onnx GRU bidirectional, layout 1, linear_before_reset 1") {
@@ -173,19 +208,8 @@ TEST_CASE("onnx RNN bidirectional with Relu and Tanh, and Y_h alone") {
   }
 }
 
-TEST_CASE("onnx recurrent refusals: a symbolic sequence length, an activation nnref does not have") {
+TEST_CASE("onnx recurrent refusals: an activation nnref does not have") {
   TempDir tmp("onnx_recurrent_refusals");
-  OnnxModel symbolic(14);
-  symbolic.input("X", {"T", "2", "2"});
-  weight(symbolic, "W", {1, 2, 2}, 3);
-  weight(symbolic, "R", {1, 2, 2}, 5);
-  symbolic.node("RNN", {"X", "W", "R"}, {"Y"});
-  symbolic.output("Y");
-  const auto ds = load_errors(symbolic, tmp / "symbolic.onnx");
-  const Diagnostic* d = find_code(ds, "onnx.shape-unsupported");
-  REQUIRE(d);
-  CHECK(d->message.find("RNN's sequence length must be known") != std::string::npos);
-
   OnnxModel hard(14);
   hard.input("X", {"3", "2", "2"});
   weight(hard, "W", {1, 6, 2}, 3);

@@ -21,6 +21,12 @@ std::span<const CodeInfo> onnx_codes() {
                                             "initializer or a Constant", "onnx"},
       CodeInfo{"onnx.input-bound-mismatch", "the value given with --input for a graph input that the model reads at load "
                                      "time does not have the input's declared element type or extents", "onnx"},
+      CodeInfo{"onnx.size-needed-at-load", "a translation needs as a number, when the model is read, an extent that "
+                                             "depends on a size the file leaves open (an LSTM's sequence length, a "
+                                             "Loop's trip count): run and conform read the model at the sizes their "
+                                             "inputs give, check enumerates the --dim range", "onnx"},
+      CodeInfo{"onnx.sizes-fixed", "(a note) the model is read with sizes the file leaves open fixed to the extents "
+                                   "of the arrays given (run, conform)", "onnx"},
       CodeInfo{"onnx.input-bound", "(a note) a graph input read at load time (a shape, a weight) is bound to the "
                                           "value given with --input; the model is specialized to it (run, conform)",
                  "onnx", true},

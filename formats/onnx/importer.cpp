@@ -301,7 +301,52 @@ size_t NodeCtx::rank(size_t k) {
   return s->dims.size();
 }
 
-bool NodeCtx::extents_fixed() const { return im_.extents_fixed_; }
+bool NodeCtx::extents_fixed() const {
+  asked_unfixed_ = asked_unfixed_ || !im_.extents_fixed_;
+  return im_.extents_fixed_;
+}
+
+int64_t NodeCtx::fixed_extent(size_t k, int64_t axis, const std::string& what) {
+  if (extents_fixed() || exact(k) != nullptr || sizes(k) != nullptr) return shape(k)[static_cast<size_t>(axis)];
+  return fixed_size(extents_of(k, axis, axis + 1), what);
+}
+
+int64_t NodeCtx::fixed_size(const SizeTerms& t, const std::string& what) {
+  const std::vector<int64_t>& term = t.elements.at(0);
+  if (term.size() == 2 && term[0] == size_code::kConstant) return term[1];
+  if (term.size() != 3 || term[0] != size_code::kExtent)
+    refuse("onnx.shape-unsupported", what +
+                                         " is computed from symbolic extents, and nnref needs it as a number when "
+                                         "it reads the model");
+  const ValueRef x = im_.leaves_.at(static_cast<size_t>(term[1]));
+  const auto axis = static_cast<size_t>(term[2]);
+  const std::optional<KnownShape> s = im_.shape_of(x);
+  if (!s || axis >= s->dims.size()) refuse("onnx.shape-unsupported", what + " is not known when the model is read");
+  // Where the default extents break a rule before it, every size is needed.
+  const std::vector<std::string> names = s->exact ? im_.names_changing(x, axis) : im_.size_names();
+  if (!s->exact && names.empty()) refuse("onnx.shape-unsupported", what + " is not known when the model is read");
+  if (!names.empty()) {
+    im_.need_sizes(names);
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    refuse("onnx.size-needed-at-load",
+           what + " depends on the size " + list +
+               ", which the file leaves open, and nnref needs it as a number when "
+               "it reads the model: run and conform read the model at the sizes their inputs give, check --dim " +
+               names.front() +
+               "=A..B proves it for each value of the range (docs/architecture.md, \"Sizes fixed at load\")");
+  }
+  // The probes found no size the extent depends on; the reshape of [n] elements to that extent (its
+  // result read by nothing) makes it an obligation that they are n for every size (count-mismatch).
+  const int64_t n = s->dims[axis];
+  charge(n);
+  HostTensor zeros{DType::F64, Shape::make({n}).value(), std::vector<double>(static_cast<size_t>(n), 0.0)};
+  SizeProgram p = program(t);
+  std::vector<ValueRef> in{literal("fixed-extent", std::move(zeros))};
+  in.insert(in.end(), p.sources.begin(), p.sources.end());
+  emit_node("fixed-extent-holds", ReshapeAttrs{{}, ElemKind::Real, std::move(p.code), std::move(p.kinds)}, in);
+  return n;
+}
 
 int64_t NodeCtx::emit_node(const std::string& suffix, OpAttrs op, std::vector<ValueRef> inputs) {
   return im_.add_ir_node(suffix.empty() ? name_ : name_ + "/" + suffix, std::move(op), std::move(inputs), loc_);
@@ -424,10 +469,19 @@ std::string Importer::unique_name(const std::string& base) {
 
 int64_t Importer::add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef> inputs, const SourceLoc& loc) {
   for (ValueRef& r : inputs) r = materialise(r);
+  std::vector<std::optional<KnownShape>> in_shapes;
+  for (const ValueRef& r : inputs) in_shapes.push_back(shape_of(r));
+  std::vector<std::optional<KnownShape>> outs = rule_shapes(op, in_shapes);
+  const int64_t id = m_.graph.add(unique_name(name), std::move(op), std::move(inputs), loc);
+  shapes_.push_back(std::move(outs));
+  return id;
+}
+
+std::vector<std::optional<KnownShape>> Importer::rule_shapes(OpAttrs op,
+                                                             const std::vector<std::optional<KnownShape>>& shapes) {
   std::vector<Dims<CDim>> in;
   bool known = true, exact = true;
-  for (const ValueRef& r : inputs) {
-    const std::optional<KnownShape> s = shape_of(r);
+  for (const std::optional<KnownShape>& s : shapes) {
     if (!s) {
       known = false;
       break;
@@ -438,7 +492,7 @@ int64_t Importer::add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef
   std::vector<std::optional<KnownShape>> outs;
   // Sizes computed from data (kElement) are known at run time only: the rule reads each as 1 here,
   // which gives the rank (the extents mean nothing).
-  OpAttrs shaped = op;
+  OpAttrs& shaped = op;
   if (const auto c = size_code_of(shaped); c && reads_elements(*c->code)) {
     exact = false;
     std::vector<int64_t>& code = *c->code;
@@ -460,9 +514,55 @@ int64_t Importer::add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef
         outs.push_back(KnownShape{std::move(v), exact && sink.ok()});
       }
   }
-  const int64_t id = m_.graph.add(unique_name(name), std::move(op), std::move(inputs), loc);
-  shapes_.push_back(std::move(outs));
-  return id;
+  return outs;
+}
+
+std::optional<KnownShape> Importer::probe_shape(const ValueRef& r, const std::string& name, int64_t value) const {
+  // The nodes are never changed once added: each probe's shapes are kept, and extended to r.
+  std::vector<std::vector<std::optional<KnownShape>>>& shapes = probes_[{name, value}];
+  for (auto id = static_cast<int64_t>(shapes.size()); id <= r.node; ++id) {
+    const Node& node = m_.graph.nodes[static_cast<size_t>(id)];
+    OpAttrs op = node.op;
+    if (auto* input = std::get_if<InputAttrs>(&op))
+      for (const SizeName& s : m_.size_names)
+        if (s.node == id && s.name == name) input->dims[s.axis] = value;
+    std::vector<std::optional<KnownShape>> in;
+    for (const ValueRef& v : node.inputs) {
+      const auto& outs = shapes[static_cast<size_t>(v.node)];
+      in.push_back(static_cast<size_t>(v.output) < outs.size() ? outs[static_cast<size_t>(v.output)] : std::nullopt);
+    }
+    shapes.push_back(rule_shapes(op, in));
+  }
+  const auto& outs = shapes[static_cast<size_t>(r.node)];
+  return static_cast<size_t>(r.output) < outs.size() ? outs[static_cast<size_t>(r.output)] : std::nullopt;
+}
+
+std::vector<std::string> Importer::names_changing(const ValueRef& r, size_t axis) const {
+  const int64_t at_default = shape_of(r)->dims[axis];
+  std::vector<std::string> names;
+  for (const SizeName& s : m_.size_names) {
+    if (std::find(names.begin(), names.end(), s.name) != names.end()) continue;
+    for (int64_t probe : {2, 5}) {
+      const std::optional<KnownShape> p = probe_shape(r, s.name, probe);
+      if (!p || !p->exact || p->dims.size() <= axis || p->dims[axis] != at_default) {
+        names.push_back(s.name);
+        break;
+      }
+    }
+  }
+  return names;
+}
+
+std::vector<std::string> Importer::size_names() const {
+  std::vector<std::string> names;
+  for (const SizeName& s : m_.size_names)
+    if (std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
+  return names;
+}
+
+void Importer::need_sizes(const std::vector<std::string>& names) {
+  for (const auto& n : names)
+    if (std::find(needed_.begin(), needed_.end(), n) == needed_.end()) needed_.push_back(n);
 }
 
 std::string Importer::want_inputs_of(const ValueRef& r) {
@@ -653,10 +753,20 @@ void Importer::add_input(const onnx::ValueInfoProto& v) {
       dims.push_back(d.dim_value());
       size_names.emplace_back();
     } else {
-      // A symbolic extent: 1 until --dim names it.
+      // A symbolic extent: 1 until --dim names it, or the number LoadOptions::fixed_sizes gives it.
+      const std::string name =
+          d.has_dim_param() && !d.dim_param().empty() ? d.dim_param() : v.name() + "." + std::to_string(k);
+      size_axes_.push_back({name, v.name(), static_cast<size_t>(k)});
+      if (fixed_ && fixed_->count(name)) {
+        const std::pair<std::string, int64_t> size{name, fixed_->at(name)};
+        dims.push_back(size.second);
+        size_names.emplace_back();
+        auto& noted = m_.sizes_fixed_at_load;
+        if (std::find(noted.begin(), noted.end(), size) == noted.end()) noted.push_back(size);
+        continue;
+      }
       dims.push_back(1);
-      size_names.push_back(d.has_dim_param() && !d.dim_param().empty() ? d.dim_param()
-                                                                       : v.name() + "." + std::to_string(k));
+      size_names.push_back(name);
       extents_fixed_ = false;
     }
   }
@@ -748,6 +858,9 @@ void Importer::add_node(const onnx::NodeProto& n, size_t index, const std::map<s
         d.message += want_inputs_of(*values_.at(i).ref);
         break;
       }
+    // A translation that needs the model's extents fixed: run and conform read it at the sizes their
+    // arrays give, check at each value of the --dim ranges (docs/architecture.md, "Sizes fixed at load").
+    if (d.code == "onnx.shape-unsupported" && ctx.asked_unfixed_) need_sizes(size_names());
     diags_.push_back(std::move(d));
     fail_outputs();
   }

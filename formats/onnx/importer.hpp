@@ -132,6 +132,16 @@ class NodeCtx {
   // The model's extents are all fixed (no dim_param and no unnamed dynamic extent): a shape read
   // at import holds for every run.
   bool extents_fixed() const;
+  // Extent `axis` of input k as a number that holds for every run, which a translation needs when
+  // it reads the model (an LSTM's sequence length); `what` names it in messages. Where it depends on
+  // a size name the file leaves open, the load notes that name (LoadResult::sizes_needed_at_load)
+  // and the node is refused (onnx.size-needed-at-load): run and conform read the model again with
+  // the sizes their arrays give, check with each value of the --dim range (docs/architecture.md,
+  // "Sizes fixed at load").
+  int64_t fixed_extent(size_t k, int64_t axis, const std::string& what);
+  // The one-element terms t as such a number: a constant, or a plain extent as fixed_extent reads
+  // it (a Loop's trip count Shape(x)[0]); a computed program is onnx.shape-unsupported.
+  int64_t fixed_size(const SizeTerms& t, const std::string& what);
 
   // A subgraph (the GRAPH attribute `a`, If's branches) read into the model as the main graph's
   // nodes are, its nodes reading outer values by name: the names of its outputs. A node of it that
@@ -180,13 +190,19 @@ class NodeCtx {
   int64_t opset_;
   SourceLoc loc_;
   std::set<std::string> read_attrs_;
+  // extents_fixed() answered false: a refusal for want of fixed extents (onnx.shape-unsupported)
+  // then names the model's size names as needed (Importer::add_node).
+  mutable bool asked_unfixed_ = false;
+  friend class Importer;
 };
 
 class Importer {
  public:
   // `bound`: values of graph inputs, read as initializers (LoadOptions::bound_inputs); it outlives run().
-  Importer(Model& m, std::vector<Diagnostic>& diags, const std::map<std::string, HostTensor>* bound = nullptr)
-      : m_(m), diags_(diags), bound_(bound) {}
+  // `fixed`: size names read as numbers (LoadOptions::fixed_sizes); it outlives run() too.
+  Importer(Model& m, std::vector<Diagnostic>& diags, const std::map<std::string, HostTensor>* bound = nullptr,
+           const std::map<std::string, int64_t>* fixed = nullptr)
+      : m_(m), diags_(diags), bound_(bound), fixed_(fixed) {}
 
   // Inputs and initializers first, then the nodes in order, then the outputs and declared shapes.
   void run(const onnx::GraphProto& g, const std::map<std::string, int64_t>& opsets, const std::string& base_dir,
@@ -195,6 +211,9 @@ class Importer {
   // LoadResult::inputs_read_at_load and declared_inputs.
   const std::vector<std::string>& inputs_read_at_load() const { return wanted_; }
   const std::vector<std::string>& declared_inputs() const { return declared_; }
+  // LoadResult::sizes_needed_at_load and size_axes.
+  const std::vector<std::string>& sizes_needed_at_load() const { return needed_; }
+  const std::vector<SizeAxis>& size_axes() const { return size_axes_; }
 
  private:
   friend class NodeCtx;
@@ -231,6 +250,18 @@ class Importer {
   ValueRef materialise_sizes(const SizeTerms& t, const std::string& name);
   // The shape of a value at the default extents, when the rules give one.
   std::optional<KnownShape> shape_of(const ValueRef& r) const;
+  // The output shapes the rule of `op` gives over the input shapes `in` (nullopt: unknown).
+  static std::vector<std::optional<KnownShape>> rule_shapes(OpAttrs op,
+                                                            const std::vector<std::optional<KnownShape>>& in);
+  // The shape of graph value r were the extents the size name `name` stands for `value` (the
+  // others at their defaults): the rules run again over the nodes r is computed from.
+  std::optional<KnownShape> probe_shape(const ValueRef& r, const std::string& name, int64_t value) const;
+  // The size names whose value changes extent `axis` of r (probed at two values besides the default).
+  std::vector<std::string> names_changing(const ValueRef& r, size_t axis) const;
+  // The model's size names still open, once each, in the order of their extents.
+  std::vector<std::string> size_names() const;
+  // Notes the names as needed at load time (needed_), once each.
+  void need_sizes(const std::vector<std::string>& names);
   // No graph input among the IR nodes r is computed from: r is a constant of every run.
   bool from_constants(const ValueRef& r) const;
   int64_t add_ir_node(std::string name, OpAttrs op, std::vector<ValueRef> inputs, const SourceLoc& loc);
@@ -239,6 +270,11 @@ class Importer {
   Model& m_;
   std::vector<Diagnostic>& diags_;
   const std::map<std::string, HostTensor>* bound_;
+  const std::map<std::string, int64_t>* fixed_;
+  std::vector<std::string> needed_;
+  // probe_shape's shapes per (size name, value), per node and output, for the nodes up to the last probed.
+  mutable std::map<std::pair<std::string, int64_t>, std::vector<std::vector<std::optional<KnownShape>>>> probes_;
+  std::vector<SizeAxis> size_axes_;
   std::map<int64_t, std::string> input_nodes_;  // IR input node → its ONNX graph input
   std::vector<std::string> wanted_;
   std::vector<std::string> declared_;

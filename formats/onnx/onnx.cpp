@@ -90,10 +90,12 @@ LoadResult load_parsed(const std::function<Result<onnx::ModelProto>()>& parse, c
     m.weights_path = path;
     m.weights_loc = SourceLoc{path, 0, 0};
     m.weights_loaded = true;
-    onnx_format::Importer importer(m, result.diagnostics, &options.bound_inputs);
+    onnx_format::Importer importer(m, result.diagnostics, &options.bound_inputs, &options.fixed_sizes);
     importer.run(proto.graph(), opsets, base_dir_of(path), options.max_memory);
     result.inputs_read_at_load = importer.inputs_read_at_load();
     result.declared_inputs = importer.declared_inputs();
+    result.sizes_needed_at_load = importer.sizes_needed_at_load();
+    result.size_axes = importer.size_axes();
     // A graph ONNX allows but the IR does not (no outputs): refused with the IR's own graph.* code.
     if (!result.has_errors())
       for (Diagnostic& d : check_structure(m.graph)) {

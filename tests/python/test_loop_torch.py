@@ -4,7 +4,8 @@ count with fixed sizes; a while loop, M = 2^63 − 1 and the condition an intege
 body computes). nnref unrolls each when it reads the model: `nnref check` proves it, `nnref run
 --precision f64` agrees with the module evaluated in float64 within 1e-12 of max|y|, and `nnref
 conform` accepts PyTorch's float32 answer, every element judged. With a dynamic sequence axis the
-trip count is a symbolic size: refused by name (onnx.shape-unsupported).
+trip count is a size needed at load (onnx.size-needed-at-load): `check --dim steps=1..16` proves
+the model by enumeration, `run` and `conform` read it at the input's length.
 
 Run by ctest (test python_module) with NNREF=build/nnref, from the source tree.
 """
@@ -51,15 +52,8 @@ def export(module, path, dynamic):
                           dynamic_axes={"x": {0: "steps"}} if dynamic else None)
 
 
-@pytest.mark.parametrize("net", [ForLoop, WhileLoop])
-def test_loop_export(tmp_path, net):
-    torch.set_num_threads(1)
-    module = net().eval()
-    path = str(tmp_path / "net.onnx")
-    export(module, path, False)
-    c = nnref("check", path)
-    assert c.returncode == 0, c.stdout + c.stderr
-    x = np.random.RandomState(0).randn(3, 2).astype(np.float32)
+def run_and_judge(module, path, tmp_path, x):
+    """run in f64 against the module in float64, conform of its float32 answer."""
     xin, yout = str(tmp_path / "x.npy"), str(tmp_path / "y.npy")
     np.save(xin, x)
     r = nnref("run", path, "--input", xin, "--precision", "f64", "--output", yout, "--quiet")
@@ -77,10 +71,27 @@ def test_loop_export(tmp_path, net):
     assert '"not_judged": 0' in v.stdout
 
 
-def test_loop_over_a_dynamic_axis_is_refused(tmp_path):
+@pytest.mark.parametrize("net", [ForLoop, WhileLoop])
+def test_loop_export(tmp_path, net):
+    torch.set_num_threads(1)
+    module = net().eval()
     path = str(tmp_path / "net.onnx")
-    export(ForLoop().eval(), path, True)
+    export(module, path, False)
+    c = nnref("check", path)
+    assert c.returncode == 0, c.stdout + c.stderr
+    run_and_judge(module, path, tmp_path, np.random.RandomState(0).randn(3, 2).astype(np.float32))
+
+
+def test_loop_over_a_dynamic_axis(tmp_path):
+    torch.set_num_threads(1)
+    module = ForLoop().eval()
+    path = str(tmp_path / "net.onnx")
+    export(module, path, True)
     c = nnref("check", path)
     assert c.returncode != 0
-    assert "onnx.shape-unsupported" in c.stdout + c.stderr
+    assert "onnx.size-needed-at-load" in c.stdout + c.stderr
     assert "Loop" in c.stdout + c.stderr
+    c = nnref("check", path, "--dim", "steps=1..16")
+    assert c.returncode == 0, c.stdout + c.stderr
+    assert "by enumeration: 16 instantiations" in c.stdout
+    run_and_judge(module, path, tmp_path, np.random.RandomState(0).randn(5, 2).astype(np.float32))

@@ -348,3 +348,31 @@ def test_bind_inputs_read_at_load(tmp_path):
         y = m.run({"X": x, "R": np.array(axes, dtype=np.int64)})["Y"]
         assert y.shape == shape and y.ravel().tolist() == [1.5, -2.0]
     assert raised_code(lambda: m.inputs).code == "onnx.input-not-constant"  # no model until run binds
+
+
+def test_bind_inputs_sizes_needed_at_load(tmp_path):
+    """An ONNX Loop whose trip count is Shape(X)[0], X [T, 2]: load refuses it by name (the count is
+    needed when the model is read); with bind_inputs, each run reads it at its array's T
+    (docs/architecture.md, "Sizes fixed at load"); the running sums by hand."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    body = helper.make_graph(
+        [helper.make_node("Gather", ["X", "i"], ["x_i"]), helper.make_node("Add", ["s", "x_i"], ["s_out"]),
+         helper.make_node("Identity", ["c"], ["c_out"])], "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("c", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("s", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info("c_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("s_out", TensorProto.FLOAT, [2])])
+    graph = helper.make_graph(
+        [helper.make_node("Shape", ["X"], ["shape"]), helper.make_node("Gather", ["shape", "zero"], ["M"]),
+         helper.make_node("Loop", ["M", "", "s0"], ["Y"], body=body)], "g",
+        [helper.make_tensor_value_info("X", TensorProto.FLOAT, ["T", 2])],
+        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [2])],
+        [numpy_helper.from_array(np.array(0, np.int64), "zero"), numpy_helper.from_array(np.zeros(2, np.float32), "s0")])
+    path = str(tmp_path / "loop.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+    assert raised_code(nnref.load, path).code == cli_code("check", path)[0] == "onnx.size-needed-at-load"
+    m = nnref.load(path, bind_inputs=True)
+    assert m.run({"X": np.array([[1.0, 2.0], [3.0, 4.0]])})["Y"].tolist() == [4.0, 6.0]
+    assert m.run({"X": np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])})["Y"].tolist() == [9.0, 12.0]

@@ -285,12 +285,13 @@ void loop_op(Ctx& c) {
   if (static_cast<size_t>(c.proto().output_size()) != carried + scans)
     c.refuse("onnx.attribute-value", "the node must have " + std::to_string(carried + scans) + " outputs");
   if (!c.has_input(0) && !c.has_input(1)) c.refuse("onnx.input-missing", "a Loop with neither M nor cond never ends");
-  if (c.sizes(0) != nullptr)
-    c.refuse("onnx.shape-unsupported",
-             "M (the trip count) is computed from symbolic extents: nnref unrolls a Loop when it reads the model, "
-             "for one known count, and does not prove a body for every count of a range (export with fixed sizes)");
-  const std::optional<int64_t> trip =
-      c.has_input(0) ? std::optional(scalar_at_load(c, 0, "M (the trip count)")) : std::nullopt;
+  // A count from symbolic extents (Shape(x)[0]) is a number once the sizes it depends on are fixed
+  // at load (NodeCtx::fixed_size): the loop is unrolled for each count check enumerates.
+  const SizeTerms* m_terms = c.sizes(0);
+  if (m_terms != nullptr && m_terms->elements.size() != 1) c.refuse("onnx.input-type", "M must be one integer");
+  const std::optional<int64_t> trip = !c.has_input(0)      ? std::nullopt
+                                      : m_terms != nullptr ? std::optional(c.fixed_size(*m_terms, "M (the trip count)"))
+                                                           : std::optional(scalar_at_load(c, 0, "M (the trip count)"));
   bool more = !c.has_input(1) || scalar_at_load(c, 1, "cond") != 0;
   Unroller u(c);
   const auto steps_so_far = [&](int64_t i) {

@@ -1,5 +1,5 @@
 // The ONNX recurrent layers: LSTM, GRU and RNN, unrolled over the sequence axis into IR ops (its
-// extent must be known when the model is read). Each step is ONNX's formula term by term
+// extent must be known when the model is read: NodeCtx::fixed_extent). Each step is ONNX's formula term by term
 // (Operators.md; onnx/backend/test/case/node/{lstm,gru,rnn}.py):
 //   LSTM (gates i, o, f, c):  i = f(Xt·Wiᵀ + H·Riᵀ + Pi⊙C + Wbi + Rbi)
 //                             f = f(Xt·Wfᵀ + H·Rfᵀ + Pf⊙C + Wbf + Rbf)   (1 − i with input_forget)
@@ -94,12 +94,10 @@ class Unrolled {
       c_.refuse("onnx.input-shape", std::string("W and R must have shapes [") + std::to_string(dirs) + ", " +
                                         std::to_string(gates_) + "·hidden, input] and [" + std::to_string(dirs) +
                                         ", " + std::to_string(gates_) + "·hidden, hidden]");
-    // The importer knows an extent for every run only when the model's extents are all fixed
-    // (or X is a constant).
-    if (!c_.extents_fixed() && c_.exact(0) == nullptr)
-      c_.refuse("onnx.shape-unsupported", std::string(op) + "'s sequence length must be known when the model is read "
-                                          "(its steps are unrolled): the model's extents must all be fixed");
-    steps_ = c_.shape(0)[static_cast<size_t>(layout_)];
+    // Its steps are unrolled: the sequence length is a number for every run, or the size it depends
+    // on is fixed when the model is read (NodeCtx::fixed_extent); the batch may stay symbolic.
+    steps_ =
+        c_.fixed_extent(0, layout_, std::string(op) + "'s sequence length (X's axis " + std::to_string(layout_) + ")");
     const std::vector<std::string> defaults =
         cell_ == Cell::Lstm ? std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}
         : cell_ == Cell::Gru ? std::vector<std::string>{"Sigmoid", "Tanh"}
