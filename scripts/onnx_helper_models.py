@@ -6,7 +6,10 @@
   point 128) → DequantizeLinear → Conv (int8 weights through DequantizeLinear with per-channel
   scales on axis 0, an int32 bias through DequantizeLinear at scale s_x·s_w) → Relu →
   QuantizeLinear/DequantizeLinear (int8) → Flatten → MatMul (int8 weights through
-  DequantizeLinear) → Add; dynamic batch.
+  DequantizeLinear) → Add; dynamic batch. ONNX Runtime's answer at optimisation level all is a kept
+  finding (KNOWN_ORT_FINDINGS): the script asserts its rejection and the computation explaining it.
+- qdq_qlinear: the same with h uint8 of zero point 0 (ONNX Runtime then fuses the Conv into
+  QLinearConv) and a QuantizeLinear/DequantizeLinear pair after the MatMul.
 - float16: float16 input and weights: MatMul, Add, Relu, MatMul, Add, then Softmax cast to float32
   and Sigmoid left in float16; dynamic batch.
 - if_data: a voice-activity-style model: h = x·W + b in the outer graph, then If(ReduceMax(x) >
@@ -54,14 +57,19 @@ def model_of(nodes, name, inputs, outputs, initializers):
 # ---- the QDQ model ----
 
 X_SCALE, X_ZP = np.float32(0.0213), np.uint8(128)
-H_SCALE, H_ZP = np.float32(0.0478), np.int8(0)
+H_SCALE = np.float32(0.0478)
 
 
-def qdq_weights():
+def qdq_weights(fused):
+    """The weights of qdq (h int8, zero point 0) or of qdq_qlinear (fused: h uint8 with zero point
+    0, which makes the Relu removable and lets ONNX Runtime fuse the Conv into QLinearConv; and a
+    QuantizeLinear/DequantizeLinear pair, int8, after the MatMul)."""
     r = np.random.RandomState(1)
     w_scale = (r.uniform(0.002, 0.01, 4)).astype(np.float32)
+    fused_only = {"mm_scale": np.float32(0.05), "mm_zp": np.int8(0)} if fused else {}
     return {
-        "x_scale": X_SCALE, "x_zp": X_ZP, "h_scale": H_SCALE, "h_zp": H_ZP,
+        **fused_only,
+        "x_scale": X_SCALE, "x_zp": X_ZP, "h_scale": H_SCALE, "h_zp": np.uint8(0) if fused else np.int8(0),
         "w_q": r.randint(-127, 128, (4, 3, 3, 3)).astype(np.int8),
         "w_scale": w_scale,
         "w_zp": np.zeros(4, np.int8),
@@ -75,7 +83,7 @@ def qdq_weights():
     }
 
 
-def qdq_model(extra_outputs):
+def qdq_model(extra_outputs, fused):
     """The QDQ model; with extra_outputs the quantised activations x_q and h_q are outputs too."""
     n = helper.make_node
     nodes = [
@@ -89,15 +97,19 @@ def qdq_model(extra_outputs):
         n("DequantizeLinear", ["h_q", "h_scale", "h_zp"], ["h_dq"]),
         n("Flatten", ["h_dq"], ["flat"], axis=1),
         n("DequantizeLinear", ["w2_q", "w2_scale", "w2_zp"], ["w2"]),
-        n("MatMul", ["flat", "w2"], ["mm"]),
+        n("MatMul", ["flat", "w2"], ["mm_raw" if fused else "mm"]),
+    ] + ([n("QuantizeLinear", ["mm_raw", "mm_scale", "mm_zp"], ["mm_q"]),
+          n("DequantizeLinear", ["mm_q", "mm_scale", "mm_zp"], ["mm"])] if fused else []) + [
         n("Add", ["mm", "b2"], ["y"]),
     ]
     outputs = [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 10])]
     if extra_outputs:
         outputs += [helper.make_tensor_value_info("x_q", TensorProto.UINT8, ["batch", 3, 6, 6]),
-                    helper.make_tensor_value_info("h_q", TensorProto.INT8, ["batch", 4, 6, 6])]
-    return model_of(nodes, "qdq", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 3, 6, 6])],
-                    outputs, qdq_weights())
+                    helper.make_tensor_value_info("h_q", TensorProto.UINT8 if fused else TensorProto.INT8,
+                                                  ["batch", 4, 6, 6])]
+    return model_of(nodes, "qdq_qlinear" if fused else "qdq",
+                    [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 3, 6, 6])], outputs,
+                    qdq_weights(fused))
 
 
 def quantize(x, scale, zp, lo, hi):
@@ -119,17 +131,21 @@ def conv2d(x, w, b, pad):
     return y + b[None, :, None, None]
 
 
-def qdq_reference(x):
+def qdq_reference(x, fused):
     """{output: float64 array} and the smallest distance of a quantisation from a rounding tie."""
-    p = {k: np.asarray(v, np.float64) for k, v in qdq_weights().items()}
+    p = {k: np.asarray(v, np.float64) for k, v in qdq_weights(fused).items()}
     x_q, tie_x = quantize(x.astype(np.float64), p["x_scale"], p["x_zp"], 0, 255)
     x_dq = (x_q - p["x_zp"]) * p["x_scale"]
     w = (p["w_q"] - p["w_zp"][:, None, None, None]) * p["w_scale"][:, None, None, None]
     b = (p["b_q"] - p["b_zp"]) * p["b_scale"]
-    h_q, tie_h = quantize(np.maximum(conv2d(x_dq, w, b, 1), 0), p["h_scale"], p["h_zp"], -128, 127)
+    h_q, tie_h = quantize(np.maximum(conv2d(x_dq, w, b, 1), 0), p["h_scale"], p["h_zp"], *((0, 255) if fused else
+                                                                                          (-128, 127)))
     flat = ((h_q - p["h_zp"]) * p["h_scale"]).reshape(x.shape[0], -1)
-    y = flat @ ((p["w2_q"] - p["w2_zp"]) * p["w2_scale"]) + p["b2"]
-    return {"y": y, "x_q": x_q, "h_q": h_q}, float(min(tie_x.min(), tie_h.min()))
+    mm, tie_mm = flat @ ((p["w2_q"] - p["w2_zp"]) * p["w2_scale"]), np.array(np.inf)
+    if fused:
+        mm_q, tie_mm = quantize(mm, p["mm_scale"], p["mm_zp"], -128, 127)
+        mm = (mm_q - p["mm_zp"]) * p["mm_scale"]
+    return {"y": mm + p["b2"], "x_q": x_q, "h_q": h_q}, float(min(tie_x.min(), tie_h.min(), tie_mm.min()))
 
 
 def qdq_ort_block_int8(x):
@@ -138,8 +154,8 @@ def qdq_ort_block_int8(x):
     MatMulNBits (bits 8, block_size 32, accuracy_level 4), whose float activation is quantised
     again to int8 per block of 32 along K, at the float32 scale max|a|/127 (round(a · float32(1 /
     scale))), before the integer product."""
-    p = {k: np.asarray(v, np.float64) for k, v in qdq_weights().items()}
-    h_q = qdq_reference(x)[0]["h_q"]
+    p = {k: np.asarray(v, np.float64) for k, v in qdq_weights(False).items()}
+    h_q = qdq_reference(x, False)[0]["h_q"]
     flat = ((h_q - p["h_zp"]) * p["h_scale"]).reshape(x.shape[0], -1)
     y = np.zeros((x.shape[0], p["w2_q"].shape[1]))
     for j in range(0, flat.shape[1], 32):
@@ -239,11 +255,15 @@ SEQUENCE_DIMS = ["--dim", "batch=1..16", "--dim", "seq=1..1024"]
 
 
 def cases():
-    """(name, model, extra-output model or None, dims for check, [(input label, x)], reference(x), precision)."""
+    """(name, model, (the model with the quantised activations as outputs too, their reference) or None, dims
+    for check, [(input label, x)], reference(x), precision)."""
     r = np.random.RandomState(0)
     loud, quiet = r.randn(BATCH, SEQ, 8).astype(np.float32), (r.randn(BATCH, SEQ, 8) * 0.05).astype(np.float32)
     return [
-        ("qdq", qdq_model(False), qdq_model(True), IMAGE_DIMS, [("", qdq_input(r))], lambda x: {"y": qdq_reference(x)[0]["y"]}, "f32"),
+        ("qdq", qdq_model(False, False), (qdq_model(True, False), lambda x: qdq_reference(x, False)), IMAGE_DIMS,
+         [("", qdq_input(r))], lambda x: {"y": qdq_reference(x, False)[0]["y"]}, "f32"),
+        ("qdq_qlinear", qdq_model(False, True), (qdq_model(True, True), lambda x: qdq_reference(x, True)), IMAGE_DIMS,
+         [("", qdq_input(r))], lambda x: {"y": qdq_reference(x, True)[0]["y"]}, "f32"),
         ("float16", float16_model(), None, IMAGE_DIMS, [("", float16_input(r))], float16_reference, "f16"),
         ("if_data", if_model(False), None, SEQUENCE_DIMS, [("loud", loud), ("quiet", quiet)],
          lambda x: if_reference(x, False), "f32"),
@@ -271,9 +291,9 @@ def compare_run(args, path, xin, want, work):
     return failures
 
 
-def exact_quantised(args, path, x, xin, work):
+def exact_quantised(args, path, reference, x, xin, work):
     """The qdq copy with x_q and h_q as outputs: nnref's integers equal NumPy's, no tie being near."""
-    want, tie = qdq_reference(x)
+    want, tie = reference(x)
     if tie < 1e-9:
         return ["the input puts a quantisation within %.1e of a rounding tie: choose another" % tie]
     out = os.path.join(work, "exact.npz")
@@ -326,7 +346,7 @@ def judge_ort(args, modules, path, x, xin, precision, work):
 
 
 def check_case(args, modules, case, work):
-    name, model, extra, dims, inputs, reference, precision = case
+    name, model, exact, dims, inputs, reference, precision = case
     path = os.path.join(work, name + ".onnx")
     onnx.save(model, path)
     c = nnref(args, "check", path, *dims)
@@ -339,10 +359,10 @@ def check_case(args, modules, case, work):
             print("  %s input:" % label)
         where = len(failures)
         failures += compare_run(args, path, xin, reference(x), work)
-        if extra is not None:
+        if exact is not None:
             extra_path = os.path.join(work, name + "_extra.onnx")
-            onnx.save(extra, extra_path)
-            failures += exact_quantised(args, extra_path, x, xin, work)
+            onnx.save(exact[0], extra_path)
+            failures += exact_quantised(args, extra_path, exact[1], x, xin, work)
         if modules:
             failures += judge_ort(args, modules, path, x, xin, precision, work)
         failures[where:] = ["%s%s" % ("%s input: " % label if label else "", f) for f in failures[where:]]
