@@ -380,7 +380,8 @@ void expand_computed(Ctx& c, const SizeTerms& shape) {
   SizeProgram p = c.program(out);
   const ElemKind kind = c.kind(0);
   const std::vector<ValueRef> in = with_sources(c.operand(0, kind), p);
-  c.set_output(0, c.emit("", BroadcastToAttrs{{}, Broadcast::NumpyRight, std::move(p.code), std::move(p.kinds), kind}, in),
+  c.set_output(0,
+               c.emit("", BroadcastToAttrs{{}, Broadcast::NumpyRight, std::move(p.code), std::move(p.kinds), kind}, in),
                kind, c.type(0));
 }
 
