@@ -8,8 +8,9 @@
   QuantizeLinear/DequantizeLinear (int8) → Flatten → MatMul (int8 weights through
   DequantizeLinear) → Add; dynamic batch. ONNX Runtime's answer at optimisation level all is a kept
   finding (KNOWN_ORT_FINDINGS): the script asserts its rejection and the computation explaining it.
-- qdq_qlinear: the same with h uint8 of zero point 0 (ONNX Runtime then fuses the Conv into
-  QLinearConv) and a QuantizeLinear/DequantizeLinear pair after the MatMul.
+- qdq_qlinear: the same with h uint8 of zero point 0 and QuantizeLinear/DequantizeLinear pairs after
+  the Flatten and the MatMul, as tools put them on every op's input: ONNX Runtime then fuses the
+  Conv into QLinearConv and the MatMul into QLinearMatMul.
 - float16: float16 input and weights: MatMul, Add, Relu, MatMul, Add, then Softmax cast to float32
   and Sigmoid left in float16; dynamic batch.
 - if_data: a voice-activity-style model: h = x·W + b in the outer graph, then If(ReduceMax(x) >
@@ -62,8 +63,9 @@ H_SCALE = np.float32(0.0478)
 
 def qdq_weights(fused):
     """The weights of qdq (h int8, zero point 0) or of qdq_qlinear (fused: h uint8 with zero point
-    0, which makes the Relu removable and lets ONNX Runtime fuse the Conv into QLinearConv; and a
-    QuantizeLinear/DequantizeLinear pair, int8, after the MatMul)."""
+    0, which makes the Relu removable and lets ONNX Runtime fuse the Conv into QLinearConv; a
+    QuantizeLinear/DequantizeLinear pair after the Flatten and one, int8, after the MatMul, which
+    let it fuse the MatMul into QLinearMatMul)."""
     r = np.random.RandomState(1)
     w_scale = (r.uniform(0.002, 0.01, 4)).astype(np.float32)
     fused_only = {"mm_scale": np.float32(0.05), "mm_zp": np.int8(0)} if fused else {}
@@ -95,7 +97,9 @@ def qdq_model(extra_outputs, fused):
         n("Relu", ["conv"], ["relu"]),
         n("QuantizeLinear", ["relu", "h_scale", "h_zp"], ["h_q"]),
         n("DequantizeLinear", ["h_q", "h_scale", "h_zp"], ["h_dq"]),
-        n("Flatten", ["h_dq"], ["flat"], axis=1),
+        n("Flatten", ["h_dq"], ["flat_raw" if fused else "flat"], axis=1),
+    ] + ([n("QuantizeLinear", ["flat_raw", "h_scale", "h_zp"], ["flat_q"]),
+          n("DequantizeLinear", ["flat_q", "h_scale", "h_zp"], ["flat"])] if fused else []) + [
         n("DequantizeLinear", ["w2_q", "w2_scale", "w2_zp"], ["w2"]),
         n("MatMul", ["flat", "w2"], ["mm_raw" if fused else "mm"]),
     ] + ([n("QuantizeLinear", ["mm_raw", "mm_scale", "mm_zp"], ["mm_q"]),
@@ -141,6 +145,8 @@ def qdq_reference(x, fused):
     h_q, tie_h = quantize(np.maximum(conv2d(x_dq, w, b, 1), 0), p["h_scale"], p["h_zp"], *((0, 255) if fused else
                                                                                           (-128, 127)))
     flat = ((h_q - p["h_zp"]) * p["h_scale"]).reshape(x.shape[0], -1)
+    if fused:  # flat's QuantizeLinear/DequantizeLinear pair: values on h's grid already
+        flat = (quantize(flat, p["h_scale"], p["h_zp"], 0, 255)[0] - p["h_zp"]) * p["h_scale"]
     mm, tie_mm = flat @ ((p["w2_q"] - p["w2_zp"]) * p["w2_scale"]), np.array(np.inf)
     if fused:
         mm_q, tie_mm = quantize(mm, p["mm_scale"], p["mm_zp"], -128, 127)
