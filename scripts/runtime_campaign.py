@@ -369,9 +369,12 @@ def main():
                 detail.append("- %s %s %s: %s" % (status.upper(), r, name, why))
             elif status == "conforms" and not name.startswith("node/"):
                 detail.append("- %s %s: conforms, %s" % (r, name, why))
-        reasons = collections.Counter(why.split(":")[0] for status, why in results[r].values() if status == "not-run")
-        if reasons:
-            detail.append("- %s not run: %s" % (r, ", ".join("%s %d" % kv for kv in reasons.most_common())))
+        not_run = collections.defaultdict(list)
+        for name, (status, why) in sorted(results[r].items()):
+            if status == "not-run":
+                not_run[why].append(name)
+        for why, names in sorted(not_run.items(), key=lambda kv: -len(kv[1])):
+            detail.append("- %s not run (%d): %s: %s" % (r, len(names), why, ", ".join(names)))
     generated_results = {r: generated(args, r, modules) for r in runtimes} if args.generated > 0 else {}
     for g in generated_results.values():
         bad += g["failures"] + len(g["errors"])

@@ -290,24 +290,64 @@ TEST_CASE("onnx: run and conform read ONNX TensorProto .pb files") {
   CHECK(external.err.find("error[pb.external-data]") != std::string::npos);
 }
 
+// A runtime finding kept in tests/data/runtime_findings/NAME/ (docs/onnx.md): its folder, and how
+// many elements of its answer (actual.npz, for model.onnx on input.npy) conform finds outside, the
+// verdict required to be a rejection.
+namespace {
+
+std::string finding_dir(const std::string& name) {
+  return std::string(NNREF_SOURCE_DIR) + "/tests/data/runtime_findings/" + name + "/";
+}
+
+int64_t finding_outside(const std::string& dir) {
+  Run found = nnref_cli({"conform", dir + "model.onnx", "--input", dir + "input.npy", "--actual", dir + "actual.npz",
+                         "--format", "json"});
+  INFO(found.out << found.err);
+  REQUIRE(found.code == 1);
+  return nlohmann::json::parse(found.out)["outputs"][0]["outside"].get<int64_t>();
+}
+
+}  // namespace
+
 // The ONNX Runtime finding kept in tests/data/runtime_findings/ort_sigmoid (docs/onnx.md): its
 // Sigmoid answer on [-30, -20, -17.375, -17, -15, -12, -4, -3.75, -3.5, -3.25, -1, 2] is rejected,
 // the 9 elements at x <= -3.5 outside (0 for sigmoid(-17.375) = 2.8e-8, 20 ulps off at -3.5); the
 // correctly rounded float32 sigmoid (1 / (1 + e^-x) in double, rounded once) conforms.
 TEST_CASE("onnx: conform rejects ONNX Runtime's Sigmoid finding and accepts the correctly rounded answer") {
-  const std::string dir = std::string(NNREF_SOURCE_DIR) + "/tests/data/runtime_findings/ort_sigmoid/";
-  Run found = nnref_cli({"conform", dir + "model.onnx", "--input", dir + "input.npy", "--actual", dir + "actual.npz",
-                         "--format", "json"});
-  INFO(found.out << found.err);
-  REQUIRE(found.code == 1);
-  const auto report = nlohmann::json::parse(found.out);
-  CHECK(report["outputs"][0]["outside"] == 9);
+  const std::string dir = finding_dir("ort_sigmoid");
+  CHECK(finding_outside(dir) == 9);
   TempDir tmp("onnx_ort_sigmoid");
   const std::vector<double> x = {-30, -20, -17.375, -17, -15, -12, -4, -3.75, -3.5, -3.25, -1, 2};
   std::vector<double> y;
   for (double v : x) y.push_back(static_cast<float>(1 / (1 + std::exp(-v))));
   REQUIRE(write_npy((tmp / "y.npy").string(), HostTensor{DType::F32, Shape::of({12}), y}));
   Run rounded = nnref_cli({"conform", dir + "model.onnx", "--input", dir + "input.npy", "--actual", (tmp / "y.npy").string()});
+  INFO(rounded.out << rounded.err);
+  CHECK(rounded.code == 0);
+}
+
+// The ONNX Runtime findings of the QDQ model (tests/data/runtime_findings/ort_qdq_matmulnbits: its
+// MatMul computed with int8 activations, every one of the 30 elements outside) and of DFT
+// (ort_dft_non_power_of_two: the DC bin's imaginary part of a real ramp of length 10, exactly 0,
+// answered −1.1e-4); the exact DFT rounded once to float32 conforms.
+TEST_CASE("onnx: conform rejects ONNX Runtime's QDQ MatMul and DFT findings, accepts the DFT rounded once") {
+  CHECK(finding_outside(finding_dir("ort_qdq_matmulnbits")) == 30);
+  const std::string dir = finding_dir("ort_dft_non_power_of_two");
+  CHECK(finding_outside(dir) == 1);
+  std::vector<double> y;  // [1, 10, 2]: X_k = Σ 10n·e^(−2πikn/10), real and imaginary parts
+  for (int k = 0; k < 10; ++k) {
+    double re = 0, im = 0;
+    for (int n = 0; n < 10; ++n) {
+      re += 10.0 * n * std::cos(2 * M_PI * k * n / 10);
+      im -= 10.0 * n * std::sin(2 * M_PI * k * n / 10);
+    }
+    y.push_back(static_cast<float>(re));
+    y.push_back(static_cast<float>(im));
+  }
+  TempDir tmp("onnx_ort_dft");
+  REQUIRE(write_npy((tmp / "y.npy").string(), HostTensor{DType::F32, Shape::of({1, 10, 2}), y}));
+  Run rounded =
+      nnref_cli({"conform", dir + "model.onnx", "--input", dir + "input.npy", "--actual", (tmp / "y.npy").string()});
   INFO(rounded.out << rounded.err);
   CHECK(rounded.code == 0);
 }

@@ -234,8 +234,11 @@ std::vector<int64_t> NodeCtx::int_list(size_t k, const std::string& what) {
 ValueRef NodeCtx::data(size_t k) { return operand(k, ElemKind::Real); }
 
 ElemKind NodeCtx::kind(size_t k) const {
-  if (!has_input(k)) return ElemKind::Real;
-  const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
+  return has_input(k) ? kind_of(n_.input(static_cast<int>(k))) : ElemKind::Real;
+}
+
+ElemKind NodeCtx::kind_of(const std::string& value) const {
+  const Value& v = im_.values_.at(value);
   if (v.sizes) return ElemKind::Integer;
   return v.constant ? dtype_kind(v.constant->tensor.dtype) : v.kind;
 }
@@ -255,9 +258,14 @@ int32_t NodeCtx::type(size_t k) const {
 
 ValueRef NodeCtx::operand(size_t k, ElemKind want) {
   if (!has_input(k)) refuse("onnx.input-missing", "input " + std::to_string(k) + " is required");
-  Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
-  if (kind(k) != want) {
-    const std::string what = v.constant ? std::string(dtype_name(v.constant->tensor.dtype)) : elem_kind_name(kind(k));
+  return operand_of(n_.input(static_cast<int>(k)), want);
+}
+
+ValueRef NodeCtx::operand_of(const std::string& value, ElemKind want) {
+  Value& v = im_.values_.at(value);
+  if (kind_of(value) != want) {
+    const std::string what =
+        v.constant ? std::string(dtype_name(v.constant->tensor.dtype)) : elem_kind_name(kind_of(value));
     refuse("onnx.type-unsupported", "input " + in_quotes(v.source) + " is a " + what + " tensor, and nnref reads " +
                                         kind_article(want) + " one here (docs/onnx.md: integer and bool tensors are "
                                         "data only where an op's IR form takes them)");

@@ -98,6 +98,9 @@ class NodeCtx {
   // onnx.type-unsupported.
   ValueRef operand(size_t k, ElemKind kind);
   ElemKind kind(size_t k) const;
+  // The same of the value named `value` (a composition's part that is not one of the node's inputs).
+  ValueRef operand_of(const std::string& value, ElemKind kind);
+  ElemKind kind_of(const std::string& value) const;
   // The IR op that computes input k, or nullptr for a constant.
   const OpAttrs* producer(size_t k) const;
   // Input k's ONNX element type: a constant's, or a graph value's where known (Value::type).

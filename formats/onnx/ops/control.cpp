@@ -28,13 +28,33 @@ onnx::NodeProto part(Ctx& c, const std::string& op, const std::vector<std::strin
   return onnx_node(op, c.name() + "/" + op + std::to_string(k), inputs, output);
 }
 
+// If's outputs under symbolic extents, where the branches' shapes are not numbers to compare:
+// each a select whose three operands must have one shape (Broadcast::Equal), cond expanded to
+// then's shape, so that `check` proves else's shape equal to then's for every size in range, and
+// `run` at the sizes it is given. A 0-D output with a cond of shape [1] fails that obligation.
+void choose_where_shapes_equal(Ctx& c, const std::vector<std::string>& then_names,
+                               const std::vector<std::string>& else_names) {
+  for (size_t k = 0; k < then_names.size(); ++k) {
+    const std::string shape = c.name() + "/then_shape" + std::to_string(k);
+    const std::string cond = c.name() + "/cond" + std::to_string(k);
+    c.add_node(part(c, "Shape", {then_names[k]}, shape, k));
+    c.add_node(part(c, "Expand", {c.proto().input(0), shape}, cond, k));
+    const ElemKind kind = c.kind_of(then_names[k]);
+    const ValueRef chosen = c.emit(
+        k == 0 ? "" : "select" + std::to_string(k), SelectAttrs{Broadcast::Equal, kind},
+        {c.operand_of(cond, ElemKind::Logical), c.operand_of(then_names[k], kind), c.operand_of(else_names[k], kind)});
+    c.set_output(k, chosen, kind);
+  }
+}
+
 // If: the outputs of then_branch where cond holds, of else_branch where it does not; each branch a
 // subgraph that reads the outer graph's values. A condition known when the model is read (a
 // constant) takes its branch alone: the other is not read. One computed at run time reads both
 // branches, so that `check` proves the obligations of each, and each output is Where(cond, then's,
 // else's): both branches are evaluated, which changes nothing (nnref's ops have no side effects, and
-// the branch not taken is discarded). That needs both branches' outputs of one shape: fixed
-// extents, equal shapes; a branch whose shape differs (ONNX allows it) is refused by name.
+// the branch not taken is discarded). That needs both branches' outputs of one shape: at fixed
+// extents compared here, a branch whose shape differs (ONNX allows it) refused by name; under
+// symbolic ones an obligation of the select (choose_where_shapes_equal).
 void if_op(Ctx& c) {
   if (c.kind(0) != ElemKind::Logical) c.refuse("onnx.input-type", "cond must be a bool tensor");
   const size_t outputs = static_cast<size_t>(c.proto().output_size());
@@ -54,11 +74,8 @@ void if_op(Ctx& c) {
       c.add_node(part(c, "Identity", {names[k]}, c.proto().output(static_cast<int>(k)), k));
     return;
   }
-  if (!c.extents_fixed())
-    c.refuse("onnx.shape-unsupported",
-             "an If whose condition is computed at run time needs fixed extents (both branches' "
-             "outputs must have one shape), and the model's inputs have symbolic ones");
   const std::vector<std::string> then_names = branch_outputs("then_branch"), else_names = branch_outputs("else_branch");
+  if (!c.extents_fixed()) return choose_where_shapes_equal(c, then_names, else_names);
   const std::optional<std::vector<int64_t>> cond_shape = c.known_shape(0);
   for (size_t k = 0; k < outputs; ++k) {
     const auto a = c.known_shape_of(then_names[k]), b = c.known_shape_of(else_names[k]);
