@@ -284,6 +284,8 @@ TEST_CASE("each diagnostic code, located") {
   check("operator a { @using { x = ; } }", "nnef2.syntax.expression", 1, 27);
   check("operator a { @usage { } }", "nnef2.syntax.block", 1, 15);
   check("version 2;", "nnef2.syntax.version", 1, 9);
+  check("version 99999999999.0;", "nnef2.syntax.version", 1, 9);
+  check("version 2.0e1;", "nnef2.syntax.version", 1, 9);
   check("operator a { @lower { y[i] - x[i], i < n; } }", "nnef2.syntax.lowering-op", 1, 28);
   check("operator a { @using { x = y - ..; } }", "nnef2.syntax.fold-op", 1, 31);
   check("operator a { @assert { x: \"bad {x\"; } }", "nnef2.syntax.string-format", 1, 27);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <optional>
 #include <set>
 #include <utility>
@@ -165,14 +166,22 @@ class Parser {
 
   // ---- document level
 
+  // `version M.m;`: the lexer reads M.m as one real; each part must fit an int.
   std::pair<int, int> version() {
     next();
     const Token& tok = peek();
+    std::pair<int, int> v{-1, -1};
     size_t dot = tok.text.find('.');
-    if (tok.kind != Tok::Real || dot == std::string::npos || tok.text.find_first_of("eE") != std::string::npos)
-      fail("nnef2.syntax.version", "expected a version as major.minor (version 2.0;)");
+    if (tok.kind == Tok::Real && dot != std::string::npos) {
+      const char* text = tok.text.data();
+      auto major = std::from_chars(text, text + dot, v.first);
+      auto minor = std::from_chars(text + dot + 1, text + tok.text.size(), v.second);
+      if (major.ec != std::errc() || major.ptr != text + dot || minor.ec != std::errc() ||
+          minor.ptr != text + tok.text.size())
+        v = {-1, -1};
+    }
+    if (v.first < 0) fail("nnef2.syntax.version", "expected a version as major.minor (version 2.0;)");
     next();
-    std::pair<int, int> v{std::stoi(tok.text.substr(0, dot)), std::stoi(tok.text.substr(dot + 1))};
     expect(";");
     return v;
   }
