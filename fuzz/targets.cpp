@@ -23,6 +23,7 @@ constexpr std::array kTargets{
     Target{"nnef_dat", "NNEF tensor file (.dat)", run_nnef_dat},
     Target{"nnef_quant", "NNEF graph.quant over a quantized .dat", run_nnef_quant},
     Target{"nac_safetensors", "NAC external weights (.safetensors)", run_nac_safetensors},
+    Target{"sknd", "SkriptND (NNEF 2.0) text, parsed only", run_sknd},
 };
 
 // Created on first use, removed when the process ends.

@@ -40,5 +40,6 @@ Outcome run_nac(std::span<const uint8_t> input);
 Outcome run_nnef_dat(std::span<const uint8_t> input);
 Outcome run_nnef_quant(std::span<const uint8_t> input);
 Outcome run_nac_safetensors(std::span<const uint8_t> input);
+Outcome run_sknd(std::span<const uint8_t> input);  // fuzz/target_sknd.cpp
 
 }  // namespace nnref::fuzz
