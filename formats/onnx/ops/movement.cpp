@@ -391,12 +391,15 @@ void expand_computed(Ctx& c, const SizeTerms& shape) {
     out.elements.push_back(t != one ? t : i + r >= n ? x.elements[i + r - n] : one);
   }
   SizeProgram p = c.program(out);
-  const std::vector<ValueRef> in = with_sources(c.data(0), p);
-  c.set_output(0, c.emit("", BroadcastToAttrs{{}, Broadcast::NumpyRight, std::move(p.code), std::move(p.kinds)}, in));
+  const ElemKind kind = c.kind(0);
+  const std::vector<ValueRef> in = with_sources(c.operand(0, kind), p);
+  const BroadcastToAttrs a{{}, Broadcast::NumpyRight, std::move(p.code), std::move(p.kinds), kind};
+  c.set_output(0, c.emit("", a, in), kind, c.type(0));
 }
 
 // Expand: the NumPy broadcast of the input with the given shape, a broadcast_to to that shape
-// (both read at import where the model's extents are fixed).
+// (both read at import where the model's extents are fixed). It repeats elements, so an integer
+// or bool input stays one (Swin's attention mask is an int64 tensor expanded to the windows).
 void expand(Ctx& c) {
   if (!c.extents_fixed())
     if (const SizesPtr t = c.terms(1)) return expand_computed(c, *t);
@@ -414,7 +417,9 @@ void expand(Ctx& c) {
     if (x != y && x != 1 && y != 1) c.refuse("onnx.shape-unsupported", "the input does not broadcast to the shape");
     out[i] = x == 1 ? y : x;
   }
-  c.set_output(0, c.emit("", BroadcastToAttrs{out, Broadcast::NumpyRight}, {c.data(0)}));
+  const ElemKind kind = c.kind(0);
+  c.set_output(0, c.emit("", BroadcastToAttrs{out, Broadcast::NumpyRight, {}, {}, kind}, {c.operand(0, kind)}), kind,
+               c.type(0));
 }
 
 // Tile by repeats computed from symbolic extents (real data): x [d0, d1, ...] unsqueezed to
