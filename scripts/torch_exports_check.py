@@ -29,7 +29,6 @@ Prints one line per file and "N passed, N failed"; exits 1 on any failure.
 import argparse
 import multiprocessing
 import os
-import subprocess
 import sys
 import tempfile
 import warnings
@@ -38,7 +37,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import torch_onnx  # noqa: E402
+import torch_judging  # noqa: E402
 from ort_runtime import NotRun, ort_modules, run_ort  # noqa: E402
 
 warnings.filterwarnings("ignore")
@@ -97,7 +96,7 @@ def models():
 
 
 def nnref(args, *rest):
-    return subprocess.run([args.nnref, *rest], capture_output=True, text=True, timeout=600)
+    return torch_judging.nnref(args.nnref, *rest)
 
 
 def check_file(args, work, path, module, shape, dyn, dims, dynamic, modules, judge):
@@ -112,13 +111,11 @@ def check_file(args, work, path, module, shape, dyn, dims, dynamic, modules, jud
         xin, yout = os.path.join(work, "x.npy"), os.path.join(work, "y.npz")
         np.save(xin, x)
         # No --dim: run takes the sizes from the input array.
-        r = nnref(args, "run", path, "--input", xin, "--precision", "f64", "--output", yout, "--quiet")
-        if r.returncode != 0:
-            failures.append("run at %s: %s" % (size, r.stderr.strip()[-300:]))
+        errors, _ = torch_judging.f64_errors(args.nnref, path, {"x": x}, xin, yout)
+        if isinstance(errors, str):
+            failures.append("run at %s: %s" % (size, errors))
             continue
-        y = list(np.load(yout).values())[0]
-        t = list(torch_onnx.run(path, {"x": x}, float64=True).values())[0]
-        err = float(np.abs(y - t).max() / np.abs(t).max())
+        err = max(errors.values())
         if not err <= 1e-12:
             failures.append("run at %s: %.2e of max|y| from PyTorch float64" % (size, err))
         if n > 0 or not judge:
@@ -183,7 +180,7 @@ def recurrent_exports(args, modules):
                     continue
                 got = np.load(yout)
                 for name, t in zip(names, want):
-                    err = float(np.abs(got[name] - t.numpy()).max() / np.abs(t.numpy()).max())
+                    err = torch_judging.relative_error(got[name], t.numpy())
                     if not err <= 1e-12:
                         failures.append("%s: %s %.2e of max|y| from PyTorch float64" % (where, name, err))
                 if opset != 14:

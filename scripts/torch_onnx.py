@@ -142,9 +142,22 @@ def conv_transpose(x, w, b, a):
     return y if b is None else y + b.reshape([1, -1] + [1] * n)
 
 
+def last_window_in_end_pad(x, k, s, pads, d):
+    """Whether ceil_mode's last window on some axis starts in the end padding: PyTorch drops that
+    window, ONNX (up to opset 18) keeps it."""
+    n = x.dim() - 2
+    for i in range(n):
+        length = x.shape[2 + i] + pads[i] + pads[i + n]
+        out = -(-(length - (k[i] - 1) * d[i] - 1) // s[i]) + 1
+        if (out - 1) * s[i] >= x.shape[2 + i] + pads[i]:
+            return True
+    return False
+
+
 def pool(op, x, a):
     n = x.dim() - 2
-    if a.get("ceil_mode", 0) or a.get("storage_order", 0):
+    ceil = bool(a.get("ceil_mode", 0))
+    if a.get("storage_order", 0) or (ceil and op != "MaxPool"):
         raise Unmapped(op + " attributes")
     k = a["kernel_shape"]
     s = a.get("strides", [1] * n)
@@ -154,7 +167,9 @@ def pool(op, x, a):
         if list(pads[:n]) != list(pads[n:]) or any(p > kk // 2 for p, kk in zip(pads[:n], k)):
             x = F.pad(x, [p for i in reversed(range(n)) for p in (pads[i], pads[i + n])], value=-float("inf"))
             pads = [0] * 2 * n
-        return {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}[n](x, k, s, pads[:n], d)
+        if ceil and last_window_in_end_pad(x, k, s, pads, d):
+            raise Unmapped("MaxPool ceil_mode with a last window in the end padding")
+        return {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}[n](x, k, s, pads[:n], d, ceil_mode=ceil)
     if list(pads[:n]) == list(pads[n:]) and all(p <= kk // 2 for p, kk in zip(pads[:n], k)):
         return {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}[n](x, k, s, pads[:n], False, bool(a.get("count_include_pad", 0)))
     return padded_average(x, k, s, pads, bool(a.get("count_include_pad", 0)))
@@ -379,6 +394,35 @@ def window(op, a, size):
     return torch.blackman_window(n, periodic=periodic)
 
 
+def text(a, name, default):
+    v = a.get(name, default)
+    return v.decode() if isinstance(v, bytes) else v
+
+
+def resize(x, a, ins):
+    """Resize of the extents after the first two, linear (F.interpolate's linear, bilinear, trilinear)
+    with half_pixel, pytorch_half_pixel (an output extent above 1) or align_corners: PyTorch's
+    formulas are ONNX's there (PyTorch clamps a negative source coordinate to 0, where ONNX's edge
+    padding reads x[0] too). Its scale is L_in/L_out, which is ONNX's 1/s when sizes are given, or
+    scales whose L_in·s is a whole number."""
+    n = x.dim() - 2
+    mode, coordinate = text(a, "mode", "nearest"), text(a, "coordinate_transformation_mode", "half_pixel")
+    if (mode != "linear" or coordinate not in ("half_pixel", "pytorch_half_pixel", "align_corners")
+            or a.get("antialias", 0) or not 1 <= n <= 3 or len(ins) > 4 and ins[4] is not None):
+        raise Unmapped("Resize attributes")
+    if len(ins) > 3 and ins[3] is not None and ins[3].numel():
+        sizes = ints(ins[3], "sizes")
+    else:
+        scales = [float(v) for v in ins[2].tolist()]
+        sizes = [int(np.floor(d * v)) for d, v in zip(x.shape, scales)]
+        if any(d * v != o for d, v, o in zip(x.shape, scales, sizes)):
+            raise Unmapped("Resize scales with a fractional L_in·s")
+    if list(sizes[:2]) != list(x.shape[:2]) or (coordinate == "pytorch_half_pixel" and min(sizes[2:]) <= 1):
+        raise Unmapped("Resize of the first two extents")
+    kind = {1: "linear", 2: "bilinear", 3: "trilinear"}[n]
+    return F.interpolate(x, size=list(sizes[2:]), mode=kind, align_corners=coordinate == "align_corners")
+
+
 def apply_more(op, a, ins, opset):
     """The ops PyTorch has its own function for (or a few lines of torch), read after apply's; None
     when not mapped."""
@@ -386,6 +430,8 @@ def apply_more(op, a, ins, opset):
     if op == "Einsum":
         eq = a["equation"].decode() if isinstance(a["equation"], bytes) else a["equation"]
         return torch.einsum(eq.replace(" ", ""), *ins)
+    if op == "Resize" and opset >= 11:
+        return resize(x, a, ins)
     if op == "Trilu":
         k = int(ins[1]) if len(ins) > 1 and ins[1] is not None else 0
         return torch.triu(x, k) if a.get("upper", 1) else torch.tril(x, k)

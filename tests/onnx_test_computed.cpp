@@ -323,3 +323,43 @@ TEST_CASE("onnx computed sizes: Pad by pads computed from a symbolic extent") {
   CHECK((wide.out + wide.err).find("shape.pad.reflect-too-wide") != std::string::npos);
   CHECK((wide.out + wide.err).find("fails for every size") != std::string::npos);
 }
+
+TEST_CASE("onnx computed sizes: an int64 tensor expanded to a computed shape, and Shape(X)[2:] of a matrix") {
+  TempDir tmp("onnx_computed_expand_int");
+  // Swin's attention mask: an int64 tensor expanded to [N, 2], here I [1, 2] = (3, −4) to
+  // Concat(Shape(X)[0:1], [2]), cast and added to X [N, 2]. Shape(X)[2:] of a matrix has no
+  // terms: Concat(Shape(X), Shape(X)[2:]) is Shape(X), X reshaped to itself.
+  OnnxModel m;
+  m.input("X", {"N", "2"});
+  m.input("I", {"1", "2"}, onnx::TensorProto::INT64);
+  m.node("Shape", {"X"}, {"s"});
+  ints_of(m, "zero", {1}, {0});
+  ints_of(m, "one", {1}, {1});
+  ints_of(m, "two", {1}, {2});
+  ints_of(m, "far", {1}, {int64_t{1} << 62});
+  m.node("Slice", {"s", "zero", "one"}, {"n"});
+  set_int(m.node("Concat", {"n", "two"}, {"target"}), "axis", 0);
+  m.node("Expand", {"I", "target"}, {"wide"});
+  set_int(m.node("Cast", {"wide"}, {"mask"}), "to", onnx::TensorProto::FLOAT);
+  m.node("Slice", {"s", "two", "far"}, {"none"});
+  set_int(m.node("Concat", {"s", "none"}, {"same"}), "axis", 0);
+  m.node("Reshape", {"X", "same"}, {"x"});
+  m.node("Add", {"x", "mask"}, {"Y"});
+  m.output("Y");
+  const std::vector<HostTensor> in{host({3, 2}, {1, 2, 3, 4, 5, 6}),
+                                   HostTensor{DType::I64, Shape::make({1, 2}).value(), {3, -4}}};
+  const Tensor<double> y = run_f64(load_at(m, tmp / "m.onnx", {{"N", 3}}), in)[0];
+  CHECK(y.shape().dims() == std::vector<int64_t>{3, 2});
+  CHECK(values(y) == std::vector<double>{4, -2, 6, 0, 8, 2});
+  proved(tmp / "m.onnx", {"N=1..64"});
+  // At fixed extents: an int64 [2, 1] expanded to [2, 3], each row its element.
+  OnnxModel fixed;
+  fixed.input("I", {"2", "1"}, onnx::TensorProto::INT64);
+  ints_of(fixed, "shape", {2}, {2, 3});
+  fixed.node("Expand", {"I", "shape"}, {"Y"});
+  fixed.output("Y");
+  const Tensor<double> rows =
+      run_f64(load_onnx(fixed, tmp / "fixed.onnx"), {HostTensor{DType::I64, Shape::make({2, 1}).value(), {7, -1}}})[0];
+  CHECK(rows.shape().dims() == std::vector<int64_t>{2, 3});
+  CHECK(values(rows) == std::vector<double>{7, 7, 7, -1, -1, -1});
+}

@@ -3,6 +3,8 @@
 // the edges, symbolic extents, the refusals by name, and conform's verdicts where a float32
 // runtime may pick either neighbour.
 #include <cmath>
+#include <functional>
+#include <tuple>
 
 #include "cli_test_support.hpp"
 #include "formats/tensor_files/npy.hpp"
@@ -177,7 +179,7 @@ TEST_CASE("onnx Upsample: opset 9 scales input and opset 7 attribute, asymmetric
         std::vector<double>{1, 2, 3, 3});
 }
 
-TEST_CASE("onnx Resize over symbolic extents: run at two widths, proved by check, sizes refused") {
+TEST_CASE("onnx Resize over symbolic extents: run at two widths, proved by check") {
   TempDir tmp("onnx_resize_symbolic");
   // scale 2 on W, half_pixel and linear: x_orig = i/2 − ¼; the indices come from W at run time.
   Resize linear{.dims = {"1", "1", "1", "W"}, .scales = {1, 1, 1, 2}, .mode = "linear"};
@@ -197,9 +199,67 @@ TEST_CASE("onnx Resize over symbolic extents: run at two widths, proved by check
       nnref_cli({"check", (tmp / "half.onnx").string(), "--dim", "N=1..8", "--dim", "H=2..1024", "--dim", "W=2..1024"});
   INFO(r.out << r.err);
   CHECK(r.code == 0);
-  // Constant sizes over a symbolic W: the scale L_out/W differs run by run.
-  Resize sizes{.dims = {"1", "1", "1", "W"}, .sizes = {1, 1, 1, 4}};
-  CHECK(find_code(load_errors(model(sizes), tmp / "sizes.onnx"), "onnx.shape-unsupported") != nullptr);
+}
+
+// X [N, 1, 1, W] resized to sizes Concat(Shape(X)[0:3], `last`), linear, half_pixel (PyTorch's
+// F.interpolate(x, size=...) under a dynamic batch): `last` names the graph value of the last size.
+OnnxModel sized_by_shape(const std::string& w, const std::function<void(OnnxModel&)>& last,
+                         const std::string& coordinate = "half_pixel") {
+  OnnxModel m(13);
+  m.input("X", {"N", "1", "1", w});
+  m.node("Shape", {"X"}, {"shape"});
+  ints_of(m, "from", {1}, {0});
+  ints_of(m, "to", {1}, {3});
+  m.node("Slice", {"shape", "from", "to"}, {"kept"});
+  last(m);
+  set_int(m.node("Concat", {"kept", "last"}, {"sizes"}), "axis", 0);
+  onnx::NodeProto& n = m.node("Resize", {"X", "", "", "sizes"}, {"Y"});
+  set_string(n, "mode", "linear");
+  set_string(n, "coordinate_transformation_mode", coordinate);
+  m.output("Y");
+  return m;
+}
+
+TEST_CASE("onnx Resize to sizes over symbolic extents: the kept axes by Shape, the scale L_out/L_in of the run") {
+  TempDir tmp("onnx_resize_sizes_symbolic");
+  const auto four = [](OnnxModel& m) { ints_of(m, "last", {1}, {4}); };
+  // N and C keep their extents (Shape(X)[0:3]); W = 2 to 4: s = 2, x_orig = i/2 − ¼ = −¼, ¼, ¾, 1¼
+  // on [0, 4] and [8, 12] (each row its own): 0, 1, 3, 4 and 8, 9, 11, 12 (the edges clamped).
+  Model m = load_onnx(sized_by_shape("2", four), tmp / "batch.onnx");
+  REQUIRE(set_input_extents(m.graph, m.size_names, {{"N", 2}}));
+  CHECK(values(run_f64(m, {host({2, 1, 1, 2}, {0, 4, 8, 12})})[0]) == std::vector<double>{0, 1, 3, 4, 8, 9, 11, 12});
+  const Run batch = nnref_cli({"check", (tmp / "batch.onnx").string(), "--dim", "N=1..16"});
+  INFO(batch.out << batch.err);
+  CHECK(batch.code == 0);
+  // A constant size over a symbolic W: s = 4/W at each run. W = 3 on [0, 8, 16]: x_orig =
+  // (i + ½)·¾ − ½ = −⅛, ⅝, 1⅜, 2⅛ → 0, 5, 11, 16.
+  for (const auto& [w, x, want] :
+       {std::tuple{int64_t{3}, std::vector<double>{0, 8, 16}, std::vector<double>{0, 5, 11, 16}},
+        std::tuple{int64_t{2}, std::vector<double>{0, 4}, std::vector<double>{0, 1, 3, 4}}}) {
+    Model mw = load_onnx(sized_by_shape("W", four), tmp / "width.onnx");
+    REQUIRE(set_input_extents(mw.graph, mw.size_names, {{"N", 1}, {"W", w}}));
+    const std::vector<double> y = values(run_f64(mw, {host({1, 1, 1, w}, x)})[0]);
+    REQUIRE(y.size() == want.size());
+    for (size_t i = 0; i < y.size(); ++i) CHECK(y[i] == Approx(want[i]).margin(1e-12));
+  }
+  const Run width = nnref_cli({"check", (tmp / "width.onnx").string(), "--dim", "N=1..16", "--dim", "W=1..64"});
+  INFO(width.out << width.err);
+  CHECK(width.code == 0);
+  // L_out = 2W, computed from the extent: s = 2 at every run, as scales 2 give (the test above).
+  const auto twice = [](OnnxModel& m) {
+    m.node("Shape", {"X"}, {"all"});
+    ints_of(m, "three", {1}, {3});
+    ints_of(m, "four", {1}, {4});
+    m.node("Slice", {"all", "three", "four"}, {"w"});
+    ints_of(m, "two", {1}, {2});
+    m.node("Mul", {"w", "two"}, {"last"});
+  };
+  Model m3 = load_onnx(sized_by_shape("W", twice), tmp / "twice.onnx");
+  REQUIRE(set_input_extents(m3.graph, m3.size_names, {{"N", 1}, {"W", 3}}));
+  CHECK(values(run_f64(m3, {host({1, 1, 1, 3}, {0, 4, 8})})[0]) == std::vector<double>{0, 1, 3, 5, 7, 8});
+  // With align_corners x_orig is 0 where L_out ≤ 1, which a size computed from W may be: refused.
+  CHECK(find_code(load_errors(sized_by_shape("W", twice, "align_corners"), tmp / "corners.onnx"),
+                  "onnx.shape-unsupported") != nullptr);
 }
 
 TEST_CASE("onnx Resize half_pixel_symmetric (opset 19): the offset that centres a floored output") {

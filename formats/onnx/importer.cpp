@@ -10,6 +10,7 @@
 #include "semantics/memory.hpp"
 #include "semantics/node_rule.hpp"
 #include "semantics/size_code.hpp"
+#include "spec/size_program.hpp"
 
 namespace nnref::onnx_format {
 
@@ -171,6 +172,27 @@ SizeTerms NodeCtx::extents_of(size_t k, int64_t start, int64_t end) {
   const auto leaf = static_cast<int64_t>(im_.leaves_.size() - 1);
   for (int64_t a = start; a < end; ++a) t.elements.push_back({size_code::kExtent, leaf, a});
   return t;
+}
+
+bool NodeCtx::is_extent_of(const std::vector<int64_t>& term, size_t k, int64_t axis) {
+  if (term.size() != 3 || term[0] != size_code::kExtent || term[2] != axis || exact(k) != nullptr ||
+      sizes(k) != nullptr)
+    return false;
+  return im_.leaves_[static_cast<size_t>(term[1])] == operand(k, kind(k));
+}
+
+std::optional<int64_t> NodeCtx::term_at_defaults(const std::vector<int64_t>& term) const {
+  const SizeProgram p = im_.program(SizeTerms{Shape::make({1}).value(), {term}});
+  std::vector<Dims<CDim>> operands;
+  for (const ValueRef& r : p.sources) {
+    const std::optional<KnownShape> s = im_.shape_of(r);
+    if (!s || !s->exact) return std::nullopt;
+    operands.emplace_back(s->dims.begin(), s->dims.end());
+  }
+  ConcreteSink sink;
+  const auto values = run_size_program<CDim>(p.code, operands, sink, name_);
+  if (!values || values->size() != 1 || !sink.ok()) return std::nullopt;
+  return values->front().value.v;
 }
 
 SizeProgram NodeCtx::program(const SizeTerms& t) const { return im_.program(t); }

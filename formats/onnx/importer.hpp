@@ -124,6 +124,12 @@ class NodeCtx {
   SizesPtr element_terms(const ValueRef& x, const Shape& shape);
   // Terms over the extents [start, end) of input k, as Shape reads them (a constant's: numbers).
   SizeTerms extents_of(size_t k, int64_t start, int64_t end);
+  // Whether `term` is extent `axis` of input k itself, as extents_of gives it (PyTorch's
+  // Shape(x)[axis] of the x an op reads): equal to it at every run.
+  bool is_extent_of(const std::vector<int64_t>& term, size_t k, int64_t axis);
+  // A term's value at the default extents (the rules' shapes of the values it reads); nullopt when
+  // it reads an element of data, or a shape the rules do not give there.
+  std::optional<int64_t> term_at_defaults(const std::vector<int64_t>& term) const;
   // The program of the given terms over their values (an op's computed sizes).
   SizeProgram program(const SizeTerms& t) const;
   std::vector<int64_t> int_list(size_t k, const std::string& what);

@@ -393,14 +393,14 @@ void expand_computed(Ctx& c, const SizeTerms& shape) {
   SizeProgram p = c.program(out);
   const ElemKind kind = c.kind(0);
   const std::vector<ValueRef> in = with_sources(c.operand(0, kind), p);
-  c.set_output(0,
-               c.emit("", BroadcastToAttrs{{}, Broadcast::NumpyRight, std::move(p.code), std::move(p.kinds), kind}, in),
-               kind, c.type(0));
+  const BroadcastToAttrs a{{}, Broadcast::NumpyRight, std::move(p.code), std::move(p.kinds), kind};
+  c.set_output(0, c.emit("", a, in), kind, c.type(0));
 }
 
 // Expand: the NumPy broadcast of the input with the given shape, a broadcast_to to that shape
-// (both read at import where the model's extents are fixed); of any element kind, repeating
-// elements (If's condition under symbolic extents, control.cpp).
+// (both read at import where the model's extents are fixed). It repeats elements, so an integer
+// or bool input stays one (Swin's attention mask is an int64 tensor expanded to the windows; If's
+// condition under symbolic extents, control.cpp).
 void expand(Ctx& c) {
   if (!c.extents_fixed())
     if (const SizesPtr t = c.terms(1)) return expand_computed(c, *t);

@@ -55,7 +55,13 @@ struct ResizedAxis {
   double scale = 1;                   // the float32 scale given, or L_out / L_in when sizes are given
   bool from_sizes = false;            // the scale is L_out / L_in (computed by the IR as a division)
   double roi_start = 0, roi_end = 1;  // tf_crop_and_resize's region, in [0, 1] of the extent
+  std::vector<int64_t> out_term{};    // from sizes: L_out as a size term (a number, or over extents)
 };
+
+// An axis resized to the size `term` (L_out at the default extents: out).
+ResizedAxis sized(int64_t axis, int64_t in, int64_t out, std::vector<int64_t> term) {
+  return {axis, in, out, static_cast<double>(out) / static_cast<double>(in), true, 0, 1, std::move(term)};
+}
 
 struct Resizing {
   bool linear = false, cubic = false;
@@ -117,21 +123,24 @@ std::vector<ResizedAxis> resized_axes(Ctx& c, const std::vector<int64_t>& shape,
   }
   if (!sizes_input || !c.has_input(*sizes_input))
     c.refuse("onnx.input-missing", "Resize takes scales or sizes, and neither is given");
-  std::vector<int64_t> sizes;
-  if (SizesPtr t = c.terms(*sizes_input)) {  // a constant, or computed from the (fixed) extents
-    for (const std::vector<int64_t>& e : t->elements) {
-      if (e.size() != 2 || e[0] != size_code::kConstant)
-        c.refuse("onnx.shape-unsupported", "sizes computed from symbolic extents are not supported (give scales)");
-      sizes.push_back(e[1]);
-    }
+  std::vector<std::vector<int64_t>> sizes;  // terms: numbers, or computed from extents
+  if (SizesPtr t = c.terms(*sizes_input)) {
+    sizes = t->elements;
   } else {
-    sizes = c.int_list(*sizes_input, "sizes");
+    for (int64_t v : c.int_list(*sizes_input, "sizes")) sizes.push_back({size_code::kConstant, v});
   }
   counted(sizes.size(), "sizes");
   for (size_t i = 0; i < axes.size(); ++i) {
     const int64_t in = shape[static_cast<size_t>(axes[i])];
-    if (sizes[i] < 1) c.refuse("onnx.attribute-value", "sizes must be at least 1");
-    out.push_back({axes[i], in, sizes[i], static_cast<double>(sizes[i]) / static_cast<double>(in), true});
+    // PyTorch's F.interpolate(size=...) gives the axes it keeps as Shape(x)[axis]: scale 1 at every run.
+    if (c.is_extent_of(sizes[i], 0, axes[i])) {
+      out.push_back({axes[i], in, in, 1, false});
+      continue;
+    }
+    const std::optional<int64_t> size = c.term_at_defaults(sizes[i]);
+    if (!size) c.refuse("onnx.shape-unsupported", "sizes computed from data are not supported (give scales)");
+    if (*size < 1) c.refuse("onnx.attribute-value", "sizes must be at least 1");
+    out.push_back(sized(axes[i], in, *size, sizes[i]));
   }
   return out;
 }
@@ -207,17 +216,19 @@ Resizing resizing(Ctx& c, bool upsample) {
     all = resized_axes(c, shape, axes, 2, 3);
     if (z.coordinate == Coordinate::TfCropAndResize) cropped(c, all);
   }
+  // A size over symbolic extents may equal L_in at the default extents only.
   for (const ResizedAxis& a : all)
-    if (a.out != a.in || a.scale != 1 || z.coordinate == Coordinate::TfHalfPixelForNn ||
-        z.coordinate == Coordinate::TfCropAndResize)
+    if (a.out != a.in || a.scale != 1 || (a.from_sizes && !c.extents_fixed()) ||
+        z.coordinate == Coordinate::TfHalfPixelForNn || z.coordinate == Coordinate::TfCropAndResize)
       z.axes.push_back(a);
   return z;
 }
 
 // Emits one axis's resizing of x (of rank r). x_orig = N/D, an exact rational of integers the IR
 // computes at run time from the output position x and the axis's extents (the scale s = p/q, the
-// float32 given as a fraction, or L_out/L_in), so the extents may be symbolic; the same x_orig is
-// also computed with IR real ops, as a float32 runtime does, for the choices near a boundary.
+// float32 given as a fraction, or L_out/L_in with both extents' values), so the extents may be
+// symbolic; the same x_orig is also computed with IR real ops, as a float32 runtime does, for the
+// choices near a boundary.
 class AxisResizer {
  public:
   AxisResizer(Ctx& c, const Resizing& z, const ResizedAxis& a, size_t r, std::vector<int64_t> in_term)
@@ -240,21 +251,22 @@ class AxisResizer {
       p_ = e >= 0 ? mi << e : mi, q_ = e >= 0 ? 1 : int64_t{1} << -e;
     }
     const bool fixed = c_.extents_fixed();
-    if (!fixed && a_.from_sizes)
-      c_.refuse("onnx.shape-unsupported",
-                "sizes over symbolic extents (the scale L_out/L_in of every run) are not "
-                "supported: the model's extents must be fixed, or scales given");
     // x_orig is 0 where align_corners' length_resized ≤ 1, and where pytorch_half_pixel's L_out is 1
     // (PyTorch's and ONNX Runtime's reading; the ONNX reference reads L_in·s there too, which no
     // node test shows). Over symbolic extents that is known only for scales ≥ 1, where L_out = 1
     // means L_in = 1: there every tap is x[0], whatever x_orig.
     zero_ = (z_.coordinate == Coordinate::AlignCorners && resized_length() <= 1) ||
             (z_.coordinate == Coordinate::PytorchHalfPixel && a_.out <= 1);
-    if (!fixed && a_.scale < 1 &&
-        (z_.coordinate == Coordinate::AlignCorners || z_.coordinate == Coordinate::PytorchHalfPixel))
+    const bool zero_somewhere =
+        z_.coordinate == Coordinate::AlignCorners || z_.coordinate == Coordinate::PytorchHalfPixel;
+    if (zero_somewhere && !a_.from_sizes && !fixed && a_.scale < 1)
       c_.refuse("onnx.shape-unsupported",
                 "a scale below 1 with align_corners or pytorch_half_pixel needs fixed "
                 "extents (x_orig is 0 where L_in·s ≤ 1)");
+    if (zero_somewhere && a_.from_sizes && a_.out_term.size() != 2)
+      c_.refuse("onnx.shape-unsupported",
+                "sizes computed from extents with align_corners or pytorch_half_pixel are not supported "
+                "(x_orig is 0 where L_out ≤ 1)");
     // |N| and D below 2^62 at the model's extents (the IR's integers are int64).
     const long double bound = 4.0L * static_cast<long double>(std::max(a_.in, a_.out) + 2) *
                               static_cast<long double>(std::max(a_.in, a_.out) + 2) *
@@ -311,8 +323,15 @@ class AxisResizer {
     if (!in_extent_) in_extent_ = value_of("in-extent", in_term_);
     return *in_extent_;
   }
+  ValueRef out_extent() {
+    if (!out_extent_) out_extent_ = value_of("out-extent", out_term());
+    return *out_extent_;
+  }
+  // s = p/q: numbers for scales, L_out and L_in (values of the run) for sizes.
+  ValueRef p() { return a_.from_sizes ? out_extent() : integer("p", p_); }
+  ValueRef q() { return a_.from_sizes ? in_extent() : integer("q", q_); }
   std::vector<int64_t> out_term() const {
-    if (a_.from_sizes) return {size_code::kConstant, a_.out};
+    if (a_.from_sizes) return a_.out_term;
     std::vector<int64_t> t = in_term_;
     t.insert(t.end(), {size_code::kConstant, p_, size_code::kMul, size_code::kConstant, q_, size_code::kDiv});
     return t;
@@ -383,25 +402,27 @@ class AxisResizer {
     };
     if (zero_) return {iop("n", IntegerOp::Mul, x, zero), integer("d", 1)};
     const ValueRef odd = add("n-odd", mul("n-twice", x, 2), 1);  // 2x + 1
+    const auto twice_p = [&] { return mul("d-twice", p(), 2); };
     switch (z_.coordinate) {
       case Coordinate::HalfPixel:
       case Coordinate::PytorchHalfPixel:  // ((2x + 1)q − p) / 2p
-        return {add("n", mul("n-q", odd, q_), -p_), integer("d", 2 * p_)};
+        return {iop("n", IntegerOp::Sub, iop("n-q", IntegerOp::Mul, odd, q()), p()), twice_p()};
       case Coordinate::TfHalfPixelForNn:
-        return {mul("n", odd, q_), integer("d", 2 * p_)};  // (2x + 1)q / 2p
+        return {iop("n", IntegerOp::Mul, odd, q()), twice_p()};  // (2x + 1)q / 2p
       case Coordinate::Asymmetric:
-        return {mul("n", x, q_), integer("d", p_)};  // xq / p
+        return {iop("n", IntegerOp::Mul, x, q()), p()};  // xq / p
       case Coordinate::HalfPixelSymmetric: {
         // L_in/2·(1 − L_out/(s·L_in)) + (x + ½)/s − ½ = ((2x + 1)q − p + L_in·p − L_out·q) / 2p
-        const ValueRef shift = iop("n-shift", IntegerOp::Sub, mul("n-in", in_extent(), p_),
-                                   mul("n-out", value_of("out-extent", out_term()), q_));
-        return {iop("n", IntegerOp::Add, add("n-half", mul("n-q", odd, q_), -p_), shift), integer("d", 2 * p_)};
+        const ValueRef shift = iop("n-shift", IntegerOp::Sub, iop("n-in", IntegerOp::Mul, in_extent(), p()),
+                                   iop("n-out", IntegerOp::Mul, out_extent(), q()));
+        const ValueRef half = iop("n-half", IntegerOp::Sub, iop("n-q", IntegerOp::Mul, odd, q()), p());
+        return {iop("n", IntegerOp::Add, half, shift), twice_p()};
       }
       case Coordinate::AlignCorners: {
         // x(L_in − 1) / (L_out − 1) from sizes; x(L_in − 1)q / (L_in·p − q) from scales
         const ValueRef span = iop("n-span", IntegerOp::Sub, in_extent(), integer("n-one", 1));
         const ValueRef n = iop("n", IntegerOp::Mul, x, a_.from_sizes ? span : mul("n-span-q", span, q_));
-        return {n, a_.from_sizes ? integer("d", a_.out - 1) : add("d", mul("d-in", in_extent(), p_), -q_)};
+        return {n, a_.from_sizes ? add("d", out_extent(), -1) : add("d", mul("d-in", in_extent(), p_), -q_)};
       }
       case Coordinate::TfCropAndResize: {
         // start·R + x·(end − start)·R/(L_out − 1), R = L_in − 1, with start = a/2^k, end = b/2^k:
@@ -420,9 +441,9 @@ class AxisResizer {
   ValueRef coordinate(ValueRef positions) {
     const ValueRef x = laid("position", positions);
     if (zero_) return op("zero", BinaryOp::Mul, x, scalar("zero-by", 0));
-    const ValueRef s = a_.from_sizes ? op("scale", BinaryOp::Div, scalar("out", static_cast<double>(a_.out)),
-                                          scalar("in", static_cast<double>(a_.in)))
-                                     : scalar("scale", a_.scale);
+    const ValueRef s = a_.from_sizes
+                           ? op("scale", BinaryOp::Div, real("scale-out", out_extent()), real("scale-in", in_extent()))
+                           : scalar("scale", a_.scale);
     const auto half_pixel = [&] {
       return op("shifted", BinaryOp::Sub,
                 op("scaled", BinaryOp::Div, op("centre", BinaryOp::Add, x, scalar("half", 0.5)), s),
@@ -435,7 +456,7 @@ class AxisResizer {
         return half_pixel();
       case Coordinate::HalfPixelSymmetric: {
         // L_in/2 · (1 − L_out / (s·L_in)) + half_pixel(x)
-        const ValueRef out = real("out-real", value_of("out-extent-real", out_term()));
+        const ValueRef out = real("out-real", out_extent());
         const ValueRef adjust = op("adjust", BinaryOp::Div, out, op("span", BinaryOp::Mul, s, in()));
         const ValueRef offset = op("offset", BinaryOp::Mul, op("centre-in", BinaryOp::Mul, in(), scalar("halve", 0.5)),
                                    op("one-minus-adjust", BinaryOp::Sub, scalar("one-adjust", 1), adjust));
@@ -443,9 +464,10 @@ class AxisResizer {
       }
       case Coordinate::AlignCorners: {
         const ValueRef last = op("in-last", BinaryOp::Sub, in(), scalar("one-in", 1));
-        const ValueRef out_last = a_.from_sizes ? scalar("out-last", static_cast<double>(a_.out - 1))
-                                                : op("out-last", BinaryOp::Sub,
-                                                     op("out-length", BinaryOp::Mul, in(), s), scalar("one-out", 1));
+        const ValueRef out_last =
+            a_.from_sizes
+                ? op("out-last", BinaryOp::Sub, real("out-real", out_extent()), scalar("one-out-last", 1))
+                : op("out-last", BinaryOp::Sub, op("out-length", BinaryOp::Mul, in(), s), scalar("one-out", 1));
         return op("aligned", BinaryOp::Div, op("stretched", BinaryOp::Mul, x, last), out_last);
       }
       case Coordinate::Asymmetric:
@@ -637,7 +659,7 @@ class AxisResizer {
   int64_t p_ = 1, q_ = 1;         // s = p/q
   bool zero_ = false;             // x_orig is 0 everywhere
   Rounding rounding_;             // nearest's, on this axis
-  std::optional<ValueRef> in_extent_;
+  std::optional<ValueRef> in_extent_, out_extent_;
 };
 
 void resize_with(Ctx& c, bool upsample) {
