@@ -18,15 +18,6 @@ namespace {
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-onnx::NodeProto& body_node(onnx::GraphProto& g, const std::string& op, const std::vector<std::string>& in,
-                           const std::string& out) {
-  onnx::NodeProto* n = g.add_node();
-  n->set_op_type(op);
-  for (const auto& i : in) n->add_input(i);
-  n->add_output(out);
-  return *n;
-}
-
 // X [T, N]; s ← s + X[i] for i < Shape(X)[0], from s = 0·X[0]: Y the last s, S the stacked s. With
 // `reshaped`, S is read as Reshape(S, [2, -1]) too, which needs T·N even.
 void write_running_sum(const fs::path& path, bool reshaped) {

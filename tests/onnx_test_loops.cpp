@@ -20,15 +20,6 @@ onnx::GraphProto& body_attr(onnx::NodeProto& n) {
   return *a->mutable_g();
 }
 
-onnx::NodeProto& body_node(onnx::GraphProto& g, const std::string& op, const std::vector<std::string>& in,
-                           const std::string& out) {
-  onnx::NodeProto* n = g.add_node();
-  n->set_op_type(op);
-  for (const auto& i : in) n->add_input(i);
-  n->add_output(out);
-  return *n;
-}
-
 void scalar_init(onnx::GraphProto& g, const std::string& name, int32_t type, double v) {
   onnx::TensorProto* t = g.add_initializer();
   t->set_name(name);

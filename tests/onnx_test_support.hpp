@@ -109,6 +109,16 @@ inline void set_string(onnx::NodeProto& n, const std::string& name, const std::s
   a->set_s(v);
 }
 
+// A node of a subgraph (a Loop's or Scan's body, an If's branch) with one output.
+inline onnx::NodeProto& body_node(onnx::GraphProto& g, const std::string& op, const std::vector<std::string>& in,
+                                  const std::string& out) {
+  onnx::NodeProto* n = g.add_node();
+  n->set_op_type(op);
+  for (const auto& i : in) n->add_input(i);
+  n->add_output(out);
+  return *n;
+}
+
 // An int64 initializer of any shape (OnnxModel::ints is 1-D).
 inline void ints_of(OnnxModel& m, const std::string& name, const std::vector<int64_t>& dims,
                     const std::vector<int64_t>& v) {
