@@ -96,6 +96,7 @@ HostTensor to_host(const py::array& given, const std::string& what) {
     case DType::U16: copy(static_cast<uint16_t*>(nullptr)); break;
     case DType::U32: copy(static_cast<uint32_t*>(nullptr)); break;
     case DType::U64: copy(static_cast<uint64_t*>(nullptr)); break;
+    case DType::BF16: break;  // NumPy has no bfloat16: never chosen above
   }
   // As the tensor file readers: an integer beyond 2^53 would not survive the conversion to double.
   if (!dtype_is_float(t) && t != DType::Bool)

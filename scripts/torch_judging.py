@@ -23,11 +23,12 @@ def relative_error(y, t):
     return float(np.abs(np.asarray(y, np.float64) - t).max() / np.abs(t).max())
 
 
-def f64_errors(binary, path, feeds, xin, yout, timeout=600):
-    """`nnref run --precision f64` of the file on the input saved at xin (feeds {name: array} holds
-    it for PyTorch): ({output: relative error from PyTorch float64}, PyTorch's float64 outputs), or
-    (the run's error message, None)."""
-    r = nnref(binary, "run", path, "--input", xin, "--precision", "f64", "--output", yout, "--quiet", timeout=timeout)
+def f64_errors(binary, path, feeds, xin, yout, timeout=600, options=()):
+    """`nnref run --precision f64` (with options) of the file on the input saved at xin (feeds
+    {name: array} holds it for PyTorch): ({output: relative error from PyTorch float64}, PyTorch's
+    float64 outputs), or (the run's error message, None)."""
+    r = nnref(binary, "run", path, "--input", xin, "--precision", "f64", "--output", yout, "--quiet", *options,
+              timeout=timeout)
     if r.returncode != 0:
         return r.stderr.strip()[-300:], None
     got = np.load(yout)

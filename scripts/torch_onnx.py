@@ -359,12 +359,11 @@ def apply(node, ins, opset):
         starts, ends = ints(ins[1], "starts"), ints(ins[2], "ends")
         axes = ints(ins[3], "axes") if len(ins) > 3 and ins[3] is not None else list(range(len(starts)))
         steps = ints(ins[4], "steps") if len(ins) > 4 and ins[4] is not None else [1] * len(starts)
-        index = [slice(None)] * x.dim()
         for s, e, ax, st in zip(starts, ends, axes, steps):
-            if st <= 0:
-                raise Unmapped("Slice step %d" % st)
-            index[ax % x.dim()] = slice(s, e, st)
-        return x[tuple(index)]
+            ax = ax % x.dim()  # Python's slice clamps starts and ends as ONNX does, for either sign of step
+            kept = range(*slice(s, e, st).indices(x.shape[ax]))
+            x = torch.index_select(x, ax, torch.tensor(list(kept), dtype=torch.long))
+        return x
     if op == "Gather":
         axis = a.get("axis", 0) % x.dim()
         return torch.index_select(x, axis, ins[1].reshape(-1).long() % x.shape[axis]).reshape(
@@ -464,6 +463,8 @@ def apply_more(op, a, ins, opset):
                 torch.log_softmax(x, 1)]
     if op in ("HannWindow", "HammingWindow", "BlackmanWindow"):
         return window(op, a, x)
+    if op == "Mod":  # fmod 1: C's fmod (the dividend's sign); 0: the divisor's sign, as Python's %
+        return torch.fmod(x, ins[1]) if a.get("fmod", 0) else torch.remainder(x, ins[1])
     if op == "EyeLike":
         i = torch.arange(x.shape[0]).reshape(-1, 1)
         return (torch.arange(x.shape[1]) - i == a.get("k", 0)).to(x.dtype if x.is_floating_point() else torch.float32)

@@ -36,6 +36,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch_judging  # noqa: E402
+import torch_onnx  # noqa: E402
 from ort_runtime import NotRun, ort_modules, run_ort  # noqa: E402
 
 warnings.filterwarnings("ignore")
@@ -119,7 +120,7 @@ def judge(args, modules, name, segmentation):
         row.nodes = len(onnx.load(path).graph.node)
         binary, timeout = args.nnref, args.timeout
         budget = ["--max-memory", args.max_memory] if args.max_memory else []
-        c = timed(row, "check", lambda: torch_judging.nnref(binary, "check", path, "--dim", BATCH_RANGE,
+        c = timed(row, "check", lambda: torch_judging.nnref(binary, "check", path, "--dim", BATCH_RANGE, *budget,
                                                             timeout=timeout))
         proved = re.search(r"(\d+) obligations proved", c.stdout)
         row.obligations = proved and int(proved.group(1))
@@ -134,7 +135,13 @@ def judge(args, modules, name, segmentation):
         x = np.random.RandomState(0).randn(BATCH, 3, row.size, row.size).astype(np.float32)
         xin, yout = os.path.join(work, "x.npy"), os.path.join(work, "y.npz")
         np.save(xin, x)
-        errors, want = timed(row, "run", lambda: torch_judging.f64_errors(binary, path, {"x": x}, xin, yout, timeout))
+        try:
+            errors, want = timed(row, "run", lambda: torch_judging.f64_errors(binary, path, {"x": x}, xin, yout,
+                                                                              timeout, budget))
+        except torch_onnx.Unmapped as e:  # the float64 reference does not cover an op: not judged, said so
+            row.problems.append("PyTorch float64 reference: %s not mapped" % e)
+            row.verdict = "no reference"
+            return row
         if isinstance(errors, str):
             row.problems.append("run: " + errors)
             row.verdict = "run failed"
@@ -196,7 +203,7 @@ def main():
     ap.add_argument("--filter", help="a regular expression the names must match")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per nnref command")
     ap.add_argument("--out", help="write the table as markdown here")
-    ap.add_argument("--max-memory", help="conform's budget (nnref's --max-memory; its default is 4 GiB)")
+    ap.add_argument("--max-memory", help="nnref's --max-memory for every step (its default is 4 GiB; the largest models' weights need more)")
     ap.add_argument("--until", choices=("check", "run", "conform"), default="conform",
                     help="the last step: check (export and check only), run (and the f64 run), conform (every step)")
     args = ap.parse_args()
