@@ -109,8 +109,10 @@ def test_a_malformed_model_is_supported_and_fails():
 
 
 def test_an_empty_extent_from_data_is_unsupported_at_run():
-    m = model([helper.make_node("ConstantOfShape", ["shape"], ["y"])], [("shape", TensorProto.INT64, [1])],
-              [("y", TensorProto.FLOAT, [None])])
+    # The shape computed from the input (shape + 0): read at run time, where [0] is an empty tensor.
+    zero = helper.make_tensor("zero", TensorProto.INT64, [1], [0])
+    m = model([helper.make_node("Add", ["shape", "zero"], ["s"]), helper.make_node("ConstantOfShape", ["s"], ["y"])],
+              [("shape", TensorProto.INT64, [1])], [("y", TensorProto.FLOAT, [None])], [zero])
     assert backend.supports_model(m)
     rep = backend.prepare(m)
     np.testing.assert_array_equal(rep.run([np.array([3], np.int64)])[0], np.zeros(3, np.float32))
@@ -118,6 +120,16 @@ def test_an_empty_extent_from_data_is_unsupported_at_run():
         rep.run([np.array([0], np.int64)])
     assert err.value.code == "shape.empty-extent"
     assert isinstance(err.value, nnref.Error) and isinstance(err.value, unittest.SkipTest)
+
+
+def test_a_shape_given_as_an_input_is_bound_and_may_be_empty():
+    # ConstantOfShape's shape given as a graph input is bound at load: [0] is an empty output there.
+    m = model([helper.make_node("ConstantOfShape", ["shape"], ["y"])], [("shape", TensorProto.INT64, [1])],
+              [("y", TensorProto.FLOAT, [None])])
+    rep = backend.prepare(m)
+    np.testing.assert_array_equal(rep.run([np.array([3], np.int64)])[0], np.zeros(3, np.float32))
+    y = rep.run([np.array([0], np.int64)])[0]
+    assert y.shape == (0,) and y.dtype == np.float32
 
 
 def test_devices():
