@@ -96,8 +96,8 @@ struct LoadResult {
   std::vector<Diagnostic> diagnostics; // errors and warnings, in source order where possible
   // The graph inputs the front-end needed values of at load time and refused for lack of one (see
   // LoadOptions::bound_inputs), in the order it met them, and those it holds as empty values (an
-  // ONNX input with an extent 0), whose given arrays a load binds so that their shapes are checked; and the file's own inputs (initializers
-  // excluded, bound ones included) in order: the positions unnamed --input arrays take.
+  // ONNX input with an extent 0), whose given arrays a load binds so that their shapes are checked; and the file's own
+  // inputs (initializers excluded, bound ones included) in order: the positions unnamed --input arrays take.
   std::vector<std::string> inputs_read_at_load;
   std::vector<std::string> declared_inputs;
   // The size names a translation needed as numbers when the model is read (an unrolled LSTM's

@@ -313,8 +313,9 @@ class PyModel {
     } else {
       const std::vector<std::string> names = output_names(m.model);
       if (names.size() != 1)
-        throw DiagnosticError(make_error("usage.actual-format", "the model has " + std::to_string(names.size()) +
-                                                                    " outputs; give them as a dict keyed by output name"));
+        throw DiagnosticError(make_error(
+            "usage.actual-format",
+            "the model has " + std::to_string(names.size()) + " outputs; give them as a dict keyed by output name"));
       const std::string& name = names[0];
       given.emplace_back(name, to_host(py::array::ensure(actual), "actual output '" + name + "'"));
     }

@@ -63,8 +63,8 @@ TEST_CASE("onnx empty values: an input with an extent 0 through the ops that kee
   const Model model = load_onnx(m, tmp / "ops.onnx");
   CHECK(model.graph.outputs.empty());
   CHECK(model.graph.nodes.empty());  // the empty input is no graph input either
-  CHECK(empty_outputs(model) == std::vector<std::pair<std::string, std::vector<int64_t>>>{{"t", {3, 2, 0}},
-                                                                                          {"y", {0, 12}}});
+  CHECK(empty_outputs(model) ==
+        std::vector<std::pair<std::string, std::vector<int64_t>>>{{"t", {3, 2, 0}}, {"y", {0, 12}}});
 }
 
 TEST_CASE("onnx empty values: Split's empty parts, ConstantOfShape of [0], Concat of empties") {

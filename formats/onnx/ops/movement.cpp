@@ -27,8 +27,8 @@ void reshape_computed(Ctx& c, const SizeTerms& shape) {
 // IR reshape reads it as): the empty value of that shape, when the input is one too.
 void reshape_to_empty(Ctx& c, const std::vector<int64_t>& dims) {
   if (!c.is_empty(0))
-    c.refuse("onnx.shape-unsupported", "allowzero 1 with a 0 in the shape of a tensor with elements (it cannot "
-                                       "be reshaped to an empty one)");
+    c.refuse("onnx.shape-unsupported",
+             "allowzero 1 with a 0 in the shape of a tensor with elements (it cannot be reshaped to an empty one)");
   for (int64_t d : dims)
     if (d < 0) c.refuse("onnx.attribute-value", "allowzero 1 with a 0 and a negative entry in the shape");
   c.set_output_empty(0, dims, 0);
@@ -109,8 +109,9 @@ void concat(Ctx& c) {
 // empty part an empty value, the others the IR split into them (one alone: the whole input).
 void split_with_empty_parts(Ctx& c, int64_t axis, std::vector<int64_t> sizes, bool equal_parts) {
   if (!c.extents_fixed() && !c.exact(0))
-    c.refuse("onnx.shape-unsupported", "a part of size 0 is an empty tensor, which nnref holds only where the "
-                                       "input's shape is known when the model is read (fixed extents)");
+    c.refuse("onnx.shape-unsupported",
+             "a part of size 0 is an empty tensor, which nnref holds only where the input's shape is known when the "
+             "model is read (fixed extents)");
   const std::vector<int64_t> s = c.shape(0);
   const int64_t r = static_cast<int64_t>(s.size()), k = axis < 0 ? axis + r : axis;
   if (k < 0 || k >= r) c.refuse("onnx.attribute-value", "axis " + std::to_string(axis) + " is outside the input");
