@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "semantics/evaluate.hpp"
+#include "semantics/plan.hpp"
 #include "spec/scalar_envelope.hpp"
 
 namespace nnref {
@@ -16,7 +17,7 @@ constexpr int64_t kPrintedValues = 32;  // outputs up to this many elements are 
 
 void print_output(std::ostream& out, const std::string& name, const HostTensor& t) {
   out << "output " << name << ": shape " << t.shape.str() << " " << dtype_name(t.dtype) << "\n";
-  if (t.shape.count() > kPrintedValues) return;
+  if (t.shape.count() > kPrintedValues || t.shape.count() == 0) return;
   const char* fmt = t.dtype == DType::F32 ? "%.9g" : "%.17g";
   out << " ";
   for (double v : t.values) {
@@ -124,6 +125,29 @@ Result<NamedTensors> evaluate_at_precision(const Model& m, const std::vector<Hos
     return evaluate_as<Envelope>(m, inputs, max_memory, DType::F64, bounds);
   }
   return make_error("usage.precision", "precision '" + precision + "': give f32, f64, mp, interval or envelope");
+}
+
+std::vector<std::string> output_names(const Model& m) {
+  std::vector<std::string> names;
+  for (const GraphOutput& o : m.graph.outputs) names.push_back(o.name);
+  for (const EmptyOutput& o : m.empty_outputs) names.push_back(o.name);
+  return names;
+}
+
+Status check_inputs_only(const Model& m, const std::vector<HostTensor>& inputs) {
+  const std::vector<int64_t> ids = m.graph.input_ids();
+  std::vector<std::pair<Shape, ElemKind>> declared;
+  for (int64_t id : ids) {
+    const auto& input = std::get<InputAttrs>(m.graph.nodes[static_cast<size_t>(id)].op);
+    auto shape = Shape::make(input.dims);
+    if (!shape) return std::move(shape).error();
+    declared.emplace_back(std::move(shape).value(), input.kind);
+  }
+  return check_inputs_against(m.graph, ids, declared, inputs);
+}
+
+void append_empty_outputs(const Model& m, NamedTensors& outputs, DType type) {
+  for (const EmptyOutput& o : m.empty_outputs) outputs.emplace_back(o.name, HostTensor{type, o.shape, {}});
 }
 
 Status write_tensors(const std::string& path, const NamedTensors& tensors) {

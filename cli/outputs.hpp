@@ -86,8 +86,18 @@ Result<NamedTensors> evaluate_at_precision(const Model& m, const std::vector<Hos
 // "exact value: 61-bit endpoints, every element within its width target" and what is not (run's line).
 void print_exact_precision(std::ostream& out, const ExactPrecision& p);
 
-// "output NAME: shape [..] f32", then its values when it has at most 32 elements.
+// "output NAME: shape [..] f32", then its values when it has 1 to 32 elements.
 void print_output(std::ostream& out, const std::string& name, const HostTensor& t);
+
+// The names of the model's outputs: the graph's, then its empty ones (Model::empty_outputs).
+std::vector<std::string> output_names(const Model& m);
+
+// A model whose every output is empty evaluates no graph (it has no outputs, so no plan): its
+// inputs are checked against the graph's Input nodes as a run checks them (count, shape, kind).
+Status check_inputs_only(const Model& m, const std::vector<HostTensor>& inputs);
+
+// The model's empty outputs appended to the graph's, each an empty array of its shape in `type`.
+void append_empty_outputs(const Model& m, NamedTensors& outputs, DType type);
 
 // Y.npz, or Y.npy for a model with one output (io.output-format otherwise).
 Status write_tensors(const std::string& path, const NamedTensors& tensors);

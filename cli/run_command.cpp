@@ -15,11 +15,27 @@ namespace nnref {
 
 namespace {
 
-Result<NamedTensors> evaluate_at(const RunOptions& o, const Model& m, const std::vector<HostTensor>& inputs,
-                                 OutputBounds* bounds) {
+Result<NamedTensors> evaluate_graph(const RunOptions& o, const Model& m, const std::vector<HostTensor>& inputs,
+                                    OutputBounds* bounds) {
+  if (m.graph.outputs.empty()) {  // every output is empty (Model::empty_outputs)
+    if (Status checked = check_inputs_only(m, inputs); !checked) return std::move(checked).error();
+    return NamedTensors{};
+  }
   if (is_fast(o.engine) || is_hw(o.engine))
     return named_outputs<float>(m, run_float32(m, inputs, o.max_memory, o.engine), DType::F32, nullptr);
   return evaluate_at_precision(m, inputs, o.precision, o.runtime_precision, o.ulps, o.max_memory, bounds);
+}
+
+// The graph's outputs, then the model's empty ones: arrays of the type the others are written in
+// (float32 at f32 and for the float32 engines, float64 else; the radii float64).
+Result<NamedTensors> evaluate_at(const RunOptions& o, const Model& m, const std::vector<HostTensor>& inputs,
+                                 OutputBounds* bounds) {
+  Result<NamedTensors> outputs = evaluate_graph(o, m, inputs, bounds);
+  if (!outputs) return outputs;
+  const bool f32 = is_fast(o.engine) || is_hw(o.engine) || o.precision == "f32";
+  append_empty_outputs(m, *outputs, f32 ? DType::F32 : DType::F64);
+  if (bounds) append_empty_outputs(m, bounds->radius, DType::F64);
+  return outputs;
 }
 
 }  // namespace

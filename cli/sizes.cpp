@@ -124,7 +124,9 @@ Result<std::vector<std::string>> dims_left(const Model& m, const std::vector<std
 
 LoadResult load_binding(const std::string& path, LoadOptions& options, std::vector<GivenInput>& given) {
   LoadResult r = load_model(path, options);
-  while (r.has_errors()) {
+  // A load without errors may name inputs too: an empty value's, whose array binding checks, and
+  // ConstantOfShape's shape (NodeCtx::bind_when_given).
+  while (r.has_errors() || !r.inputs_read_at_load.empty()) {
     name_by_position(r, given);
     const bool bound = bind_given(r, given, options);
     if (!fix_given_sizes(r, given, options) && !bound) break;

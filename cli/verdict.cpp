@@ -170,11 +170,16 @@ Side envelope_side(double bound, double exact, double max_finite, bool upper) {
 std::vector<Shape> Enclosures::shapes() const {
   std::vector<Shape> s;
   for (const auto& t : envelope) s.push_back(t.shape());
+  for (const EmptyOutput& o : empty) s.push_back(o.shape);
   return s;
 }
 
 Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>& inputs, const RuntimeModel& runtime,
                                    int64_t max_memory) {
+  if (m.graph.outputs.empty()) {  // every output is empty (Model::empty_outputs)
+    if (Status checked = check_inputs_only(m, inputs); !checked) return std::move(checked).error();
+    return Enclosures{{}, {}, {}, runtime.max_finite, {}, m.empty_outputs};
+  }
   std::vector<Origin> origins;
   Result<std::vector<Tensor<Envelope>>> envelope = [&] {
     RuntimeScope scope(runtime);
@@ -186,7 +191,7 @@ Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>
   std::vector<std::optional<LostAt>> lost = first_lost(m.graph, origins);
   undecided_truth_values(m.graph, envelope.value(), lost);
   return Enclosures{std::move(envelope).value(), std::move(exact->outputs), std::move(lost), runtime.max_finite,
-                    exact->precision};
+                    exact->precision, m.empty_outputs};
 }
 
 std::vector<OutputVerdict> judge_outputs(const Enclosures& e, const NamedTensors& actual) {
@@ -194,6 +199,12 @@ std::vector<OutputVerdict> judge_outputs(const Enclosures& e, const NamedTensors
   for (size_t k = 0; k < e.envelope.size(); ++k)
     verdicts.push_back(judge(actual[k].first, e.envelope[k], e.exact[k], actual[k].second, e.max_finite,
                              k < e.first_lost.size() ? e.first_lost[k] : std::nullopt));
+  for (const EmptyOutput& o : e.empty) {  // its shape, which match_actual checked, is the whole answer
+    OutputVerdict v;
+    v.name = o.name;
+    v.shape = o.shape;
+    verdicts.push_back(std::move(v));
+  }
   return verdicts;
 }
 
@@ -236,8 +247,13 @@ std::vector<int64_t> element_index(const Shape& s, int64_t flat) {
 
 void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime,
                     const ExactPrecision* exact) {
-  if (exact) print_exact_precision(out, *exact);
+  if (exact && exact->bits > 0) print_exact_precision(out, *exact);  // 0: no output has elements
   for (const auto& v : verdicts) {
+    if (v.elements == 0) {  // an empty output (no IR value has none)
+      out << "ok   " << v.name << ": an empty output: the answer has its shape " << v.shape.str()
+          << ", and no element to judge\n";
+      continue;
+    }
     out << (v.outside ? "FAIL " : v.not_judged ? "??   " : "ok   ") << v.name << ": " << v.elements << " elements, "
         << v.outside << " outside the " << runtime.name << " envelope";
     if (v.not_judged) out << ", " << v.not_judged << " not judged";
@@ -340,13 +356,14 @@ std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const Runt
 
 Result<NamedTensors> read_actual(const std::string& path, const Model& m, const std::vector<Shape>& shapes) {
   NamedTensors given;
+  const std::vector<std::string> names = output_names(m);
   if (path.ends_with(".npy") || path.ends_with(".pb")) {
-    if (m.graph.outputs.size() != 1)
-      return make_error("usage.actual-format", "the model has " + std::to_string(m.graph.outputs.size()) +
+    if (names.size() != 1)
+      return make_error("usage.actual-format", "the model has " + std::to_string(names.size()) +
                                                    " outputs; give them as an .npz keyed by output name");
     auto t = read_tensor_arg(path);
     if (!t) return std::move(t).error();
-    given.emplace_back(m.graph.outputs[0].name, std::move(t).value());
+    given.emplace_back(names[0], std::move(t).value());
   } else if (path.ends_with(".npz")) {
     auto all = read_npz(path);
     if (!all) return std::move(all).error();
@@ -360,8 +377,9 @@ Result<NamedTensors> read_actual(const std::string& path, const Model& m, const 
 Result<NamedTensors> match_actual(NamedTensors given, const std::string& path, const Model& m,
                                   const std::vector<Shape>& shapes) {
   NamedTensors ordered;
-  for (size_t k = 0; k < m.graph.outputs.size(); ++k) {
-    const std::string& name = m.graph.outputs[k].name;
+  const std::vector<std::string> names = output_names(m);
+  for (size_t k = 0; k < names.size(); ++k) {
+    const std::string& name = names[k];
     auto it = std::find_if(given.begin(), given.end(), [&](const auto& p) { return p.first == name; });
     if (it == given.end())
       return make_error("usage.actual-missing", path + " has no array named '" + name + "', an output of the model");

@@ -36,7 +36,9 @@ struct Enclosures {
   std::vector<std::optional<LostAt>> first_lost;
   double max_finite = 0;  // the runtime's largest finite number: past it a correct answer may be ±∞
   ExactPrecision exact_precision;  // the precision `exact` was computed at (exact_outputs)
-  std::vector<Shape> shapes() const;
+  // The model's empty outputs, after the graph's: no element to enclose, their shape the whole answer.
+  std::vector<EmptyOutput> empty;
+  std::vector<Shape> shapes() const;  // the graph's outputs', then the empty ones'
 };
 
 Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>& inputs, const RuntimeModel& runtime,
@@ -67,8 +69,8 @@ struct OutputVerdict {
   double max_exact_magnitude = 0;  // of the judged elements' exact values: what max_radius is measured against
 };
 
-// The verdict on each output; `actual` holds the runtime's outputs in the graph's output order, with
-// the enclosures' shapes.
+// The verdict on each output; `actual` holds the runtime's outputs in the graph's output order, then
+// the empty outputs, with the enclosures' shapes (an empty output's verdict: 0 elements, conforming).
 std::vector<OutputVerdict> judge_outputs(const Enclosures& e, const NamedTensors& actual);
 
 // conforms: every element judged on both sides and inside; does not conform: some element outside
@@ -107,7 +109,7 @@ std::string undetermined_size_json(const Diagnostic& d, const RuntimeModel& runt
 
 // A runtime's outputs read from `path` (Y.npy or Y.pb for a model with one output, Y.npz keyed by
 // output name), checked against the model's output names and the enclosures' shapes, in the graph's
-// output order.
+// output order, then the empty outputs (output_names).
 Result<NamedTensors> read_actual(const std::string& path, const Model& m, const std::vector<Shape>& shapes);
 
 // A runtime's outputs given by name (read from `path`, or in memory: `path` names where they came

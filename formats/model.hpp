@@ -17,6 +17,15 @@
 
 namespace nnref {
 
+// A graph output that is an empty tensor known when the model is read (an ONNX value with an extent
+// 0: docs/onnx.md, "Empty values"). The graph holds no such value (every extent is at least 1): run
+// writes it as an empty array of its shape, conform checks that the answer has that shape, check has
+// nothing to prove for it. Listed after the graph's outputs.
+struct EmptyOutput {
+  std::string name;
+  Shape shape;
+};
+
 struct Model {
   Graph graph;
   Payload payload;
@@ -38,6 +47,7 @@ struct Model {
   // The size names LoadOptions::fixed_sizes read as numbers, with their values, in source order:
   // no longer size names (docs/architecture.md, "Sizes fixed at load").
   std::vector<std::pair<std::string, int64_t>> sizes_fixed_at_load;
+  std::vector<EmptyOutput> empty_outputs;  // in the source's order
 };
 
 // What a load does with the weights the model names.
@@ -85,8 +95,9 @@ struct LoadResult {
   std::optional<Model> model;          // absent when an error made it meaningless
   std::vector<Diagnostic> diagnostics; // errors and warnings, in source order where possible
   // The graph inputs the front-end needed values of at load time and refused for lack of one (see
-  // LoadOptions::bound_inputs), in the order it met them; and the file's own inputs (initializers
-  // excluded, bound ones included) in order: the positions unnamed --input arrays take.
+  // LoadOptions::bound_inputs), in the order it met them, and those it holds as empty values (an
+  // ONNX input with an extent 0), whose given arrays a load binds so that their shapes are checked; and the file's own
+  // inputs (initializers excluded, bound ones included) in order: the positions unnamed --input arrays take.
   std::vector<std::string> inputs_read_at_load;
   std::vector<std::string> declared_inputs;
   // The size names a translation needed as numbers when the model is read (an unrolled LSTM's

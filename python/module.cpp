@@ -203,21 +203,27 @@ class PyModel {
   }
 
   // Each output: its name, its shape at the model's declared sizes, its kind.
+  // An empty output (Model::empty_outputs) is real, as nnref's outputs are.
   py::list outputs() const {
-    ConcreteCheck c;
-    {
-      py::gil_scoped_release release;
-      c = check_concrete(model().graph, nullptr, model().param_keys, 0, max_memory_);
-    }
-    if (!c.ok()) throw DiagnosticError(c.diagnostics.front());
-    py::list out;
-    for (const GraphOutput& o : model().graph.outputs) {
-      const NodeInfo& info = c.info->nodes[static_cast<size_t>(o.value.node)];
-      const Shape& s = info.outputs[static_cast<size_t>(o.value.output)];
+    const auto listed = [](const std::string& name, const Shape& s, ElemKind kind) {
       py::list shape;
       for (int64_t d : s.dims()) shape.append(d);
-      out.append(py::make_tuple(o.name, py::tuple(shape), elem_kind_name(info.kind)));
+      return py::make_tuple(name, py::tuple(shape), elem_kind_name(kind));
+    };
+    py::list out;
+    if (!model().graph.outputs.empty()) {
+      ConcreteCheck c;
+      {
+        py::gil_scoped_release release;
+        c = check_concrete(model().graph, nullptr, model().param_keys, 0, max_memory_);
+      }
+      if (!c.ok()) throw DiagnosticError(c.diagnostics.front());
+      for (const GraphOutput& o : model().graph.outputs) {
+        const NodeInfo& info = c.info->nodes[static_cast<size_t>(o.value.node)];
+        out.append(listed(o.name, info.outputs[static_cast<size_t>(o.value.output)], info.kind));
+      }
     }
+    for (const EmptyOutput& o : model().empty_outputs) out.append(listed(o.name, o.shape, ElemKind::Real));
     return out;
   }
 
@@ -261,11 +267,19 @@ class PyModel {
                double ulps) const {
     ModelWithInputs m = model_with_inputs(path_, inputs, dims, max_memory_);
     OutputBounds bounds;
-    Result<NamedTensors> outputs = [&] {
+    Result<NamedTensors> outputs = [&]() -> Result<NamedTensors> {
+      if (m.model.graph.outputs.empty()) {  // every output is empty
+        if (Status checked = check_inputs_only(m.model, m.inputs); !checked) return std::move(checked).error();
+        return NamedTensors{};
+      }
       py::gil_scoped_release release;
       return evaluate_at_precision(m.model, m.inputs, precision, runtime_precision, ulps, max_memory_, &bounds);
     }();
     if (!outputs) raise_at_sizes(std::move(outputs).error(), m);
+    const DType type = precision == "f32" ? DType::F32 : DType::F64;
+    append_empty_outputs(m.model, *outputs, type);
+    append_empty_outputs(m.model, bounds.lower, DType::F64);
+    append_empty_outputs(m.model, bounds.upper, DType::F64);
     py::dict out;
     const bool enclosure = precision == "interval" || precision == "envelope";
     for (size_t k = 0; k < outputs->size(); ++k) {
@@ -298,10 +312,12 @@ class PyModel {
         given.emplace_back(name, to_host(py::array::ensure(value), "actual output '" + name + "'"));
       }
     } else {
-      if (m.model.graph.outputs.size() != 1)
-        throw DiagnosticError(make_error("usage.actual-format", "the model has " + std::to_string(m.model.graph.outputs.size()) +
-                                                                    " outputs; give them as a dict keyed by output name"));
-      const std::string& name = m.model.graph.outputs[0].name;
+      const std::vector<std::string> names = output_names(m.model);
+      if (names.size() != 1)
+        throw DiagnosticError(make_error(
+            "usage.actual-format",
+            "the model has " + std::to_string(names.size()) + " outputs; give them as a dict keyed by output name"));
+      const std::string& name = names[0];
       given.emplace_back(name, to_host(py::array::ensure(actual), "actual output '" + name + "'"));
     }
     NamedTensors ordered = value_or_raise(match_actual(std::move(given), "the actual outputs", m.model, enclosures->shapes()));

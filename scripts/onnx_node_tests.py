@@ -5,8 +5,10 @@ For every case folder (model.onnx, test_data_set_0/input_*.pb, output_*.pb): `nn
 in f64 on the inputs and compare each output with the expected one at rtol 1e-3 / atol 1e-7
 (numpy.allclose, NaN equal to NaN, shapes equal). A case whose model the front-end refuses with
 an onnx.* code (an op, attribute or type nnref does not read) is unsupported, and so is one whose
-run fails with shape.empty-extent (a size computed from the inputs' data is 0, an empty tensor,
-which nnref does not hold: ConstantOfShape of an input shape [0]); every other case is
+run fails with shape.empty-extent (a size computed at run time from the inputs' data is 0, an
+empty tensor, which nnref's values do not hold; an empty tensor whose shape is known when the model
+is read is an empty value, and an output that is one an empty output: docs/onnx.md, "Empty
+values"); every other case is
 supported and either passes or fails. Prints the counts and each failure; exits 1 when any
 supported case fails (or when the data is missing); a case of KNOWN_DISAGREEMENTS (each explained
 there and in docs/onnx.md: test data that disagree with the specification) is counted apart.

@@ -245,26 +245,36 @@ Result<Plan<T>> make_plan(const Graph& given, const Payload& payload, const Plan
   return plan;
 }
 
-template <Scalar T>
-Status check_inputs(const Plan<T>& plan, const std::vector<HostTensor>& inputs) {
-  const Graph& g = *plan.graph;
-  if (plan.input_ids.size() != inputs.size())
-    return make_error("input.count", "the model has " + std::to_string(plan.input_ids.size()) + " input(s), " +
+Status check_inputs_against(const Graph& g, const std::vector<int64_t>& input_ids,
+                            const std::vector<std::pair<Shape, ElemKind>>& declared,
+                            const std::vector<HostTensor>& inputs) {
+  if (input_ids.size() != inputs.size())
+    return make_error("input.count", "the model has " + std::to_string(input_ids.size()) + " input(s), " +
                                          std::to_string(inputs.size()) + " given");
   for (size_t k = 0; k < inputs.size(); ++k) {
-    const PlannedNode<T>& p = plan.nodes[static_cast<size_t>(plan.input_ids[k])];
-    const Shape& want = outputs_of(p.op)[0];
+    const auto& [want, kind] = declared[k];
+    const Node& node = g.nodes[static_cast<size_t>(input_ids[k])];
     if (!(inputs[k].shape == want))
       return at_node(make_error("input.shape-mismatch", "the input given has shape " + inputs[k].shape.str() +
                                                             ", but the model declares " + want.str()),
-                     g.nodes[static_cast<size_t>(plan.input_ids[k])]);
-    if (!dtype_reads_as(inputs[k].dtype, kind_of(p.op)))
+                     node);
+    if (!dtype_reads_as(inputs[k].dtype, kind))
       return at_node(make_error("input.kind-mismatch", std::string("the input given holds ") +
                                                            dtype_name(inputs[k].dtype) + " data, but the model "
-                                                           "declares a " + elem_kind_name(kind_of(p.op)) + " input"),
-                     g.nodes[static_cast<size_t>(plan.input_ids[k])]);
+                                                           "declares a " + elem_kind_name(kind) + " input"),
+                     node);
   }
   return {};
+}
+
+template <Scalar T>
+Status check_inputs(const Plan<T>& plan, const std::vector<HostTensor>& inputs) {
+  std::vector<std::pair<Shape, ElemKind>> declared;
+  for (int64_t id : plan.input_ids) {
+    const PlannedNode<T>& p = plan.nodes[static_cast<size_t>(id)];
+    declared.emplace_back(outputs_of(p.op)[0], kind_of(p.op));
+  }
+  return check_inputs_against(*plan.graph, plan.input_ids, declared, inputs);
 }
 
 #define NNREF_PLAN(unused, T)                                                                    \

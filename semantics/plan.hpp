@@ -64,6 +64,12 @@ Result<Plan<T>> make_plan(const Graph& graph, const Payload& payload, const Plan
 template <Scalar T>
 Status check_inputs(const Plan<T>& plan, const std::vector<HostTensor>& inputs);
 
+// The same over the Input nodes `input_ids` of g with their declared shapes and kinds (a graph
+// without outputs, which has no plan: cli/outputs.hpp, check_inputs_only).
+Status check_inputs_against(const Graph& g, const std::vector<int64_t>& input_ids,
+                            const std::vector<std::pair<Shape, ElemKind>>& declared,
+                            const std::vector<HostTensor>& inputs);
+
 // The output shapes and kind of a node's witness.
 const std::vector<Shape>& outputs_of(const CheckedOp& op);
 ElemKind kind_of(const CheckedOp& op);

@@ -30,6 +30,10 @@ std::span<const CodeInfo> onnx_codes() {
       CodeInfo{"onnx.input-bound", "(a note) a graph input read at load time (a shape, a weight) is bound to the "
                                           "value given with --input; the model is specialized to it (run, conform)",
                  "onnx", true},
+      CodeInfo{"onnx.empty-output", "(a note) a graph output is an empty tensor known when the model is read: run "
+                                    "writes it as an empty array, conform checks the answer's shape, check has "
+                                    "nothing to prove for it (docs/onnx.md, \"Empty values\")",
+                 "onnx", true},
       CodeInfo{"onnx.input-type", "an input read at load time has the wrong element type or rank", "onnx"},
       CodeInfo{"onnx.input-unsupported", "an input form of an old opset nnref does not read", "onnx"},
       CodeInfo{"onnx.input-shape", "a graph input declares no shape, or a negative extent", "onnx"},
@@ -37,8 +41,9 @@ std::span<const CodeInfo> onnx_codes() {
                                           "numbers)", "onnx"},
       CodeInfo{"onnx.shape-unknown", "a node needs the shape of an input whose shape the rules do not give",
                  "onnx"},
-      CodeInfo{"onnx.shape-unsupported", "a shape nnref cannot translate: an empty slice, a broadcast or fold that "
-                                           "needs fixed extents when the inputs have symbolic ones", "onnx"},
+      CodeInfo{"onnx.shape-unsupported", "a shape nnref cannot translate: an empty tensor read as data or made "
+                                           "non-empty (MatMul [2, 0] x [0, 3]), a broadcast or fold that needs fixed "
+                                           "extents when the inputs have symbolic ones", "onnx"},
       CodeInfo{"onnx.unroll-limit", "a Loop or Scan whose unrolled steps would exceed the nodes nnref unrolls "
                                       "(65536)", "onnx"},
       CodeInfo{"onnx.output-unsupported", "a node output nnref does not compute (a mask, indices) is read", "onnx"},

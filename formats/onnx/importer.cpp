@@ -9,7 +9,9 @@
 #include "formats/onnx/tensor_proto.hpp"
 #include "semantics/memory.hpp"
 #include "semantics/node_rule.hpp"
+#include "semantics/op.hpp"
 #include "semantics/size_code.hpp"
+#include "spec/rules/valid_shapes.hpp"
 #include "spec/size_program.hpp"
 
 namespace nnref::onnx_format {
@@ -155,6 +157,22 @@ const ExactTensor* NodeCtx::exact(size_t k) const {
   return v.constant.get();
 }
 
+bool NodeCtx::is_empty(size_t k) const {
+  const ExactTensor* t = exact(k);
+  return t != nullptr && t->tensor.shape.count() == 0;
+}
+
+DType NodeCtx::element_dtype(size_t k) const {
+  if (const ExactTensor* t = exact(k)) return t->tensor.dtype;
+  if (const std::optional<DType> d = dtype_of(type(k)); d && type(k) != 0) return *d;
+  switch (kind(k)) {
+    case ElemKind::Integer: return DType::I64;
+    case ElemKind::Logical: return DType::Bool;
+    case ElemKind::Real: break;
+  }
+  return DType::F32;
+}
+
 const SizeTerms* NodeCtx::sizes(size_t k) const {
   if (!has_input(k)) return nullptr;
   return im_.values_.at(n_.input(static_cast<int>(k))).sizes.get();
@@ -263,6 +281,11 @@ ElemKind NodeCtx::kind_of(const std::string& value) const {
   const Value& v = im_.values_.at(value);
   if (v.sizes) return ElemKind::Integer;
   return v.constant ? dtype_kind(v.constant->tensor.dtype) : v.kind;
+}
+
+void NodeCtx::bind_when_given(size_t k) {
+  if (const OpAttrs* op = producer(k); op && std::holds_alternative<InputAttrs>(*op))
+    im_.want_inputs_of(*im_.values_.at(n_.input(static_cast<int>(k))).ref);
 }
 
 const OpAttrs* NodeCtx::producer(size_t k) const {
@@ -384,6 +407,7 @@ int64_t NodeCtx::emit_node(const std::string& suffix, OpAttrs op, std::vector<Va
 
 ValueRef NodeCtx::emit(const std::string& suffix, OpAttrs op, std::vector<ValueRef> inputs) {
   const std::string name = suffix.empty() ? name_ : name_ + "/" + suffix;
+  if (std::optional<ValueRef> empty = empty_result(op, inputs, name)) return *empty;
   if (std::optional<ExactTensor> t = im_.fold(op, inputs)) {
     const ElemKind kind = dtype_kind(t->tensor.dtype);
     return im_.handle(std::make_shared<const ExactTensor>(std::move(*t)), kind, nullptr, name);
@@ -393,7 +417,46 @@ ValueRef NodeCtx::emit(const std::string& suffix, OpAttrs op, std::vector<ValueR
   return {emit_node(suffix, std::move(op), std::move(inputs)), 0};
 }
 
+std::optional<ValueRef> NodeCtx::empty_result(const OpAttrs& op, const std::vector<ValueRef>& inputs,
+                                              const std::string& name) {
+  const auto empty = [&](const ValueRef& r) {
+    const ConstantPtr* t = im_.handle_constant(r);
+    return t != nullptr && (*t)->tensor.shape.count() == 0;
+  };
+  if (std::none_of(inputs.begin(), inputs.end(), empty)) return std::nullopt;
+  const std::string what = op_name(op) + " of an empty value";
+  std::vector<Dims<CDim>> shapes;
+  for (const ValueRef& r : inputs) {
+    std::optional<KnownShape> s;
+    if (const ConstantPtr* t = im_.handle_constant(r)) s = KnownShape{(*t)->tensor.shape.dims()};
+    else if (const SizesPtr t = im_.handle_sizes(r)) s = KnownShape{t->shape.dims()};
+    else if (extents_fixed()) s = im_.shape_of(r);
+    if (!s || !s->exact)
+      refuse("onnx.shape-unsupported", what + ": an operand's shape depends on symbolic extents, so nnref cannot "
+                                              "tell when the model is read what the result is");
+    shapes.emplace_back(s->dims.begin(), s->dims.end());
+  }
+  ConcreteSink sink;
+  const auto out = node_obligations<CDim>(op, {}, shapes, sink);
+  for (const Failure& f : sink.failures())
+    if (f.obligation != &kEmptyExtent) refuse("onnx.shape-unsupported", what + ": " + f.message);
+  if (!out || out->outputs.size() != 1) refuse("onnx.shape-unsupported", what + " is not supported");
+  std::vector<int64_t> dims;
+  for (const CDim& d : out->outputs[0]) dims.push_back(d.v);
+  const Shape shape = Shape::make(dims).value();
+  if (shape.count() > 0)
+    refuse("onnx.shape-unsupported", what + " gives a result with elements (shape " + shape.str() +
+                                         "), which nnref does not compute from an empty tensor");
+  const ElemKind kind = op_signature(op).result;
+  const DType dtype = kind == ElemKind::Integer ? DType::I64 : kind == ElemKind::Logical ? DType::Bool : DType::F32;
+  return im_.handle(std::make_shared<const ExactTensor>(ExactTensor{HostTensor{dtype, shape, {}}, {}}), kind, nullptr,
+                    name);
+}
+
 void NodeCtx::param_tensor(int64_t id, const std::string& role, HostTensor t, const std::string& key) {
+  if (t.shape.count() == 0)
+    refuse("onnx.shape-unsupported", role + " ('" + key + "') is an empty tensor (shape " + t.shape.str() +
+                                         "), which an op's parameter never is in nnref (every extent is at least 1)");
   const std::string& node = im_.m_.graph.nodes[static_cast<size_t>(id)].name;
   im_.m_.param_keys[{node, role}] = key;
   im_.m_.payload.set(node, role, ParamEntry{std::move(t), im_.file_ + ":" + key});
@@ -453,6 +516,10 @@ void NodeCtx::set_output_constant(size_t k, ExactTensor t) {
   if (k >= static_cast<size_t>(n_.output_size()) || n_.output(static_cast<int>(k)).empty()) return;
   const std::string& out = n_.output(static_cast<int>(k));
   im_.values_[out] = Value{std::nullopt, std::make_shared<const ExactTensor>(std::move(t)), nullptr, out};
+}
+
+void NodeCtx::set_output_empty(size_t k, const std::vector<int64_t>& dims, size_t like) {
+  set_output_constant(k, ExactTensor{HostTensor{element_dtype(like), Shape::make(dims).value(), {}}, {}});
 }
 
 // Terms that are all constants are a constant.
@@ -718,8 +785,10 @@ ValueRef Importer::materialise(const ValueRef& r) {
   const HostTensor& t = h.constant->tensor;
   if (t.shape.count() == 0)
     throw Refusal{make_error("onnx.shape-unsupported",
-                             "constant '" + h.name + "' is an empty tensor (shape " + t.shape.str() +
-                                 "): nnref holds one only while the model is read, where Concat leaves it out",
+                             "'" + h.name + "' is an empty tensor (shape " + t.shape.str() +
+                                 "): nnref holds one only while the model is read, as an empty value that ops "
+                                 "keep empty or Concat leaves out (docs/onnx.md, \"Empty values\"), and this op "
+                                 "reads its elements",
                              SourceLoc{file_, 0, 0})};
   // Parameters are floats: an integer or bool constant's values as doubles, which the const op
   // reads back as its kind; an integer beyond 2^53 has no exact double.
@@ -800,11 +869,30 @@ void Importer::add_input(const onnx::ValueInfoProto& v) {
       extents_fixed_ = false;
     }
   }
+  if (std::find(dims.begin(), dims.end(), 0) != dims.end()) return add_empty_input(v, dims, size_names);
   const int64_t id = add_ir_node(v.name(), InputAttrs{dims, *kind}, {}, loc);
   input_nodes_[id] = v.name();
   for (size_t k = 0; k < size_names.size(); ++k)
     if (!size_names[k].empty()) m_.size_names.push_back({size_names[k], id, k, true});
   values_[v.name()] = Value{ValueRef{id, 0}, nullptr, nullptr, v.name(), *kind, tt.elem_type()};
+}
+
+void Importer::add_empty_input(const onnx::ValueInfoProto& v, const std::vector<int64_t>& dims,
+                               const std::vector<std::string>& size_names) {
+  for (const std::string& name : size_names)
+    if (!name.empty()) {
+      diags_.push_back(make_error("onnx.shape-unsupported",
+                                  "graph input '" + v.name() + "' has an extent 0 and a symbolic extent (" + name +
+                                      "): nnref holds an empty tensor only where its shape is known when the model "
+                                      "is read",
+                                  SourceLoc{file_, 0, 0}));
+      failed_.insert(v.name());
+      return;
+    }
+  const DType dtype = dtype_of(v.type().tensor_type().elem_type()).value_or(DType::F32);
+  const ExactTensor empty{HostTensor{dtype, Shape::make(dims).value(), {}}, {}};
+  values_[v.name()] = Value{std::nullopt, std::make_shared<const ExactTensor>(empty), nullptr, v.name()};
+  wanted_.push_back(v.name());  // an array given for it is bound, which checks its type and shape
 }
 
 bool Importer::add_bound_input(const onnx::ValueInfoProto& v, const HostTensor& t) {
@@ -949,6 +1037,17 @@ std::vector<std::string> Importer::add_subgraph(const onnx::GraphProto& g, size_
   return outputs;
 }
 
+void Importer::add_empty_output(const std::string& name, const Shape& shape) {
+  m_.empty_outputs.push_back({name, shape});
+  Diagnostic d = make_error("onnx.empty-output",
+                            "output '" + name + "' is an empty tensor of shape " + shape.str() +
+                                ", known when the model is read: run writes it as an empty array, conform checks "
+                                "that the answer has this shape, and check has nothing to prove for it",
+                            SourceLoc{file_, 0, 0});
+  d.severity = Severity::Note;
+  diags_.push_back(std::move(d));
+}
+
 void Importer::run(const onnx::GraphProto& g, const std::map<std::string, int64_t>& opsets, const std::string& base_dir,
                    int64_t max_memory) {
   file_ = m_.path;
@@ -979,6 +1078,10 @@ void Importer::run(const onnx::GraphProto& g, const std::map<std::string, int64_
       continue;
     }
     Value& v = it->second;
+    if (v.constant && v.constant->tensor.shape.count() == 0) {
+      add_empty_output(o.name(), v.constant->tensor.shape);
+      continue;
+    }
     if (v.sizes) materialise(v, ElemKind::Integer);
     // nnref's outputs are reals: an integer or bool output is read through a cast, which gives
     // the same numbers (indices, 0 and 1).

@@ -109,8 +109,17 @@ class NodeCtx {
   const HostTensor& require_constant(size_t k, const std::string& what);
   // Input k as a constant, integers exact; nullptr when it is not one.
   const ExactTensor* exact(size_t k) const;
+  // Input k is an empty value: a tensor with an extent 0 known when the model is read (docs/onnx.md,
+  // "Empty values"), held as a constant without elements, never as a graph value. emit gives an op
+  // over one the empty value its rule gives, and refuses a result with elements.
+  bool is_empty(size_t k) const;
   // Input k as terms computed from symbolic extents; nullptr when it is not such a value.
   const SizeTerms* sizes(size_t k) const;
+  // Input k, when it is a graph input itself, noted as read at load without a refusal
+  // (LoadResult::inputs_read_at_load): run and conform then read the model again with it bound to
+  // the array given, so that what the node makes of it is known at load (ConstantOfShape's empty
+  // value of a shape [0]); without one, the node reads it at run time.
+  void bind_when_given(size_t k);
   // Input k as terms: a size value's, or an integer constant's (constant terms); nullptr else.
   SizesPtr terms(size_t k);
   // Input k as terms of an op that takes sizes when it is an integer value the graph computes from
@@ -183,6 +192,8 @@ class NodeCtx {
 
   void set_output(size_t k, ValueRef v, ElemKind kind = ElemKind::Real, int32_t type = 0);
   void set_output_constant(size_t k, ExactTensor t);
+  // Output k as the empty value of extents `dims` (one of them 0), of input `like`'s element type.
+  void set_output_empty(size_t k, const std::vector<int64_t>& dims, size_t like);
   void set_output_sizes(size_t k, SizeTerms t);
   // Whether a later node or the graph reads output k.
   bool output_read(size_t k) const;
@@ -193,6 +204,14 @@ class NodeCtx {
   void finish();
 
  private:
+  // The element type of input k: a constant's, a graph value's ONNX type where known, else its kind's
+  // widest (float32 for a real that an op computes).
+  DType element_dtype(size_t k) const;
+  // emit of an op with an empty operand: the empty value (of the op's result kind) its rule gives;
+  // a result with elements, or one that depends on symbolic extents, is onnx.shape-unsupported.
+  // nullopt when no operand is empty.
+  std::optional<ValueRef> empty_result(const OpAttrs& op, const std::vector<ValueRef>& inputs, const std::string& name);
+
   Importer& im_;
   const onnx::NodeProto& n_;
   std::string name_;
@@ -227,6 +246,12 @@ class Importer {
  private:
   friend class NodeCtx;
   void add_input(const onnx::ValueInfoProto& v);
+  // A graph input with an extent 0: an empty value (NodeCtx::is_empty), noted as read at load so that
+  // run and conform bind the array given for it (add_bound_input checks its type and shape).
+  void add_empty_input(const onnx::ValueInfoProto& v, const std::vector<int64_t>& dims,
+                       const std::vector<std::string>& size_names);
+  // A graph output that is an empty value: Model::empty_outputs, with a note saying what that means.
+  void add_empty_output(const std::string& name, const Shape& shape);
   // A graph input given a value at load: a constant, as an initializer is; false (the diagnostic
   // given) when the value does not have the declared type and extents.
   bool add_bound_input(const onnx::ValueInfoProto& v, const HostTensor& t);

@@ -16,10 +16,6 @@ namespace nnref::onnx_format {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-constexpr int64_t kMaxExactInteger = int64_t{1} << 53;  // HostTensor holds doubles
-
 std::optional<DType> dtype_of(int32_t t) {
   using TP = onnx::TensorProto;
   switch (t) {
@@ -39,6 +35,10 @@ std::optional<DType> dtype_of(int32_t t) {
     default: return std::nullopt;
   }
 }
+
+namespace {
+
+constexpr int64_t kMaxExactInteger = int64_t{1} << 53;  // HostTensor holds doubles
 
 // One little-endian element of an integer or bool `dtype` at p, exactly (a uint64 beyond int64 as
 // nullopt: refused by the caller).

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct ExactTensor {
   HostTensor tensor;
   std::vector<int64_t> ints;
 };
+
+// The DType of an ONNX element type, or nullopt (string, complex).
+std::optional<DType> dtype_of(int32_t onnx_type);
 
 // An integer as a double where that is exact (magnitude at most 2^53), NaN beyond.
 double exact_double(int64_t v);

@@ -14,8 +14,11 @@ time (a weight, axes) are bound to the arrays run is given, as `nnref run` binds
 supports_model(model) is False for what nnref does not read or run (refusal(model) says why: an
 nnref.Error whose code is one of UNSUPPORTED); the runner's hook is_compatible is supports_model, so
 those cases are skipped. Any other nnref error on a model it reads is raised by prepare or run: it
-fails the test. An extent 0 that only the inputs' data gives (ConstantOfShape of a shape [0]) is
-found by run: it raises Unsupported, an nnref.Error that is also a unittest.SkipTest.
+fails the test. A tensor with an extent 0 known when the model is read (an input declaring one,
+what ops make of it) is an empty value, an output that is one an empty array (docs/onnx.md, "Empty
+values"); an extent 0 that only the inputs' data gives at run time (ConstantOfShape of a shape
+computed to [0]) is found by run: it raises Unsupported, an nnref.Error that is also a
+unittest.SkipTest.
 
 BackendRep.run returns the outputs in the graph's output order, each with the element type the
 model declares: real outputs are computed in float64 (precision="f64", or "mp": 50 digits) and
@@ -59,20 +62,6 @@ class Unsupported(nnref.Error, unittest.SkipTest):
     naming the code, rather than as a failure."""
 
 
-def _declared_empty(model):
-    """shape.empty-extent for a graph input declaring an extent 0, else None: nnref reads such a
-    model and refuses the input when it runs; found here from the declaration, the model is refused
-    by supports_model (after nnref's own refusals, whose codes come first)."""
-    for value in model.graph.input:
-        t = value.type.tensor_type if value.type.HasField("tensor_type") else None
-        if t is not None and t.HasField("shape"):
-            for axis, d in enumerate(t.shape.dim):
-                if d.HasField("dim_value") and d.dim_value == 0:
-                    return nnref.Error("shape.empty-extent", "graph input '%s' declares extent 0 on axis %d; nnref "
-                                       "holds no empty tensor" % (value.name, axis))
-    return None
-
-
 class _Saved:
     """A ModelProto written to a temporary folder (its own, since nnref re-reads the file, with any
     external data beside it, each time the model runs) and loaded by nnref."""
@@ -104,11 +93,11 @@ def refusal(model):
         return nnref.Error("io.write", "the model cannot be written for nnref to read: %s" % err)
     try:
         saved.model.inputs
-    except nnref.Error:  # inputs read at load wait for run's arrays (an empty one may be bound: axes []);
-        return None      # run refuses an empty input that stays one, as Unsupported
+    except nnref.Error:  # inputs read at load wait for run's arrays
+        pass
     finally:
         saved.close()
-    return _declared_empty(model)
+    return None
 
 
 def supports_model(model):

@@ -376,3 +376,28 @@ def test_bind_inputs_sizes_needed_at_load(tmp_path):
     m = nnref.load(path, bind_inputs=True)
     assert m.run({"X": np.array([[1.0, 2.0], [3.0, 4.0]])})["Y"].tolist() == [4.0, 6.0]
     assert m.run({"X": np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])})["Y"].tolist() == [9.0, 12.0]
+
+
+def test_empty_outputs(tmp_path):
+    """An ONNX Slice past the end of x [4, 3]: an empty output [0, 3] beside Relu(x) (docs/onnx.md,
+    "Empty values"): listed after the graph's outputs, run as an empty array, judged by its shape."""
+    import onnx
+    from onnx import TensorProto, helper
+    ints = [helper.make_tensor(n, TensorProto.INT64, [1], [v]) for n, v in (("s", 5), ("e", 9), ("a", 0))]
+    nodes = [helper.make_node("Relu", ["x"], ["y"]), helper.make_node("Slice", ["x", "s", "e", "a"], ["z"])]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 3])],
+                              [helper.make_tensor_value_info("z", TensorProto.FLOAT, None),
+                               helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], ints)
+    path = str(tmp_path / "slice.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+    m = nnref.load(path)
+    assert [(o.name, tuple(o.shape)) for o in m.outputs] == [("y", (4, 3)), ("z", (0, 3))]
+    x = np.arange(-6, 6, dtype=np.float32).reshape(4, 3)
+    out = m.run({"x": x})
+    np.testing.assert_array_equal(out["y"], np.maximum(x, 0))
+    assert out["z"].shape == (0, 3)
+    lo, hi = m.run({"x": x}, precision="interval")["z"]
+    assert lo.shape == hi.shape == (0, 3)
+    assert bool(m.conform({"x": x}, {"y": np.maximum(x, 0), "z": np.zeros((0, 3), np.float32)}))
+    assert raised_code(m.conform, {"x": x}, {"y": np.maximum(x, 0), "z": np.zeros((1, 3), np.float32)}).code == \
+        "usage.actual-shape"

@@ -1,7 +1,8 @@
 """nnref.onnx_backend (docs/python.md, "The ONNX backend") on models built here with onnx.helper:
 outputs against NumPy, in the declared dtypes and the graph's output order; supports_model's
-refusals, with nnref's codes; a malformed model raising rather than refused; an extent 0 found at
-run time raised as Unsupported (a unittest.SkipTest); run_node; and onnx's runner on two node tests.
+refusals, with nnref's codes; a malformed model raising rather than refused; an empty input run to
+an empty output; an extent 0 found at run time raised as Unsupported (a unittest.SkipTest); run_node;
+and onnx's runner on two node tests.
 The whole of onnx's backend tests is ctest onnx_backend (tests/python/onnx_backend_suite.py).
 """
 import unittest
@@ -81,10 +82,7 @@ def test_refusals_are_false_with_nnref_codes():
     axes = model([helper.make_node("ReduceSum", ["x", "axes"], ["y"])],
                  [("x", TensorProto.FLOAT, [2, 3]), ("axes", TensorProto.INT64, [1])],
                  [("y", TensorProto.FLOAT, [1, 3])])
-    empty = model([helper.make_node("Relu", ["x"], ["y"])], [("x", TensorProto.FLOAT, [0, 3])],
-                  [("y", TensorProto.FLOAT, [0, 3])])
-    for m, code in ((bernoulli, "onnx.op-unsupported"), (custom, "onnx.domain-unsupported"),
-                    (empty, "shape.empty-extent")):
+    for m, code in ((bernoulli, "onnx.op-unsupported"), (custom, "onnx.domain-unsupported")):
         assert backend.supports_model(m) is False
         assert not backend.is_compatible(m)
         assert backend.refusal(m).code == code
@@ -95,6 +93,13 @@ def test_refusals_are_false_with_nnref_codes():
     assert backend.supports_model(axes) is True
     (y,) = backend.run_model(axes, [np.array([[1, 2, 3], [4, 5, 6]], np.float32), np.array([0], np.int64)])
     np.testing.assert_array_equal(y, [[5, 7, 9]])
+    # An input declaring an extent 0 is an empty value: its output an empty array of the declared type
+    # (docs/onnx.md, "Empty values").
+    empty = model([helper.make_node("Relu", ["x"], ["y"])], [("x", TensorProto.FLOAT, [0, 3])],
+                  [("y", TensorProto.FLOAT, [0, 3])])
+    assert backend.supports_model(empty) is True
+    (y,) = backend.run_model(empty, [np.zeros((0, 3), np.float32)])
+    assert y.shape == (0, 3) and y.dtype == np.float32
 
 
 def test_a_malformed_model_is_supported_and_fails():
@@ -109,8 +114,10 @@ def test_a_malformed_model_is_supported_and_fails():
 
 
 def test_an_empty_extent_from_data_is_unsupported_at_run():
-    m = model([helper.make_node("ConstantOfShape", ["shape"], ["y"])], [("shape", TensorProto.INT64, [1])],
-              [("y", TensorProto.FLOAT, [None])])
+    # The shape computed from the input (shape + 0): read at run time, where [0] is an empty tensor.
+    zero = helper.make_tensor("zero", TensorProto.INT64, [1], [0])
+    m = model([helper.make_node("Add", ["shape", "zero"], ["s"]), helper.make_node("ConstantOfShape", ["s"], ["y"])],
+              [("shape", TensorProto.INT64, [1])], [("y", TensorProto.FLOAT, [None])], [zero])
     assert backend.supports_model(m)
     rep = backend.prepare(m)
     np.testing.assert_array_equal(rep.run([np.array([3], np.int64)])[0], np.zeros(3, np.float32))
@@ -118,6 +125,16 @@ def test_an_empty_extent_from_data_is_unsupported_at_run():
         rep.run([np.array([0], np.int64)])
     assert err.value.code == "shape.empty-extent"
     assert isinstance(err.value, nnref.Error) and isinstance(err.value, unittest.SkipTest)
+
+
+def test_a_shape_given_as_an_input_is_bound_and_may_be_empty():
+    # ConstantOfShape's shape given as a graph input is bound at load: [0] is an empty output there.
+    m = model([helper.make_node("ConstantOfShape", ["shape"], ["y"])], [("shape", TensorProto.INT64, [1])],
+              [("y", TensorProto.FLOAT, [None])])
+    rep = backend.prepare(m)
+    np.testing.assert_array_equal(rep.run([np.array([3], np.int64)])[0], np.zeros(3, np.float32))
+    y = rep.run([np.array([0], np.int64)])[0]
+    assert y.shape == (0,) and y.dtype == np.float32
 
 
 def test_devices():

@@ -64,15 +64,20 @@ ExactTensor filled(const ExactTensor& value, const Shape& s) {
 // ConstantOfShape: `value` in every element of a tensor of the given shape. Of a constant shape, an
 // integer or bool value is a constant (shape arithmetic reads it: PyTorch's ones_like of a size
 // vector); a real one is the scalar broadcast to the shape (IR broadcast_to), no constant of that
-// size being made. A shape computed from symbolic extents or from data (kElement terms, an entry 0
+// size being made; a constant shape with an extent 0 gives an empty value (docs/onnx.md, "Empty
+// values"). A shape computed from symbolic extents or from data (kElement terms, an entry 0
 // then an empty extent refused at run time) is broadcast_to's computed dims, of the value's kind.
 void constant_of_shape(Ctx& c) {
   const ExactTensor value = fill_value(c);
+  c.bind_when_given(0);  // a shape given as an input: known at load where given (an empty one among others)
   SizesPtr t = c.exact(0) ? nullptr : c.data_terms(0);
   if (!t && !c.exact(0)) t = c.terms(0);
   if (!t) {
     const std::vector<int64_t> dims = c.int_list(0, "shape");
-    for (int64_t d : dims) no_empty_extent(c, d);
+    for (int64_t d : dims)
+      if (d < 0) c.refuse("onnx.attribute-value", "a negative extent " + std::to_string(d));
+    if (std::find(dims.begin(), dims.end(), 0) != dims.end())  // an empty value
+      return c.set_output_constant(0, ExactTensor{HostTensor{value.tensor.dtype, Shape::make(dims).value(), {}}, {}});
     if (dtype_is_float(value.tensor.dtype))
       return c.set_output(0, {c.emit_node("", BroadcastToAttrs{dims}, {c.literal("value", value.tensor)}), 0});
     Result<Shape> s = Shape::make(dims);

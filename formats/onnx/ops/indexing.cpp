@@ -41,6 +41,7 @@ ValueRef zero_of(Ctx& c, ElemKind kind) {
 // constant or a value computed at run time. A comparison gives the mask, a select keeps x or 0.
 void trilu(Ctx& c) {
   const bool upper = c.attr_int("upper", 1) != 0;
+  if (c.is_empty(0) && c.rank(0) >= 2) return c.set_output_constant(0, *c.exact(0));  // no element to zero
   const ElemKind kind = c.kind(0);
   const ValueRef x = c.operand(0, kind);
   const ValueRef offset = column_minus_row(c);

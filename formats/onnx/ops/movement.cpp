@@ -23,7 +23,21 @@ void reshape_computed(Ctx& c, const SizeTerms& shape) {
   c.set_output(0, reshaped(c, "", c.operand(0, kind), kind, shape), kind, c.type(0));
 }
 
+// Reshape with allowzero 1 to a shape with an entry 0 (an empty extent, not the input's, which the
+// IR reshape reads it as): the empty value of that shape, when the input is one too.
+void reshape_to_empty(Ctx& c, const std::vector<int64_t>& dims) {
+  if (!c.is_empty(0))
+    c.refuse("onnx.shape-unsupported",
+             "allowzero 1 with a 0 in the shape of a tensor with elements (it cannot be reshaped to an empty one)");
+  for (int64_t d : dims)
+    if (d < 0) c.refuse("onnx.attribute-value", "allowzero 1 with a 0 and a negative entry in the shape");
+  c.set_output_empty(0, dims, 0);
+}
+
 void reshape(Ctx& c) {
+  // An empty value's reshape is known at load only from a constant shape (run and conform bind an
+  // input that gives it).
+  if (c.is_empty(0) && c.opset() >= 5) c.require_constant(1, "the shape of an empty tensor's reshape");
   if (c.opset() >= 5 && c.sizes(1) != nullptr) return reshape_computed(c, *c.sizes(1));
   if (c.opset() >= 5)
     if (const SizesPtr t = c.data_terms(1)) {
@@ -38,8 +52,10 @@ void reshape(Ctx& c) {
   std::vector<int64_t> dims = c.opset() < 5 ? c.attr_ints("shape") : c.int_list(1, "shape");
   if (c.opset() < 5 && c.has_attr("consumed_inputs"))
     c.refuse("onnx.attribute-unsupported", "consumed_inputs (before opset 5) is not supported");
-  if (c.attr_int("allowzero", 0) != 0 && std::find(dims.begin(), dims.end(), 0) != dims.end())
-    c.refuse("onnx.attribute-unsupported", "allowzero 1 with a 0 in the shape (an empty tensor) is not supported");
+  const bool zero = std::find(dims.begin(), dims.end(), 0) != dims.end();
+  if (c.attr_int("allowzero", 0) != 0 && zero) return reshape_to_empty(c, dims);
+  if (c.is_empty(0) && std::find(dims.begin(), dims.end(), -1) != dims.end())
+    c.refuse("onnx.shape-unsupported", "a −1 in the shape of an empty tensor's reshape has no single value");
   moved(c, ReshapeAttrs{dims});
 }
 
@@ -76,7 +92,7 @@ void transpose(Ctx& c) {
 
 // An operand known at load to be empty (a slice of a shape that keeps nothing, as ONNX's expanded
 // LayerNormalization makes) adds nothing to the concatenation: it is left out; when every operand
-// is, the result is that empty constant.
+// is, the result is the empty value of the concatenated shape.
 void concat(Ctx& c) {
   const int64_t axis = c.attr_int("axis", 1);
   if (c.opset() >= 4 && !c.has_attr("axis")) c.refuse("onnx.attribute-value", "axis is required");
@@ -84,8 +100,43 @@ void concat(Ctx& c) {
   std::vector<ValueRef> in;
   for (size_t k = 0; k < c.input_count(); ++k)
     if (const ExactTensor* t = c.exact(k); !t || t->tensor.shape.count() > 0) in.push_back(c.operand(k, kind));
-  if (in.empty()) return c.set_output_constant(0, *c.exact(0));
+  if (in.empty())  // every operand empty: the empty value the concatenation's rule gives
+    for (size_t k = 0; k < c.input_count(); ++k) in.push_back(c.operand(k, kind));
   c.set_output(0, in.size() == 1 ? in[0] : c.emit("", ConcatAttrs{axis, 0, kind}, in), kind, c.type(0));
+}
+
+// Split where a part is empty (a size 0, or an input with an extent 0), over fixed extents: each
+// empty part an empty value, the others the IR split into them (one alone: the whole input).
+void split_with_empty_parts(Ctx& c, int64_t axis, std::vector<int64_t> sizes, bool equal_parts) {
+  if (!c.extents_fixed() && !c.exact(0))
+    c.refuse("onnx.shape-unsupported",
+             "a part of size 0 is an empty tensor, which nnref holds only where the input's shape is known when the "
+             "model is read (fixed extents)");
+  const std::vector<int64_t> s = c.shape(0);
+  const int64_t r = static_cast<int64_t>(s.size()), k = axis < 0 ? axis + r : axis;
+  if (k < 0 || k >= r) c.refuse("onnx.attribute-value", "axis " + std::to_string(axis) + " is outside the input");
+  const int64_t extent = s[static_cast<size_t>(k)], n = static_cast<int64_t>(sizes.size());
+  if (equal_parts && extent % n == 0) sizes.assign(sizes.size(), extent / n);
+  if (std::accumulate(sizes.begin(), sizes.end(), int64_t{0}) != extent)
+    c.refuse("onnx.split-sizes", "the split sizes do not add up to the axis extent " + std::to_string(extent));
+  std::vector<int64_t> kept;
+  std::vector<size_t> kept_outputs;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    std::vector<int64_t> dims = s;
+    dims[static_cast<size_t>(k)] = sizes[i];
+    if (std::find(dims.begin(), dims.end(), 0) != dims.end()) {
+      c.set_output_empty(i, dims, 0);
+      continue;
+    }
+    kept.push_back(sizes[i]);
+    kept_outputs.push_back(i);
+  }
+  if (kept.empty()) return;
+  const ElemKind kind = c.kind(0);
+  const ValueRef x = c.operand(0, kind);
+  if (kept.size() == 1) return c.set_output(kept_outputs[0], x, kind, c.type(0));
+  const int64_t id = c.emit_node("", SplitAttrs{axis, kept, kind}, {x});
+  for (size_t j = 0; j < kept.size(); ++j) c.set_output(kept_outputs[j], {id, static_cast<int>(j)}, kind, c.type(0));
 }
 
 // Split into parts of the given sizes: IR split's ratios are the sizes, which it splits the axis
@@ -111,9 +162,8 @@ void split(Ctx& c) {
       sizes.back() = x - chunk * static_cast<int64_t>(n - 1);
     }
   }
-  if (sizes.empty()) sizes.assign(n, 1);
-  for (int64_t part : sizes)
-    if (part == 0) c.refuse("onnx.shape-unsupported", "a part of size 0 is an empty tensor, which nnref does not hold");
+  const bool equal_parts = sizes.empty();  // ratios 1: n parts of equal size
+  if (equal_parts) sizes.assign(n, 1);
   if (sizes.size() != n)
     c.refuse("onnx.attribute-value", std::to_string(sizes.size()) + " split sizes for " + std::to_string(n) + " outputs");
   for (int64_t part : sizes)
@@ -128,14 +178,17 @@ void split(Ctx& c) {
       c.refuse("onnx.split-sizes", "the split sizes do not add up to the axis extent " +
                                        std::to_string(s[static_cast<size_t>(k)]));
   }
+  if (c.is_empty(0) || std::find(sizes.begin(), sizes.end(), 0) != sizes.end())
+    return split_with_empty_parts(c, axis, sizes, equal_parts);
   const ElemKind kind = c.kind(0);
   const int64_t id = c.emit_node("", SplitAttrs{axis, sizes, kind}, {c.operand(0, kind)});
   for (size_t k = 0; k < n; ++k) c.set_output(k, {id, static_cast<int>(k)}, kind, c.type(0));
 }
 
 // Slice with step 1: ONNX clamps starts and ends as IR slice does, except that an end of 0 is
-// empty in ONNX and "to the extent" in the IR: such a slice (an empty tensor) is refused, but for
-// a slice of a value known at load (a shape), whose empty result is a constant that Concat drops.
+// empty in ONNX and "to the extent" in the IR. Where the input's shape is known at load (fixed
+// extents, or a value known at load), an empty result is an empty value (docs/onnx.md, "Empty
+// values"); over symbolic extents an end of 0 is refused.
 // Slice whose starts or ends are computed from symbolic extents: IR slice's computed bounds (every
 // start, then every end), with the values whose extents they read as its further operands.
 void slice_computed(Ctx& c) {
@@ -214,14 +267,8 @@ void slice(Ctx& c) {
       count = (starts[k] - index(ends[k], -1, x - 1) - step(k) - 1) / -step(k);
     }
     result[static_cast<size_t>(axis)] = std::max<int64_t>(count, 0);
-    if (count <= 0 && !known)
-      c.refuse("onnx.shape-unsupported", "the slice of axis " + std::to_string(axes[k]) +
-                                             " is empty, and nnref does not hold empty tensors");
   }
-  if (known && std::find(result.begin(), result.end(), 0) != result.end()) {
-    const DType dtype = c.exact(0) ? c.exact(0)->tensor.dtype : DType::I64;
-    return c.set_output_constant(0, ExactTensor{HostTensor{dtype, Shape::make(result).value(), {}}, {}});
-  }
+  if (std::find(result.begin(), result.end(), 0) != result.end()) return c.set_output_empty(0, result, 0);
   moved(c, SliceAttrs{axes, starts, ends, steps});
 }
 
