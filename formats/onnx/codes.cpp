@@ -50,6 +50,7 @@ std::span<const CodeInfo> onnx_codes() {
       CodeInfo{"onnx.tensor-data-size", "a tensor whose stored data does not match its shape", "onnx"},
       CodeInfo{"onnx.tensor-integer-range", "an integer beyond 2^53 in magnitude read as data (nnref reads it exactly "
                                               "only as a shape, axis or bound), or a uint64 beyond int64", "onnx"},
+      CodeInfo{"onnx.integer-range", "an integer result nnref does not hold: a uint64 of 2^63 or more", "onnx"},
       CodeInfo{"onnx.integer-division-by-zero", "an integer Div or Mod of constants by 0, which ONNX leaves "
                                                   "undefined", "onnx"},
       CodeInfo{"onnx.external-data", "external data that is malformed, outside the model's folder, or past the end "
