@@ -19,6 +19,9 @@ std::span<const CodeInfo> onnx_codes() {
       CodeInfo{"onnx.input-missing", "a required input of a node is not given", "onnx"},
       CodeInfo{"onnx.input-not-constant", "an input nnref reads at load time (a weight, a shape, axes) is not an "
                                             "initializer or a Constant", "onnx"},
+      CodeInfo{"onnx.value-undecided", "a value nnref reads at load time (a Loop's trip count or cond) is computed "
+                                         "from constants by real arithmetic, and correct float32 runtimes need not "
+                                         "compute one integer for it", "onnx"},
       CodeInfo{"onnx.input-bound-mismatch", "the value given with --input for a graph input that the model reads at load "
                                      "time does not have the input's declared element type or extents", "onnx"},
       CodeInfo{"onnx.size-needed-at-load", "a translation needs as a number, when the model is read, an extent that "

@@ -109,6 +109,12 @@ class NodeCtx {
   const HostTensor& require_constant(size_t k, const std::string& what);
   // Input k as a constant, integers exact; nullptr when it is not one.
   const ExactTensor* exact(size_t k) const;
+  // Input k, one integer or bool that the graph computes from constants alone by real arithmetic
+  // (formats/onnx/decided.hpp): the integer every correct runtime computes, refused by name
+  // (onnx.value-undecided, `what` in the message) when they need not agree; nullopt when input k
+  // is a constant, or depends on a graph input or a symbolic extent, or the load has no
+  // LoadOptions::enclose_constants.
+  std::optional<int64_t> decided(size_t k, const std::string& what);
   // Input k as terms computed from symbolic extents; nullptr when it is not such a value.
   const SizeTerms* sizes(size_t k) const;
   // Input k as terms: a size value's, or an integer constant's (constant terms); nullptr else.
@@ -209,9 +215,10 @@ class Importer {
  public:
   // `bound`: values of graph inputs, read as initializers (LoadOptions::bound_inputs); it outlives run().
   // `fixed`: size names read as numbers (LoadOptions::fixed_sizes); it outlives run() too.
+  // `enclose`: LoadOptions::enclose_constants, for NodeCtx::decided.
   Importer(Model& m, std::vector<Diagnostic>& diags, const std::map<std::string, HostTensor>* bound = nullptr,
-           const std::map<std::string, int64_t>* fixed = nullptr)
-      : m_(m), diags_(diags), bound_(bound), fixed_(fixed) {}
+           const std::map<std::string, int64_t>* fixed = nullptr, LoadOptions::EncloseConstants enclose = nullptr)
+      : m_(m), diags_(diags), bound_(bound), fixed_(fixed), enclose_(enclose) {}
 
   // Inputs and initializers first, then the nodes in order, then the outputs and declared shapes.
   void run(const onnx::GraphProto& g, const std::map<std::string, int64_t>& opsets, const std::string& base_dir,
@@ -280,6 +287,7 @@ class Importer {
   std::vector<Diagnostic>& diags_;
   const std::map<std::string, HostTensor>* bound_;
   const std::map<std::string, int64_t>* fixed_;
+  LoadOptions::EncloseConstants enclose_;
   std::vector<std::string> needed_;
   // probe_shape's shapes per (size name, value), per node and output, for the nodes up to the last probed.
   mutable std::map<std::pair<std::string, int64_t>, std::vector<std::vector<std::optional<KnownShape>>>> probes_;
