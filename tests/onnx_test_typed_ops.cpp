@@ -616,3 +616,26 @@ TEST_CASE("onnx typed ops: BitShift of uint64, wrapping modulo 2^64, a result nn
   o.bound_inputs.at("X") = u64({0x1p63, 4, 1});
   CHECK(find_code(load_model((tmp / "bound.onnx").string(), o).diagnostics, "onnx.input-bound-mismatch") != nullptr);
 }
+
+TEST_CASE("onnx typed ops: uint64 arithmetic whose result wraps to 2^63 or more is refused by name") {
+  TempDir tmp("onnx_uint64_range");
+  const auto model = [](const std::string& op, uint64_t a, uint64_t b) {
+    OnnxModel m(13);
+    for (const auto& [name, v] : {std::pair{"A", a}, std::pair{"B", b}}) {
+      onnx::TensorProto* t = m.graph().add_initializer();
+      t->set_name(name);
+      t->set_data_type(onnx::TensorProto::UINT64);
+      t->add_uint64_data(v);
+    }
+    m.node(op, {"A", "B"}, {"Y"});
+    m.output("Y");
+    return m;
+  };
+  // 2^40 + 3 and 5 − 3 are held; 2^62 + 2^62 = 2^63 and 3 − 5 ≡ 2^64 − 2 are not (as an int64,
+  // −2^63 and −2: wrong values, which a later Div would pass on).
+  const uint64_t p62 = uint64_t{1} << 62;
+  CHECK(run_f64(load_onnx(model("Add", uint64_t{1} << 40, 3), tmp / "m.onnx"), {})[0].data()[0] == 0x1p40 + 3);
+  CHECK(run_f64(load_onnx(model("Sub", 5, 3), tmp / "m.onnx"), {})[0].data()[0] == 2);
+  CHECK(find_code(load_errors(model("Add", p62, p62), tmp / "m.onnx"), "onnx.integer-range") != nullptr);
+  CHECK(find_code(load_errors(model("Sub", 3, 5), tmp / "m.onnx"), "onnx.integer-range") != nullptr);
+}

@@ -364,9 +364,15 @@ void integer_arithmetic(Ctx& c, IntegerOp op) {
     return c.set_output(0, z, ElemKind::Integer, type);
   }
   const IntegerType type = ir_integer_type(operand_type(c));
+  // uint64 operands are below 2^63: a result that wraps to 2^63 or more (negative as an int64) is
+  // not held.
+  const bool uint64 = operand_type(c) == onnx::TensorProto::UINT64;
   const auto value = [&](int64_t u, int64_t v) {
     const std::optional<int64_t> r = integer_value(op, u, v);
     if (!r) c.refuse("onnx.integer-division-by-zero", "a divisor is 0, for which ONNX defines no result");
+    if (uint64 && *r < 0)
+      c.refuse("onnx.integer-range", "a uint64 result is " + std::to_string(static_cast<uint64_t>(*r)) +
+                                         " (modulo 2^64), 2^63 or more, which nnref does not hold");
     return wrapped(type, *r);
   };
   c.set_output_constant(0, constant_map(c, *a, *b, value));
