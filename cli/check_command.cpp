@@ -6,6 +6,7 @@
 #include "checker/check_model.hpp"
 #include "checker/report.hpp"
 #include "semantics/catalogue.hpp"
+#include "semantics/evaluate.hpp"
 #include "cli/app.hpp"
 #include "cli/codes.hpp"
 #include "cli/commands.hpp"
@@ -132,6 +133,7 @@ Result<CheckReport> check_enumerated(const CheckOptions& o, std::vector<std::str
   for (const DimRange& r : ranges) value.push_back(r.lo);
   for (int64_t k = 1;; ++k) {
     LoadOptions options{WeightsPolicy::IfPresent, o.max_memory};
+    options.enclose_constants = enclose_constants;
     std::vector<std::pair<std::string, int64_t>> at;
     for (size_t i = 0; i < ranges.size(); ++i) {
       options.fixed_sizes[ranges[i].name] = value[i];
@@ -178,7 +180,9 @@ Result<CheckReport> check_enumerated(const CheckOptions& o, std::vector<std::str
 }  // namespace
 
 Result<CheckReport> check_findings(const CheckOptions& o) {
-  LoadResult loaded = load_model(o.model, LoadOptions{WeightsPolicy::IfPresent, o.max_memory});
+  LoadOptions options{WeightsPolicy::IfPresent, o.max_memory};
+  options.enclose_constants = enclose_constants;
+  LoadResult loaded = load_model(o.model, options);
   // A translation needs sizes as numbers when the model is read (an unrolled LSTM's sequence): a
   // proof by enumeration over their ranges (docs/architecture.md, "Sizes fixed at load").
   const std::vector<std::string>& needed = loaded.sizes_needed_at_load;

@@ -36,11 +36,12 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
     return kExitUsage;
   }
   int exit = kExitOk;
-  auto loaded = load_with_inputs(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, o.dims, o.inputs, err, exit);
+  const RuntimeModel runtime = *runtime_model(o.runtime_precision, o.ulps);
+  auto loaded =
+      load_with_inputs(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, o.dims, o.inputs, err, exit, &runtime);
   if (!loaded) return exit;
   const Model& model = loaded->model;
   const std::vector<HostTensor>& inputs = loaded->inputs;
-  const RuntimeModel runtime = *runtime_model(o.runtime_precision, o.ulps);
   auto enclosures = enclose_outputs(model, inputs, runtime, o.max_memory);
   if (!enclosures) {
     Diagnostic d = std::move(enclosures).error();

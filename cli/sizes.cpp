@@ -7,6 +7,7 @@
 #include "cli/app.hpp"
 #include "cli/common.hpp"
 #include "cli/inputs.hpp"
+#include "semantics/evaluate.hpp"
 
 namespace nnref {
 
@@ -146,11 +147,14 @@ LoadResult load_at_dims(const std::string& path, LoadOptions options, std::vecto
 std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOptions options,
                                                 const std::vector<std::string>& dims,
                                                 const std::vector<std::string>& input_args, std::ostream& err,
-                                                int& exit) {
+                                                int& exit, const RuntimeModel* runtime) {
+  std::optional<RuntimeScope> scope;
+  if (runtime) scope.emplace(*runtime);
   // An input file that cannot be read is reported after the model's own problems, as before the
   // files were read first.
   auto given = read_input_files(input_args);
   if (given) options.input_shapes = given_shapes(*given);
+  options.enclose_constants = enclose_constants;
   // A graph input the model reads at load time (a shape, a weight) and that --input gives: the
   // model again with it bound, until no load names another (docs/onnx.md, "Inputs bound at load").
   std::vector<GivenInput> none;

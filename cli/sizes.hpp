@@ -12,6 +12,7 @@
 #include "semantics/size_names.hpp"
 #include "spec/host_tensor.hpp"
 #include "spec/result.hpp"
+#include "spec/scalar_envelope.hpp"
 
 namespace nnref {
 
@@ -48,11 +49,13 @@ LoadResult load_at_dims(const std::string& path, LoadOptions options, std::vecto
 // front-end whose file records no input shape takes the arrays'), then the model, the --dim sizes,
 // the arrays matched to the model's inputs, and the sizes they give (set_sizes_from_inputs). Every
 // problem is printed; nullopt, with `exit` set, on the first. No `input_args`: no inputs (bench's
-// generated ones), and only --dim sets sizes.
+// generated ones), and only --dim sets sizes. A value the model reads at load time from real
+// arithmetic (a Loop's trip count) is taken where every correct runtime of `runtime`'s model
+// (float32 when none is given) computes it alike.
 std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOptions options,
                                                 const std::vector<std::string>& dims,
                                                 const std::vector<std::string>& input_args, std::ostream& err,
-                                                int& exit);
+                                                int& exit, const RuntimeModel* runtime = nullptr);
 
 // On an error about the model (not the files given) found at sizes the arrays gave: a note naming
 // those that differ from the model's own extents, "the model was checked at the sizes the inputs

@@ -14,6 +14,7 @@
 #include "semantics/size_names.hpp"
 #include "spec/diagnostic.hpp"
 #include "spec/host_tensor.hpp"
+#include "spec/result.hpp"
 
 namespace nnref {
 
@@ -66,6 +67,8 @@ struct GivenInputShape {
   ElemKind kind = ElemKind::Real;  // the array's dtype: bool is logical, an integer dtype integer
 };
 
+struct ConstantEnclosures;  // semantics/evaluate.hpp
+
 struct LoadOptions {
   LoadOptions() = default;
   LoadOptions(WeightsPolicy w, int64_t memory = int64_t{4} << 30) : weights(w), max_memory(memory) {}  // NOLINT
@@ -82,6 +85,12 @@ struct LoadOptions {
   // arrays given; check: each value of an enumerated --dim range), when a load named them in
   // LoadResult::sizes_needed_at_load. A front-end without symbolic extents ignores them.
   std::map<std::string, int64_t> fixed_sizes;
+  // How a front-end encloses a value it computes from constants alone by real arithmetic and reads
+  // at load (an ONNX Loop's trip count): semantics' enclose_constants, which the commands that read
+  // models pass (cli/sizes.cpp). Without it (the fuzz harnesses, which do not link the oracle) such
+  // a value is refused by name.
+  using EncloseConstants = Result<ConstantEnclosures> (*)(const Graph&, const Payload&, int64_t);
+  EncloseConstants enclose_constants = nullptr;
 };
 
 // A symbolic input extent of a source: its size name, the input (by the source's name) and axis.

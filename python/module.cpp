@@ -22,6 +22,7 @@
 #include "cli/verdict.hpp"
 #include "formats/model.hpp"
 #include "formats/onnx/onnx.hpp"
+#include "semantics/evaluate.hpp"
 #include "semantics/wellformed.hpp"
 
 namespace py = pybind11;
@@ -142,6 +143,7 @@ ModelWithInputs model_with_inputs(const std::string& path, const py::dict& input
   std::vector<GivenInput> given = given_inputs(inputs);
   LoadOptions options{WeightsPolicy::Required, max_memory};
   options.input_shapes = given_shapes(given);
+  options.enclose_constants = enclose_constants;
   Model model;
   {
     py::gil_scoped_release release;
@@ -163,7 +165,9 @@ class PyModel {
   // arrays bound and their sizes fixed; until then every other use raises the load's first error.
   PyModel(std::string path, int64_t max_memory, bool bind_inputs) : path_(std::move(path)), max_memory_(max_memory) {
     py::gil_scoped_release release;
-    LoadResult r = load_model(path_, LoadOptions{WeightsPolicy::IfPresent, max_memory_});
+    LoadOptions options{WeightsPolicy::IfPresent, max_memory_};
+    options.enclose_constants = enclose_constants;
+    LoadResult r = load_model(path_, options);
     if (bind_inputs && r.has_errors() && !(r.inputs_read_at_load.empty() && r.sizes_needed_at_load.empty())) {
       for (Diagnostic& d : r.diagnostics)
         if (d.severity == Severity::Error && !deferred_) deferred_ = std::move(d);

@@ -12,6 +12,7 @@
 #include "spec/result.hpp"
 #include "spec/scalars.hpp"
 #include "spec/tensor.hpp"
+#include "spec/value.hpp"
 
 namespace nnref {
 
@@ -26,6 +27,16 @@ struct EvalOptions {
 template <Scalar T>
 Result<std::vector<Tensor<T>>> evaluate(const Graph& graph, const Payload& payload,
                                         const std::vector<HostTensor>& inputs, const EvalOptions& options);
+
+// The outputs, of any kind, of a graph without inputs (values a reader computes from constants
+// alone: an ONNX Loop's trip count) in the exact value's Interval and in the Envelope of the
+// thread's runtime model (float32 unless a RuntimeScope says else), computed by the oracle.
+// Readers reach it through LoadOptions::enclose_constants: they do not link the oracle.
+struct ConstantEnclosures {
+  std::vector<Value<Interval>> exact;
+  std::vector<Value<Envelope>> runtime;
+};
+Result<ConstantEnclosures> enclose_constants(const Graph& graph, const Payload& payload, int64_t max_memory);
 
 #define NNREF_EXTERN_EVALUATE(unused, T)                                                                    \
   extern template Result<std::vector<Tensor<T>>> evaluate<T>(const Graph&, const Payload&,                 \

@@ -134,9 +134,9 @@ inline HostTensor host(const std::vector<int64_t>& dims, std::vector<double> v) 
 }
 
 // The model written to `path`, loaded; fails the test with its diagnostics when it does not load.
-inline Model load_onnx(const OnnxModel& m, const std::filesystem::path& path) {
+inline Model load_onnx(const OnnxModel& m, const std::filesystem::path& path, const LoadOptions& options = {}) {
   m.write(path);
-  LoadResult r = load_model(path.string(), LoadOptions{});
+  LoadResult r = load_model(path.string(), options);
   std::string diags;
   for (const auto& d : r.diagnostics) diags += format_diagnostic(d) + "\n";
   INFO(diags);
@@ -153,9 +153,10 @@ inline std::vector<Tensor<double>> run_f64(const Model& m, const std::vector<Hos
 }
 
 // The diagnostics of loading the model written to `path`.
-inline std::vector<Diagnostic> load_errors(const OnnxModel& m, const std::filesystem::path& path) {
+inline std::vector<Diagnostic> load_errors(const OnnxModel& m, const std::filesystem::path& path,
+                                           const LoadOptions& options = {}) {
   m.write(path);
-  return load_model(path.string(), LoadOptions{}).diagnostics;
+  return load_model(path.string(), options).diagnostics;
 }
 
 inline const Diagnostic* find_code(const std::vector<Diagnostic>& ds, const std::string& code) {

@@ -554,3 +554,88 @@ TEST_CASE("onnx typed ops: BitShift of unsigned integers, left wrapping to the t
   CHECK(find_code(load_errors(model("LEFT", onnx::TensorProto::INT32), tmp / "signed.onnx"),
                   "onnx.type-unsupported") != nullptr);
 }
+
+namespace {
+
+// BitShift of two uint64 initializers X and S of 6 elements each.
+OnnxModel uint64_shift(const std::string& direction, const std::vector<uint64_t>& x, const std::vector<uint64_t>& s) {
+  OnnxModel m(11);
+  for (const auto& [name, v] : {std::pair{"X", x}, std::pair{"S", s}}) {
+    onnx::TensorProto* t = m.graph().add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::UINT64);
+    t->add_dims(static_cast<int64_t>(v.size()));
+    for (uint64_t e : v) t->add_uint64_data(e);
+  }
+  set_string(m.node("BitShift", {"X", "S"}, {"Y"}, "shift"), "direction", direction);
+  m.output("Y");
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("onnx typed ops: BitShift of uint64, wrapping modulo 2^64, a result nnref does not hold refused by name") {
+  TempDir tmp("onnx_bit_shift_uint64");
+  const uint64_t p62 = uint64_t{1} << 62, p63_less = (uint64_t{1} << 63) - 1;
+  const auto shifted = [&](const OnnxModel& m) {
+    const auto y = run_f64(load_onnx(m, tmp / "m.onnx"), {})[0];
+    return std::vector<double>(y.data().begin(), y.data().end());
+  };
+  // 16 << 1, 4 << 2; (2^62 + 3) << 2 = 2^64 + 12 ≡ 12; 3·2^61 << 3 = 3·2^64 ≡ 0; a shift by 64 or
+  // more is 0 (NumPy's uint64 <<, ONNX Runtime 1.30).
+  CHECK(shifted(uint64_shift("LEFT", {16, 4, p62 + 3, 3 * (p62 / 2), 5, 1}, {1, 2, 2, 3, 64, 70})) ==
+        std::vector<double>{32, 16, 12, 0, 0, 0});
+  // 16 >> 1, 4 >> 2; (2^62 + 3) >> 62 = 1; (2^63 − 1) >> 62 = 1; 5 >> 64 = 0; 1 >> 0 = 1.
+  CHECK(shifted(uint64_shift("RIGHT", {16, 4, p62 + 3, p63_less, 5, 1}, {1, 2, 62, 62, 64, 0})) ==
+        std::vector<double>{8, 1, 1, 1, 0, 1});
+  // 2^62 << 1 = 2^63 and 1 << 63: beyond int64, which holds nnref's integers; refused at the node.
+  for (uint64_t x : {p62, uint64_t{1}}) {
+    const auto ds = load_errors(uint64_shift("LEFT", {1, 1, 1, 1, 1, x}, {0, 0, 0, 0, 0, x == 1 ? 63u : 1u}),
+                                tmp / "over.onnx");
+    const Diagnostic* d = find_code(ds, "onnx.integer-range");
+    REQUIRE(d != nullptr);
+    CHECK(d->loc.line == 1);
+    CHECK(d->message.find("BitShift node 'shift'") != std::string::npos);
+    CHECK(d->message.find("is 9223372036854775808 (modulo 2^64)") != std::string::npos);
+  }
+  // A uint64 of 2^63 or more is refused where it is read: an initializer (onnx.tensor-integer-range,
+  // onnx_test_errors), and a graph input bound at load beyond 2^53, which its .npy double need not keep.
+  OnnxModel bound(11);
+  bound.input("X", {"3"}, onnx::TensorProto::UINT64);
+  bound.input("S", {"3"}, onnx::TensorProto::UINT64);
+  set_string(bound.node("BitShift", {"X", "S"}, {"Y"}), "direction", "LEFT");
+  bound.output("Y");
+  bound.write(tmp / "bound.onnx");
+  const auto u64 = [](std::vector<double> v) { return HostTensor{DType::U64, Shape::make({3}).value(), std::move(v)}; };
+  LoadOptions o;
+  o.bound_inputs = {{"X", u64({16, 4, 1})}, {"S", u64({1, 2, 3})}};
+  const LoadResult r = load_model((tmp / "bound.onnx").string(), o);
+  REQUIRE(r.model);
+  const auto y = run_f64(*r.model, {})[0];
+  CHECK(std::vector<double>(y.data().begin(), y.data().end()) == std::vector<double>{32, 16, 8});
+  o.bound_inputs.at("X") = u64({0x1p63, 4, 1});
+  CHECK(find_code(load_model((tmp / "bound.onnx").string(), o).diagnostics, "onnx.input-bound-mismatch") != nullptr);
+}
+
+TEST_CASE("onnx typed ops: uint64 arithmetic whose result wraps to 2^63 or more is refused by name") {
+  TempDir tmp("onnx_uint64_range");
+  const auto model = [](const std::string& op, uint64_t a, uint64_t b) {
+    OnnxModel m(13);
+    for (const auto& [name, v] : {std::pair{"A", a}, std::pair{"B", b}}) {
+      onnx::TensorProto* t = m.graph().add_initializer();
+      t->set_name(name);
+      t->set_data_type(onnx::TensorProto::UINT64);
+      t->add_uint64_data(v);
+    }
+    m.node(op, {"A", "B"}, {"Y"});
+    m.output("Y");
+    return m;
+  };
+  // 2^40 + 3 and 5 − 3 are held; 2^62 + 2^62 = 2^63 and 3 − 5 ≡ 2^64 − 2 are not (as an int64,
+  // −2^63 and −2: wrong values, which a later Div would pass on).
+  const uint64_t p62 = uint64_t{1} << 62;
+  CHECK(run_f64(load_onnx(model("Add", uint64_t{1} << 40, 3), tmp / "m.onnx"), {})[0].data()[0] == 0x1p40 + 3);
+  CHECK(run_f64(load_onnx(model("Sub", 5, 3), tmp / "m.onnx"), {})[0].data()[0] == 2);
+  CHECK(find_code(load_errors(model("Add", p62, p62), tmp / "m.onnx"), "onnx.integer-range") != nullptr);
+  CHECK(find_code(load_errors(model("Sub", 3, 5), tmp / "m.onnx"), "onnx.integer-range") != nullptr);
+}

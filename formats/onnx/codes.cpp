@@ -19,6 +19,9 @@ std::span<const CodeInfo> onnx_codes() {
       CodeInfo{"onnx.input-missing", "a required input of a node is not given", "onnx"},
       CodeInfo{"onnx.input-not-constant", "an input nnref reads at load time (a weight, a shape, axes) is not an "
                                             "initializer or a Constant", "onnx"},
+      CodeInfo{"onnx.value-undecided", "a value nnref reads at load time (a Loop's trip count or cond) is computed "
+                                         "from constants by real arithmetic, and correct float32 runtimes need not "
+                                         "compute one integer for it", "onnx"},
       CodeInfo{"onnx.input-bound-mismatch", "the value given with --input for a graph input that the model reads at load "
                                      "time does not have the input's declared element type or extents", "onnx"},
       CodeInfo{"onnx.size-needed-at-load", "a translation needs as a number, when the model is read, an extent that "
@@ -55,6 +58,7 @@ std::span<const CodeInfo> onnx_codes() {
       CodeInfo{"onnx.tensor-data-size", "a tensor whose stored data does not match its shape", "onnx"},
       CodeInfo{"onnx.tensor-integer-range", "an integer beyond 2^53 in magnitude read as data (nnref reads it exactly "
                                               "only as a shape, axis or bound), or a uint64 beyond int64", "onnx"},
+      CodeInfo{"onnx.integer-range", "an integer result nnref does not hold: a uint64 of 2^63 or more", "onnx"},
       CodeInfo{"onnx.integer-division-by-zero", "an integer Div or Mod of constants by 0, which ONNX leaves "
                                                   "undefined", "onnx"},
       CodeInfo{"onnx.external-data", "external data that is malformed, outside the model's folder, or past the end "

@@ -5,6 +5,7 @@
 #include <map>
 #include <type_traits>
 
+#include "formats/onnx/decided.hpp"
 #include "formats/onnx/ops.hpp"
 #include "formats/onnx/tensor_proto.hpp"
 #include "semantics/memory.hpp"
@@ -171,6 +172,15 @@ DType NodeCtx::element_dtype(size_t k) const {
     case ElemKind::Real: break;
   }
   return DType::F32;
+}
+
+std::optional<int64_t> NodeCtx::decided(size_t k, const std::string& what) {
+  if (!has_input(k)) return std::nullopt;
+  const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
+  if (!im_.enclose_ || !v.ref || v.constant || v.sizes || !im_.from_constants(*v.ref)) return std::nullopt;
+  Result<int64_t> r = decided_at_load(im_.m_.graph, im_.m_.payload, *v.ref, im_.enclose_, im_.budget_left_);
+  if (!r) refuse(r.error().code, what + " (" + in_quotes(n_.input(static_cast<int>(k))) + "): " + r.error().message);
+  return *r;
 }
 
 const SizeTerms* NodeCtx::sizes(size_t k) const {

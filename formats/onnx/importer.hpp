@@ -113,6 +113,12 @@ class NodeCtx {
   // "Empty values"), held as a constant without elements, never as a graph value. emit gives an op
   // over one the empty value its rule gives, and refuses a result with elements.
   bool is_empty(size_t k) const;
+  // Input k, one integer or bool that the graph computes from constants alone by real arithmetic
+  // (formats/onnx/decided.hpp): the integer every correct runtime computes, refused by name
+  // (onnx.value-undecided, `what` in the message) when they need not agree; nullopt when input k
+  // is a constant, or depends on a graph input or a symbolic extent, or the load has no
+  // LoadOptions::enclose_constants.
+  std::optional<int64_t> decided(size_t k, const std::string& what);
   // Input k as terms computed from symbolic extents; nullptr when it is not such a value.
   const SizeTerms* sizes(size_t k) const;
   // Input k, when it is a graph input itself, noted as read at load without a refusal
@@ -228,9 +234,10 @@ class Importer {
  public:
   // `bound`: values of graph inputs, read as initializers (LoadOptions::bound_inputs); it outlives run().
   // `fixed`: size names read as numbers (LoadOptions::fixed_sizes); it outlives run() too.
+  // `enclose`: LoadOptions::enclose_constants, for NodeCtx::decided.
   Importer(Model& m, std::vector<Diagnostic>& diags, const std::map<std::string, HostTensor>* bound = nullptr,
-           const std::map<std::string, int64_t>* fixed = nullptr)
-      : m_(m), diags_(diags), bound_(bound), fixed_(fixed) {}
+           const std::map<std::string, int64_t>* fixed = nullptr, LoadOptions::EncloseConstants enclose = nullptr)
+      : m_(m), diags_(diags), bound_(bound), fixed_(fixed), enclose_(enclose) {}
 
   // Inputs and initializers first, then the nodes in order, then the outputs and declared shapes.
   void run(const onnx::GraphProto& g, const std::map<std::string, int64_t>& opsets, const std::string& base_dir,
@@ -305,6 +312,7 @@ class Importer {
   std::vector<Diagnostic>& diags_;
   const std::map<std::string, HostTensor>* bound_;
   const std::map<std::string, int64_t>* fixed_;
+  LoadOptions::EncloseConstants enclose_;
   std::vector<std::string> needed_;
   // probe_shape's shapes per (size name, value), per node and output, for the nodes up to the last probed.
   mutable std::map<std::pair<std::string, int64_t>, std::vector<std::vector<std::optional<KnownShape>>>> probes_;

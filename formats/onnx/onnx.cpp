@@ -90,7 +90,8 @@ LoadResult load_parsed(const std::function<Result<onnx::ModelProto>()>& parse, c
     m.weights_path = path;
     m.weights_loc = SourceLoc{path, 0, 0};
     m.weights_loaded = true;
-    onnx_format::Importer importer(m, result.diagnostics, &options.bound_inputs, &options.fixed_sizes);
+    onnx_format::Importer importer(m, result.diagnostics, &options.bound_inputs, &options.fixed_sizes,
+                                   options.enclose_constants);
     importer.run(proto.graph(), opsets, base_dir_of(path), options.max_memory);
     result.inputs_read_at_load = importer.inputs_read_at_load();
     result.declared_inputs = importer.declared_inputs();

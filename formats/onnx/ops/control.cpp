@@ -270,13 +270,17 @@ const onnx::GraphProto& body_of(Ctx& c) {
   return b->g();
 }
 
-// A scalar (or one-element) input read when the model is read: M's count, cond's truth.
+// A scalar (or one-element) input read when the model is read: M's count, cond's truth. One the
+// graph computes from constants alone by real arithmetic is taken where every correct runtime
+// computes the same integer (NodeCtx::decided).
 int64_t scalar_at_load(Ctx& c, size_t k, const std::string& what) {
+  if (const std::optional<int64_t> v = c.decided(k, what)) return *v;
   if (c.exact(k) == nullptr && c.producer(k) != nullptr)
     c.refuse("onnx.input-not-constant",
              what + " ('" + c.proto().input(static_cast<int>(k)) +
                  "') is computed by the graph when it runs (from its data, or by real arithmetic, which nnref "
-                 "never folds): nnref unrolls a Loop for a number of steps known when it reads the model");
+                 "evaluates at load in run, conform and check only): nnref unrolls a Loop for a number of steps "
+                 "known when it reads the model");
   c.require_constant(k, what);
   const ExactTensor& t = *c.exact(k);
   if (t.ints.size() != 1 || dtype_is_float(t.tensor.dtype))

@@ -328,6 +328,23 @@ ValueRef computed(Ctx& c, const std::string& suffix, IntegerOp op, IntegerType t
   return c.emit(suffix, IntegerBinaryAttrs{op, Broadcast::NumpyRight, type}, {a, b});
 }
 
+// f(a, b) element by element of two integer constants under NumPy broadcasting, evaluated when the
+// model is read; f refuses an element it gives no value for.
+template <class F>
+ExactTensor constant_map(Ctx& c, const ExactTensor& a, const ExactTensor& b, F f) {
+  auto shape = Checked<BinaryAttrs>::check(BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight},
+                                           {a.tensor.shape, b.tensor.shape});
+  if (!shape) c.refuse(shape.error().code, shape.error().message);
+  const Shape& s = shape.value().outputs()[0];
+  Tensor<int64_t> x(a.tensor.shape), y(b.tensor.shape);
+  std::copy(a.ints.begin(), a.ints.end(), x.data().begin());
+  std::copy(b.ints.begin(), b.ints.end(), y.data().begin());
+  std::vector<int64_t> z(static_cast<size_t>(s.count()));
+  broadcast_map(
+      s, Broadcast::NumpyRight, [&](int64_t i, int64_t u, int64_t v) { z[static_cast<size_t>(i)] = f(u, v); }, x, y);
+  return integer_tensor(s, std::move(z));
+}
+
 // Integer Add, Sub, Mul, Div, Mod, Min, Max (spec/integer_arith.hpp: wrap-around, truncating
 // division, Mod's sign; the result wrapped to the operands' type) under NumPy broadcasting: of constants, evaluated when the model is read;
 // of terms (an operand computed from symbolic extents, the other a term or a constant), a size
@@ -346,26 +363,19 @@ void integer_arithmetic(Ctx& c, IntegerOp op) {
         computed(c, "", op, ir_integer_type(type), c.operand(0, ElemKind::Integer), c.operand(1, ElemKind::Integer));
     return c.set_output(0, z, ElemKind::Integer, type);
   }
-  auto shape = Checked<BinaryAttrs>::check(BinaryAttrs{BinaryOp::Add, Broadcast::NumpyRight},
-                                           {a->tensor.shape, b->tensor.shape});
-  if (!shape) c.refuse(shape.error().code, shape.error().message);
-  const Shape& s = shape.value().outputs()[0];
-  Tensor<int64_t> x(a->tensor.shape), y(b->tensor.shape);
-  std::copy(a->ints.begin(), a->ints.end(), x.data().begin());
-  std::copy(b->ints.begin(), b->ints.end(), y.data().begin());
-  std::vector<int64_t> z(static_cast<size_t>(s.count()));
   const IntegerType type = ir_integer_type(operand_type(c));
-  bool undefined = false;
-  broadcast_map(
-      s, Broadcast::NumpyRight,
-      [&](int64_t i, int64_t u, int64_t v) {
-        const std::optional<int64_t> r = integer_value(op, u, v);
-        undefined = undefined || !r;
-        z[static_cast<size_t>(i)] = wrapped(type, r.value_or(0));
-      },
-      x, y);
-  if (undefined) c.refuse("onnx.integer-division-by-zero", "a divisor is 0, for which ONNX defines no result");
-  c.set_output_constant(0, integer_tensor(s, std::move(z)));
+  // uint64 operands are below 2^63: a result that wraps to 2^63 or more (negative as an int64) is
+  // not held.
+  const bool uint64 = operand_type(c) == onnx::TensorProto::UINT64;
+  const auto value = [&](int64_t u, int64_t v) {
+    const std::optional<int64_t> r = integer_value(op, u, v);
+    if (!r) c.refuse("onnx.integer-division-by-zero", "a divisor is 0, for which ONNX defines no result");
+    if (uint64 && *r < 0)
+      c.refuse("onnx.integer-range", "a uint64 result is " + std::to_string(static_cast<uint64_t>(*r)) +
+                                         " (modulo 2^64), 2^63 or more, which nnref does not hold");
+    return wrapped(type, *r);
+  };
+  c.set_output_constant(0, constant_map(c, *a, *b, value));
 }
 
 // Integer Neg and Abs (wrapping at the type's width as two's complement: −INT64_MIN is INT64_MIN,
@@ -413,6 +423,27 @@ void cumsum(Ctx& c) {
   c.set_output(0, c.emit("", a, {c.operand(0, a.kind)}), a.kind, a.kind == ElemKind::Integer ? t : 0);
 }
 
+// BitShift of uint64 values, which nnref holds as constants only (read exactly below 2^63; a graph
+// input is bound at load): evaluated when the model is read, as NumPy's and ONNX Runtime's uint64
+// << and >> compute it: a left shift wraps modulo 2^64, a shift by 64 or more gives 0. A result
+// of 2^63 or more is not held: refused by name (onnx.integer-range), never a wrapped value.
+void uint64_bit_shift(Ctx& c, bool left) {
+  const ExactTensor *x = c.exact(0), *s = c.exact(1);
+  if (x == nullptr || s == nullptr)
+    c.refuse("onnx.type-unsupported", "BitShift of uint64 values the graph computes: nnref holds uint64 values as "
+                                      "constants only");
+  ExactTensor z = constant_map(c, *x, *s, [&](int64_t u, int64_t k) {
+    if (k >= 64) return int64_t{0};
+    const uint64_t r = left ? static_cast<uint64_t>(u) << k : static_cast<uint64_t>(u) >> k;
+    if (r > static_cast<uint64_t>(INT64_MAX))
+      c.refuse("onnx.integer-range", std::to_string(u) + " << " + std::to_string(k) + " is " + std::to_string(r) +
+                                         " (modulo 2^64), a uint64 of 2^63 or more, which nnref does not hold");
+    return static_cast<int64_t>(r);
+  });
+  z.tensor.dtype = DType::U64;
+  c.set_output_constant(0, std::move(z));
+}
+
 // BitShift of unsigned integers: x << s = x·2^s wrapped to x's type, x >> s = x / 2^s (x ≥ 0:
 // the quotient's floor), as ONNX defines them. 2^s is read from the table 2^0 .. 2^(bits−1) by s (a
 // gather of exact reals, cast back); a shift of the type's width or more reads NaN there, which
@@ -421,10 +452,10 @@ void bit_shift(Ctx& c) {
   const std::string direction = c.attr_string("direction", "");
   if (direction != "LEFT" && direction != "RIGHT") c.refuse("onnx.attribute-value", "direction must be LEFT or RIGHT");
   const int32_t type = operand_type(c);
+  if (type == onnx::TensorProto::UINT64) return uint64_bit_shift(c, direction == "LEFT");
   const int bits = type == onnx::TensorProto::UINT8 ? 8 : type == onnx::TensorProto::UINT16 ? 16 : type == onnx::TensorProto::UINT32 ? 32 : 0;
   if (bits == 0 || c.kind(0) != ElemKind::Integer || c.kind(1) != ElemKind::Integer)
-    c.refuse("onnx.type-unsupported", "BitShift of uint8, uint16 and uint32 only (uint64's values beyond 2^63 are "
-                                      "not held)");
+    c.refuse("onnx.type-unsupported", "BitShift of unsigned integers (uint8 to uint64) only");
   std::vector<double> powers(static_cast<size_t>(bits));
   for (int k = 0; k < bits; ++k) powers[static_cast<size_t>(k)] = std::ldexp(1.0, k);
   const ValueRef table = c.literal("powers", HostTensor{DType::F64, Shape::make({bits}).value(), std::move(powers)});
