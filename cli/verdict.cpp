@@ -85,6 +85,17 @@ bool holds_nan(const Value<Envelope>* v) {
   return t != nullptr && std::any_of(t->data().begin(), t->data().end(), [](const Envelope& e) { return e.nan; });
 }
 
+// Why a node whose operands all bound their values gave a result that does not, when none of its
+// operations noted why.
+std::string unnoted_loss(const CheckedOp& op, const OpIO<Envelope>& io) {
+  if (std::holds_alternative<Checked<InputAttrs>>(op))
+    return "the input holds a value past the largest finite number of the runtime's format";
+  if (std::any_of(io.inputs.begin(), io.inputs.end(), [](const auto* v) { return holds_nan(v); }))
+    return "an operand is NaN, which this operation's envelope does not carry";
+  return "the result has a side that is not finite (an undecided comparison or index read as a real, or a constant "
+         "that is not finite)";
+}
+
 // The float32 envelope of every output, and the nodes at which a result lost a bound (in id order):
 // the first note of its Envelope operations, or, without one, what it was given.
 struct Origin {
@@ -112,11 +123,7 @@ Result<std::vector<Tensor<Envelope>>> run_envelope(const Model& m, const std::ve
       const bool given = std::any_of(io.inputs.begin(), io.inputs.end(), [](const auto* v) { return lost(v); }) ||
                          std::any_of(io.params.begin(), io.params.end(), [](const auto* t) { return t && lost(*t); });
       if (given) return;  // carried from an operand
-      why = std::holds_alternative<Checked<InputAttrs>>(op) ? "the input holds a value that is not finite"
-            : std::any_of(io.inputs.begin(), io.inputs.end(), [](const auto* v) { return holds_nan(v); })
-                ? "an operand is NaN, which this operation's envelope does not carry"
-                : "the result has a side that is not finite (an undecided comparison or index read as a real, or a "
-                  "constant that is not finite)";
+      why = unnoted_loss(op, io);
     }
     origins.push_back({p.node->id, std::move(why)});
   });

@@ -276,6 +276,8 @@ Envelope widen(Envelope e, double k) {
   e.hi += d;
   if (e.hi > m.max_finite) e.hi = kInf;
   if (e.lo < -m.max_finite) e.lo = -kInf;
+  if (isnan(e))
+    note_lost("an infinite value " + text(unwidened) + " rounded: nnref bounds no arithmetic of infinities");
   return checked(e, unwidened, [&] { return "the result passes the largest finite " + m.name + " number:"; });
 }
 

@@ -364,3 +364,33 @@ TEST_CASE("onnx conform: an integer base's Pow of a float exponent is judged by 
     CHECK(has(bad.out, "\"outside\": 1"));
   }
 }
+
+TEST_CASE("onnx conform: what IEEE 754 leaves open for a NaN operand stays not judged and names its node") {
+  // x = [NaN, +inf]: Relu (max(x, 0) in nnref; a runtime's max may drop a NaN) leaves NaN's element
+  // undecided and gives +inf exactly; NaN + 1 is NaN exactly, while inf + 1 is widened by inf·u, a
+  // lost bound (nnref does not refine the arithmetic of infinities).
+  TempDir tmp("onnx-conform-nan-open");
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  OnnxModel m;
+  m.input("x", {"2"});
+  m.init("one", {}, {1.0f});
+  m.node("Relu", {"x"}, {"relu"}, "relu");
+  m.node("Add", {"x", "one"}, {"sum"}, "sum");
+  m.output("relu");
+  m.output("sum");
+  m.write(tmp / "m.onnx");
+  const std::string in = npy(tmp, "x.npy", {2}, {nan, inf});
+  const auto conform = [&](double relu_of_inf, double sum_of_nan) {
+    const NamedTensors a{{"relu", f32({nan, relu_of_inf})}, {"sum", f32({sum_of_nan, inf})}};
+    return nnref_cli({"conform", (tmp / "m.onnx").string(), "--input", in, "--actual", npz(tmp, "a.npz", a)});
+  };
+  const Run open = conform(inf, nan);
+  INFO(open.out << open.err);
+  CHECK(open.code == 3);
+  CHECK(has(open.out, "relu: 2 elements, 0 outside the f32 envelope, 1 not judged"));
+  CHECK(has(open.out, "element [0] first; its envelope lost a bound at node 'relu' (relu): max of NaN"));
+  CHECK(has(open.out, "sum: 2 elements, 0 outside the f32 envelope, 1 not judged"));
+  CHECK(has(open.out, "element [1] first; its envelope lost a bound at node 'sum' (add): an infinite value"));
+  CHECK(conform(5.0, nan).code == 1);  // Relu(+inf) is +inf
+  CHECK(conform(inf, 2.0).code == 1);  // NaN + 1 is NaN
+}
