@@ -77,22 +77,32 @@ Status write_array(const fs::path& dir, const std::string& stem, const HostTenso
 
 // One output's four arrays and its line of the manifest. The envelope's sides are written as conform
 // judges them (envelope_side): a judged side as its bound, an overflow side as ±∞ (±∞ and every
-// value past the bound are correct answers), a lost side as NaN (bounds nothing: not judged).
+// value past the bound are correct answers), a lost side as NaN (bounds nothing: not judged). An
+// exact ±∞ is written as that infinity on both sides, an exact NaN as NaN on both sides with its
+// flat index in the manifest's "nan" list (judged: only NaN is correct there).
 Result<Json> write_output(const Enclosures& e, size_t k, const std::string& name, const LostAt* lost,
                           const fs::path& dir, bool pb) {
   const Tensor<Envelope>& envelope = e.envelope[k];
   const Tensor<Interval>& exact = e.exact[k];
   HostTensor lo{DType::F64, envelope.shape(), {}}, hi = lo, exact_lo = lo, exact_hi = lo;
   int64_t judged = 0, not_judged = 0, overflow_sides = 0;
+  std::vector<int64_t> exact_nan;
   for (int64_t i = 0; i < envelope.size(); ++i) {
     const Enclosure b = sc::enclosure(envelope[i]);
     const Enclosure x = sc::enclosure(exact[i]);  // rounded outward to doubles
+    exact_lo.values.push_back(x.lo);
+    exact_hi.values.push_back(x.hi);
+    if (b.special()) {
+      if (b.nan) exact_nan.push_back(i);
+      lo.values.push_back(b.lo);
+      hi.values.push_back(b.hi);
+      ++judged;
+      continue;
+    }
     const Side sl = envelope_side(b.lo, x.lo, e.max_finite, false), sh = envelope_side(b.hi, x.hi, e.max_finite, true);
     const double nan = std::numeric_limits<double>::quiet_NaN();
     lo.values.push_back(sl == Side::Lost ? nan : sl == Side::Overflow ? -HUGE_VAL : b.lo);
     hi.values.push_back(sh == Side::Lost ? nan : sh == Side::Overflow ? HUGE_VAL : b.hi);
-    exact_lo.values.push_back(x.lo);
-    exact_hi.values.push_back(x.hi);
     overflow_sides += (sl == Side::Overflow) + (sh == Side::Overflow);
     (sl == Side::Lost || sh == Side::Lost ? not_judged : judged) += 1;
   }
@@ -103,6 +113,7 @@ Result<Json> write_output(const Enclosures& e, size_t k, const std::string& name
   Json o = {{"name", name},         {"file", stem},           {"shape", envelope.shape().dims()},
             {"elements", envelope.size()}, {"judged", judged}, {"not_judged", not_judged},
             {"overflow_sides", overflow_sides}};
+  o["nan"] = exact_nan;
   o["first_lost_at"] = lost ? Json{{"node", lost->node}, {"op", lost->op}, {"why", lost->why}} : Json(nullptr);
   return o;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -36,10 +37,22 @@ OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, c
     const Enclosure e = sc::enclosure(envelope[i]);
     const Enclosure x = sc::enclosure(exact[i]);
     const double a = actual.values[static_cast<size_t>(i)];
-    const Side lo = envelope_side(e.lo, x.lo, max_finite, false), hi = envelope_side(e.hi, x.hi, max_finite, true);
+    const auto note_worst = [&](double excess) {
+      if (excess <= v.excess) return;
+      v.excess = excess;
+      v.worst = i;
+      v.actual = a;
+      v.exact = x;
+      v.envelope = e;
+    };
     const bool rejected = e.rejects(a);
-    v.overflow_sides += (lo == Side::Overflow) + (hi == Side::Overflow);
     if (rejected) ++v.outside;
+    if (e.special()) {  // exactly NaN or ±∞: judged by that value alone, with no radius
+      if (rejected) note_worst(std::numeric_limits<double>::infinity());
+      continue;
+    }
+    const Side lo = envelope_side(e.lo, x.lo, max_finite, false), hi = envelope_side(e.hi, x.hi, max_finite, true);
+    v.overflow_sides += (lo == Side::Overflow) + (hi == Side::Overflow);
     if (!rejected && (lo == Side::Lost || hi == Side::Lost)) {
       if (v.not_judged++ == 0) v.first_not_judged = i;
       continue;
@@ -51,25 +64,36 @@ OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, c
     } else if (!rejected) {
       continue;  // accepted on its overflow side, with no radius to say how close it came
     }
-    const double excess = excess_in_radii(a, e);
-    if (excess > v.excess) {
-      v.excess = excess;
-      v.worst = i;
-      v.actual = a;
-      v.exact = x;
-      v.envelope = e;
-    }
+    note_worst(excess_in_radii(a, e));
   }
   if (v.not_judged > 0) v.first_lost_at = lost;
   return v;
 }
 
 bool lost(const Tensor<Envelope>& t) {
-  return std::any_of(t.data().begin(), t.data().end(), [](const Envelope& e) { return !sc::enclosure(e).bounded(); });
+  return std::any_of(t.data().begin(), t.data().end(), [](const Envelope& e) {
+    const Enclosure x = sc::enclosure(e);
+    return !x.bounded() && !x.special();
+  });
 }
 bool lost(const Value<Envelope>* v) {
   const auto* t = std::get_if<Tensor<Envelope>>(v);
   return t != nullptr && lost(*t);
+}
+bool holds_nan(const Value<Envelope>* v) {
+  const auto* t = std::get_if<Tensor<Envelope>>(v);
+  return t != nullptr && std::any_of(t->data().begin(), t->data().end(), [](const Envelope& e) { return e.nan; });
+}
+
+// Why a node whose operands all bound their values gave a result that does not, when none of its
+// operations noted why.
+std::string unnoted_loss(const CheckedOp& op, const OpIO<Envelope>& io) {
+  if (std::holds_alternative<Checked<InputAttrs>>(op))
+    return "the input holds a value past the largest finite number of the runtime's format";
+  if (std::any_of(io.inputs.begin(), io.inputs.end(), [](const auto* v) { return holds_nan(v); }))
+    return "an operand is NaN, which this operation's envelope does not carry";
+  return "the result has a side that is not finite (an undecided comparison or index read as a real, or a constant "
+         "that is not finite)";
 }
 
 // The float32 envelope of every output, and the nodes at which a result lost a bound (in id order):
@@ -78,13 +102,19 @@ struct Origin {
   int64_t node;
   std::string why;
 };
+// The real operands of the casts to integers whose integers are outputs (keyed by the cast's node).
+using TruncatedReals = std::map<int64_t, Tensor<Envelope>>;
+
 Result<std::vector<Tensor<Envelope>>> run_envelope(const Model& m, const std::vector<HostTensor>& inputs,
-                                                   int64_t max_memory, std::vector<Origin>& origins) {
+                                                   int64_t max_memory, std::vector<Origin>& origins,
+                                                   TruncatedReals& truncated) {
   auto plan = make_plan<Envelope>(m.graph, m.payload, PlanOptions{max_memory, m.param_keys, &inputs});
   if (!plan) return std::move(plan).error();
   size_t next = 0;
   return run_plan<Envelope>(*plan, inputs, [&](const CheckedOp& op, const OpIO<Envelope>& io) {
     const PlannedNode<Envelope>& p = plan->nodes[next++];
+    if (const auto it = truncated.find(p.node->id); it != truncated.end())
+      it->second = std::get<Tensor<Envelope>>(*io.inputs[0]);
     envelope::take_lost();
     std::visit([&](const auto& o) { run_kernel(o, io); }, op);
     std::string why = envelope::take_lost();
@@ -93,10 +123,7 @@ Result<std::vector<Tensor<Envelope>>> run_envelope(const Model& m, const std::ve
       const bool given = std::any_of(io.inputs.begin(), io.inputs.end(), [](const auto* v) { return lost(v); }) ||
                          std::any_of(io.params.begin(), io.params.end(), [](const auto* t) { return t && lost(*t); });
       if (given) return;  // carried from an operand
-      why = std::holds_alternative<Checked<InputAttrs>>(op)
-                ? "the input holds a value that is not finite"
-                : "the result has a side that is not finite (an undecided comparison or index read as a real, or a "
-                  "constant that is not finite)";
+      why = unnoted_loss(op, io);
     }
     origins.push_back({p.node->id, std::move(why)});
   });
@@ -144,6 +171,43 @@ void undecided_truth_values(const Graph& g, std::vector<Tensor<Envelope>>& envel
   }
 }
 
+// The node of the cast of a real to integers that output k reads through its cast to reals, if any.
+std::optional<int64_t> truncation_read_by(const Graph& g, size_t k) {
+  const Node& n = g.nodes[static_cast<size_t>(g.outputs[k].value.node)];
+  const auto* cast = std::get_if<CastAttrs>(&n.op);
+  if (cast == nullptr || cast->from != ElemKind::Integer || n.inputs.empty()) return std::nullopt;
+  const Node& source = g.nodes[static_cast<size_t>(n.inputs[0].node)];
+  const auto* inner = std::get_if<CastAttrs>(&source.op);
+  if (inner == nullptr || inner->from != ElemKind::Real) return std::nullopt;
+  return source.id;
+}
+
+TruncatedReals truncations_read(const Graph& g) {
+  TruncatedReals out;
+  for (size_t k = 0; k < g.outputs.size(); ++k)
+    if (const auto id = truncation_read_by(g, k)) out.emplace(*id, Tensor<Envelope>());
+  return out;
+}
+
+// An integer output element the envelope left undecided (its real's floor is not one integer):
+// every integer ⌊r⌋ of a real r in the real's envelope [lo, hi] lies in [⌊lo⌋, ⌊hi⌋], the range
+// it is judged by (docs/conformance.md, "Integers truncated from reals"); unbounded: not judged.
+void truncated_integer_ranges(const Graph& g, const TruncatedReals& truncated,
+                              std::vector<Tensor<Envelope>>& envelope) {
+  constexpr double kLimit = 0x1p63;  // the reals floor_to_integer reads as int64 (spec/ops/cast.hpp)
+  for (size_t k = 0; k < g.outputs.size() && k < envelope.size(); ++k) {
+    const auto id = truncation_read_by(g, k);
+    if (!id) continue;
+    const Tensor<Envelope>& real = truncated.at(*id);
+    for (int64_t i = 0; i < envelope[k].size() && i < real.size(); ++i) {
+      const Enclosure y = sc::enclosure(envelope[k][i]), r = sc::enclosure(real[i]);
+      const double lo = std::floor(r.lo), hi = std::floor(r.hi);
+      if (y.bounded() || y.special() || !r.bounded() || !(lo >= -kLimit && hi < kLimit)) continue;
+      envelope[k][i] = Envelope(lo, hi);
+    }
+  }
+}
+
 std::string num(double v) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.9g", v + 0.0);  // + 0.0: −0 prints as 0
@@ -181,15 +245,17 @@ Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>
     return Enclosures{{}, {}, {}, runtime.max_finite, {}, m.empty_outputs};
   }
   std::vector<Origin> origins;
+  TruncatedReals truncated = truncations_read(m.graph);
   Result<std::vector<Tensor<Envelope>>> envelope = [&] {
     RuntimeScope scope(runtime);
-    return run_envelope(m, inputs, max_memory, origins);
+    return run_envelope(m, inputs, max_memory, origins, truncated);
   }();
   if (!envelope) return std::move(envelope).error();
   auto exact = exact_outputs(m, inputs, max_memory);
   if (!exact) return std::move(exact).error();
   std::vector<std::optional<LostAt>> lost = first_lost(m.graph, origins);
   undecided_truth_values(m.graph, envelope.value(), lost);
+  truncated_integer_ranges(m.graph, truncated, envelope.value());
   return Enclosures{std::move(envelope).value(), std::move(exact->outputs), std::move(lost), runtime.max_finite,
                     exact->precision, m.empty_outputs};
 }
@@ -237,7 +303,10 @@ NamedTensors named_outputs(const Graph& g, const std::vector<Tensor<float>>& out
   return named;
 }
 
-double distance_outside(double v, const Enclosure& e) { return v > e.hi ? v - e.hi : v < e.lo ? e.lo - v : 0.0; }
+double distance_outside(double v, const Enclosure& e) {
+  if (e.special()) return e.rejects(v) ? std::numeric_limits<double>::infinity() : 0.0;
+  return v > e.hi ? v - e.hi : v < e.lo ? e.lo - v : 0.0;
+}
 
 std::vector<int64_t> element_index(const Shape& s, int64_t flat) {
   std::vector<int64_t> idx;

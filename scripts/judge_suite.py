@@ -14,7 +14,9 @@ The rule is conform's (docs/suite.md, docs/conformance.md): a finite bound rejec
 fails it (a NaN answer fails any finite bound); a bound of +inf (upper) or -inf (lower) is an
 overflow side, where the exact value lies past the runtime's largest finite number and any answer
 beyond, infinities included, is correct; a NaN bound is a side nnref could not bound, and an element
-with one is "not judged" unless its other, finite side rejects the answer. Per case and overall:
+with one is "not judged" unless its other, finite side rejects the answer. Two equal infinite bounds
+are an exact infinity, which only that infinity answers; an element the output's manifest lists in
+"nan" is exactly NaN, which only a NaN answers. Per case and overall:
   conforms          every element judged and inside                     (exit 0)
   does not conform  some element outside a judged side, with the worst   (exit 1)
                     element, its envelope and how far outside it lies
@@ -88,17 +90,23 @@ def finite_or_none(v):
 
 def judge_output(o, lo, hi, exact_lo, exact_hi, a):
     """One output's counts and worst element; every array flat, in the output's row-major order."""
+    exact_nan = np.zeros(a.shape, dtype=bool)
+    exact_nan[np.asarray(o.get("nan", []), dtype=np.int64)] = True
+    exact_inf = np.isinf(lo) & (lo == hi)
+    special = exact_nan | exact_inf
     with np.errstate(invalid="ignore"):
-        rejected = (np.isfinite(lo) & ~(a >= lo)) | (np.isfinite(hi) & ~(a <= hi))
-    not_judged = ~rejected & (np.isnan(lo) | np.isnan(hi))
+        rejected = np.where(special, np.where(exact_nan, ~np.isnan(a), a != lo),
+                            (np.isfinite(lo) & ~(a >= lo)) | (np.isfinite(hi) & ~(a <= hi)))
+    not_judged = ~special & ~rejected & (np.isnan(lo) | np.isnan(hi))
     bounded = np.isfinite(lo) & np.isfinite(hi)
-    candidates = ~not_judged & (bounded | rejected)
+    candidates = ~not_judged & ((bounded & ~special) | rejected)
     r = {"name": o["name"], "shape": o["shape"], "elements": int(a.size), "outside": int(rejected.sum()),
          "not_judged": int(not_judged.sum()), "worst": None}
     if candidates.any():
-        excess = np.where(candidates, excess_in_radii(a, lo, hi), -np.inf)
+        excess = np.where(candidates, np.where(special, np.inf, excess_in_radii(a, lo, hi)), -np.inf)
         w = int(np.argmax(excess))
-        dist = a[w] - hi[w] if a[w] > hi[w] else lo[w] - a[w] if a[w] < lo[w] else 0.0
+        dist = (np.inf if special[w] else
+                a[w] - hi[w] if a[w] > hi[w] else lo[w] - a[w] if a[w] < lo[w] else 0.0)
         r["worst"] = {"index": [int(i) for i in np.unravel_index(w, tuple(o["shape"]))],
                       "actual": finite_or_none(a[w]), "exact": [finite_or_none(exact_lo[w]), finite_or_none(exact_hi[w])],
                       "envelope": [finite_or_none(lo[w]), finite_or_none(hi[w])], "distance": finite_or_none(dist),

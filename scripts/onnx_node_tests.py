@@ -74,16 +74,9 @@ _ROI_DECIMALS = ("the expected output is written with 4 decimals (ONNX's test ge
 KNOWN_REJECTIONS.update({case: _ROI_DECIMALS for case in ("test_roialign_aligned_false", "test_roialign_aligned_true")})
 # Cases whose expected outputs nnref cannot judge on every element (conform's "inconclusive", exit
 # 3), each with its reason, as docs/onnx.md lists them; any other inconclusive verdict fails the run.
-_POW_TRUNCATED = ("an integer base with a float exponent: ONNX Runtime truncates the power toward zero, and an "
-                  "enclosure of an integer power (2^5.0) holds values on both sides of the integer, whose "
-                  "truncations differ (docs/onnx.md, Pow)")
-_NAN_INPUT = ("a NaN input: the envelope holds NaN as a lost bound, so x = x, x = inf are undecided there, and a "
-              "truth value holding both 0 and 1 judges nothing (docs/conformance.md)")
-KNOWN_INCONCLUSIVE = {case: _POW_TRUNCATED for case in
-                      ("test_pow_types_float", "test_pow_types_int32_float32", "test_pow_types_int64_float32")}
-KNOWN_INCONCLUSIVE.update({case: _NAN_INPUT for case in
-                           ("test_isnan", "test_isinf", "test_isinf_negative", "test_isinf_positive",
-                            "test_cast_BFLOAT16_to_FLOAT")})
+# None today: the NaN and infinite inputs of IsNaN, IsInf and Cast are exact values, and the integer
+# truncation of an integer base's float Pow is judged by its integer range (docs/conformance.md).
+KNOWN_INCONCLUSIVE = {}
 
 
 

@@ -2,23 +2,33 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #include "spec/host_tensor.hpp"
 #include "spec/value.hpp"
 
 namespace nnref {
 
-template <Scalar T>
-Tensor<T> to_scalar(const HostTensor& h) {
+// `read` gives each value as T.
+template <Scalar T, class Read = T (*)(double)>
+Tensor<T> to_scalar(const HostTensor& h, Read read = from_double<T>) {
   Tensor<T> t(h.shape);
-  for (int64_t i = 0; i < t.size(); ++i) t[i] = from_double<T>(h.values[static_cast<size_t>(i)]);
+  for (int64_t i = 0; i < t.size(); ++i) t[i] = read(h.values[static_cast<size_t>(i)]);
   return t;
+}
+
+// A run-time input's real: the value itself. The envelope holds an input's NaN as exactly NaN
+// (a weight's or an IR literal's NaN may stand for "undefined" and stays a lost bound).
+template <Scalar T>
+T input_real(double x) {
+  if constexpr (std::is_same_v<T, Envelope>) return envelope::from_input(x);
+  return from_double<T>(x);
 }
 
 // A run-time input of this kind: reals in T, integers as int64, logical values as 0 or 1.
 template <Scalar T>
 Value<T> to_value(const HostTensor& h, ElemKind kind) {
-  if (kind == ElemKind::Real) return to_scalar<T>(h);
+  if (kind == ElemKind::Real) return to_scalar<T>(h, input_real<T>);
   if (kind == ElemKind::Integer) {
     Tensor<int64_t> t(h.shape);
     for (int64_t i = 0; i < t.size(); ++i) t[i] = static_cast<int64_t>(h.values[static_cast<size_t>(i)]);

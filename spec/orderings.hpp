@@ -56,7 +56,9 @@ struct OrderOps<Interval> {
 
 template <>
 struct OrderOps<Envelope> {
+  // An exact NaN is unordered with every value (IEEE 754), whatever the other operand holds.
   static uint8_t orderings(const Envelope& a, const Envelope& b) {
+    if (a.nan || b.nan) return kUnordered;
     if (sc::isnan(a) || sc::isnan(b)) return kAnyOrdering;
     return enclosure_orderings(a.lo, a.hi, b.lo, b.hi, [](double p, double q) { return p < q; },
                                [](double p, double q) { return p <= q; });

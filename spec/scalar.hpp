@@ -36,14 +36,23 @@ inline constexpr FloatFormat kBfloat16{8, -126, 0x1.fep127};
 
 struct Enclosure {
   double lo = 0.0, hi = 0.0;
+  // Exactly NaN (lo and hi are NaN too): an input's NaN, which IEEE 754 operations carry as NaN.
+  bool nan = false;
   double midpoint() const { return 0.5 * lo + 0.5 * hi; }
   // The half-width, rounded up: [midpoint − radius, midpoint + radius] holds [lo, hi].
   double radius() const { return std::nextafter(0.5 * hi - 0.5 * lo, HUGE_VAL); }
   // Both sides finite. A side that is NaN or infinite bounds nothing.
   bool bounded() const { return std::isfinite(lo) && std::isfinite(hi); }
+  // An exact value that is not a real number: NaN, or +∞ or −∞ on both sides.
+  bool special() const { return nan || (lo == hi && std::isinf(lo)); }
   // Whether an envelope rejects the answer a: a fails one of its finite sides (a NaN answer fails
-  // any). conform's verdict and the engines' differential tests use this one rule.
-  bool rejects(double a) const { return (std::isfinite(lo) && !(a >= lo)) || (std::isfinite(hi) && !(a <= hi)); }
+  // any); an exact NaN rejects every answer but NaN (any payload), an exact ±∞ every other value.
+  // conform's verdict and the engines' differential tests use this one rule.
+  bool rejects(double a) const {
+    if (nan) return !std::isnan(a);
+    if (special()) return !(a == lo);
+    return (std::isfinite(lo) && !(a >= lo)) || (std::isfinite(hi) && !(a <= hi));
+  }
 };
 
 // Specialised per scalar: PointOps below for the points, one specialisation per enclosure type.

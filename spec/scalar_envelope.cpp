@@ -253,7 +253,16 @@ std::string take_lost() { return std::exchange(first_lost, {}); }
 
 bool isnan(const Envelope& e) { return std::isnan(e.lo) || std::isnan(e.hi); }
 
+Envelope from_input(double x) { return std::isnan(x) ? Envelope::not_a_number() : from_double(x); }
+
+Envelope nan_operand(const std::string& op) {
+  note_lost(op + " of NaN: IEEE 754 does not fix the result, and runtimes differ");
+  return Envelope(std::numeric_limits<double>::quiet_NaN());
+}
+
+// Of an exact NaN and another value: NaN or that value, which no envelope holds but a lost bound.
 Envelope hull(const Envelope& a, const Envelope& b) {
+  if (a.nan != b.nan) return Envelope(std::numeric_limits<double>::quiet_NaN());
   if (isnan(a) || isnan(b)) return isnan(a) ? a : b;
   return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)};
 }
@@ -267,6 +276,8 @@ Envelope widen(Envelope e, double k) {
   e.hi += d;
   if (e.hi > m.max_finite) e.hi = kInf;
   if (e.lo < -m.max_finite) e.lo = -kInf;
+  if (isnan(e))
+    note_lost("an infinite value " + text(unwidened) + " rounded: nnref bounds no arithmetic of infinities");
   return checked(e, unwidened, [&] { return "the result passes the largest finite " + m.name + " number:"; });
 }
 
@@ -295,6 +306,7 @@ Envelope finish_dot(int64_t n, double mid, double mag, double rad, double flush,
 }
 
 Envelope apply(Fn f, const Envelope& x) {
+  if (x.nan) return nan_operand(fn_name(f));
   if (isnan(x)) return x;
   const RuntimeModel& m = current_runtime();
   // sqrt is correctly rounded (IEEE 754); the others get the ulp allowance. An ulp of a normal
@@ -309,6 +321,7 @@ Envelope apply(Fn f, const Envelope& x) {
 // x^y: for a whole-number exponent, whole_power (any sign of x); otherwise exp(y·log x), which
 // needs x > 0, or x ≥ 0 with y > 0 (0^y = 0); elsewhere a negative base may give NaN.
 Envelope pow(const Envelope& x, const Envelope& y) {
+  if (x.nan || y.nan) return nan_operand("pow");  // pow(NaN, 0) and pow(1, NaN) are 1
   if (isnan(x) || isnan(y)) return isnan(x) ? x : y;
   if (const auto n = whole_exponent(y)) return whole_power(x, *n);
   const Envelope b = flushed(x);
@@ -340,6 +353,7 @@ Envelope pow(const Envelope& x, const Envelope& y) {
 // outward. Otherwise what every remainder keeps: x's sign, |r| < max|y|, |r| ≤ |x|. A result
 // side inside the subnormal range reaches 0 (a runtime may flush it).
 Envelope fmod(const Envelope& x, const Envelope& y) {
+  if (x.nan || y.nan) return nan_operand("fmod");
   if (isnan(x) || isnan(y)) return isnan(x) ? x : y;
   const Envelope a = flushed(x), d = flushed(y);
   if (!finite(a) || !finite(d) || (d.lo <= 0 && d.hi >= 0)) {
@@ -437,18 +451,27 @@ namespace {
 // rounded, flushed or otherwise moved. Anything else is rounded once.
 Envelope rounded(const Envelope& r) { return r.lo == 0 && r.hi == 0 ? r : envelope::widen(r, 1); }
 
+// IEEE 754: an arithmetic operation with a NaN operand gives NaN, whatever the other operand.
+bool nan_operand(const Envelope& a, const Envelope& b) { return a.nan || b.nan; }
+
 }  // namespace
 
 Envelope operator+(const Envelope& a, const Envelope& b) {
+  if (nan_operand(a, b)) return Envelope::not_a_number();
   const Envelope x = flushed(a), y = flushed(b);
   return rounded({x.lo + y.lo, x.hi + y.hi});
 }
 Envelope operator-(const Envelope& a, const Envelope& b) {
+  if (nan_operand(a, b)) return Envelope::not_a_number();
   const Envelope x = flushed(a), y = flushed(b);
   return rounded({x.lo - y.hi, x.hi - y.lo});
 }
-Envelope operator*(const Envelope& a, const Envelope& b) { return rounded(product(flushed(a), flushed(b))); }
+Envelope operator*(const Envelope& a, const Envelope& b) {
+  if (nan_operand(a, b)) return Envelope::not_a_number();
+  return rounded(product(flushed(a), flushed(b)));
+}
 Envelope operator/(const Envelope& a, const Envelope& b) {
+  if (nan_operand(a, b)) return Envelope::not_a_number();
   const Envelope d = flushed(b);
   if (d.lo <= 0 && d.hi >= 0) {  // the divisor may be 0
     if (finite(a) && finite(d)) envelope::note_lost("division: the divisor's envelope " + text(d) + " contains 0");

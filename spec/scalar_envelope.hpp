@@ -52,18 +52,27 @@ class RuntimeScope {
   const RuntimeModel* previous_;
 };
 
+// A side that is NaN bounds nothing (a lost bound), unless `nan` says the value is exactly NaN:
+// an input's NaN, which IEEE 754's arithmetic carries (docs/conformance.md, "Exact NaN and ±∞").
+// [+∞, +∞] and [−∞, −∞] are exact infinities: every result the envelope holds is that infinity.
 struct Envelope {
   double lo = 0.0, hi = 0.0;
+  bool nan = false;
   Envelope() = default;
   Envelope(double v) : lo(v), hi(v) {}  // NOLINT: an exact value, as for the point scalars
   Envelope(double l, double h) : lo(l), hi(h) {}
+  static Envelope not_a_number() {
+    Envelope e(std::numeric_limits<double>::quiet_NaN());
+    e.nan = true;
+    return e;
+  }
 };
 
 Envelope operator+(const Envelope& a, const Envelope& b);
 Envelope operator-(const Envelope& a, const Envelope& b);
 Envelope operator*(const Envelope& a, const Envelope& b);
 Envelope operator/(const Envelope& a, const Envelope& b);
-inline Envelope operator-(const Envelope& a) { return {-a.hi, -a.lo}; }
+inline Envelope operator-(const Envelope& a) { return a.nan ? a : Envelope{-a.hi, -a.lo}; }
 
 namespace envelope {
 // Why an envelope lost a bound: an operation whose operands were finite notes, where its result
@@ -77,6 +86,11 @@ std::string take_lost();
 Envelope widen(Envelope e, double k);
 Envelope hull(const Envelope& a, const Envelope& b);
 bool isnan(const Envelope& e);
+// A value read from a run's input file: exact, NaN included (Envelope::not_a_number).
+Envelope from_input(double x);
+// What an operation whose result IEEE 754 does not fix for a NaN operand gives one (a runtime's
+// max, sign, approximated transcendental may drop it): a lost bound, noted with the operation.
+Envelope nan_operand(const std::string& op);
 // The sum's envelope from the accumulated midpoint, Σ|midpoint products|, Σ radii and
 // Σ operand magnitudes (for flushed subnormals) of n terms; see Envelope's dot below. The signs
 // every term (and the initial value) is known to have: a float sum of terms that are all ≥ 0 is
@@ -145,6 +159,7 @@ struct ScalarOps<Envelope> {
   // A runtime rounds to the narrower format correctly (it is a conversion): the exact, monotone
   // image of the envelope's sides.
   static E round_to(const E& x, const FloatFormat& f) {
+    if (x.nan) return x;  // a conversion keeps NaN
     return {PointOps<double>::round_to(x.lo, f), PointOps<double>::round_to(x.hi, f)};
   }
   static E floor(const E& x)    { return {std::floor(x.lo), std::floor(x.hi)}; }
@@ -164,10 +179,12 @@ struct ScalarOps<Envelope> {
     return {std::max(r.lo, 0.0), r.hi};  // a rounded square is never negative
   }
   static E max(const E& a, const E& b) {
+    if (a.nan || b.nan) return envelope::nan_operand("max");
     if (isnan(a) || isnan(b)) return isnan(a) ? a : b;
     return {std::max(a.lo, b.lo), std::max(a.hi, b.hi)};
   }
   static E min(const E& a, const E& b) {
+    if (a.nan || b.nan) return envelope::nan_operand("min");
     if (isnan(a) || isnan(b)) return isnan(a) ? a : b;
     return {std::min(a.lo, b.lo), std::min(a.hi, b.hi)};
   }
@@ -178,12 +195,14 @@ struct ScalarOps<Envelope> {
     return E(enclosure(x).midpoint());
   }
   static E sign(const E& x) {
+    if (x.nan) return envelope::nan_operand("sign");
     if (isnan(x)) return x;
     const auto s = [](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; };
     return {s(x.lo), s(x.hi)};
   }
   template <class Below, class Above>
   static E piecewise_at_zero(const E& x, Below&& below, Above&& at_or_above) {
+    if (x.nan) return envelope::nan_operand("a function defined piecewise at 0");
     if (isnan(x) || x.lo >= 0) return at_or_above(x);
     if (x.hi < 0) return below(x);
     return envelope::hull(below(E(x.lo, 0.0)), at_or_above(E(0.0, x.hi)));
@@ -222,9 +241,10 @@ struct ScalarOps<Envelope> {
   }
   static double to_double(const E& x) { return mid(x).lo; }
   // A NaN side means a NaN result is possible (sqrt of an envelope reaching below 0, abs of NaN):
-  // no side bounds such an element, so it has no finite side to reject an answer with.
+  // no side bounds such an element, so it has no finite side to reject an answer with; an exact
+  // NaN is one answer, NaN.
   static Enclosure enclosure(const E& x) {
-    if (isnan(x)) return {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
+    if (isnan(x)) return {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(), x.nan};
     return {x.lo, x.hi};
   }
 };

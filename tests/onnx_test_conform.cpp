@@ -7,6 +7,9 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
+#include <tuple>
+#include <vector>
 
 #include "cli_test_support.hpp"
 #include "formats/tensor_files/npy.hpp"
@@ -255,4 +258,139 @@ TEST_CASE("onnx conform: a truth value the envelope leaves undecided is not judg
     CHECK(has(r.out, "\"not_judged\": 1"));
     CHECK(has(r.out, "undecided"));
   }
+}
+
+namespace {
+
+int64_t count(const std::string& text, const std::string& part) {
+  int64_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+std::string npz(const TempDir& tmp, const std::string& name, const NamedTensors& outputs) {
+  const std::string path = (tmp / name).string();
+  REQUIRE(write_npz(path, outputs).ok());
+  return path;
+}
+
+HostTensor f32(std::vector<double> v) {
+  const auto n = static_cast<int64_t>(v.size());
+  return HostTensor{DType::F32, Shape::make({n}).value(), std::move(v)};
+}
+
+}  // namespace
+
+TEST_CASE(
+    "onnx conform: NaN and infinite inputs are exact values that IsNaN and IsInf decide and Where and Cast keep") {
+  // x = [NaN, +inf, -inf, 1.5], by IEEE 754 and ONNX: IsNaN [1, 0, 0, 0], IsInf [0, 1, 1, 0],
+  // IsInf(detect_negative = 0) [0, 1, 0, 0], Where(IsNaN, 0, x) [0, inf, -inf, 1.5], Cast to
+  // float16 x itself (each value is a float16).
+  TempDir tmp("onnx-conform-nan");
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  OnnxModel m;
+  m.input("x", {"4"});
+  m.init("zero", {}, {0.0f});
+  m.node("IsNaN", {"x"}, {"isnan"});
+  m.node("IsInf", {"x"}, {"isinf"});
+  set_int(m.node("IsInf", {"x"}, {"isposinf"}), "detect_negative", 0);
+  m.node("Where", {"isnan", "zero", "x"}, {"where"});
+  set_int(m.node("Cast", {"x"}, {"half"}), "to", onnx::TensorProto::FLOAT16);
+  for (const char* y : {"isnan", "isinf", "isposinf", "where", "half"}) m.output(y);
+  m.write(tmp / "m.onnx");
+  const std::string in = npy(tmp, "x.npy", {4}, {nan, inf, -inf, 1.5});
+  NamedTensors answer{{"isnan", f32({1, 0, 0, 0})},
+                      {"isinf", f32({0, 1, 1, 0})},
+                      {"isposinf", f32({0, 1, 0, 0})},
+                      {"where", f32({0, inf, -inf, 1.5})},
+                      {"half", f32({nan, inf, -inf, 1.5})}};
+  const auto conform = [&](const NamedTensors& a) {
+    return nnref_cli(
+        {"conform", (tmp / "m.onnx").string(), "--input", in, "--actual", npz(tmp, "a.npz", a), "--format", "json"});
+  };
+  const Run good = conform(answer);
+  INFO(good.out << good.err);
+  CHECK(good.code == 0);
+  CHECK(has(good.out, "\"verdict\": \"conforms\""));
+  CHECK(count(good.out, "\"not_judged\": 0") == 5);
+  // Wrong answers, one element each: false for IsNaN(NaN), 1 where NaN is exact, NaN where 1.5 is,
+  // +inf where -inf is, 1 where IsInf(-inf) without detect_negative is false.
+  for (const auto& [output, k, value] : std::vector<std::tuple<size_t, size_t, double>>{
+           {0, 0, 0.0}, {4, 0, 1.0}, {4, 3, nan}, {3, 2, inf}, {2, 2, 1.0}}) {
+    NamedTensors wrong = answer;
+    wrong[output].second.values[k] = value;
+    const Run bad = conform(wrong);
+    INFO(wrong[output].first << "[" << k << "] = " << value << "\n" << bad.out);
+    CHECK(bad.code == 1);
+    CHECK(has(bad.out, "\"outside\": 1"));
+  }
+}
+
+TEST_CASE("onnx conform: an integer base's Pow of a float exponent is judged by the range of its truncations") {
+  // ONNX Runtime truncates std::pow(x, y) toward zero. 2^5 = 32 and 3^4 = 81 are integers, whose
+  // enclosures (a runtime's pow within its ulp allowance) hold values just below them: the answer
+  // is any integer of [31, 32] and [80, 81]; (-2)^3 = -8 truncates into [-8, -7]; 5^0.5 = 2.236...
+  // truncates to 2 whatever the rounding, exactly.
+  TempDir tmp("onnx-conform-pow-truncated");
+  OnnxModel m;
+  m.input("x", {"4"}, onnx::TensorProto::INT64);
+  m.input("y", {"4"});
+  m.node("Pow", {"x", "y"}, {"z"});
+  m.output("z");
+  m.write(tmp / "m.onnx");
+  const auto file = [&](const std::string& name, DType type, std::vector<double> v) {
+    const std::string path = (tmp / name).string();
+    REQUIRE(write_npy(path, HostTensor{type, Shape::make({4}).value(), std::move(v)}).ok());
+    return path;
+  };
+  const std::string x = "x=" + file("x.npy", DType::I64, {2, 3, -2, 5}),
+                    y = "y=" + file("y.npy", DType::F32, {5, 4, 3, 0.5});
+  const auto conform = [&](std::vector<double> answer) {
+    return nnref_cli({"conform", (tmp / "m.onnx").string(), "--input", x, "--input", y, "--actual",
+                      file("z.npy", DType::I64, std::move(answer)), "--format", "json"});
+  };
+  for (const std::vector<double>& answer : {std::vector<double>{32, 81, -8, 2}, std::vector<double>{31, 80, -7, 2}}) {
+    const Run good = conform(answer);
+    INFO(good.out << good.err);
+    CHECK(good.code == 0);
+    CHECK(has(good.out, "\"not_judged\": 0"));
+    CHECK(has(good.out, "\"max_radius\": 0.5"));  // the half-width of [31, 32]
+  }
+  for (const std::vector<double>& answer : {std::vector<double>{0, 81, -8, 2}, std::vector<double>{33, 81, -8, 2},
+                                            std::vector<double>{32, 81, -9, 2}, std::vector<double>{32, 81, -8, 1}}) {
+    const Run bad = conform(answer);
+    INFO(bad.out << bad.err);
+    CHECK(bad.code == 1);
+    CHECK(has(bad.out, "\"outside\": 1"));
+  }
+}
+
+TEST_CASE("onnx conform: what IEEE 754 leaves open for a NaN operand stays not judged and names its node") {
+  // x = [NaN, +inf]: Relu (max(x, 0) in nnref; a runtime's max may drop a NaN) leaves NaN's element
+  // undecided and gives +inf exactly; NaN + 1 is NaN exactly, while inf + 1 is widened by inf·u, a
+  // lost bound (nnref does not refine the arithmetic of infinities).
+  TempDir tmp("onnx-conform-nan-open");
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  OnnxModel m;
+  m.input("x", {"2"});
+  m.init("one", {}, {1.0f});
+  m.node("Relu", {"x"}, {"relu"}, "relu");
+  m.node("Add", {"x", "one"}, {"sum"}, "sum");
+  m.output("relu");
+  m.output("sum");
+  m.write(tmp / "m.onnx");
+  const std::string in = npy(tmp, "x.npy", {2}, {nan, inf});
+  const auto conform = [&](double relu_of_inf, double sum_of_nan) {
+    const NamedTensors a{{"relu", f32({nan, relu_of_inf})}, {"sum", f32({sum_of_nan, inf})}};
+    return nnref_cli({"conform", (tmp / "m.onnx").string(), "--input", in, "--actual", npz(tmp, "a.npz", a)});
+  };
+  const Run open = conform(inf, nan);
+  INFO(open.out << open.err);
+  CHECK(open.code == 3);
+  CHECK(has(open.out, "relu: 2 elements, 0 outside the f32 envelope, 1 not judged"));
+  CHECK(has(open.out, "element [0] first; its envelope lost a bound at node 'relu' (relu): max of NaN"));
+  CHECK(has(open.out, "sum: 2 elements, 0 outside the f32 envelope, 1 not judged"));
+  CHECK(has(open.out, "element [1] first; its envelope lost a bound at node 'sum' (add): an infinite value"));
+  CHECK(conform(5.0, nan).code == 1);  // Relu(+inf) is +inf
+  CHECK(conform(inf, 2.0).code == 1);  // NaN + 1 is NaN
 }

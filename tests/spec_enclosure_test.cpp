@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "spec/orderings.hpp"
 #include "spec/reduce.hpp"
 #include "spec/scalars.hpp"
 
@@ -332,4 +333,56 @@ TEST_CASE("interval: pow encloses x^n for a base of either sign, and never throw
   CHECK(sc::isnan(sc::pow(iv(-1, 2), Interval(0.5))));
   CHECK(sc::isnan(sc::pow(iv(-1, 2), iv(1.5, 2.5))));
   CHECK_NOTHROW(sc::pow(iv(-1, 1), iv(-1, 1)));
+}
+
+TEST_CASE("envelope: an exact NaN is unordered with everything and kept by arithmetic and conversion but lost elsewhere") {
+  const Envelope nan = Envelope::not_a_number(), inf(std::numeric_limits<double>::infinity());
+  const Envelope lost(std::numeric_limits<double>::quiet_NaN());
+  // IEEE 754: NaN compares unordered with every value, itself and an unbounded envelope included;
+  // an infinity equals itself and exceeds every finite value.
+  for (const Envelope& other : {nan, lost, inf, Envelope(1.0), Envelope(-2.0, 3.0)}) {
+    CHECK(sc::orderings(nan, other) == kUnordered);
+    CHECK(sc::orderings(other, nan) == kUnordered);
+  }
+  CHECK(sc::orderings(inf, inf) == kEqual);
+  CHECK(sc::orderings(-inf, Envelope(-1e308, 1e308)) == kLess);
+  CHECK(sc::orderings(lost, Envelope(1.0)) == kAnyOrdering);  // a lost bound decides nothing
+  // A NaN operand of + − × ÷ gives NaN, whatever the other holds; so do negation, abs and rounding.
+  for (const Envelope& r : {nan + Envelope(1.0), Envelope(2.0) - nan, nan * Envelope(0.0), Envelope(1.0) / nan,
+                            nan / Envelope(-1.0, 1.0), nan + lost, -nan, sc::abs(nan), sc::round_to(nan, kBinary16)})
+    CHECK(sc::enclosure(r).nan);
+  // Where IEEE 754 leaves NaN's result to the implementation (max, sign, a runtime's exp, pow(NaN, 0)
+  // = 1), or a select may take NaN or a number: a lost bound, with its reason.
+  envelope::take_lost();
+  for (const Envelope& r : {sc::max(nan, Envelope(0.0)), sc::sign(nan), sc::exp(nan), sc::pow(nan, Envelope(0.0)),
+                            sc::hull(nan, Envelope(1.0))}) {
+    CHECK(sc::isnan(r));
+    CHECK_FALSE(sc::enclosure(r).nan);
+  }
+  CHECK(envelope::take_lost() == "max of NaN: IEEE 754 does not fix the result, and runtimes differ");
+  CHECK(sc::enclosure(sc::hull(nan, nan)).nan);
+  // An input's NaN is exact; NaN read as a weight (possibly an IR literal for "undefined") is not.
+  CHECK(sc::enclosure(envelope::from_input(std::nan(""))).nan);
+  CHECK_FALSE(sc::enclosure(from_double<Envelope>(std::nan(""))).nan);
+  check_bounds(sc::enclosure(envelope::from_input(0.1)), sc::enclosure(from_double<Envelope>(0.1)).lo,
+               sc::enclosure(from_double<Envelope>(0.1)).hi);
+}
+
+TEST_CASE("enclosure: an exact NaN accepts only NaN and an exact infinity only itself") {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+  const Enclosure n = sc::enclosure(Envelope::not_a_number());
+  CHECK(n.special());
+  CHECK_FALSE(n.rejects(nan));
+  CHECK_FALSE(n.rejects(-std::nan("1")));  // any payload, any sign
+  for (double a : {0.0, 1.0, inf, -inf}) CHECK(n.rejects(a));
+  const Enclosure p = sc::enclosure(Envelope(inf));
+  CHECK(p.special());
+  CHECK_FALSE(p.rejects(inf));
+  for (double a : {nan, -inf, 3.4e38}) CHECK(p.rejects(a));
+  // A side that is infinite alone bounds nothing there (an overflow): not exact.
+  const Enclosure overflow = sc::enclosure(Envelope(3.4e38, inf));
+  CHECK_FALSE(overflow.special());
+  CHECK_FALSE(overflow.rejects(inf));
+  CHECK(overflow.rejects(1.0));
+  CHECK_FALSE(sc::enclosure(Envelope(std::nan(""))).special());  // a lost bound
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """ctest suite_judge_agrees: scripts/judge_suite.py (NumPy, no nnref) gives `nnref conform`'s verdict.
 
-Writes a suite (`nnref suite`) for two examples and node tests with float, int64 and bool outputs and
-one whose elements nnref cannot bound (test_pow_types_float: inconclusive, docs/onnx.md), then builds
+Writes a suite (`nnref suite`) for two examples and node tests with float, int64 and bool outputs,
+an int64 output judged by the range of its truncations (test_pow_types_float) and exact NaN and
+infinite elements (test_cast_BFLOAT16_to_FLOAT, docs/conformance.md), then builds
 answers per case and judges each both ways, asserting the same verdict, counts (outside, not judged)
 and worst element (index, distance outside, excess in radii):
   f32        nnref's f64 answer rounded to float32 (ints and bools as they are): a correct answer
@@ -11,8 +12,7 @@ and worst element (index, distance outside, excess in radii):
   below      one element at the double just below its finite lower bound
   at_upper   one element exactly at its upper bound (accepted: the bound belongs to the envelope)
   inf, nan   one element +inf, NaN
-Beyond agreement, the verdicts the rule itself fixes are asserted: f32 conforms (inconclusive on
-the unbounded case), above and below and nan do not conform where the side is finite, and the kept
+Beyond agreement, the verdicts the rule itself fixes are asserted: f32 conforms, above and below and nan do not conform where the side is finite, and the kept
 ONNX Runtime Sigmoid finding (tests/data/runtime_findings/ort_sigmoid, ORT's actual.npz) does not
 conform. The ONNX-layout .pb copies of inputs and bounds are checked against the .npy files with
 onnx's own parser.
@@ -34,8 +34,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NODE = "/usr/share/libonnx-testdata/data/node"
 EXAMPLES = ["mlp", "downsample_block"]
 NODE_TESTS = ["test_sigmoid", "test_exp", "test_div_example", "test_greater", "test_argmax_default_axis_random",
-              "test_pow_types_float"]
-UNBOUNDED = {"test_pow_types_float"}
+              "test_pow_types_float", "test_cast_BFLOAT16_to_FLOAT"]
 FINDING = os.path.join(ROOT, "tests", "data", "runtime_findings", "ort_sigmoid")
 VARIANTS = ["f32", "shift", "above", "below", "at_upper", "inf", "nan"]
 JUDGE_EXIT = {"conforms": 0, "does not conform": 1, "inconclusive": 2}
@@ -155,10 +154,10 @@ def judge(suite, actual_dir):
     return {c["name"]: c for c in report["cases"]}
 
 
-def expected(name, case_name, changed_side_finite):
+def expected(name, changed_side_finite):
     """The verdict the rule fixes for a variant, or None when only agreement is asserted."""
     if name == "f32":
-        return "inconclusive" if case_name in UNBOUNDED else "conforms"
+        return "conforms"
     if name in ("above", "below") or (name == "nan" and changed_side_finite):
         return "does not conform"
     return None
@@ -207,7 +206,7 @@ def main():
                 theirs = conform_json(nnref, suite, c, os.path.join(actual_dir, case_name, "actual.npz"))
                 label = "%s/%s" % (name, case_name)
                 failures += compare(label, mine[case_name], theirs)
-                want = expected(name, case_name, finite)
+                want = expected(name, finite)
                 if want is not None and theirs["verdict"] != want:
                     failures.append("%s: conform says %s, the rule %s" % (label, theirs["verdict"], want))
                 verdicts += 1
