@@ -462,9 +462,11 @@ Result<NamedTensors> match_actual(NamedTensors given, const std::string& path, c
                                                   " gives " + t.shape.str());
     ordered.emplace_back(name, std::move(t));
   }
-  for (const auto& [name, t] : given)
+  for (const auto& entry : given) {
+    const std::string& name = entry.first;
     if (std::none_of(ordered.begin(), ordered.end(), [&](const auto& p) { return p.first == name; }))
       return make_error("usage.actual-unknown", path + " has an array '" + name + "' that is not an output of the model");
+  }
   return ordered;
 }
 

@@ -337,8 +337,12 @@ def apply(node, ins, opset):
         return value.reshape(()).expand(ints(x, "shape")).clone()
     if op == "Shape":  # the extents from start to end, as int64
         return torch.tensor(list(x.shape)[slice(a.get("start", 0), a.get("end"))], dtype=torch.int64)
-    if op == "Dropout" and len(node.output) == 1:
-        return x
+    if op == "Dropout":  # inference, or training with ratio 0 (swin's attention): x, and a mask of all true
+        ratio = float(ins[1]) if len(ins) > 1 and ins[1] is not None else 0.5
+        training = len(ins) > 2 and ins[2] is not None and bool(ins[2])
+        if training and ratio != 0:
+            raise Unmapped("Dropout in training mode with ratio %g" % ratio)
+        return [x, torch.ones_like(x, dtype=torch.bool)] if len(node.output) > 1 else x
     if op == "LayerNormalization":  # Y, and the optional Mean and InvStdDev over the axes from axis on
         axis = a.get("axis", -1)
         axis = axis + x.dim() if axis < 0 else axis
@@ -463,6 +467,16 @@ def apply_more(op, a, ins, opset):
                 torch.log_softmax(x, 1)]
     if op in ("HannWindow", "HammingWindow", "BlackmanWindow"):
         return window(op, a, x)
+    if op == "ScatterND":  # data[indices[..., :]] = updates (reduction none or add); indices in range
+        reduction = a.get("reduction", b"none")
+        reduction = reduction.decode() if isinstance(reduction, bytes) else reduction
+        if reduction not in ("none", "add"):
+            raise Unmapped("ScatterND reduction " + reduction)
+        i = ins[1].long()
+        where = tuple(i[..., k] % x.shape[k] for k in range(i.shape[-1]))
+        return x.clone().index_put_(where, ins[2], accumulate=reduction == "add")
+    if op == "Range":  # start, limit, delta: scalars of one type
+        return torch.arange(ins[0].item(), ins[1].item(), ins[2].item(), dtype=ins[0].dtype)
     if op == "Mod":  # fmod 1: C's fmod (the dividend's sign); 0: the divisor's sign, as Python's %
         return torch.fmod(x, ins[1]) if a.get("fmod", 0) else torch.remainder(x, ins[1])
     if op == "EyeLike":

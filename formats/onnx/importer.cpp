@@ -178,7 +178,9 @@ std::optional<int64_t> NodeCtx::decided(size_t k, const std::string& what) {
   if (!has_input(k)) return std::nullopt;
   const Value& v = im_.values_.at(n_.input(static_cast<int>(k)));
   if (!im_.enclose_ || !v.ref || v.constant || v.sizes || !im_.from_constants(*v.ref)) return std::nullopt;
-  Result<int64_t> r = decided_at_load(im_.m_.graph, im_.m_.payload, *v.ref, im_.enclose_, im_.budget_left_);
+  // Qualified: argument-dependent lookup would instantiate Result<ConstantEnclosures> through the
+  // function pointer's type, and ConstantEnclosures is incomplete here (the reader links no oracle).
+  Result<int64_t> r = onnx_format::decided_at_load(im_.m_.graph, im_.m_.payload, *v.ref, im_.enclose_, im_.budget_left_);
   if (!r) refuse(r.error().code, what + " (" + in_quotes(n_.input(static_cast<int>(k))) + "): " + r.error().message);
   return *r;
 }
