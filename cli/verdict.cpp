@@ -114,30 +114,25 @@ class CutPoints {
   explicit CutPoints(const std::vector<Cut>* cuts) {
     if (cuts == nullptr) return;
     verdicts_.given = static_cast<int64_t>(cuts->size());
-    for (const Cut& c : *cuts) at_[{c.at.node, c.at.output}] = &c;
+    for (const Cut& c : *cuts) at_.insert({{c.at.node, c.at.output}, &c});
   }
 
+  // Every name the reader gives one IR value (an Identity's output and its operand's name) is
+  // judged against that value's envelope; the first is cut in.
   void take(const Node& n, const OpIO<Envelope>& io) {
     for (size_t k = 0; k < io.outputs.size() && !at_.empty(); ++k) {
-      const auto it = at_.find({n.id, static_cast<int>(k)});
-      if (it == at_.end()) continue;
-      const Cut& c = *it->second;
-      at_.erase(it);
+      const auto [first, last] = at_.equal_range({n.id, static_cast<int>(k)});
       auto* t = std::get_if<Tensor<Envelope>>(io.outputs[k]);
-      if (t == nullptr) {
-        verdicts_.notes.push_back("'" + c.name + "' is an integer or bool value: not cut (only real values are)");
-        continue;
-      }
-      if (t->shape() != c.value.shape || !real_dtype(c.value.dtype)) {
-        if (!misfit_)
-          misfit_ = make_error("usage.intermediate-shape", "intermediate '" + c.name + "' is a real value of shape " +
-                                                               t->shape().str() + ", but the runtime gives " +
-                                                               dtype_name(c.value.dtype) + " " + c.value.shape.str());
-        continue;
-      }
-      judge(c, n, *t);
-      for (size_t i = 0; i < c.value.values.size(); ++i)
-        t->data()[i] = ScalarOps<Envelope>::from_double(c.value.values[i]);
+      const Cut* cut = nullptr;
+      for (auto it = first; it != last; ++it)
+        if (fits(*it->second, t)) {
+          judge(*it->second, n, *t);
+          if (cut == nullptr) cut = it->second;
+        }
+      at_.erase(first, last);
+      if (cut == nullptr) continue;
+      for (size_t i = 0; i < cut->value.values.size(); ++i)
+        t->data()[i] = ScalarOps<Envelope>::from_double(cut->value.values[i]);
     }
   }
 
@@ -150,6 +145,21 @@ class CutPoints {
   }
 
  private:
+  // Whether the cut gives a real value of the shape the IR value has: a note for an integer or bool
+  // value, usage.intermediate-shape (the first) for another shape or type.
+  bool fits(const Cut& c, const Tensor<Envelope>* t) {
+    if (t == nullptr) {
+      verdicts_.notes.push_back("'" + c.name + "' is an integer or bool value: not cut (only real values are)");
+      return false;
+    }
+    if (t->shape() == c.value.shape && real_dtype(c.value.dtype)) return true;
+    if (!misfit_)
+      misfit_ = make_error("usage.intermediate-shape", "intermediate '" + c.name + "' is a real value of shape " +
+                                                           t->shape().str() + ", but the runtime gives " +
+                                                           dtype_name(c.value.dtype) + " " + c.value.shape.str());
+    return false;
+  }
+
   void judge(const Cut& c, const Node& n, const Tensor<Envelope>& envelope) {
     ++verdicts_.judged;
     verdicts_.elements += envelope.size();
@@ -165,7 +175,7 @@ class CutPoints {
     }
   }
 
-  std::map<std::pair<int64_t, int>, const Cut*> at_;
+  std::multimap<std::pair<int64_t, int>, const Cut*> at_;
   CutVerdicts verdicts_;
   std::optional<Diagnostic> misfit_;
 };
