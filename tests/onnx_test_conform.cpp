@@ -469,3 +469,23 @@ TEST_CASE("onnx conform --intermediates: a name the model does not compute, or a
   CHECK(has(shape.err, "usage.intermediate-shape"));
   CHECK(has(shape.err, "'h'"));
 }
+
+TEST_CASE("onnx conform --intermediates: an Identity's output and its operand, one value, are both judged") {
+  TempDir tmp("onnx-conform-cuts-alias");
+  OnnxModel m;
+  m.input("x", {"1", "2"});
+  m.init("W", {2, 2}, {1, -1, 2, -3});
+  m.node("MatMul", {"x", "W"}, {"h"}, "matmul");
+  m.node("Identity", {"h"}, {"g"}, "identity");
+  m.node("Relu", {"g"}, {"y"}, "relu");
+  m.output("y");
+  m.write(tmp / "alias.onnx");
+  const std::string cuts = (tmp / "cuts.npz").string();
+  REQUIRE(write_npz(cuts, {{"h", row({5, -7})}, {"g", row({5, -9})}}).ok());
+  const Run r = nnref_cli({"conform", (tmp / "alias.onnx").string(), "--input", npy(tmp, "x.npy", {1, 2}, {1, 2}),
+                           "--actual", npy(tmp, "y.npy", {1, 2}, {5, 0}), "--intermediates", cuts});
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "FAIL intermediates: 2 of 2 given values judged, 4 elements, 1 outside"));
+  CHECK(has(r.out, "first outside: 'g' ("));
+}
