@@ -106,6 +106,11 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   conform_cmd->add_option("--input,-i", conform.inputs, "input tensor: X.npy, or NAME=X.npy for a named input");
   auto* actual = conform_cmd->add_option("--actual", conform.actual,
                                          "the runtime's output: Y.npy (one output) or Y.npz keyed by output name");
+  conform_cmd
+      ->add_option("--intermediates", conform.intermediates,
+                   "the runtime's values of intermediate ONNX values, I.npz keyed by value name: each is "
+                   "judged against its op's envelope, then taken as the value downstream")
+      ->needs(actual);
   add_engine(conform_cmd, conform.engine, {"f32", "fast", "hw"},
              "judge one of nnref's own engines instead: f32 (the oracle in float), fast (the fast path) or hw (the NAC "
              "hardware model)")

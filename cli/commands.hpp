@@ -36,6 +36,7 @@ struct ConformOptions {
   std::string model;
   std::vector<std::string> inputs;  // as for run
   std::string actual;               // Y.npy (one output) or Y.npz keyed by output name
+  std::string intermediates;        // I.npz: the runtime's values of intermediate ONNX values (cut points)
   EngineChoice engine{"", 1, ""};   // instead of --actual: one of nnref's engines (f32 | fast)
   std::string runtime_precision = "f32";
   double ulps = 4;

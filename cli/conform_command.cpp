@@ -1,6 +1,7 @@
 // nnref conform: is another runtime's output a correct answer for this model and input? Every
 // element must lie in the float32 (or f16, bf16) envelope of the model (spec/scalar_envelope.hpp);
 // the rigorous interval gives the exact value's enclosure next to it. docs/conformance.md.
+#include <optional>
 #include <ostream>
 
 #include "cli/app.hpp"
@@ -42,7 +43,17 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
   if (!loaded) return exit;
   const Model& model = loaded->model;
   const std::vector<HostTensor>& inputs = loaded->inputs;
-  auto enclosures = enclose_outputs(model, inputs, runtime, o.max_memory);
+  std::vector<std::string> cut_notes;
+  std::optional<std::vector<Cut>> cuts;
+  if (!o.intermediates.empty()) {
+    auto read = read_cuts(o.intermediates, model, cut_notes);
+    if (!read) {
+      print_diagnostics(err, {read.error()});
+      return exit_code_for(read.error());
+    }
+    cuts = std::move(read).value();
+  }
+  auto enclosures = enclose_outputs(model, inputs, runtime, o.max_memory, cuts ? &*cuts : nullptr);
   if (!enclosures) {
     Diagnostic d = std::move(enclosures).error();
     note_given_sizes(d, loaded->model.graph, loaded->sizes);
@@ -76,9 +87,14 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
     actual = std::move(given).value();
   }
   const std::vector<OutputVerdict> verdicts = judge_outputs(*enclosures, actual);
-  if (o.format == "json") out << verdicts_json(verdicts, runtime, &enclosures->exact_precision);
-  else print_verdicts(out, verdicts, runtime, &enclosures->exact_precision);
-  return exit_code(overall_verdict(verdicts), o.inconclusive_ok);
+  CutVerdicts& judged_cuts = enclosures->cuts;
+  judged_cuts.notes.insert(judged_cuts.notes.begin(), cut_notes.begin(), cut_notes.end());
+  const CutVerdicts* shown = cuts ? &judged_cuts : nullptr;
+  if (o.format == "json")
+    out << verdicts_json(verdicts, runtime, &enclosures->exact_precision, shown);
+  else
+    print_verdicts(out, verdicts, runtime, &enclosures->exact_precision, shown);
+  return exit_code(overall_verdict(verdicts, shown), o.inconclusive_ok);
 }
 
 }  // namespace nnref

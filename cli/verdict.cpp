@@ -105,9 +105,84 @@ struct Origin {
 // The real operands of the casts to integers whose integers are outputs (keyed by the cast's node).
 using TruncatedReals = std::map<int64_t, Tensor<Envelope>>;
 
+bool real_dtype(DType t) { return t == DType::F16 || t == DType::BF16 || t == DType::F32 || t == DType::F64; }
+
+// The cut points of an envelope evaluation: each node output a runtime gave is judged against the
+// envelope its op computed, then replaced by the runtime's value, as points, for everything downstream.
+class CutPoints {
+ public:
+  explicit CutPoints(const std::vector<Cut>* cuts) {
+    if (cuts == nullptr) return;
+    verdicts_.given = static_cast<int64_t>(cuts->size());
+    for (const Cut& c : *cuts) at_.insert({{c.at.node, c.at.output}, &c});
+  }
+
+  // Every name the reader gives one IR value (an Identity's output and its operand's name) is
+  // judged against that value's envelope; the first is cut in.
+  void take(const Node& n, const OpIO<Envelope>& io) {
+    for (size_t k = 0; k < io.outputs.size() && !at_.empty(); ++k) {
+      const auto [first, last] = at_.equal_range({n.id, static_cast<int>(k)});
+      auto* t = std::get_if<Tensor<Envelope>>(io.outputs[k]);
+      const Cut* cut = nullptr;
+      for (auto it = first; it != last; ++it)
+        if (fits(*it->second, t)) {
+          judge(*it->second, n, *t);
+          if (cut == nullptr) cut = it->second;
+        }
+      at_.erase(first, last);
+      if (cut == nullptr) continue;
+      for (size_t i = 0; i < cut->value.values.size(); ++i)
+        t->data()[i] = ScalarOps<Envelope>::from_double(cut->value.values[i]);
+    }
+  }
+
+  // The verdicts, or the first cut whose shape or type is not its value's.
+  Result<CutVerdicts> finish() {
+    if (misfit_) return std::move(*misfit_);
+    for (const auto& [at, c] : at_)
+      verdicts_.notes.push_back("'" + c->name + "' is not computed on the way to an output: not judged");
+    return std::move(verdicts_);
+  }
+
+ private:
+  // Whether the cut gives a real value of the shape the IR value has: a note for an integer or bool
+  // value, usage.intermediate-shape (the first) for another shape or type.
+  bool fits(const Cut& c, const Tensor<Envelope>* t) {
+    if (t == nullptr) {
+      verdicts_.notes.push_back("'" + c.name + "' is an integer or bool value: not cut (only real values are)");
+      return false;
+    }
+    if (t->shape() == c.value.shape && real_dtype(c.value.dtype)) return true;
+    if (!misfit_)
+      misfit_ = make_error("usage.intermediate-shape", "intermediate '" + c.name + "' is a real value of shape " +
+                                                           t->shape().str() + ", but the runtime gives " +
+                                                           dtype_name(c.value.dtype) + " " + c.value.shape.str());
+    return false;
+  }
+
+  void judge(const Cut& c, const Node& n, const Tensor<Envelope>& envelope) {
+    ++verdicts_.judged;
+    verdicts_.elements += envelope.size();
+    for (int64_t i = 0; i < envelope.size(); ++i) {
+      const Enclosure e = sc::enclosure(envelope[i]);
+      const double a = c.value.values[static_cast<size_t>(i)];
+      if (e.rejects(a)) {
+        if (verdicts_.outside++ == 0)
+          verdicts_.first_outside = Culprit{c.name, op_name(n.op), element_index(envelope.shape(), i), a, e};
+      } else if (!e.special() && !e.bounded()) {
+        ++verdicts_.not_judged;
+      }
+    }
+  }
+
+  std::multimap<std::pair<int64_t, int>, const Cut*> at_;
+  CutVerdicts verdicts_;
+  std::optional<Diagnostic> misfit_;
+};
+
 Result<std::vector<Tensor<Envelope>>> run_envelope(const Model& m, const std::vector<HostTensor>& inputs,
                                                    int64_t max_memory, std::vector<Origin>& origins,
-                                                   TruncatedReals& truncated) {
+                                                   TruncatedReals& truncated, CutPoints& cuts) {
   auto plan = make_plan<Envelope>(m.graph, m.payload, PlanOptions{max_memory, m.param_keys, &inputs});
   if (!plan) return std::move(plan).error();
   size_t next = 0;
@@ -117,6 +192,7 @@ Result<std::vector<Tensor<Envelope>>> run_envelope(const Model& m, const std::ve
       it->second = std::get<Tensor<Envelope>>(*io.inputs[0]);
     envelope::take_lost();
     std::visit([&](const auto& o) { run_kernel(o, io); }, op);
+    cuts.take(*p.node, io);
     std::string why = envelope::take_lost();
     if (std::none_of(io.outputs.begin(), io.outputs.end(), [](const Value<Envelope>* v) { return lost(v); })) return;
     if (why.empty()) {
@@ -214,11 +290,12 @@ std::string num(double v) {
   return buf;
 }
 
-std::string index_str(const Shape& s, int64_t flat) {
+std::string index_str(const std::vector<int64_t>& index) {
   std::string out;
-  for (int64_t i : element_index(s, flat)) out += (out.empty() ? "" : ", ") + std::to_string(i);
+  for (int64_t i : index) out += (out.empty() ? "" : ", ") + std::to_string(i);
   return "[" + out + "]";
 }
+std::string index_str(const Shape& s, int64_t flat) { return index_str(element_index(s, flat)); }
 
 }  // namespace
 
@@ -239,25 +316,33 @@ std::vector<Shape> Enclosures::shapes() const {
 }
 
 Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>& inputs, const RuntimeModel& runtime,
-                                   int64_t max_memory) {
+                                   int64_t max_memory, const std::vector<Cut>* cuts) {
   if (m.graph.outputs.empty()) {  // every output is empty (Model::empty_outputs)
     if (Status checked = check_inputs_only(m, inputs); !checked) return std::move(checked).error();
-    return Enclosures{{}, {}, {}, runtime.max_finite, {}, m.empty_outputs};
+    return Enclosures{{}, {}, {}, runtime.max_finite, {}, m.empty_outputs, {}};
   }
   std::vector<Origin> origins;
   TruncatedReals truncated = truncations_read(m.graph);
+  CutPoints cut_points(cuts);
   Result<std::vector<Tensor<Envelope>>> envelope = [&] {
     RuntimeScope scope(runtime);
-    return run_envelope(m, inputs, max_memory, origins, truncated);
+    return run_envelope(m, inputs, max_memory, origins, truncated, cut_points);
   }();
   if (!envelope) return std::move(envelope).error();
+  Result<CutVerdicts> cut_verdicts = cut_points.finish();
+  if (!cut_verdicts) return std::move(cut_verdicts).error();
   auto exact = exact_outputs(m, inputs, max_memory);
   if (!exact) return std::move(exact).error();
   std::vector<std::optional<LostAt>> lost = first_lost(m.graph, origins);
   undecided_truth_values(m.graph, envelope.value(), lost);
   truncated_integer_ranges(m.graph, truncated, envelope.value());
-  return Enclosures{std::move(envelope).value(), std::move(exact->outputs), std::move(lost), runtime.max_finite,
-                    exact->precision, m.empty_outputs};
+  return Enclosures{std::move(envelope).value(),
+                    std::move(exact->outputs),
+                    std::move(lost),
+                    runtime.max_finite,
+                    exact->precision,
+                    m.empty_outputs,
+                    std::move(cut_verdicts).value()};
 }
 
 std::vector<OutputVerdict> judge_outputs(const Enclosures& e, const NamedTensors& actual) {
@@ -278,9 +363,11 @@ bool none_outside(const std::vector<OutputVerdict>& verdicts) {
   return std::all_of(verdicts.begin(), verdicts.end(), [](const OutputVerdict& v) { return v.outside == 0; });
 }
 
-Verdict overall_verdict(const std::vector<OutputVerdict>& verdicts) {
-  if (!none_outside(verdicts)) return Verdict::DoesNotConform;
-  const bool judged = std::all_of(verdicts.begin(), verdicts.end(), [](const OutputVerdict& v) { return v.not_judged == 0; });
+Verdict overall_verdict(const std::vector<OutputVerdict>& verdicts, const CutVerdicts* cuts) {
+  if (!none_outside(verdicts) || (cuts && cuts->outside > 0)) return Verdict::DoesNotConform;
+  const bool judged =
+      std::all_of(verdicts.begin(), verdicts.end(), [](const OutputVerdict& v) { return v.not_judged == 0; }) &&
+      (!cuts || cuts->not_judged == 0);
   return judged ? Verdict::Conforms : Verdict::Inconclusive;
 }
 
@@ -314,9 +401,30 @@ std::vector<int64_t> element_index(const Shape& s, int64_t flat) {
   return idx;
 }
 
+namespace {
+
+void print_cuts(std::ostream& out, const CutVerdicts& c, const RuntimeModel& runtime) {
+  for (const std::string& note : c.notes) out << "note: " << note << "\n";
+  out << (c.outside      ? "FAIL "
+          : c.not_judged ? "??   "
+                         : "ok   ")
+      << "intermediates: " << c.judged << " of " << c.given << " given values judged, " << c.elements << " elements, "
+      << c.outside << " outside the " << runtime.name << " envelope of their op";
+  if (c.not_judged) out << ", " << c.not_judged << " not judged";
+  out << "\n";
+  if (!c.first_outside) return;
+  const Culprit& f = *c.first_outside;
+  out << "  first outside: '" << f.name << "' (" << f.op << ") element " << index_str(f.index) << " = " << num(f.actual)
+      << "; envelope [" << num(f.envelope.lo) << ", " << num(f.envelope.hi) << "]; outside by "
+      << num(distance_outside(f.actual, f.envelope)) << "\n";
+}
+
+}  // namespace
+
 void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime,
-                    const ExactPrecision* exact) {
+                    const ExactPrecision* exact, const CutVerdicts* cuts) {
   if (exact && exact->bits > 0) print_exact_precision(out, *exact);  // 0: no output has elements
+  if (cuts) print_cuts(out, *cuts, runtime);
   for (const auto& v : verdicts) {
     if (v.elements == 0) {  // an empty output (no IR value has none)
       out << "ok   " << v.name << ": an empty output: the answer has its shape " << v.shape.str()
@@ -349,7 +457,7 @@ void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdict
           << " envelope radii)\n";
     else out << "uses " << num(1 + v.excess) << " of the envelope's radius\n";
   }
-  const Verdict verdict = overall_verdict(verdicts);
+  const Verdict verdict = overall_verdict(verdicts, cuts);
   out << verdict_name(verdict);
   if (verdict == Verdict::Inconclusive) out << ": no element outside, but not every element judged";
   out << "\n";
@@ -362,6 +470,21 @@ using Json = nlohmann::ordered_json;
 Json lost_at(const std::optional<LostAt>& l) {
   if (!l) return nullptr;
   return {{"node", l->node}, {"op", l->op}, {"why", l->why}};
+}
+
+Json cuts_json(const CutVerdicts& c) {
+  Json first = nullptr;
+  if (c.first_outside) {
+    const Culprit& f = *c.first_outside;
+    first = {{"name", f.name},
+             {"op", f.op},
+             {"index", f.index},
+             {"actual", f.actual},
+             {"envelope", {f.envelope.lo, f.envelope.hi}},
+             {"distance", distance_outside(f.actual, f.envelope)}};
+  }
+  return {{"given", c.given},           {"judged", c.judged},     {"elements", c.elements}, {"outside", c.outside},
+          {"not_judged", c.not_judged}, {"first_outside", first}, {"notes", c.notes}};
 }
 
 }  // namespace
@@ -382,9 +505,9 @@ std::string undetermined_size_json(const Diagnostic& d, const RuntimeModel& runt
 }
 
 std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime,
-                          const ExactPrecision* exact) {
+                          const ExactPrecision* exact, const CutVerdicts* cuts) {
   Json j;
-  j["verdict"] = verdict_name(overall_verdict(verdicts));
+  j["verdict"] = verdict_name(overall_verdict(verdicts, cuts));
   j["runtime_precision"] = runtime.name;
   j["unit_roundoff"] = runtime.u;
   j["ulps"] = runtime.ulps;
@@ -394,6 +517,7 @@ std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const Runt
     j["exact_unbounded"] = exact->unbounded;
     j["exact_stopped"] = exact->stopped.empty() ? Json(nullptr) : Json(exact->stopped);
   }
+  if (cuts) j["intermediates"] = cuts_json(*cuts);
   j["outputs"] = Json::array();
   for (const auto& v : verdicts) {
     Json o;
@@ -422,6 +546,25 @@ std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const Runt
   return j.dump(2) + "\n";
 }
 
+Result<std::vector<Cut>> read_cuts(const std::string& path, const Model& m, std::vector<std::string>& notes) {
+  if (m.format != "onnx")
+    return make_error("usage.intermediate-format", "--intermediates names ONNX values: " + m.path + " is not ONNX");
+  auto given = read_npz(path);
+  if (!given) return std::move(given).error();
+  std::vector<Cut> cuts;
+  for (auto& [name, value] : given.value()) {
+    const auto it = m.source_values.find(name);
+    if (it == m.source_values.end())
+      return make_error("usage.intermediate-unknown",
+                        path + " has an array '" + name + "' that no node of the model computes");
+    if (!it->second) {
+      notes.push_back("'" + name + "' is folded to a constant or an empty value when the model is read: not cut");
+      continue;
+    }
+    cuts.push_back(Cut{name, *it->second, std::move(value)});
+  }
+  return cuts;
+}
 
 Result<NamedTensors> read_actual(const std::string& path, const Model& m, const std::vector<Shape>& shapes) {
   NamedTensors given;

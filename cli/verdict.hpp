@@ -28,6 +28,37 @@ struct LostAt {
   std::string node, op, why;
 };
 
+// A runtime's value of an intermediate ONNX value (conform --intermediates): a cut point of the
+// envelope evaluation, judged against its op's envelope and then taken as a point downstream.
+struct Cut {
+  std::string name;
+  ValueRef at;  // the IR node output that holds it (Model::source_values)
+  HostTensor value;
+};
+
+// The first cut point, in the graph's order, whose given value leaves its op's envelope, at its first
+// element outside: the diagnosis of a rejected answer.
+struct Culprit {
+  std::string name, op;
+  std::vector<int64_t> index;
+  double actual = 0;
+  Enclosure envelope;
+};
+
+// The cut points' judgement. An element with a side that bounds nothing (NaN or infinite) and no
+// finite side it fails is not judged; every given value is taken downstream all the same (sound: a
+// correct runtime's value lies in its op's envelope, judged or not).
+struct CutVerdicts {
+  int64_t given = 0, judged = 0;  // cut points given; of them, those the envelope evaluation computed
+  int64_t elements = 0, outside = 0, not_judged = 0;
+  std::optional<Culprit> first_outside;
+  std::vector<std::string> notes;  // the names given that are not cut, and why
+};
+
+// The cut points `path` (an .npz keyed by ONNX value name) gives for an ONNX model: a name the model
+// does not compute is usage.intermediate-unknown; one it folded to a constant is not cut (a note).
+Result<std::vector<Cut>> read_cuts(const std::string& path, const Model& m, std::vector<std::string>& notes);
+
 // Per output of the model: the envelope of every answer a runtime of the given precision may give,
 // the enclosure of the exact value, and where the envelope first lost a bound (if it did).
 struct Enclosures {
@@ -39,10 +70,13 @@ struct Enclosures {
   // The model's empty outputs, after the graph's: no element to enclose, their shape the whole answer.
   std::vector<EmptyOutput> empty;
   std::vector<Shape> shapes() const;  // the graph's outputs', then the empty ones'
+  CutVerdicts cuts;                   // with cut points: their judgement
 };
 
+// With `cuts`, each is judged against its op's envelope and replaces it downstream (docs/conformance.md,
+// "Judged at intermediate values"); a cut of another shape or type than its value is usage.intermediate-shape.
 Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>& inputs, const RuntimeModel& runtime,
-                                   int64_t max_memory);
+                                   int64_t max_memory, const std::vector<Cut>* cuts = nullptr);
 
 // How a side of an element's envelope judges: a finite side does; an infinite one does when the
 // exact value itself (its enclosure's side `exact`) lies past the runtime's largest finite number,
@@ -76,7 +110,8 @@ std::vector<OutputVerdict> judge_outputs(const Enclosures& e, const NamedTensors
 // conforms: every element judged on both sides and inside; does not conform: some element outside
 // a judged side; inconclusive: none outside, but some element not judged.
 enum class Verdict { Conforms, DoesNotConform, Inconclusive };
-Verdict overall_verdict(const std::vector<OutputVerdict>& verdicts);
+// With `cuts`, a given intermediate outside its envelope makes the answer not conform too.
+Verdict overall_verdict(const std::vector<OutputVerdict>& verdicts, const CutVerdicts* cuts = nullptr);
 const char* verdict_name(Verdict v);
 bool none_outside(const std::vector<OutputVerdict>& verdicts);
 
@@ -92,13 +127,14 @@ std::vector<int64_t> element_index(const Shape& s, int64_t flat);
 // The verdicts as conform prints them: one line per output, then its worst element; with `exact`,
 // first the precision the exact value took (print_exact_precision).
 void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime,
-                    const ExactPrecision* exact = nullptr);
+                    const ExactPrecision* exact = nullptr, const CutVerdicts* cuts = nullptr);
 
 // The verdicts as conform --format json prints them: the overall verdict, the runtime model, and
 // per output its counts, its worst element and where its envelope first lost a bound; with `exact`,
 // exact_precision_bits, exact_over_target, exact_unbounded and exact_stopped (null when none is over).
+// With `cuts`, an "intermediates" object: the counts and the first culprit (null when none).
 std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime,
-                          const ExactPrecision* exact = nullptr);
+                          const ExactPrecision* exact = nullptr, const CutVerdicts* cuts = nullptr);
 
 // The inconclusive verdict where a size the model computes from its data is undetermined in the
 // envelope (run.size-undetermined: a count of elements compared across a near tie): no output has a

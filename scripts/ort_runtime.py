@@ -61,3 +61,32 @@ def run_ort(modules, model, inputs, work, optimization):
                 raise NotRun("output %s of type %s" % (o["name"], o["type"]))
             outs[o["name"]] = np.fromfile(o["file"], dtype=np.dtype(o["type"]).newbyteorder("<")).reshape(o["dims"])
     return outs
+
+
+def with_intermediates(model, path, names=None):
+    """A copy of `model` at `path` whose graph also outputs the values `names` (default: every
+    real-valued node output), typed by onnx.shape_inference; returns the names added. conform
+    --intermediates judges ONNX Runtime's values of them (docs/conformance.md, "Judged at
+    intermediate values")."""
+    import onnx
+    m = onnx.shape_inference.infer_shapes(onnx.load(model))
+    real = (onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE, onnx.TensorProto.FLOAT16)
+    types = {v.name: v.type.tensor_type.elem_type for v in m.graph.value_info}
+    outputs = {o.name for o in m.graph.output}
+    if names is None:
+        names = [o for n in m.graph.node for o in n.output if types.get(o) in real]
+    added = [n for n in names if n and n not in outputs]
+    for n in added:
+        m.graph.output.append(onnx.helper.make_tensor_value_info(n, types.get(n, onnx.TensorProto.FLOAT), None))
+    onnx.save(m, path)
+    return added
+
+
+def run_ort_intermediates(modules, model, inputs, work, optimization, names=None):
+    """ORT's outputs and its values of the intermediates `names` (with_intermediates), from one run
+    of the copy: ({output: array}, {intermediate: array})."""
+    os.makedirs(work, exist_ok=True)
+    copy = os.path.join(work, "with_intermediates.onnx")
+    added = set(with_intermediates(model, copy, names))
+    every = run_ort(modules, copy, inputs, work, optimization)
+    return ({k: v for k, v in every.items() if k not in added}, {k: v for k, v in every.items() if k in added})

@@ -20,7 +20,9 @@ Prints one row per model as it goes and the totals; --out writes the table as ma
 when a model that exports fails a step.
 
   nice /usr/bin/python3 scripts/torchvision_zoo.py --nnref build/nnref --ort-cache build/ort-cache \\
-      [--models squeezenet1_0,mobilenet_v3_small | --filter REGEX] [--out table.md]
+      [--models squeezenet1_0,mobilenet_v3_small | --filter REGEX] [--intermediates] [--out table.md]
+--intermediates judges ONNX Runtime's answer together with its values of every real node output
+(conform --intermediates, docs/conformance.md "Judged at intermediate values").
 """
 import argparse
 import json
@@ -37,7 +39,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch_judging  # noqa: E402
 import torch_onnx  # noqa: E402
-from ort_runtime import NotRun, ort_modules, run_ort  # noqa: E402
+from ort_runtime import NotRun, ort_modules, run_ort, run_ort_intermediates  # noqa: E402
 
 warnings.filterwarnings("ignore")
 
@@ -155,8 +157,14 @@ def judge(args, modules, name, segmentation):
         if not modules:
             row.verdict = "ONNX Runtime not installed"
             return row
+        cuts = []
         try:
-            answer = run_ort(modules, path, [("x", x)], os.path.join(work, "ort"), "all")
+            if args.intermediates:
+                answer, given = run_ort_intermediates(modules, path, [("x", x)], os.path.join(work, "ort"), "all")
+                cuts = ["--intermediates", os.path.join(work, "intermediates.npz")]
+                np.savez(cuts[1], **{k: v.astype(np.float32) for k, v in given.items()})
+            else:
+                answer = run_ort(modules, path, [("x", x)], os.path.join(work, "ort"), "all")
         except NotRun as e:
             row.problems.append("ONNX Runtime did not run it: %s" % e)
             row.verdict = "not judged"
@@ -164,7 +172,7 @@ def judge(args, modules, name, segmentation):
         actual = os.path.join(work, "actual.npz")
         np.savez(actual, **{k: v.astype(np.float32) for k, v in answer.items()})
         v = timed(row, "conform", lambda: torch_judging.nnref(binary, "conform", path, "--input", xin, "--actual",
-                                                              actual, "--format", "json", *budget, timeout=timeout))
+                                                              actual, *cuts, "--format", "json", *budget, timeout=timeout))
         try:
             report = json.loads(v.stdout)
         except ValueError:
@@ -172,6 +180,12 @@ def judge(args, modules, name, segmentation):
             row.verdict = "conform failed"
             return row
         row.verdict = report["verdict"]
+        culprit = report.get("intermediates", {}).get("first_outside")
+        if culprit:
+            row.problems.append("conform: intermediate %s (%s) first outside its envelope, element %s = %g" % (
+                culprit["name"], culprit["op"], culprit["index"], culprit["actual"]))
+        if cuts:
+            row.problems += slip_not_rejected(binary, path, xin, answer, cuts, work, budget, timeout)
         row.radius = max(o["max_radius"] / np.abs(want[o["name"]]).max() for o in report["outputs"])
         for o in report["outputs"]:
             if o["outside"]:
@@ -181,6 +195,20 @@ def judge(args, modules, name, segmentation):
                 row.problems.append("conform: %d elements of %s not judged, a bound lost at %s (%s): %s" % (
                     o["not_judged"], o["name"], lost.get("node"), lost.get("op"), lost.get("why")))
     return row
+
+
+def slip_not_rejected(binary, path, xin, answer, cuts, work, budget, timeout):
+    """With the intermediates, the answer with its largest element off by 1e-3 relative must be rejected:
+    the problem, if it is not."""
+    slipped = {k: v.astype(np.float32) for k, v in answer.items()}
+    first = next(iter(slipped.values()))
+    flat = first.reshape(-1)
+    flat[np.abs(flat).argmax()] *= np.float32(1 + 1e-3)
+    actual = os.path.join(work, "slipped.npz")
+    np.savez(actual, **slipped)
+    v = torch_judging.nnref(binary, "conform", path, "--input", xin, "--actual", actual, *cuts, *budget,
+                            timeout=timeout)
+    return [] if v.returncode == 1 else ["conform: an answer off by 1e-3 relative is not rejected (exit %d)" % v.returncode]
 
 
 def failed(row, until):
@@ -204,6 +232,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per nnref command")
     ap.add_argument("--out", help="write the table as markdown here")
     ap.add_argument("--max-memory", help="nnref's --max-memory for every step (its default is 4 GiB; the largest models' weights need more)")
+    ap.add_argument("--intermediates", action="store_true",
+                    help="judge ONNX Runtime's answer with its values of every real intermediate (conform --intermediates)")
     ap.add_argument("--until", choices=("check", "run", "conform"), default="conform",
                     help="the last step: check (export and check only), run (and the f64 run), conform (every step)")
     args = ap.parse_args()

@@ -394,3 +394,98 @@ TEST_CASE("onnx conform: what IEEE 754 leaves open for a NaN operand stays not j
   CHECK(conform(5.0, nan).code == 1);  // Relu(+inf) is +inf
   CHECK(conform(inf, 2.0).code == 1);  // NaN + 1 is NaN
 }
+
+namespace {
+
+// x = [1, 2]; h = x·W = [5, −7]; s = h + b = [5.5, −6.5]; y = Relu(s) = [5.5, 0]: every value exact
+// in float32, so a correct runtime gives exactly these.
+std::string three_op_model(const TempDir& tmp) {
+  OnnxModel m;
+  m.input("x", {"1", "2"});
+  m.init("W", {2, 2}, {1, -1, 2, -3});
+  m.init("b", {2}, {0.5f, 0.5f});
+  m.node("MatMul", {"x", "W"}, {"h"}, "matmul");
+  m.node("Add", {"h", "b"}, {"s"}, "add");
+  m.node("Relu", {"s"}, {"y"}, "relu");
+  m.output("y");
+  const std::string path = (tmp / "three.onnx").string();
+  m.write(path);
+  return path;
+}
+
+HostTensor row(std::vector<double> v) { return HostTensor{DType::F32, Shape::make({1, 2}).value(), std::move(v)}; }
+
+}  // namespace
+
+TEST_CASE("onnx conform --intermediates: a correct runtime's values conform, a wrong one is named first") {
+  TempDir tmp("onnx-conform-cuts");
+  const std::string model = three_op_model(tmp);
+  const std::string x = npy(tmp, "x.npy", {1, 2}, {1, 2});
+  const std::string y = npy(tmp, "y.npy", {1, 2}, {5.5, 0});
+  const auto conform = [&](const NamedTensors& cuts, const std::string& format = "text") {
+    return nnref_cli({"conform", model, "--input", x, "--actual", y, "--intermediates", npz(tmp, "cuts.npz", cuts),
+                      "--format", format});
+  };
+
+  const Run good = conform({{"h", row({5, -7})}, {"s", row({5.5, -6.5})}});
+  INFO(good.out << good.err);
+  CHECK(good.code == 0);
+  CHECK(has(good.out, "ok   intermediates: 2 of 2 given values judged, 4 elements, 0 outside"));
+  CHECK(has(good.out, "\nconforms\n"));
+
+  // s off by 3.5, far beyond one rounding; the output, Relu's 0, is the same as the correct one.
+  CHECK(nnref_cli({"conform", model, "--input", x, "--actual", y}).code == 0);
+  const Run bad = conform({{"h", row({5, -7})}, {"s", row({5.5, -3})}}, "json");
+  INFO(bad.out << bad.err);
+  CHECK(bad.code == 1);
+  CHECK(has(bad.out, "\"verdict\": \"does not conform\""));
+  CHECK(has(bad.out, "\"outside\": 1"));
+  CHECK(has(bad.out, "\"name\": \"s\""));
+  CHECK(has(bad.out, "\"actual\": -3.0"));
+
+  // h wrong, s consistent with the wrong h: the culprit is h, the first in the graph's order; s is
+  // judged against the envelope of the h the runtime gave, and lies inside it.
+  const Run early = conform({{"h", row({5, -9})}, {"s", row({5.5, -8.5})}});
+  INFO(early.out);
+  CHECK(early.code == 1);
+  CHECK(has(early.out, "FAIL intermediates: 2 of 2 given values judged, 4 elements, 1 outside"));
+  CHECK(has(early.out, "first outside: 'h' (matmul) element [0, 1] = -9; envelope [-7.0000"));
+}
+
+TEST_CASE("onnx conform --intermediates: a name the model does not compute, or a wrong shape, is a usage error") {
+  TempDir tmp("onnx-conform-cuts-usage");
+  const std::string model = three_op_model(tmp);
+  const std::string x = npy(tmp, "x.npy", {1, 2}, {1, 2});
+  const std::string y = npy(tmp, "y.npy", {1, 2}, {5.5, 0});
+  const auto conform = [&](const NamedTensors& cuts) {
+    return nnref_cli({"conform", model, "--input", x, "--actual", y, "--intermediates", npz(tmp, "cuts.npz", cuts)});
+  };
+  const Run unknown = conform({{"t", row({5, -7})}});
+  CHECK(unknown.code == 2);
+  CHECK(has(unknown.err, "usage.intermediate-unknown"));
+  CHECK(has(unknown.err, "'t'"));
+  const Run shape = conform({{"h", HostTensor{DType::F32, Shape::make({2}).value(), {5, -7}}}});
+  CHECK(shape.code == 2);
+  CHECK(has(shape.err, "usage.intermediate-shape"));
+  CHECK(has(shape.err, "'h'"));
+}
+
+TEST_CASE("onnx conform --intermediates: an Identity's output and its operand, one value, are both judged") {
+  TempDir tmp("onnx-conform-cuts-alias");
+  OnnxModel m;
+  m.input("x", {"1", "2"});
+  m.init("W", {2, 2}, {1, -1, 2, -3});
+  m.node("MatMul", {"x", "W"}, {"h"}, "matmul");
+  m.node("Identity", {"h"}, {"g"}, "identity");
+  m.node("Relu", {"g"}, {"y"}, "relu");
+  m.output("y");
+  m.write(tmp / "alias.onnx");
+  const std::string cuts = (tmp / "cuts.npz").string();
+  REQUIRE(write_npz(cuts, {{"h", row({5, -7})}, {"g", row({5, -9})}}).ok());
+  const Run r = nnref_cli({"conform", (tmp / "alias.onnx").string(), "--input", npy(tmp, "x.npy", {1, 2}, {1, 2}),
+                           "--actual", npy(tmp, "y.npy", {1, 2}, {5, 0}), "--intermediates", cuts});
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "FAIL intermediates: 2 of 2 given values judged, 4 elements, 1 outside"));
+  CHECK(has(r.out, "first outside: 'g' ("));
+}

@@ -1049,6 +1049,16 @@ std::vector<std::string> Importer::add_subgraph(const onnx::GraphProto& g, size_
   return outputs;
 }
 
+void Importer::note_source_values(const onnx::GraphProto& g) {
+  for (const auto& n : g.node())
+    for (const auto& o : n.output()) {
+      const auto it = values_.find(o);
+      if (it == values_.end()) continue;  // refused
+      const Value& v = it->second;
+      m_.source_values[o] = v.constant ? std::nullopt : v.ref;
+    }
+}
+
 void Importer::add_empty_output(const std::string& name, const Shape& shape) {
   m_.empty_outputs.push_back({name, shape});
   Diagnostic d = make_error("onnx.empty-output",
@@ -1081,6 +1091,7 @@ void Importer::run(const onnx::GraphProto& g, const std::map<std::string, int64_
     else add_input(in);
   }
   for (int k = 0; k < g.node_size(); ++k) add_node(g.node(k), static_cast<size_t>(k), opsets);
+  note_source_values(g);
   for (const auto& o : g.output()) {
     auto it = values_.find(o.name());
     if (it == values_.end()) {

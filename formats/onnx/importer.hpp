@@ -259,6 +259,8 @@ class Importer {
                        const std::vector<std::string>& size_names);
   // A graph output that is an empty value: Model::empty_outputs, with a note saying what that means.
   void add_empty_output(const std::string& name, const Shape& shape);
+  // Model::source_values: each top-level node output and the IR value that holds it.
+  void note_source_values(const onnx::GraphProto& g);
   // A graph input given a value at load: a constant, as an initializer is; false (the diagnostic
   // given) when the value does not have the declared type and extents.
   bool add_bound_input(const onnx::ValueInfoProto& v, const HostTensor& t);
