@@ -79,6 +79,9 @@ constexpr std::array kCodes = {
     CodeInfo{"usage.actual-missing", "conform --actual lacks an array named as one of the model's outputs", "cli"},
     CodeInfo{"usage.actual-shape", "an array of conform --actual has a shape other than its output's", "cli"},
     CodeInfo{"usage.actual-unknown", "conform --actual has an array that names no output of the model", "cli"},
+    CodeInfo{"usage.intermediate-unknown", "conform --intermediates has an array that names no value the model computes", "cli"},
+    CodeInfo{"usage.intermediate-shape", "conform --intermediates has an array of another shape than its value, or not of reals", "cli"},
+    CodeInfo{"usage.intermediate-format", "conform --intermediates is given for a model that is not ONNX (values are named by ONNX names)", "cli"},
     CodeInfo{"input.count", "the number of inputs given differs from the model's", "cli"},
     CodeInfo{"input.shape-mismatch", "an input's rank, or an extent that has no size name, differs from the one "
                                      "the model declares (the extents that have size names are taken from the input)",

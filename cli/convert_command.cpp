@@ -22,6 +22,15 @@ int convert_command(const ConvertOptions& o, std::ostream& out, std::ostream& er
   int exit = kExitOk;
   auto model = load_reporting(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, err, exit);
   if (!model) return exit;
+  // An empty output is no node of the graph (docs/onnx.md, "Empty values"): the writers do not express it.
+  if (!model->empty_outputs.empty()) {
+    const Diagnostic d = make_error("convert.unexpressible", "output '" + model->empty_outputs.front().name +
+                                                                 "' is an empty tensor (shape " +
+                                                                 model->empty_outputs.front().shape.str() +
+                                                                 "), which the writers do not express");
+    print_diagnostics(err, {d});
+    return exit_code_for(d);
+  }
   const std::vector<Diagnostic> diags = writer->write(*model, o.out, options);
   print_diagnostics(err, diags);
   for (const Diagnostic& d : diags)

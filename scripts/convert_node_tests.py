@@ -25,6 +25,7 @@ import tempfile
 
 import numpy as np
 import onnx
+from onnx import numpy_helper
 
 DEFAULT_DATA = "/usr/share/libonnx-testdata/data/node"
 
@@ -82,7 +83,14 @@ def case(nnref, case_dir, scratch, counts, failures, refusals):
                 failures.append("%s --to onnx: onnx.checker: %s" % (name, str(e).splitlines()[0]))
                 continue
         got_path = os.path.join(scratch, name + "_" + fmt + ".npz")
-        r = run(nnref, os.path.join(out, "model.nnl") if fmt == "nnl" else out, inputs, got_path)
+        converted = os.path.join(out, "model.nnl") if fmt == "nnl" else out
+        r = run(nnref, converted, inputs, got_path)
+        if r.returncode != 0 and "error[io.input-count]" in r.stderr:
+            # An input declared with an extent 0 is an empty value the reader folds (docs/onnx.md,
+            # "Empty values"): the converted model has no such input.
+            nonempty = [i for i in inputs if numpy_helper.to_array(onnx.load_tensor(i)).size > 0]
+            if len(nonempty) < len(inputs):
+                r = run(nnref, converted, nonempty, got_path)
         if r.returncode != 0:
             failures.append("%s --to %s: the converted model does not run: %s" % (name, fmt, r.stderr.strip()))
             continue

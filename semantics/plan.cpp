@@ -245,36 +245,52 @@ Result<Plan<T>> make_plan(const Graph& given, const Payload& payload, const Plan
   return plan;
 }
 
+namespace {
+
+Status input_count(size_t declared, size_t given) {
+  if (declared == given) return {};
+  return make_error("input.count", "the model has " + std::to_string(declared) + " input(s), " +
+                                       std::to_string(given) + " given");
+}
+
+// One input against its declared shape and kind. No allocation when it matches: the fast path
+// checks its inputs on every run (fastpath_engine_test: a run allocates nothing).
+Status check_input(const Node& node, const Shape& want, ElemKind kind, const HostTensor& given) {
+  if (!(given.shape == want))
+    return at_node(make_error("input.shape-mismatch", "the input given has shape " + given.shape.str() +
+                                                          ", but the model declares " + want.str()),
+                   node);
+  if (!dtype_reads_as(given.dtype, kind))
+    return at_node(make_error("input.kind-mismatch", std::string("the input given holds ") + dtype_name(given.dtype) +
+                                                         " data, but the model declares a " + elem_kind_name(kind) +
+                                                         " input"),
+                   node);
+  return {};
+}
+
+}  // namespace
+
 Status check_inputs_against(const Graph& g, const std::vector<int64_t>& input_ids,
                             const std::vector<std::pair<Shape, ElemKind>>& declared,
                             const std::vector<HostTensor>& inputs) {
-  if (input_ids.size() != inputs.size())
-    return make_error("input.count", "the model has " + std::to_string(input_ids.size()) + " input(s), " +
-                                         std::to_string(inputs.size()) + " given");
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    const auto& [want, kind] = declared[k];
-    const Node& node = g.nodes[static_cast<size_t>(input_ids[k])];
-    if (!(inputs[k].shape == want))
-      return at_node(make_error("input.shape-mismatch", "the input given has shape " + inputs[k].shape.str() +
-                                                            ", but the model declares " + want.str()),
-                     node);
-    if (!dtype_reads_as(inputs[k].dtype, kind))
-      return at_node(make_error("input.kind-mismatch", std::string("the input given holds ") +
-                                                           dtype_name(inputs[k].dtype) + " data, but the model "
-                                                           "declares a " + elem_kind_name(kind) + " input"),
-                     node);
-  }
+  if (Status n = input_count(input_ids.size(), inputs.size()); !n) return n;
+  for (size_t k = 0; k < inputs.size(); ++k)
+    if (Status s = check_input(g.nodes[static_cast<size_t>(input_ids[k])], declared[k].first, declared[k].second,
+                               inputs[k]);
+        !s)
+      return s;
   return {};
 }
 
 template <Scalar T>
 Status check_inputs(const Plan<T>& plan, const std::vector<HostTensor>& inputs) {
-  std::vector<std::pair<Shape, ElemKind>> declared;
-  for (int64_t id : plan.input_ids) {
-    const PlannedNode<T>& p = plan.nodes[static_cast<size_t>(id)];
-    declared.emplace_back(outputs_of(p.op)[0], kind_of(p.op));
+  if (Status n = input_count(plan.input_ids.size(), inputs.size()); !n) return n;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const auto id = static_cast<size_t>(plan.input_ids[k]);
+    const PlannedNode<T>& p = plan.nodes[id];
+    if (Status s = check_input(plan.graph->nodes[id], outputs_of(p.op)[0], kind_of(p.op), inputs[k]); !s) return s;
   }
-  return check_inputs_against(*plan.graph, plan.input_ids, declared, inputs);
+  return {};
 }
 
 #define NNREF_PLAN(unused, T)                                                                    \

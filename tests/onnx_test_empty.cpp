@@ -125,7 +125,7 @@ TEST_CASE("onnx empty values: run writes an empty output, conform judges its sha
   CHECK(has(json.out, "\"name\": \"e\""));
 }
 
-TEST_CASE("onnx empty values: an empty input's array is bound and checked; check has nothing to prove") {
+TEST_CASE("onnx empty values: an empty input's array is bound and checked, and check has nothing to prove") {
   TempDir tmp("onnx-empty-input");
   OnnxModel m;
   m.input("x", {"0", "3"});
