@@ -47,6 +47,16 @@ int32_t dtype_type(DType t) {
 
 const char* kind_article(ElemKind k) { return k == ElemKind::Integer ? "an integer" : k == ElemKind::Logical ? "a logical" : "a real"; }
 
+// The element type an empty value of a kind holds when no ONNX type says more.
+DType default_dtype(ElemKind kind) {
+  switch (kind) {
+    case ElemKind::Integer: return DType::I64;
+    case ElemKind::Logical: return DType::Bool;
+    case ElemKind::Real: break;
+  }
+  return DType::F32;
+}
+
 }  // namespace
 
 std::optional<ElemKind> kind_of_type(int32_t t) {
@@ -166,12 +176,7 @@ bool NodeCtx::is_empty(size_t k) const {
 DType NodeCtx::element_dtype(size_t k) const {
   if (const ExactTensor* t = exact(k)) return t->tensor.dtype;
   if (const std::optional<DType> d = dtype_of(type(k)); d && type(k) != 0) return *d;
-  switch (kind(k)) {
-    case ElemKind::Integer: return DType::I64;
-    case ElemKind::Logical: return DType::Bool;
-    case ElemKind::Real: break;
-  }
-  return DType::F32;
+  return default_dtype(kind(k));
 }
 
 std::optional<int64_t> NodeCtx::decided(size_t k, const std::string& what) {
@@ -460,9 +465,8 @@ std::optional<ValueRef> NodeCtx::empty_result(const OpAttrs& op, const std::vect
     refuse("onnx.shape-unsupported", what + " gives a result with elements (shape " + shape.str() +
                                          "), which nnref does not compute from an empty tensor");
   const ElemKind kind = op_signature(op).result;
-  const DType dtype = kind == ElemKind::Integer ? DType::I64 : kind == ElemKind::Logical ? DType::Bool : DType::F32;
-  return im_.handle(std::make_shared<const ExactTensor>(ExactTensor{HostTensor{dtype, shape, {}}, {}}), kind, nullptr,
-                    name);
+  return im_.handle(std::make_shared<const ExactTensor>(ExactTensor{HostTensor{default_dtype(kind), shape, {}}, {}}),
+                    kind, nullptr, name);
 }
 
 void NodeCtx::param_tensor(int64_t id, const std::string& role, HostTensor t, const std::string& key) {
