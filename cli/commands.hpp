@@ -44,6 +44,7 @@ struct ConformOptions {
   int64_t max_memory = kDefaultMaxMemory;
   std::vector<std::string> dims;    // as for run
   bool inconclusive_ok = false;     // exit 0 for an inconclusive verdict
+  bool skip_exact = false;          // the envelope's verdict alone, without the exact value's enclosure
 };
 int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& err);
 

@@ -53,7 +53,8 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
     }
     cuts = std::move(read).value();
   }
-  auto enclosures = enclose_outputs(model, inputs, runtime, o.max_memory, cuts ? &*cuts : nullptr);
+  auto enclosures = enclose_outputs(model, inputs, runtime, o.max_memory, cuts ? &*cuts : nullptr,
+                                    o.skip_exact ? ExactValue::Skipped : ExactValue::Computed);
   if (!enclosures) {
     Diagnostic d = std::move(enclosures).error();
     note_given_sizes(d, loaded->model.graph, loaded->sizes);
@@ -90,10 +91,13 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
   CutVerdicts& judged_cuts = enclosures->cuts;
   judged_cuts.notes.insert(judged_cuts.notes.begin(), cut_notes.begin(), cut_notes.end());
   const CutVerdicts* shown = cuts ? &judged_cuts : nullptr;
-  if (o.format == "json")
-    out << verdicts_json(verdicts, runtime, &enclosures->exact_precision, shown);
-  else
-    print_verdicts(out, verdicts, runtime, &enclosures->exact_precision, shown);
+  const ExactPrecision* exact = o.skip_exact ? nullptr : &enclosures->exact_precision;
+  if (o.format == "json") {
+    out << verdicts_json(verdicts, runtime, exact, shown);
+  } else {
+    if (o.skip_exact) out << "exact value: not computed (--skip-exact)\n";
+    print_verdicts(out, verdicts, runtime, exact, shown);
+  }
   return exit_code(overall_verdict(verdicts, shown), o.inconclusive_ok);
 }
 

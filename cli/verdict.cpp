@@ -27,15 +27,18 @@ double excess_in_radii(double v, const Enclosure& e) {
   return beyond / radius;
 }
 
-OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, const Tensor<Interval>& exact,
+// `exact` is null when the exact value was skipped: its sides are then NaN, which judge no overflow.
+OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, const Tensor<Interval>* exact,
                     const HostTensor& actual, double max_finite, const std::optional<LostAt>& lost) {
   OutputVerdict v;
   v.name = name;
   v.shape = envelope.shape();
   v.elements = envelope.size();
+  v.exact_known = exact != nullptr;
   for (int64_t i = 0; i < envelope.size(); ++i) {
     const Enclosure e = sc::enclosure(envelope[i]);
-    const Enclosure x = sc::enclosure(exact[i]);
+    constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+    const Enclosure x = exact ? sc::enclosure((*exact)[i]) : Enclosure{kUnknown, kUnknown};
     const double a = actual.values[static_cast<size_t>(i)];
     const auto note_worst = [&](double excess) {
       if (excess <= v.excess) return;
@@ -316,7 +319,7 @@ std::vector<Shape> Enclosures::shapes() const {
 }
 
 Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>& inputs, const RuntimeModel& runtime,
-                                   int64_t max_memory, const std::vector<Cut>* cuts) {
+                                   int64_t max_memory, const std::vector<Cut>* cuts, ExactValue exact_value) {
   if (m.graph.outputs.empty()) {  // every output is empty (Model::empty_outputs)
     if (Status checked = check_inputs_only(m, inputs); !checked) return std::move(checked).error();
     return Enclosures{{}, {}, {}, runtime.max_finite, {}, m.empty_outputs, {}};
@@ -331,16 +334,20 @@ Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>
   if (!envelope) return std::move(envelope).error();
   Result<CutVerdicts> cut_verdicts = cut_points.finish();
   if (!cut_verdicts) return std::move(cut_verdicts).error();
-  auto exact = exact_outputs(m, inputs, max_memory);
-  if (!exact) return std::move(exact).error();
+  ExactOutputs exact;
+  if (exact_value == ExactValue::Computed) {
+    auto computed = exact_outputs(m, inputs, max_memory);
+    if (!computed) return std::move(computed).error();
+    exact = std::move(computed).value();
+  }
   std::vector<std::optional<LostAt>> lost = first_lost(m.graph, origins);
   undecided_truth_values(m.graph, envelope.value(), lost);
   truncated_integer_ranges(m.graph, truncated, envelope.value());
   return Enclosures{std::move(envelope).value(),
-                    std::move(exact->outputs),
+                    std::move(exact.outputs),
                     std::move(lost),
                     runtime.max_finite,
-                    exact->precision,
+                    exact.precision,
                     m.empty_outputs,
                     std::move(cut_verdicts).value()};
 }
@@ -348,7 +355,8 @@ Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>
 std::vector<OutputVerdict> judge_outputs(const Enclosures& e, const NamedTensors& actual) {
   std::vector<OutputVerdict> verdicts;
   for (size_t k = 0; k < e.envelope.size(); ++k)
-    verdicts.push_back(judge(actual[k].first, e.envelope[k], e.exact[k], actual[k].second, e.max_finite,
+    verdicts.push_back(judge(actual[k].first, e.envelope[k], e.exact.empty() ? nullptr : &e.exact[k],
+                             actual[k].second, e.max_finite,
                              k < e.first_lost.size() ? e.first_lost[k] : std::nullopt));
   for (const EmptyOutput& o : e.empty) {  // its shape, which match_actual checked, is the whole answer
     OutputVerdict v;
@@ -450,8 +458,10 @@ void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdict
           << num(v.max_exact_magnitude) << "): only answers off by more than that are rejected\n";
     if (v.worst < 0) continue;
     out << "  " << (v.outside ? "worst" : "closest to its bound") << ": element " << index_str(v.shape, v.worst)
-        << " = " << num(v.actual) << "; exact value in [" << num(v.exact.lo) << ", " << num(v.exact.hi)
-        << "]; envelope [" << num(v.envelope.lo) << ", " << num(v.envelope.hi) << "]; ";
+        << " = " << num(v.actual) << "; ";
+    if (!v.exact_known) out << "exact value not computed";
+    else out << "exact value in [" << num(v.exact.lo) << ", " << num(v.exact.hi) << "]";
+    out << "; envelope [" << num(v.envelope.lo) << ", " << num(v.envelope.hi) << "]; ";
     if (v.excess > 0)
       out << "outside by " << num(distance_outside(v.actual, v.envelope)) << " (" << num(v.excess)
           << " envelope radii)\n";
@@ -535,7 +545,7 @@ std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const Runt
     if (v.worst >= 0) {
       o["worst"] = {{"index", element_index(v.shape, v.worst)},
                     {"actual", v.actual},
-                    {"exact", {v.exact.lo, v.exact.hi}},
+                    {"exact", v.exact_known ? Json{v.exact.lo, v.exact.hi} : Json(nullptr)},
                     {"envelope", {v.envelope.lo, v.envelope.hi}},
                     {"distance", distance_outside(v.actual, v.envelope)},
                     // null (JSON has no infinity) outside a point envelope or one with an infinite side

@@ -60,10 +60,11 @@ struct CutVerdicts {
 Result<std::vector<Cut>> read_cuts(const std::string& path, const Model& m, std::vector<std::string>& notes);
 
 // Per output of the model: the envelope of every answer a runtime of the given precision may give,
-// the enclosure of the exact value, and where the envelope first lost a bound (if it did).
+// the enclosure of the exact value (none when skipped: ExactValue::Skipped), and where the envelope
+// first lost a bound (if it did).
 struct Enclosures {
   std::vector<Tensor<Envelope>> envelope;
-  std::vector<Tensor<Interval>> exact;
+  std::vector<Tensor<Interval>> exact;  // empty when the exact value was skipped
   std::vector<std::optional<LostAt>> first_lost;
   double max_finite = 0;  // the runtime's largest finite number: past it a correct answer may be ±∞
   ExactPrecision exact_precision;  // the precision `exact` was computed at (exact_outputs)
@@ -75,8 +76,13 @@ struct Enclosures {
 
 // With `cuts`, each is judged against its op's envelope and replaces it downstream (docs/conformance.md,
 // "Judged at intermediate values"); a cut of another shape or type than its value is usage.intermediate-shape.
+// The exact value's enclosure (exact_outputs: MPFR intervals, most of the time on a large model) is
+// computed, or skipped: the verdict is then the envelope's alone, and an envelope side that overflowed
+// the runtime's range is not judged (whether the exact value lies past it is unknown).
+enum class ExactValue { Computed, Skipped };
 Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>& inputs, const RuntimeModel& runtime,
-                                   int64_t max_memory, const std::vector<Cut>* cuts = nullptr);
+                                   int64_t max_memory, const std::vector<Cut>* cuts = nullptr,
+                                   ExactValue exact = ExactValue::Computed);
 
 // How a side of an element's envelope judges: a finite side does; an infinite one does when the
 // exact value itself (its enclosure's side `exact`) lies past the runtime's largest finite number,
@@ -99,6 +105,7 @@ struct OutputVerdict {
   int64_t worst = -1;
   double actual = 0, excess = -std::numeric_limits<double>::infinity();  // excess: in radii beyond the envelope
   Enclosure exact, envelope;
+  bool exact_known = true;  // false when the exact value was skipped (ExactValue::Skipped)
   double max_radius = 0, max_magnitude = 0;
   double max_exact_magnitude = 0;  // of the judged elements' exact values: what max_radius is measured against
 };

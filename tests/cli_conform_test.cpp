@@ -57,6 +57,16 @@ TEST_CASE("conform: correct float32 answers conform, a 1e-3 relative slip does n
   const Run text = conform({"--actual", write(tmp, "slipped2.npy", slipped)});
   CHECK(text.out.find("FAIL output: 3 elements, 1 outside the f32 envelope") != std::string::npos);
   CHECK(text.out.find("element [0, 1]") != std::string::npos);
+
+  // Without the exact value, the same verdicts, and the report says what it lacks.
+  const Run skipped = conform({"--actual", write(tmp, "rounded2.npy", rounded), "--skip-exact"});
+  CHECK(skipped.code == 0);
+  CHECK(skipped.out.find("exact value: not computed (--skip-exact)") != std::string::npos);
+  CHECK(skipped.out.find("; exact value not computed; envelope [") != std::string::npos);
+  const Run skipped_bad = conform({"--actual", write(tmp, "slipped3.npy", slipped), "--skip-exact", "--format", "json"});
+  CHECK(skipped_bad.code == 1);
+  CHECK(skipped_bad.out.find("\"exact\": null") != std::string::npos);
+  CHECK(skipped_bad.out.find("exact_precision_bits") == std::string::npos);
 }
 
 TEST_CASE("conform: a wrong shape, a missing output name or no subject is a usage error") {
@@ -120,6 +130,12 @@ TEST_CASE("conform: where no finite bound holds the verdict is inconclusive, and
   const Run zero = judge(0.0);
   CHECK(zero.code == 1);
   CHECK(zero.out.find("1 outside the f16 envelope, 1 sides past the largest finite number") != std::string::npos);
+  // Without the exact value nothing says that +inf is correct there: not judged, never accepted.
+  const Run unknown = nnref_cli({"conform", (model / "model.nnl").string(), "--input", input, "--actual",
+                                 write(tmp, "y.npy", HostTensor{DType::F32, *Shape::make({1, 1}), {INFINITY}}),
+                                 "--runtime-precision", "f16", "--skip-exact"});
+  CHECK(unknown.code == 3);
+  CHECK(unknown.out.find("0 outside the f16 envelope, 1 not judged") != std::string::npos);
 }
 
 TEST_CASE("run: interval and envelope write midpoints and radii, the interval's radius is tiny") {
