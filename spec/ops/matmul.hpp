@@ -61,15 +61,20 @@ void evaluate(const Checked<MatMulAttrs>& op, const OpIO<T>& io) {
   // From A'[i, l] to A'[i, l + 1] and from B'[l, j] to B'[l + 1, j].
   const int64_t a_step = ta ? ca : 1, b_step = tb ? 1 : cb;
   Tensor<T>& C = io.out(0);
+  // A column of B' read with a stride misses the cache at every term on large weights: it is
+  // gathered once for all rows i (the same terms in the same order, so the same result).
+  std::vector<T> column(b_step == 1 ? 0 : static_cast<size_t>(k));
   for (int64_t b = 0; b < static_cast<int64_t>(batches.a.size()); ++b)
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j) {
-        // A'[b_A, i, 0] and B'[b_B, 0, j].
-        const int64_t a0 = batches.a[b] * ra * ca + (ta ? i : i * ca), b0 = batches.b[b] * rb * cb + (tb ? j * cb : j);
+    for (int64_t j = 0; j < n; ++j) {
+      const int64_t b0 = batches.b[b] * rb * cb + (tb ? j * cb : j);  // B'[b_B, 0, j]
+      for (size_t l = 0; l < column.size(); ++l) column[l] = B[b0 + static_cast<int64_t>(l) * b_step];
+      const auto b_at = [&](int64_t l) -> const T& { return column.empty() ? B[b0 + l] : column[l]; };
+      for (int64_t i = 0; i < m; ++i) {
+        const int64_t a0 = batches.a[b] * ra * ca + (ta ? i : i * ca);  // A'[b_A, i, 0]
         const auto a_at = [&](int64_t l) -> const T& { return A[a0 + l * a_step]; };
-        const auto b_at = [&](int64_t l) -> const T& { return B[b0 + l * b_step]; };
         C[(b * m + i) * n + j] = dot_of<T>(k, a_at, b_at);
       }
+    }
 }
 
 }  // namespace nnref
