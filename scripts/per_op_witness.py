@@ -2,7 +2,8 @@
 """An answer the float32 envelope's per-op error model allows, pushed as far as it goes on one element.
 
 `nnref conform`'s envelope (docs/conformance.md, "The error model") lets each op's result be off by
-its widening w (γ(n+1)·Σ|x·w| for a dot product of n terms, u·|y| for a +, −, ·, ...) and
+its widening w (u·Σ|x·w| + γ(n)·max(P, N) for a dot product of n terms and a bias, P and N the sums
+of its positive and negative terms; u·|y| for a +, −, ·, ...) and
 propagates those errors through the rest of the model. Whatever the propagation, a sound envelope
 must contain the model's value when every op's result is perturbed by some δ with |δ| ≤ w. This
 script builds the perturbation that pushes one output element furthest to first order,
@@ -12,7 +13,8 @@ answer nnref conform must accept, and whose distance from the exact value is a f
 envelope's radius at that element for *any* propagation method under that error model
 (docs/conformance.md, "How tight an envelope can be").
 
-The widenings used here are at most nnref's (Conv, Gemm, MatMul: γ(n)·|W||x| without the bias;
+The widenings used here are at most nnref's (Conv, Gemm, MatMul: u·|W||x| + γ(n − 1)·max(P, N)
+without the bias;
 Add, Sub, Mul, Div, Sigmoid, the means: u·|y|; every other op exact), so the witness lies inside
 the per-op model whatever else nnref adds; the factor 0.99 leaves room for the final rounding to
 float32.
@@ -68,20 +70,30 @@ def evaluate(model, x, deltas=None):
     return [env[o.name] for o in model.graph.output], leaves, widths
 
 
+def sum_widening(product, x, w, n):
+    """u·Σ|x·w| + γ(n − 1)·max(P, N) of the products `product` (conv or matmul) makes of x and w, P and
+    N the sums of its positive terms and of its negative terms' magnitudes (x = x⁺ − x⁻, w = w⁺ − w⁻)."""
+    xp, xn, wp, wn = x.clamp(min=0), (-x).clamp(min=0), w.clamp(min=0), (-w).clamp(min=0)
+    positive = product(xp, wp) + product(xn, wn)
+    negative = product(xp, wn) + product(xn, wp)
+    return U * (positive + negative) + gamma(n - 1) * torch.maximum(positive, negative)
+
+
 def own_widening(node, ins, y):
     op = node.op_type
     with torch.no_grad():
         if op == "Conv":
             a = torch_onnx.attrs(node)
-            return gamma(ins[1][0].numel()) * torch_onnx.conv(ins[0].detach().abs(), ins[1].abs(), None, a)
+            conv = lambda x, w: torch_onnx.conv(x, w, None, a)  # noqa: E731
+            return sum_widening(conv, ins[0].detach(), ins[1].detach(), ins[1][0].numel())
         if op == "Gemm":
             a = torch_onnx.attrs(node)
-            xa, wa = ins[0].detach().abs(), ins[1].abs()
-            xa = xa.t() if a.get("transA", 0) else xa
-            wa = wa.t() if a.get("transB", 0) else wa
-            return gamma(xa.shape[-1]) * abs(a.get("alpha", 1.0)) * (xa @ wa)
+            xs, ws = ins[0].detach(), ins[1].detach()
+            xs = xs.t() if a.get("transA", 0) else xs
+            ws = ws.t() if a.get("transB", 0) else ws
+            return abs(a.get("alpha", 1.0)) * sum_widening(torch.matmul, xs, ws, xs.shape[-1])
         if op == "MatMul":
-            return gamma(ins[0].shape[-1]) * (ins[0].detach().abs() @ ins[1].detach().abs())
+            return sum_widening(torch.matmul, ins[0].detach(), ins[1].detach(), ins[0].shape[-1])
         if op in ("Add", "Sub", "Mul", "Div", "Sigmoid", "GlobalAveragePool", "ReduceMean"):
             return U * y.detach().abs()
     return None

@@ -281,24 +281,30 @@ Envelope widen(Envelope e, double k) {
   return checked(e, unwidened, [&] { return "the result passes the largest finite " + m.name + " number:"; });
 }
 
-// Rounding by the runtime: each of the n products and n additions (init counts as a term) within
-// γ(n+1)·Σ|x̂ŵ| ≤ γ(n+1)·(mag + rad); flushed subnormals: tiny per operand magnitude (an operand
-// flushed to 0 moves its product by |other|·tiny) and per product and partial sum. Our own
-// arithmetic: midpoint and radius of each operand within 2^-52 relative, so the midpoint products'
-// balls may miss by 2^-50·(mag + rad) in all; the sums of mid, mag, rad and flush are within
-// γ_double(n+1) of the exact sums; one outward step on each side covers the final subtraction.
-Envelope finish_dot(int64_t n, double mid, double mag, double rad, double flush, KnownSigns signs) {
+// Rounding by the runtime (docs/conformance.md, "Sums in any order"): u·Σ|products| ≤ u·(mag + rad)
+// for the n products, each rounded at most once (not at all when fused), and γ(n)·max(P̂, N̂) for
+// the n additions (init counts as a term) in any order or tree, P̂ ≤ (1 + u)·positive and
+// N̂ ≤ (1 + u)·negative being the sums of the rounded positive and negative terms; flushed
+// subnormals: tiny per operand magnitude (an operand flushed to 0 moves its product by
+// |other|·tiny) and per product and partial sum. Our own arithmetic: midpoint and radius of each
+// operand within 2^-52 relative, so the midpoint products' balls, and with them `positive` and
+// `negative`, may miss by 2^-50·(mag + rad) in all; the sums of DotSums are within γ_double(n+1) of
+// the exact sums; one outward step on each side covers the final subtraction.
+Envelope finish_dot(int64_t n, const DotSums& s, KnownSigns signs) {
   const RuntimeModel& m = current_runtime();
   const double k = static_cast<double>(n) + 1;
   const double own = gamma(k + 4, 0x1p-53);
-  const double runtime = gamma(k, m.u) * (mag + rad) + m.tiny * (flush + 2 * k);
-  const double r = (rad + runtime) * (1 + own) + (own + 0x1p-50) * (mag + rad) + 0x1p-1074;
+  const double magnitude = s.mag + s.rad;
+  const double sides = std::max(s.positive, s.negative) * (1 + own) + 0x1p-50 * magnitude;
+  const double runtime = m.u * magnitude + gamma(k - 1, m.u) * (1 + m.u) * sides + m.tiny * (s.flush + 2 * k);
+  const double r = (s.rad + runtime) * (1 + own) + (own + 0x1p-50) * magnitude + 0x1p-1074;
+  const double mid = s.mid;
   Envelope e{std::nextafter(mid - r, -kInf), std::nextafter(mid + r, kInf)};
   if (signs.nonneg) e.lo = std::max(e.lo, 0.0);
   if (signs.nonpos) e.hi = std::min(e.hi, 0.0);
   if (e.hi > m.max_finite) e.hi = kInf;
   if (e.lo < -m.max_finite) e.lo = -kInf;
-  if (std::isfinite(mid) && std::isfinite(mag) && std::isfinite(rad) && !finite(e))
+  if (std::isfinite(mid) && std::isfinite(s.mag) && std::isfinite(s.rad) && !finite(e))
     note_lost(std::isinf(gamma(k, m.u)) ? "a sum of " + std::to_string(n + 1) + " terms: " + std::to_string(n + 1) +
                                               "·u ≥ 1 in " + m.name + ", no rounding bound holds"
                                         : "a sum passes the largest finite " + m.name + " number");

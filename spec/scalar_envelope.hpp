@@ -8,8 +8,10 @@
 //   exp, log, tanh, sigmoid, rsqrt, softplus, sin, ..., pow: by `ulps` units in the last place
 //   pow with a whole-number exponent n: the exact image of x^n (any sign of x), widened by the
 //                    larger of the ulp allowance and γ(|n|) (a product of |n| factors, then 1/·)
-//   sum, dot of n terms with init: Σ of the terms' envelopes, widened by γ(n+1)·Σ|terms| with
-//                    γ(k) = k·u/(1 − k·u), whatever the order (Higham, Accuracy and Stability, §3.1)
+//   sum, dot of n terms with init: Σ of the terms' envelopes, widened by u·Σ|products| (each
+//                    product rounded once, or fused) plus γ(n)·(1 + u)·max(P, N), P and N the
+//                    largest sums of the positive and of the negative terms, γ(k) = k·u/(1 − k·u):
+//                    every partial sum of any order or tree lies in [−N, P] (docs/conformance.md)
 //   max, min, relu, floor, ceil, sign, abs, negation: exact images (no rounding)
 // Every widening also adds `tiny` (the smallest normal number) per rounding, so that flushing
 // subnormal results or operands to zero stays inside, and overflow past the largest finite number
@@ -91,10 +93,15 @@ Envelope from_input(double x);
 // What an operation whose result IEEE 754 does not fix for a NaN operand gives one (a runtime's
 // max, sign, approximated transcendental may drop it): a lost bound, noted with the operation.
 Envelope nan_operand(const std::string& op);
-// The sum's envelope from the accumulated midpoint, Σ|midpoint products|, Σ radii and
-// Σ operand magnitudes (for flushed subnormals) of n terms; see Envelope's dot below. The signs
-// every term (and the initial value) is known to have: a float sum of terms that are all ≥ 0 is
-// ≥ 0 in any order, so the side that midpoint and radius would carry past 0 stops there.
+// What a dot product of n terms and an initial value accumulates for its envelope (Envelope's dot
+// below): the sum of the midpoint products, Σ|midpoint products|, Σ radii, Σ operand magnitudes
+// (for flushed subnormals), and the largest sums the positive and the negative terms may reach.
+struct DotSums {
+  double mid = 0, mag = 0, rad = 0, flush = 0;
+  double positive = 0, negative = 0;  // Σ max(hi, 0) and Σ max(−lo, 0) over the terms' envelopes
+};
+// The signs every term (and the initial value) is known to have: a float sum of terms that are
+// all ≥ 0 is ≥ 0 in any order, so the side that midpoint and radius would carry past 0 stops there.
 struct KnownSigns {
   bool nonneg = true, nonpos = true;
   void add_product(const Envelope& a, const Envelope& b) {
@@ -102,7 +109,7 @@ struct KnownSigns {
     nonpos = nonpos && ((a.lo >= 0 && b.hi <= 0) || (a.hi <= 0 && b.lo >= 0));
   }
 };
-Envelope finish_dot(int64_t n, double mid, double mag, double rad, double flush, KnownSigns signs);
+Envelope finish_dot(int64_t n, const DotSums& s, KnownSigns signs);
 // The runtime's transcendental f, from MPFI's enclosure of f's image: see scalar_envelope.cpp.
 enum class Fn { Exp, Log, Log2, Sqrt, Rsqrt, Tanh, Sigmoid, Softplus, Sin, Cos, Tan, Sinh, Cosh, Asin, Acos, Atan,
                 Asinh, Acosh, Atanh, Erf };
@@ -212,12 +219,16 @@ struct ScalarOps<Envelope> {
     const E one(1.0);
     return dot(n, term, [&](int64_t) -> const E& { return one; }, init);
   }
-  // Each term's operands as midpoint ± radius; the sum of the midpoint products, Σ|midpoint
-  // products| and Σ radius terms, so that γ(n+1) applies once to the whole sum.
+  // Each term's operands as midpoint ± radius; the sums of DotSums, so that the rounding bound
+  // applies once to the whole sum.
   template <class X, class W>
   static E dot(int64_t n, X&& x, W&& w, const E& init) {
-    double mid = 0.5 * init.lo + 0.5 * init.hi, rad = 0.5 * init.hi - 0.5 * init.lo;
-    double mag = std::abs(mid), flush = 0;
+    envelope::DotSums s;
+    s.mid = 0.5 * init.lo + 0.5 * init.hi;
+    s.rad = 0.5 * init.hi - 0.5 * init.lo;
+    s.mag = std::abs(s.mid);
+    s.positive = std::max(init.hi, 0.0);
+    s.negative = std::max(-init.lo, 0.0);
     envelope::KnownSigns signs;
     signs.add_product(init, E(1.0));
     for (int64_t i = 0; i < n; ++i) {
@@ -225,13 +236,15 @@ struct ScalarOps<Envelope> {
       signs.add_product(a, b);
       const double am = 0.5 * a.lo + 0.5 * a.hi, ar = 0.5 * a.hi - 0.5 * a.lo;
       const double bm = 0.5 * b.lo + 0.5 * b.hi, br = 0.5 * b.hi - 0.5 * b.lo;
-      const double p = am * bm;
-      mid += p;
-      mag += std::abs(p);
-      rad += ar * std::abs(bm) + std::abs(am) * br + ar * br;
-      flush += std::abs(am) + ar + std::abs(bm) + br;
+      const double p = am * bm, r = ar * std::abs(bm) + std::abs(am) * br + ar * br;  // a·b ∈ p ± r
+      s.mid += p;
+      s.mag += std::abs(p);
+      s.rad += r;
+      s.positive += std::max(p + r, 0.0);
+      s.negative += std::max(r - p, 0.0);
+      s.flush += std::abs(am) + ar + std::abs(bm) + br;
     }
-    return envelope::finish_dot(n, mid, mag, rad, flush, signs);
+    return envelope::finish_dot(n, s, signs);
   }
   template <class Term>
   static E prod(int64_t n, Term&& term) {
