@@ -71,7 +71,7 @@ nnef2::BindError bind_error(const std::string &module, const std::string &op,
 
 } // namespace
 
-TEST_CASE("integer division floors, \\ rounds up, % takes the divisor's sign",
+TEST_CASE("integer division floors, the ceiling division rounds up, % takes the divisor sign",
           "[nnef2][eval]") {
   CHECK(eval("7 / 2").i == 3);
   CHECK(eval("-7 / 2").i == -4);
