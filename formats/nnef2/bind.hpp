@@ -26,8 +26,8 @@ struct InvocationArgs {
 };
 
 struct BoundInvocation {
-  Evaluator env; // every symbol of the definition: attributes, inputs, shape
-                 // symbols, helpers
+  Evaluator env;  // every symbol of the definition: attributes, inputs, shape
+                  // symbols, helpers
   std::vector<std::string> output_names;
   std::vector<std::vector<int64_t>> output_shapes;
 };
@@ -43,12 +43,11 @@ struct BindError {
 
 // `name` is the operator as invoked (nn.conv); `source` is the text of the
 // module that defines it, from which a failed assertion's condition is quoted.
-BoundInvocation bind_invocation(const OpDef &op, const std::string &name,
-                                const InvocationArgs &args,
+BoundInvocation bind_invocation(const OpDef& op, const std::string& name, const InvocationArgs& args,
                                 std::string_view source);
 
 // The text of the condition of an assertion at `loc` in `source`, up to its
 // message or its end.
-std::string assertion_text(std::string_view source, const SourceLoc &loc);
+std::string assertion_text(std::string_view source, const SourceLoc& loc);
 
-} // namespace nnref::nnef2
+}  // namespace nnref::nnef2

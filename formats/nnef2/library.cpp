@@ -12,13 +12,12 @@ struct Parsed {
   std::vector<Diagnostic> errors;
 };
 
-const Parsed &parsed() {
+const Parsed& parsed() {
   static const Parsed all = [] {
     Parsed p;
-    for (const StdlibModule &m : stdlib_modules()) {
+    for (const StdlibModule& m : stdlib_modules()) {
       Diags d;
-      Module module{
-          std::string(m.name), std::string(m.name) + ".sknd", m.text, {}};
+      Module module{std::string(m.name), std::string(m.name) + ".sknd", m.text, {}};
       module.doc = parse_text(m.text, module.file, d);
       p.errors.insert(p.errors.end(), d.list().begin(), d.list().end());
       p.modules.push_back(std::move(module));
@@ -28,25 +27,21 @@ const Parsed &parsed() {
   return all;
 }
 
-} // namespace
+}  // namespace
 
-const std::vector<Module> &standard_modules() { return parsed().modules; }
-const std::vector<Diagnostic> &standard_module_errors() {
-  return parsed().errors;
-}
+const std::vector<Module>& standard_modules() { return parsed().modules; }
+const std::vector<Diagnostic>& standard_module_errors() { return parsed().errors; }
 
-const Module *find_module(std::string_view name) {
-  for (const Module &m : standard_modules())
-    if (m.name == name)
-      return &m;
+const Module* find_module(std::string_view name) {
+  for (const Module& m : standard_modules())
+    if (m.name == name) return &m;
   return nullptr;
 }
 
-const OpDef *find_operator(const Module &module, std::string_view name) {
-  for (const OpDef &op : module.doc.ops)
-    if (op.name == name)
-      return &op;
+const OpDef* find_operator(const Module& module, std::string_view name) {
+  for (const OpDef& op : module.doc.ops)
+    if (op.name == name) return &op;
   return nullptr;
 }
 
-} // namespace nnref::nnef2
+}  // namespace nnref::nnef2

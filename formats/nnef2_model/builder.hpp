@@ -18,64 +18,57 @@ struct BuildError {
 };
 
 class Builder {
-public:
+ public:
   struct Tensor {
-    std::optional<ValueRef> ref; // the IR value, once there is one
+    std::optional<ValueRef> ref;  // the IR value, once there is one
     std::vector<int64_t> shape;
-    std::optional<ParamEntry> data; // a variable's data (when read)
-    std::string label;              // a variable's scoped name
+    std::optional<ParamEntry> data;  // a variable's data (when read)
+    std::string label;               // a variable's scoped name
     SourceLoc loc;
   };
 
-  explicit Builder(Model &model) : model_(model) {}
+  explicit Builder(Model& model) : model_(model) {}
 
   // A tensor no IR node computes yet (a variable), and one an IR value holds.
   Val add_tensor(Tensor t);
-  const Tensor &tensor(const Val &v) const {
-    return tensors_.at(static_cast<size_t>(v.tensor));
-  }
+  const Tensor& tensor(const Val& v) const { return tensors_.at(static_cast<size_t>(v.tensor)); }
   // Whether the tensor is a variable (its data, when read, can be an IR node's
   // parameter).
-  bool is_variable(const Val &v) const { return !tensor(v).label.empty(); }
+  bool is_variable(const Val& v) const { return !tensor(v).label.empty(); }
 
   // Adds an IR node reading these tensors, named after `name`; its output
   // shapes are the op's rule at the tensors' shapes, and an obligation that
   // fails there is an error.
-  std::vector<Val> add_node(const std::string &name, OpAttrs attrs,
-                            const std::vector<Val> &inputs);
-  Val add_node1(const std::string &name, OpAttrs attrs,
-                const std::vector<Val> &inputs) {
+  std::vector<Val> add_node(const std::string& name, OpAttrs attrs, const std::vector<Val>& inputs);
+  Val add_node1(const std::string& name, OpAttrs attrs, const std::vector<Val>& inputs) {
     return add_node(name, std::move(attrs), inputs)[0];
   }
   // The variable's data becomes parameter `role` of the node added last.
-  void bind_param(const Val &variable, const std::string &role);
+  void bind_param(const Val& variable, const std::string& role);
   // The IR value of a tensor (a variable becomes a const node when first read
   // as an operand).
-  ValueRef materialise(const Val &v);
+  ValueRef materialise(const Val& v);
   // A node name not yet used: base, base_2, ...
-  std::string fresh_name(const std::string &base);
-  void set_location(const SourceLoc &loc) { loc_ = loc; }
+  std::string fresh_name(const std::string& base);
+  void set_location(const SourceLoc& loc) { loc_ = loc; }
 
-private:
-  Model &model_;
+ private:
+  Model& model_;
   std::vector<Tensor> tensors_;
   std::vector<std::string> used_;
   SourceLoc loc_;
 };
 
-[[noreturn]] inline void refuse(const std::string &code,
-                                const std::string &message) {
+[[noreturn]] inline void refuse(const std::string& code, const std::string& message) {
   throw BuildError{code, message};
 }
 
 // The IR nodes that compute standard operator `name` (module.op) as bound, or
 // nullopt when the operator has no native mapping.
-std::optional<std::vector<Val>> build_native(Builder &b,
-                                             const std::string &name,
-                                             const BoundInvocation &bound,
-                                             const std::string &node_name);
+std::optional<std::vector<Val>> build_native(Builder& b, const std::string& name, const BoundInvocation& bound,
+                                             const std::string& node_name);
 
 // The names of the operators build_native maps, for docs and tests.
 std::vector<std::string> native_operators();
 
-} // namespace nnref::nnef2
+}  // namespace nnref::nnef2

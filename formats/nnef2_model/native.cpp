@@ -12,37 +12,27 @@ namespace nnref::nnef2 {
 
 namespace {
 
-using Build = std::function<std::vector<Val>(Builder &, const BoundInvocation &,
-                                             const std::string &)>;
+using Build = std::function<std::vector<Val>(Builder&, const BoundInvocation&, const std::string&)>;
 
-const Val &sym(const BoundInvocation &b, const std::string &name) {
-  return b.env.symbols.at(name);
-}
-std::vector<int64_t> ints(const BoundInvocation &b, const std::string &name) {
-  return as_ints(sym(b, name));
-}
-int64_t integer(const BoundInvocation &b, const std::string &name) {
-  return sym(b, name).i;
-}
+const Val& sym(const BoundInvocation& b, const std::string& name) { return b.env.symbols.at(name); }
+std::vector<int64_t> ints(const BoundInvocation& b, const std::string& name) { return as_ints(sym(b, name)); }
+int64_t integer(const BoundInvocation& b, const std::string& name) { return sym(b, name).i; }
 std::vector<Val> one(Val v) { return {std::move(v)}; }
 
-void require_null(const BoundInvocation &b, const std::string &op,
-                  const std::vector<std::string> &attributes) {
-  for (const std::string &a : attributes)
+void require_null(const BoundInvocation& b, const std::string& op, const std::vector<std::string>& attributes) {
+  for (const std::string& a : attributes)
     if (!sym(b, a).is_null())
-      refuse("nnef2.native.attribute",
-             op + " with attribute '" + a + "' has no native mapping yet");
+      refuse("nnef2.native.attribute", op + " with attribute '" + a + "' has no native mapping yet");
 }
-void require_string(const BoundInvocation &b, const std::string &op,
-                    const std::string &attribute, const std::string &value) {
+void require_string(const BoundInvocation& b, const std::string& op, const std::string& attribute,
+                    const std::string& value) {
   if (sym(b, attribute).s != value)
-    refuse("nnef2.native.attribute",
-           op + " with " + attribute + " = " + show(sym(b, attribute)) +
-               " has no native mapping yet (only '" + value + "')");
+    refuse("nnef2.native.attribute", op + " with " + attribute + " = " + show(sym(b, attribute)) +
+                                         " has no native mapping yet (only '" + value + "')");
 }
 
 Build unary(UnaryOp op) {
-  return [op](Builder &c, const BoundInvocation &b, const std::string &node) {
+  return [op](Builder& c, const BoundInvocation& b, const std::string& node) {
     return one(c.add_node1(node, UnaryAttrs{op, Real(0.0)}, {sym(b, "x")}));
   };
 }
@@ -50,10 +40,8 @@ Build unary(UnaryOp op) {
 // An operand viewed at the extents the definition aligned it to (its @using's
 // ex or ey: the operand's extents with 1s around them, as lhs_align and
 // rhs_align place them).
-Val aligned(Builder &c, const Val &operand, const std::vector<int64_t> &extents,
-            const std::string &node) {
-  if (operand.shape == extents)
-    return operand;
+Val aligned(Builder& c, const Val& operand, const std::vector<int64_t>& extents, const std::string& node) {
+  if (operand.shape == extents) return operand;
   ReshapeAttrs r;
   r.dims = extents;
   return c.add_node1(node + "_aligned", r, {operand});
@@ -63,95 +51,73 @@ Val aligned(Builder &c, const Val &operand, const std::vector<int64_t> &extents,
 // aligned as the definition aligns them, then broadcast as NumPy does (an
 // extent 1 repeats).
 Build binary(BinaryOp op) {
-  return [op](Builder &c, const BoundInvocation &b, const std::string &node) {
-    const Val x = aligned(c, sym(b, "x"), ints(b, "ex"), node),
-              y = aligned(c, sym(b, "y"), ints(b, "ey"), node);
-    return one(
-        c.add_node1(node, BinaryAttrs{op, Broadcast::NumpyRight}, {x, y}));
+  return [op](Builder& c, const BoundInvocation& b, const std::string& node) {
+    const Val x = aligned(c, sym(b, "x"), ints(b, "ex"), node), y = aligned(c, sym(b, "y"), ints(b, "ey"), node);
+    return one(c.add_node1(node, BinaryAttrs{op, Broadcast::NumpyRight}, {x, y}));
   };
 }
 
-std::vector<Val> relu(Builder &c, const BoundInvocation &b,
-                      const std::string &node) {
+std::vector<Val> relu(Builder& c, const BoundInvocation& b, const std::string& node) {
   require_null(b, "nn.relu", {"max"});
-  const Val &alpha = sym(b, "alpha");
+  const Val& alpha = sym(b, "alpha");
   // max(x, alpha·x) is leaky_relu for the alphas in [0, 1] that relu's @assert
   // allows.
-  if (alpha.is_null())
-    return one(
-        c.add_node1(node, UnaryAttrs{UnaryOp::Relu, Real(0.0)}, {sym(b, "x")}));
-  return one(c.add_node1(node, UnaryAttrs{UnaryOp::LeakyRelu, Real(alpha.r)},
-                         {sym(b, "x")}));
+  if (alpha.is_null()) return one(c.add_node1(node, UnaryAttrs{UnaryOp::Relu, Real(0.0)}, {sym(b, "x")}));
+  return one(c.add_node1(node, UnaryAttrs{UnaryOp::LeakyRelu, Real(alpha.r)}, {sym(b, "x")}));
 }
 
-std::vector<Val> elu(Builder &c, const BoundInvocation &b,
-                     const std::string &node) {
-  return one(c.add_node1(
-      node, UnaryAttrs{UnaryOp::Elu, Real(sym(b, "alpha").r)}, {sym(b, "x")}));
+std::vector<Val> elu(Builder& c, const BoundInvocation& b, const std::string& node) {
+  return one(c.add_node1(node, UnaryAttrs{UnaryOp::Elu, Real(sym(b, "alpha").r)}, {sym(b, "x")}));
 }
 
-std::vector<Val> softmax(Builder &c, const BoundInvocation &b,
-                         const std::string &node) {
-  return one(c.add_node1(node, SoftmaxAttrs{ints(b, "axes"), 0, false},
-                         {sym(b, "input")}));
+std::vector<Val> softmax(Builder& c, const BoundInvocation& b, const std::string& node) {
+  return one(c.add_node1(node, SoftmaxAttrs{ints(b, "axes"), 0, false}, {sym(b, "input")}));
 }
 
 // A reshape to the output shape the definition computed: reshape, flatten,
 // unflatten, squeeze and unsqueeze move no element in row-major order.
-std::vector<Val> view(Builder &c, const BoundInvocation &b,
-                      const std::string &node) {
+std::vector<Val> view(Builder& c, const BoundInvocation& b, const std::string& node) {
   ReshapeAttrs r;
   r.dims = b.output_shapes[0];
-  return one(c.add_node1(
-      node, r, {sym(b, b.env.symbols.count("input") ? "input" : "x")}));
+  return one(c.add_node1(node, r, {sym(b, b.env.symbols.count("input") ? "input" : "x")}));
 }
 
-std::vector<Val> transpose(Builder &c, const BoundInvocation &b,
-                           const std::string &node) {
+std::vector<Val> transpose(Builder& c, const BoundInvocation& b, const std::string& node) {
   TransposeAttrs t;
-  for (int64_t k = 0; k < integer(b, "_axis"); ++k)
-    t.perm.push_back(k);
-  for (int64_t p : ints(b, "_perm"))
-    t.perm.push_back(p);
+  for (int64_t k = 0; k < integer(b, "_axis"); ++k) t.perm.push_back(k);
+  for (int64_t p : ints(b, "_perm")) t.perm.push_back(p);
   return one(c.add_node1(node, t, {sym(b, "input")}));
 }
 
-std::vector<Val> concat(Builder &c, const BoundInvocation &b,
-                        const std::string &node) {
+std::vector<Val> concat(Builder& c, const BoundInvocation& b, const std::string& node) {
   ConcatAttrs a;
   a.axis = integer(b, "axis");
   return one(c.add_node1(node, a, sym(b, "inputs").items));
 }
 
-std::vector<Val> matmul(Builder &c, const BoundInvocation &b,
-                        const std::string &node) {
+std::vector<Val> matmul(Builder& c, const BoundInvocation& b, const std::string& node) {
   if (!sym(b, "C").is_null())
-    refuse("nnef2.native.attribute",
-           "linalg.matmul with its input C has no native mapping yet");
+    refuse("nnef2.native.attribute", "linalg.matmul with its input C has no native mapping yet");
   MatMulAttrs m{sym(b, "transA").b, sym(b, "transB").b};
   return one(c.add_node1(node, m, {sym(b, "A"), sym(b, "B")}));
 }
 
 // A filter (and bias) that are variables become the IR node's parameters;
 // nnref's conv and linear take them as data.
-void bind_filter_and_bias(Builder &c, const BoundInvocation &b) {
+void bind_filter_and_bias(Builder& c, const BoundInvocation& b) {
   c.bind_param(sym(b, "filter"), "weight");
-  if (!sym(b, "bias").is_null())
-    c.bind_param(sym(b, "bias"), "bias");
+  if (!sym(b, "bias").is_null()) c.bind_param(sym(b, "bias"), "bias");
 }
-void require_variables(Builder &c, const BoundInvocation &b,
-                       const std::string &op) {
-  for (const char *role : {"filter", "bias"}) {
-    const Val &v = sym(b, role);
+void require_variables(Builder& c, const BoundInvocation& b, const std::string& op) {
+  for (const char* role : {"filter", "bias"}) {
+    const Val& v = sym(b, role);
     if (!v.is_null() && !c.is_variable(v))
       refuse("nnef2.native.computed-parameter",
-             op + " with a computed " + role + ": nnref's op takes its " +
-                 role + " as data (a @variable)");
+             op + " with a computed " + role + ": nnref's op takes its " + role + " as data (a @variable)");
   }
 }
 
-std::vector<Val> linear(Builder &c, const BoundInvocation &b,
-                        const std::string &node) {
+std::vector<Val> linear(Builder& c, const BoundInvocation& b, const std::string& node) {
   require_variables(c, b, "nn.linear");
   LinearAttrs l;
   l.units = integer(b, "n");
@@ -169,52 +135,41 @@ std::vector<Val> linear(Builder &c, const BoundInvocation &b,
 // pads by at least 0, so that case is refused. The padding before each spatial
 // axis: the definition's offset; avg_pool, composed of sum_pools, has none of
 // its own, and gets sum_pool's (the given padding, or half the total, aligned).
-std::vector<int64_t> offsets(const BoundInvocation &b,
-                             const std::vector<int64_t> &total) {
+std::vector<int64_t> offsets(const BoundInvocation& b, const std::vector<int64_t>& total) {
   const auto offset = b.env.symbols.find("offset");
-  if (offset != b.env.symbols.end())
-    return as_ints(offset->second);
-  const Val &padding = sym(b, "padding");
+  if (offset != b.env.symbols.end()) return as_ints(offset->second);
+  const Val& padding = sym(b, "padding");
   if (!padding.is_null()) {
     const std::vector<int64_t> p = as_ints(padding);
-    return std::vector<int64_t>(p.begin(),
-                                p.begin() + static_cast<long>(p.size() / 2));
+    return std::vector<int64_t>(p.begin(), p.begin() + static_cast<long>(p.size() / 2));
   }
   std::vector<int64_t> out;
   const bool upper = sym(b, "padding_align").s == "UPPER";
   for (int64_t t : total) {
-    const int64_t floor_half =
-        t >= 0 ? t / 2 : -((1 - t) / 2); // paddings / 2, floored
-    out.push_back(upper ? floor_half
-                        : t - floor_half); // paddings \ 2 = t - ⌊t/2⌋
+    const int64_t floor_half = t >= 0 ? t / 2 : -((1 - t) / 2);  // paddings / 2, floored
+    out.push_back(upper ? floor_half : t - floor_half);          // paddings \ 2 = t - ⌊t/2⌋
   }
   return out;
 }
 
 template <class A>
-void set_window(A &a, const BoundInvocation &b, const std::string &op,
-                const std::vector<int64_t> &size) {
+void set_window(A& a, const BoundInvocation& b, const std::string& op, const std::vector<int64_t>& size) {
   a.kernel = size;
   a.stride = ints(b, "stride");
   a.dilation = ints(b, "dilation");
-  const std::vector<int64_t> total = ints(b, "paddings"),
-                             before = offsets(b, total);
+  const std::vector<int64_t> total = ints(b, "paddings"), before = offsets(b, total);
   for (size_t k = 0; k < total.size(); ++k) {
     if (before[k] < 0 || total[k] - before[k] < 0)
-      refuse("nnef2.native.cropping", op + ": the padding of spatial axis " +
-                                          std::to_string(k) + " is (" +
-                                          std::to_string(before[k]) + ", " +
-                                          std::to_string(total[k] - before[k]) +
+      refuse("nnef2.native.cropping", op + ": the padding of spatial axis " + std::to_string(k) + " is (" +
+                                          std::to_string(before[k]) + ", " + std::to_string(total[k] - before[k]) +
                                           "), which crops the input; nnref's "
                                           "windowed ops pad by at least 0");
     a.padding.emplace_back(before[k], total[k] - before[k]);
   }
-  a.pad_mode =
-      sym(b, "ceil_mode").b ? PadMode::ExplicitCeil : PadMode::Explicit;
+  a.pad_mode = sym(b, "ceil_mode").b ? PadMode::ExplicitCeil : PadMode::Explicit;
 }
 
-std::vector<Val> conv(Builder &c, const BoundInvocation &b,
-                      const std::string &node) {
+std::vector<Val> conv(Builder& c, const BoundInvocation& b, const std::string& node) {
   require_string(b, "nn.conv", "data_format", "NCX");
   require_string(b, "nn.conv", "filter_format", "NCX");
   require_variables(c, b, "nn.conv");
@@ -230,63 +185,48 @@ std::vector<Val> conv(Builder &c, const BoundInvocation &b,
 
 // The pools over the spatial axes [2, d) (their default): the IR's pool over
 // [N, C, spatial...].
-Build pool(PoolOp op, const std::string &name) {
-  return [op, name](Builder &c, const BoundInvocation &b,
-                    const std::string &node) {
+Build pool(PoolOp op, const std::string& name) {
+  return [op, name](Builder& c, const BoundInvocation& b, const std::string& node) {
     const int64_t d = integer(b, "d");
     std::vector<int64_t> spatial;
-    for (int64_t k = 2; k < d; ++k)
-      spatial.push_back(k);
+    for (int64_t k = 2; k < d; ++k) spatial.push_back(k);
     std::vector<int64_t> axes = ints(b, "axes");
-    for (int64_t &a : axes)
-      a = a < 0 ? a + d : a;
+    for (int64_t& a : axes) a = a < 0 ? a + d : a;
     if (axes != spatial || spatial.empty())
-      refuse(
-          "nnef2.native.attribute",
-          name + " over axes " + show(sym(b, "axes")) +
-              " has no native mapping yet (only the spatial axes [2, rank))");
+      refuse("nnef2.native.attribute", name + " over axes " + show(sym(b, "axes")) +
+                                           " has no native mapping yet (only the spatial axes [2, rank))");
     PoolAttrs p;
     p.op = op;
     // A guarded index that leaves the input is omitted: max and sum read only
     // real elements; avg_pool's ignore_border counts only them, otherwise it
     // divides by the whole window.
     const auto ignore = b.env.symbols.find("ignore_border");
-    p.border = ignore != b.env.symbols.end() && !ignore->second.b
-                   ? PoolBorder::Constant
-                   : PoolBorder::Ignore;
+    p.border = ignore != b.env.symbols.end() && !ignore->second.b ? PoolBorder::Constant : PoolBorder::Ignore;
     set_window(p, b, name, ints(b, "size"));
     return one(c.add_node1(node, p, {sym(b, "input")}));
   };
 }
 
-const std::map<std::string, Build> &table() {
+const std::map<std::string, Build>& table() {
   static const std::map<std::string, Build> all = [] {
     std::map<std::string, Build> t;
     const std::map<std::string, UnaryOp> unaries = {
-        {"math.iden", UnaryOp::Copy},     {"math.neg", UnaryOp::Neg},
-        {"math.rcp", UnaryOp::Rcp},       {"math.sqr", UnaryOp::Sqr},
-        {"math.sqrt", UnaryOp::Sqrt},     {"math.rsqr", UnaryOp::Rsqr},
-        {"math.rsqrt", UnaryOp::Rsqrt},   {"math.exp", UnaryOp::Exp},
-        {"math.log", UnaryOp::Log},       {"math.log2", UnaryOp::Log2},
-        {"math.sin", UnaryOp::Sin},       {"math.cos", UnaryOp::Cos},
-        {"math.tan", UnaryOp::Tan},       {"math.sinh", UnaryOp::Sinh},
-        {"math.cosh", UnaryOp::Cosh},     {"math.tanh", UnaryOp::Tanh},
-        {"math.asin", UnaryOp::Asin},     {"math.acos", UnaryOp::Acos},
-        {"math.atan", UnaryOp::Atan},     {"math.asinh", UnaryOp::Asinh},
-        {"math.acosh", UnaryOp::Acosh},   {"math.atanh", UnaryOp::Atanh},
-        {"math.abs", UnaryOp::Abs},       {"math.sign", UnaryOp::Sign},
-        {"math.floor", UnaryOp::Floor},   {"math.ceil", UnaryOp::Ceil},
-        {"nn.sigmoid", UnaryOp::Sigmoid}, {"nn.softplus", UnaryOp::Softplus},
-        {"nn.erf", UnaryOp::Erf}};
-    for (const auto &[name, op] : unaries)
-      t[name] = unary(op);
-    const std::map<std::string, BinaryOp> binaries = {
-        {"math.add", BinaryOp::Add}, {"math.sub", BinaryOp::Sub},
-        {"math.mul", BinaryOp::Mul}, {"math.div", BinaryOp::Div},
-        {"math.pow", BinaryOp::Pow}, {"math.min", BinaryOp::Min},
-        {"math.max", BinaryOp::Max}};
-    for (const auto &[name, op] : binaries)
-      t[name] = binary(op);
+        {"math.iden", UnaryOp::Copy},       {"math.neg", UnaryOp::Neg},     {"math.rcp", UnaryOp::Rcp},
+        {"math.sqr", UnaryOp::Sqr},         {"math.sqrt", UnaryOp::Sqrt},   {"math.rsqr", UnaryOp::Rsqr},
+        {"math.rsqrt", UnaryOp::Rsqrt},     {"math.exp", UnaryOp::Exp},     {"math.log", UnaryOp::Log},
+        {"math.log2", UnaryOp::Log2},       {"math.sin", UnaryOp::Sin},     {"math.cos", UnaryOp::Cos},
+        {"math.tan", UnaryOp::Tan},         {"math.sinh", UnaryOp::Sinh},   {"math.cosh", UnaryOp::Cosh},
+        {"math.tanh", UnaryOp::Tanh},       {"math.asin", UnaryOp::Asin},   {"math.acos", UnaryOp::Acos},
+        {"math.atan", UnaryOp::Atan},       {"math.asinh", UnaryOp::Asinh}, {"math.acosh", UnaryOp::Acosh},
+        {"math.atanh", UnaryOp::Atanh},     {"math.abs", UnaryOp::Abs},     {"math.sign", UnaryOp::Sign},
+        {"math.floor", UnaryOp::Floor},     {"math.ceil", UnaryOp::Ceil},   {"nn.sigmoid", UnaryOp::Sigmoid},
+        {"nn.softplus", UnaryOp::Softplus}, {"nn.erf", UnaryOp::Erf}};
+    for (const auto& [name, op] : unaries) t[name] = unary(op);
+    const std::map<std::string, BinaryOp> binaries = {{"math.add", BinaryOp::Add}, {"math.sub", BinaryOp::Sub},
+                                                      {"math.mul", BinaryOp::Mul}, {"math.div", BinaryOp::Div},
+                                                      {"math.pow", BinaryOp::Pow}, {"math.min", BinaryOp::Min},
+                                                      {"math.max", BinaryOp::Max}};
+    for (const auto& [name, op] : binaries) t[name] = binary(op);
     t["nn.relu"] = relu;
     t["nn.elu"] = elu;
     t["nn.softmax"] = softmax;
@@ -296,9 +236,7 @@ const std::map<std::string, Build> &table() {
     t["nn.avg_pool"] = pool(PoolOp::Avg, "nn.avg_pool");
     t["nn.sum_pool"] = pool(PoolOp::Sum, "nn.sum_pool");
     t["linalg.matmul"] = matmul;
-    for (const char *v :
-         {"layout.reshape", "layout.flatten", "layout.unflatten",
-          "layout.squeeze", "layout.unsqueeze"})
+    for (const char* v : {"layout.reshape", "layout.flatten", "layout.unflatten", "layout.squeeze", "layout.unsqueeze"})
       t[v] = view;
     t["layout.transpose"] = transpose;
     t["layout.concat"] = concat;
@@ -307,39 +245,30 @@ const std::map<std::string, Build> &table() {
   return all;
 }
 
-} // namespace
+}  // namespace
 
-std::optional<std::vector<Val>> build_native(Builder &b,
-                                             const std::string &name,
-                                             const BoundInvocation &bound,
-                                             const std::string &node_name) {
+std::optional<std::vector<Val>> build_native(Builder& b, const std::string& name, const BoundInvocation& bound,
+                                             const std::string& node_name) {
   const auto it = table().find(name);
-  if (it == table().end())
-    return std::nullopt;
+  if (it == table().end()) return std::nullopt;
   std::vector<Val> out;
   try {
     out = it->second(b, bound, node_name);
-  } catch (const std::out_of_range &) {
-    refuse(
-        "nnef2.internal",
-        name +
-            ": the native mapping reads a symbol the definition does not bind");
+  } catch (const std::out_of_range&) {
+    refuse("nnef2.internal", name + ": the native mapping reads a symbol the definition does not bind");
   }
   for (size_t k = 0; k < out.size() && k < bound.output_shapes.size(); ++k)
     if (out[k].shape != bound.output_shapes[k])
-      refuse("nnef2.internal", name + ": nnref's IR op gives the shape " +
-                                   show(Val::ints(out[k].shape)) +
-                                   " where the definition gives " +
-                                   show(Val::ints(bound.output_shapes[k])) +
+      refuse("nnef2.internal", name + ": nnref's IR op gives the shape " + show(Val::ints(out[k].shape)) +
+                                   " where the definition gives " + show(Val::ints(bound.output_shapes[k])) +
                                    " (a defect of the native mapping)");
   return out;
 }
 
 std::vector<std::string> native_operators() {
   std::vector<std::string> out;
-  for (const auto &[name, build] : table())
-    out.push_back(name);
+  for (const auto& [name, build] : table()) out.push_back(name);
   return out;
 }
 
-} // namespace nnref::nnef2
+}  // namespace nnref::nnef2

@@ -13,14 +13,13 @@
 
 namespace nnref {
 
-LoadResult load_nnef2(const std::string &path, const LoadOptions &options);
+LoadResult load_nnef2(const std::string& path, const LoadOptions& options);
 
 // The text of a document, read as main.sknd of `folder` (tests).
-LoadResult load_nnef2_text(const std::string &text, const std::string &filename,
-                           const std::string &folder,
-                           const LoadOptions &options);
+LoadResult load_nnef2_text(const std::string& text, const std::string& filename, const std::string& folder,
+                           const LoadOptions& options);
 
 // Every nnef2.* diagnostic code, for check --explain.
 std::span<const CodeInfo> nnef2_codes();
 
-} // namespace nnref
+}  // namespace nnref
