@@ -113,12 +113,23 @@ def layout(v, inputs):
     return np.concatenate([d, q], axis=2).reshape(-1, 6)
 
 
+def norms(v, inputs):
+    x = inputs["x"]
+    per_channel = lambda a: a.reshape(1, -1, 1, 1)  # noqa: E731  (channel_axis 1)
+    n = (x - per_channel(v["mean"])) / np.sqrt(per_channel(v["variance"]) + 0.001) * per_channel(v["gamma"])
+    l = np.maximum(n, 0.25 * n)  # nn.relu with alpha: (x) >? (alpha * x)
+    m = l.mean(axis=(2, 3), keepdims=True)
+    total = l.sum(axis=(3, 2), keepdims=True)
+    return {"output": m - total, "peak": x.max(axis=(1, 2))}
+
+
 MODELS = {
     "perceptron": ("Perceptron", perceptron, {"input": (4, 6)},
                    {"w1": (8, 6), "b1": (8,), "w2": (3, 8), "b2": (3,)}),
     "cnn": ("SmallCNN", cnn, {"input": (2, 3, 12, 12)},
             {"k1": (8, 3, 3, 3), "b1": (8,), "k2": (8, 4, 3, 3), "b2": (8,), "w": (5, 72), "b": (5,)}),
     "layout": ("Layout", layout, {"x": (2, 3, 4), "y": (2, 4, 5)}, {"scale": (3,)}),
+    "norms": ("Norms", norms, {"x": (2, 4, 3, 5)}, {"mean": (4,), "variance": (4,), "gamma": (4,)}),
 }
 
 
@@ -138,7 +149,8 @@ def check_model(nnref, name, root, seed, rtol):
         variables = {}
         for var, shape in variable_shapes.items():
             # float32 items in the file: the reference reads the same rounded values
-            value = rng.uniform(0.1, 1.0, shape) if var == "scale" else rng.normal(0.0, 0.5, shape)
+            positive = var in ("scale", "variance")
+            value = rng.uniform(0.1, 1.0, shape) if positive else rng.normal(0.0, 0.5, shape)
             variables[var] = value.astype(np.float32).astype(np.float64)
             write_dat(os.path.join(folder, "main.%s.%s.dat" % (graph, var)), variables[var])
         inputs, args = {}, []
@@ -148,6 +160,8 @@ def check_model(nnref, name, root, seed, rtol):
             np.save(path, inputs[inp])
             args += ["--input", "%s=%s" % (inp, path)]
         expected = forward(variables, inputs)
+        if not isinstance(expected, dict):
+            expected = {"output": expected}
         out = os.path.join(work, "out.npz")
         problems = []
         r = run([nnref, "check", folder])
@@ -156,13 +170,17 @@ def check_model(nnref, name, root, seed, rtol):
         r = run([nnref, "run", folder, *args, "--precision", "f64", "--output", out])
         if r.returncode != 0:
             return problems + ["run: exit %d\n%s%s" % (r.returncode, r.stdout, r.stderr)]
-        got = np.load(out)["output"]
-        scale = np.abs(expected).max()
-        error = np.abs(got - expected).max() / scale
-        if got.shape != expected.shape or error > rtol:
+        got = np.load(out)
+        error = 0.0
+        for key, want in expected.items():
+            if got[key].shape != want.shape:
+                problems.append("run: output %s has shape %s, not %s" % (key, got[key].shape, want.shape))
+                continue
+            error = max(error, np.abs(got[key] - want).max() / np.abs(want).max())
+        if error > rtol:
             problems.append("run: the largest difference is %.3g of max|y| (allowed %g)" % (error, rtol))
         actual = os.path.join(work, "actual.npz")
-        np.savez(actual, output=expected.astype(np.float32))
+        np.savez(actual, **{key: want.astype(np.float32) for key, want in expected.items()})
         r = run([nnref, "conform", folder, *args, "--actual", actual])
         if r.returncode != 0 or "conforms" not in r.stdout:
             problems.append("conform: exit %d\n%s%s" % (r.returncode, r.stdout, r.stderr))

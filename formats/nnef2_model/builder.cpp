@@ -37,6 +37,14 @@ void Builder::bind_param(const Val& variable, const std::string& role) {
   if (t.data) model_.payload.set(node, role, *t.data);
 }
 
+void Builder::bind_constant(const std::string& role, std::vector<double> values) {
+  const std::string& node = model_.graph.nodes.back().name;
+  const int64_t n = static_cast<int64_t>(values.size());
+  model_.param_keys[{node, role}] = node + "." + role;
+  model_.payload.set(node, role,
+                     ParamEntry{HostTensor{DType::F64, Shape::make({n}).value(), std::move(values)}, "nnef2"});
+}
+
 std::vector<Val> Builder::add_node(const std::string& name, OpAttrs attrs, const std::vector<Val>& inputs) {
   std::vector<ValueRef> refs;
   std::vector<ElemKind> kinds;

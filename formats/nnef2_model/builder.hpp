@@ -45,6 +45,9 @@ class Builder {
   }
   // The variable's data becomes parameter `role` of the node added last.
   void bind_param(const Val& variable, const std::string& role);
+  // Values the composition makes up become parameter `role` of the node added last (a batch
+  // normalization's missing scale or bias).
+  void bind_constant(const std::string& role, std::vector<double> values);
   // The IR value of a tensor (a variable becomes a const node when first read
   // as an operand).
   ValueRef materialise(const Val& v);

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <stdexcept>
+#include <tuple>
 
 #include "formats/nnef2_model/builder.hpp"
 
@@ -207,6 +208,43 @@ Build pool(PoolOp op, const std::string& name) {
   };
 }
 
+// The reductions over their axes (counted from 0), keeping them as extents 1 unless squeezed.
+Build reduce(ReduceOp op) {
+  return [op](Builder& c, const BoundInvocation& b, const std::string& node) {
+    ReduceAttrs r;
+    r.op = op;
+    const int64_t d = integer(b, "d");
+    for (int64_t a : ints(b, "axes")) r.axes.push_back(a < 0 ? a + d : a);
+    r.keep_dims = !sym(b, "squeeze").b;
+    if (r.axes.empty()) return one(c.add_node1(node, UnaryAttrs{UnaryOp::Copy, Real(0.0)}, {sym(b, "input")}));
+    return one(c.add_node1(node, r, {sym(b, "input")}));
+  };
+}
+
+// nnref's batch_normalization takes mean, variance, scale and offset as data: the definition's
+// missing scale is 1 and its missing bias 0 (its @compose skips them).
+std::vector<Val> batch_norm(Builder& c, const BoundInvocation& b, const std::string& node) {
+  for (const char* role : {"mean", "variance", "scale", "bias"})
+    if (!sym(b, role).is_null() && !c.is_variable(sym(b, role)))
+      refuse("nnef2.native.computed-parameter",
+             std::string("nn.batch_norm with a computed ") + role + ": nnref's op takes it as data (a @variable)");
+  BatchNormAttrs a;
+  a.epsilon = Real(sym(b, "epsilon").r);
+  a.channel_axis = integer(b, "align");
+  const Val y = c.add_node1(node, a, {sym(b, "input")});
+  const int64_t channels = integer(b, "c");
+  c.bind_param(sym(b, "mean"), "mean");
+  c.bind_param(sym(b, "variance"), "variance");
+  for (const auto& [role, param, fill] : {std::tuple{"scale", "scale", 1.0}, std::tuple{"bias", "offset", 0.0}}) {
+    if (!sym(b, role).is_null()) {
+      c.bind_param(sym(b, role), param);
+    } else {
+      c.bind_constant(param, std::vector<double>(static_cast<size_t>(channels), fill));
+    }
+  }
+  return one(y);
+}
+
 const std::map<std::string, Build>& table() {
   static const std::map<std::string, Build> all = [] {
     std::map<std::string, Build> t;
@@ -236,6 +274,13 @@ const std::map<std::string, Build>& table() {
     t["nn.avg_pool"] = pool(PoolOp::Avg, "nn.avg_pool");
     t["nn.sum_pool"] = pool(PoolOp::Sum, "nn.sum_pool");
     t["linalg.matmul"] = matmul;
+    t["nn.batch_norm"] = batch_norm;
+    const std::map<std::string, ReduceOp> reductions = {{"math.sum_reduce", ReduceOp::Sum},
+                                                        {"math.mean_reduce", ReduceOp::Mean},
+                                                        {"math.max_reduce", ReduceOp::Max},
+                                                        {"math.min_reduce", ReduceOp::Min},
+                                                        {"math.prod_reduce", ReduceOp::Prod}};
+    for (const auto& [name, op] : reductions) t[name] = reduce(op);
     for (const char* v : {"layout.reshape", "layout.flatten", "layout.unflatten", "layout.squeeze", "layout.unsqueeze"})
       t[v] = view;
     t["layout.transpose"] = transpose;

@@ -226,8 +226,8 @@ class GraphComposer {
     const Val v = eval(*p.value);
     const int64_t n = checked_element_count(shape);
     if (n > options_.max_memory / static_cast<int64_t>(sizeof(double)))
-      error("size.out-of-memory", "constant '" + p.name + "' has " + std::to_string(n) + " elements, beyond the memory budget",
-            p.loc);
+      error("size.out-of-memory",
+            "constant '" + p.name + "' has " + std::to_string(n) + " elements, beyond the memory budget", p.loc);
     std::vector<double> values;
     for (const Val& x : v.is_pack() ? v.items : std::vector<Val>{v}) {
       if (x.kind != Val::Kind::Real)
