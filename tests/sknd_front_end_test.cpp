@@ -12,6 +12,7 @@
 
 #include "formats/front_ends.hpp"
 #include "formats/nnef/dat.hpp"
+#include "formats/nnef2_model/nnef2_model.hpp"
 
 using namespace nnref;
 namespace fs = std::filesystem;
@@ -182,4 +183,23 @@ TEST_CASE(
   d = first_error(load(f));
   CHECK(d.code == "nnef2.assert.failed");
   CHECK(d.message.find("`dilation > 0`") != std::string::npos);
+}
+
+TEST_CASE("sknd front-end: the draft's AlexNet (§2.1) is refused where it feeds a rank-4 tensor to nn.linear",
+          "[nnef2]") {
+  const fs::path draft = fs::path(NNREF_SOURCE_DIR) / "tests/data/nnef2/alexnet_draft/main.sknd";
+  const Diagnostic d = first_error(load_model(draft.string(), LoadOptions(WeightsPolicy::Skip)));
+  CHECK(d.code == "nnef2.compose.shape");
+  CHECK((d.loc.line == 53 && d.loc.column == 17));
+  CHECK(d.message == "nn.linear: input 'input' has rank 4, but the definition requires 2");
+  // With the flattened tensor in its place, every shape of the graph composes: 1000 classes.
+  std::ifstream in(draft);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string from = "nn.linear(relu6, kernel7, bias7)";
+  text.replace(text.find(from), from.size(), "nn.linear(flat1, kernel7, bias7)");
+  const LoadResult r = load_nnef2_text(text, "main.sknd", ".", LoadOptions(WeightsPolicy::Skip));
+  REQUIRE(r.model);
+  REQUIRE(r.model->graph.outputs.size() == 1);
+  // The input and the 20 components; the kernels and biases are the convolutions' and linears' data.
+  CHECK(r.model->graph.nodes.size() == 21);
 }
