@@ -49,15 +49,27 @@ def padded(x, before, after, value):
     return np.pad(x, pads, constant_values=value)
 
 
-def windows(x, size, stride):
-    """Every window of the (already padded) spatial axes: [N, C, o1, o2, k1, k2]."""
+def windows(x, size, stride, dilation=(1, 1), out=None):
+    """Every window of the (already padded) spatial axes, [N, C, o1, o2, k1, k2]: `out` windows per
+    axis, or as many as fit."""
     n, c, h, w = x.shape
-    oh, ow = (h - size[0]) // stride[0] + 1, (w - size[1]) // stride[1] + 1
-    out = np.empty((n, c, oh, ow, size[0], size[1]))
+    span = [(size[a] - 1) * dilation[a] + 1 for a in range(2)]
+    oh, ow = out or ((h - span[0]) // stride[0] + 1, (w - span[1]) // stride[1] + 1)
+    result = np.empty((n, c, oh, ow, size[0], size[1]))
     for i in range(size[0]):
         for j in range(size[1]):
-            out[..., i, j] = x[:, :, i:i + stride[0] * oh:stride[0], j:j + stride[1] * ow:stride[1]]
-    return out
+            r, q = i * dilation[0], j * dilation[1]
+            result[..., i, j] = x[:, :, r:r + stride[0] * (oh - 1) + 1:stride[0], q:q + stride[1] * (ow - 1) + 1:stride[1]]
+    return result
+
+
+def ceil_windows(x, size, stride, dilation, before, after, fill):
+    """The windows of ceil mode: (in + before + after - span) rounded up over the stride, plus one; a
+    read past the padding after reads nothing (the guarded index), here `fill`."""
+    spans = [(size[a] - 1) * dilation[a] + 1 for a in range(2)]
+    out = [-(-(x.shape[2 + a] + before[a] + after[a] - spans[a]) // stride[a]) + 1 for a in range(2)]
+    reach = [(out[a] - 1) * stride[a] + spans[a] - x.shape[2 + a] - before[a] for a in range(2)]
+    return windows(padded(x, before, reach, fill), size, stride, dilation, out)
 
 
 def conv(x, w, b, before, after, stride, groups):
@@ -123,12 +135,23 @@ def norms(v, inputs):
     return {"output": m - total, "peak": x.max(axis=(1, 2))}
 
 
+def windows_model(v, inputs):
+    # conv: dilation 2, stride 2, padding (1, 2) per axis, ceil mode: 9 → ⌈(9 + 3 - 5) / 2⌉ + 1 = 5
+    c = np.einsum("ncxykl,mckl->nmxy", ceil_windows(inputs["x"], [3, 3], [2, 2], [2, 2], [1, 1], [2, 2], 0.0), v["k"])
+    # max_pool 2, stride 2, no padding, ceil mode: 5 → 3, the last window holding one real row
+    m = ceil_windows(c, [2, 2], [2, 2], [1, 1], [0, 0], [0, 0], -np.inf).max(axis=(4, 5))
+    s = windows(padded(m, [0, 0], [1, 1], 0.0), [2, 2], [1, 1]).sum(axis=(4, 5))
+    d = np.maximum(s, m) - np.minimum(s, m)
+    return (d * d + 0.5) ** 0.5
+
+
 MODELS = {
     "perceptron": ("Perceptron", perceptron, {"input": (4, 6)},
                    {"w1": (8, 6), "b1": (8,), "w2": (3, 8), "b2": (3,)}),
     "cnn": ("SmallCNN", cnn, {"input": (2, 3, 12, 12)},
             {"k1": (8, 3, 3, 3), "b1": (8,), "k2": (8, 4, 3, 3), "b2": (8,), "w": (5, 72), "b": (5,)}),
     "layout": ("Layout", layout, {"x": (2, 3, 4), "y": (2, 4, 5)}, {"scale": (3,)}),
+    "windows": ("Windows", windows_model, {"x": (1, 2, 9, 9)}, {"k": (3, 2, 3, 3)}),
     "norms": ("Norms", norms, {"x": (2, 4, 3, 5)}, {"mean": (4,), "variance": (4,), "gamma": (4,)}),
 }
 
@@ -213,6 +236,12 @@ def self_test():
     y = conv(two, np.ones((2, 1, 1, 1)), None, [0, 0], [0, 0], [1, 1], 2)
     assert np.array_equal(y[0, 1], 2 * x[0, 0])
     assert np.allclose(softmax(np.array([[0.0, np.log(3.0)]])), [[0.25, 0.75]])
+    # ceil mode, 5 by 5, window 2, stride 2: 3 by 3, the last row and column windows of one element
+    five = np.arange(25.0).reshape(1, 1, 5, 5)
+    assert np.array_equal(ceil_windows(five, [2, 2], [2, 2], [1, 1], [0, 0], [0, 0], -np.inf).max(axis=(4, 5))[0, 0],
+                          [[6, 8, 9], [16, 18, 19], [21, 23, 24]])
+    # dilation 2: a 3 by 3 window spans 5 by 5
+    assert windows(five, [3, 3], [1, 1], [2, 2]).sum() == five[0, 0, ::2, ::2].sum()
     assert np.allclose(linear(np.array([[1.0, 2.0]]), np.array([[3.0, 4.0]]), np.array([0.5])), [[11.5]])
     print("self-test: ok")
     return 0

@@ -203,3 +203,22 @@ TEST_CASE("sknd front-end: the draft's AlexNet (§2.1) is refused where it feeds
   // The input and the 20 components; the kernels and biases are the convolutions' and linears' data.
   CHECK(r.model->graph.nodes.size() == 21);
 }
+
+TEST_CASE("sknd front-end: windows nnref's ops do not compute are refused by name", "[nnef2]") {
+  Folder f("windows");
+  f.write_dat("main.Net.kernel.dat", {4, 3, 3, 3});
+  // The draft's automatic padding for a 3-wide window of stride 3 on 8: ((8 / 3) - 1) * 3 + 3 - 8 = -2.
+  f.write("main.sknd", with("nn.conv{padding=1}", "nn.conv{stride=3}"));
+  Diagnostic d = first_error(load(f));
+  CHECK(d.code == "nnef2.native.cropping");
+  CHECK(d.message ==
+        "nn.conv: the padding of spatial axis 0 is (-1, -1), which crops the input; nnref's windowed ops "
+        "pad by at least 0");
+  // Ceil mode on 8 with 2 after, size 1, stride 2: the definition's ⌈9 / 2⌉ + 1 = 6 windows, the
+  // last starting at 10, in the padding after.
+  f.write("main.sknd", with("output = nn.conv{padding=1}(input, kernel);",
+                            "output = nn.max_pool{size=1, stride=2, padding=[0, 0, 2, 2], ceil_mode=true}(input);"));
+  d = first_error(load(f));
+  CHECK(d.code == "nnef2.native.ceil-window");
+  CHECK(d.loc.line == 15);
+}

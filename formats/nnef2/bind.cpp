@@ -402,7 +402,15 @@ class Binder {
       for (const Using& u : b->usings) {
         if (u.lhs.bracketed || u.lhs.items.size() != 1 || u.lhs.items[0].form != LvalueItem::Form::Name)
           fail("nnef2.compose.unsupported", "a @using that unpacks into several names is not composed yet", u.loc);
-        symbols()[u.lhs.items[0].names[0]] = eval(*u.value);
+        const LvalueItem& name = u.lhs.items[0];
+        const Val v = eval(*u.value);
+        if (name.pack && name.pack->count) {  // `comp_axes..(d) = ...`: a pack of that length
+          if (!v.is_pack())
+            fail("nnef2.compose.shape", "helper '" + name.names[0] + "' is " + show(v) + ", not a pack", u.loc);
+          bind_affine(*name.pack->count, static_cast<int64_t>(v.items.size()),
+                      "the length of helper '" + name.names[0] + "'");
+        }
+        symbols()[name.names[0]] = v;
         check_ready(pending, false);
       }
     check_ready(pending, true);

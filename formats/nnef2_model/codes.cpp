@@ -85,10 +85,9 @@ constexpr std::array kNnef2Codes = {
              "take yet",
              "nnef2"},
     CodeInfo{"nnef2.native.computed-parameter", "a conv or linear filter or bias that is not a variable", "nnef2"},
-    CodeInfo{"nnef2.native.cropping",
-             "a window whose padding is negative (the draft's automatic "
-             "padding crops)",
+    CodeInfo{"nnef2.native.cropping", "a window whose padding is negative (the draft's automatic padding crops)",
              "nnef2"},
+    CodeInfo{"nnef2.native.ceil-window", "a ceil-mode window that starts in the padding after the input", "nnef2"},
     CodeInfo{"nnef2.internal", "a defect of nnref: the standard library or a native mapping disagrees", "nnef2"},
 };
 

@@ -2,6 +2,7 @@
 // attributes translated from the bound invocation: what the composition worked
 // out (shape symbols, paddings, offsets) is read from its symbols, so the IR op
 // gets the definition's own values. docs/nnef2.md has the table.
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <stdexcept>
@@ -153,8 +154,25 @@ std::vector<int64_t> offsets(const BoundInvocation& b, const std::vector<int64_t
   return out;
 }
 
+int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -(-a / b); }
+
+// In ceil mode the definition's extent is ⌈(in + total − window)/s⌉ + 1; the IR's also drops a last
+// window that starts in the padding after (ONNX's and PyTorch's rule). Where they differ, refused.
+void check_ceil_extents(const BoundInvocation& b, const std::string& op, const std::vector<int64_t>& in,
+                        const std::vector<std::pair<int64_t, int64_t>>& padding) {
+  const std::vector<int64_t> stride = ints(b, "stride"), window = ints(b, "fd");
+  for (size_t k = 0; k < in.size(); ++k) {
+    const int64_t span = in[k] + padding[k].first + padding[k].second - window[k];
+    const int64_t definition = ceil_div(span, stride[k]) + 1;
+    if (std::min(definition, ceil_div(in[k] + padding[k].first, stride[k])) != definition)
+      refuse("nnef2.native.ceil-window", op + ": in ceil mode, the last window of spatial axis " + std::to_string(k) +
+                                             " starts in the padding after the input, which nnref's windowed ops drop");
+  }
+}
+
 template <class A>
-void set_window(A& a, const BoundInvocation& b, const std::string& op, const std::vector<int64_t>& size) {
+void set_window(A& a, const BoundInvocation& b, const std::string& op, const std::vector<int64_t>& size,
+                const std::vector<int64_t>& in) {
   a.kernel = size;
   a.stride = ints(b, "stride");
   a.dilation = ints(b, "dilation");
@@ -168,6 +186,7 @@ void set_window(A& a, const BoundInvocation& b, const std::string& op, const std
     a.padding.emplace_back(before[k], total[k] - before[k]);
   }
   a.pad_mode = sym(b, "ceil_mode").b ? PadMode::ExplicitCeil : PadMode::Explicit;
+  if (a.pad_mode == PadMode::ExplicitCeil) check_ceil_extents(b, op, in, a.padding);
 }
 
 std::vector<Val> conv(Builder& c, const BoundInvocation& b, const std::string& node) {
@@ -178,7 +197,7 @@ std::vector<Val> conv(Builder& c, const BoundInvocation& b, const std::string& n
   a.out_channels = integer(b, "n");
   a.groups = integer(b, "g");
   a.has_bias = !sym(b, "bias").is_null();
-  set_window(a, b, "nn.conv", ints(b, "fx"));
+  set_window(a, b, "nn.conv", ints(b, "fx"), ints(b, "ix"));
   const Val y = c.add_node1(node, a, {sym(b, "input")});
   bind_filter_and_bias(c, b);
   return one(y);
@@ -203,7 +222,7 @@ Build pool(PoolOp op, const std::string& name) {
     // divides by the whole window.
     const auto ignore = b.env.symbols.find("ignore_border");
     p.border = ignore != b.env.symbols.end() && !ignore->second.b ? PoolBorder::Constant : PoolBorder::Ignore;
-    set_window(p, b, name, ints(b, "size"));
+    set_window(p, b, name, ints(b, "size"), ints(b, "sa"));
     return one(c.add_node1(node, p, {sym(b, "input")}));
   };
 }
