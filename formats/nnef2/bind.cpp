@@ -81,9 +81,9 @@ class Binder {
 
   void bind_given_attributes() {
     const std::vector<ParamDef>& attrs = params(op_, BlockKind::Attrib);
-    for (const auto& [given, v] : args_.attributes)
-      if (std::none_of(attrs.begin(), attrs.end(), [&](const ParamDef& p) { return p.name == given; }))
-        fail("nnef2.compose.attribute", "the operator has no attribute '" + given + "'", op_.loc);
+    for (const auto& given : args_.attributes)  // (no structured binding: a lambda reads it)
+      if (std::none_of(attrs.begin(), attrs.end(), [&](const ParamDef& p) { return p.name == given.first; }))
+        fail("nnef2.compose.attribute", "the operator has no attribute '" + given.first + "'", op_.loc);
     for (const ParamDef& a : attrs) {
       const auto given = args_.attributes.find(a.name);
       if (given != args_.attributes.end()) {
