@@ -130,7 +130,8 @@ def norms(v, inputs):
     per_channel = lambda a: a.reshape(1, -1, 1, 1)  # noqa: E731  (channel_axis 1)
     n = (x - per_channel(v["mean"])) / np.sqrt(per_channel(v["variance"]) + 0.001) * per_channel(v["gamma"])
     l = np.maximum(n, 0.25 * n)  # nn.relu with alpha: (x) >? (alpha * x)
-    m = l.mean(axis=(2, 3), keepdims=True)
+    r = np.where(l < 0.0, per_channel(v["slope"]) * l, l)  # nn.prelu, axis 1
+    m = r.mean(axis=(2, 3), keepdims=True)
     total = l.sum(axis=(3, 2), keepdims=True)
     return {"output": m - total, "peak": x.max(axis=(1, 2))}
 
@@ -152,7 +153,7 @@ MODELS = {
             {"k1": (8, 3, 3, 3), "b1": (8,), "k2": (8, 4, 3, 3), "b2": (8,), "w": (5, 72), "b": (5,)}),
     "layout": ("Layout", layout, {"x": (2, 3, 4), "y": (2, 4, 5)}, {"scale": (3,)}),
     "windows": ("Windows", windows_model, {"x": (1, 2, 9, 9)}, {"k": (3, 2, 3, 3)}),
-    "norms": ("Norms", norms, {"x": (2, 4, 3, 5)}, {"mean": (4,), "variance": (4,), "gamma": (4,)}),
+    "norms": ("Norms", norms, {"x": (2, 4, 3, 5)}, {"mean": (4,), "variance": (4,), "gamma": (4,), "slope": (4,)}),
 }
 
 

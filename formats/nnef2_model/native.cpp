@@ -68,6 +68,16 @@ std::vector<Val> relu(Builder& c, const BoundInvocation& b, const std::string& n
   return one(c.add_node1(node, UnaryAttrs{UnaryOp::LeakyRelu, Real(alpha.r)}, {sym(b, "x")}));
 }
 
+// prelu's slope alpha[s[axis]] viewed at the input's rank, its extent on the axis.
+std::vector<Val> prelu(Builder& c, const BoundInvocation& b, const std::string& node) {
+  const Val& x = sym(b, "x");
+  const int64_t d = integer(b, "d"), axis = integer(b, "axis") < 0 ? integer(b, "axis") + d : integer(b, "axis");
+  std::vector<int64_t> extents(static_cast<size_t>(d), 1);
+  extents[static_cast<size_t>(axis)] = x.shape[static_cast<size_t>(axis)];
+  const Val alpha = aligned(c, sym(b, "alpha"), extents, node);
+  return one(c.add_node1(node, PreluAttrs{Broadcast::NumpyRight}, {x, alpha}));
+}
+
 std::vector<Val> elu(Builder& c, const BoundInvocation& b, const std::string& node) {
   return one(c.add_node1(node, UnaryAttrs{UnaryOp::Elu, Real(sym(b, "alpha").r)}, {sym(b, "x")}));
 }
@@ -286,6 +296,7 @@ const std::map<std::string, Build>& table() {
     for (const auto& [name, op] : binaries) t[name] = binary(op);
     t["nn.relu"] = relu;
     t["nn.elu"] = elu;
+    t["nn.prelu"] = prelu;
     t["nn.softmax"] = softmax;
     t["nn.linear"] = linear;
     t["nn.conv"] = conv;
