@@ -4,6 +4,7 @@
 
 #include "formats/nac/nac.hpp"
 #include "formats/nnef/nnef.hpp"
+#include "formats/nnef2_model/nnef2_model.hpp"
 #include "formats/nnl/nnl.hpp"
 #include "formats/onnx/onnx.hpp"
 
@@ -13,6 +14,7 @@ const std::vector<FrontEnd>& front_ends() {
   static const std::vector<FrontEnd> all = {
       {"nnl", ".nnl", load_nnl_file},
       {"nnef", ".nnef", load_nnef, "graph.nnef", nnef_codes()},
+      {"nnef2", ".sknd", load_nnef2, "main.sknd", nnef2_codes()},
       {"onnx", ".onnx", load_onnx_file, {}, onnx_codes()},
       {"nac", ".nac", load_nac_file, {}, nac_codes()},
   };

@@ -1,0 +1,488 @@
+#include "formats/nnef2/bind.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+namespace nnref::nnef2 {
+
+namespace {
+
+using Kind = Val::Kind;
+
+const Block* find_block(const OpDef& op, BlockKind kind) {
+  for (const Block& b : op.blocks)
+    if (b.kind == kind) return &b;
+  return nullptr;
+}
+const std::vector<ParamDef>& params(const OpDef& op, BlockKind kind) {
+  static const std::vector<ParamDef> none;
+  const Block* b = find_block(op, kind);
+  return b ? b->params : none;
+}
+
+// An attribute value as its declared type holds it: an int where a real is
+// declared becomes a real.
+Val coerce(const Val& v, const std::string& type) {
+  if (type == "real" && v.kind == Kind::Int) return Val::real(static_cast<double>(v.i));
+  if (v.is_pack()) {
+    Val out = v;
+    for (Val& x : out.items) x = coerce(x, type);
+    return out;
+  }
+  return v;
+}
+
+bool type_matches(const Val& v, const std::string& type) {
+  if (v.is_null()) return true;
+  if (v.is_pack())
+    return std::all_of(v.items.begin(), v.items.end(), [&](const Val& x) { return type_matches(x, type); });
+  if (type == "int") return v.kind == Kind::Int;
+  if (type == "real") return v.kind == Kind::Real;
+  if (type == "bool") return v.kind == Kind::Bool;
+  if (type == "str") return v.kind == Kind::Str;
+  return true;  // a generic or abstract type
+}
+
+class Binder {
+ public:
+  Binder(const OpDef& op, const std::string& name, const InvocationArgs& args, std::string_view source)
+      : op_(op), name_(name), args_(args), source_(source) {}
+
+  BoundInvocation run() {
+    bind_generics();
+    bind_given_attributes();
+    bind_inputs();
+    bind_deferred_attributes();
+    bind_pack_lengths();
+    run_usings_and_asserts();
+    return outputs();
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& code, const std::string& message, const SourceLoc& where) const {
+    throw BindError{code, name_ + ": " + message, where};
+  }
+  Val eval(const Expr& e) const {
+    try {
+      return out_.env.eval(e);
+    } catch (const EvalError& x) {
+      fail(x.code, x.message, x.loc);
+    }
+  }
+  std::map<std::string, Val>& symbols() { return out_.env.symbols; }
+  bool bound(const Expr& e) const { return out_.env.bound(e); }
+
+  void bind_generics() {
+    if (const Block* b = find_block(op_, BlockKind::Dtype))
+      for (const DtypeDef& d : b->dtypes)
+        symbols()[d.name] = Val::string(d.default_type.empty() ? "real" : d.default_type);
+  }
+
+  void bind_given_attributes() {
+    const std::vector<ParamDef>& attrs = params(op_, BlockKind::Attrib);
+    for (const auto& given : args_.attributes)  // (no structured binding: a lambda reads it)
+      if (std::none_of(attrs.begin(), attrs.end(), [&](const ParamDef& p) { return p.name == given.first; }))
+        fail("nnef2.compose.attribute", "the operator has no attribute '" + given.first + "'", op_.loc);
+    for (const ParamDef& a : attrs) {
+      const auto given = args_.attributes.find(a.name);
+      if (given != args_.attributes.end()) {
+        const Val v = coerce(given->second, a.type.type);
+        if (!type_matches(v, a.type.type))
+          fail("nnef2.compose.attribute",
+               "attribute '" + a.name + "' is declared " + a.type.type + " but given " + show(v), a.loc);
+        if (v.is_pack() && !a.type.pack)
+          fail("nnef2.compose.attribute", "attribute '" + a.name + "' is not a pack but given " + show(v), a.loc);
+        symbols()[a.name] = v;
+      } else if (a.type.optional) {
+        symbols()[a.name] = Val{};
+      } else if (a.value && bound(*a.value)) {
+        symbols()[a.name] = coerce(eval(*a.value), a.type.type);
+      } else {
+        deferred_.push_back(&a);
+      }
+    }
+  }
+
+  // --- inputs
+  // -------------------------------------------------------------------------------
+
+  // Binds `value` to an extent or length expression: deduces its one unbound
+  // symbol when it is affine in it (a·x + b, probed at x = 0, 1, 2), checks it
+  // otherwise.
+  void bind_affine(const Expr& e, int64_t value, const std::string& what) {
+    if (e.kind == ExprKind::Wildcard) return;
+    if (bound(e)) {
+      const Val v = eval(e);
+      if (v.is_null()) return;
+      if (v.kind != Kind::Int || v.i != value)
+        fail("nnef2.compose.shape", what + " is " + std::to_string(value) + ", but the definition requires " + show(v),
+             e.loc);
+      return;
+    }
+    std::vector<std::string> names;
+    referenced_names(e, names);
+    std::set<std::string> unbound;
+    for (const std::string& n : names)
+      if (!symbols().count(n)) unbound.insert(n);
+    if (unbound.size() != 1)
+      fail("nnef2.compose.binding",
+           what + ": its expression has " + std::to_string(unbound.size()) + " unbound symbols; it binds one, affinely",
+           e.loc);
+    const std::string x = *unbound.begin();
+    const auto at = [&](int64_t k) {
+      symbols()[x] = Val::integer(k);
+      const Val v = eval(e);
+      symbols().erase(x);
+      if (v.kind != Kind::Int) fail("nnef2.compose.binding", what + " is not an int expression of '" + x + "'", e.loc);
+      return v.i;
+    };
+    const int64_t f0 = at(0), f1 = at(1), f2 = at(2), a = f1 - f0;
+    if (a == 0 || f2 - f1 != a)
+      fail("nnef2.compose.binding", what + " is not an affine expression of '" + x + "'", e.loc);
+    if ((value - f0) % a != 0 || (value - f0) / a < 0)
+      fail("nnef2.compose.shape", what + " is " + std::to_string(value) + ", which gives no non-negative '" + x + "'",
+           e.loc);
+    const int64_t solved = (value - f0) / a;
+    if (at(solved) != value)
+      fail("nnef2.compose.shape", what + " is " + std::to_string(value) + ", which no value of '" + x + "' gives",
+           e.loc);
+    symbols()[x] = Val::integer(solved);
+  }
+
+  // Binds a pack of extents to the name of a packed shape item (or checks it,
+  // when bound).
+  void bind_pack(const ShapeItem& item, const std::vector<int64_t>& values, const std::string& what) {
+    const Val v = Val::ints(values);
+    if (item.extent->kind == ExprKind::Identifier && !symbols().count(item.extent->text)) {
+      symbols()[item.extent->text] = v;
+      return;
+    }
+    const Val want = eval(*item.extent);
+    if (!want.is_null() && !(want == v))
+      fail("nnef2.compose.shape", what + " is " + show(v) + ", but the definition requires " + show(want), item.loc);
+  }
+
+  // The number of axes each shape item takes, nullopt for the one whose length
+  // the rank leaves; false when more than one is open (the input waits for
+  // others to bind, §2.6.2).
+  bool item_lengths(const TypeSpec& t, std::vector<std::optional<int64_t>>& out) {
+    int open = 0;
+    for (const ShapeItem& item : t.shape) {
+      if (!item.pack) {
+        out.push_back(!item.spread && bound(*item.extent) && eval(*item.extent).is_null() ? 0 : 1);
+        continue;
+      }
+      std::optional<int64_t> n;
+      if (item.pack->count && bound(*item.pack->count)) {
+        const Val c = eval(*item.pack->count);
+        n = c.kind == Kind::Bool ? c.b : c.i;
+      } else if (!item.pack->count && item.extent->kind == ExprKind::Identifier && symbols().count(item.extent->text)) {
+        n = static_cast<int64_t>(symbols()[item.extent->text].items.size());
+      }
+      open += !n;
+      out.push_back(n);
+    }
+    return open <= 1;
+  }
+
+  // Binds one input's shape symbols from its tensors (one, or each item of a
+  // packed input); false when it cannot bind yet.
+  bool bind_shape(const ParamDef& in, const std::vector<std::vector<int64_t>>& shapes) {
+    const TypeSpec& t = in.type;
+    if (t.rank) bind_affine(*t.rank, static_cast<int64_t>(shapes[0].size()), "the rank of input '" + in.name + "'");
+    std::vector<std::optional<int64_t>> lengths;
+    if (!item_lengths(t, lengths)) return false;
+    std::map<size_t, std::vector<int64_t>> distinct;  // item → its extent in each tensor of the pack
+    for (size_t s = 0; s < shapes.size(); ++s) {
+      const std::vector<int64_t>& shape = shapes[s];
+      const std::string what = "input '" + in.name + "'" + (shapes.size() > 1 ? " item " + std::to_string(s) : "");
+      int64_t fixed = 0;
+      for (const auto& n : lengths) fixed += n.value_or(0);
+      const int64_t rank = static_cast<int64_t>(shape.size());
+      const bool open = std::any_of(lengths.begin(), lengths.end(), [](const auto& n) { return !n; });
+      if (open ? rank < fixed : rank != fixed)
+        fail("nnef2.compose.shape",
+             what + " has rank " + std::to_string(rank) + ", but the definition requires " + (open ? "at least " : "") +
+                 std::to_string(fixed),
+             in.loc);
+      size_t axis = 0;
+      for (size_t k = 0; k < t.shape.size(); ++k) {
+        const ShapeItem& item = t.shape[k];
+        const size_t n = static_cast<size_t>(lengths[k].value_or(rank - fixed));
+        if (item.pack) {
+          const std::vector<int64_t> part(shape.begin() + static_cast<long>(axis),
+                                          shape.begin() + static_cast<long>(axis + n));
+          if (item.pack->count && !bound(*item.pack->count))
+            bind_affine(*item.pack->count, static_cast<int64_t>(n),
+                        "the length of '" + ast_name(item) + "' in " + what);
+          bind_pack(item, part, "the extents of '" + ast_name(item) + "' in " + what);
+        } else if (item.spread) {
+          distinct[k].push_back(shape[axis]);
+        } else if (n == 1) {
+          bind_affine(*item.extent, shape[axis], "extent " + std::to_string(axis) + " of " + what);
+        }
+        axis += n;
+      }
+    }
+    for (const auto& [k, values] : distinct)
+      bind_pack(t.shape[k], values, "the distinct extents of input '" + in.name + "'");
+    return true;
+  }
+  static std::string ast_name(const ShapeItem& item) {
+    return item.extent->kind == ExprKind::Identifier ? item.extent->text : "a packed extent";
+  }
+
+  // The tensors of an input's argument, checked against its declaration.
+  std::vector<std::vector<int64_t>> tensor_shapes(const ParamDef& in, const Val& arg) {
+    std::vector<std::vector<int64_t>> shapes;
+    if (in.type.pack) {
+      if (!arg.is_pack())
+        fail("nnef2.compose.argument", "input '" + in.name + "' is a pack of tensors, given " + show(arg), in.loc);
+      for (const Val& v : arg.items) {
+        if (v.kind != Kind::Tensor) fail("nnef2.compose.argument", "input '" + in.name + "' given " + show(v), in.loc);
+        shapes.push_back(v.shape);
+      }
+      if (in.type.pack->count)
+        bind_affine(*in.type.pack->count, static_cast<int64_t>(shapes.size()), "the length of input '" + in.name + "'");
+      if (shapes.empty()) fail("nnef2.compose.argument", "input '" + in.name + "' is given no tensor", in.loc);
+    } else {
+      if (arg.kind != Kind::Tensor)
+        fail("nnef2.compose.argument", "input '" + in.name + "' given " + show(arg), in.loc);
+      shapes.push_back(arg.shape);
+    }
+    return shapes;
+  }
+
+  // A missing optional input: its shape symbols that nothing bound are null.
+  void bind_null_shape(const ParamDef& in) {
+    if (in.type.rank && in.type.rank->kind == ExprKind::Identifier) symbols().try_emplace(in.type.rank->text);
+    for (const ShapeItem& item : in.type.shape) {
+      if (item.extent->kind == ExprKind::Identifier) symbols().try_emplace(item.extent->text);
+      if (item.pack && item.pack->count && item.pack->count->kind == ExprKind::Identifier)
+        symbols().try_emplace(item.pack->count->text);
+    }
+  }
+
+  void bind_inputs() {
+    const std::vector<ParamDef>& inputs = params(op_, BlockKind::Input);
+    if (args_.inputs.size() > inputs.size())
+      fail("nnef2.compose.argument",
+           "given " + std::to_string(args_.inputs.size()) + " inputs; it has " + std::to_string(inputs.size()),
+           op_.loc);
+    std::vector<const ParamDef*> required, optional;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      const Val arg = k < args_.inputs.size() ? args_.inputs[k] : Val{};
+      if (arg.is_null() && !inputs[k].type.optional)
+        fail("nnef2.compose.argument", "input '" + inputs[k].name + "' is not optional and not given", inputs[k].loc);
+      symbols()[inputs[k].name] = arg;
+      (inputs[k].type.optional ? optional : required).push_back(&inputs[k]);
+    }
+    bind_in_order(required);
+    bind_in_order(optional);
+  }
+
+  // §2.6.2: the inputs in declaration order, again and again, each as soon as
+  // it binds unambiguously.
+  void bind_in_order(std::vector<const ParamDef*> waiting) {
+    while (!waiting.empty()) {
+      const size_t before = waiting.size();
+      for (auto it = waiting.begin(); it != waiting.end();) {
+        const ParamDef& in = **it;
+        const Val arg = symbols()[in.name];
+        if (arg.is_null()) {
+          bind_null_shape(in);
+          it = waiting.erase(it);
+        } else if (bind_shape(in, tensor_shapes(in, arg))) {
+          it = waiting.erase(it);
+        } else {
+          ++it;
+        }
+      }
+      if (waiting.size() == before)
+        fail("nnef2.compose.binding",
+             "input '" + waiting[0]->name + "' has more than one packed extent of unknown length", waiting[0]->loc);
+    }
+  }
+
+  // --- attributes after the inputs
+  // -------------------------------------------------------------
+
+  void bind_deferred_attributes() {
+    bool progress = true;
+    while (progress && !deferred_.empty()) {
+      progress = false;
+      for (auto it = deferred_.begin(); it != deferred_.end();) {
+        const ParamDef& a = **it;
+        if (a.value && bound(*a.value)) {
+          const Val v = coerce(eval(*a.value), a.type.type);
+          if (v.is_null())
+            fail("nnef2.compose.attribute", "attribute '" + a.name + "' must be given here (its default is null)",
+                 a.loc);
+          symbols()[a.name] = v;
+          it = deferred_.erase(it);
+          progress = true;
+        } else {
+          ++it;
+        }
+      }
+    }
+    if (!deferred_.empty())
+      fail("nnef2.compose.attribute", "attribute '" + deferred_[0]->name + "' is not given and has no default",
+           deferred_[0]->loc);
+  }
+
+  void bind_pack_lengths() {
+    const std::vector<ParamDef>& attrs = params(op_, BlockKind::Attrib);
+    for (int pass = 0; pass < 2; ++pass)  // packs given as lists first: they may bind the lengths
+      for (const ParamDef& a : attrs) {
+        if (!a.type.pack) continue;
+        Val& v = symbols()[a.name];
+        if (v.is_null() || v.is_pack() != (pass == 0)) continue;
+        const ExprPtr& count = a.type.pack->count;
+        if (v.is_pack()) {
+          if (count)
+            bind_affine(*count, static_cast<int64_t>(v.items.size()), "the length of attribute '" + a.name + "'");
+          continue;
+        }
+        if (!count || !bound(*count))
+          fail("nnef2.compose.attribute",
+               "attribute '" + a.name + "' is given one value, but its pack length is not known", a.loc);
+        const Val n = eval(*count);
+        if (n.kind != Kind::Int || n.i < 0 || n.i > (int64_t{1} << 16))
+          fail("nnef2.compose.attribute", "the length of '" + a.name + "' is " + show(n), a.loc);
+        v = Val::pack(std::vector<Val>(static_cast<size_t>(n.i), v));
+      }
+  }
+
+  // --- helpers, assertions, outputs
+  // -------------------------------------------------------------
+
+  void check(const Assertion& a) {
+    const Val c = eval(*a.condition);
+    if (c.is_null()) return;  // §2.4.1: a null assertion is not checked
+    const std::vector<Val> items = c.is_pack() ? c.items : std::vector<Val>{c};
+    bool holds = true;
+    for (const Val& x : items) {
+      if (x.kind != Kind::Bool) fail("nnef2.compose.assert-type", "an assertion evaluates to " + show(c), a.loc);
+      holds = holds && x.b;
+    }
+    if (holds) return;
+    std::string message = "@assert `" + assertion_text(source_, a.loc) + "` fails";
+    if (a.message) message += ": " + eval(*a.message).s;
+    std::string values;
+    for (const AssertArg& arg : a.args) {
+      const std::string label = !arg.label.empty()                        ? arg.label
+                                : arg.value->kind == ExprKind::Identifier ? arg.value->text
+                                : arg.value->kind == ExprKind::Member ? arg.value->args[0]->text + "." + arg.value->text
+                                                                      : "value";
+      values += (values.empty() ? "" : ", ") + label + " = " + show(eval(*arg.value));
+    }
+    fail("nnef2.assert.failed", message + (values.empty() ? "" : " (" + values + ")"), a.loc);
+  }
+
+  // §2.9: each assertion is checked as soon as every name it reads is bound.
+  void check_ready(std::vector<const Assertion*>& pending, bool all) {
+    for (auto it = pending.begin(); it != pending.end();) {
+      if (all || bound(*(*it)->condition)) {
+        check(**it);
+        it = pending.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  void run_usings_and_asserts() {
+    std::vector<const Assertion*> pending;
+    if (const Block* b = find_block(op_, BlockKind::Assert))
+      for (const Assertion& a : b->assertions) pending.push_back(&a);
+    check_ready(pending, false);
+    if (const Block* b = find_block(op_, BlockKind::Using))
+      for (const Using& u : b->usings) {
+        if (u.lhs.bracketed || u.lhs.items.size() != 1 || u.lhs.items[0].form != LvalueItem::Form::Name)
+          fail("nnef2.compose.unsupported", "a @using that unpacks into several names is not composed yet", u.loc);
+        const LvalueItem& name = u.lhs.items[0];
+        const Val v = eval(*u.value);
+        if (name.pack && name.pack->count) {  // `comp_axes..(d) = ...`: a pack of that length
+          if (!v.is_pack())
+            fail("nnef2.compose.shape", "helper '" + name.names[0] + "' is " + show(v) + ", not a pack", u.loc);
+          bind_affine(*name.pack->count, static_cast<int64_t>(v.items.size()),
+                      "the length of helper '" + name.names[0] + "'");
+        }
+        symbols()[name.names[0]] = v;
+        check_ready(pending, false);
+      }
+    check_ready(pending, true);
+  }
+
+  BoundInvocation outputs() {
+    for (const ParamDef& o : params(op_, BlockKind::Output)) {
+      if (o.type.pack)
+        fail("nnef2.compose.unsupported", "the packed output '" + o.name + "' is not composed yet", o.loc);
+      std::vector<int64_t> shape;
+      for (const ShapeItem& item : o.type.shape) {
+        const Val v = eval(*item.extent);
+        if (v.is_null()) continue;
+        for (const Val& x : v.is_pack() ? v.items : std::vector<Val>{v}) {
+          if (x.kind != Kind::Int || x.i < 0)
+            fail("nnef2.compose.output-extent", "output '" + o.name + "' gets the extent " + show(x), item.loc);
+          shape.push_back(x.i);
+        }
+      }
+      out_.output_names.push_back(o.name);
+      out_.output_shapes.push_back(std::move(shape));
+    }
+    return std::move(out_);
+  }
+
+  const OpDef& op_;
+  const std::string& name_;
+  const InvocationArgs& args_;
+  std::string_view source_;
+  BoundInvocation out_;
+  std::vector<const ParamDef*> deferred_;
+};
+
+}  // namespace
+
+BoundInvocation bind_invocation(const OpDef& op, const std::string& name, const InvocationArgs& args,
+                                std::string_view source) {
+  return Binder(op, name, args, source).run();
+}
+
+std::string assertion_text(std::string_view source, const SourceLoc& loc) {
+  size_t pos = 0;
+  for (int line = 1; line < loc.line && pos != std::string_view::npos; ++line) {
+    pos = source.find('\n', pos);
+    if (pos != std::string_view::npos) ++pos;
+  }
+  if (pos == std::string_view::npos) return {};
+  pos += static_cast<size_t>(std::max(loc.column - 1, 0));
+  std::string out;
+  int depth = 0;
+  char quote = 0;
+  for (; pos < source.size(); ++pos) {
+    const char c = source[pos];
+    if (quote) {
+      quote = c == quote ? 0 : quote;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '(' || c == '[') {
+      ++depth;
+    } else if (c == ')' || c == ']') {
+      --depth;
+    } else if (depth == 0 && (c == ';' || c == ':')) {
+      break;
+    }
+    if (c == '\n' || c == ' ') {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+}  // namespace nnref::nnef2

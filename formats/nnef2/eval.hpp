@@ -1,0 +1,115 @@
+// Compile-time values of SkriptND and the evaluation of expressions over them
+// (§2.4): integers, reals, bools, strings, null, packs, and tensors (a handle
+// with its shape). Packs combine element by element (a non-pack broadcasts),
+// null propagates (§2.4.1), and integer `/`, `\` and `%` are floor division,
+// ceiling division and the floor remainder.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/nnef2/ast.hpp"
+
+namespace nnref::nnef2 {
+
+struct Val {
+  enum class Kind { Null, Int, Real, Bool, Str, Pack, Tensor } kind = Kind::Null;
+  int64_t i = 0;
+  double r = 0.0;
+  bool b = false;
+  std::string s;
+  std::vector<Val> items;      // a pack's items
+  int64_t tensor = -1;         // a tensor's handle (the composer's)
+  std::vector<int64_t> shape;  // a tensor's shape
+
+  static Val of(Kind k) {
+    Val x;
+    x.kind = k;
+    return x;
+  }
+  static Val integer(int64_t v) {
+    Val x = of(Kind::Int);
+    x.i = v;
+    return x;
+  }
+  static Val real(double v) {
+    Val x = of(Kind::Real);
+    x.r = v;
+    return x;
+  }
+  static Val boolean(bool v) {
+    Val x = of(Kind::Bool);
+    x.b = v;
+    return x;
+  }
+  static Val string(std::string v) {
+    Val x = of(Kind::Str);
+    x.s = std::move(v);
+    return x;
+  }
+  static Val pack(std::vector<Val> v) {
+    Val x = of(Kind::Pack);
+    x.items = std::move(v);
+    return x;
+  }
+  static Val of_tensor(int64_t handle, std::vector<int64_t> dims) {
+    Val x = of(Kind::Tensor);
+    x.tensor = handle;
+    x.shape = std::move(dims);
+    return x;
+  }
+  static Val ints(const std::vector<int64_t>& v);
+  bool is_null() const { return kind == Kind::Null; }
+  bool is_pack() const { return kind == Kind::Pack; }
+  bool operator==(const Val& o) const;
+};
+
+// How a value reads in messages: 3, 2.5, true, 'NCX', [1, 2], null, tensor[1,
+// 3].
+std::string show(const Val& v);
+// The integers of an int or an int pack (a non-pack gives one item).
+std::vector<int64_t> as_ints(const Val& v);
+
+// A failed evaluation: code nnef2.eval.*, a message, and where in the source it
+// happened.
+struct EvalError {
+  std::string code;
+  std::string message;
+  SourceLoc loc;
+};
+
+// The names an expression refers to (identifiers and the objects of
+// .shape/.rank/.size).
+void referenced_names(const Expr& e, std::vector<std::string>& out);
+
+class Evaluator {
+ public:
+  std::map<std::string, Val> symbols;
+  // Throws EvalError; an unknown name is nnef2.eval.name.
+  Val eval(const Expr& e) const;
+  // Whether every name e refers to is bound.
+  bool bound(const Expr& e) const;
+
+ private:
+  Val list(const Expr& e) const;
+  void append_item(const Expr& item, std::vector<Val>& out) const;
+  Val range(const Expr& e) const;
+  Val expand(const Expr& e) const;
+  Val index(const Expr& e) const;
+  Val slice(const Expr& e) const;
+  Val substitute(const Expr& e) const;
+  Val select(const Expr& e) const;
+  Val fold(const Expr& e) const;
+  Val cumulative(const Expr& e) const;
+  Val member(const Expr& e) const;
+  Val text(const Expr& e) const;
+};
+
+// The binary operator `op` of §2.4 on two non-pack, non-null values (exposed
+// for tests).
+Val apply_binary(const std::string& op, const Val& a, const Val& b, const SourceLoc& loc);
+
+}  // namespace nnref::nnef2

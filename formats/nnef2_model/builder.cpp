@@ -1,0 +1,78 @@
+#include "formats/nnef2_model/builder.hpp"
+
+#include <algorithm>
+
+#include "semantics/node_rule.hpp"
+
+namespace nnref::nnef2 {
+
+Val Builder::add_tensor(Tensor t) {
+  tensors_.push_back(std::move(t));
+  return Val::of_tensor(static_cast<int64_t>(tensors_.size() - 1), tensors_.back().shape);
+}
+
+std::string Builder::fresh_name(const std::string& base) {
+  std::string name = base;
+  for (int k = 2; std::find(used_.begin(), used_.end(), name) != used_.end(); ++k)
+    name = base + "_" + std::to_string(k);
+  used_.push_back(name);
+  return name;
+}
+
+ValueRef Builder::materialise(const Val& v) {
+  Tensor& t = tensors_.at(static_cast<size_t>(v.tensor));
+  if (t.ref) return *t.ref;
+  const std::string name = fresh_name(t.label);
+  const int64_t id = model_.graph.add(name, ConstAttrs{t.shape, ElemKind::Real}, {}, t.loc);
+  if (t.data) model_.payload.set(name, "value", *t.data);
+  model_.param_keys[{name, "value"}] = t.label;
+  t.ref = ValueRef{id, 0};
+  return *t.ref;
+}
+
+void Builder::bind_param(const Val& variable, const std::string& role) {
+  const Tensor& t = tensor(variable);
+  const std::string& node = model_.graph.nodes.back().name;
+  model_.param_keys[{node, role}] = t.label;
+  if (t.data) model_.payload.set(node, role, *t.data);
+}
+
+void Builder::bind_constant(const std::string& role, std::vector<double> values) {
+  const std::string& node = model_.graph.nodes.back().name;
+  const int64_t n = static_cast<int64_t>(values.size());
+  model_.param_keys[{node, role}] = node + "." + role;
+  model_.payload.set(node, role,
+                     ParamEntry{HostTensor{DType::F64, Shape::make({n}).value(), std::move(values)}, "nnef2"});
+}
+
+std::vector<Val> Builder::add_node(const std::string& name, OpAttrs attrs, const std::vector<Val>& inputs) {
+  std::vector<ValueRef> refs;
+  std::vector<ElemKind> kinds;
+  std::vector<Dims<CDim>> dims;
+  for (const Val& v : inputs) {
+    refs.push_back(materialise(v));
+    kinds.push_back(ElemKind::Real);
+    const std::vector<int64_t>& shape = tensor(v).shape;
+    dims.emplace_back(shape.begin(), shape.end());
+  }
+  ConcreteSink sink;
+  const auto out = node_obligations<CDim>(attrs, kinds, dims, sink);
+  const std::string op = op_name(attrs);
+  if (!sink.ok()) {
+    const Failure& first = sink.failures()[0];
+    refuse(std::string(first.obligation->code), "nnref's " + op + ": " + first.message);
+  }
+  if (!out) refuse("nnef2.internal", "nnref's " + op + ": the shape rule gave no result");
+  const int64_t id = model_.graph.add(fresh_name(name), std::move(attrs), std::move(refs), loc_);
+  std::vector<Val> values;
+  for (size_t k = 0; k < out->outputs.size(); ++k) {
+    Tensor t;
+    t.ref = ValueRef{id, static_cast<int>(k)};
+    for (const CDim& d : out->outputs[k]) t.shape.push_back(d.v);
+    t.loc = loc_;
+    values.push_back(add_tensor(std::move(t)));
+  }
+  return values;
+}
+
+}  // namespace nnref::nnef2

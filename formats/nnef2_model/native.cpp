@@ -1,0 +1,349 @@
+// The standard operators that are an nnref IR op (or a few), with their
+// attributes translated from the bound invocation: what the composition worked
+// out (shape symbols, paddings, offsets) is read from its symbols, so the IR op
+// gets the definition's own values. docs/nnef2.md has the table.
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+#include "formats/nnef2_model/builder.hpp"
+
+namespace nnref::nnef2 {
+
+namespace {
+
+using Build = std::function<std::vector<Val>(Builder&, const BoundInvocation&, const std::string&)>;
+
+const Val& sym(const BoundInvocation& b, const std::string& name) { return b.env.symbols.at(name); }
+std::vector<int64_t> ints(const BoundInvocation& b, const std::string& name) { return as_ints(sym(b, name)); }
+int64_t integer(const BoundInvocation& b, const std::string& name) { return sym(b, name).i; }
+std::vector<Val> one(Val v) { return {std::move(v)}; }
+
+void require_null(const BoundInvocation& b, const std::string& op, const std::vector<std::string>& attributes) {
+  for (const std::string& a : attributes)
+    if (!sym(b, a).is_null())
+      refuse("nnef2.native.attribute", op + " with attribute '" + a + "' has no native mapping yet");
+}
+void require_string(const BoundInvocation& b, const std::string& op, const std::string& attribute,
+                    const std::string& value) {
+  if (sym(b, attribute).s != value)
+    refuse("nnef2.native.attribute", op + " with " + attribute + " = " + show(sym(b, attribute)) +
+                                         " has no native mapping yet (only '" + value + "')");
+}
+
+Build unary(UnaryOp op) {
+  return [op](Builder& c, const BoundInvocation& b, const std::string& node) {
+    return one(c.add_node1(node, UnaryAttrs{op, Real(0.0)}, {sym(b, "x")}));
+  };
+}
+
+// An operand viewed at the extents the definition aligned it to (its @using's
+// ex or ey: the operand's extents with 1s around them, as lhs_align and
+// rhs_align place them).
+Val aligned(Builder& c, const Val& operand, const std::vector<int64_t>& extents, const std::string& node) {
+  if (operand.shape == extents) return operand;
+  ReshapeAttrs r;
+  r.dims = extents;
+  return c.add_node1(node + "_aligned", r, {operand});
+}
+
+// The element-wise binary operators: both operands at the rank of the result,
+// aligned as the definition aligns them, then broadcast as NumPy does (an
+// extent 1 repeats).
+Build binary(BinaryOp op) {
+  return [op](Builder& c, const BoundInvocation& b, const std::string& node) {
+    const Val x = aligned(c, sym(b, "x"), ints(b, "ex"), node), y = aligned(c, sym(b, "y"), ints(b, "ey"), node);
+    return one(c.add_node1(node, BinaryAttrs{op, Broadcast::NumpyRight}, {x, y}));
+  };
+}
+
+std::vector<Val> relu(Builder& c, const BoundInvocation& b, const std::string& node) {
+  require_null(b, "nn.relu", {"max"});
+  const Val& alpha = sym(b, "alpha");
+  // max(x, alpha·x) is leaky_relu for the alphas in [0, 1] that relu's @assert
+  // allows.
+  if (alpha.is_null()) return one(c.add_node1(node, UnaryAttrs{UnaryOp::Relu, Real(0.0)}, {sym(b, "x")}));
+  return one(c.add_node1(node, UnaryAttrs{UnaryOp::LeakyRelu, Real(alpha.r)}, {sym(b, "x")}));
+}
+
+// prelu's slope alpha[s[axis]] viewed at the input's rank, its extent on the axis.
+std::vector<Val> prelu(Builder& c, const BoundInvocation& b, const std::string& node) {
+  const Val& x = sym(b, "x");
+  const int64_t d = integer(b, "d"), axis = integer(b, "axis") < 0 ? integer(b, "axis") + d : integer(b, "axis");
+  std::vector<int64_t> extents(static_cast<size_t>(d), 1);
+  extents[static_cast<size_t>(axis)] = x.shape[static_cast<size_t>(axis)];
+  const Val alpha = aligned(c, sym(b, "alpha"), extents, node);
+  return one(c.add_node1(node, PreluAttrs{Broadcast::NumpyRight}, {x, alpha}));
+}
+
+std::vector<Val> elu(Builder& c, const BoundInvocation& b, const std::string& node) {
+  return one(c.add_node1(node, UnaryAttrs{UnaryOp::Elu, Real(sym(b, "alpha").r)}, {sym(b, "x")}));
+}
+
+std::vector<Val> softmax(Builder& c, const BoundInvocation& b, const std::string& node) {
+  return one(c.add_node1(node, SoftmaxAttrs{ints(b, "axes"), 0, false}, {sym(b, "input")}));
+}
+
+// A reshape to the output shape the definition computed: reshape, flatten,
+// unflatten, squeeze and unsqueeze move no element in row-major order.
+std::vector<Val> view(Builder& c, const BoundInvocation& b, const std::string& node) {
+  ReshapeAttrs r;
+  r.dims = b.output_shapes[0];
+  return one(c.add_node1(node, r, {sym(b, b.env.symbols.count("input") ? "input" : "x")}));
+}
+
+std::vector<Val> transpose(Builder& c, const BoundInvocation& b, const std::string& node) {
+  TransposeAttrs t;
+  for (int64_t k = 0; k < integer(b, "_axis"); ++k) t.perm.push_back(k);
+  for (int64_t p : ints(b, "_perm")) t.perm.push_back(p);
+  return one(c.add_node1(node, t, {sym(b, "input")}));
+}
+
+std::vector<Val> concat(Builder& c, const BoundInvocation& b, const std::string& node) {
+  ConcatAttrs a;
+  a.axis = integer(b, "axis");
+  return one(c.add_node1(node, a, sym(b, "inputs").items));
+}
+
+std::vector<Val> matmul(Builder& c, const BoundInvocation& b, const std::string& node) {
+  if (!sym(b, "C").is_null())
+    refuse("nnef2.native.attribute", "linalg.matmul with its input C has no native mapping yet");
+  MatMulAttrs m{sym(b, "transA").b, sym(b, "transB").b};
+  return one(c.add_node1(node, m, {sym(b, "A"), sym(b, "B")}));
+}
+
+// A filter (and bias) that are variables become the IR node's parameters;
+// nnref's conv and linear take them as data.
+void bind_filter_and_bias(Builder& c, const BoundInvocation& b) {
+  c.bind_param(sym(b, "filter"), "weight");
+  if (!sym(b, "bias").is_null()) c.bind_param(sym(b, "bias"), "bias");
+}
+void require_variables(Builder& c, const BoundInvocation& b, const std::string& op) {
+  for (const char* role : {"filter", "bias"}) {
+    const Val& v = sym(b, role);
+    if (!v.is_null() && !c.is_variable(v))
+      refuse("nnef2.native.computed-parameter",
+             op + " with a computed " + role + ": nnref's op takes its " + role + " as data (a @variable)");
+  }
+}
+
+std::vector<Val> linear(Builder& c, const BoundInvocation& b, const std::string& node) {
+  require_variables(c, b, "nn.linear");
+  LinearAttrs l;
+  l.units = integer(b, "n");
+  l.layout = WeightLayout::OutIn;
+  l.has_bias = !sym(b, "bias").is_null();
+  const Val y = c.add_node1(node, l, {sym(b, "input")});
+  bind_filter_and_bias(c, b);
+  return one(y);
+}
+
+// The window of conv and the pools as the IR takes it: before = the
+// definition's offset, after = its total padding minus the offset, so the IR's
+// extent formula is the definition's (⌊⌋ or ⌈⌉). The draft's automatic padding
+// can be negative (it crops when the stride does not divide the input); the IR
+// pads by at least 0, so that case is refused. The padding before each spatial
+// axis: the definition's offset; avg_pool, composed of sum_pools, has none of
+// its own, and gets sum_pool's (the given padding, or half the total, aligned).
+std::vector<int64_t> offsets(const BoundInvocation& b, const std::vector<int64_t>& total) {
+  const auto offset = b.env.symbols.find("offset");
+  if (offset != b.env.symbols.end()) return as_ints(offset->second);
+  const Val& padding = sym(b, "padding");
+  if (!padding.is_null()) {
+    const std::vector<int64_t> p = as_ints(padding);
+    return std::vector<int64_t>(p.begin(), p.begin() + static_cast<long>(p.size() / 2));
+  }
+  std::vector<int64_t> out;
+  const bool upper = sym(b, "padding_align").s == "UPPER";
+  for (int64_t t : total) {
+    const int64_t floor_half = t >= 0 ? t / 2 : -((1 - t) / 2);  // paddings / 2, floored
+    out.push_back(upper ? floor_half : t - floor_half);          // paddings \ 2 = t - ⌊t/2⌋
+  }
+  return out;
+}
+
+int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -(-a / b); }
+
+// In ceil mode the definition's extent is ⌈(in + total − window)/s⌉ + 1; the IR's also drops a last
+// window that starts in the padding after (ONNX's and PyTorch's rule). Where they differ, refused.
+void check_ceil_extents(const BoundInvocation& b, const std::string& op, const std::vector<int64_t>& in,
+                        const std::vector<std::pair<int64_t, int64_t>>& padding) {
+  const std::vector<int64_t> stride = ints(b, "stride"), window = ints(b, "fd");
+  for (size_t k = 0; k < in.size(); ++k) {
+    const int64_t span = in[k] + padding[k].first + padding[k].second - window[k];
+    const int64_t definition = ceil_div(span, stride[k]) + 1;
+    if (std::min(definition, ceil_div(in[k] + padding[k].first, stride[k])) != definition)
+      refuse("nnef2.native.ceil-window", op + ": in ceil mode, the last window of spatial axis " + std::to_string(k) +
+                                             " starts in the padding after the input, which nnref's windowed ops drop");
+  }
+}
+
+template <class A>
+void set_window(A& a, const BoundInvocation& b, const std::string& op, const std::vector<int64_t>& size,
+                const std::vector<int64_t>& in) {
+  a.kernel = size;
+  a.stride = ints(b, "stride");
+  a.dilation = ints(b, "dilation");
+  const std::vector<int64_t> total = ints(b, "paddings"), before = offsets(b, total);
+  for (size_t k = 0; k < total.size(); ++k) {
+    if (before[k] < 0 || total[k] - before[k] < 0)
+      refuse("nnef2.native.cropping", op + ": the padding of spatial axis " + std::to_string(k) + " is (" +
+                                          std::to_string(before[k]) + ", " + std::to_string(total[k] - before[k]) +
+                                          "), which crops the input; nnref's "
+                                          "windowed ops pad by at least 0");
+    a.padding.emplace_back(before[k], total[k] - before[k]);
+  }
+  a.pad_mode = sym(b, "ceil_mode").b ? PadMode::ExplicitCeil : PadMode::Explicit;
+  if (a.pad_mode == PadMode::ExplicitCeil) check_ceil_extents(b, op, in, a.padding);
+}
+
+std::vector<Val> conv(Builder& c, const BoundInvocation& b, const std::string& node) {
+  require_string(b, "nn.conv", "data_format", "NCX");
+  require_string(b, "nn.conv", "filter_format", "NCX");
+  require_variables(c, b, "nn.conv");
+  ConvAttrs a;
+  a.out_channels = integer(b, "n");
+  a.groups = integer(b, "g");
+  a.has_bias = !sym(b, "bias").is_null();
+  set_window(a, b, "nn.conv", ints(b, "fx"), ints(b, "ix"));
+  const Val y = c.add_node1(node, a, {sym(b, "input")});
+  bind_filter_and_bias(c, b);
+  return one(y);
+}
+
+// The pools over the spatial axes [2, d) (their default): the IR's pool over
+// [N, C, spatial...].
+Build pool(PoolOp op, const std::string& name) {
+  return [op, name](Builder& c, const BoundInvocation& b, const std::string& node) {
+    const int64_t d = integer(b, "d");
+    std::vector<int64_t> spatial;
+    for (int64_t k = 2; k < d; ++k) spatial.push_back(k);
+    std::vector<int64_t> axes = ints(b, "axes");
+    for (int64_t& a : axes) a = a < 0 ? a + d : a;
+    if (axes != spatial || spatial.empty())
+      refuse("nnef2.native.attribute", name + " over axes " + show(sym(b, "axes")) +
+                                           " has no native mapping yet (only the spatial axes [2, rank))");
+    PoolAttrs p;
+    p.op = op;
+    // A guarded index that leaves the input is omitted: max and sum read only
+    // real elements; avg_pool's ignore_border counts only them, otherwise it
+    // divides by the whole window.
+    const auto ignore = b.env.symbols.find("ignore_border");
+    p.border = ignore != b.env.symbols.end() && !ignore->second.b ? PoolBorder::Constant : PoolBorder::Ignore;
+    set_window(p, b, name, ints(b, "size"), ints(b, "sa"));
+    return one(c.add_node1(node, p, {sym(b, "input")}));
+  };
+}
+
+// The reductions over their axes (counted from 0), keeping them as extents 1 unless squeezed.
+Build reduce(ReduceOp op) {
+  return [op](Builder& c, const BoundInvocation& b, const std::string& node) {
+    ReduceAttrs r;
+    r.op = op;
+    const int64_t d = integer(b, "d");
+    for (int64_t a : ints(b, "axes")) r.axes.push_back(a < 0 ? a + d : a);
+    r.keep_dims = !sym(b, "squeeze").b;
+    if (r.axes.empty()) return one(c.add_node1(node, UnaryAttrs{UnaryOp::Copy, Real(0.0)}, {sym(b, "input")}));
+    return one(c.add_node1(node, r, {sym(b, "input")}));
+  };
+}
+
+// nnref's batch_normalization takes mean, variance, scale and offset as data: the definition's
+// missing scale is 1 and its missing bias 0 (its @compose skips them).
+std::vector<Val> batch_norm(Builder& c, const BoundInvocation& b, const std::string& node) {
+  for (const char* role : {"mean", "variance", "scale", "bias"})
+    if (!sym(b, role).is_null() && !c.is_variable(sym(b, role)))
+      refuse("nnef2.native.computed-parameter",
+             std::string("nn.batch_norm with a computed ") + role + ": nnref's op takes it as data (a @variable)");
+  BatchNormAttrs a;
+  a.epsilon = Real(sym(b, "epsilon").r);
+  a.channel_axis = integer(b, "align");
+  const Val y = c.add_node1(node, a, {sym(b, "input")});
+  const int64_t channels = integer(b, "c");
+  c.bind_param(sym(b, "mean"), "mean");
+  c.bind_param(sym(b, "variance"), "variance");
+  for (const auto& [role, param, fill] : {std::tuple{"scale", "scale", 1.0}, std::tuple{"bias", "offset", 0.0}}) {
+    if (!sym(b, role).is_null()) {
+      c.bind_param(sym(b, role), param);
+    } else {
+      c.bind_constant(param, std::vector<double>(static_cast<size_t>(channels), fill));
+    }
+  }
+  return one(y);
+}
+
+const std::map<std::string, Build>& table() {
+  static const std::map<std::string, Build> all = [] {
+    std::map<std::string, Build> t;
+    const std::map<std::string, UnaryOp> unaries = {
+        {"math.iden", UnaryOp::Copy},       {"math.neg", UnaryOp::Neg},     {"math.rcp", UnaryOp::Rcp},
+        {"math.sqr", UnaryOp::Sqr},         {"math.sqrt", UnaryOp::Sqrt},   {"math.rsqr", UnaryOp::Rsqr},
+        {"math.rsqrt", UnaryOp::Rsqrt},     {"math.exp", UnaryOp::Exp},     {"math.log", UnaryOp::Log},
+        {"math.log2", UnaryOp::Log2},       {"math.sin", UnaryOp::Sin},     {"math.cos", UnaryOp::Cos},
+        {"math.tan", UnaryOp::Tan},         {"math.sinh", UnaryOp::Sinh},   {"math.cosh", UnaryOp::Cosh},
+        {"math.tanh", UnaryOp::Tanh},       {"math.asin", UnaryOp::Asin},   {"math.acos", UnaryOp::Acos},
+        {"math.atan", UnaryOp::Atan},       {"math.asinh", UnaryOp::Asinh}, {"math.acosh", UnaryOp::Acosh},
+        {"math.atanh", UnaryOp::Atanh},     {"math.abs", UnaryOp::Abs},     {"math.sign", UnaryOp::Sign},
+        {"math.floor", UnaryOp::Floor},     {"math.ceil", UnaryOp::Ceil},   {"nn.sigmoid", UnaryOp::Sigmoid},
+        {"nn.softplus", UnaryOp::Softplus}, {"nn.erf", UnaryOp::Erf}};
+    for (const auto& [name, op] : unaries) t[name] = unary(op);
+    const std::map<std::string, BinaryOp> binaries = {{"math.add", BinaryOp::Add}, {"math.sub", BinaryOp::Sub},
+                                                      {"math.mul", BinaryOp::Mul}, {"math.div", BinaryOp::Div},
+                                                      {"math.pow", BinaryOp::Pow}, {"math.min", BinaryOp::Min},
+                                                      {"math.max", BinaryOp::Max}};
+    for (const auto& [name, op] : binaries) t[name] = binary(op);
+    t["nn.relu"] = relu;
+    t["nn.elu"] = elu;
+    t["nn.prelu"] = prelu;
+    t["nn.softmax"] = softmax;
+    t["nn.linear"] = linear;
+    t["nn.conv"] = conv;
+    t["nn.max_pool"] = pool(PoolOp::Max, "nn.max_pool");
+    t["nn.avg_pool"] = pool(PoolOp::Avg, "nn.avg_pool");
+    t["nn.sum_pool"] = pool(PoolOp::Sum, "nn.sum_pool");
+    t["linalg.matmul"] = matmul;
+    t["nn.batch_norm"] = batch_norm;
+    const std::map<std::string, ReduceOp> reductions = {{"math.sum_reduce", ReduceOp::Sum},
+                                                        {"math.mean_reduce", ReduceOp::Mean},
+                                                        {"math.max_reduce", ReduceOp::Max},
+                                                        {"math.min_reduce", ReduceOp::Min},
+                                                        {"math.prod_reduce", ReduceOp::Prod}};
+    for (const auto& [name, op] : reductions) t[name] = reduce(op);
+    for (const char* v : {"layout.reshape", "layout.flatten", "layout.unflatten", "layout.squeeze", "layout.unsqueeze"})
+      t[v] = view;
+    t["layout.transpose"] = transpose;
+    t["layout.concat"] = concat;
+    return t;
+  }();
+  return all;
+}
+
+}  // namespace
+
+std::optional<std::vector<Val>> build_native(Builder& b, const std::string& name, const BoundInvocation& bound,
+                                             const std::string& node_name) {
+  const auto it = table().find(name);
+  if (it == table().end()) return std::nullopt;
+  std::vector<Val> out;
+  try {
+    out = it->second(b, bound, node_name);
+  } catch (const std::out_of_range&) {
+    refuse("nnef2.internal", name + ": the native mapping reads a symbol the definition does not bind");
+  }
+  for (size_t k = 0; k < out.size() && k < bound.output_shapes.size(); ++k)
+    if (out[k].shape != bound.output_shapes[k])
+      refuse("nnef2.internal", name + ": nnref's IR op gives the shape " + show(Val::ints(out[k].shape)) +
+                                   " where the definition gives " + show(Val::ints(bound.output_shapes[k])) +
+                                   " (a defect of the native mapping)");
+  return out;
+}
+
+std::vector<std::string> native_operators() {
+  std::vector<std::string> out;
+  for (const auto& [name, build] : table()) out.push_back(name);
+  return out;
+}
+
+}  // namespace nnref::nnef2

@@ -1,0 +1,450 @@
+// The NNEF 2.0 entry points: folder → main.sknd → Document → (with the standard
+// library and the variables' .dat files) Model. The first graph of the document
+// is composed at the shapes it declares: its attributes from their defaults,
+// its inputs, variables and constants, then each component of @compose bound to
+// its operator's definition and built natively.
+#include "formats/nnef2_model/nnef2_model.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "formats/nnef/dat.hpp"
+#include "formats/nnef2/library.hpp"
+#include "formats/nnef2/parser.hpp"
+#include "formats/nnef2_model/builder.hpp"
+
+namespace nnref {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using nnef2::Val;
+
+constexpr const char* kMainFile = "main.sknd";
+
+// Stops the composition after its diagnostic is recorded.
+struct Stop {};
+
+const nnef2::Block* find_block(const nnef2::OpDef& op, nnef2::BlockKind kind) {
+  for (const nnef2::Block& b : op.blocks)
+    if (b.kind == kind) return &b;
+  return nullptr;
+}
+
+std::string where(const SourceLoc& loc) {
+  return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
+}
+
+class GraphComposer {
+ public:
+  GraphComposer(Model& model, const nnef2::Document& doc, const std::string& folder, const LoadOptions& options,
+                std::vector<Diagnostic>& out)
+      : model_(model), doc_(doc), folder_(folder), options_(options), out_(out), builder_(model) {}
+
+  void compose(const std::string& file) {
+    resolve_imports(file);
+    const nnef2::OpDef* graph = nullptr;
+    for (const nnef2::OpDef& op : doc_.ops)
+      if (op.is_graph && !graph) graph = &op;
+    if (!graph) error("nnef2.graph.missing", "the document defines no graph", SourceLoc{file, 1, 1});
+    graph_ = graph;
+    for (const nnef2::Block& b : graph->blocks) refuse_block(b);
+    attributes();
+    inputs();
+    tensors(nnef2::BlockKind::Constant);
+    tensors(nnef2::BlockKind::Variable);
+    helpers();
+    if (const nnef2::Block* b = find_block(*graph, nnef2::BlockKind::Compose))
+      for (const nnef2::Component& c : b->components) component(c);
+    outputs();
+  }
+  bool weights_missing() const { return weights_missing_; }
+
+ private:
+  [[noreturn]] void error(const std::string& code, const std::string& message, const SourceLoc& loc,
+                          std::vector<std::string> notes = {}) {
+    Diagnostic d = make_error(code, message, loc);
+    d.notes = std::move(notes);
+    out_.push_back(std::move(d));
+    throw Stop{};
+  }
+  Val eval(const nnef2::Expr& e) {
+    try {
+      return env_.eval(e);
+    } catch (const nnef2::EvalError& x) {
+      error(x.code, x.message, x.loc);
+    }
+  }
+
+  void resolve_imports(const std::string& file) {
+    for (const std::vector<std::string>& names : doc_.imports)
+      for (const std::string& name : names) {
+        if (!nnef2::find_module(name))
+          error("nnef2.import.unknown",
+                "import '" + name +
+                    "': no standard module has that name (the standard modules "
+                    "are layout, math, linalg, nn, image, quant and algo; "
+                    "modules of the model "
+                    "folder are not read yet)",
+                SourceLoc{file, 1, 1});
+        imported_.push_back(name);
+      }
+  }
+
+  void refuse_block(const nnef2::Block& b) {
+    using K = nnef2::BlockKind;
+    if (b.kind == K::Lower || b.kind == K::Update || b.kind == K::Quantize || b.kind == K::Dtype)
+      error("nnef2.graph.block",
+            "a graph's @lower, @update, @quantize and @dtype blocks are not "
+            "composed yet",
+            b.loc);
+  }
+
+  void attributes() {
+    const nnef2::Block* b = find_block(*graph_, nnef2::BlockKind::Attrib);
+    if (!b) return;
+    for (const nnef2::ParamDef& a : b->params) {
+      if (!a.value)
+        error("nnef2.graph.attribute",
+              "graph attribute '" + a.name +
+                  "' has no default: nnref gives a graph's "
+                  "attributes no values of its own yet",
+              a.loc);
+      env_.symbols[a.name] = eval(*a.value);
+    }
+  }
+
+  // A declared tensor's shape, every extent a non-negative int that the graph's
+  // symbols fix.
+  std::vector<int64_t> static_shape(const nnef2::ParamDef& p) {
+    if (p.type.optional || p.type.pack)
+      error("nnef2.graph.declaration", "'" + p.name + "': optional and packed graph tensors are not composed yet",
+            p.loc);
+    if (p.type.type != "real")
+      error("nnef2.graph.declaration",
+            "'" + p.name + "' is of type " + p.type.type +
+                ": only real graph tensors are "
+                "composed yet",
+            p.loc);
+    std::vector<int64_t> shape;
+    for (const nnef2::ShapeItem& item : p.type.shape) {
+      if (item.extent->kind == nnef2::ExprKind::Wildcard || item.bound)
+        error("nnef2.dynamic.shape", "'" + p.name + "' has a dynamic extent (§3.1), which is not composed yet",
+              item.loc);
+      const Val v = eval(*item.extent);
+      if (v.is_null()) continue;
+      for (const Val& x : v.is_pack() ? v.items : std::vector<Val>{v}) {
+        if (x.kind != Val::Kind::Int || x.i < 1)
+          error("nnef2.graph.extent",
+                "'" + p.name + "' gets the extent " + nnef2::show(x) + ": extents are ints of at least 1", item.loc);
+        shape.push_back(x.i);
+      }
+    }
+    return shape;
+  }
+
+  void declare(const std::string& name, Val v, const SourceLoc& loc) {
+    if (env_.symbols.count(name)) error("nnef2.graph.redefined", "'" + name + "' is defined twice", loc);
+    env_.symbols[name] = std::move(v);
+  }
+
+  void inputs() {
+    const nnef2::Block* b = find_block(*graph_, nnef2::BlockKind::Input);
+    if (!b) return;
+    for (const nnef2::ParamDef& p : b->params) {
+      nnef2::Builder::Tensor t;
+      t.shape = static_shape(p);
+      t.loc = p.loc;
+      builder_.fresh_name(p.name);
+      t.ref = ValueRef{model_.graph.add(p.name, InputAttrs{t.shape, ElemKind::Real}, {}, p.loc), 0};
+      declare(p.name, builder_.add_tensor(std::move(t)), p.loc);
+    }
+  }
+
+  // @variable: data from <folder>/main.<graph>.<name>.dat; @constant: values
+  // given in the text.
+  void tensors(nnef2::BlockKind kind) {
+    const nnef2::Block* b = find_block(*graph_, kind);
+    if (!b) return;
+    for (const nnef2::ParamDef& p : b->params) {
+      nnef2::Builder::Tensor t;
+      t.shape = static_shape(p);
+      t.loc = p.loc;
+      t.label = "main." + graph_->name + "." + p.name;
+      if (kind == nnef2::BlockKind::Variable) {
+        t.data = variable_data(t.label, t.shape, p.loc);
+      } else {
+        t.data = constant_data(p, t.shape);
+      }
+      declare(p.name, builder_.add_tensor(std::move(t)), p.loc);
+    }
+  }
+
+  std::optional<ParamEntry> variable_data(const std::string& label, const std::vector<int64_t>& shape,
+                                          const SourceLoc& loc) {
+    if (options_.weights == WeightsPolicy::Skip) return std::nullopt;
+    const fs::path path = fs::path(folder_) / (label + ".dat");
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+      weights_missing_ = true;
+      if (options_.weights == WeightsPolicy::IfPresent) return std::nullopt;
+      error("nnef2.dat.missing", "variable '" + label + "' has no data: '" + path.string() + "' does not exist", loc);
+    }
+    const fs::path base = fs::canonical(folder_, ec), full = fs::canonical(path, ec);
+    const auto [b, f] = std::mismatch(base.begin(), base.end(), full.begin(), full.end());
+    if (ec || b != base.end())
+      error("nnef2.dat.escapes",
+            "the data of variable '" + label + "', '" + path.string() +
+                "', leads outside the model "
+                "folder (to '" +
+                full.string() + "'): refused, nothing was read",
+            loc);
+    nnl::Diags diags;
+    std::optional<nnef::DatTensor> dat = nnef::read_dat(path.string(), label, shape, ElemKind::Real, loc, diags);
+    if (!dat || dat->quantized) {
+      std::vector<Diagnostic> found = diags.take();
+      if (found.empty())
+        error("nnef2.dat.quantized", "variable '" + label + "' is stored as quantized items, which need @quantize",
+              loc);
+      out_.insert(out_.end(), found.begin(), found.end());
+      throw Stop{};
+    }
+    return ParamEntry{std::move(dat->tensor), path.string()};
+  }
+
+  // A constant's value: one real for every element, or a list of them in
+  // row-major order.
+  ParamEntry constant_data(const nnef2::ParamDef& p, const std::vector<int64_t>& shape) {
+    if (!p.value || !p.bounds.empty())
+      error("nnef2.graph.constant",
+            "constant '" + p.name +
+                "' is given no value, or one per index: only uniform and "
+                "listed values are composed yet",
+            p.loc);
+    const Val v = eval(*p.value);
+    const int64_t n = checked_element_count(shape);
+    if (n > options_.max_memory / static_cast<int64_t>(sizeof(double)))
+      error("size.out-of-memory",
+            "constant '" + p.name + "' has " + std::to_string(n) + " elements, beyond the memory budget", p.loc);
+    std::vector<double> values;
+    for (const Val& x : v.is_pack() ? v.items : std::vector<Val>{v}) {
+      if (x.kind != Val::Kind::Real)
+        error("nnef2.graph.constant", "constant '" + p.name + "' holds " + nnef2::show(x) + ", not a real", p.loc);
+      values.push_back(x.r);
+    }
+    if (values.size() == 1) values.assign(static_cast<size_t>(n), values[0]);
+    if (static_cast<int64_t>(values.size()) != n)
+      error("nnef2.graph.constant",
+            "constant '" + p.name + "' has " + std::to_string(n) + " elements but is given " +
+                std::to_string(values.size()) + " values",
+            p.loc);
+    return ParamEntry{HostTensor{DType::F64, Shape::make(shape).value(), values}, where(p.loc)};
+  }
+
+  void helpers() {
+    if (const nnef2::Block* b = find_block(*graph_, nnef2::BlockKind::Using))
+      for (const nnef2::Using& u : b->usings) {
+        if (u.lhs.items.size() != 1 || u.lhs.items[0].form != nnef2::LvalueItem::Form::Name || u.lhs.bracketed)
+          error("nnef2.graph.using", "a @using that unpacks into several names is not composed yet", u.loc);
+        declare(u.lhs.items[0].names[0], eval(*u.value), u.loc);
+      }
+    if (const nnef2::Block* b = find_block(*graph_, nnef2::BlockKind::Assert))
+      for (const nnef2::Assertion& a : b->assertions) {
+        const Val c = eval(*a.condition);
+        if (c.kind == Val::Kind::Bool && !c.b)
+          error("nnef2.assert.failed", graph_->name + ": @assert fails" + (a.message ? ": " + eval(*a.message).s : ""),
+                a.loc);
+      }
+  }
+
+  // --- @compose
+  // ---------------------------------------------------------------------------------
+
+  std::vector<std::string> result_names(const nnef2::Component& c) {
+    std::vector<std::string> names;
+    for (const nnef2::Lvalue& l : c.lhs)
+      for (const nnef2::LvalueItem& item : l.items) {
+        if (item.form != nnef2::LvalueItem::Form::Name || item.pack)
+          error("nnef2.compose.unsupported",
+                "a component's results are plain names here; tuples, packs and "
+                "'~' are not "
+                "composed yet",
+                item.loc);
+        names.push_back(item.names[0]);
+      }
+    return names;
+  }
+
+  void component(const nnef2::Component& c) {
+    if (c.form != nnef2::Component::Form::Computation || c.computation.block)
+      error("nnef2.compose.control-flow", "if, loops and blocks in @compose are not composed yet", c.loc);
+    const std::vector<std::string> names = result_names(c);
+    std::vector<Val> results;
+    if (c.computation.call) {
+      results = invoke(*c.computation.call, names[0]);
+    } else {
+      results = {eval(*c.computation.expr)};
+      if (results[0].kind != Val::Kind::Tensor)
+        error("nnef2.compose.unsupported",
+              "a component that computes " + nnef2::show(results[0]) +
+                  " rather than a "
+                  "tensor is not composed yet",
+              c.loc);
+    }
+    if (results.size() != names.size())
+      error("nnef2.compose.results",
+            std::to_string(names.size()) + " names for " + std::to_string(results.size()) + " results", c.loc);
+    for (size_t k = 0; k < names.size(); ++k) declare(names[k], results[k], c.loc);
+  }
+
+  // The standard operator an invocation names: module.op, its module imported.
+  std::pair<const nnef2::Module*, const nnef2::OpDef*> resolve(const nnef2::Invocation& call) {
+    const size_t dot = call.op.rfind('.');
+    if (dot == std::string::npos) {
+      error("nnef2.op.no-native",
+            "'" + call.op +
+                "' is an operator of the document: operators of one's own run "
+                "from "
+                "their @lower or @compose, which nnref does not interpret yet",
+            call.loc);
+    }
+    const std::string module = call.op.substr(0, dot), op = call.op.substr(dot + 1);
+    const nnef2::Module* m = nnef2::find_module(module);
+    if (!m) error("nnef2.op.unknown", "'" + call.op + "': no standard module '" + module + "'", call.loc);
+    if (std::find(imported_.begin(), imported_.end(), module) == imported_.end())
+      error("nnef2.import.missing", "'" + call.op + "': the document does not import '" + module + "'", call.loc);
+    const nnef2::OpDef* def = nnef2::find_operator(*m, op);
+    if (!def)
+      error("nnef2.op.unknown", "'" + call.op + "': module " + module + " has no operator '" + op + "'", call.loc);
+    return {m, def};
+  }
+
+  std::vector<Val> invoke(const nnef2::Invocation& call, const std::string& result) {
+    const auto [module, def] = resolve(call);
+    for (const std::string& g : call.generics)
+      if (g != "real")
+        error("nnef2.compose.generic", call.op + "<" + g + ">: only real tensors are composed yet", call.loc);
+    nnef2::InvocationArgs args;
+    for (const nnef2::Attribute& a : call.attributes) args.attributes[a.name] = eval(*a.value);
+    for (const nnef2::ExprPtr& e : call.args) {
+      if (e->kind == nnef2::ExprKind::Wildcard) {
+        args.inputs.emplace_back();
+        continue;
+      }
+      Val v = eval(*e);
+      const bool tensors = v.kind == Val::Kind::Tensor ||
+                           (v.is_pack() && std::all_of(v.items.begin(), v.items.end(),
+                                                       [](const Val& x) { return x.kind == Val::Kind::Tensor; }));
+      if (!tensors)
+        error("nnef2.compose.argument",
+              call.op + ": the argument " + nnef2::show(v) +
+                  " is not a tensor (a literal in a "
+                  "tensor's place is not composed yet)",
+              e->loc);
+      args.inputs.push_back(std::move(v));
+    }
+    nnef2::BoundInvocation bound;
+    try {
+      bound = nnef2::bind_invocation(*def, call.op, args, module->text);
+    } catch (const nnef2::BindError& e) {
+      error(e.code, e.message, call.loc, {"in the definition of " + call.op + " at " + where(e.where)});
+    }
+    builder_.set_location(call.loc);
+    try {
+      std::optional<std::vector<Val>> out =
+          nnef2::build_native(builder_, call.op, bound, call.label.empty() ? result : call.label);
+      if (!out)
+        error("nnef2.op.no-native",
+              call.op +
+                  " has no native mapping in nnref, and operators run "
+                  "from their @lower are "
+                  "not implemented yet",
+              call.loc);
+      return *out;
+    } catch (const nnef2::BuildError& e) {
+      error(e.code, e.message, call.loc);
+    }
+  }
+
+  void outputs() {
+    const nnef2::Block* b = find_block(*graph_, nnef2::BlockKind::Output);
+    if (!b || b->params.empty())
+      error("nnef2.graph.outputs", "graph " + graph_->name + " declares no output", graph_->loc);
+    for (const nnef2::ParamDef& p : b->params) {
+      const auto it = env_.symbols.find(p.name);
+      if (it == env_.symbols.end() || it->second.kind != Val::Kind::Tensor)
+        error("nnef2.graph.output-unassigned", "output '" + p.name + "' is not computed by @compose", p.loc);
+      const std::vector<int64_t> declared = static_shape(p);
+      if (declared != it->second.shape)
+        error("nnef2.graph.output-shape",
+              "output '" + p.name + "' is declared " + nnef2::show(Val::ints(declared)) + " but computed " +
+                  nnef2::show(Val::ints(it->second.shape)),
+              p.loc);
+      model_.graph.outputs.push_back(GraphOutput{p.name, builder_.materialise(it->second)});
+    }
+  }
+
+  Model& model_;
+  const nnef2::Document& doc_;
+  std::string folder_;
+  const LoadOptions& options_;
+  std::vector<Diagnostic>& out_;
+  nnef2::Builder builder_;
+  nnef2::Evaluator env_;
+  std::vector<std::string> imported_;
+  const nnef2::OpDef* graph_ = nullptr;
+  bool weights_missing_ = false;
+};
+
+}  // namespace
+
+LoadResult load_nnef2_text(const std::string& text, const std::string& filename, const std::string& folder,
+                           const LoadOptions& options) {
+  LoadResult result;
+  nnef2::Diags diags;
+  const nnef2::Document doc = nnef2::parse_text(text, filename, diags);
+  result.diagnostics = diags.list();
+  for (const Diagnostic& d : nnef2::standard_module_errors())
+    result.diagnostics.push_back(
+        make_error("nnef2.internal", "the standard library does not parse: " + d.message, d.loc));
+  if (result.has_errors()) return result;
+  Model m;
+  GraphComposer composer(m, doc, folder, options, result.diagnostics);
+  try {
+    composer.compose(filename);
+  } catch (const Stop&) {
+    return result;
+  } catch (const std::bad_alloc&) {
+    result.diagnostics.push_back(
+        make_error("size.out-of-memory", "ran out of memory while reading the model", SourceLoc{filename, 0, 0}));
+    return result;
+  }
+  m.path = filename;
+  m.format = "nnef2";
+  m.weights_path = folder;
+  m.weights_loaded = options.weights != WeightsPolicy::Skip && !composer.weights_missing();
+  result.model = std::move(m);
+  return result;
+}
+
+LoadResult load_nnef2(const std::string& path, const LoadOptions& options) {
+  std::error_code ec;
+  const bool folder = fs::is_directory(path, ec);
+  const fs::path main = folder ? fs::path(path) / kMainFile : fs::path(path);
+  std::string dir = folder ? path : main.parent_path().string();
+  if (dir.empty()) dir = ".";
+  LoadResult r;
+  std::ifstream in(main, std::ios::binary);
+  if (!in) {
+    r.diagnostics.push_back(
+        make_error("io.open-failed", "cannot open model file '" + main.string() + "'", SourceLoc{main.string(), 0, 0}));
+    return r;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return load_nnef2_text(text.str(), main.string(), dir, options);
+}
+
+}  // namespace nnref
