@@ -10,7 +10,8 @@ converted, a double) and, while a MatMul runs, its weight as the output of the c
 it (8·n² bytes) and two n-vectors; reading the model holds less (the file and its parse, 8·N; the
 parse and the values as read, each initializer freed once read). So:
 - at --max-memory 16·N + 8·n² + 1 MiB, run and check fit: run exits 0 and matches a NumPy float64
-  evaluation within 1e-12 of max|y|; check proves the model;
+  evaluation within 1e-12 of max|y|; check proves the model (exit 0); run --precision envelope,
+  whose parameters take 24 bytes a value converted, is refused by name (size.budget);
 - at --max-memory 12·N (the weights as read fit, with the file, but not with the evaluation's copy)
   run and check are refused by name (size.budget, exit 1), before they allocate the copy;
 - at --max-memory 6·N the reading itself is refused by name (the file and its parse need 8·N).
