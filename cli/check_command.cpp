@@ -187,8 +187,11 @@ Result<CheckReport> check_findings(const CheckOptions& o) {
   // proof by enumeration over their ranges (docs/architecture.md, "Sizes fixed at load").
   const std::vector<std::string>& needed = loaded.sizes_needed_at_load;
   if (!loaded.has_errors() || needed.empty()) return check_loaded(o, std::move(loaded), o.dims);
-  if (std::all_of(needed.begin(), needed.end(), [&](const std::string& n) { return ranged(o, n); }))
-    return check_enumerated(o, needed);
+  if (std::all_of(needed.begin(), needed.end(), [&](const std::string& n) { return ranged(o, n); })) {
+    std::vector<std::string> names = needed;
+    loaded = LoadResult{};  // not held while the model is read again for each value (the budget bounds one)
+    return check_enumerated(o, std::move(names));
+  }
   std::string list;
   for (const std::string& n : needed) list += (list.empty() ? "" : ", ") + n;
   for (Diagnostic& d : loaded.diagnostics)

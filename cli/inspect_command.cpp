@@ -71,9 +71,10 @@ int inspect_command(const InspectOptions& o, std::ostream& out, std::ostream& er
   }
   const Peak<CDim> peak = find_peak(use, live, [](const CDim& b) { return b.v; });
   out << row("total", "", "", std::to_string(total_params), std::to_string(total_macs), "");
-  out << "peak: " << peak.bytes << " bytes while '" << model->graph.nodes[peak.step].name << "' runs ("
-      << o.precision << ", " << scalar_size
-      << " bytes per element): what run at this precision, and check at f64, compare with --max-memory\n";
+  out << "peak: " << peak.bytes << " bytes while '" << model->graph.nodes[peak.step].name << "' runs (" << o.precision
+      << ", " << scalar_size
+      << " bytes per element, and 8 for each parameter's value as read): what run at this precision, and check at "
+         "f64, compare with --max-memory\n";
   return kExitOk;
 }
 

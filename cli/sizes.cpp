@@ -121,6 +121,13 @@ Result<std::vector<std::string>> dims_left(const Model& m, const std::vector<std
   return left;
 }
 
+// The model read again with `options`; the one read before (r) is released first, so that the two
+// are not held together (the memory budget bounds one).
+LoadResult reload(LoadResult& r, const std::string& path, const LoadOptions& options) {
+  r = LoadResult{};
+  return load_model(path, options);
+}
+
 }  // namespace
 
 LoadResult load_binding(const std::string& path, LoadOptions& options, std::vector<GivenInput>& given) {
@@ -131,14 +138,14 @@ LoadResult load_binding(const std::string& path, LoadOptions& options, std::vect
     name_by_position(r, given);
     const bool bound = bind_given(r, given, options);
     if (!fix_given_sizes(r, given, options) && !bound) break;
-    r = load_model(path, options);
+    r = reload(r, path, options);
   }
   return r;
 }
 
 LoadResult load_at_dims(const std::string& path, LoadOptions options, std::vector<std::string>& dims) {
   LoadResult r = load_model(path, options);
-  if (r.has_errors() && fix_dim_sizes(r, dims, options)) r = load_model(path, options);
+  if (r.has_errors() && fix_dim_sizes(r, dims, options)) r = reload(r, path, options);
   if (r.model)
     if (auto left = dims_left(*r.model, dims)) dims = std::move(*left);  // their values are the --dim's own
   return r;
@@ -159,7 +166,10 @@ std::optional<ModelWithInputs> load_with_inputs(const std::string& path, LoadOpt
   // model again with it bound, until no load names another (docs/onnx.md, "Inputs bound at load").
   std::vector<GivenInput> none;
   LoadResult r = load_binding(path, options, given ? *given : none);
-  if (r.has_errors() && fix_dim_sizes(r, dims, options)) r = load_binding(path, options, given ? *given : none);
+  if (r.has_errors() && fix_dim_sizes(r, dims, options)) {
+    r = LoadResult{};  // the model read before is not held while it is read again
+    r = load_binding(path, options, given ? *given : none);
+  }
   print_diagnostics(err, r.diagnostics);
   if (r.has_errors() || !r.model) {
     exit = r.has_errors() ? exit_code_for(r.diagnostics) : kExitInvalid;

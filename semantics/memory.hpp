@@ -1,7 +1,8 @@
 // What evaluation holds in memory, written once for every reading (concrete extents, the checker's
 // size symbols) and every user (the budget obligation, the engine's plan, inspect, the weight
-// loaders): every parameter, converted once, for the whole run, and each node output from the
-// node that writes it to its last reader (graph outputs to the end). The budget bounds the peak.
+// loaders): every parameter for the whole run, as read (the model's payload, a double a value)
+// and converted once to the scalar (the plan's), and each node output from the node that writes
+// it to its last reader (graph outputs to the end). The budget bounds the peak.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,9 @@
 #include "spec/dim.hpp"
 
 namespace nnref {
+
+// The bytes the payload holds per element of a parameter as read (spec/host_tensor.hpp: a double).
+inline constexpr int64_t kPayloadBytesPerElement = sizeof(double);
 
 // The bytes of `count` elements of `bytes_per_element` bytes each (saturating for CDim).
 template <class Dim>
@@ -80,7 +84,8 @@ Peak<Dim> find_peak(const MemoryUse<Dim>& use, const std::vector<Dim>& totals, V
   return p;
 }
 
-// outputs[node][k] and params[node][p] are element counts; `scalar_size` bytes per element.
+// outputs[node][k] and params[node][p] are element counts; `scalar_size` bytes per element, and a
+// parameter the payload holds (not computed: Node::param_values) 8 bytes more, its value as read.
 // Parameters are named as `names` (the model's source) names them.
 template <class Dim>
 MemoryUse<Dim> memory_use(const Graph& g, const std::vector<std::vector<Dim>>& outputs,
@@ -94,7 +99,9 @@ MemoryUse<Dim> memory_use(const Graph& g, const std::vector<std::vector<Dim>>& o
   for (const Node& node : g.nodes) {
     const auto id = static_cast<size_t>(node.id);
     for (const auto& [role, count] : params[id]) {
-      m.params.push_back({node.id, "parameter " + param_name(names, node.name, role), tensor_bytes(count, scalar_size)});
+      const int64_t as_read = node.param_value(role) ? 0 : kPayloadBytesPerElement;
+      m.params.push_back(
+          {node.id, "parameter " + param_name(names, node.name, role), tensor_bytes(count, scalar_size + as_read)});
       m.params_bytes = m.params_bytes + m.params.back().bytes;
     }
     for (size_t k = 0; k < outputs[id].size(); ++k) {

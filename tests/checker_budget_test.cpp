@@ -100,7 +100,8 @@ TEST_CASE("budget: refuted at the brute-force smallest size, with the largest th
     Cnn cnn;
     int64_t budget;
   };
-  for (const Case& k : {Case{kCnn64, 10 << 20}, Case{kCnn64, 40 << 20}, Case{kCnn224, 100 << 20}, Case{kCnn224, 400 << 20}}) {
+  for (const Case& k :
+       {Case{kCnn64, 10 << 20}, Case{kCnn64, 40 << 20}, Case{kCnn224, 200 << 20}, Case{kCnn224, 400 << 20}}) {
     Deployed d(k.cnn.name);
     Query q;
     q.dims = k.cnn.dims;
@@ -147,7 +148,8 @@ TEST_CASE("budget: left undecided, the error is located at the largest tensor an
   CHECK(r.counts.unknown >= 1);
 
   // The note names an admissible size, and the largest tensor there, by hand: conv1's output
-  // (and relu1's, the same size) N·H·W·16, or fc1.weight, rows·64, whichever is larger; 8 bytes each.
+  // (and relu1's, the same size) N·H·W·16 at 8 bytes each, or fc1.weight, rows·64 at 16 (as read and
+  // converted), whichever is larger.
   std::optional<Assignment> at;
   std::string largest;
   for (const auto& n : e->notes) {
@@ -161,7 +163,7 @@ TEST_CASE("budget: left undecided, the error is located at the largest tensor an
   const Concrete concrete(d.subject, q.dims, int64_t{1} << 40);
   CHECK(concrete.error_at(*at).empty());  // admissible (and within a huge budget)
   const int64_t n = (*at)[0].second, h = (*at)[1].second, w = (*at)[2].second;
-  const int64_t conv_bytes = 8 * n * h * w * 16, weight_bytes = 8 * kCnn224.rows * 64;
+  const int64_t conv_bytes = 8 * n * h * w * 16, weight_bytes = 16 * kCnn224.rows * 64;  // as read and converted
   const int64_t bytes = std::max(conv_bytes, weight_bytes);
   CHECK(largest.find(", " + std::to_string(bytes) + " bytes at the admissible size") != std::string::npos);
   if (conv_bytes > weight_bytes) CHECK((e->node == "conv1" || e->node == "relu1"));

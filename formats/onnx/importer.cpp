@@ -185,6 +185,7 @@ std::optional<int64_t> NodeCtx::decided(size_t k, const std::string& what) {
   if (!im_.enclose_ || !v.ref || v.constant || v.sizes || !im_.from_constants(*v.ref)) return std::nullopt;
   // Qualified: argument-dependent lookup would instantiate Result<ConstantEnclosures> through the
   // function pointer's type, and ConstantEnclosures is incomplete here (the reader links no oracle).
+  im_.fill_payload();  // the enclosure reads the parameters there
   Result<int64_t> r = onnx_format::decided_at_load(im_.m_.graph, im_.m_.payload, *v.ref, im_.enclose_, im_.budget_left_);
   if (!r) refuse(r.error().code, what + " (" + in_quotes(n_.input(static_cast<int>(k))) + "): " + r.error().message);
   return *r;
@@ -469,12 +470,19 @@ std::optional<ValueRef> NodeCtx::empty_result(const OpAttrs& op, const std::vect
                     kind, nullptr, name);
 }
 
-void NodeCtx::param_tensor(int64_t id, const std::string& role, HostTensor t, const std::string& key) {
-  if (t.shape.count() == 0)
-    refuse("onnx.shape-unsupported", role + " ('" + key + "') is an empty tensor (shape " + t.shape.str() +
+const std::string& NodeCtx::param_node(int64_t id, const std::string& role, const Shape& shape,
+                                       const std::string& key) {
+  if (shape.count() == 0)
+    refuse("onnx.shape-unsupported", role + " ('" + key + "') is an empty tensor (shape " + shape.str() +
                                          "), which an op's parameter never is in nnref (every extent is at least 1)");
   const std::string& node = im_.m_.graph.nodes[static_cast<size_t>(id)].name;
   im_.m_.param_keys[{node, role}] = key;
+  return node;
+}
+
+void NodeCtx::param_tensor(int64_t id, const std::string& role, HostTensor t, const std::string& key) {
+  charge(t.shape.count());
+  const std::string& node = param_node(id, role, t.shape, key);
   im_.m_.payload.set(node, role, ParamEntry{std::move(t), im_.file_ + ":" + key});
 }
 
@@ -493,7 +501,8 @@ void NodeCtx::param(int64_t id, const std::string& role, size_t k) {
   }
   const HostTensor& t = require_constant(k, role);
   if (!dtype_is_float(t.dtype)) refuse("onnx.type-unsupported", role + " must be a float tensor");
-  param_tensor(id, role, t, n_.input(static_cast<int>(k)));
+  const std::string& key = n_.input(static_cast<int>(k));
+  im_.defer_param(param_node(id, role, t.shape, key), role, im_.values_.at(key).constant, key);
 }
 
 ValueRef NodeCtx::literal(const std::string& suffix, HostTensor t) {
@@ -513,6 +522,8 @@ void NodeCtx::charge(int64_t count) {
                               std::to_string(im_.budget_left_) + " bytes)");
   im_.budget_left_ -= bytes;
 }
+
+int64_t NodeCtx::budget_left() const { return im_.budget_left_; }
 
 void NodeCtx::set_output(size_t k, ValueRef v, ElemKind kind, int32_t type) {
   if (k >= static_cast<size_t>(n_.output_size()) || n_.output(static_cast<int>(k)).empty()) return;
@@ -807,11 +818,9 @@ ValueRef Importer::materialise(const ValueRef& r) {
                                  "reads its elements",
                              SourceLoc{file_, 0, 0})};
   // Parameters are floats: an integer or bool constant's values as doubles, which the const op
-  // reads back as its kind; an integer beyond 2^53 has no exact double.
-  HostTensor value = t;
-  if (!dtype_is_float(value.dtype)) {
-    value.dtype = DType::F64;
-    for (double x : value.values)
+  // reads back as its kind (fill_payload); an integer beyond 2^53 has no exact double.
+  if (!dtype_is_float(t.dtype)) {
+    for (double x : t.values)
       if (std::isnan(x))
         throw Refusal{make_error("onnx.tensor-integer-range",
                                  "constant '" + h.name + "' holds an integer beyond 2^53 in magnitude, which nnref "
@@ -821,7 +830,7 @@ ValueRef Importer::materialise(const ValueRef& r) {
   const int64_t id = add_ir_node(h.name, ConstAttrs{t.shape.dims(), h.kind}, {}, SourceLoc{file_, 0, 0});
   const std::string& name = m_.graph.nodes[static_cast<size_t>(id)].name;
   m_.param_keys[{name, "value"}] = h.name;
-  m_.payload.set(name, "value", ParamEntry{std::move(value), file_ + ":" + h.name});
+  defer_param(name, "value", h.constant, h.name);
   h.node = ValueRef{id, 0};
   return *h.node;
 }
@@ -1026,7 +1035,7 @@ bool Importer::add_initializer(const onnx::TensorProto& init) {
     failed_.insert(init.name());
     return false;
   }
-  budget_left_ -= tensor_bytes(CDim(t.value().tensor.shape.count()), sizeof(double)).v;
+  budget_left_ -= held_bytes(t.value());
   values_[init.name()] = Value{std::nullopt, std::make_shared<const ExactTensor>(std::move(t).value()), nullptr, init.name()};
   return true;
 }
@@ -1074,15 +1083,18 @@ void Importer::add_empty_output(const std::string& name, const Shape& shape) {
   diags_.push_back(std::move(d));
 }
 
-void Importer::run(const onnx::GraphProto& g, const std::map<std::string, int64_t>& opsets, const std::string& base_dir,
+void Importer::run(onnx::GraphProto& g, const std::map<std::string, int64_t>& opsets, const std::string& base_dir,
                    int64_t max_memory) {
   file_ = m_.path;
   base_dir_ = base_dir;
   opsets_ = &opsets;
-  budget_left_ = max_memory;
+  budget_left_ = max_memory - static_cast<int64_t>(g.SpaceUsedLong());  // the parsed graph, held while it is read
   note_reads(g);
-  for (const auto& init : g.initializer())
-    if (!add_initializer(init) && diags_.back().code == "size.budget") return;  // nothing more fits
+  for (auto& init : *g.mutable_initializer()) {
+    const bool read = add_initializer(init);
+    budget_left_ += release(init);
+    if (!read && diags_.back().code == "size.budget") return;  // nothing more fits
+  }
   for (const auto& s : g.sparse_initializer()) {
     diags_.push_back(make_error("onnx.tensor-type-unsupported",
                                 "sparse initializer '" + s.values().name() + "' is not supported", SourceLoc{file_, 0, 0}));
@@ -1124,6 +1136,37 @@ void Importer::run(const onnx::GraphProto& g, const std::map<std::string, int64_
   }
   for (const auto& v : g.value_info()) declare(v);
   for (const auto& o : g.output()) declare(o);
+  // The importer's own references to the constants go, so that each parameter's values move into
+  // the payload instead of being held twice.
+  values_.clear();
+  handles_.clear();
+  fill_payload();
+}
+
+void Importer::defer_param(const std::string& node, const std::string& role, ConstantPtr constant,
+                           const std::string& key) {
+  deferred_.push_back({node, role, std::move(constant), file_ + ":" + key});
+}
+
+void Importer::fill_payload() {
+  for (DeferredParam& p : deferred_) {
+    const int64_t bytes = tensor_bytes(CDim(p.constant->tensor.shape.count()), sizeof(double)).v;
+    if (bytes > budget_left_) {
+      diags_.push_back(make_error("size.budget",
+                                  "parameter '" + p.source + "' of " + std::to_string(bytes) +
+                                      " bytes exceeds the memory budget left (" + std::to_string(budget_left_) +
+                                      " bytes) as it is copied into the model's parameters",
+                                  SourceLoc{file_, 0, 0}));
+      break;
+    }
+    HostTensor t = p.constant->tensor;
+    if (!dtype_is_float(t.dtype)) t.dtype = DType::F64;  // a const node's integers, as doubles
+    // The copy replaces the constant when nothing else holds it; else both are held from now on.
+    if (p.constant.use_count() > 1) budget_left_ -= bytes;
+    p.constant.reset();
+    m_.payload.set(p.node, p.role, ParamEntry{std::move(t), p.source});
+  }
+  deferred_.clear();
 }
 
 }  // namespace nnref::onnx_format

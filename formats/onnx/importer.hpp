@@ -195,6 +195,8 @@ class NodeCtx {
   // Takes a constant of `count` elements that the translation makes (8 bytes each) from the memory
   // budget; size.budget when that exceeds what is left.
   void charge(int64_t count);
+  // What is left of the memory budget, in bytes.
+  int64_t budget_left() const;
 
   void set_output(size_t k, ValueRef v, ElemKind kind = ElemKind::Real, int32_t type = 0);
   void set_output_constant(size_t k, ExactTensor t);
@@ -213,6 +215,9 @@ class NodeCtx {
   // The element type of input k: a constant's, a graph value's ONNX type where known, else its kind's
   // widest (float32 for a real that an op computes).
   DType element_dtype(size_t k) const;
+  // The name of node `id`, whose parameter `role` is the value `key` of that shape (noted in
+  // Model::param_keys); an empty one is refused.
+  const std::string& param_node(int64_t id, const std::string& role, const Shape& shape, const std::string& key);
   // emit of an op with an empty operand: the empty value (of the op's result kind) its rule gives;
   // a result with elements, or one that depends on symbolic extents, is onnx.shape-unsupported.
   // nullopt when no operand is empty.
@@ -240,7 +245,10 @@ class Importer {
       : m_(m), diags_(diags), bound_(bound), fixed_(fixed), enclose_(enclose) {}
 
   // Inputs and initializers first, then the nodes in order, then the outputs and declared shapes.
-  void run(const onnx::GraphProto& g, const std::map<std::string, int64_t>& opsets, const std::string& base_dir,
+  // `max_memory` bounds what the reader holds at once: the parsed graph g (each top-level initializer
+  // released once read; a subgraph's stay, an unrolled Loop reads its body again), the constants,
+  // and the payload (size.budget beyond it).
+  void run(onnx::GraphProto& g, const std::map<std::string, int64_t>& opsets, const std::string& base_dir,
            int64_t max_memory);
 
   // LoadResult::inputs_read_at_load and declared_inputs.
@@ -274,6 +282,12 @@ class Importer {
   void note_reads(const onnx::GraphProto& g);
   // The ExactTensor of an initializer, into values_; false (the diagnostic given) when it is not read.
   bool add_initializer(const onnx::TensorProto& init);
+  // A payload entry whose values are `constant`'s: copied into the payload by fill_payload.
+  void defer_param(const std::string& node, const std::string& role, ConstantPtr constant, const std::string& key);
+  // The deferred entries into the payload: at the end of run(), when the importer holds no other
+  // reference to the constants, each copy replaces its constant, so the two are not held together;
+  // before an enclosure at load (NodeCtx::decided) reads the payload, both are held, and charged.
+  void fill_payload();
   void declare(const onnx::ValueInfoProto& v);
   ValueRef materialise(Value& v, ElemKind kind = ElemKind::Real);
   // Constants reach the ops a handler emits as handles (a ValueRef with a negative node, into
@@ -342,6 +356,12 @@ class Importer {
   std::vector<ValueRef> leaves_;  // the values whose extents SizeTerms read
   bool extents_fixed_ = true;
   int64_t budget_left_ = 0;
+  struct DeferredParam {
+    std::string node, role;
+    ConstantPtr constant;
+    std::string source;
+  };
+  std::vector<DeferredParam> deferred_;
 };
 
 }  // namespace nnref::onnx_format

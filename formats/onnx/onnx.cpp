@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include <onnx/onnx_pb.h>
 
@@ -34,21 +33,24 @@ Result<onnx::ModelProto> parse_bytes(const std::string& bytes, const std::string
   return model;
 }
 
-// The file's bytes parsed as a ModelProto; a file larger than the budget is refused before reading.
+// The file's bytes parsed as a ModelProto. The bytes and the message coexist while it parses (the
+// message about as large as the file: its raw_data), so a file of more than half the budget is
+// refused before reading; the bytes are released once parsed.
 Result<onnx::ModelProto> parse_model(const std::string& path, int64_t max_memory) {
   std::error_code ec;
   const auto size = fs::file_size(path, ec);
   if (ec) return make_error("io.open-failed", "cannot open model file '" + path + "'", SourceLoc{path, 0, 0});
-  if (size > static_cast<uint64_t>(max_memory))
+  if (size > static_cast<uint64_t>(max_memory / 2))
     return make_error("size.budget",
-                      "model file '" + path + "' of " + std::to_string(size) + " bytes exceeds the memory budget of " +
+                      "model file '" + path + "' of " + std::to_string(size) +
+                          " bytes, read and parsed (twice its size), exceeds the memory budget of " +
                           std::to_string(max_memory) + " bytes",
                       SourceLoc{path, 0, 0});
   std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("io.open-failed", "cannot open model file '" + path + "'", SourceLoc{path, 0, 0});
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_bytes(ss.str(), path);
+  std::string bytes(size, '\0');
+  if (!in || !in.read(bytes.data(), static_cast<std::streamsize>(size)))
+    return make_error("io.open-failed", "cannot read model file '" + path + "'", SourceLoc{path, 0, 0});
+  return parse_bytes(bytes, path);
 }
 
 std::string base_dir_of(const std::string& path) {
@@ -69,7 +71,7 @@ LoadResult load_parsed(const std::function<Result<onnx::ModelProto>()>& parse, c
       result.diagnostics.push_back(std::move(parsed).error());
       return result;
     }
-    const onnx::ModelProto& proto = parsed.value();
+    onnx::ModelProto& proto = parsed.value();
     std::map<std::string, int64_t> opsets;
     for (const auto& o : proto.opset_import()) {
       const std::string domain = o.domain() == "ai.onnx" ? "" : o.domain();
@@ -92,7 +94,7 @@ LoadResult load_parsed(const std::function<Result<onnx::ModelProto>()>& parse, c
     m.weights_loaded = true;
     onnx_format::Importer importer(m, result.diagnostics, &options.bound_inputs, &options.fixed_sizes,
                                    options.enclose_constants);
-    importer.run(proto.graph(), opsets, base_dir_of(path), options.max_memory);
+    importer.run(*proto.mutable_graph(), opsets, base_dir_of(path), options.max_memory);
     result.inputs_read_at_load = importer.inputs_read_at_load();
     result.declared_inputs = importer.declared_inputs();
     result.sizes_needed_at_load = importer.sizes_needed_at_load();
@@ -143,8 +145,8 @@ Result<NamedTensors> read_onnx_initializers(const std::string& path, int64_t max
   Result<onnx::ModelProto> parsed = parse_model(path, max_bytes);
   if (!parsed) return std::move(parsed).error();
   NamedTensors out;
-  int64_t left = max_bytes;
-  for (const auto& init : parsed.value().graph().initializer()) {
+  int64_t left = max_bytes - static_cast<int64_t>(parsed->SpaceUsedLong());  // the parse, held while it is read
+  for (auto& init : *parsed->mutable_graph()->mutable_initializer()) {
     Result<HostTensor> t = onnx_format::read_tensor(init, {path + ":" + init.name(), base_dir_of(path), left});
     if (!t) {
       Diagnostic d = std::move(t).error();
@@ -153,6 +155,7 @@ Result<NamedTensors> read_onnx_initializers(const std::string& path, int64_t max
     }
     left -= tensor_bytes(CDim(t.value().shape.count()), sizeof(double)).v;
     out.emplace_back(init.name(), std::move(t).value());
+    left += onnx_format::release(init);
   }
   return out;
 }

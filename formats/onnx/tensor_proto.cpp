@@ -184,14 +184,18 @@ Result<ExactTensor> read_exact_tensor(const onnx::TensorProto& t, const TensorSo
   Result<Shape> shape = Shape::make(dims);
   if (!shape) return make_error("onnx.tensor-shape", src.name + ": " + shape.error().message);
   const int64_t count = shape.value().count();
-  if (count > src.max_bytes / 8)
-    return make_error("size.budget", src.name + ": " + std::to_string(count) + " elements exceed the memory budget of " +
-                                         std::to_string(src.max_bytes) + " bytes");
   const uint64_t esize = static_cast<uint64_t>(dtype_size(*dtype));
   const bool is_float = dtype_is_float(*dtype);
+  const bool external = t.data_location() == onnx::TensorProto::EXTERNAL;
+  // Per element: a double; an integer's int64 and, while read, its optional<int64_t>; the external bytes.
+  const int64_t per_element = 8 + (is_float ? 0 : 8 + 16) + (external ? static_cast<int64_t>(esize) : 0);
+  if (count > src.max_bytes / per_element)
+    return make_error("size.budget", src.name + ": " + std::to_string(count) + " elements, " +
+                                         std::to_string(per_element) +
+                                         " bytes each while read, exceed the memory budget of " +
+                                         std::to_string(src.max_bytes) + " bytes");
   ExactTensor out{HostTensor{*dtype, shape.value(), {}}, {}};
   std::vector<std::optional<int64_t>> integers;
-  const bool external = t.data_location() == onnx::TensorProto::EXTERNAL;
   if (external || !t.raw_data().empty()) {
     std::string ext;
     if (external) {
@@ -206,6 +210,9 @@ Result<ExactTensor> read_exact_tensor(const onnx::TensorProto& t, const TensorSo
                                                      dtype_name(*dtype) + " needs " +
                                                      std::to_string(static_cast<uint64_t>(count) * esize));
     const auto* p = reinterpret_cast<const unsigned char*>(raw.data());
+    // Reserved once the data is known to hold `count` elements: no growth beyond them.
+    if (is_float) out.tensor.values.reserve(static_cast<size_t>(count));
+    else integers.reserve(static_cast<size_t>(count));
     for (int64_t i = 0; i < count; ++i) {
       if (is_float) out.tensor.values.push_back(decode_float(*dtype, p + i * esize));
       else integers.push_back(decode_integer(*dtype, p + i * esize));
@@ -219,12 +226,24 @@ Result<ExactTensor> read_exact_tensor(const onnx::TensorProto& t, const TensorSo
                                                      " values stored, the shape " + shape.value().str() + " needs " +
                                                      std::to_string(count));
   }
+  out.ints.reserve(integers.size());
+  out.tensor.values.reserve(out.tensor.values.size() + integers.size());
   for (const auto& v : integers) {
     if (!v) return make_error("onnx.tensor-integer-range", src.name + ": a uint64 beyond the int64 range");
     out.ints.push_back(*dtype == DType::Bool ? (*v != 0 ? 1 : 0) : *v);
     out.tensor.values.push_back(exact_double(out.ints.back()));
   }
   return out;
+}
+
+int64_t release(onnx::TensorProto& t) {
+  const auto held = static_cast<int64_t>(t.SpaceUsedLong());
+  onnx::TensorProto().Swap(&t);
+  return held - static_cast<int64_t>(t.SpaceUsedLong());
+}
+
+int64_t held_bytes(const ExactTensor& t) {
+  return static_cast<int64_t>(t.tensor.values.capacity() * sizeof(double) + t.ints.capacity() * sizeof(int64_t));
 }
 
 double exact_double(int64_t v) {

@@ -21,7 +21,9 @@ namespace nnref::onnx_format {
 struct TensorSource {
   std::string name;      // for messages: "model.onnx:conv1.weight"
   std::string base_dir;  // the model's folder: an external location must stay inside it ("" : none allowed)
-  int64_t max_bytes = INT64_MAX;  // budget for this tensor's values (8 bytes per element once read)
+  // Budget for reading this tensor: what it holds once read (held_bytes) and, while it is read, its
+  // external bytes, and an integer tensor's values before they are checked.
+  int64_t max_bytes = INT64_MAX;
 };
 
 // A tensor read exactly: a float tensor's values in `tensor`; an integer or bool tensor's as int64
@@ -32,6 +34,9 @@ struct ExactTensor {
   std::vector<int64_t> ints;
 };
 
+// The bytes an ExactTensor holds: its doubles, and its integers.
+int64_t held_bytes(const ExactTensor& t);
+
 // The DType of an ONNX element type, or nullopt (string, complex).
 std::optional<DType> dtype_of(int32_t onnx_type);
 
@@ -41,6 +46,9 @@ double exact_double(int64_t v);
 ExactTensor exact_of(HostTensor t);
 // An integer tensor of int64 values.
 ExactTensor integer_tensor(const Shape& shape, std::vector<int64_t> values);
+
+// Frees a parsed TensorProto's contents once read: the bytes it held.
+int64_t release(onnx::TensorProto& t);
 
 // Float (float16/32/64, bfloat16 refused), signed and unsigned integer and bool tensors. Codes:
 // onnx.tensor-type-unsupported, onnx.tensor-shape, onnx.tensor-data-size, onnx.tensor-integer-range,

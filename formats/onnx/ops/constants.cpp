@@ -13,9 +13,10 @@ namespace {
 void constant(Ctx& c) {
   ExactTensor t;
   if (const auto* a = c.attr("value")) {
-    Result<ExactTensor> r = read_exact_tensor(a->t(), TensorSource{c.name() + ".value", "", INT64_MAX});
+    Result<ExactTensor> r = read_exact_tensor(a->t(), TensorSource{c.name() + ".value", "", c.budget_left()});
     if (!r) c.refuse(r.error().code, r.error().message);
     t = std::move(r).value();
+    c.charge(static_cast<int64_t>(t.tensor.values.size() + t.ints.size()));  // 8 bytes each
   } else if (const auto* f = c.attr("value_float")) {
     t.tensor = HostTensor{DType::F32, Shape(), {static_cast<double>(f->f())}};
   } else if (const auto* fs = c.attr("value_floats")) {
