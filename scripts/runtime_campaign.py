@@ -104,7 +104,7 @@ def closest(report):
     docs/conformance.md."""
     best = None
     for o in report["outputs"]:
-        w = o["worst"]
+        w = o.get("worst")  # absent for an empty output
         if not w or w.get("excess_radii") is None:
             continue
         if w["actual"] in w["envelope"] and w["exact"][0] == w["exact"][1] == w["actual"]:

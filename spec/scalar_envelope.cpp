@@ -65,13 +65,83 @@ Envelope flushed(const Envelope& e) {
   return e.lo < t && e.hi > -t ? envelope::hull(e, Envelope(0.0)) : e;
 }
 
+// [lo − d, hi + d], d = (k·u + 2^-48)·max(|lo|, |hi|) + tiny, a side past the largest finite
+// number infinite: envelope::widen without its notes.
+Envelope widened(Envelope e, double k) {
+  const RuntimeModel& m = current_runtime();
+  const double d = (k * m.u + kOwnRounding) * mag(e) + m.tiny;
+  e.lo -= d;
+  e.hi += d;
+  if (e.hi > m.max_finite) e.hi = kInf;
+  if (e.lo < -m.max_finite) e.lo = -kInf;
+  return e;
+}
+
+// The rounding `r` of the exact image `exact`, noted where it loses a bound.
+Envelope noted_rounding(const Envelope& r, const Envelope& exact) {
+  if (envelope::isnan(r))
+    envelope::note_lost("an infinite value " + text(exact) + " rounded: nnref bounds no arithmetic of infinities");
+  return checked(r, exact,
+                 [] { return "the result passes the largest finite " + current_runtime().name + " number:"; });
+}
+
+// The largest number of the runtime's format ≤ x, subnormals included (−∞ below −max_finite): x's
+// significand cut to `digits` bits at its exponent, or at the smallest normal one. Exact in double.
+double format_down(double x) {
+  const RuntimeModel& m = current_runtime();
+  if (!std::isfinite(x) || x == 0) return x;
+  if (x > m.max_finite) return m.max_finite;
+  if (x < -m.max_finite) return -kInf;
+  const int quantum = std::max(std::ilogb(x), std::ilogb(m.tiny)) - (m.digits - 1);
+  return std::ldexp(std::floor(std::ldexp(x, -quantum)), quantum);
+}
+double format_up(double x) { return -format_down(-x); }
+
+// A bound of an exact result from its round-to-nearest double `rn` and the sign of the error
+// exact − rn (0 when exact, NaN when unknown): rn itself where the exact result lies on its far
+// side, else one double step toward `toward` (round to nearest errs by less than one step).
+double directed(double rn, double error, double toward) {
+  const bool holds = toward < 0 ? error >= 0 : error <= 0;
+  return holds ? rn : std::nextafter(rn, toward);
+}
+
+// a + b bounded toward `toward`; TwoSum gives the error exactly (NaN when the sum overflows). An
+// infinite operand's sum is exact.
+double sum_bound(double a, double b, double toward) {
+  const double s = a + b;
+  if (!std::isfinite(a) || !std::isfinite(b)) return s;
+  const double b_part = s - a;
+  return directed(s, (a - (s - b_part)) + (b - b_part), toward);
+}
+
+// a·b bounded toward `toward`; fma gives the error exactly unless the product is near the
+// subnormal doubles (then unknown). A zero or infinite operand's product is exact.
+double product_bound(double a, double b, double toward) {
+  const double p = a * b;
+  if (a == 0 || b == 0 || !std::isfinite(a) || !std::isfinite(b)) return p;
+  const double error = std::abs(p) >= 0x1p-960 ? std::fma(a, b, -p) : std::numeric_limits<double>::quiet_NaN();
+  return directed(p, error, toward);
+}
+
+// 1/x (x ≠ 0) bounded toward `toward`; the residual 1 − r·x, exact by fma, has the error's sign
+// times x's. 1/±∞ is 0 exactly.
+double reciprocal_bound(double x, double toward) {
+  const double r = 1 / x;
+  if (!std::isfinite(x)) return r;
+  const double residual = std::fma(-r, x, 1.0);
+  return directed(r, x > 0 ? residual : -residual, toward);
+}
+
+// The exact image of a·b over the operands' envelopes, its sides rounded outward.
 Envelope product(const Envelope& a, const Envelope& b) {
-  const double p[] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
-  if (std::any_of(std::begin(p), std::end(p), [](double v) { return std::isnan(v); })) {
-    // 0·∞: the operands hold a zero and an unbounded side; every product is possible.
-    return {-kInf, kInf};
-  }
-  return {*std::min_element(std::begin(p), std::end(p)), *std::max_element(std::begin(p), std::end(p))};
+  Envelope r{kInf, -kInf};
+  for (double x : {a.lo, a.hi})
+    for (double y : {b.lo, b.hi}) {
+      // 0·∞: the operands hold a zero and an unbounded side; every product is possible.
+      if (std::isnan(x * y)) return {-kInf, kInf};
+      r = {std::min(r.lo, product_bound(x, y, -kInf)), std::max(r.hi, product_bound(x, y, kInf))};
+    }
+  return r;
 }
 
 using MpfiFn = int (*)(mpfi_ptr, mpfi_srcptr);
@@ -269,16 +339,18 @@ Envelope hull(const Envelope& a, const Envelope& b) {
 
 Envelope widen(Envelope e, double k) {
   if (isnan(e)) return e;
+  return noted_rounding(widened(e, k), e);
+}
+
+Envelope correctly_rounded(const Envelope& exact) {
+  if (isnan(exact)) return exact;
+  const Envelope relative = widened(exact, 1);
+  if (isnan(relative)) return noted_rounding(relative, exact);  // an infinity's arithmetic: a lost bound
   const RuntimeModel& m = current_runtime();
-  const Envelope unwidened = e;
-  const double d = (k * m.u + kOwnRounding) * mag(e) + m.tiny;
-  e.lo -= d;
-  e.hi += d;
-  if (e.hi > m.max_finite) e.hi = kInf;
-  if (e.lo < -m.max_finite) e.lo = -kInf;
-  if (isnan(e))
-    note_lost("an infinite value " + text(unwidened) + " rounded: nnref bounds no arithmetic of infinities");
-  return checked(e, unwidened, [&] { return "the result passes the largest finite " + m.name + " number:"; });
+  double lo = format_down(exact.lo), hi = format_up(exact.hi);
+  if (lo > 0 && lo < m.tiny) lo = 0;  // a subnormal result may be flushed to 0
+  if (hi < 0 && hi > -m.tiny) hi = 0;
+  return noted_rounding({std::max(lo, relative.lo), std::min(hi, relative.hi)}, exact);
 }
 
 // Rounding by the runtime (docs/conformance.md, "Sums in any order"): u·Σ|products| ≤ u·(mag + rad)
@@ -314,14 +386,12 @@ Envelope finish_dot(int64_t n, const DotSums& s, KnownSigns signs) {
 Envelope apply(Fn f, const Envelope& x) {
   if (x.nan) return nan_operand(fn_name(f));
   if (isnan(x)) return x;
-  const RuntimeModel& m = current_runtime();
   // sqrt is correctly rounded (IEEE 754); the others get the ulp allowance. An ulp of a normal
   // result y is at most 2u·|y|.
-  const double k = f == Fn::Sqrt ? 1.0 : 2 * m.ulps;
   const Envelope exact = checked(image(mpfi_function(f), flushed(x)), x, [&] {
     return std::string(fn_name(f)) + ": the operand's envelope leaves the function's domain or range:";
   });
-  return widen(exact, k);
+  return f == Fn::Sqrt ? correctly_rounded(exact) : widen(exact, 2 * current_runtime().ulps);
 }
 
 // x^y: for a whole-number exponent, whole_power (any sign of x); otherwise exp(y·log x), which
@@ -440,7 +510,7 @@ Envelope from_double(double x) {
   const int bits = m.digits - std::max(0, min_exponent - e);
   const double scaled = std::ldexp(frac, bits);
   if (bits > 0 && scaled == std::nearbyint(scaled) && std::abs(x) <= m.max_finite) return Envelope(x);
-  return widen(Envelope(x), 1);
+  return correctly_rounded(Envelope(x));
 }
 
 // A decimal attribute: its double is within 2^-53 relative of the decimal's value, which the
@@ -451,12 +521,6 @@ Envelope from_decimal(const std::string& s) { return widen(Envelope(std::strtod(
 
 namespace {
 
-// The runtime's rounding of an addition, subtraction or multiplication whose exact image is `r`.
-// An image that is exactly 0 (x − x, 0·y: in double, a sum is 0 only when exact, and a product
-// that underflows to 0 is far below float32's half subnormal) is 0 in every runtime: 0 is not
-// rounded, flushed or otherwise moved. Anything else is rounded once.
-Envelope rounded(const Envelope& r) { return r.lo == 0 && r.hi == 0 ? r : envelope::widen(r, 1); }
-
 // IEEE 754: an arithmetic operation with a NaN operand gives NaN, whatever the other operand.
 bool nan_operand(const Envelope& a, const Envelope& b) { return a.nan || b.nan; }
 
@@ -465,17 +529,20 @@ bool nan_operand(const Envelope& a, const Envelope& b) { return a.nan || b.nan; 
 Envelope operator+(const Envelope& a, const Envelope& b) {
   if (nan_operand(a, b)) return Envelope::not_a_number();
   const Envelope x = flushed(a), y = flushed(b);
-  return rounded({x.lo + y.lo, x.hi + y.hi});
+  return envelope::correctly_rounded({sum_bound(x.lo, y.lo, -kInf), sum_bound(x.hi, y.hi, kInf)});
 }
 Envelope operator-(const Envelope& a, const Envelope& b) {
   if (nan_operand(a, b)) return Envelope::not_a_number();
   const Envelope x = flushed(a), y = flushed(b);
-  return rounded({x.lo - y.hi, x.hi - y.lo});
+  return envelope::correctly_rounded({sum_bound(x.lo, -y.hi, -kInf), sum_bound(x.hi, -y.lo, kInf)});
 }
 Envelope operator*(const Envelope& a, const Envelope& b) {
   if (nan_operand(a, b)) return Envelope::not_a_number();
-  return rounded(product(flushed(a), flushed(b)));
+  return envelope::correctly_rounded(product(flushed(a), flushed(b)));
 }
+// A runtime divides correctly rounded, or multiplies by a correctly rounded reciprocal: the
+// reciprocal's envelope holds 1/b exactly, so the product's exact image holds a/b, and its
+// rounding holds both answers.
 Envelope operator/(const Envelope& a, const Envelope& b) {
   if (nan_operand(a, b)) return Envelope::not_a_number();
   const Envelope d = flushed(b);
@@ -483,7 +550,9 @@ Envelope operator/(const Envelope& a, const Envelope& b) {
     if (finite(a) && finite(d)) envelope::note_lost("division: the divisor's envelope " + text(d) + " contains 0");
     return {-kInf, kInf};
   }
-  return envelope::widen(product(flushed(a), {1 / d.hi, 1 / d.lo}), 3);
+  const Envelope reciprocal =
+      envelope::correctly_rounded({reciprocal_bound(d.hi, -kInf), reciprocal_bound(d.lo, kInf)});
+  return envelope::correctly_rounded(product(flushed(a), reciprocal));
 }
 
 }  // namespace nnref

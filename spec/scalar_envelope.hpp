@@ -2,9 +2,11 @@
 // contains every result a correct implementation of the model in the runtime's precision (float32
 // by default) can produce, whatever its order of summation, blocking or fusion of multiply-add.
 // The error model of each operation (docs/conformance.md derives each line):
-//   + − ×            the exact image of the operands' envelopes, widened by u·|result|
-//   ÷                by 3u·|result| (a runtime may multiply by a rounded reciprocal)
-//   sqrt             by u·|result| (IEEE 754 rounds it correctly)
+//   + − × sqrt       the exact image [lo, hi] of the operands' envelopes rounded outward to the
+//                    runtime's format, [RD(lo), RU(hi)] (IEEE 754 rounds them correctly), each side
+//                    kept within u·|result| + tiny of the image; a subnormal side reaches 0 (flush)
+//   ÷                the same rounding of a·r, r the rounding of 1/b (a runtime may multiply by a
+//                    rounded reciprocal)
 //   exp, log, tanh, sigmoid, rsqrt, softplus, sin, ..., pow: by `ulps` units in the last place
 //   pow with a whole-number exponent n: the exact image of x^n (any sign of x), widened by the
 //                    larger of the ulp allowance and γ(|n|) (a product of |n| factors, then 1/·)
@@ -16,7 +18,8 @@
 // Every widening also adds `tiny` (the smallest normal number) per rounding, so that flushing
 // subnormal results or operands to zero stays inside, and overflow past the largest finite number
 // makes the side infinite. Our own double arithmetic is rounded too: a relative 2^-48 on every
-// widening, and outward steps in the dot product, keep the bounds rigorous.
+// widening, outward steps in the dot product and error-free checks (TwoSum, fma) on the exact
+// images of + − × ÷ keep the bounds rigorous.
 #pragma once
 
 #include <cmath>
@@ -86,6 +89,9 @@ std::string take_lost();
 // [lo − d, hi + d], d = (k·u + 2^-48)·max(|lo|, |hi|) + tiny; a side past the largest finite
 // number becomes infinite.
 Envelope widen(Envelope e, double k);
+// What a correctly rounded operation (+ − × ÷ sqrt, a conversion) gives of a value in `exact`,
+// the exact image rounded outward: [RD(lo), RU(hi)] in the runtime's format, within widen(·, 1).
+Envelope correctly_rounded(const Envelope& exact);
 Envelope hull(const Envelope& a, const Envelope& b);
 bool isnan(const Envelope& e);
 // A value read from a run's input file: exact, NaN included (Envelope::not_a_number).
@@ -180,10 +186,10 @@ struct ScalarOps<Envelope> {
     if (x.hi <= 0) return -x;
     return {0.0, std::max(-x.lo, x.hi)};
   }
+  // |x|·|x|: the product of the one interval [min|x|, max|x|] with itself, never negative.
   static E sqr(const E& x) {
     const E a = abs(x);
-    const E r = envelope::widen({a.lo * a.lo, a.hi * a.hi}, 1);
-    return {std::max(r.lo, 0.0), r.hi};  // a rounded square is never negative
+    return a * a;
   }
   static E max(const E& a, const E& b) {
     if (a.nan || b.nan) return envelope::nan_operand("max");

@@ -237,19 +237,19 @@ TEST_CASE("onnx conform: Gather and GatherElements with negative indices given a
 }
 
 TEST_CASE("onnx conform: a truth value the envelope leaves undecided is not judged, never accepted whatever it is") {
-  // Greater(x + 0.25, 0.5) at x = 0.25: the exact sum is 0.5, so the answer is false; a float32
-  // runtime's rounded sum is 0.5 too, but the envelope of x + 0.25 (widened by one rounding) holds
-  // values on both sides of 0.5, so the comparison's envelope holds both 0 and 1: not judged.
+  // Greater(x / 3, 0.5) at x = 1.5: the exact quotient is 0.5, so the answer is false; a runtime
+  // may divide as 1.5·fl(1/3), with 1/3 rounded down or up, so the envelope of the quotient holds
+  // values on both sides of 0.5 and the comparison's envelope holds both 0 and 1: not judged.
   TempDir tmp("onnx-conform-truth");
   OnnxModel m;
   m.input("x", {"1"});
-  m.init("quarter", {}, {0.25f});
+  m.init("three", {}, {3.0f});
   m.init("half", {}, {0.5f});
-  m.node("Add", {"x", "quarter"}, {"s"});
+  m.node("Div", {"x", "three"}, {"s"});
   m.node("Greater", {"s", "half"}, {"y"});
   m.output("y");
   m.write(tmp / "m.onnx");
-  const std::string in = npy(tmp, "x.npy", {1}, {0.25});
+  const std::string in = npy(tmp, "x.npy", {1}, {1.5});
   for (double answer : {0.0, 1.0}) {
     const Run r = nnref_cli({"conform", (tmp / "m.onnx").string(), "--input", in, "--actual",
                              npy(tmp, "a.npy", {1}, {answer}), "--format", "json"});

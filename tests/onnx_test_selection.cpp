@@ -238,16 +238,17 @@ TEST_CASE("onnx Unique: sorted and not, flattened and along an axis, NaN equal t
 }
 
 TEST_CASE("onnx conform: TopK's index of a near tie is not judged, a wrong index of a clear order is rejected") {
-  // S = X + [0.25, 0] at X = [0.25, 0.5]: exactly [0.5, 0.5], a tie whose answer is index 0; the
-  // envelope of the rounded sum holds values on both sides of 0.5, so the order is undecided and
-  // neither index is judged (inconclusive), whichever a runtime gives. At X = [0.25, 0.75] the
-  // order is clear: index 1, and an answer of 0 is rejected.
+  // S = X / [3, 1] at X = [1.5, 0.5]: exactly [0.5, 0.5], a tie whose answer is index 0; a runtime
+  // may divide as 1.5·fl(1/3), and the envelope of that quotient holds values on both sides of 0.5
+  // (fl(1/3) is 1/3 rounded down or up), so the order is undecided and neither index is judged
+  // (inconclusive), whichever a runtime gives. At X = [0.75, 0.75] (S = [0.25, 0.75]) the order is
+  // clear: index 1, and an answer of 0 is rejected.
   TempDir tmp("onnx-conform-topk");
   OnnxModel m;
   m.input("X", {"2"});
-  m.init("q", {2}, {0.25f, 0.0f});
+  m.init("q", {2}, {3.0f, 1.0f});
   m.ints("K", {1});
-  m.node("Add", {"X", "q"}, {"S"});
+  m.node("Div", {"X", "q"}, {"S"});
   m.node("TopK", {"S", "K"}, {"V", "I"});
   m.output("V");
   m.output("I");
@@ -264,13 +265,13 @@ TEST_CASE("onnx conform: TopK's index of a near tie is not judged, a wrong index
                 .ok());
     return nnref_cli({"conform", (tmp / "m.onnx").string(), "--input", x, "--actual", actual, "--format", "json"});
   };
-  const std::string tie = npy("tie.npy", {0.25, 0.5});
+  const std::string tie = npy("tie.npy", {1.5, 0.5});
   for (double index : {0.0, 1.0}) {
     const Run r = conform(tie, 0.5, index);
     INFO(r.out << r.err);
     CHECK(has(r.out, "\"verdict\": \"inconclusive\""));
   }
-  const std::string clear = npy("clear.npy", {0.25, 0.75});
+  const std::string clear = npy("clear.npy", {0.75, 0.75});
   const Run good = conform(clear, 0.75, 1);
   INFO(good.out << good.err);
   CHECK(has(good.out, "\"verdict\": \"conforms\""));

@@ -127,23 +127,21 @@ TEST_CASE("envelope: values the runtime can hold exactly stay points, others are
   CHECK(tenth.lo <= double(0.1f));
   CHECK(double(0.1f) <= tenth.hi);
   CHECK(tenth.hi - tenth.lo < 2 * 0.1 * 0x1p-24 * 1.001);  // one rounding: u·|x| each side
-  // In float16 (u = 2^-11) 0.1 is rounded with a 2^-11 relative error: 0.0999755859375.
+  // In float16 (u = 2^-11) 0.1 lies between 0.0999755859375 and 0.10003662109375.
   const RuntimeModel f16 = *runtime_model("f16");
   RuntimeScope scope(f16);
   const Envelope h = from_double<Envelope>(0.1);
-  CHECK(h.lo <= 0.0999755859375);
-  CHECK(h.hi - h.lo > 2 * 0.1 * 0x1p-11 * 0.99);
+  CHECK(h.lo == 0.0999755859375);  // its float16 neighbours
+  CHECK(h.hi == 0.10003662109375);
   CHECK(from_double<Envelope>(1e5).hi == std::numeric_limits<double>::infinity());  // past 65504
 }
 
-TEST_CASE("envelope: exp holds the ulp allowance, division 3u, sqr no dependency, max propagates NaN") {
+TEST_CASE("envelope: exp holds the ulp allowance, sqr no dependency, max propagates NaN") {
   const Envelope e = sc::exp(Envelope(1.0));
   const double y = std::exp(1.0), allowance = 8 * 0x1p-24 * y;  // 4 ulps ≤ 8u·|y|
   CHECK(e.lo <= y - allowance * 0.99);
   CHECK(e.hi >= y + allowance * 0.99);
   CHECK(e.hi - e.lo < 2.01 * allowance);
-  const Envelope q = Envelope(1.0) / Envelope(3.0);
-  CHECK(q.hi - q.lo >= 2 * 3 * 0x1p-24 / 3);
   CHECK(sc::sqr(Envelope(-1.0, 2.0)).lo == 0.0);
   CHECK(sc::isnan(sc::max(Envelope(1.0), Envelope(std::nan("")))));
   const Envelope divisor_may_be_zero = Envelope(1.0) / Envelope(-1.0, 1.0);
