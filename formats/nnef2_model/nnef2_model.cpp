@@ -357,10 +357,8 @@ class GraphComposer {
           nnef2::build_native(builder_, call.op, bound, call.label.empty() ? result : call.label);
       if (!out)
         error("nnef2.op.no-native",
-              call.op +
-                  " has no native mapping in nnref, and operators run "
-                  "from their @lower are "
-                  "not implemented yet",
+              call.op + " has no native mapping in nnref, which does not run an operator from its @lower body "
+                        "(docs/nnef2.md, Not yet)",
               call.loc);
       return *out;
     } catch (const nnef2::BuildError& e) {

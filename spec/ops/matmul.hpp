@@ -68,7 +68,8 @@ void evaluate(const Checked<MatMulAttrs>& op, const OpIO<T>& io) {
     for (int64_t j = 0; j < n; ++j) {
       const int64_t b0 = batches.b[b] * rb * cb + (tb ? j * cb : j);  // B'[b_B, 0, j]
       for (size_t l = 0; l < column.size(); ++l) column[l] = B[b0 + static_cast<int64_t>(l) * b_step];
-      const auto b_at = [&](int64_t l) -> const T& { return column.empty() ? B[b0 + l] : column[l]; };
+      const T* b_col = column.empty() ? &B[b0] : column.data();  // B'[b_B, :, j], contiguous
+      const auto b_at = [&](int64_t l) -> const T& { return b_col[l]; };
       for (int64_t i = 0; i < m; ++i) {
         const int64_t a0 = batches.a[b] * ra * ca + (ta ? i : i * ca);  // A'[b_A, i, 0]
         const auto a_at = [&](int64_t l) -> const T& { return A[a0 + l * a_step]; };
