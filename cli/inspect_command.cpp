@@ -32,7 +32,7 @@ MemoryUse<CDim> memory_of(const Graph& g, const GraphInfo& info, int64_t scalar_
     for (const Shape& s : ni.outputs) outputs.back().push_back(CDim(s.count()));
     for (const ParamInfo& p : ni.params) params.back().emplace_back(p.role, CDim(p.shape.count()));
   }
-  return memory_use(g, outputs, params, scalar_size, names);
+  return memory_use(g, outputs, params, scalar_size, names, ParamHolding::WhileNodeRuns);
 }
 
 }  // namespace
@@ -73,7 +73,8 @@ int inspect_command(const InspectOptions& o, std::ostream& out, std::ostream& er
   out << row("total", "", "", std::to_string(total_params), std::to_string(total_macs), "");
   out << "peak: " << peak.bytes << " bytes while '" << model->graph.nodes[peak.step].name << "' runs (" << o.precision
       << ", " << scalar_size
-      << " bytes per element, and 8 for each parameter's value as read): what run at this precision, and check at "
+      << " bytes per element, a node's parameters converted while it runs, and 8 for each parameter's value as "
+         "read): what run at this precision, and check at "
          "f64, compare with --max-memory\n";
   return kExitOk;
 }

@@ -186,7 +186,7 @@ class CutPoints {
 Result<std::vector<Tensor<Envelope>>> run_envelope(const Model& m, const std::vector<HostTensor>& inputs,
                                                    int64_t max_memory, std::vector<Origin>& origins,
                                                    TruncatedReals& truncated, CutPoints& cuts) {
-  auto plan = make_plan<Envelope>(m.graph, m.payload, PlanOptions{max_memory, m.param_keys, &inputs});
+  auto plan = make_plan<Envelope>(m.graph, m.payload, PlanOptions{max_memory, m.param_keys, &inputs, ParamHolding::WhileNodeRuns});
   if (!plan) return std::move(plan).error();
   size_t next = 0;
   return run_plan<Envelope>(*plan, inputs, [&](const CheckedOp& op, const OpIO<Envelope>& io) {

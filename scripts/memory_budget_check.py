@@ -5,15 +5,18 @@ Builds with onnx.helper a model of large float32 weights: x [1, n] → (MatMul b
 Add of an n-vector, Relu) × layers, its weights in the file's raw_data (and, as torch.onnx.export
 writes a model over 2 GB, in a file beside it: --external). N parameters, 4·N bytes of file.
 
-By hand, `run --precision f64` holds 16·N bytes of parameters (each value as read, a double, and
-converted, a double) and, while a MatMul runs, its weight as the output of the const node that gives
-it (8·n² bytes) and two n-vectors; reading the model holds less (the file and its parse, 8·N; the
-parse and the values as read, each initializer freed once read). So:
-- at --max-memory 16·N + 8·n² + 1 MiB, run and check fit: run exits 0 and matches a NumPy float64
+By hand, `run --precision f64` holds 8·N bytes of parameters for the whole run (each value as read,
+a double: a plan run once converts a node's parameters while the node runs, semantics/memory.hpp
+ParamHolding) and, while the const node that gives a MatMul its weight runs, that weight converted
+(8·n²) and its output (8·n², read by the MatMul next), with an n-vector; reading the model holds
+less (the file and its parse, 8·N; the parse and the values as read, each initializer freed once
+read). So:
+- at --max-memory 8·N + 16·n² + 1 MiB, run and check fit: run exits 0 and matches a NumPy float64
   evaluation within 1e-12 of max|y|; check proves the model (exit 0); run --precision envelope,
-  whose parameters take 24 bytes a value converted, is refused by name (size.budget);
-- at --max-memory 12·N (the weights as read fit, with the file, but not with the evaluation's copy)
-  run and check are refused by name (size.budget, exit 1), before they allocate the copy;
+  whose converted weight and its output take 24 bytes a value, is refused by name (size.budget);
+- at --max-memory 8·N + 8·n² (the weights as read fit, with the file, but not with one weight
+  converted and its output) run and check are refused by name (size.budget, exit 1), before they
+  allocate;
 - at --max-memory 6·N the reading itself is refused by name (the file and its parse need 8·N).
 Each nnref's peak resident memory (the kernel's, os.wait4's ru_maxrss) must stay within the budget
 plus a fixed allowance for the binary, its libraries and small structures (ALLOWANCE, measured on
@@ -91,10 +94,10 @@ def main():
         count = a.layers * (a.n * a.n + a.n)
         want = np.load(os.path.join(d, "want.npy"))
         out = os.path.join(d, "y.npy")
-        # The peak while a MatMul runs: every parameter twice, and its weight as the output of the
-        # const node that gives it (one n×n value) with its input and output vectors.
-        fits = 16 * count + 8 * a.n * a.n + MIB
-        over, unread = 12 * count, 6 * count
+        # The peak while the const node that gives a MatMul its weight runs: every parameter as read,
+        # that weight converted and as the node's output (two n×n values), and an n-vector.
+        fits = 8 * count + 16 * a.n * a.n + MIB
+        over, unread = 8 * count + 8 * a.n * a.n, 6 * count
         cases = [  # (what, args, budget, expected exit, expected code in stderr)
             ("run f64 fits", ["run", model, "--input", f"x={d}/x.npy", "--precision", "f64", "--output", out],
              fits, 0, None),

@@ -9,7 +9,7 @@ namespace nnref {
 template <Scalar T>
 Result<std::vector<Tensor<T>>> evaluate(const Graph& g, const Payload& payload, const std::vector<HostTensor>& inputs,
                                         const EvalOptions& options) {
-  auto plan = make_plan<T>(g, payload, PlanOptions{options.max_memory, options.param_names, &inputs});
+  auto plan = make_plan<T>(g, payload, PlanOptions{options.max_memory, options.param_names, &inputs, ParamHolding::WhileNodeRuns});
   if (!plan) return std::move(plan).error();
   return run_oracle(*plan, inputs);
 }
@@ -18,7 +18,7 @@ namespace {
 
 template <Scalar T>
 Result<std::vector<Value<T>>> values_without_inputs(const Graph& g, const Payload& payload, int64_t max_memory) {
-  auto plan = make_plan<T>(g, payload, PlanOptions{max_memory, {}, nullptr});
+  auto plan = make_plan<T>(g, payload, PlanOptions{max_memory, {}, nullptr, ParamHolding::WhileNodeRuns});
   if (!plan) return std::move(plan).error();
   return run_plan_values<T>(*plan, {}, [](const CheckedOp& op, const OpIO<T>& io) {
     std::visit([&](const auto& o) { run_kernel(o, io); }, op);

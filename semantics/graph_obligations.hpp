@@ -49,12 +49,14 @@ inline constexpr ObligationSpec kDeclaredShape{
 inline constexpr ObligationSpec kBudget{
     ObligationKind::Size, "size.budget",
     "The bytes evaluation holds at its peak fit the --max-memory budget (default 4G): every parameter for the whole "
-    "run, as read (8 bytes a value, the model's) and converted once (the evaluation's), and each node output from "
+    "run as read (8 bytes a value, the model's), each node's parameters converted to the evaluation's scalar while "
+    "the node runs, and each node output from "
     "the node that writes it to its last reader (graph outputs to the end). When refuted, a note gives the largest "
     "admissible size that fits, maximised in the order the --dim options were given.",
-    "16 * (count(p_1) + ... + count(p_m)) + 8 * (count(o_1) + ... + count(o_k)) <= budget while each node runs, "
-    "over every parameter p_i and every output o_j live then (8 bytes per element: the f64 evaluation; a "
-    "parameter computed from constants, not read, 8 bytes too)",
+    "8 * (count(p_1) + ... + count(p_m)) + 8 * (count(q_1) + ... + count(q_l)) + 8 * (count(o_1) + ... + "
+    "count(o_k)) <= budget while each node runs, over every parameter p_i as read, the running node's parameters "
+    "q_i converted, and every output o_j live then (8 bytes per element: the f64 evaluation; a parameter computed "
+    "from constants, not read, is held converted for the whole run)",
     "`layer input = Input(shape: [1024]); layer fc = Dense(units: 1024);` checked with `nnref check m.nnl --dim "
     "batch=1..100000 --max-memory 24M`: 16384 * batch + 16793600 bytes while fc runs: error[size.budget], "
     "counterexample: batch = 512, located at the node holding the largest tensor, with the note: the largest "

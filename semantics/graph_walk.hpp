@@ -64,10 +64,11 @@ struct WalkResult {
 
 // Assumes check_structure (semantics/wellformed.hpp) found nothing: every input names an earlier
 // node. `payload` nullptr: the parameters are not bound (a structure-only reading). `scalar_size` bytes
-// per element for the budget; 0: no budget obligation.
+// per element for the budget, the parameters held as `holding` says; 0: no budget obligation.
 template <class Dim>
 WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNames& names,
-                           GraphReading<Dim>& reading, int64_t scalar_size) {
+                           GraphReading<Dim>& reading, int64_t scalar_size,
+                           ParamHolding holding = ParamHolding::WhileNodeRuns) {
   WalkResult<Dim> w;
   ObligationSink<Dim>& sink = reading.sink();
   std::optional<SpareEntries> spare;  // built at the first missing parameter: most walks have none
@@ -186,7 +187,7 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
       for (const auto& o : s->outputs) outputs.back().push_back(element_count(o));
       for (const auto& p : s->params) params.back().emplace_back(p.role, element_count(p.dims));
     }
-    reading.require_budget(memory_use(g, outputs, params, scalar_size, names));
+    reading.require_budget(memory_use(g, outputs, params, scalar_size, names, holding));
   }
   return w;
 }

@@ -1,8 +1,8 @@
 // What evaluation holds in memory, written once for every reading (concrete extents, the checker's
 // size symbols) and every user (the budget obligation, the engine's plan, inspect, the weight
-// loaders): every parameter for the whole run, as read (the model's payload, a double a value)
-// and converted once to the scalar (the plan's), and each node output from the node that writes
-// it to its last reader (graph outputs to the end). The budget bounds the peak.
+// loaders): every parameter for the whole run as read (the model's payload, a double a value),
+// converted to the scalar (ParamHolding), and each node output from the node that writes it to
+// its last reader (graph outputs to the end). The budget bounds the peak.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,13 @@
 #include "spec/dim.hpp"
 
 namespace nnref {
+
+// How evaluation holds the parameters in its scalar (semantics/plan.hpp): converted once for the
+// whole run, by the engines that run one plan many times (the fast path, the hardware model), or
+// converted while their node runs and freed after it, by a plan run once (run, conform, and check's
+// budget, which is run's). A parameter computed from constants (Node::param_values) is held in the
+// scalar for the whole run either way.
+enum class ParamHolding { WholeRun, WhileNodeRuns };
 
 // The bytes the payload holds per element of a parameter as read (spec/host_tensor.hpp: a double).
 inline constexpr int64_t kPayloadBytesPerElement = sizeof(double);
@@ -45,6 +52,8 @@ struct MemoryUse {
   std::vector<Held<Dim>> outputs;           // indexed by value, in node order
   std::vector<std::vector<size_t>> live;    // live[step]: indices into `outputs`
   Dim params_bytes = Dim(int64_t{0});
+  // ParamHolding::WhileNodeRuns: the payload's parameters in the scalar, each held at its node's step
+  std::vector<Held<Dim>> converted;
 
   // What is held while each node runs (the parameters alone for a graph without nodes).
   std::vector<Dim> totals() const {
@@ -54,6 +63,7 @@ struct MemoryUse {
       for (size_t v : step) total = total + outputs[v].bytes;
       out.push_back(total);
     }
+    for (const auto& c : converted) out[static_cast<size_t>(c.node)] = out[static_cast<size_t>(c.node)] + c.bytes;
     if (out.empty()) out.push_back(params_bytes);
     return out;
   }
@@ -79,18 +89,21 @@ Peak<Dim> find_peak(const MemoryUse<Dim>& use, const std::vector<Dim>& totals, V
     if (const int64_t b = value(h.bytes); !p.largest || b > p.largest_bytes) p.largest = &h, p.largest_bytes = b;
   };
   for (const auto& h : use.params) consider(h);
+  for (const auto& h : use.converted)
+    if (static_cast<size_t>(h.node) == p.step) consider(h);
   if (p.step < use.live.size())
     for (size_t v : use.live[p.step]) consider(use.outputs[v]);
   return p;
 }
 
 // outputs[node][k] and params[node][p] are element counts; `scalar_size` bytes per element, and a
-// parameter the payload holds (not computed: Node::param_values) 8 bytes more, its value as read.
-// Parameters are named as `names` (the model's source) names them.
+// parameter the payload holds (not computed: Node::param_values) 8 bytes, its value as read, for the
+// whole run and `scalar_size` as `holding` says. Parameters are named as `names` (the model's
+// source) names them.
 template <class Dim>
 MemoryUse<Dim> memory_use(const Graph& g, const std::vector<std::vector<Dim>>& outputs,
                           const std::vector<std::vector<std::pair<std::string, Dim>>>& params, int64_t scalar_size,
-                          const ParamNames& names) {
+                          const ParamNames& names, ParamHolding holding) {
   MemoryUse<Dim> m;
   std::vector<size_t> counts;
   for (const auto& o : outputs) counts.push_back(o.size());
@@ -99,9 +112,12 @@ MemoryUse<Dim> memory_use(const Graph& g, const std::vector<std::vector<Dim>>& o
   for (const Node& node : g.nodes) {
     const auto id = static_cast<size_t>(node.id);
     for (const auto& [role, count] : params[id]) {
-      const int64_t as_read = node.param_value(role) ? 0 : kPayloadBytesPerElement;
-      m.params.push_back(
-          {node.id, "parameter " + param_name(names, node.name, role), tensor_bytes(count, scalar_size + as_read)});
+      const std::string what = "parameter " + param_name(names, node.name, role);
+      const bool read = !node.param_value(role);
+      const bool per_node = read && holding == ParamHolding::WhileNodeRuns;
+      if (per_node) m.converted.push_back({node.id, what + " (converted)", tensor_bytes(count, scalar_size)});
+      const int64_t whole_run = (read ? kPayloadBytesPerElement : 0) + (per_node ? 0 : scalar_size);
+      m.params.push_back({node.id, what, tensor_bytes(count, whole_run)});
       m.params_bytes = m.params_bytes + m.params.back().bytes;
     }
     for (size_t k = 0; k < outputs[id].size(); ++k) {

@@ -23,9 +23,10 @@ Result<std::vector<Value<T>>> run_plan_values(const Plan<T>& plan, const std::ve
     for (const Shape& s : outputs_of(p.op))
       out.emplace_back(is_input ? to_value<T>(inputs[next_input++], kind_of(p.op)) : zeros<T>(kind_of(p.op), s));
     OpIO<T> io;
+    std::vector<Tensor<T>> converted;  // freed after the node: ParamHolding::WhileNodeRuns
     for (const ValueRef& r : p.node->inputs)
       io.inputs.push_back(&*values[static_cast<size_t>(r.node)][static_cast<size_t>(r.output)]);
-    for (const auto& param : p.params) io.params.push_back(param ? &*param : nullptr);
+    io.params = node_params(p, converted);
     for (auto& v : out) io.outputs.push_back(&*v);
     kernel(p.op, io);
     for (const ValueRef& r : p.frees) values[static_cast<size_t>(r.node)][static_cast<size_t>(r.output)].reset();

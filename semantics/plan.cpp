@@ -77,8 +77,9 @@ void bind_computed_params(Plan<T>& plan) {
     if (readers[id] == 0) continue;
     for (const Shape& s : outputs_of(p.op)) values[id].push_back(zeros<T>(kind_of(p.op), s));
     OpIO<T> io;
+    std::vector<Tensor<T>> converted;
     for (const ValueRef& r : p.node->inputs) io.inputs.push_back(read(r));
-    for (const auto& param : p.params) io.params.push_back(param ? &*param : nullptr);
+    io.params = node_params(p, converted);
     for (auto& v : values[id]) io.outputs.push_back(&v);
     std::visit([&](const auto& o) { run_kernel(o, io); }, p.op);
     for (const ValueRef& r : p.node->inputs) done(r);
@@ -140,7 +141,8 @@ Result<std::shared_ptr<const Graph>> resolve_element_sizes(const Graph& g, const
     for (const Node& n : prefix.nodes)
       if (std::holds_alternative<InputAttrs>(n.op) && inputs.size() < options.inputs->size())
         inputs.push_back((*options.inputs)[inputs.size()]);
-    auto plan = make_plan<T>(prefix, payload, PlanOptions{options.max_memory, options.param_names, nullptr});
+    auto plan =
+        make_plan<T>(prefix, payload, PlanOptions{options.max_memory, options.param_names, nullptr, options.params});
     if (!plan) return std::move(plan).error();
     auto values = run_plan_values<T>(*plan, inputs, [](const CheckedOp& op, const OpIO<T>& io) {
       std::visit([&](const auto& o) { run_kernel(o, io); }, op);
@@ -207,7 +209,7 @@ Result<Plan<T>> make_plan(const Graph& given, const Payload& payload, const Plan
     resolved = std::move(r).value();
   }
   const Graph& g = resolved ? *resolved : given;
-  auto info = check_graph(g, payload, ScalarOps<T>::bytes, options.max_memory, options.param_names);
+  auto info = check_graph(g, payload, ScalarOps<T>::bytes, options.max_memory, options.param_names, options.params);
   if (!info) return std::move(info).error();
   Plan<T> plan;
   plan.graph = &g;
@@ -233,16 +235,32 @@ Result<Plan<T>> make_plan(const Graph& given, const Payload& payload, const Plan
     }
     auto op = witness(node, shapes, kinds);
     if (!op) return at_node(std::move(op).error(), node);
-    PlannedNode<T> p{&node, std::move(op).value(), {}, std::move(frees[static_cast<size_t>(node.id)])};
+    PlannedNode<T> p{&node, std::move(op).value(), {}, std::move(frees[static_cast<size_t>(node.id)]), {}};
     // check_graph has proved every binding: each entry exists where required, with the implied shape.
+    const bool per_node = options.params == ParamHolding::WhileNodeRuns;
     for (const ParamInfo& param : params_of(p.op)) {
       const ParamEntry* e = payload.find(node.name, param.role);
-      p.params.push_back(e ? std::optional<Tensor<T>>(param_to_scalar<T>(*e)) : std::nullopt);
+      p.params.push_back(e && !per_node ? std::optional<Tensor<T>>(param_to_scalar<T>(*e)) : std::nullopt);
+      if (per_node) p.unconverted.push_back(e);
     }
     plan.nodes.push_back(std::move(p));
   }
   bind_computed_params(plan);
   return plan;
+}
+
+template <Scalar T>
+std::vector<const Tensor<T>*> node_params(const PlannedNode<T>& p, std::vector<Tensor<T>>& converted) {
+  converted.clear();
+  converted.reserve(p.params.size());  // no reallocation: the pointers below stay valid
+  std::vector<const Tensor<T>*> out;
+  for (size_t k = 0; k < p.params.size(); ++k) {
+    const ParamEntry* source = k < p.unconverted.size() ? p.unconverted[k] : nullptr;
+    if (p.params[k]) out.push_back(&*p.params[k]);
+    else if (source) out.push_back(&converted.emplace_back(param_to_scalar<T>(*source)));
+    else out.push_back(nullptr);
+  }
+  return out;
 }
 
 namespace {
@@ -295,7 +313,8 @@ Status check_inputs(const Plan<T>& plan, const std::vector<HostTensor>& inputs) 
 
 #define NNREF_PLAN(unused, T)                                                                    \
   template Result<Plan<T>> make_plan<T>(const Graph&, const Payload&, const PlanOptions&);         \
-  template Status check_inputs<T>(const Plan<T>&, const std::vector<HostTensor>&);
+  template Status check_inputs<T>(const Plan<T>&, const std::vector<HostTensor>&);                \
+  template std::vector<const Tensor<T>*> node_params<T>(const PlannedNode<T>&, std::vector<Tensor<T>>&);
 NNREF_FOR_EACH_SCALAR(NNREF_PLAN, )
 #undef NNREF_PLAN
 

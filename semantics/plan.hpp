@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "semantics/graph.hpp"
+#include "semantics/memory.hpp"
 #include "semantics/op.hpp"
 #include "semantics/param_names.hpp"
 #include "semantics/payload.hpp"
@@ -29,6 +30,10 @@ struct PlanOptions {
   // computes from the data of its inputs (a size program's kElement, spec/size_program.hpp) is
   // then evaluated from them. Without them such a size is shape.data-dependent-size.
   const std::vector<HostTensor>* inputs = nullptr;
+  // How the plan holds the payload's parameters in T (semantics/memory.hpp). WhileNodeRuns suits a
+  // plan run once: the run converts each node's parameters before the node and frees them after, so
+  // that the payload's doubles are the only copy held throughout (an Envelope is 24 bytes).
+  ParamHolding params = ParamHolding::WholeRun;
 };
 
 template <Scalar T>
@@ -37,7 +42,15 @@ struct PlannedNode {
   CheckedOp op;                                // the witness (its outputs: the slots' shapes)
   std::vector<std::optional<Tensor<T>>> params;  // aligned with the witness's params; nullopt if absent
   std::vector<ValueRef> frees;                 // values no later node reads, freed after this one
+  // ParamHolding::WhileNodeRuns: aligned with params, the payload's entry of each one the plan
+  // does not hold (node_params converts it); empty otherwise.
+  std::vector<const ParamEntry*> unconverted;
 };
+
+// The node's parameters as its kernel reads them (nullptr where absent): those the plan holds, and
+// the others converted into `converted`, which holds them until the caller drops it.
+template <Scalar T>
+std::vector<const Tensor<T>*> node_params(const PlannedNode<T>& p, std::vector<Tensor<T>>& converted);
 
 template <Scalar T>
 struct Plan {
@@ -76,7 +89,8 @@ ElemKind kind_of(const CheckedOp& op);
 
 #define NNREF_EXTERN_PLAN(unused, T)                                                                   \
   extern template Result<Plan<T>> make_plan<T>(const Graph&, const Payload&, const PlanOptions&);      \
-  extern template Status check_inputs<T>(const Plan<T>&, const std::vector<HostTensor>&);
+  extern template Status check_inputs<T>(const Plan<T>&, const std::vector<HostTensor>&);             \
+  extern template std::vector<const Tensor<T>*> node_params<T>(const PlannedNode<T>&, std::vector<Tensor<T>>&);
 NNREF_FOR_EACH_SCALAR(NNREF_EXTERN_PLAN, )
 #undef NNREF_EXTERN_PLAN
 

@@ -114,12 +114,12 @@ std::vector<Diagnostic> check_structure(const Graph& g) {
 }
 
 ConcreteCheck check_concrete(const Graph& g, const Payload* payload, const ParamNames& names, int64_t scalar_size,
-                             int64_t budget) {
+                             int64_t budget, ParamHolding holding) {
   ConcreteCheck c;
   c.diagnostics = check_structure(g);
   if (!c.diagnostics.empty()) return c;
   ConcreteReading reading(g, budget, c.diagnostics);
-  const WalkResult<CDim> w = walk_graph<CDim>(g, payload, names, reading, scalar_size);
+  const WalkResult<CDim> w = walk_graph<CDim>(g, payload, names, reading, scalar_size, holding);
   reading.finish();
   add_skip_notes(g, w.root, c.diagnostics);
   if (payload)
@@ -155,8 +155,8 @@ Result<GraphInfo> first_error(ConcreteCheck c) {
 Result<GraphInfo> infer_shapes(const Graph& g) { return first_error(check_concrete(g, nullptr, {}, 0, 0)); }
 
 Result<GraphInfo> check_graph(const Graph& g, const Payload& payload, int64_t scalar_size, int64_t budget,
-                              const ParamNames& names) {
-  return first_error(check_concrete(g, &payload, names, scalar_size, budget));
+                              const ParamNames& names, ParamHolding holding) {
+  return first_error(check_concrete(g, &payload, names, scalar_size, budget, holding));
 }
 
 std::vector<Diagnostic> unused_parameters(const Payload& payload,

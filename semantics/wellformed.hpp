@@ -42,9 +42,9 @@ struct ConcreteCheck {
 
 // The walk over the declared extents: structure, every node's obligations, the binding of every
 // parameter (unless `payload` is nullptr), the budget of `budget` bytes at `scalar_size` bytes per
-// element (unless scalar_size is 0).
+// element (unless scalar_size is 0), the parameters held as `holding` says (semantics/memory.hpp).
 ConcreteCheck check_concrete(const Graph& graph, const Payload* payload, const ParamNames& names, int64_t scalar_size,
-                             int64_t budget);
+                             int64_t budget, ParamHolding holding = ParamHolding::WhileNodeRuns);
 
 // The shapes, without parameters or budget; the first error.
 Result<GraphInfo> infer_shapes(const Graph& graph);
@@ -52,7 +52,7 @@ Result<GraphInfo> infer_shapes(const Graph& graph);
 // Everything check_concrete checks; the first error (warnings are skipped). Used by every engine.
 // `names`: the parameters' names in the model's terms (semantics/param_names.hpp).
 Result<GraphInfo> check_graph(const Graph& graph, const Payload& payload, int64_t scalar_size, int64_t budget,
-                              const ParamNames& names = {});
+                              const ParamNames& names = {}, ParamHolding holding = ParamHolding::WhileNodeRuns);
 
 // A warning ("bind.unused") for each payload entry whose (node, role) is not in `used`.
 std::vector<Diagnostic> unused_parameters(const Payload& payload,

@@ -473,10 +473,10 @@ TEST_CASE("agreement: concat of two differently pooled branches", "[agreement]")
 }
 
 // Memory grows with batch: x [N, 16] → linear (8 units) → relu. Held in doubles (8 bytes): the
-// parameters, weight 16·8 = 128 and bias 8 elements, for the whole run, twice (as read and
-// converted); x (16N) until fc has read it, fc's output (8N) until relu has. The peak is while fc
+// parameters, weight 16·8 = 128 and bias 8 elements, as read for the whole run and converted while
+// fc runs; x (16N) until fc has read it, fc's output (8N) until relu has. The peak is while fc
 // runs: 2·136 + 16N + 8N elements, so bytes(N) = 8·(24N + 272) = 192N + 2176 (relu's step holds
-// 272 + 16N). With a budget of 100000 bytes, N ≤ 509 fits (99904 bytes) and N = 510 is the
+// 136 + 16N). With a budget of 100000 bytes, N ≤ 509 fits (99904 bytes) and N = 510 is the
 // smallest batch over it (100096 bytes).
 TEST_CASE("agreement: size.budget, the smallest batch over the budget", "[agreement][budget]") {
   constexpr int64_t kBudget = 100000;

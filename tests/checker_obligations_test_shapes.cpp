@@ -364,8 +364,8 @@ std::vector<Case> shape_binding_and_size_cases() {
     add(t, "size.overflow", "[1, input.0, 2^60], input.0 = 1..100", big(100), big(7), {"input", 1, {{"input.0", 8}}});
   }
   // input [batch, 64] -> linear 64 units: 8 * (64 b + 64 b) + 16 * (64 * 64 + 64) = 1024 b + 66560
-  // bytes (each parameter as read and converted) fit 98304 for b <= 31. At b = 32 the largest
-  // tensor is fc's weight (65536 bytes).
+  // bytes (each parameter as read, and converted while fc runs) fit 98304 for b <= 31. At b = 32 the
+  // largest tensor is fc's weight (32768 bytes, as read and again converted).
   {
     const auto fc = [](int64_t hi) {
       return [hi] {

@@ -131,8 +131,8 @@ void check_at_budget(const Subject& s, Query q, unsigned units, const std::strin
 }
 
 // resnet_block over small sizes, with a budget that cuts through them: the peak holds about
-// 1536 bytes per batch·H·W (three 64-channel f64 tensors) over ~1.2 MB of parameters (74368
-// values, as read and converted: 16 bytes each).
+// 1536 bytes per batch·H·W (three 64-channel f64 tensors) over ~0.6 MB of parameters (74368
+// values as read, 8 bytes each) and the running conv's converted.
 constexpr int64_t kSmallBudget = 1'300'000;
 
 Query resnet_small(std::vector<DimRange> dims, std::vector<std::string> assume = {}) {

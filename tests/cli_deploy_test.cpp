@@ -190,27 +190,29 @@ TEST_CASE("deploy: run evaluates at another size with --dim, checked at that siz
 
 TEST_CASE("deploy: inspect's peak is the bytes check and run compare with --max-memory") {
   // examples/mlp by hand: parameters 4·16+16 + 16·8+8 + 8·3+3 = 243 elements, held throughout as
-  // read (8 bytes each) and converted (8 at f64, 4 at f32). The live set is largest while
-  // fc1/relu runs: fc1's output (16) and its own (16). So the peak is 243 · 16 + 32 · 8 = 4144
-  // bytes at f64, 243 · 12 + 32 · 4 = 3044 at f32.
+  // read (8 bytes each), and each node's converted while it runs (8 at f64, 4 at f32). The most is
+  // held while fc2 runs: its 136 parameters converted, fc1/relu's output (16) and its own (8). So
+  // the peak is 243 · 8 + 136 · 8 + 24 · 8 = 3224 bytes at f64, 243 · 8 + 136 · 4 + 24 · 4 = 2584
+  // at f32 (fc1: 1944 + 96 · 8 = 2744 and 1944 + 96 · 4 = 2328).
   const std::string mlp = example("mlp", "model.nnl");
   Run f64 = nnref_cli({"inspect", mlp});
   REQUIRE(f64.code == 0);
   CHECK(has(f64.out,
-            "peak: 4144 bytes while 'fc1/relu' runs (f64, 8 bytes per element, and 8 for each parameter's "
-            "value as read)"));
+            "peak: 3224 bytes while 'fc2' runs (f64, 8 bytes per element, a node's parameters converted while it "
+            "runs, and 8 for each parameter's value as read)"));
   Run f32 = nnref_cli({"inspect", mlp, "--precision", "f32"});
   CHECK(has(f32.out,
-            "peak: 3044 bytes while 'fc1/relu' runs (f32, 4 bytes per element, and 8 for each parameter's "
-            "value as read)"));
+            "peak: 2584 bytes while 'fc2' runs (f32, 4 bytes per element, a node's parameters converted while it "
+            "runs, and 8 for each parameter's value as read)"));
 
-  CHECK(nnref_cli({"check", mlp, "--max-memory", "4144"}).code == 0);
-  Run over = nnref_cli({"check", mlp, "--max-memory", "4143"});
+  CHECK(nnref_cli({"check", mlp, "--max-memory", "3224"}).code == 0);
+  Run over = nnref_cli({"check", mlp, "--max-memory", "3223"});
   CHECK(over.code == 1);
-  CHECK(has(over.err, "evaluation needs 4144 bytes at its peak"));
-  // fc2.weight, 16·8 elements at 16 bytes, is the largest tensor held then; named as NNL names it.
-  CHECK(has(over.err, "the largest tensor is parameter fc2.weight, 2048 bytes"));
+  CHECK(has(over.err, "evaluation needs 3224 bytes at its peak"));
+  // fc2.weight, 16·8 elements at 8 bytes (as read, and again converted), is the largest tensor held
+  // then; named as NNL names it.
+  CHECK(has(over.err, "the largest tensor is parameter fc2.weight, 1024 bytes"));
   const std::string x = example("mlp", "input.npy");
-  CHECK(nnref_cli({"run", mlp, "--input", x, "--max-memory", "4144", "-q"}).code == 0);
-  CHECK(nnref_cli({"run", mlp, "--input", x, "--max-memory", "4143", "-q"}).code == 1);
+  CHECK(nnref_cli({"run", mlp, "--input", x, "--max-memory", "3224", "-q"}).code == 0);
+  CHECK(nnref_cli({"run", mlp, "--input", x, "--max-memory", "3223", "-q"}).code == 1);
 }
