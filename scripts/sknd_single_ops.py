@@ -93,9 +93,10 @@ def binary_draws():
         ({"lhs_align": 0}, (2, 3), (2, 3, 4), "input"),  # a left-aligned lhs
         ({"lhs_align": -1}, (3,), (2, 3, 4), "input"),  # one axis from the end
         ({"lhs_align": 2}, (3,), (2, 3), "input"),  # the result's rank past both operands'
+        ({"lhs_align": 1, "rhs_align": 0}, (3,), (2, 3), "variable"),
     ]
     for k, op in enumerate(ops.BINARY):
-        for j in (k % 7, (k + 2) % 7, (k + 4) % 7, (k + 6) % 7):
+        for j in (k % 8, (k + 2) % 8, (k + 4) % 8, (k + 6) % 8):
             attrs, xs, ys, role = cases[j]
             y = Operand("y", ys, role, y_domain.get(op, "normal"))
             yield Draw(op, attrs, [inp("x", *xs, domain=x_domain.get(op, "normal")), y])
@@ -105,7 +106,7 @@ def activation_draws():
     for attrs, shape in (({}, (2, 3, 4)), ({"alpha": 0.1}, (3, 5)), ({"alpha": 1.0}, (2, 2, 2, 2)),
                          ({"alpha": 0.0}, (7,))):
         yield Draw("nn.relu", attrs, [inp("x", *shape)])
-    for attrs, shape in (({}, (2, 3, 4)), ({"alpha": 0.5}, (3, 5)), ({"alpha": 2.0}, (2, 2, 3))):
+    for attrs, shape in (({}, (2, 3, 4)), ({"alpha": 0.5}, (3, 5)), ({"alpha": 2.0}, (2, 2, 3)), ({"alpha": 2}, (6,))):
         yield Draw("nn.elu", attrs, [inp("x", *shape)])
     for attrs, shape, axis in (({}, (2, 3, 4), 1), ({"axis": -1}, (2, 3, 4), 2), ({"axis": 2}, (2, 2, 5, 3), 2),
                                ({"axis": 0}, (4, 3), 0)):
@@ -161,6 +162,9 @@ def window_draws():
             yield Draw(op, attrs, [inp("x", *shape)])
     yield Draw("nn.avg_pool", {"size": 3, "padding": 1, "ignore_border": False}, [inp("x", 2, 2, 5, 5)])
     yield Draw("nn.avg_pool", {"size": [3, 2], "stride": 2, "ignore_border": False}, [inp("x", 1, 3, 7, 6)])
+    yield Draw("nn.avg_pool", {"size": 3, "stride": 2, "padding": 1, "ceil_mode": True, "ignore_border": False},
+               [inp("x", 1, 2, 6, 6)])
+    yield Draw("nn.max_pool", {"size": 2, "axes": [2, 3]}, [inp("x", 1, 2, 4, 4)])
 
 
 def reduce_draws():
@@ -172,7 +176,10 @@ def reduce_draws():
         for j in range(3):
             attrs, shape = cases[(2 * k + j) % len(cases)]
             yield Draw(op, attrs, [inp("x", *shape, domain=domain.get(op, "normal"))])
+    for attrs, shape in (({"squeeze": True}, (2, 3)), ({"axes": [0, 1], "squeeze": True}, (3, 2))):
+        yield Draw("math.sum_reduce", attrs, [inp("x", *shape)], tag="to-rank-0")
     for attrs, bias, scale, shape in (({}, True, True, (2, 3, 4, 4)), ({"epsilon": 0.01}, False, True, (2, 4, 3)),
+                                      ({"epsilon": 2.5e-05}, True, True, (4, 3)),
                                       ({"channel_axis": -1}, True, False, (3, 2, 5)),
                                       ({"channel_axis": 2, "epsilon": 0.0}, False, False, (2, 3, 4, 2))):
         c = shape[attrs.get("channel_axis", 1)]
@@ -184,10 +191,11 @@ def reduce_draws():
 def layout_draws():
     for attrs, shape in (({"shape": [4, 6]}, (2, 3, 4)), ({"shape": [-1, 2]}, (2, 3, 4)),
                          ({"shape": [3, 2], "axis": 1, "rank": 1}, (4, 6, 5)),
-                         ({"shape": [-1], "axis": -2}, (2, 3, 4, 5)), ({"shape": [2, 1, 3], "axis": 1, "rank": 2},
+                         ({"shape": [-1], "axis": -2}, (2, 3, 4, 5)), ({"shape": [1], "axis": 1, "rank": 0}, (2, 3)), ({"shape": [2, 1, 3], "axis": 1, "rank": 2},
                                                                         (4, 2, 3, 2))):
         yield Draw("layout.reshape", attrs, [inp("x", *shape)])
-    for attrs, shape in (({}, (2, 3, 4)), ({"axis": 1}, (2, 3, 4, 5)), ({"axis": 1, "rank": 2}, (2, 3, 4, 5))):
+    for attrs, shape in (({}, (2, 3, 4)), ({"axis": 1}, (2, 3, 4, 5)), ({"axis": 1, "rank": 2}, (2, 3, 4, 5)),
+                         ({"axis": 1, "rank": 0}, (2, 3)), ({"axis": -1, "rank": 1}, (2, 3))):
         yield Draw("layout.flatten", attrs, [inp("x", *shape)])
     for attrs, shape in (({"axis": 1, "shape": [2, 3]}, (4, 6)), ({"axis": -1, "shape": [5, 1, 2]}, (2, 3, 10))):
         yield Draw("layout.unflatten", attrs, [inp("x", *shape)])
@@ -197,7 +205,7 @@ def layout_draws():
         yield Draw("layout.unsqueeze", attrs, [inp("x", *shape)])
     for attrs, shape in (({}, (2, 3, 4)), ({"perm": [0, 2, 1]}, (2, 3, 4)), ({"axis": 1, "perm": [3, 1, 2]},
                                                                               (2, 3, 4, 5)),
-                         ({"perm": [-1, 0, -2]}, (3, 2, 4))):
+                         ({"perm": [-1, 0, -2]}, (3, 2, 4)), ({"axis": -2, "perm": [3, 2]}, (2, 3, 4, 5))):
         yield Draw("layout.transpose", attrs, [inp("x", *shape)])
     yield Draw("layout.concat", {"axis": 1}, [[inp("a", 2, 3, 4), inp("b", 2, 1, 4), var("c", 2, 2, 4)]])
     yield Draw("layout.concat", {"axis": 0}, [[inp("a", 2, 5), inp("b", 2, 5)]])
@@ -242,6 +250,27 @@ def refusal_draws():
     yield Draw("layout.transpose", {"axis": 1}, [inp("x", 2, 3, 4)], failed, "default-perm")
     # the binding of the inputs' shapes, `s..(axis)` then an extent, fails before the @assert is reached
     yield Draw("layout.concat", {"axis": 3}, [[inp("a", 2, 3, 4), inp("b", 2, 3, 4)]], "nnef2.compose.shape", "range")
+    yield Draw("layout.unflatten", {"axis": 1, "shape": [-1, 2]}, [inp("x", 2, 6)], failed, "positive")
+    # an unknown format reads the channels as XCN does (s[-2]), so they match and the format is what fails
+    yield Draw("nn.conv", {"data_format": "NHWC"}, [inp("x", 1, 2, 2, 5), var("w", 3, 2, 1, 1)], failed, "format")
+    yield Draw("nn.relu", {"max": -1.0}, [inp("x", 3, 4)], failed, "max")
+    yield Draw("layout.squeeze", {"axes": [3]}, [inp("x", 2, 3, 1)], failed, "range")
+    yield Draw("layout.transpose", {"axis": 1, "perm": [2, 0]}, [inp("x", 2, 3, 4)], failed, "before-axis")
+    # shapes the inputs' declarations refuse before any @assert
+    shape = "nnef2.compose.shape"
+    yield Draw("nn.linear", {}, [inp("x", 2, 3), var("w", 4, 5)], shape, "channels")
+    yield Draw("layout.reshape", {"shape": [6], "axis": 3}, [inp("x", 2, 3)], shape, "axis")
+    yield Draw("nn.prelu", {}, [inp("x", 2, 3, 4), var("alpha", 4)], shape, "slope")
+    # what the definition allows and nnref's native mapping does not take yet, refused by name
+    native = "nnef2.native.attribute"
+    yield Draw("nn.relu", {"max": 6.0}, [inp("x", 3, 4)], native, "max")
+    yield Draw("nn.max_pool", {"size": 2, "axes": [1]}, [inp("x", 2, 6, 3)], native, "axes")
+    yield Draw("linalg.matmul", {}, [inp("A", 2, 3), inp("B", 3, 4), inp("C", 2, 4)], native, "C")
+    yield Draw("nn.conv", {"data_format": "NXC"}, [inp("x", 1, 5, 5, 2), var("w", 3, 2, 3, 3)], native, "NXC")
+    yield Draw("nn.conv", {"stride": 3}, [inp("x", 1, 1, 10, 10), var("w", 1, 1, 3, 3)], "nnef2.native.cropping",
+               "auto-padding")
+    yield Draw("nn.avg_pool", {"size": 3, "stride": 3, "padding": 1, "ceil_mode": True}, [inp("x", 1, 1, 8, 8)],
+               "nnef2.native.ceil-window", "last-window")
 
 
 DRAWS = [*unary_draws(), *binary_draws(), *activation_draws(), *linear_draws(), *window_draws(), *reduce_draws(),
