@@ -111,8 +111,9 @@ def activation_draws():
     for attrs, shape, axis in (({}, (2, 3, 4), 1), ({"axis": -1}, (2, 3, 4), 2), ({"axis": 2}, (2, 2, 5, 3), 2),
                                ({"axis": 0}, (4, 3), 0)):
         yield Draw("nn.prelu", attrs, [inp("x", *shape), var("alpha", shape[axis])])
+    yield Draw("nn.prelu", {"axis": -2}, [inp("x", 2, 3, 4), inp("alpha", 3)])  # a slope computed upstream
     for attrs, shape in (({}, (2, 5)), ({"axes": [-1]}, (2, 3, 4)), ({"axes": [1, 2]}, (2, 3, 4)),
-                         ({"axes": [0]}, (3, 2)), ({"axes": [3, 1]}, (2, 3, 2, 4))):
+                         ({"axes": [0]}, (3, 2)), ({"axes": [3, 1]}, (2, 3, 2, 4)), ({"axes": [0, 1, 2]}, (2, 1, 3))):
         yield Draw("nn.softmax", attrs, [inp("x", *shape)])
 
 
@@ -144,6 +145,8 @@ def window_draws():
         # the last window of each axis reads one row of the input, one of padding and one past the padding
         ({"stride": 3, "padding": [1, 1, 1, 1], "ceil_mode": True}, (2, 1, 9, 9), (2, 1, 3, 3), False),
         ({"stride": [1, 2, 2], "padding": 1}, (1, 2, 4, 5, 5), (3, 2, 3, 3, 3), True),
+        ({"stride": [2, 1], "padding_align": "LOWER"}, (3, 2, 8, 1), (2, 2, 4, 1), True),  # batch 3, width 1
+        ({"dilation": 3, "stride": 2, "padding": [3, 0], "ceil_mode": True}, (1, 2, 10), (2, 2, 3), False),
     ]
     for attrs, xs, ws, bias in conv:
         yield Draw("nn.conv", attrs, [inp("x", *xs), var("w", *ws)] + ([var("b", ws[0])] if bias else []))
@@ -156,6 +159,9 @@ def window_draws():
         ({"size": 3, "stride": 2}, (2, 3, 9)),  # one spatial axis
         ({"size": [2, 2, 3], "padding": 0, "stride": [1, 2, 2]}, (1, 2, 3, 6, 7)),
         ({"size": 2, "padding_align": "LOWER"}, (1, 2, 5, 5)),
+        ({"size": 2, "stride": 3, "padding": 0}, (3, 2, 8, 7)),  # a stride past the window skips elements
+        ({"size": 1}, (2, 3, 4, 1)),
+        ({"size": 3, "stride": 2, "dilation": 2, "padding": [2, 1, 2, 1], "ceil_mode": True}, (1, 2, 9, 8)),
     ]
     for k, (attrs, shape) in enumerate(pools):
         for op in ("nn.max_pool", "nn.sum_pool", "nn.avg_pool")[k % 3:] + ("nn.max_pool", "nn.sum_pool")[:k % 3]:
@@ -181,7 +187,8 @@ def reduce_draws():
     for attrs, bias, scale, shape in (({}, True, True, (2, 3, 4, 4)), ({"epsilon": 0.01}, False, True, (2, 4, 3)),
                                       ({"epsilon": 2.5e-05}, True, True, (4, 3)),
                                       ({"channel_axis": -1}, True, False, (3, 2, 5)),
-                                      ({"channel_axis": 2, "epsilon": 0.0}, False, False, (2, 3, 4, 2))):
+                                      ({"channel_axis": 2, "epsilon": 0.0}, False, False, (2, 3, 4, 2)),
+                                      ({"channel_axis": 0}, True, True, (3, 4))):
         c = shape[attrs.get("channel_axis", 1)]
         yield Draw("nn.batch_norm", attrs,
                    [inp("x", *shape), var("mean", c), var("variance", c, domain="positive"),
@@ -199,16 +206,19 @@ def layout_draws():
         yield Draw("layout.flatten", attrs, [inp("x", *shape)])
     for attrs, shape in (({"axis": 1, "shape": [2, 3]}, (4, 6)), ({"axis": -1, "shape": [5, 1, 2]}, (2, 3, 10))):
         yield Draw("layout.unflatten", attrs, [inp("x", *shape)])
-    for attrs, shape in (({"axes": [1]}, (2, 1, 3)), ({"axes": [0, -1]}, (1, 4, 3, 1)), ({"axes": [2, 0]}, (1, 5, 1))):
+    for attrs, shape in (({"axes": [1]}, (2, 1, 3)), ({"axes": [0, -1]}, (1, 4, 3, 1)), ({"axes": [2, 0]}, (1, 5, 1)),
+                         ({"axes": [0, 1]}, (1, 1))):
         yield Draw("layout.squeeze", attrs, [inp("x", *shape)])
     for attrs, shape in (({"axes": [0]}, (3, 4)), ({"axes": [1, -1]}, (2, 3)), ({"axes": [3, 0]}, (2, 5))):
         yield Draw("layout.unsqueeze", attrs, [inp("x", *shape)])
     for attrs, shape in (({}, (2, 3, 4)), ({"perm": [0, 2, 1]}, (2, 3, 4)), ({"axis": 1, "perm": [3, 1, 2]},
                                                                               (2, 3, 4, 5)),
-                         ({"perm": [-1, 0, -2]}, (3, 2, 4)), ({"axis": -2, "perm": [3, 2]}, (2, 3, 4, 5))):
+                         ({"perm": [-1, 0, -2]}, (3, 2, 4)), ({"axis": -2, "perm": [3, 2]}, (2, 3, 4, 5)),
+                         ({}, (5,))):
         yield Draw("layout.transpose", attrs, [inp("x", *shape)])
     yield Draw("layout.concat", {"axis": 1}, [[inp("a", 2, 3, 4), inp("b", 2, 1, 4), var("c", 2, 2, 4)]])
     yield Draw("layout.concat", {"axis": 0}, [[inp("a", 2, 5), inp("b", 2, 5)]])
+    yield Draw("layout.concat", {"axis": 0}, [[inp("a", 3)]])
     yield Draw("layout.concat", {"axis": -1}, [[inp("a", 2, 3, 1), inp("b", 2, 3, 4)]])
     yield Draw("layout.concat", {"axis": 2}, [[inp("a", 1, 2, 3, 2), inp("b", 1, 2, 1, 2), inp("c", 1, 2, 2, 2)]])
 
@@ -267,6 +277,9 @@ def refusal_draws():
     yield Draw("nn.max_pool", {"size": 2, "axes": [1]}, [inp("x", 2, 6, 3)], native, "axes")
     yield Draw("linalg.matmul", {}, [inp("A", 2, 3), inp("B", 3, 4), inp("C", 2, 4)], native, "C")
     yield Draw("nn.conv", {"data_format": "NXC"}, [inp("x", 1, 5, 5, 2), var("w", 3, 2, 3, 3)], native, "NXC")
+    computed = "nnef2.native.computed-parameter"
+    yield Draw("nn.linear", {}, [inp("x", 2, 3), inp("w", 4, 3)], computed, "filter")
+    yield Draw("nn.batch_norm", {}, [inp("x", 2, 3), inp("mean", 3), var("variance", 3)], computed, "mean")
     yield Draw("nn.conv", {"stride": 3}, [inp("x", 1, 1, 10, 10), var("w", 1, 1, 3, 3)], "nnef2.native.cropping",
                "auto-padding")
     yield Draw("nn.avg_pool", {"size": 3, "stride": 3, "padding": 1, "ceil_mode": True}, [inp("x", 1, 1, 8, 8)],
