@@ -147,6 +147,7 @@ def window_draws():
         ({"stride": [1, 2, 2], "padding": 1}, (1, 2, 4, 5, 5), (3, 2, 3, 3, 3), True),
         ({"stride": [2, 1], "padding_align": "LOWER"}, (3, 2, 8, 1), (2, 2, 4, 1), True),  # batch 3, width 1
         ({"dilation": 3, "stride": 2, "padding": [3, 0], "ceil_mode": True}, (1, 2, 10), (2, 2, 3), False),
+        ({"padding": [3, 1, 0, 3]}, (1, 2, 4, 4), (2, 2, 3, 3), True),  # first rows, last columns: padding only
     ]
     for attrs, xs, ws, bias in conv:
         yield Draw("nn.conv", attrs, [inp("x", *xs), var("w", *ws)] + ([var("b", ws[0])] if bias else []))
@@ -171,6 +172,8 @@ def window_draws():
     yield Draw("nn.avg_pool", {"size": 3, "stride": 2, "padding": 1, "ceil_mode": True, "ignore_border": False},
                [inp("x", 1, 2, 6, 6)])
     yield Draw("nn.max_pool", {"size": 2, "axes": [2, 3]}, [inp("x", 1, 2, 4, 4)])
+    # windows of padding only: a sum of nothing is 0 (a max of nothing is unspecified, §2.12)
+    yield Draw("nn.sum_pool", {"size": 2, "padding": [2, 0, 0, 2]}, [inp("x", 1, 2, 4, 4)])
 
 
 def reduce_draws():
