@@ -122,12 +122,13 @@ def judge(nnref, folder, work, inputs, expected, rtol):
     if r.returncode != 0:
         return problems + ["run: exit %d\n%s%s" % (r.returncode, r.stdout, r.stderr)], float("nan")
     got = np.load(out)
-    error = 0.0
+    errors = [0.0]
     for key, want in expected.items():
         if got[key].shape != want.shape:
             problems.append("run: output %s has shape %s, not %s" % (key, got[key].shape, want.shape))
             continue
-        error = max(error, relative_difference(got[key], want))
+        errors.append(relative_difference(got[key], want))
+    error = float(np.max(errors))  # NaN if any is
     if not error <= rtol:
         problems.append("run: the largest difference is %.3g of max|y| (allowed %g)" % (error, rtol))
     actual = os.path.join(work, "actual.npz")
