@@ -100,6 +100,8 @@ def binary_draws():
             attrs, xs, ys, role = cases[j]
             y = Operand("y", ys, role, y_domain.get(op, "normal"))
             yield Draw(op, attrs, [inp("x", *xs, domain=x_domain.get(op, "normal")), y])
+    # a negative base to whole powers (0 to 3): real results
+    yield Draw("math.pow", {}, [inp("x", 2, 3), var("y", 3, domain="counts")], tag="whole")
 
 
 def activation_draws():
@@ -325,6 +327,7 @@ DOMAINS = {
     "above1": lambda rng, shape: rng.uniform(1.1, 3.0, shape),
     "half": lambda rng, shape: rng.uniform(-1.2, 1.2, shape),
     "near1": lambda rng, shape: rng.choice([-1.0, 1.0], shape) * rng.uniform(0.6, 1.6, shape),
+    "counts": lambda rng, shape: rng.integers(0, 4, shape).astype(np.float64),
 }
 
 
