@@ -203,8 +203,9 @@ def reduce_draws():
 def layout_draws():
     for attrs, shape in (({"shape": [4, 6]}, (2, 3, 4)), ({"shape": [-1, 2]}, (2, 3, 4)),
                          ({"shape": [3, 2], "axis": 1, "rank": 1}, (4, 6, 5)),
-                         ({"shape": [-1], "axis": -2}, (2, 3, 4, 5)), ({"shape": [1], "axis": 1, "rank": 0}, (2, 3)), ({"shape": [2, 1, 3], "axis": 1, "rank": 2},
-                                                                        (4, 2, 3, 2))):
+                         ({"shape": [-1], "axis": -2}, (2, 3, 4, 5)),
+                         ({"shape": [1], "axis": 1, "rank": 0}, (2, 3)),  # an extent inserted
+                         ({"shape": [2, 1, 3], "axis": 1, "rank": 2}, (4, 2, 3, 2))):
         yield Draw("layout.reshape", attrs, [inp("x", *shape)])
     for attrs, shape in (({}, (2, 3, 4)), ({"axis": 1}, (2, 3, 4, 5)), ({"axis": 1, "rank": 2}, (2, 3, 4, 5)),
                          ({"axis": 1, "rank": 0}, (2, 3)), ({"axis": -1, "rank": 1}, (2, 3))):
@@ -372,7 +373,9 @@ def graph_text(draw, output_shape):
     def block(name, lines):
         return ["    %s {" % name] + ["        " + line for line in lines] + ["    }"] if lines else []
 
-    declared = lambda role: ["%s: real%s;" % (o.name, extents(o.shape)) for o in draw.flat() if o.role == role]  # noqa: E731
+    def declared(role):
+        return ["%s: real%s;" % (o.name, extents(o.shape)) for o in draw.flat() if o.role == role]
+
     attributes = "{%s}" % attributes_text(draw.attrs) if draw.attrs else ""  # the grammar has no empty `{}`
     call = "%s%s(%s)" % (draw.op, attributes, ", ".join(argument_text(o) for o in draw.operands))
     lines = ["version 2.0;", "import %s;" % draw.op.split(".")[0], "", "graph %s {" % GRAPH]
