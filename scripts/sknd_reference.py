@@ -107,7 +107,8 @@ def relative_difference(got, want):
 def judge(nnref, folder, work, inputs, expected, rtol):
     """`nnref check` passes, `nnref run --precision f64` agrees with `expected` (name -> array)
     within rtol of each output's largest magnitude, and `nnref conform` accepts the float32
-    rounding of `expected`. Returns the problems found and the largest relative difference."""
+    rounding of `expected`. Returns the problems found and the largest relative difference (None
+    if nnref did not run)."""
     args = []
     for inp, value in inputs.items():
         path = os.path.join(work, inp + ".npy")
@@ -120,7 +121,7 @@ def judge(nnref, folder, work, inputs, expected, rtol):
         problems.append("check: exit %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
     r = run([nnref, "run", folder, *args, "--precision", "f64", "--output", out])
     if r.returncode != 0:
-        return problems + ["run: exit %d\n%s%s" % (r.returncode, r.stdout, r.stderr)], float("nan")
+        return problems + ["run: exit %d\n%s%s" % (r.returncode, r.stdout, r.stderr)], None
     got = np.load(out)
     errors = [0.0]
     for key, want in expected.items():
@@ -157,8 +158,8 @@ def check_model(nnref, name, root, seed, rtol):
         if not isinstance(expected, dict):
             expected = {"output": expected}
         problems, error = judge(nnref, folder, work, inputs, expected, rtol)
-        print("%-11s run agrees to %.2g of max|y|; check and conform %s" %
-              (name, error, "pass" if not problems else "FAIL"))
+        agreement = "did not run" if error is None else "run agrees to %.2g of max|y|" % error
+        print("%-11s %s; check and conform %s" % (name, agreement, "pass" if not problems else "FAIL"))
         return problems
     finally:
         shutil.rmtree(work, ignore_errors=True)

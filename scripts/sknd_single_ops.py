@@ -189,6 +189,9 @@ def reduce_draws():
             yield Draw(op, attrs, [inp("x", *shape, domain=domain.get(op, "normal"))])
     for attrs, shape in (({"squeeze": True}, (2, 3)), ({"axes": [0, 1], "squeeze": True}, (3, 2))):
         yield Draw("math.sum_reduce", attrs, [inp("x", *shape)], tag="to-rank-0")
+    for op in ("math.sum_reduce", "math.mean_reduce", "layout.squeeze", "layout.unsqueeze"):
+        yield Draw(op, {"axes": []}, [inp("x", 2, 3)], tag="no-axes")
+    yield Draw("nn.elu", {"alpha": -0.5}, [inp("x", 2, 3)], tag="negative-alpha")
     for attrs, bias, scale, shape in (({}, True, True, (2, 3, 4, 4)), ({"epsilon": 0.01}, False, True, (2, 4, 3)),
                                       ({"epsilon": 2.5e-05}, True, True, (4, 3)),
                                       ({"channel_axis": -1}, True, False, (3, 2, 5)),
@@ -283,6 +286,9 @@ def refusal_draws():
     yield Draw("nn.max_pool", {"size": 2, "axes": [1]}, [inp("x", 2, 6, 3)], native, "axes")
     yield Draw("linalg.matmul", {}, [inp("A", 2, 3), inp("B", 3, 4), inp("C", 2, 4)], native, "C")
     yield Draw("nn.conv", {"data_format": "NXC"}, [inp("x", 1, 5, 5, 2), var("w", 3, 2, 3, 3)], native, "NXC")
+    # softmax over no axes is 1 everywhere by its @compose (a max and a sum over nothing); nnref's
+    # softmax requires an axis
+    yield Draw("nn.softmax", {"axes": []}, [inp("x", 2, 3)], "attr.axes.empty", "no-axes")
     computed = "nnef2.native.computed-parameter"
     yield Draw("nn.linear", {}, [inp("x", 2, 3), inp("w", 4, 3)], computed, "filter")
     yield Draw("nn.batch_norm", {}, [inp("x", 2, 3), inp("mean", 3), var("variance", 3)], computed, "mean")
@@ -395,7 +401,7 @@ def seed_of(draw, seed):
 
 
 def check_draw(nnref, draw, seed, rtol, keep):
-    """(problems, largest relative difference or None for a refusal)."""
+    """(problems, largest relative difference, or None for a refusal or a graph nnref did not run)."""
     rng = np.random.default_rng(seed_of(draw, seed))
     work = tempfile.mkdtemp(prefix="sknd_single_")
     try:
