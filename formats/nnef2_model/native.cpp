@@ -113,14 +113,14 @@ std::vector<Val> matmul(Builder& c, const BoundInvocation& b, const std::string&
   MatMulAttrs m{sym(b, "transA").b, sym(b, "transB").b};
   // nnref's matmul takes operands of one rank: the lower-rank one gets 1s before its batch
   // extents, as the definition's ea and eb align them.
-  const Val &a = sym(b, "A"), &bb = sym(b, "B");
-  const size_t rank = std::max(a.shape.size(), bb.shape.size());
+  const Val &matrix_a = sym(b, "A"), &matrix_b = sym(b, "B");
+  const size_t rank = std::max(matrix_a.shape.size(), matrix_b.shape.size());
   const auto at_rank = [&](const Val& v) {
     std::vector<int64_t> extents(rank - v.shape.size(), 1);
     extents.insert(extents.end(), v.shape.begin(), v.shape.end());
     return aligned(c, v, extents, node);
   };
-  return one(c.add_node1(node, m, {at_rank(a), at_rank(bb)}));
+  return one(c.add_node1(node, m, {at_rank(matrix_a), at_rank(matrix_b)}));
 }
 
 // A filter (and bias) that are variables become the IR node's parameters;
