@@ -181,9 +181,10 @@ def windowed(x, axes, size, stride=1, dilation=1, padding=None, padding_align="U
     return guarded_windows(x, axes, size, stride, dilation, offset, out)
 
 
-def conv(x, w, b=None, groups=1, **window):
+def conv(x, w, b=None, groups=1, data_format="NCX", filter_format="NCX", **window):
     """nn.conv, NCX layouts: output[bi, gi*m + mi, i..] = (bias ?? 0) + sum over ci < fc and the
     window j of input[bi, gi*fc + ci, |stride*i + dilation*j - offset|..] * filter[gi*m + mi, ci, j..]."""
+    assert data_format == filter_format == "NCX", "only the NCX layouts are written here"
     d = x.ndim - 2
     spatial = list(range(2, 2 + d))
     values, inside = windowed(x, spatial, list(w.shape[2:]), **window)

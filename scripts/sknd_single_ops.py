@@ -150,6 +150,8 @@ def window_draws():
         ({"stride": [2, 1], "padding_align": "LOWER"}, (3, 2, 8, 1), (2, 2, 4, 1), True),  # batch 3, width 1
         ({"dilation": 3, "stride": 2, "padding": [3, 0], "ceil_mode": True}, (1, 2, 10), (2, 2, 3), False),
         ({"padding": [3, 1, 0, 3]}, (1, 2, 4, 4), (2, 2, 3, 3), True),  # first rows, last columns: padding only
+        ({"stride": 1, "dilation": 1, "padding_align": "UPPER", "ceil_mode": False, "groups": 1, "data_format": "NCX",
+          "filter_format": "NCX"}, (2, 3, 5, 4), (2, 3, 2, 3), True),  # every default given
     ]
     for attrs, xs, ws, bias in conv:
         yield Draw("nn.conv", attrs, [inp("x", *xs), var("w", *ws)] + ([var("b", ws[0])] if bias else []))
