@@ -2,7 +2,7 @@
 // of a standard operator, an unknown operator and one without a native mapping,
 // a missing .dat, a .dat of the wrong shape, a .dat leading outside the model
 // folder, an unknown import. And that a folder with main.sknd or a .sknd file
-// is recognised. (The values of models that load are compared with an
+// is recognised, and that matmul takes operands of different ranks. (The values of models that load are compared with an
 // independent NumPy evaluation by scripts/sknd_reference.py: ctest
 // nnef2_numpy_crosscheck.)
 #include <catch2/catch.hpp>
@@ -221,4 +221,38 @@ TEST_CASE("sknd front-end: windows nnref's ops do not compute are refused by nam
   d = first_error(load(f));
   CHECK(d.code == "nnef2.native.ceil-window");
   CHECK(d.loc.line == 15);
+}
+
+TEST_CASE("sknd front-end: matmul of operands of different ranks aligns their batch extents on the right", "[nnef2]") {
+  // The definition's ea = [1 ..(dz - da), a..]: B of rank 2 is one matrix for the batch of 2, and A of
+  // rank 2 against B's batch [2, 1] gives Z's batch [2, 1]. nnref's matmul takes one rank: B, or A,
+  // is viewed with leading 1s (the values are compared with NumPy by ctest nnef2_single_ops).
+  const std::string graph = R"(version 2.0;
+import linalg;
+
+graph Net {
+    @input {
+        A: real[SA];
+        B: real[SB];
+    }
+    @output {
+        Z: real[SZ];
+    }
+    @compose {
+        Z = linalg.matmul{transB=true}(A, B);
+    }
+}
+)";
+  const auto text = [&](const std::string& a, const std::string& b, const std::string& z) {
+    std::string t = graph;
+    for (const auto& [from, to] : {std::pair{"SA", a}, std::pair{"SB", b}, std::pair{"SZ", z}})
+      t.replace(t.find(from), 2, to);
+    return t;
+  };
+  for (const std::string& t : {text("2, 3, 4", "5, 4", "2, 3, 5"), text("3, 4", "2, 1, 5, 4", "2, 1, 3, 5")}) {
+    const LoadResult r = load_nnef2_text(t, "main.sknd", ".", LoadOptions(WeightsPolicy::Skip));
+    INFO((r.diagnostics.empty() ? std::string() : r.diagnostics[0].message));
+    REQUIRE(r.model);
+    CHECK(r.model->graph.nodes.size() == 4);  // the two inputs, the reshape of the lower rank, the matmul
+  }
 }

@@ -111,7 +111,16 @@ std::vector<Val> matmul(Builder& c, const BoundInvocation& b, const std::string&
   if (!sym(b, "C").is_null())
     refuse("nnef2.native.attribute", "linalg.matmul with its input C has no native mapping yet");
   MatMulAttrs m{sym(b, "transA").b, sym(b, "transB").b};
-  return one(c.add_node1(node, m, {sym(b, "A"), sym(b, "B")}));
+  // nnref's matmul takes operands of one rank: the lower-rank one gets 1s before its batch
+  // extents, as the definition's ea and eb align them.
+  const Val &matrix_a = sym(b, "A"), &matrix_b = sym(b, "B");
+  const size_t rank = std::max(matrix_a.shape.size(), matrix_b.shape.size());
+  const auto at_rank = [&](const Val& v) {
+    std::vector<int64_t> extents(rank - v.shape.size(), 1);
+    extents.insert(extents.end(), v.shape.begin(), v.shape.end());
+    return aligned(c, v, extents, node);
+  };
+  return one(c.add_node1(node, m, {at_rank(matrix_a), at_rank(matrix_b)}));
 }
 
 // A filter (and bias) that are variables become the IR node's parameters;

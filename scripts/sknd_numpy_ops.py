@@ -1,0 +1,353 @@
+#!/usr/bin/python3
+"""NumPy float64 operators of the NNEF 2.0 standard library, written from the draft's definitions.
+
+Each function follows the text of its operator in chapter 4 of the Revision 8 draft
+(../shared/seeds/nnef-2.0-draft-rev8.txt): the attributes' defaults, the @using's shape and
+padding arithmetic (`/` floors, `\\` rounds up), the @assert's conditions where they shape the
+result, and the @lower's scalar formula or the @compose's steps. They share no code or logic
+with nnref's C++ reader; scripts/sknd_reference.py and scripts/sknd_single_ops.py evaluate
+SkriptND graphs with them.
+
+Usage:
+    sknd_numpy_ops.py --self-test      # the operators against values worked out by hand
+"""
+
+import math
+import sys
+
+import numpy as np
+
+
+def ceil_div(a, b):
+    """SkriptND's `a \\ b` of ints."""
+    return -(-a // b)
+
+
+def uniform(value, k):
+    """An int..(k) attribute given one value, made uniform (§2.6: `stride=2` is [2, 2])."""
+    return list(value) if isinstance(value, (list, tuple)) else [value] * k
+
+
+# ------------------------------------------------------------------ element-wise (§4.2)
+
+UNARY = {
+    "math.iden": lambda x: x.copy(),
+    "math.neg": lambda x: -x,
+    "math.rcp": lambda x: 1.0 / x,
+    "math.sqr": lambda x: x * x,
+    "math.sqrt": np.sqrt,
+    "math.rsqr": lambda x: 1.0 / (x * x),
+    "math.rsqrt": lambda x: 1.0 / np.sqrt(x),
+    "math.exp": np.exp,
+    "math.log": np.log,
+    "math.log2": np.log2,
+    "math.sin": np.sin,
+    "math.cos": np.cos,
+    "math.tan": np.tan,
+    "math.sinh": np.sinh,
+    "math.cosh": np.cosh,
+    "math.tanh": np.tanh,
+    "math.asin": np.arcsin,
+    "math.acos": np.arccos,
+    "math.atan": np.arctan,
+    "math.asinh": np.arcsinh,
+    "math.acosh": np.arccosh,
+    "math.atanh": np.arctanh,
+    "math.abs": lambda x: np.where(x < 0.0, -x, x),
+    "math.sign": lambda x: np.where(x > 0.0, 1.0, np.where(x < 0.0, -1.0, 0.0)),
+    "math.floor": np.floor,
+    "math.ceil": np.ceil,
+    "nn.sigmoid": lambda x: 1.0 / (1.0 + np.exp(-x)),
+    "nn.softplus": lambda x: np.log(np.exp(x) + 1.0),
+    "nn.erf": np.vectorize(math.erf, otypes=[float]),
+}
+
+BINARY = {
+    "math.add": np.add,
+    "math.sub": np.subtract,
+    "math.mul": np.multiply,
+    "math.div": np.divide,
+    "math.pow": np.power,
+    "math.min": np.minimum,
+    "math.max": np.maximum,
+}
+
+
+def aligned_extents(x_shape, y_shape, lhs_align=None, rhs_align=None):
+    """The @using of math.add and its kin: each operand's extents at the result's rank, placed at
+    its alignment (a negative one counts from the end), 1s around them."""
+    rx, ry = len(x_shape), len(y_shape)
+    qx, qy = rx + abs(lhs_align or 0), ry + abs(rhs_align or 0)
+    rz = max(qx, qy)
+    px = rz - rx if lhs_align is None else (rz - qx if lhs_align < 0 else lhs_align)
+    py = rz - ry if rhs_align is None else (rz - qy if rhs_align < 0 else rhs_align)
+    ex = [1] * px + list(x_shape) + [1] * (rz - rx - px)
+    ey = [1] * py + list(y_shape) + [1] * (rz - ry - py)
+    return ex, ey
+
+
+def binary(op, x, y, lhs_align=None, rhs_align=None):
+    """z[zi..] = x[...] op y[...]: an operand's extent 1 is read at index 0 (broadcast)."""
+    ex, ey = aligned_extents(x.shape, y.shape, lhs_align, rhs_align)
+    assert all(a == b or a == 1 or b == 1 for a, b in zip(ex, ey)), (ex, ey)
+    return BINARY[op](x.reshape(ex), y.reshape(ey))
+
+
+# ------------------------------------------------------------------ activations (§4.4)
+
+def relu(x, alpha=None):
+    """(x <? max ?? x) >? (alpha * x ?? 0.0), without max."""
+    return np.maximum(x, 0.0 if alpha is None else alpha * x)
+
+
+def prelu(x, alpha, axis=1):
+    axis = axis + x.ndim if axis < 0 else axis
+    slope = alpha.reshape([-1 if k == axis else 1 for k in range(x.ndim)])
+    return np.where(x < 0.0, slope * x, x)
+
+
+def elu(x, alpha=1.0):
+    return np.where(x < 0.0, alpha * (np.exp(x) - 1.0), x)
+
+
+def softmax(x, axes=(1,)):
+    """@compose: max_reduce, sub, exp, sum_reduce, div, the reductions keeping their axes."""
+    axes = tuple(axes)
+    e = np.exp(x - x.max(axis=axes, keepdims=True))
+    return e / e.sum(axis=axes, keepdims=True)
+
+
+def linear(x, w, b=None):
+    """output[bi, ni] = (bias[ni] ?? 0) + sum_ci input[bi, ci] * filter[ni, ci]."""
+    y = x @ w.T
+    return y if b is None else y + b
+
+
+def batch_norm(x, mean, variance, bias=None, scale=None, epsilon=1e-5, channel_axis=1):
+    """@compose: sub, add epsilon, sqrt, div, then mul by scale and add bias where given, each
+    rank-1 operand aligned at the channel axis."""
+    align = x.ndim + channel_axis if channel_axis < 0 else channel_axis
+    y = binary("math.div", binary("math.sub", x, mean, rhs_align=align), np.sqrt(variance + epsilon), rhs_align=align)
+    if scale is not None:
+        y = binary("math.mul", y, scale, rhs_align=align)
+    return y if bias is None else binary("math.add", y, bias, rhs_align=align)
+
+
+# ------------------------------------------------------------------ windows (conv and the pools)
+
+def window_geometry(extents, size, stride, dilation, padding, padding_align, ceil_mode):
+    """The @using of nn.conv and the pools: the total padding (given, or the automatic one), the
+    offset (the given padding before, or half the total: floored if 'UPPER', rounded up if
+    'LOWER') and the output extents (floored or, in ceil mode, rounded up)."""
+    k = len(extents)
+    out, offset = [], []
+    for a in range(k):
+        ix, s = extents[a], stride[a]
+        fd = (size[a] - 1) * dilation[a] + 1
+        if padding is None:
+            paddings = ((ceil_div(ix, s) if ceil_mode else ix // s) - 1) * s + fd - ix
+            offset.append(paddings // 2 if padding_align == "UPPER" else ceil_div(paddings, 2))
+        else:
+            paddings = padding[a] + padding[k + a]
+            offset.append(padding[a])
+        assert ix + paddings >= fd, "padded input-size must be greater than (dilated) filter-size"
+        out.append((ceil_div(ix + paddings - fd, s) if ceil_mode else (ix + paddings - fd) // s) + 1)
+    return out, offset
+
+
+def guarded_windows(x, axes, size, stride, dilation, offset, out):
+    """x read at the guarded indices |stride * i + dilation * j - offset| of `axes`: the values,
+    [..., out at each axis, ..., size...] (the window's axes last), and where the index is in
+    the input (a guarded index outside reads nothing)."""
+    values, inside = x, np.ones(x.shape, dtype=bool)
+    for a, n, k, s, dl, off in zip(axes, out, size, stride, dilation, offset):
+        index = s * np.arange(n)[:, None] + dl * np.arange(k)[None, :] - off
+        valid = (index >= 0) & (index < x.shape[a])
+        clipped = np.clip(index, 0, x.shape[a] - 1)
+        values = np.moveaxis(np.take(values, clipped, axis=a), a + 1, -1)
+        inside = np.moveaxis(np.take(inside, clipped, axis=a), a + 1, -1)
+        shape = [1] * values.ndim
+        shape[a], shape[-1] = n, k
+        inside = inside & valid.reshape(shape)
+    return values, inside
+
+
+def windowed(x, axes, size, stride=1, dilation=1, padding=None, padding_align="UPPER", ceil_mode=False):
+    k = len(axes)
+    size, stride, dilation = uniform(size, k), uniform(stride, k), uniform(dilation, k)
+    padding = None if padding is None else uniform(padding, 2 * k)
+    out, offset = window_geometry([x.shape[a] for a in axes], size, stride, dilation, padding, padding_align,
+                                  ceil_mode)
+    return guarded_windows(x, axes, size, stride, dilation, offset, out)
+
+
+def conv(x, w, b=None, groups=1, data_format="NCX", filter_format="NCX", **window):
+    """nn.conv, NCX layouts: output[bi, gi*m + mi, i..] = (bias ?? 0) + sum over ci < fc and the
+    window j of input[bi, gi*fc + ci, |stride*i + dilation*j - offset|..] * filter[gi*m + mi, ci, j..]."""
+    assert data_format == filter_format == "NCX", "only the NCX layouts are written here"
+    d = x.ndim - 2
+    spatial = list(range(2, 2 + d))
+    values, inside = windowed(x, spatial, list(w.shape[2:]), **window)
+    values = np.where(inside, values, 0.0)
+    g = x.shape[1] if groups == 0 else groups
+    fc, m = w.shape[1], w.shape[0] // g
+    window_axes = list(range(2 + d, 2 + 2 * d))
+    parts = [np.moveaxis(np.tensordot(values[:, gi * fc:(gi + 1) * fc], w[gi * m:(gi + 1) * m],
+                                      axes=([1] + window_axes, [1] + spatial)), -1, 1) for gi in range(g)]
+    y = np.concatenate(parts, axis=1)
+    return y if b is None else y + b.reshape([1, -1] + [1] * d)
+
+
+def pool_axes(x, axes):
+    return list(range(2, x.ndim)) if axes is None else [a + x.ndim if a < 0 else a for a in axes]
+
+
+def max_pool(x, size, axes=None, **window):
+    """output[i..] >?= input[guarded window]: a read outside the input is omitted."""
+    axes = pool_axes(x, axes)
+    values, inside = windowed(x, axes, size, **window)
+    return np.where(inside, values, -np.inf).max(axis=tuple(range(x.ndim, values.ndim)))
+
+
+def sum_pool(x, size, axes=None, **window):
+    """output[i..] += input[guarded window]: a read outside the input adds nothing."""
+    axes = pool_axes(x, axes)
+    values, inside = windowed(x, axes, size, **window)
+    return np.where(inside, values, 0.0).sum(axis=tuple(range(x.ndim, values.ndim)))
+
+
+def avg_pool(x, size, axes=None, ignore_border=True, **window):
+    """@compose: sum_pool of the input over, with ignore_border, sum_pool of ones (the number of
+    real elements in each window), else the window's volume."""
+    total = sum_pool(x, size, axes, **window)
+    if ignore_border:
+        return total / sum_pool(np.ones_like(x), size, axes, **window)
+    return total / float(np.prod(uniform(size, len(pool_axes(x, axes)))))
+
+
+# ------------------------------------------------------------------ reductions (§4.2)
+
+REDUCE = {
+    "math.sum_reduce": np.sum,
+    "math.max_reduce": np.max,
+    "math.min_reduce": np.min,
+    "math.prod_reduce": np.prod,
+}
+
+
+def reduce(op, x, axes=None, squeeze=False):
+    """The axes default to [0:d]; a reduced axis is kept as extent 1 unless squeezed. mean_reduce
+    is @compose: sum_reduce, then div by the reduced extents' product."""
+    axes = tuple(range(x.ndim)) if axes is None else tuple(a + x.ndim if a < 0 else a for a in axes)
+    if op == "math.mean_reduce":
+        return np.sum(x, axis=axes, keepdims=not squeeze) / float(np.prod([x.shape[a] for a in axes]))
+    return REDUCE[op](x, axis=axes, keepdims=not squeeze)
+
+
+# ------------------------------------------------------------------ linear algebra (§4.3)
+
+def matmul(a, b, transA=False, transB=False):
+    """Z[l.., i, j] = sum_k A[l.., i, k] * B[l.., k, j] (each transposed as asked), the batch
+    extents aligned on the right and broadcast."""
+    a = np.swapaxes(a, -1, -2) if transA else a
+    b = np.swapaxes(b, -1, -2) if transB else b
+    return np.matmul(a, b)
+
+
+# ------------------------------------------------------------------ layout (§4.1)
+
+def reshape(x, shape, axis=0, rank=None):
+    """The `rank` extents from `axis` become `shape`, whose one -1 takes the rest of the volume."""
+    axis = axis + x.ndim if axis < 0 else axis
+    rank = x.ndim - axis if rank is None else rank
+    volume = int(np.prod(x.shape[axis:axis + rank]))
+    known = int(np.prod([1 if e == -1 else e for e in shape]))
+    new = [volume // known if e == -1 else e for e in shape]
+    return x.reshape(list(x.shape[:axis]) + new + list(x.shape[axis + rank:]))
+
+
+def flatten(x, axis=0, rank=None):
+    axis = axis + x.ndim if axis < 0 else axis
+    rank = x.ndim - axis if rank is None else rank
+    return reshape(x, [-1], axis, rank)
+
+
+def unflatten(x, axis, shape):
+    return reshape(x, shape, axis, 1)
+
+
+def squeeze(x, axes):
+    return np.squeeze(x, axis=tuple(axes))
+
+
+def unsqueeze(x, axes):
+    """The axes count in the output's rank (d + k)."""
+    rank = x.ndim + len(axes)
+    return np.expand_dims(x, tuple(a + rank if a < 0 else a for a in axes))
+
+
+def transpose(x, perm=None, axis=0):
+    """The axes before `axis` stay; the rest are permuted by `perm`, absolute axes (a negative one
+    counts from the end), by default [d-1:-1:-1] with d the number of permuted axes."""
+    axis = axis + x.ndim if axis < 0 else axis
+    perm = list(range(x.ndim - axis - 1, -1, -1)) if perm is None else [p + x.ndim if p < 0 else p for p in perm]
+    return np.transpose(x, list(range(axis)) + perm)
+
+
+def concat(xs, axis):
+    return np.concatenate(xs, axis=axis)
+
+
+# ------------------------------------------------------------------ self-test
+
+def self_test():
+    """The operators against values worked out by hand."""
+    x = np.arange(16.0).reshape(1, 1, 4, 4)
+    assert np.array_equal(max_pool(x, 2, stride=2)[0, 0], [[5, 7], [13, 15]])
+    # a corner window of size 3 with padding 1 holds 4 real elements: (0 + 1 + 4 + 5) / 4
+    assert avg_pool(x, 3, padding=1)[0, 0, 0, 0] == 2.5
+    # without ignore_border the padding counts: (0 + 1 + 4 + 5) / 9
+    assert avg_pool(x, 3, padding=1, ignore_border=False)[0, 0, 0, 0] == 10.0 / 9.0
+    w = np.ones((1, 1, 3, 3))
+    # zero padding: the corner sums 0 + 1 + 4 + 5
+    assert conv(x, w, np.array([1.0]), padding=1)[0, 0, 0, 0] == 11.0
+    two = np.stack([x[0, 0], 2 * x[0, 0]])[None]
+    assert np.array_equal(conv(two, np.ones((2, 1, 1, 1)), groups=2)[0, 1], 2 * x[0, 0])
+    assert np.array_equal(conv(two, np.ones((2, 1, 1, 1)), groups=0)[0, 1], 2 * x[0, 0])
+    # automatic padding of a 3-window on 4, stride 1: total 2, offset 1 either way
+    assert window_geometry([4], [3], [1], [1], None, "UPPER", False) == ([4], [1])
+    # a 2-window on 4, stride 1: total 1, offset 0 if 'UPPER', 1 if 'LOWER'
+    assert window_geometry([4], [2], [1], [1], None, "UPPER", False) == ([4], [0])
+    assert window_geometry([4], [2], [1], [1], None, "LOWER", False) == ([4], [1])
+    assert sum_pool(x, 2, padding_align="LOWER")[0, 0, 0, 0] == 0.0
+    assert sum_pool(x, 2)[0, 0, 0, 0] == 0 + 1 + 4 + 5
+    # ceil mode, 5 by 5, window 2, stride 2: 3 by 3, the last row and column windows of one element
+    five = np.arange(25.0).reshape(1, 1, 5, 5)
+    assert np.array_equal(max_pool(five, 2, stride=2, padding=0, ceil_mode=True)[0, 0],
+                          [[6, 8, 9], [16, 18, 19], [21, 23, 24]])
+    # dilation 2: a 3 by 3 window spans 5 by 5
+    assert sum_pool(five, 3, dilation=2, padding=0)[0, 0, 0, 0] == five[0, 0, ::2, ::2].sum()
+    # a pool over axis 1 only
+    assert np.array_equal(sum_pool(np.arange(6.0).reshape(1, 6), 2, axes=[1], stride=2, padding=0), [[1, 5, 9]])
+    assert np.allclose(softmax(np.array([[0.0, np.log(3.0)]])), [[0.25, 0.75]])
+    assert np.allclose(linear(np.array([[1.0, 2.0]]), np.array([[3.0, 4.0]]), np.array([0.5])), [[11.5]])
+    # alignment: rank 1 at axis 1 of rank 3; a left-aligned rank 1 past the other operand's rank
+    assert aligned_extents((2, 3, 4), (3,), rhs_align=1) == ([2, 3, 4], [1, 3, 1])
+    assert aligned_extents((5,), (2, 3), lhs_align=2) == ([1, 1, 5], [1, 2, 3])
+    assert aligned_extents((5,), (2, 5), lhs_align=-1) == ([5, 1], [2, 5])
+    assert binary("math.sub", np.array([1.0, 2.0]), np.array([[1.0], [3.0]]), lhs_align=1).shape == (2, 2)
+    assert relu(np.array([-2.0, 3.0]), 0.5).tolist() == [-1.0, 3.0]
+    assert reduce("math.mean_reduce", np.arange(6.0).reshape(2, 3), [-1], True).tolist() == [1.0, 4.0]
+    assert reshape(np.zeros((2, 3, 4)), [-1, 2], axis=1).shape == (2, 6, 2)
+    assert flatten(np.zeros((2, 3, 4, 5)), axis=1, rank=2).shape == (2, 12, 5)
+    assert unsqueeze(np.zeros((2, 3)), [0, -1]).shape == (1, 2, 3, 1)
+    assert transpose(np.zeros((2, 3, 4, 5)), axis=1, perm=[3, 1, 2]).shape == (2, 5, 3, 4)
+    assert transpose(np.zeros((2, 3, 4))).shape == (4, 3, 2)
+    assert batch_norm(np.ones((1, 2, 1)), np.zeros(2), np.full(2, 4.0), np.ones(2), np.full(2, 3.0),
+                      epsilon=0.0).ravel().tolist() == [2.5, 2.5]
+    print("self-test: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(self_test() if sys.argv[1:] == ["--self-test"] else print(__doc__) or 2)
