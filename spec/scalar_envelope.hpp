@@ -240,6 +240,17 @@ struct ScalarOps<Envelope> {
     for (int64_t i = 0; i < n; ++i) {
       const E &a = x(i), &b = w(i);
       signs.add_product(a, b);
+      if (a.lo == a.hi && b.lo == b.hi) {  // two finite points (most terms when judged at intermediates)
+        const double p = a.lo * b.lo;
+        if (std::isfinite(p)) {  // else an infinite operand: the general case's NaN radius loses the bound
+          s.mid += p;
+          s.mag += std::abs(p);
+          s.positive += std::max(p, 0.0);
+          s.negative += std::max(-p, 0.0);
+          s.flush += std::abs(a.lo) + std::abs(b.lo);
+          continue;
+        }
+      }
       const double am = 0.5 * a.lo + 0.5 * a.hi, ar = 0.5 * a.hi - 0.5 * a.lo;
       const double bm = 0.5 * b.lo + 0.5 * b.hi, br = 0.5 * b.hi - 0.5 * b.lo;
       const double p = am * bm, r = ar * std::abs(bm) + std::abs(am) * br + ar * br;  // a·b ∈ p ± r
