@@ -178,6 +178,14 @@ TEST_CASE("sknd lower: refusals", "[nnef2]") {
   d = refusal(graph("x: real[5];", "", "math.argmax{axis=0}(x)"));
   CHECK(d.code == "nnef2.lower.unsupported");
   CHECK(d.message.find("':='") != std::string::npos);
+  // math.lt's value is a truth value, math.select's condition a tensor's: bool tensors are not
+  // composed yet, and neither is taken as a number.
+  d = refusal(graph("x: real[5]; z: real[5];", "5", "math.lt(x, z)"));
+  CHECK(d.code == "nnef2.lower.unsupported");
+  CHECK(d.message.find("a truth value as a number") != std::string::npos);
+  d = refusal(graph("c: real[5]; x: real[5]; z: real[5];", "5", "math.select(c, x, z)"));
+  CHECK(d.code == "nnef2.lower.unsupported");
+  CHECK(d.message.find("a tensor value as a condition") != std::string::npos);
   // An operator of the document without @lower.
   d = refusal(
       graph("x: real[5];", "5", "nothing(x)", "operator nothing { @input { x: real[s]; } @output { y: real[s]; } }\n"));

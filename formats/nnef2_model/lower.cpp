@@ -123,6 +123,7 @@ class StatementBuilder {
     const std::optional<int64_t> root = compile(*l_.value);
     if (!root) refuse("nnef2.lower.null", op_ + ": the value of the lowering at " + located(l_.loc) + " is null");
     s_.root = *root;
+    check_kinds();
     const Expr& target = *l_.target;
     const std::optional<int64_t> out = tensors_.output(tensor_name(target));
     if (!is_access(target) || !out || target.pack_index) unsupported("a target other than an output tensor", &target);
@@ -199,6 +200,55 @@ class StatementBuilder {
     exprs_.push_back(expr);
     return static_cast<int64_t>(nodes_.size()) - 1;
   }
+  // Truth values (comparisons and their logic) only where a condition is read, numbers elsewhere:
+  // bool tensors are not composed yet, so a truth value is never a result or an operand of arithmetic,
+  // and a tensor read is never a condition. A per-point number (an index condition) may be either.
+  void check_kinds() const {
+    std::vector<bool> truth(nodes_.size(), false);
+    const auto want = [&](int64_t k, bool condition) {
+      if (k < 0 || nodes_[static_cast<size_t>(k)].kind == NodeKind::Number) return;
+      if (truth[static_cast<size_t>(k)] != condition)
+        unsupported(condition ? "a tensor value as a condition (bool tensors are not composed yet)"
+                              : "a truth value as a number (bool results are not composed yet)",
+                    l_.value.get());
+    };
+    for (size_t k = 0; k < nodes_.size(); ++k) {
+      const contract::Node& n = nodes_[k];
+      switch (n.kind) {
+        case NodeKind::Read:
+        case NodeKind::Number:
+        case NodeKind::Pi:
+          break;
+        case NodeKind::And:
+        case NodeKind::Or:
+        case NodeKind::Xor:
+        case NodeKind::Not:
+          want(n.a, true);
+          want(n.b, true);
+          truth[k] = true;
+          break;
+        case NodeKind::Compare:
+          want(n.a, false);
+          want(n.b, false);
+          truth[k] = true;
+          break;
+        case NodeKind::Select:
+          want(n.a, true);
+          want(n.b, false);
+          want(n.c, false);
+          break;
+        case NodeKind::IndexSelect:
+          truth[k] = truth[static_cast<size_t>(n.a)];
+          want(n.b, truth[k]);
+          break;
+        default:
+          want(n.a, false);
+          want(n.b, false);
+      }
+    }
+    want(s_.root, false);
+  }
+
   int64_t number(const Expr& e) { return add(NodeKind::Number, -1, -1, -1, static_cast<int64_t>(tables_++), &e); }
 
   // The node computing e, or nullopt where e is null (an optional input or
