@@ -15,6 +15,7 @@ Usage:
 """
 
 import argparse
+import math
 import os
 import shutil
 import subprocess
@@ -146,6 +147,46 @@ def windows_model(v, inputs):
     return (d * d + 0.5) ** 0.5
 
 
+def clamp(x, a, b):
+    """math.clamp: y = x < a ? a : x > b ? b : x (the definition's order: b where x >= a > b)."""
+    return np.where(x < a, a, np.where(x > b, b, x))
+
+
+def silu(x):
+    """nn.silu: x / (1 + exp(-x))."""
+    return x / (1.0 + np.exp(-x))
+
+
+def selu(x, alpha=1.67326319, lam=1.05070102):
+    """nn.selu: lambda * (x < 0 ? alpha * (exp(x) - 1) : x), the draft's default attributes."""
+    return lam * np.where(x < 0.0, alpha * (np.exp(x) - 1.0), x)
+
+
+def thresholded_relu(x, theta):
+    return np.where(x > theta, x, 0.0)
+
+
+def gelu(x):
+    """nn.gelu without an approximation: 0.5 * x * (1 + erf(x / sqrt(2)))."""
+    return 0.5 * x * (1.0 + np.vectorize(math.erf)(x / math.sqrt(2.0)))
+
+
+def pad_reflect(x, axis, before, after):
+    """layout.pad REFLECT: |zi <> -zi : 2 (s - 1) - zi|, the mirror that leaves out the edge element."""
+    pads = [(0, 0)] * x.ndim
+    pads[axis] = (before, after)
+    return np.pad(x, pads, mode="reflect")
+
+
+def lowered(v, inputs):
+    x, y = inputs["x"], inputs["y"]
+    n = np.maximum.reduce([silu(clamp(x, -0.5, 0.75)), selu(x), thresholded_relu(y, 0.25)])  # math.max_n
+    o = n + gelu(x)  # math.sum_n
+    q = pad_reflect(o, 2, 1, 2)[:, :, 1:6]  # layout.slice{axes=[2], begin=[1], end=[6]}
+    outer = v["scale"] * np.outer(inputs["u"], inputs["w"]) + -0.5  # math.axpb, scale on the last axis
+    return {"output": np.tile(q, (1, 2, 1)), "outer": outer}
+
+
 MODELS = {
     "perceptron": ("Perceptron", perceptron, {"input": (4, 6)},
                    {"w1": (8, 6), "b1": (8,), "w2": (3, 8), "b2": (3,)}),
@@ -154,6 +195,7 @@ MODELS = {
     "layout": ("Layout", layout, {"x": (2, 3, 4), "y": (2, 4, 5)}, {"scale": (3,)}),
     "windows": ("Windows", windows_model, {"x": (1, 2, 9, 9)}, {"k": (3, 2, 3, 3)}),
     "norms": ("Norms", norms, {"x": (2, 4, 3, 5)}, {"mean": (4,), "variance": (4,), "gamma": (4,), "slope": (4,)}),
+    "lowered": ("Lowered", lowered, {"x": (2, 3, 4), "y": (2, 3, 4), "u": (3,), "w": (4,)}, {"scale": (4,)}),
 }
 
 
@@ -244,6 +286,9 @@ def self_test():
     # dilation 2: a 3 by 3 window spans 5 by 5
     assert windows(five, [3, 3], [1, 1], [2, 2]).sum() == five[0, 0, ::2, ::2].sum()
     assert np.allclose(linear(np.array([[1.0, 2.0]]), np.array([[3.0, 4.0]]), np.array([0.5])), [[11.5]])
+    assert np.array_equal(clamp(np.array([-2.0, 0.0, 3.0]), -1.0, 2.0), [-1.0, 0.0, 2.0])
+    assert np.array_equal(pad_reflect(np.array([1.0, 2.0, 3.0, 4.0]), 0, 2, 2), [3, 2, 1, 2, 3, 4, 3, 2])
+    assert gelu(np.array([0.0]))[0] == 0.0 and abs(gelu(np.array([1.0]))[0] - 0.8413447460685429) < 1e-15
     print("self-test: ok")
     return 0
 
