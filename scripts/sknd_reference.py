@@ -10,7 +10,7 @@ also requires `nnref check` to pass and `nnref conform` to accept the float32 ro
 the reference's answer.
 
 Usage:
-    sknd_reference.py --check --nnref BIN
+    sknd_reference.py --check --nnref BIN [--sknd-kernels lowered]
     sknd_reference.py --self-test
 """
 
@@ -205,7 +205,7 @@ def run(cmd):
     return subprocess.run(cmd, capture_output=True, text=True)
 
 
-def check_model(nnref, name, root, seed, rtol):
+def check_model(nnref, name, root, seed, rtol, kernels):
     graph, forward, input_shapes, variable_shapes = MODELS[name]
     rng = np.random.default_rng(seed)
     work = tempfile.mkdtemp(prefix="sknd_")
@@ -233,7 +233,7 @@ def check_model(nnref, name, root, seed, rtol):
         r = run([nnref, "check", folder])
         if r.returncode != 0:
             problems.append("check: exit %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
-        r = run([nnref, "run", folder, *args, "--precision", "f64", "--output", out])
+        r = run([nnref, "run", folder, *args, "--precision", "f64", "--sknd-kernels", kernels, "--output", out])
         if r.returncode != 0:
             return problems + ["run: exit %d\n%s%s" % (r.returncode, r.stdout, r.stderr)]
         got = np.load(out)
@@ -250,17 +250,17 @@ def check_model(nnref, name, root, seed, rtol):
         r = run([nnref, "conform", folder, *args, "--actual", actual])
         if r.returncode != 0 or "conforms" not in r.stdout:
             problems.append("conform: exit %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
-        print("%-11s run agrees to %.2g of max|y|; check and conform %s" %
-              (name, error, "pass" if not problems else "FAIL"))
+        print("%-11s run (%s kernels) agrees to %.2g of max|y|; check and conform %s" %
+              (name, kernels, error, "pass" if not problems else "FAIL"))
         return problems
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def check(nnref, root, seed=1, rtol=1e-12):
+def check(nnref, root, kernels, seed=1, rtol=1e-12):
     failed = False
     for name in MODELS:
-        for p in check_model(nnref, name, root, seed, rtol):
+        for p in check_model(nnref, name, root, seed, rtol, kernels):
             print("%s: %s" % (name, p))
             failed = True
     return 1 if failed else 0
@@ -299,11 +299,13 @@ def main():
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("--nnref", default="build/nnref")
     ap.add_argument("--root", default=".")
+    ap.add_argument("--sknd-kernels", default="native", choices=["native", "lowered"],
+                    help="run's kernels: native, or every standard operator from its @lower body")
     a = ap.parse_args()
     if a.self_test:
         return self_test()
     if a.check:
-        return check(a.nnref, a.root)
+        return check(a.nnref, a.root, a.sknd_kernels)
     ap.print_help()
     return 2
 
