@@ -139,6 +139,15 @@ operator row_max {
             i < m, j < n;
     }
 }
+operator strided {
+    @attrib { d: int; }
+    @input { x: real[s]; }
+    @output { y: real[s]; }
+    @lower {
+        y[i] = x[i / d],
+            i < s;
+    }
+}
 operator shifted {
     @input { x: real[s]; }
     @output { y: real[s]; }
@@ -173,7 +182,13 @@ TEST_CASE("sknd lower: refusals", "[nnef2]") {
   CHECK(d.message.find("shifted") != std::string::npos);
   CHECK(d.message.find("[5]") != std::string::npos);  // the index values
   CHECK(d.message.find("i = 4") != std::string::npos);
-  CHECK(d.loc.line == 40);  // the invocation; the message locates the access (main.sknd:33:17)
+  CHECK(d.loc.line == 49);  // the invocation; the message locates the access in the definition
+  CHECK(d.message.find("main.sknd:42:17") != std::string::npos);
+  // Index arithmetic divides by the attribute d: 0 is refused where the index is computed.
+  d = refusal(graph("x: real[5];", "5", "strided{d=0}(x)", kOwnOperators));
+  CHECK(d.code == "nnef2.eval.division-by-zero");
+  CHECK(d.message.find("strided") != std::string::npos);
+  CHECK(d.message.find("i = 0") != std::string::npos);
   // math.argmax updates an int output with := under a condition on the data.
   d = refusal(graph("x: real[5];", "", "math.argmax{axis=0}(x)"));
   CHECK(d.code == "nnef2.lower.unsupported");
