@@ -73,6 +73,12 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   add_runtime_model(run_cmd, run.runtime_precision, run.ulps);
   add_max_memory(run_cmd, run.max_memory);
   run_cmd->add_flag("--quiet,-q", run.quiet, "print nothing but diagnostics");
+  run_cmd
+      ->add_option("--sknd-kernels", run.sknd_kernels,
+                   "NNEF 2.0: native (standard operators as nnref's ops where mapped, the default) or lowered "
+                   "(every standard operator with a @lower body run from it)")
+      ->check(CLI::IsMember({"native", "lowered"}))
+      ->capture_default_str();
 
   CheckOptions check;
   auto* check_cmd =

@@ -29,6 +29,7 @@ struct RunOptions {
   double ulps = 4;                  // envelope: the transcendentals' allowance
   int64_t max_memory = kDefaultMaxMemory;
   bool quiet = false;
+  std::string sknd_kernels = "native";  // NNEF 2.0: native | lowered (every operator from its @lower body)
 };
 int run_command(const RunOptions& o, std::ostream& out, std::ostream& err);
 

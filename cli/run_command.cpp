@@ -54,8 +54,9 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
   // The sizes --dim and the inputs give replace the declared ones; the plan checks the model at
   // them before it runs.
   const std::optional<RuntimeModel> runtime = runtime_model(o.runtime_precision, o.ulps);
-  auto loaded = load_with_inputs(o.model, LoadOptions{WeightsPolicy::Required, o.max_memory}, o.dims, o.inputs, err,
-                                 exit, runtime ? &*runtime : nullptr);
+  LoadOptions load{WeightsPolicy::Required, o.max_memory};
+  load.sknd_lowered = o.sknd_kernels == "lowered";
+  auto loaded = load_with_inputs(o.model, load, o.dims, o.inputs, err, exit, runtime ? &*runtime : nullptr);
   if (!loaded) return exit;
   const Model& model = loaded->model;
   const std::vector<HostTensor>& inputs = loaded->inputs;

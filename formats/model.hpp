@@ -95,6 +95,10 @@ struct LoadOptions {
   // a value is refused by name.
   using EncloseConstants = Result<ConstantEnclosures> (*)(const Graph&, const Payload&, int64_t);
   EncloseConstants enclose_constants = nullptr;
+  // NNEF 2.0: build every standard operator that has a @lower body from that body (a contraction
+  // program), the natively mapped ones included (run --sknd-kernels lowered); otherwise only those
+  // without a native mapping.
+  bool sknd_lowered = false;
 };
 
 // A symbolic input extent of a source: its size name, the input (by the source's name) and axis.

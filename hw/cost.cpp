@@ -202,6 +202,8 @@ OpCost cost(const Checked<SoftmaxAttrs>& op, const Config& c) {
 
 // cumsum: a running sum along each line, one vector step per output element (each adds one term).
 OpCost cost(const Checked<CumsumAttrs>& op, const Config& c) { return per_output(op, c); }
+// contract: the terms of a SkriptND @lower body depend on its program; one step per output element (a lower bound).
+OpCost cost(const Checked<ContractAttrs>& op, const Config& c) { return per_output(op, c); }
 
 OpCost cost(const Checked<ReduceAttrs>& op, const Config& c) {
   const int64_t n = op.inputs()[0].count(), m = elements(op.outputs()[0]);

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "properties/gen_context.hpp"
+#include "spec/contract_program.hpp"
 
 namespace nnref::properties {
 
@@ -396,6 +397,21 @@ Maker make(const ReshapeAttrs& proto, GenContext& ctx) {
 }
 
 // sizes: the extents of one operand, each perhaps times or over a small constant.
+// contract: the program of a @lower body `y[i] = x[i] · x[i]; y[i] += x[i]` (an assignment, then an
+// accumulation of one term per element) over an operand of any shape.
+Maker make(const ContractAttrs&, GenContext& ctx) {
+  using namespace contract;
+  Operand x = ctx.operand(ElemKind::Real, 0, ctx.max_rank());
+  const std::vector<int64_t> shape = ctx.shape(x).dims();
+  std::vector<int64_t> every(static_cast<size_t>(element_count(shape)));
+  std::iota(every.begin(), every.end(), int64_t{0});
+  Statement square{Assign::Set, 0, every, {{NodeKind::Read, -1, -1, -1, 0}, {NodeKind::Mul, 0, 0, -1, 0}}, 1,
+                   {{{0}, every}}, {}};
+  Statement add{Assign::Add, 0, every, {{NodeKind::Read, -1, -1, -1, 0}}, 0, {{{0}, every}}, {}};
+  const Program p{{shape}, {shape}, {square, add}};
+  return Candidate{ContractAttrs{1, encode(p)}, {std::move(x)}, {}, {}};
+}
+
 Maker make(const SizesAttrs&, GenContext& ctx) {
   using namespace size_code;
   SizesAttrs a;

@@ -300,6 +300,37 @@ def concat(xs, axis):
 
 # ------------------------------------------------------------------ self-test
 
+def clamp(x, a, b):
+    """math.clamp: y = x < a ? a : x > b ? b : x (the definition's order: b where x >= a > b)."""
+    return np.where(x < a, a, np.where(x > b, b, x))
+
+
+def silu(x):
+    """nn.silu: x / (1 + exp(-x))."""
+    return x / (1.0 + np.exp(-x))
+
+
+def selu(x, alpha=1.67326319, lam=1.05070102):
+    """nn.selu: lambda * (x < 0 ? alpha * (exp(x) - 1) : x), the draft's default attributes."""
+    return lam * np.where(x < 0.0, alpha * (np.exp(x) - 1.0), x)
+
+
+def thresholded_relu(x, theta):
+    return np.where(x > theta, x, 0.0)
+
+
+def gelu(x):
+    """nn.gelu without an approximation: 0.5 * x * (1 + erf(x / sqrt(2)))."""
+    return 0.5 * x * (1.0 + np.vectorize(math.erf)(x / math.sqrt(2.0)))
+
+
+def pad_reflect(x, axis, before, after):
+    """layout.pad REFLECT: |zi <> -zi : 2 (s - 1) - zi|, the mirror that leaves out the edge element."""
+    pads = [(0, 0)] * x.ndim
+    pads[axis] = (before, after)
+    return np.pad(x, pads, mode="reflect")
+
+
 def self_test():
     """The operators against values worked out by hand."""
     x = np.arange(16.0).reshape(1, 1, 4, 4)
@@ -345,6 +376,9 @@ def self_test():
     assert transpose(np.zeros((2, 3, 4))).shape == (4, 3, 2)
     assert batch_norm(np.ones((1, 2, 1)), np.zeros(2), np.full(2, 4.0), np.ones(2), np.full(2, 3.0),
                       epsilon=0.0).ravel().tolist() == [2.5, 2.5]
+    assert np.array_equal(clamp(np.array([-2.0, 0.0, 3.0]), -1.0, 2.0), [-1.0, 0.0, 2.0])
+    assert np.array_equal(pad_reflect(np.array([1.0, 2.0, 3.0, 4.0]), 0, 2, 2), [3, 2, 1, 2, 3, 4, 3, 2])
+    assert gelu(np.array([0.0]))[0] == 0.0 and abs(gelu(np.array([1.0]))[0] - 0.8413447460685429) < 1e-15
     print("self-test: ok")
     return 0
 

@@ -10,7 +10,7 @@ also requires `nnref check` to pass and `nnref conform` to accept the float32 ro
 the reference's answer.
 
 Usage:
-    sknd_reference.py --check --nnref BIN
+    sknd_reference.py --check --nnref BIN [--sknd-kernels lowered]
     sknd_reference.py --self-test
 """
 
@@ -72,6 +72,16 @@ def windows_model(v, inputs):
     return (d * d + 0.5) ** 0.5
 
 
+def lowered(v, inputs):
+    x, y = inputs["x"], inputs["y"]
+    n = np.maximum.reduce([ops.silu(ops.clamp(x, -0.5, 0.75)), ops.selu(x),
+                           ops.thresholded_relu(y, 0.25)])  # math.max_n
+    o = n + ops.gelu(x)  # math.sum_n
+    q = ops.pad_reflect(o, 2, 1, 2)[:, :, 1:6]  # layout.slice{axes=[2], begin=[1], end=[6]}
+    outer = v["scale"] * np.outer(inputs["u"], inputs["w"]) + -0.5  # math.axpb, scale on the last axis
+    return {"output": np.tile(q, (1, 2, 1)), "outer": outer}
+
+
 MODELS = {
     "perceptron": ("Perceptron", perceptron, {"input": (4, 6)},
                    {"w1": (8, 6), "b1": (8,), "w2": (3, 8), "b2": (3,)}),
@@ -80,6 +90,7 @@ MODELS = {
     "layout": ("Layout", layout, {"x": (2, 3, 4), "y": (2, 4, 5)}, {"scale": (3,)}),
     "windows": ("Windows", windows_model, {"x": (1, 2, 9, 9)}, {"k": (3, 2, 3, 3)}),
     "norms": ("Norms", norms, {"x": (2, 4, 3, 5)}, {"mean": (4,), "variance": (4,), "gamma": (4,), "slope": (4,)}),
+    "lowered": ("Lowered", lowered, {"x": (2, 3, 4), "y": (2, 3, 4), "u": (3,), "w": (4,)}, {"scale": (4,)}),
 }
 
 
@@ -104,8 +115,8 @@ def relative_difference(got, want):
     return float(np.abs(got - want).max()) / scale
 
 
-def judge(nnref, folder, work, inputs, expected, rtol):
-    """`nnref check` passes, `nnref run --precision f64` agrees with `expected` (name -> array)
+def judge(nnref, folder, work, inputs, expected, rtol, kernels="native"):
+    """`nnref check` passes, `nnref run --precision f64 --sknd-kernels KERNELS` agrees with `expected` (name -> array)
     within rtol of each output's largest magnitude, and `nnref conform` accepts the float32
     rounding of `expected`. Returns the problems found and the largest relative difference (None
     if nnref did not run)."""
@@ -119,7 +130,7 @@ def judge(nnref, folder, work, inputs, expected, rtol):
     r = run([nnref, "check", folder])
     if r.returncode != 0:
         problems.append("check: exit %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
-    r = run([nnref, "run", folder, *args, "--precision", "f64", "--output", out])
+    r = run([nnref, "run", folder, *args, "--precision", "f64", "--sknd-kernels", kernels, "--output", out])
     if r.returncode != 0:
         return problems + ["run: exit %d\n%s%s" % (r.returncode, r.stdout, r.stderr)], None
     got = np.load(out)
@@ -140,7 +151,7 @@ def judge(nnref, folder, work, inputs, expected, rtol):
     return problems, error
 
 
-def check_model(nnref, name, root, seed, rtol):
+def check_model(nnref, name, root, seed, rtol, kernels):
     graph, forward, input_shapes, variable_shapes = MODELS[name]
     rng = np.random.default_rng(seed)
     work = tempfile.mkdtemp(prefix="sknd_")
@@ -157,18 +168,18 @@ def check_model(nnref, name, root, seed, rtol):
         expected = forward(variables, inputs)
         if not isinstance(expected, dict):
             expected = {"output": expected}
-        problems, error = judge(nnref, folder, work, inputs, expected, rtol)
-        agreement = "did not run" if error is None else "run agrees to %.2g of max|y|" % error
+        problems, error = judge(nnref, folder, work, inputs, expected, rtol, kernels)
+        agreement = "did not run" if error is None else "run (%s kernels) agrees to %.2g of max|y|" % (kernels, error)
         print("%-11s %s; check and conform %s" % (name, agreement, "pass" if not problems else "FAIL"))
         return problems
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def check(nnref, root, seed=1, rtol=1e-12):
+def check(nnref, root, kernels, seed=1, rtol=1e-12):
     failed = False
     for name in MODELS:
-        for p in check_model(nnref, name, root, seed, rtol):
+        for p in check_model(nnref, name, root, seed, rtol, kernels):
             print("%s: %s" % (name, p))
             failed = True
     return 1 if failed else 0
@@ -180,11 +191,13 @@ def main():
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("--nnref", default="build/nnref")
     ap.add_argument("--root", default=".")
+    ap.add_argument("--sknd-kernels", default="native", choices=["native", "lowered"],
+                    help="run's kernels: native, or every standard operator from its @lower body")
     a = ap.parse_args()
     if a.self_test:
         return ops.self_test()
     if a.check:
-        return check(a.nnref, a.root)
+        return check(a.nnref, a.root, a.sknd_kernels)
     ap.print_help()
     return 2
 

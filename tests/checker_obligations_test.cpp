@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "semantics/catalogue.hpp"
+#include "spec/contract_program.hpp"
 
 #include "obligation_cases.hpp"
 
@@ -342,6 +343,17 @@ std::vector<Case> reference_and_extent_cases() {
   };
   t.push_back(Case{"attr.cumsum.kind", "a cumsum of logical values", cumsum_of_kind(ElemKind::Logical),
                    cumsum_of_kind(ElemKind::Integer), Expect{"op", 2}});
+  // contract: the copy y[i] = x[i] of a [3] operand, built for x [3]; a read of element 5 of it.
+  const auto copy_program = [](int64_t last_read) {
+    using namespace contract;
+    const Program p{{{3}}, {{3}}, {{Assign::Set, 0, {0, 1, 2}, {{NodeKind::Read, -1, -1, -1, 0}}, 0,
+                                    {{{0}, {0, 1, last_read}}}, {}}}};
+    return ContractAttrs{1, encode(p)};
+  };
+  t.push_back(Case{"attr.contract.program", "a contraction program reading past its operand",
+                   one_op({3}, copy_program(5)), one_op({3}, copy_program(2)), Expect{"op", 2}});
+  t.push_back(Case{"shape.contract.operand", "a contraction program built for [3] applied to [4]",
+                   one_op({4}, copy_program(2)), one_op({3}, copy_program(2)), Expect{"op", 2}});
   // A declared output shape is an obligation on the rule's result: [1, 8] is not relu's [1, 4],
   // and over a size symbol [1, 4] is not [1, input.0] for input.0 = 5..9 (smallest: 5).
   t.push_back(Case{"shape.declared-mismatch", "a relu declared [1, 8] of a [1, 4] input",

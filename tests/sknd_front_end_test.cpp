@@ -123,7 +123,7 @@ TEST_CASE(
   CHECK(d.code == "nnef2.op.unknown");
   CHECK((d.loc.line == 15 && d.loc.column == 18));
   CHECK(d.message.find("module nn has no operator 'convolve'") != std::string::npos);
-  f.write("main.sknd", with("output = nn.conv{padding=1}(input, kernel);", "output = nn.gelu(input);"));
+  f.write("main.sknd", with("output = nn.conv{padding=1}(input, kernel);", "output = nn.l2_norm{axes=[1]}(input);"));
   d = first_error(load(f));
   CHECK(d.code == "nnef2.op.no-native");
   CHECK(d.loc.line == 15);

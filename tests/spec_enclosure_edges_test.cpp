@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "semantics/op.hpp"
+#include "spec/contract_program.hpp"
 #include "spec/orderings.hpp"
 
 using namespace nnref;
@@ -253,6 +254,33 @@ std::vector<Case<ReshapeAttrs>> cases(const ReshapeAttrs&) {
   std::vector<Case<ReshapeAttrs>> out;
   for (ElemKind k : kKinds) out.push_back({ReshapeAttrs{{4}, k}, {{{2, 2}, k, 2}}});
   return out;
+}
+
+// A contraction program over x [2, 3]: y[i] = x[i, 0] < 0 ? -x[i, 0] : x[i, 0], then y[i] += x[i, j]·x[i, j]
+// over j (a select under an undecided comparison, and a whole sum).
+std::vector<Case<ContractAttrs>> cases(const ContractAttrs&) {
+  using namespace contract;
+  Program p;
+  p.inputs = {{2, 3}};
+  p.outputs = {{2}};
+  Statement set;
+  set.targets = {0, 1};
+  set.reads = {{{0}, {0, 3}}};
+  set.tables = {{0.0}};
+  set.nodes = {{NodeKind::Read, -1, -1, -1, 0},
+               {NodeKind::Number, -1, -1, -1, 0},
+               {NodeKind::Compare, 0, 1, -1, static_cast<int64_t>(CompareOp::Lt)},
+               {NodeKind::Unary, 0, -1, -1, static_cast<int64_t>(UnaryOp::Neg)},
+               {NodeKind::Select, 2, 3, 0, 0}};
+  set.root = 4;
+  Statement add;
+  add.op = Assign::Add;
+  add.targets = {0, 0, 0, 1, 1, 1};
+  add.reads = {{{0}, {0, 1, 2, 3, 4, 5}}};
+  add.nodes = {{NodeKind::Read, -1, -1, -1, 0}, {NodeKind::Mul, 0, 0, -1, 0}};
+  add.root = 1;
+  p.statements = {set, add};
+  return {{ContractAttrs{1, encode(p)}, {real({2, 3})}}};
 }
 
 // The extents of a [2, 3] operand, their product and its half.

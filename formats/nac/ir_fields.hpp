@@ -21,6 +21,7 @@ template <class IO> void fields(IO& io, SoftmaxAttrs& a) { io.inputs(); io.ints(
 template <class IO> void fields(IO& io, ReduceAttrs& a) { io.inputs(); io.ints(a.axes); io.boolean(a.keep_dims); io.choice(a.kind); io.choice(a.type.width); io.boolean(a.type.is_signed); }
 template <class IO> void fields(IO& io, ArgReduceAttrs& a) { io.inputs(); io.ints(a.axes); io.boolean(a.last); }
 template <class IO> void fields(IO& io, LogicalReduceAttrs& a) { io.inputs(); io.ints(a.axes); }
+template <class IO> void fields(IO& io, ContractAttrs& a) { io.inputs(); io.integer(a.inputs); io.ints(a.program); }
 template <class IO> void fields(IO& io, CumsumAttrs& a) { io.inputs(); io.integer(a.axis); io.boolean(a.exclusive); io.boolean(a.reverse); io.choice(a.kind); io.choice(a.type.width); io.boolean(a.type.is_signed); }
 // A list of element kinds as integers (a kind that is none reads as real: the walk's kind check
 // then names the operand).

@@ -471,6 +471,9 @@ class Emitter {
   }
   void node(const Node& n, const SizesAttrs&) { unexpressible(kFormat, n, "NNEF 1.0 has no sizes computed from extents"); }
   void node(const Node& n, const CumsumAttrs&) { unexpressible(kFormat, n, "NNEF 1.0 has no cumulative sum"); }
+  void node(const Node& n, const ContractAttrs&) {
+    unexpressible(kFormat, n, "an NNEF 2.0 @lower body run as a contraction program is not written as NNEF 1.0");
+  }
   void node(const Node& n, const RangeAttrs&) {
     unexpressible(kFormat, n, "NNEF 1.0 has no range (start + i·delta: ONNX's Range)");
   }

@@ -457,11 +457,44 @@ Val Evaluator::eval(const Expr& e) const {
     }
     case ExprKind::Builtin:
       return map_items(eval(*e.args[0]), [&](const Val& v) { return builtin(e.text, v, e.loc); });
+    case ExprKind::Bounded:
+      if (lowering) return guarded(e);
+      fail("nnef2.eval.lowering", "a guarded index outside a tensor access of @lower", e.loc);
     case ExprKind::Zip:
       fail("nnef2.eval.zip", "a zip (a, b) must be expanded in a list: [(a, b)..]", e.loc);
     default:
       fail("nnef2.eval.lowering", "a tensor access or guarded index outside @lower", e.loc);
   }
+}
+
+// |i| or |i <> low : high|, item by item over packs: each int marked with its guard.
+Val Evaluator::guarded(const Expr& e) const {
+  const Val i = eval(*e.args[0]);
+  if (e.args.size() < 3)
+    return map_items(i, [&](const Val& v) {
+      Val g = Val::integer(want_int(v, "a guarded index", e.loc));
+      g.guard = Val::Guard::Skip;
+      return g;
+    });
+  const Val low = eval(*e.args[1]), high = eval(*e.args[2]);
+  const auto remap = [&](const Val& v, const Val& bounds) {
+    Val g = Val::integer(want_int(v, "a guarded index", e.loc));
+    g.guard = Val::Guard::Remap;
+    g.low = want_int(bounds.items[0], "a guarded index's low", e.loc);
+    g.high = want_int(bounds.items[1], "a guarded index's high", e.loc);
+    return g;
+  };
+  if (!i.is_pack()) return remap(i, Val::pack({low, high}));
+  std::vector<Val> out;
+  for (size_t k = 0; k < i.items.size(); ++k) {
+    const auto item = [&](const Val& p) {
+      if (!p.is_pack()) return p;
+      if (p.items.size() != i.items.size()) fail("nnef2.eval.length", "a guarded index's packs differ in length", e.loc);
+      return p.items[k];
+    };
+    out.push_back(remap(i.items[k], Val::pack({item(low), item(high)})));
+  }
+  return Val::pack(std::move(out));
 }
 
 Val Evaluator::text(const Expr& e) const {
@@ -511,9 +544,11 @@ void Evaluator::append_item(const Expr& item, std::vector<Val>& out) const {
   }
 }
 
-Val Evaluator::list(const Expr& e) const {
+Val Evaluator::list(const Expr& e) const { return items(e.args); }
+
+Val Evaluator::items(const std::vector<ExprPtr>& args) const {
   std::vector<Val> out;
-  for (const ExprPtr& item : e.args) {
+  for (const ExprPtr& item : args) {
     std::vector<Val> part;
     append_item(*item, part);
     for (Val& v : part) {

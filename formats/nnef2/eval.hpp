@@ -24,6 +24,10 @@ struct Val {
   std::vector<Val> items;      // a pack's items
   int64_t tensor = -1;         // a tensor's handle (the composer's)
   std::vector<int64_t> shape;  // a tensor's shape
+  // An int that is a guarded index of a tensor access in @lower (§2.11): |i| skips the point where i
+  // is out of bounds, |i <> low : high| takes low below 0 and high past the end.
+  enum class Guard : uint8_t { None, Skip, Remap } guard = Guard::None;
+  int64_t low = 0, high = 0;
 
   static Val of(Kind k) {
     Val x;
@@ -88,10 +92,13 @@ void referenced_names(const Expr& e, std::vector<std::string>& out);
 class Evaluator {
  public:
   std::map<std::string, Val> symbols;
+  bool lowering = false;  // guarded indices evaluate (to ints marked with their Guard)
   // Throws EvalError; an unknown name is nnef2.eval.name.
   Val eval(const Expr& e) const;
   // Whether every name e refers to is bound.
   bool bound(const Expr& e) const;
+  // The items of a list or of a tensor access's indices, each `x..` spread: null if one item is null.
+  Val items(const std::vector<ExprPtr>& args) const;
 
  private:
   Val list(const Expr& e) const;
@@ -106,6 +113,7 @@ class Evaluator {
   Val cumulative(const Expr& e) const;
   Val member(const Expr& e) const;
   Val text(const Expr& e) const;
+  Val guarded(const Expr& e) const;
 };
 
 // The binary operator `op` of §2.4 on two non-pack, non-null values (exposed

@@ -71,6 +71,12 @@ class Builder {
 std::optional<std::vector<Val>> build_native(Builder& b, const std::string& name, const BoundInvocation& bound,
                                              const std::string& node_name);
 
+// Whether the operator has a @lower body, and the IR contract op that computes it (lower.cpp):
+// nnef2.lower.* where the body uses what the interpreter does not take.
+bool has_lowering(const OpDef& def);
+std::vector<Val> build_lowered(Builder& b, const std::string& name, const OpDef& def, const BoundInvocation& bound,
+                               const std::string& node_name);
+
 // The names of the operators build_native maps, for docs and tests.
 std::vector<std::string> native_operators();
 

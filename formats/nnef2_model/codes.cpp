@@ -77,9 +77,20 @@ constexpr std::array kNnef2Codes = {
     CodeInfo{"nnef2.import.missing", "an invocation of a module the document does not import", "nnef2"},
     CodeInfo{"nnef2.op.unknown", "an invocation of an operator no module defines", "nnef2"},
     CodeInfo{"nnef2.op.no-native",
-             "an operator without a native mapping (the @lower interpreter is "
-             "not there yet)",
+             "an operator without a native mapping and without a @lower body (its @compose is not expanded yet)",
              "nnef2"},
+    CodeInfo{"nnef2.lower.unsupported",
+             "a @lower body using what the interpreter does not take: the assignments := &= |=, a condition or an "
+             "index computed from tensor values, a read of an output, a select with one null value",
+             "nnef2"},
+    CodeInfo{"nnef2.lower.out-of-bounds",
+             "an unguarded tensor access of a @lower body outside its tensor at the bound sizes (§2.11 requires |i| "
+             "where an index may leave the tensor)",
+             "nnef2"},
+    CodeInfo{"nnef2.lower.rank", "a tensor access of a @lower body with another number of indices than its rank",
+             "nnef2"},
+    CodeInfo{"nnef2.lower.null", "a null value or index where a @lower body needs a number", "nnef2"},
+    CodeInfo{"nnef2.lower.too-large", "a lowering with more loop points than nnref enumerates (2^22)", "nnef2"},
     CodeInfo{"nnef2.native.attribute",
              "an operator's attribute value that its native mapping does not "
              "take yet",

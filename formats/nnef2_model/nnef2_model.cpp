@@ -39,9 +39,9 @@ std::string where(const SourceLoc& loc) {
 
 class GraphComposer {
  public:
-  GraphComposer(Model& model, const nnef2::Document& doc, const std::string& folder, const LoadOptions& options,
-                std::vector<Diagnostic>& out)
-      : model_(model), doc_(doc), folder_(folder), options_(options), out_(out), builder_(model) {}
+  GraphComposer(Model& model, const nnef2::Document& doc, std::string_view text, const std::string& folder,
+                const LoadOptions& options, std::vector<Diagnostic>& out)
+      : model_(model), doc_(doc), text_(text), folder_(folder), options_(options), out_(out), builder_(model) {}
 
   void compose(const std::string& file) {
     resolve_imports(file);
@@ -299,16 +299,14 @@ class GraphComposer {
     for (size_t k = 0; k < names.size(); ++k) declare(names[k], results[k], c.loc);
   }
 
-  // The standard operator an invocation names: module.op, its module imported.
+  // The operator an invocation names: module.op, its module imported, or an operator of the
+  // document (no module).
   std::pair<const nnef2::Module*, const nnef2::OpDef*> resolve(const nnef2::Invocation& call) {
     const size_t dot = call.op.rfind('.');
     if (dot == std::string::npos) {
-      error("nnef2.op.no-native",
-            "'" + call.op +
-                "' is an operator of the document: operators of one's own run "
-                "from "
-                "their @lower or @compose, which nnref does not interpret yet",
-            call.loc);
+      for (const nnef2::OpDef& op : doc_.ops)
+        if (!op.is_graph && op.name == call.op) return {nullptr, &op};
+      error("nnef2.op.unknown", "'" + call.op + "': the document defines no operator of that name", call.loc);
     }
     const std::string module = call.op.substr(0, dot), op = call.op.substr(dot + 1);
     const nnef2::Module* m = nnef2::find_module(module);
@@ -347,20 +345,22 @@ class GraphComposer {
     }
     nnef2::BoundInvocation bound;
     try {
-      bound = nnef2::bind_invocation(*def, call.op, args, module->text);
+      bound = nnef2::bind_invocation(*def, call.op, args, module ? module->text : text_);
     } catch (const nnef2::BindError& e) {
       error(e.code, e.message, call.loc, {"in the definition of " + call.op + " at " + where(e.where)});
     }
     builder_.set_location(call.loc);
     try {
-      std::optional<std::vector<Val>> out =
-          nnef2::build_native(builder_, call.op, bound, call.label.empty() ? result : call.label);
-      if (!out)
-        error("nnef2.op.no-native",
-              call.op + " has no native mapping in nnref, which does not run an operator from its @lower body "
-                        "(docs/nnef2.md, Not yet)",
-              call.loc);
-      return *out;
+      const std::string node = call.label.empty() ? result : call.label;
+      const bool lowered = nnef2::has_lowering(*def);
+      if (lowered && (options_.sknd_lowered || !module)) return nnef2::build_lowered(builder_, call.op, *def, bound, node);
+      if (!module) error("nnef2.op.no-native", call.op + " has no @lower body (@compose is not expanded yet)", call.loc);
+      if (std::optional<std::vector<Val>> out = nnef2::build_native(builder_, call.op, bound, node)) return *out;
+      if (lowered) return nnef2::build_lowered(builder_, call.op, *def, bound, node);
+      error("nnef2.op.no-native",
+            call.op + " has no native mapping in nnref and no @lower body (its @compose is not expanded yet: "
+                      "docs/nnef2.md, Not yet)",
+            call.loc);
     } catch (const nnef2::BuildError& e) {
       error(e.code, e.message, call.loc);
     }
@@ -386,6 +386,7 @@ class GraphComposer {
 
   Model& model_;
   const nnef2::Document& doc_;
+  std::string_view text_;
   std::string folder_;
   const LoadOptions& options_;
   std::vector<Diagnostic>& out_;
@@ -409,7 +410,7 @@ LoadResult load_nnef2_text(const std::string& text, const std::string& filename,
         make_error("nnef2.internal", "the standard library does not parse: " + d.message, d.loc));
   if (result.has_errors()) return result;
   Model m;
-  GraphComposer composer(m, doc, folder, options, result.diagnostics);
+  GraphComposer composer(m, doc, text, folder, options, result.diagnostics);
   try {
     composer.compose(filename);
   } catch (const Stop&) {

@@ -646,6 +646,9 @@ class Emitter {
     };
     result(n, "Range", {scalar("start", a.start.value), scalar("limit", a.limit.value), scalar("delta", a.delta.value)});
   }
+  void node(const Node& n, const ContractAttrs&) {
+    unexpressible(kFormat, n, "an NNEF 2.0 @lower body run as a contraction program is not written as ONNX");
+  }
   void node(const Node& n, const SizesAttrs&) {
     unexpressible(kFormat, n, "sizes computed from extents are not written yet (ONNX's Shape and integer arithmetic)");
   }

@@ -16,6 +16,7 @@
 #include "spec/attrs/compare.hpp"
 #include "spec/attrs/concat.hpp"
 #include "spec/attrs/const.hpp"
+#include "spec/attrs/contract.hpp"
 #include "spec/attrs/conv.hpp"
 #include "spec/attrs/cumsum.hpp"
 #include "spec/attrs/deconv.hpp"
@@ -72,6 +73,7 @@
   X(ReduceAttrs, reduce)               \
   X(ArgReduceAttrs, arg_reduce)        \
   X(CumsumAttrs, cumsum)               \
+  X(ContractAttrs, contract)           \
   X(LogicalReduceAttrs, logical_reduce) \
   X(ReshapeAttrs, reshape)             \
   X(SizesAttrs, sizes)                 \

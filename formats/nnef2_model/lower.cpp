@@ -1,0 +1,553 @@
+// The @lower body of a bound standard operator as a contraction program
+// (spec/contract_program.hpp), the IR's contract op. Each lowering's loops are
+// enumerated at the bound sizes; at every point the composition's evaluator
+// computes the index expressions (floor `/` and `%` of §2.4, packs, guarded
+// indices) and the index conditions, so the program holds the offsets each
+// point writes and reads. The value is compiled once into an expression tree
+// over those reads, evaluated in the oracle's scalar. docs/nnef2.md, "The
+// @lower interpreter".
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/nnef2/ast_print.hpp"
+#include "formats/nnef2_model/builder.hpp"
+#include "spec/attrs/compare.hpp"
+#include "spec/attrs/unary.hpp"
+#include "spec/contract_program.hpp"
+
+namespace nnref::nnef2 {
+
+namespace {
+
+using contract::Assign;
+using contract::NodeKind;
+
+// The points one lowering may enumerate: its program holds a few int64 per
+// point and read.
+constexpr int64_t kMaxPoints = int64_t{1} << 22;
+
+std::string located(const SourceLoc& loc) {
+  return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
+}
+
+template <class V>
+std::optional<V> lookup(const std::map<std::string, V>& table, const std::string& key) {
+  const auto it = table.find(key);
+  return it == table.end() ? std::nullopt : std::optional<V>(it->second);
+}
+
+std::optional<Assign> assignment(const std::string& op) {
+  static const std::map<std::string, Assign> ops = {{"=", Assign::Set},   {"+=", Assign::Add}, {"*=", Assign::Mul},
+                                                    {"<?=", Assign::Min}, {"<=", Assign::Min}, {">?=", Assign::Max},
+                                                    {">=", Assign::Max}};
+  return lookup(ops, op);
+}
+
+std::optional<NodeKind> arithmetic(const std::string& op) {
+  static const std::map<std::string, NodeKind> ops = {
+      {"+", NodeKind::Add},  {"-", NodeKind::Sub},  {"*", NodeKind::Mul},  {"/", NodeKind::Div},
+      {"**", NodeKind::Pow}, {"<?", NodeKind::Min}, {">?", NodeKind::Max}, {"%", NodeKind::Mod},
+      {"&&", NodeKind::And}, {"||", NodeKind::Or},  {"^", NodeKind::Xor}};
+  return lookup(ops, op);
+}
+
+std::optional<CompareOp> comparison(const std::string& op) {
+  static const std::map<std::string, CompareOp> ops = {{"<", CompareOp::Lt},  {">", CompareOp::Gt},
+                                                       {"<=", CompareOp::Le}, {">=", CompareOp::Ge},
+                                                       {"==", CompareOp::Eq}, {"!=", CompareOp::Ne}};
+  return lookup(ops, op);
+}
+
+std::optional<UnaryOp> function(const std::string& name) {
+  static const std::map<std::string, UnaryOp> fs = {
+      {"exp", UnaryOp::Exp},     {"log", UnaryOp::Log},     {"sin", UnaryOp::Sin},     {"cos", UnaryOp::Cos},
+      {"tan", UnaryOp::Tan},     {"sinh", UnaryOp::Sinh},   {"cosh", UnaryOp::Cosh},   {"tanh", UnaryOp::Tanh},
+      {"asin", UnaryOp::Asin},   {"acos", UnaryOp::Acos},   {"atan", UnaryOp::Atan},   {"asinh", UnaryOp::Asinh},
+      {"acosh", UnaryOp::Acosh}, {"atanh", UnaryOp::Atanh}, {"abs", UnaryOp::Abs},     {"sign", UnaryOp::Sign},
+      {"floor", UnaryOp::Floor}, {"ceil", UnaryOp::Ceil},   {"round", UnaryOp::Round}, {"sqrt", UnaryOp::Sqrt},
+      {"erf", UnaryOp::Erf}};
+  return lookup(fs, name);
+}
+
+bool holds_real(const Val& v) {
+  if (v.kind == Val::Kind::Real || v.kind == Val::Kind::Tensor) return true;
+  return std::any_of(v.items.begin(), v.items.end(), holds_real);
+}
+
+// The tensors a lowering reads and writes: the operator's inputs (IR operands,
+// in order of first use) and its outputs.
+struct Tensors {
+  std::vector<std::string> output_names;
+  std::vector<std::vector<int64_t>> output_shapes;
+  std::vector<Val> inputs;
+
+  int64_t operand(const Val& t) {
+    for (size_t k = 0; k < inputs.size(); ++k)
+      if (inputs[k].tensor == t.tensor) return static_cast<int64_t>(k);
+    inputs.push_back(t);
+    return static_cast<int64_t>(inputs.size()) - 1;
+  }
+  std::optional<int64_t> output(const std::string& name) const {
+    const auto it = std::find(output_names.begin(), output_names.end(), name);
+    if (it == output_names.end()) return std::nullopt;
+    return static_cast<int64_t>(it - output_names.begin());
+  }
+};
+
+// What one point of a statement resolves: its tables' numbers and its reads'
+// tensors and offsets.
+struct PointValues {
+  std::vector<double> numbers;
+  std::vector<int64_t> tensors, offsets;
+};
+
+// One lowering as a statement of the program.
+class StatementBuilder {
+ public:
+  StatementBuilder(const std::string& op, const Lowering& l, Evaluator env, Tensors& tensors)
+      : op_(op), l_(l), env_(std::move(env)), tensors_(tensors) {
+    env_.lowering = true;
+  }
+
+  contract::Statement build() {
+    const std::optional<Assign> a = assignment(l_.op);
+    if (!a) unsupported("the assignment '" + l_.op + "'", nullptr);
+    if (l_.unroll) unsupported("an unrolled lowering", nullptr);
+    s_.op = *a;
+    for (const Binding& b : l_.locals) locals_[b.name] = Local{b.value.get(), !index_valued(*b.value)};
+    for (const LoopBound& b : l_.bounds) loop_indices_.push_back(b.index);
+    if (l_.condition && !index_valued(*l_.condition)) unsupported("a condition on tensor values", l_.condition.get());
+    const std::optional<int64_t> root = compile(*l_.value);
+    if (!root) refuse("nnef2.lower.null", op_ + ": the value of the lowering at " + located(l_.loc) + " is null");
+    s_.root = *root;
+    check_kinds();
+    const Expr& target = *l_.target;
+    const std::optional<int64_t> out = tensors_.output(tensor_name(target));
+    if (!is_access(target) || !out || target.pack_index) unsupported("a target other than an output tensor", &target);
+    s_.output = *out;
+    for (contract::Node& n : nodes_) s_.nodes.push_back(n);
+    s_.reads.resize(reads_.size());
+    s_.tables.resize(tables_);
+    enumerate(0);
+    compress();
+    return std::move(s_);
+  }
+
+ private:
+  struct Local {
+    const Expr* value = nullptr;
+    bool is_value = false;  // reads tensors or computes reals: compiled where it is used
+  };
+
+  [[noreturn]] void unsupported(const std::string& what, const Expr* e) const {
+    refuse("nnef2.lower.unsupported", op_ + ": the @lower interpreter does not take " + what +
+                                          (e ? " (" + to_sexpr(*e) + " at " + located(e->loc) + ")" : "") +
+                                          " (docs/nnef2.md, The @lower interpreter)");
+  }
+
+  // A tensor access: x[i, j], and x[i] (which the parser reads as an Index, a
+  // pack's item or a tensor's element) where x is a tensor.
+  bool is_access(const Expr& e) const {
+    if (e.kind == ExprKind::TensorAccess) return true;
+    if (e.kind != ExprKind::Index || e.args[0]->kind != ExprKind::Identifier) return false;
+    const std::string& name = e.args[0]->text;
+    if (tensors_.output(name)) return true;
+    const auto s = env_.symbols.find(name);
+    return s != env_.symbols.end() &&
+           (s->second.kind == Val::Kind::Tensor || (s->second.is_null() && !locals_.count(name)));
+  }
+  static const std::string& tensor_name(const Expr& e) {
+    return e.kind == ExprKind::TensorAccess ? e.text : e.args[0]->text;
+  }
+  // The indices of an access, each `x..` spread.
+  Val indices_of(const Expr& e) const {
+    if (e.kind == ExprKind::TensorAccess) return env_.items(e.args);
+    return Val::pack({eval(*e.args[1])});
+  }
+
+  // Whether e is index arithmetic: ints, bools, packs of them, from loop
+  // indices, locals of that kind and the definition's symbols; such an
+  // expression is evaluated at every point.
+  bool index_valued(const Expr& e) const {
+    if (is_access(e)) return false;
+    switch (e.kind) {
+      case ExprKind::TensorAccess:
+      case ExprKind::Real:
+      case ExprKind::Pi:
+      case ExprKind::Inf:
+      case ExprKind::Builtin:
+      case ExprKind::Cast:
+        return false;
+      case ExprKind::Identifier: {
+        if (const auto l = locals_.find(e.text); l != locals_.end()) return !l->second.is_value;
+        if (std::find(loop_indices_.begin(), loop_indices_.end(), e.text) != loop_indices_.end()) return true;
+        const auto s = env_.symbols.find(e.text);
+        return s == env_.symbols.end() || !holds_real(s->second);
+      }
+      default:
+        for (const ExprPtr& a : e.args)
+          if (a && !index_valued(*a)) return false;
+        return !e.pack_index || index_valued(*e.pack_index);
+    }
+  }
+
+  int64_t add(NodeKind kind, int64_t a = -1, int64_t b = -1, int64_t c = -1, int64_t slot = 0,
+              const Expr* expr = nullptr) {
+    nodes_.push_back({kind, a, b, c, slot});
+    exprs_.push_back(expr);
+    return static_cast<int64_t>(nodes_.size()) - 1;
+  }
+  // Truth values (comparisons and their logic) only where a condition is read, numbers elsewhere:
+  // bool tensors are not composed yet, so a truth value is never a result or an operand of arithmetic,
+  // and a tensor read is never a condition. A per-point number (an index condition) may be either.
+  void check_kinds() const {
+    std::vector<bool> truth(nodes_.size(), false);
+    const auto want = [&](int64_t k, bool condition) {
+      if (k < 0 || nodes_[static_cast<size_t>(k)].kind == NodeKind::Number) return;
+      if (truth[static_cast<size_t>(k)] != condition)
+        unsupported(condition ? "a tensor value as a condition (bool tensors are not composed yet)"
+                              : "a truth value as a number (bool results are not composed yet)",
+                    l_.value.get());
+    };
+    for (size_t k = 0; k < nodes_.size(); ++k) {
+      const contract::Node& n = nodes_[k];
+      switch (n.kind) {
+        case NodeKind::Read:
+        case NodeKind::Number:
+        case NodeKind::Pi:
+          break;
+        case NodeKind::And:
+        case NodeKind::Or:
+        case NodeKind::Xor:
+        case NodeKind::Not:
+          want(n.a, true);
+          want(n.b, true);
+          truth[k] = true;
+          break;
+        case NodeKind::Compare:
+          want(n.a, false);
+          want(n.b, false);
+          truth[k] = true;
+          break;
+        case NodeKind::Select:
+          want(n.a, true);
+          want(n.b, false);
+          want(n.c, false);
+          break;
+        case NodeKind::IndexSelect:
+          truth[k] = truth[static_cast<size_t>(n.a)];
+          want(n.b, truth[k]);
+          break;
+        default:
+          want(n.a, false);
+          want(n.b, false);
+      }
+    }
+    want(s_.root, false);
+  }
+
+  int64_t number(const Expr& e) { return add(NodeKind::Number, -1, -1, -1, static_cast<int64_t>(tables_++), &e); }
+
+  // The node computing e, or nullopt where e is null (an optional input or
+  // attribute not given).
+  std::optional<int64_t> compile(const Expr& e) {
+    if (index_valued(e)) {
+      const bool symbol = e.kind == ExprKind::Identifier && !locals_.count(e.text) &&
+                          std::find(loop_indices_.begin(), loop_indices_.end(), e.text) == loop_indices_.end();
+      if (symbol && env_.symbols.count(e.text) && env_.symbols.at(e.text).is_null()) return std::nullopt;
+      return number(e);
+    }
+    if (is_access(e)) return access(e);
+    switch (e.kind) {
+      case ExprKind::Identifier:
+        return identifier(e);
+      case ExprKind::Real:
+      case ExprKind::Inf:
+        return number(e);
+      case ExprKind::Pi:
+        return add(NodeKind::Pi);
+      case ExprKind::Unary:
+        return unary(e);
+      case ExprKind::Binary:
+        return binary(e);
+      case ExprKind::Select:
+        return select(e);
+      case ExprKind::Coalesce: {
+        const std::optional<int64_t> a = compile(*e.args[0]);
+        return a ? a : compile(*e.args[1]);
+      }
+      case ExprKind::Builtin:
+        return builtin(e);
+      case ExprKind::Cast:
+        if (e.args.empty()) return number(e);  // T(): 0
+        if (e.text != "real" && e.text != "T") unsupported("a cast to " + e.text, &e);
+        return compile(*e.args[0]);
+      default:
+        unsupported("this expression", &e);
+    }
+  }
+
+  std::optional<int64_t> identifier(const Expr& e) {
+    if (const auto l = locals_.find(e.text); l != locals_.end()) return compile(*l->second.value);
+    const Val& v = env_.symbols.at(e.text);
+    if (v.is_null()) return std::nullopt;
+    if (v.kind != Val::Kind::Real) unsupported("a tensor or pack as a value", &e);
+    return number(e);
+  }
+
+  std::optional<int64_t> access(const Expr& e) {
+    if (tensors_.output(tensor_name(e))) unsupported("a read of an output", &e);
+    const auto s = env_.symbols.find(tensor_name(e));
+    if (s == env_.symbols.end()) unsupported("a read of an unknown tensor", &e);
+    if (s->second.is_null()) return std::nullopt;
+    reads_.push_back(&e);
+    return add(NodeKind::Read, -1, -1, -1, static_cast<int64_t>(reads_.size()) - 1, &e);
+  }
+
+  std::optional<int64_t> unary(const Expr& e) {
+    const std::optional<int64_t> x = compile(*e.args[0]);
+    if (!x || e.text == "+") return x;
+    if (e.text == "!") return add(NodeKind::Not, *x);
+    return add(NodeKind::Unary, *x, -1, -1, static_cast<int64_t>(UnaryOp::Neg));
+  }
+
+  std::optional<int64_t> binary(const Expr& e) {
+    const std::optional<int64_t> a = compile(*e.args[0]), b = compile(*e.args[1]);
+    if (!a || !b) return std::nullopt;
+    if (const auto k = arithmetic(e.text)) return add(*k, *a, *b);
+    if (const auto c = comparison(e.text)) return add(NodeKind::Compare, *a, *b, -1, static_cast<int64_t>(*c));
+    unsupported("the operator '" + e.text + "'", &e);
+  }
+
+  std::optional<int64_t> select(const Expr& e) {
+    if (e.args.size() < 3) unsupported("a select without an else value", &e);
+    const std::optional<int64_t> a = compile(*e.args[1]), b = compile(*e.args[2]);
+    if (!a && !b) return std::nullopt;
+    if (!a || !b) unsupported("a select with one null value", &e);
+    if (index_valued(*e.args[0]))
+      return add(NodeKind::IndexSelect, *a, *b, -1, static_cast<int64_t>(tables_++), e.args[0].get());
+    const std::optional<int64_t> c = compile(*e.args[0]);
+    if (!c) unsupported("a null condition", &e);
+    return add(NodeKind::Select, *c, *a, *b);
+  }
+
+  std::optional<int64_t> builtin(const Expr& e) {
+    const std::optional<int64_t> x = compile(*e.args[0]);
+    if (!x) return std::nullopt;
+    if (e.text == "frac")  // x − ⌊x⌋
+      return add(NodeKind::Sub, *x, add(NodeKind::Unary, *x, -1, -1, static_cast<int64_t>(UnaryOp::Floor)));
+    const std::optional<UnaryOp> f = function(e.text);
+    if (!f) unsupported("the function '" + e.text + "'", &e);
+    return add(NodeKind::Unary, *x, -1, -1, static_cast<int64_t>(*f));
+  }
+
+  // The loops, outermost first; a bound may read the indices of the loops
+  // before it.
+  void enumerate(size_t level) {
+    if (level == l_.bounds.size()) return point();
+    const LoopBound& b = l_.bounds[level];
+    const Val limit = eval(*b.limit);
+    if (limit.kind != Val::Kind::Int && !limit.is_pack())
+      refuse("nnef2.eval.type", op_ + ": the loop bound " + b.index + " < " + show(limit) + " at " + located(b.loc) +
+                                    " is not an int or a pack of ints");
+    if (!limit.is_pack()) {
+      for (int64_t v = 0; v < limit.i; ++v) {
+        env_.symbols[b.index] = Val::integer(v);
+        enumerate(level + 1);
+      }
+      return;
+    }
+    const std::vector<int64_t> extents = as_ints(limit);
+    if (std::any_of(extents.begin(), extents.end(), [](int64_t n) { return n <= 0; })) return;
+    std::vector<int64_t> at(extents.size(), 0);
+    for (;;) {
+      env_.symbols[b.index] = Val::ints(at);
+      enumerate(level + 1);
+      size_t k = at.size();
+      while (k > 0 && ++at[k - 1] == extents[k - 1]) at[--k] = 0;
+      if (k == 0) return;
+    }
+  }
+
+  Val eval(const Expr& e) const {
+    try {
+      return env_.eval(e);
+    } catch (const EvalError& err) {
+      if (err.code == "nnef2.eval.lowering") unsupported("an index computed from tensor values", &e);
+      refuse(err.code, op_ + ": " + err.message + " at " + located(err.loc) + where());
+    }
+  }
+
+  // The loop indices of the current point, for messages.
+  std::string where() const {
+    std::string out = " (at ";
+    for (size_t k = 0; k < loop_indices_.size(); ++k) {
+      const auto s = env_.symbols.find(loop_indices_[k]);
+      if (s != env_.symbols.end()) out += (k ? ", " : "") + loop_indices_[k] + " = " + show(s->second);
+    }
+    return out + ")";
+  }
+
+  void point() {
+    if (++points_ > kMaxPoints)
+      refuse("nnef2.lower.too-large", op_ + ": the lowering at " + located(l_.loc) + " has more than " +
+                                          std::to_string(kMaxPoints) + " points, more than nnref enumerates");
+    for (const Binding& b : l_.locals)
+      if (!locals_.at(b.name).is_value) env_.symbols[b.name] = eval(*b.value);
+    if (l_.condition && !truth(*l_.condition)) return;
+    const std::optional<int64_t> target = offset(*l_.target, tensors_.output_shapes[static_cast<size_t>(s_.output)]);
+    if (!target) return;
+    PointValues v{std::vector<double>(tables_, 0.0), std::vector<int64_t>(reads_.size(), 0),
+                  std::vector<int64_t>(reads_.size(), 0)};
+    if (!resolve(s_.root, v)) return;
+    s_.targets.push_back(*target);
+    for (size_t k = 0; k < tables_; ++k) s_.tables[k].push_back(v.numbers[k]);
+    for (size_t k = 0; k < reads_.size(); ++k) {
+      s_.reads[k].tensors.push_back(v.tensors[k]);
+      s_.reads[k].offsets.push_back(v.offsets[k]);
+    }
+  }
+
+  bool truth(const Expr& e) const {
+    const Val c = eval(e);
+    if (c.kind == Val::Kind::Bool) return c.b;
+    if (c.is_pack() &&
+        std::all_of(c.items.begin(), c.items.end(), [](const Val& x) { return x.kind == Val::Kind::Bool; }))
+      return std::all_of(c.items.begin(), c.items.end(), [](const Val& x) { return x.b; });
+    refuse("nnef2.eval.type", op_ + ": the condition " + to_sexpr(e) + " is " + show(c) + ", not a bool" + where());
+  }
+
+  // The numbers and reads of the point, down the branches its index conditions
+  // take; false where a guarded index out of bounds skips the point (§2.11: the
+  // whole assignment is skipped).
+  bool resolve(int64_t at, PointValues& v) {
+    const contract::Node& n = nodes_[static_cast<size_t>(at)];
+    const Expr* e = exprs_[static_cast<size_t>(at)];
+    switch (n.kind) {
+      case NodeKind::Number:
+        v.numbers[static_cast<size_t>(n.slot)] = number_at(*e);
+        return true;
+      case NodeKind::IndexSelect: {
+        const bool c = truth(*e);
+        v.numbers[static_cast<size_t>(n.slot)] = c ? 1.0 : 0.0;
+        return resolve(c ? n.a : n.b, v);
+      }
+      case NodeKind::Read:
+        return read_at(*e, static_cast<size_t>(n.slot), v);
+      default:
+        for (int64_t k : {n.a, n.b, n.c})
+          if (k >= 0 && !resolve(k, v)) return false;
+        return true;
+    }
+  }
+
+  double number_at(const Expr& e) const {
+    const Val x = eval(e);
+    if (x.kind == Val::Kind::Int) return static_cast<double>(x.i);
+    if (x.kind == Val::Kind::Real) return x.r;
+    if (x.kind == Val::Kind::Bool) return x.b ? 1.0 : 0.0;
+    refuse(x.is_null() ? "nnef2.lower.null" : "nnef2.eval.type",
+           op_ + ": " + to_sexpr(e) + " at " + located(e.loc) + " is " + show(x) + ", not a number" + where());
+  }
+
+  bool read_at(const Expr& e, size_t slot, PointValues& v) const {
+    Val t = env_.symbols.at(tensor_name(e));
+    if (e.pack_index) {
+      const std::vector<int64_t> k = as_ints(eval(*e.pack_index));
+      if (!t.is_pack() || k.size() != 1 || k[0] < 0 || static_cast<size_t>(k[0]) >= t.items.size())
+        refuse("nnef2.eval.index", op_ + ": no item " + to_sexpr(*e.pack_index) + " of " + tensor_name(e) + where());
+      Val item = t.items[static_cast<size_t>(k[0])];  // not assigned from within t itself
+      t = std::move(item);
+    }
+    if (t.kind != Val::Kind::Tensor) unsupported("a read of a pack without an item", &e);
+    const std::optional<int64_t> o = offset(e, t.shape);
+    if (!o) return false;
+    v.tensors[slot] = tensors_.operand(t);
+    v.offsets[slot] = *o;
+    return true;
+  }
+
+  // The row-major offset of the element an access names in a tensor of `shape`;
+  // nullopt where a guarded index |i| is out of bounds. An unguarded index out
+  // of bounds is an error.
+  std::optional<int64_t> offset(const Expr& access, const std::vector<int64_t>& shape) const {
+    const Val indices = indices_of(access);
+    if (indices.is_null()) refuse("nnef2.lower.null", op_ + ": " + to_sexpr(access) + " has a null index" + where());
+    if (indices.items.size() != shape.size())
+      refuse("nnef2.lower.rank", op_ + ": " + to_sexpr(access) + " at " + located(access.loc) + " has " +
+                                     std::to_string(indices.items.size()) + " indices for a tensor of rank " +
+                                     std::to_string(shape.size()));
+    int64_t flat = 0;
+    for (size_t k = 0; k < shape.size(); ++k) {
+      const Val& x = indices.items[k];
+      if (x.kind != Val::Kind::Int)
+        refuse("nnef2.eval.type", op_ + ": the index " + show(x) + " is not an int" + where());
+      int64_t i = x.i;
+      if (i < 0 || i >= shape[k]) {
+        if (x.guard == Val::Guard::Skip) return std::nullopt;
+        if (x.guard == Val::Guard::Remap) i = i < 0 ? x.low : x.high;
+      }
+      if (i < 0 || i >= shape[k])
+        refuse("nnef2.lower.out-of-bounds", op_ + ": " + to_sexpr(access) + " at " + located(access.loc) + " indexes " +
+                                                show(indices) + " in a tensor of shape " + show(Val::ints(shape)) +
+                                                where());
+      flat = flat * shape[k] + i;
+    }
+    return flat;
+  }
+
+  // A table or a read that is the same at every point keeps one entry.
+  void compress() {
+    const auto uniform = [](auto& v) {
+      if (v.size() > 1 && std::all_of(v.begin(), v.end(), [&](const auto& x) { return x == v[0]; })) v.resize(1);
+    };
+    for (auto& t : s_.tables) {
+      if (t.empty()) t.push_back(0.0);  // no point: the table is never read
+      uniform(t);
+    }
+    for (contract::Read& r : s_.reads) {
+      if (r.tensors.empty()) r.tensors.push_back(0);
+      uniform(r.tensors);
+    }
+  }
+
+  const std::string& op_;
+  const Lowering& l_;
+  Evaluator env_;
+  Tensors& tensors_;
+  contract::Statement s_;
+  std::map<std::string, Local> locals_;
+  std::vector<std::string> loop_indices_;
+  std::vector<contract::Node> nodes_;
+  std::vector<const Expr*> exprs_;
+  std::vector<const Expr*> reads_;
+  size_t tables_ = 0;
+  int64_t points_ = 0;
+};
+
+}  // namespace
+
+bool has_lowering(const OpDef& def) {
+  return std::any_of(def.blocks.begin(), def.blocks.end(),
+                     [](const Block& b) { return b.kind == BlockKind::Lower && !b.lowerings.empty(); });
+}
+
+std::vector<Val> build_lowered(Builder& b, const std::string& name, const OpDef& def, const BoundInvocation& bound,
+                               const std::string& node_name) {
+  Tensors tensors{bound.output_names, bound.output_shapes, {}};
+  contract::Program p;
+  for (const Block& block : def.blocks) {
+    if (block.kind != BlockKind::Lower) continue;
+    for (const Lowering& l : block.lowerings)
+      p.statements.push_back(StatementBuilder(name, l, bound.env, tensors).build());
+  }
+  for (const Val& t : tensors.inputs) p.inputs.push_back(t.shape);
+  p.outputs = bound.output_shapes;
+  return b.add_node(node_name, ContractAttrs{static_cast<int64_t>(tensors.inputs.size()), contract::encode(p)},
+                    tensors.inputs);
+}
+
+}  // namespace nnref::nnef2

@@ -1,0 +1,217 @@
+// A contraction program: the computation of an NNEF 2.0 (SkriptND) `@lower`
+// body (draft Revision 8, §2.11) as the contract op holds it, free of the
+// SkriptND syntax. Each statement is one lowering `target op= value, i < n, … |
+// condition` with its iteration space enumerated: the front end
+// (formats/nnef2_model/lower.cpp) evaluates every index expression at every
+// point of the loops (floor `/` and `%` of §2.4, guarded indices, conditions on
+// indices), so a statement holds, per kept point, the target element's offset
+// and the offset of every tensor element its value reads. The value itself is
+// an expression tree over those reads, per-point numbers (an index cast to a
+// real, an attribute, a literal) and the scalar functions, evaluated in the
+// oracle's scalar.
+//
+// Assignments (§2.11): `=` writes; `+=` `*=` `<?=` `>?=` accumulate every point
+// of a target element onto its value written by an earlier `=`, or onto the
+// operator's null element (0, 1, +inf, -inf).
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace nnref::contract {
+
+enum class Assign : int64_t { Set, Add, Mul, Min, Max };
+
+// The nodes of a value. Read: the tensor element of the statement's read `slot` at the point.
+// Number: the point's number in table `slot`. Unary: UnaryOp `slot` (spec/attrs/unary.hpp) of a.
+// Add to Mod: a ∘ b, Mod being a − b·⌊a/b⌋ (§2.4). Compare: CompareOp `slot` (spec/attrs/compare.hpp)
+// of a and b, a truth value; And, Or, Xor, Not: of truth values. Select: a ? b : c, the condition a
+// decided by the data. IndexSelect: a or b as table `slot` (an index condition) holds at the point.
+enum class NodeKind : int64_t {
+  Read,
+  Number,
+  Pi,
+  Unary,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Pow,
+  Min,
+  Max,
+  Mod,
+  Compare,
+  And,
+  Or,
+  Xor,
+  Not,
+  Select,
+  IndexSelect
+};
+
+struct Node {
+  NodeKind kind = NodeKind::Number;
+  int64_t a = -1, b = -1, c = -1;
+  int64_t slot = 0;
+};
+
+// One tensor access of the value: per point, the tensor (operand t ≥ 0, output
+// −1 − t; one for every point when the access names one tensor, not a pack item
+// chosen by a loop index) and the element's row-major offset (0 where the
+// point's index condition left the access unevaluated).
+struct Read {
+  std::vector<int64_t> tensors;
+  std::vector<int64_t> offsets;
+};
+
+struct Statement {
+  Assign op = Assign::Set;
+  int64_t output = 0;
+  std::vector<int64_t> targets;  // per kept point: the target element's offset in the output
+  std::vector<Node> nodes;
+  int64_t root = 0;
+  std::vector<Read> reads;
+  std::vector<std::vector<double>> tables;  // per point, or one number for every point
+};
+
+struct Program {
+  std::vector<std::vector<int64_t>> inputs,
+      outputs;  // the operands' and the results' shapes
+  std::vector<Statement> statements;
+};
+
+inline int64_t element_count(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+// The program as int64 tokens (numbers by their bits), for the IR's attributes
+// and NAC.
+class Encoder {
+ public:
+  std::vector<int64_t> code;
+  void put(int64_t v) { code.push_back(v); }
+  void ints(const std::vector<int64_t>& v) {
+    put(static_cast<int64_t>(v.size()));
+    code.insert(code.end(), v.begin(), v.end());
+  }
+  void reals(const std::vector<double>& v) {
+    put(static_cast<int64_t>(v.size()));
+    for (double x : v) put(std::bit_cast<int64_t>(x));
+  }
+  void shapes(const std::vector<std::vector<int64_t>>& v) {
+    put(static_cast<int64_t>(v.size()));
+    for (const auto& s : v) ints(s);
+  }
+};
+
+inline std::vector<int64_t> encode(const Program& p) {
+  Encoder e;
+  e.shapes(p.inputs);
+  e.shapes(p.outputs);
+  e.put(static_cast<int64_t>(p.statements.size()));
+  for (const Statement& s : p.statements) {
+    e.put(static_cast<int64_t>(s.op));
+    e.put(s.output);
+    e.ints(s.targets);
+    e.put(static_cast<int64_t>(s.nodes.size()));
+    for (const Node& n : s.nodes) {
+      for (int64_t v : {static_cast<int64_t>(n.kind), n.a, n.b, n.c, n.slot}) e.put(v);
+    }
+    e.put(s.root);
+    e.put(static_cast<int64_t>(s.reads.size()));
+    for (const Read& r : s.reads) {
+      e.ints(r.tensors);
+      e.ints(r.offsets);
+    }
+    e.put(static_cast<int64_t>(s.tables.size()));
+    for (const auto& t : s.tables) e.reals(t);
+  }
+  return e.code;
+}
+
+// Reads tokens back; any count or kind out of range makes the whole decode
+// fail.
+class Decoder {
+ public:
+  explicit Decoder(const std::vector<int64_t>& code) : code_(code) {}
+  bool ok = true;
+  int64_t get() {
+    if (at_ >= code_.size()) {
+      ok = false;
+      return 0;
+    }
+    return code_[at_++];
+  }
+  size_t count() {
+    const int64_t n = get();
+    if (n < 0 || static_cast<size_t>(n) > code_.size() - at_) {
+      ok = false;
+      return 0;
+    }
+    return static_cast<size_t>(n);
+  }
+  std::vector<int64_t> ints() {
+    std::vector<int64_t> v(count());
+    for (int64_t& x : v) x = get();
+    return v;
+  }
+  std::vector<double> reals() {
+    std::vector<double> v(count());
+    for (double& x : v) x = std::bit_cast<double>(get());
+    return v;
+  }
+  std::vector<std::vector<int64_t>> shapes() {
+    std::vector<std::vector<int64_t>> v(count());
+    for (auto& s : v) s = ints();
+    return v;
+  }
+  bool done() const { return at_ == code_.size(); }
+
+ private:
+  const std::vector<int64_t>& code_;
+  size_t at_ = 0;
+};
+
+inline bool in_range(int64_t v, int64_t first, int64_t last) { return v >= first && v <= last; }
+
+inline std::optional<Program> decode(const std::vector<int64_t>& code) {
+  Decoder d(code);
+  Program p;
+  p.inputs = d.shapes();
+  p.outputs = d.shapes();
+  p.statements.resize(d.count());
+  for (Statement& s : p.statements) {
+    const int64_t op = d.get();
+    if (!in_range(op, 0, static_cast<int64_t>(Assign::Max))) return std::nullopt;
+    s.op = static_cast<Assign>(op);
+    s.output = d.get();
+    s.targets = d.ints();
+    s.nodes.resize(d.count());
+    for (Node& n : s.nodes) {
+      const int64_t kind = d.get();
+      if (!in_range(kind, 0, static_cast<int64_t>(NodeKind::IndexSelect))) return std::nullopt;
+      n.kind = static_cast<NodeKind>(kind);
+      n.a = d.get();
+      n.b = d.get();
+      n.c = d.get();
+      n.slot = d.get();
+    }
+    s.root = d.get();
+    s.reads.resize(d.count());
+    for (Read& r : s.reads) {
+      r.tensors = d.ints();
+      r.offsets = d.ints();
+    }
+    s.tables.resize(d.count());
+    for (auto& t : s.tables) t = d.reals();
+    if (!d.ok) return std::nullopt;
+  }
+  if (!d.ok || !d.done()) return std::nullopt;
+  return p;
+}
+
+}  // namespace nnref::contract

@@ -1,0 +1,210 @@
+// The @lower interpreter (formats/nnef2_model/lower.cpp, the contract op):
+// operators of the document and standard operators without a native mapping run
+// from their @lower bodies, checked against values worked out by hand from the
+// draft's text (double arithmetic here, not nnref's); a guarded access, a
+// condition, a `>=` reduction and the refusals, each with its code. The
+// cross-check of native and lowered kernels is sknd_lower_test_crosscheck.cpp.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "formats/nnef2_model/nnef2_model.hpp"
+#include "semantics/evaluate.hpp"
+
+using namespace nnref;
+
+namespace {
+
+LoadResult load_text(const std::string& text, bool lowered = false) {
+  LoadOptions o{WeightsPolicy::Skip};
+  o.sknd_lowered = lowered;
+  return load_nnef2_text(text, "main.sknd", ".", o);
+}
+
+// The first error of a document that must not load.
+Diagnostic refusal(const std::string& text) {
+  const LoadResult r = load_text(text);
+  REQUIRE(r.has_errors());
+  for (const Diagnostic& d : r.diagnostics)
+    if (d.severity == Severity::Error) return d;
+  return {};
+}
+
+// The outputs of a document in f64, its inputs given row-major.
+std::vector<std::vector<double>> run(const std::string& text, const std::vector<HostTensor>& inputs,
+                                     bool lowered = false) {
+  const LoadResult r = load_text(text, lowered);
+  std::string diagnostics;
+  for (const Diagnostic& d : r.diagnostics) diagnostics += d.code + ": " + d.message + "\n";
+  INFO(diagnostics);
+  REQUIRE_FALSE(r.has_errors());
+  const Model& m = *r.model;
+  auto out = evaluate<double>(m.graph, m.payload, inputs, EvalOptions{int64_t{1} << 28, m.param_keys});
+  if (!out) FAIL(out.error().message);
+  std::vector<std::vector<double>> values;
+  for (const Tensor<double>& t : *out) values.emplace_back(t.data().begin(), t.data().end());
+  return values;
+}
+
+HostTensor tensor(std::vector<int64_t> shape, std::vector<double> values) {
+  return HostTensor{DType::F64, Shape::make(std::move(shape)).value(), std::move(values)};
+}
+
+// A graph of one invocation `call` from x (and more inputs) to y.
+std::string graph(const std::string& inputs, const std::string& output, const std::string& call,
+                  const std::string& operators = "") {
+  return "version 2.0;\nimport math nn layout;\n" + operators + "graph G {\n  @input { " + inputs +
+         " }\n  @output { y: real[" + output + "]; }\n  @compose { y = " + call + "; }\n}\n";
+}
+
+void check_close(const std::vector<double>& got, const std::vector<double>& want) {
+  REQUIRE(got.size() == want.size());
+  for (size_t k = 0; k < got.size(); ++k) {
+    INFO("element " << k);
+    CHECK(got[k] == Approx(want[k]).epsilon(1e-14).margin(1e-300));
+  }
+}
+
+}  // namespace
+
+TEST_CASE(
+    "sknd lower: standard operators without a native mapping run from "
+    "their @lower bodies",
+    "[nnef2]") {
+  const std::vector<double> x = {-2.5, -1.0, -0.25, 0.0, 0.5, 3.0};
+  const HostTensor in = tensor({2, 3}, x);
+  const auto each = [&](auto f) {
+    std::vector<double> out;
+    for (double v : x) out.push_back(f(v));
+    return out;
+  };
+  // math.clamp: y = x < a ? a : x > b ? b : x, with a = -1 and b = 2 (broadcast
+  // scalars).
+  check_close(run(graph("x: real[2, 3]; a: real[]; b: real[];", "2, 3", "math.clamp(x, a, b)"),
+                  {in, tensor({}, {-1.0}), tensor({}, {2.0})})[0],
+              each([](double v) { return v < -1.0  ? -1.0
+                                         : v > 2.0 ? 2.0
+                                                   : v; }));
+  // nn.silu: x / (1 + exp(-x)).
+  check_close(run(graph("x: real[2, 3];", "2, 3", "nn.silu(x)"), {in})[0],
+              each([](double v) { return v / (1.0 + std::exp(-v)); }));
+  // nn.selu: lambda · (x < 0 ? alpha · (exp(x) − 1) : x), its defaults read
+  // from the draft.
+  check_close(run(graph("x: real[2, 3];", "2, 3", "nn.selu{alpha=1.5, lambda=2.0}(x)"), {in})[0],
+              each([](double v) { return 2.0 * (v < 0.0 ? 1.5 * (std::exp(v) - 1.0) : v); }));
+  // nn.thresholded_relu: x > theta ? x : 0.
+  check_close(run(graph("x: real[2, 3];", "2, 3", "nn.thresholded_relu{theta=0.25}(x)"), {in})[0],
+              each([](double v) { return v > 0.25 ? v : 0.0; }));
+}
+
+TEST_CASE("sknd lower: layout.pad remaps and skips guarded indices", "[nnef2]") {
+  const HostTensor in = tensor({4}, {1.0, 2.0, 3.0, 4.0});
+  const auto pad = [&](const std::string& attributes) {
+    return run(graph("x: real[4];", "8", "layout.pad{padding=[2, 2], " + attributes + "}(x)"), {in})[0];
+  };
+  // §4.1 pad: REFLECT mirrors about the edge element, REPLICATE repeats it,
+  // SYMMETRIC mirrors including it; CONSTANT fills with the value.
+  CHECK(pad("method='REFLECT'") == std::vector<double>{3, 2, 1, 2, 3, 4, 3, 2});
+  CHECK(pad("method='REPLICATE'") == std::vector<double>{1, 1, 1, 2, 3, 4, 4, 4});
+  CHECK(pad("method='SYMMETRIC'") == std::vector<double>{2, 1, 1, 2, 3, 4, 4, 3});
+}
+
+namespace {
+
+// Operators of the document, each exercising one construct of §2.11.
+const char* kOwnOperators = R"(
+operator smooth {
+    @attrib { w: int; }
+    @input { x: real[s]; }
+    @output { y: real[s]; }
+    @lower {
+        y[i] += x[|i + j - w / 2|] / real(w),
+            i < s, j < w;
+    }
+}
+operator even_sum {
+    @input { x: real[s]; }
+    @output { y: real[]; }
+    @lower {
+        y[] += x[i],
+            i < s | i % 2 == 0;
+    }
+}
+operator row_max {
+    @input { x: real[m, n]; }
+    @output { y: real[m]; }
+    @lower {
+        y[i] >= x[i, j],
+            i < m, j < n;
+    }
+}
+operator strided {
+    @attrib { d: int; }
+    @input { x: real[s]; }
+    @output { y: real[s]; }
+    @lower {
+        y[i] = x[i / d],
+            i < s;
+    }
+}
+operator shifted {
+    @input { x: real[s]; }
+    @output { y: real[s]; }
+    @lower {
+        y[i] = x[i + 1],
+            i < s;
+    }
+}
+)";
+
+}  // namespace
+
+TEST_CASE("sknd lower: a guarded access, a condition, a >= reduction", "[nnef2]") {
+  const HostTensor x = tensor({5}, {1.0, 2.0, 4.0, 8.0, 16.0});
+  // The draft's smoothing example (§2.11), w = 3: y[i] = Σ_j x[i + j − 1] / 3
+  // over the j in bounds.
+  check_close(run(graph("x: real[5];", "5", "smooth{w=3}(x)", kOwnOperators), {x})[0],
+              {3.0 / 3, 7.0 / 3, 14.0 / 3, 28.0 / 3, 24.0 / 3});
+  // Only the even positions: 1 + 4 + 16.
+  CHECK(run(graph("x: real[5];", "", "even_sum(x)", kOwnOperators), {x})[0] == std::vector<double>{21.0});
+  // `>=` is the maximum assignment of §2.16's grammar (`>?=` in §2.11's text).
+  CHECK(run(graph("x: real[2, 3];", "2", "row_max(x)", kOwnOperators), {tensor({2, 3}, {1, 7, -2, -5, -3, -4})})[0] ==
+        std::vector<double>{7.0, -3.0});
+}
+
+TEST_CASE("sknd lower: refusals", "[nnef2]") {
+  // x[i + 1] at i = 4 reads past a tensor of 5: an unguarded access must be in
+  // bounds.
+  Diagnostic d = refusal(graph("x: real[5];", "5", "shifted(x)", kOwnOperators));
+  INFO(d.message);
+  CHECK(d.code == "nnef2.lower.out-of-bounds");
+  CHECK(d.message.find("shifted") != std::string::npos);
+  CHECK(d.message.find("[5]") != std::string::npos);  // the index values
+  CHECK(d.message.find("i = 4") != std::string::npos);
+  CHECK(d.loc.line == 49);  // the invocation; the message locates the access in the definition
+  CHECK(d.message.find("main.sknd:42:17") != std::string::npos);
+  // Index arithmetic divides by the attribute d: 0 is refused where the index is computed.
+  d = refusal(graph("x: real[5];", "5", "strided{d=0}(x)", kOwnOperators));
+  CHECK(d.code == "nnef2.eval.division-by-zero");
+  CHECK(d.message.find("strided") != std::string::npos);
+  CHECK(d.message.find("i = 0") != std::string::npos);
+  // math.argmax updates an int output with := under a condition on the data.
+  d = refusal(graph("x: real[5];", "", "math.argmax{axis=0}(x)"));
+  CHECK(d.code == "nnef2.lower.unsupported");
+  CHECK(d.message.find("':='") != std::string::npos);
+  // math.lt's value is a truth value, math.select's condition a tensor's: bool tensors are not
+  // composed yet, and neither is taken as a number.
+  d = refusal(graph("x: real[5]; z: real[5];", "5", "math.lt(x, z)"));
+  CHECK(d.code == "nnef2.lower.unsupported");
+  CHECK(d.message.find("a truth value as a number") != std::string::npos);
+  d = refusal(graph("c: real[5]; x: real[5]; z: real[5];", "5", "math.select(c, x, z)"));
+  CHECK(d.code == "nnef2.lower.unsupported");
+  CHECK(d.message.find("a tensor value as a condition") != std::string::npos);
+  // An operator of the document without @lower.
+  d = refusal(
+      graph("x: real[5];", "5", "nothing(x)", "operator nothing { @input { x: real[s]; } @output { y: real[s]; } }\n"));
+  CHECK(d.code == "nnef2.op.no-native");
+  d = refusal(graph("x: real[5];", "5", "missing(x)"));
+  CHECK(d.code == "nnef2.op.unknown");
+}
