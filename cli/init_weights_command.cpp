@@ -4,11 +4,13 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <ostream>
 
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
 #include "cli/model_stats.hpp"
+#include "formats/nnef/dat.hpp"
 #include "formats/tensor_files/npy.hpp"
 #include "semantics/memory.hpp"
 
@@ -51,8 +53,8 @@ double draw(SplitMix64& rng, const std::string& role, int64_t fan_in) {
 }
 
 // Where the weights go: --out, else where the model's config says (resolved as the front-end
-// resolves it, against the model file's folder). A directory gets one .npy per parameter, a path
-// ending .npz one archive; a path naming another tensor file is refused, since it would become a
+// resolves it, against the model file's folder). A directory gets one file per parameter (.npy,
+// or .dat for NNEF: write_one), a path ending .npz one archive; a path naming another tensor file is refused, since it would become a
 // directory of that name.
 Result<std::string> destination(const InitWeightsOptions& o, const Model& m) {
   const std::string dest = o.out.empty() ? m.weights_path : o.out;
@@ -65,6 +67,30 @@ Result<std::string> destination(const InitWeightsOptions& o, const Model& m) {
       return make_error("usage.out", from + ", a " + ext + " file: init-weights writes a directory of .npy files "
                                          "(one per parameter) or one .npz archive");
   return dest;
+}
+
+// NNEF 2.0 reads each variable from <label>.dat in the model's folder, at the shape its parameter
+// has: the weights go there as float32 (float64 for a float64 model) items. Other formats take one
+// .npy per parameter (NNEF 1.0's variables may be declared at another shape than their parameter's,
+// a bias [1, C] for [C], which the model does not keep).
+bool reads_dat_files(const Model& m) { return m.format == "nnef2"; }
+
+// One parameter's file in the directory `dir`: <name>.dat or <name>.npy; a name that leads
+// outside `dir` is refused, as the readers refuse such a label.
+Status write_one(const std::filesystem::path& dir, const std::string& name, const HostTensor& t, bool dat) {
+  const std::filesystem::path rel = std::filesystem::path(name + (dat ? ".dat" : ".npy")).lexically_normal();
+  if (rel.is_absolute() || rel.empty() || *rel.begin() == "..")
+    return make_error("io.write", "parameter '" + name + "' would be written outside " + dir.string());
+  const std::filesystem::path path = dir / rel;
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec) return make_error("io.write", "cannot create directory " + path.parent_path().string() + ": " + ec.message());
+  if (!dat) return write_npy(path.string(), t);
+  const std::string bytes = nnef::write_dat(t.shape.dims(), t.values, nnef::ItemType::Float, t.dtype == DType::F64 ? 64 : 32);
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!f) return make_error("io.write", "cannot write " + path.string());
+  return {};
 }
 
 // A parameter to write: its name in the model's format, its shape, and what draws its values.
@@ -107,13 +133,14 @@ int init_weights_command(const InitWeightsOptions& o, std::ostream& out, std::os
   auto info = shapes_reporting(*model, 0, err, exit);  // no evaluation: its memory is not at stake
   if (!info) return exit;
 
-  // Each parameter by the name the model's format gives it; constants, and parameters the graph
-  // computes from them, come from the model.
+  // Each parameter by the name the model's format gives it; constants the model states, and
+  // parameters the graph computes from them, come from the model (a constant whose value is a
+  // variable's, as an NNEF variable read as an operand is, comes from the weights).
   std::vector<Param> params;
   for (const Node& node : model->graph.nodes) {
-    if (std::holds_alternative<ConstAttrs>(node.op)) continue;
+    const bool constant = std::holds_alternative<ConstAttrs>(node.op);
     for (const auto& p : info->nodes[static_cast<size_t>(node.id)].params) {
-      if (node.param_value(p.role)) continue;
+      if (node.param_value(p.role) || (constant && model->payload.find(node.name, p.role))) continue;
       auto key = model->param_keys.find({node.name, p.role});
       params.push_back({key != model->param_keys.end() ? key->second : node.name + "." + p.role, p.shape, &node, p.role});
     }
@@ -141,12 +168,9 @@ int init_weights_command(const InitWeightsOptions& o, std::ostream& out, std::os
   if (dest->ends_with(".npz")) {
     written = write_npz(*dest, tensors);
   } else {
-    std::error_code ec;
-    std::filesystem::create_directories(*dest, ec);
-    if (ec) written = make_error("io.write", "cannot create directory " + *dest + ": " + ec.message());
     for (const auto& [name, t] : tensors) {
+      written = write_one(*dest, name, t, reads_dat_files(*model));
       if (!written) break;
-      written = write_npy((std::filesystem::path(*dest) / (name + ".npy")).string(), t);
     }
   }
   if (!written) {

@@ -83,6 +83,24 @@ TEST_CASE("deploy: check proves shapes before the weights exist, says bindings w
   CHECK_FALSE(has(full.out, "bindings not checked"));
 }
 
+// An NNEF 2.0 model reads its variables from main.<Graph>.<name>.dat in its folder: init-weights
+// writes them there, a variable read as an operand (b2, a constant node's value) included.
+TEST_CASE("deploy: init-weights writes an NNEF 2.0 model's variables as the .dat files it reads") {
+  test::TempDir tmp("deploy_sknd");
+  fs::copy_file(fs::path(NNREF_SOURCE_DIR) / "tests/data/nnef2/cnn/main.sknd", tmp / "main.sknd");
+  Run before = nnref_cli({"check", tmp.path.string()});
+  CHECK(before.code == 3);
+  CHECK(has(before.err, "the bindings of 6 parameters were not checked"));
+  Run init = nnref_cli({"init-weights", tmp.path.string()});
+  INFO(init.err);
+  REQUIRE(init.code == 0);
+  for (const char* v : {"k1", "b1", "k2", "b2", "w", "b"})
+    CHECK(fs::exists(tmp / ("main.SmallCNN." + std::string(v) + ".dat")));
+  Run after = nnref_cli({"check", tmp.path.string()});
+  CHECK(after.code == 0);
+  CHECK_FALSE(has(after.out, "bindings not checked"));
+}
+
 TEST_CASE("deploy: a model that cannot be read is not counted as refuted obligations") {
   test::TempDir tmp("deploy_unread");
   fs::create_directories(tmp / "model.nnl");
