@@ -63,23 +63,19 @@ def run_ort(modules, model, inputs, work, optimization):
     return outs
 
 
-def external_data(model):
-    """Whether the model keeps an initializer's bytes in a file beside it (as torch.onnx.export
-    writes a model over 2 GB)."""
-    import onnx
-    m = onnx.load(model, load_external_data=False)
-    return any(t.data_location == onnx.TensorProto.EXTERNAL for t in m.graph.initializer)
-
-
-def with_intermediates(model, path, names=None):
-    """A copy of `model` at `path` whose graph also outputs the values `names` (default: every
-    real-valued node output), typed by onnx.shape_inference; returns the names added. conform
-    --intermediates judges ONNX Runtime's values of them (docs/conformance.md, "Judged at
-    intermediate values")."""
+def with_intermediates(model, work, names=None):
+    """A copy of `model` in `work` whose graph also outputs the values `names` (default: every
+    real-valued node output), typed by onnx.shape_inference; returns the copy's path and the names
+    added. conform --intermediates judges ONNX Runtime's values of them (docs/conformance.md,
+    "Judged at intermediate values")."""
     import onnx
     # The initializers' bytes are not needed: a model over protobuf's 2 GB, whose weights lie in
-    # files beside it, is then typed like any other (its copy must lie beside it too: external_copy).
-    m = onnx.shape_inference.infer_shapes(onnx.load(model, load_external_data=False))
+    # files beside it, is typed like any other, and its copy goes beside it (the files are named
+    # relative to the model's folder).
+    m = onnx.load(model, load_external_data=False)
+    external = any(t.data_location == onnx.TensorProto.EXTERNAL for t in m.graph.initializer)
+    path = os.path.join(os.path.dirname(os.path.abspath(model)) if external else work, "with_intermediates.onnx")
+    m = onnx.shape_inference.infer_shapes(m)
     real = (onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE, onnx.TensorProto.FLOAT16)
     types = {v.name: v.type.tensor_type.elem_type for v in m.graph.value_info}
     outputs = {o.name for o in m.graph.output}
@@ -89,16 +85,14 @@ def with_intermediates(model, path, names=None):
     for n in added:
         m.graph.output.append(onnx.helper.make_tensor_value_info(n, types.get(n, onnx.TensorProto.FLOAT), None))
     onnx.save(m, path)
-    return added
+    return path, added
 
 
 def run_ort_intermediates(modules, model, inputs, work, optimization, names=None):
     """ORT's outputs and its values of the intermediates `names` (with_intermediates), from one run
     of the copy: ({output: array}, {intermediate: array})."""
     os.makedirs(work, exist_ok=True)
-    copy = os.path.join(work, "with_intermediates.onnx")
-    if external_data(model):  # its files are named relative to the model's folder
-        copy = os.path.join(os.path.dirname(os.path.abspath(model)), "with_intermediates.onnx")
-    added = set(with_intermediates(model, copy, names))
+    copy, added = with_intermediates(model, work, names)
+    added = set(added)
     every = run_ort(modules, copy, inputs, work, optimization)
     return ({k: v for k, v in every.items() if k not in added}, {k: v for k, v in every.items() if k in added})
