@@ -27,6 +27,18 @@ struct ParamValue {
   ValueRef value;
 };
 
+// A condition on extents that the source states where its format states such things (a SkriptND
+// @assert, an extent an operator's definition requires, a declared output extent), or that nnref's
+// reading of the source assumes (`assumed`: a SkriptND graph is composed at its declared sizes, and
+// a number composition computed from extents, such as a reshape's target, holds only at sizes that
+// give the same number). Checked with the node that holds it, at every size (graph_walk.hpp).
+struct SizeGuard {
+  std::vector<ValueRef> values;  // `code` reads extent k of values[j] as kExtent j k
+  std::vector<int64_t> code;     // a size program (spec/size_program.hpp) leaving 1 when the condition holds
+  std::string message;           // the condition in the source's words, and where the source states it
+  bool assumed = false;
+};
+
 struct Node {
   int64_t id = 0;
   std::string name;  // unique; the key of its parameters in the Payload
@@ -37,6 +49,7 @@ struct Node {
   // or a shorter list where it does not). A declared shape the rule disagrees with is an error.
   std::vector<std::optional<std::vector<int64_t>>> declared;
   std::vector<ParamValue> param_values = {};
+  std::vector<SizeGuard> guards = {};  // on the extents of this node's outputs and of earlier values
 
   // The value bound to parameter `role`, or nullptr when the payload holds it.
   const ValueRef* param_value(const std::string& role) const;

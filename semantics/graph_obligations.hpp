@@ -62,9 +62,26 @@ inline constexpr ObligationSpec kBudget{
     "counterexample: batch = 512, located at the node holding the largest tensor, with the note: the largest "
     "admissible sizes that fit (maximised in --dim order): batch = 511."};
 
+inline constexpr ObligationSpec kSourceCondition{
+    ObligationKind::Shape, "shape.source-condition",
+    "Every condition on extents that the model's source states holds: a SkriptND @assert, an extent an operator's "
+    "definition requires of its inputs, an output extent a definition or the graph declares.",
+    "c(E) != 0, for the size program c of each condition over the extents E of the values it reads",
+    "A SkriptND graph whose input is declared real[batch, width] and whose nn.linear has a filter [5, 4]: holds "
+    "for every batch; `check --dim width=3..5` gives error[shape.source-condition] (nn.linear: extent 1 of input "
+    "'filter' equals 'c'), with a counterexample width other than 4."};
+inline constexpr ObligationSpec kComposedSize{
+    ObligationKind::Shape, "shape.composed-size",
+    "The sizes are ones at which nnref's reading of the model holds: a SkriptND graph is composed at its declared "
+    "sizes, and a number its composition computed from extents (a reshape's target, a padding) keeps that value.",
+    "t(E) == t(E_declared), for each such number's size program t over the extents E",
+    "The nn.conv of tests/data/nnef2/cnn, whose input is declared [batch, 3, 12, 12]: the IR conv holds the "
+    "padding placed for the input's spatial extents ('ix' = 12); `check --dim input.2=10..14` gives "
+    "error[shape.composed-size] with a counterexample input.2 other than 12."};
+
 inline std::vector<const ObligationSpec*> graph_obligations() {
-  return {&kNodeId,     &kNameEmpty,   &kNameDuplicate, &kTopology, &kNoOutputs,
-          &kGraphOutput, &kOutputIndex, &kDeclaredShape, &kBudget};
+  return {&kNodeId,      &kNameEmpty,   &kNameDuplicate, &kTopology,        &kNoOutputs,   &kGraphOutput,
+          &kOutputIndex, &kDeclaredShape, &kBudget,      &kSourceCondition, &kComposedSize};
 }
 
 }  // namespace nnref

@@ -27,6 +27,7 @@
 #include "semantics/node_rule.hpp"
 #include "semantics/param_names.hpp"
 #include "semantics/payload.hpp"
+#include "spec/size_program.hpp"
 
 namespace nnref {
 
@@ -51,6 +52,44 @@ class GraphReading {
   // The budget obligation over what evaluation holds (its readings locate and explain it differently).
   virtual void require_budget(const MemoryUse<Dim>& use) = 0;
 };
+
+// The conditions a node holds (SizeGuard) over the extents of `out` (its own outputs) and of the
+// earlier values `shapes` has read: a condition reading a value the walk has not read (a failed node)
+// is not checked; one reading no value of the graph is an error of its program.
+template <class Dim>
+void require_guards(const Node& node, const ShapeOut<Dim>& out,
+                    const std::vector<std::optional<ShapeOut<Dim>>>& shapes, ObligationSink<Dim>& sink) {
+  for (const SizeGuard& guard : node.guards) {
+    std::vector<Dims<Dim>> values;
+    bool readable = true, exists = true;
+    for (const ValueRef& r : guard.values) {
+      exists = r.node >= 0 && r.node <= node.id;
+      if (!exists) break;
+      const ShapeOut<Dim>* s = &out;
+      if (r.node < node.id) s = shapes[static_cast<size_t>(r.node)] ? &*shapes[static_cast<size_t>(r.node)] : nullptr;
+      readable = readable && s != nullptr;
+      if (!s) continue;
+      exists = r.output >= 0 && static_cast<size_t>(r.output) < s->outputs.size();
+      if (!exists) break;
+      values.push_back(s->outputs[static_cast<size_t>(r.output)]);
+    }
+    if (!exists) {
+      sink.require(false, kSizeProgram, "a condition on extents reads a value the graph does not have before it: " +
+                                            guard.message);
+      continue;
+    }
+    if (!readable) continue;
+    const auto result = run_size_program(guard.code, values, sink, op_name(node.op));
+    if (!result) continue;
+    if (result->size() != 1) {
+      sink.require(false, kSizeProgram, "a condition on extents leaves " + std::to_string(result->size()) +
+                                            " values, not one: " + guard.message);
+      continue;
+    }
+    sink.require((*result)[0].value != Dim(int64_t{0}), guard.assumed ? kComposedSize : kSourceCondition,
+                 guard.message);
+  }
+}
 
 template <class Dim>
 struct WalkResult {
@@ -120,6 +159,7 @@ WalkResult<Dim> walk_graph(const Graph& g, const Payload* payload, const ParamNa
                      "the model declares output " + std::to_string(k) + " as " + dims_str(want) +
                          ", but the op gives " + dims_str(out->outputs[k]));
       }
+      require_guards(node, *out, w.shapes, sink);
       reading.settle(*out);
       // What failed so far is the rule's (or the declared shapes'); what fails from here on is a
       // binding, which leaves the outputs the rule computed as they are.

@@ -18,6 +18,14 @@
 //   kDiv kMod kFmod      pop b, a (b ≥ 1); push a / b truncated toward zero, a − b·⌊a/b⌋ (the
 //                        divisor's sign, ONNX's Mod), a − b·trunc(a/b) (the dividend's, fmod 1)
 //   kMin kMax            pop b, a; push min(a, b), max(a, b)
+//   kFloorDiv kCeilDiv   pop b, a (b >= 1); push floor(a / b), ceil(a / b) (SkriptND's `/` and `\`)
+//   kLess kLessEqual kEqual kNotEqual
+//                        pop b, a; push 1 when a < b (a <= b, a == b, a != b), else 0
+//   kAnd kOr             pop b, a; push 1 when a and b (a or b) are not 0, else 0
+//   kNot                 pop a; push 1 when a is 0, else 0
+//   kSelect              pop b, a, c; push a when c is not 0, else b
+// The comparisons, kAnd, kOr, kNot and kSelect let a program state a condition on extents (a
+// SkriptND @assert, semantics/graph.hpp's SizeGuard): 1 when it holds.
 // A value whose code is one kConstant is constant: rules may read it as a number (reshape's −1).
 #pragma once
 
@@ -34,7 +42,8 @@ namespace nnref {
 
 namespace size_code {
 inline constexpr int64_t kConstant = 0, kExtent = 1, kAdd = 2, kSub = 3, kMul = 4, kDiv = 5, kMod = 6, kFmod = 7,
-                         kMin = 8, kMax = 9, kElement = 10;
+                         kMin = 8, kMax = 9, kElement = 10, kFloorDiv = 11, kCeilDiv = 12, kLess = 13,
+                         kLessEqual = 14, kEqual = 15, kNotEqual = 16, kAnd = 17, kOr = 18, kNot = 19, kSelect = 20;
 }
 
 inline constexpr ObligationSpec kSizeProgram{
@@ -80,7 +89,13 @@ Dim trunc_div(const Dim& a, const Dim& b) {
 }
 
 template <class Dim>
+Dim truth(const PredOf<Dim>& p) {
+  return dim_select(p, Dim(int64_t{1}), Dim(int64_t{0}));
+}
+
+template <class Dim>
 Dim apply(int64_t op, const Dim& a, const Dim& b) {
+  const Dim zero(int64_t{0});
   switch (op) {
     case size_code::kAdd: return a + b;
     case size_code::kSub: return a - b;
@@ -89,6 +104,14 @@ Dim apply(int64_t op, const Dim& a, const Dim& b) {
     case size_code::kMod: return a - b * floor_div(a, b);
     case size_code::kFmod: return a - b * trunc_div(a, b);
     case size_code::kMin: return dim_select(a < b, a, b);
+    case size_code::kFloorDiv: return floor_div(a, b);
+    case size_code::kCeilDiv: return ceil_div(a, b);
+    case size_code::kLess: return truth<Dim>(a < b);
+    case size_code::kLessEqual: return truth<Dim>(a <= b);
+    case size_code::kEqual: return truth<Dim>(a == b);
+    case size_code::kNotEqual: return truth<Dim>(a != b);
+    case size_code::kAnd: return truth<Dim>(a != zero && b != zero);
+    case size_code::kOr: return truth<Dim>(a != zero || b != zero);
     default: return dim_max(a, b);
   }
 }
@@ -132,12 +155,23 @@ std::optional<std::vector<SizeValue<Dim>>> run_size_program(const std::vector<in
                        ", a value computed from the data of the graph's inputs; check proves shapes only for sizes "
                        "computed from extents; `run` evaluates it");
       return std::nullopt;
-    } else if (t >= size_code::kAdd && t <= size_code::kMax) {
+    } else if (t == size_code::kNot) {
+      if (stack.empty()) return malformed("negate no value");
+      stack.back() = {size_detail::truth<Dim>(stack.back().value == Dim(int64_t{0})), std::nullopt};
+    } else if (t == size_code::kSelect) {
+      if (stack.size() < 3) return malformed("select among fewer than three values");
+      const Dim b = stack.back().value;
+      stack.pop_back();
+      const Dim a = stack.back().value;
+      stack.pop_back();
+      stack.back() = {dim_select(stack.back().value != Dim(int64_t{0}), a, b), std::nullopt};
+    } else if ((t >= size_code::kAdd && t <= size_code::kMax) || (t >= size_code::kFloorDiv && t <= size_code::kOr)) {
       if (stack.size() < 2) return malformed("apply an operation to fewer than two values");
       const SizeValue<Dim> b = stack.back();
       stack.pop_back();
       SizeValue<Dim>& a = stack.back();
-      if (t == size_code::kDiv || t == size_code::kMod || t == size_code::kFmod)
+      if (t == size_code::kDiv || t == size_code::kMod || t == size_code::kFmod || t == size_code::kFloorDiv ||
+          t == size_code::kCeilDiv)
         sink.require(b.value >= Dim(int64_t{1}), kSizeProgram,
                      op + ": computed sizes divide " + dim_str(a.value) + " by " + dim_str(b.value) +
                          ", which may be below 1");

@@ -4,6 +4,8 @@
 #include <optional>
 #include <set>
 
+#include "spec/size_program.hpp"
+
 namespace nnref::nnef2 {
 
 namespace {
@@ -47,7 +49,9 @@ bool type_matches(const Val& v, const std::string& type) {
 class Binder {
  public:
   Binder(const OpDef& op, const std::string& name, const InvocationArgs& args, std::string_view source)
-      : op_(op), name_(name), args_(args), source_(source) {}
+      : op_(op), name_(name), args_(args), source_(source) {
+    out_.env.conditions = args.conditions;
+  }
 
   BoundInvocation run() {
     bind_generics();
@@ -72,6 +76,19 @@ class Binder {
   }
   std::map<std::string, Val>& symbols() { return out_.env.symbols; }
   bool bound(const Expr& e) const { return out_.env.bound(e); }
+  SizeConditions* conditions() const { return out_.env.conditions; }
+  static std::string at(const SourceLoc& loc) {
+    return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
+  }
+  // The definition requires `value` (an extent, a length) to be `want`: a condition when either
+  // has a term.
+  void require_equal(const Val& value, const Val& want, const std::string& what, const SourceLoc& loc) {
+    if (!conditions() || !(value.term || want.term)) return;
+    std::vector<int64_t> code = code_of(value), rhs = code_of(want);
+    code.insert(code.end(), rhs.begin(), rhs.end());
+    code.push_back(size_code::kEqual);
+    conditions()->push_back({std::move(code), name_ + ": " + what + " as its definition requires (" + at(loc) + ")"});
+  }
 
   void bind_generics() {
     if (const Block* b = find_block(op_, BlockKind::Dtype))
@@ -110,14 +127,18 @@ class Binder {
   // Binds `value` to an extent or length expression: deduces its one unbound
   // symbol when it is affine in it (a·x + b, probed at x = 0, 1, 2), checks it
   // otherwise.
-  void bind_affine(const Expr& e, int64_t value, const std::string& what) {
+  void bind_affine(const Expr& e, const Val& given, const std::string& what) {
     if (e.kind == ExprKind::Wildcard) return;
+    const int64_t value = given.i;
     if (bound(e)) {
       const Val v = eval(e);
       if (v.is_null()) return;
       if (v.kind != Kind::Int || v.i != value)
         fail("nnef2.compose.shape", what + " is " + std::to_string(value) + ", but the definition requires " + show(v),
              e.loc);
+      require_equal(given, v, what + " equals " + (e.kind == ExprKind::Identifier ? "'" + e.text + "', " : "") +
+                                  show(v) + " at the declared sizes,",
+                    e.loc);
       return;
     }
     std::vector<std::string> names;
@@ -130,6 +151,8 @@ class Binder {
            what + ": its expression has " + std::to_string(unbound.size()) + " unbound symbols; it binds one, affinely",
            e.loc);
     const std::string x = *unbound.begin();
+    SizeConditions* const kept = conditions();
+    out_.env.conditions = nullptr;  // probing: what it computes is not the model's
     const auto at = [&](int64_t k) {
       symbols()[x] = Val::integer(k);
       const Val v = eval(e);
@@ -147,20 +170,43 @@ class Binder {
     if (at(solved) != value)
       fail("nnef2.compose.shape", what + " is " + std::to_string(value) + ", which no value of '" + x + "' gives",
            e.loc);
-    symbols()[x] = Val::integer(solved);
+    out_.env.conditions = kept;
+    symbols()[x] = solved_symbol(given, solved, f0, a, x, e, what);
+  }
+
+  // x = (value - f0) / a with its term, and the conditions that it is a non-negative solution:
+  // e(x) == value, x >= 0.
+  Val solved_symbol(const Val& given, int64_t solved, int64_t f0, int64_t a, const std::string& x, const Expr& e,
+                    const std::string& what) {
+    Val v = Val::integer(solved);
+    if (!conditions() || !given.term) return v;
+    using namespace size_code;
+    std::vector<int64_t> code = code_of(given);
+    code.insert(code.end(), {kConstant, f0, kSub});
+    if (a < 0) code.insert(code.end(), {kConstant, -1, kMul});
+    code.insert(code.end(), {kConstant, a < 0 ? -a : a, kFloorDiv});
+    v.term = std::make_shared<const std::vector<int64_t>>(code);
+    symbols()[x] = v;
+    require_equal(given, eval(e), what + " is given by a whole '" + x + "'", e.loc);
+    code.insert(code.end(), {kConstant, 0, kLess, kNot});
+    conditions()->push_back({std::move(code), name_ + ": " + what + " gives a non-negative '" + x + "' (" + at(e.loc) + ")"});
+    return v;
   }
 
   // Binds a pack of extents to the name of a packed shape item (or checks it,
   // when bound).
-  void bind_pack(const ShapeItem& item, const std::vector<int64_t>& values, const std::string& what) {
-    const Val v = Val::ints(values);
+  void bind_pack(const ShapeItem& item, const std::vector<Val>& values, const std::string& what) {
+    const Val v = Val::pack(values);
     if (item.extent->kind == ExprKind::Identifier && !symbols().count(item.extent->text)) {
       symbols()[item.extent->text] = v;
       return;
     }
     const Val want = eval(*item.extent);
-    if (!want.is_null() && !(want == v))
+    if (want.is_null()) return;
+    if (!(want == v))
       fail("nnef2.compose.shape", what + " is " + show(v) + ", but the definition requires " + show(want), item.loc);
+    for (size_t k = 0; k < values.size(); ++k)
+      require_equal(values[k], want.is_pack() ? want.items[k] : want, what + " equal " + show(want), item.loc);
   }
 
   // The number of axes each shape item takes, nullopt for the one whose length
@@ -176,6 +222,7 @@ class Binder {
       std::optional<int64_t> n;
       if (item.pack->count && bound(*item.pack->count)) {
         const Val c = eval(*item.pack->count);
+        pin(c, "the length of '" + ast_name(item) + "'", item.loc, conditions());
         n = c.kind == Kind::Bool ? c.b : c.i;
       } else if (!item.pack->count && item.extent->kind == ExprKind::Identifier && symbols().count(item.extent->text)) {
         n = static_cast<int64_t>(symbols()[item.extent->text].items.size());
@@ -188,14 +235,15 @@ class Binder {
 
   // Binds one input's shape symbols from its tensors (one, or each item of a
   // packed input); false when it cannot bind yet.
-  bool bind_shape(const ParamDef& in, const std::vector<std::vector<int64_t>>& shapes) {
+  bool bind_shape(const ParamDef& in, const std::vector<std::vector<Val>>& shapes) {
     const TypeSpec& t = in.type;
-    if (t.rank) bind_affine(*t.rank, static_cast<int64_t>(shapes[0].size()), "the rank of input '" + in.name + "'");
+    if (t.rank)
+      bind_affine(*t.rank, Val::integer(static_cast<int64_t>(shapes[0].size())), "the rank of input '" + in.name + "'");
     std::vector<std::optional<int64_t>> lengths;
     if (!item_lengths(t, lengths)) return false;
-    std::map<size_t, std::vector<int64_t>> distinct;  // item → its extent in each tensor of the pack
+    std::map<size_t, std::vector<Val>> distinct;  // item → its extent in each tensor of the pack
     for (size_t s = 0; s < shapes.size(); ++s) {
-      const std::vector<int64_t>& shape = shapes[s];
+      const std::vector<Val>& shape = shapes[s];
       const std::string what = "input '" + in.name + "'" + (shapes.size() > 1 ? " item " + std::to_string(s) : "");
       int64_t fixed = 0;
       for (const auto& n : lengths) fixed += n.value_or(0);
@@ -211,10 +259,10 @@ class Binder {
         const ShapeItem& item = t.shape[k];
         const size_t n = static_cast<size_t>(lengths[k].value_or(rank - fixed));
         if (item.pack) {
-          const std::vector<int64_t> part(shape.begin() + static_cast<long>(axis),
-                                          shape.begin() + static_cast<long>(axis + n));
+          const std::vector<Val> part(shape.begin() + static_cast<long>(axis),
+                                      shape.begin() + static_cast<long>(axis + n));
           if (item.pack->count && !bound(*item.pack->count))
-            bind_affine(*item.pack->count, static_cast<int64_t>(n),
+            bind_affine(*item.pack->count, Val::integer(static_cast<int64_t>(n)),
                         "the length of '" + ast_name(item) + "' in " + what);
           bind_pack(item, part, "the extents of '" + ast_name(item) + "' in " + what);
         } else if (item.spread) {
@@ -234,22 +282,29 @@ class Binder {
   }
 
   // The tensors of an input's argument, checked against its declaration.
-  std::vector<std::vector<int64_t>> tensor_shapes(const ParamDef& in, const Val& arg) {
-    std::vector<std::vector<int64_t>> shapes;
+  // Each tensor's extents, with their terms.
+  std::vector<Val> extents(const Val& tensor) const {
+    std::vector<Val> out;
+    for (size_t k = 0; k < tensor.shape.size(); ++k) out.push_back(extent_of(tensor, k, conditions()));
+    return out;
+  }
+  std::vector<std::vector<Val>> tensor_shapes(const ParamDef& in, const Val& arg) {
+    std::vector<std::vector<Val>> shapes;
     if (in.type.pack) {
       if (!arg.is_pack())
         fail("nnef2.compose.argument", "input '" + in.name + "' is a pack of tensors, given " + show(arg), in.loc);
       for (const Val& v : arg.items) {
         if (v.kind != Kind::Tensor) fail("nnef2.compose.argument", "input '" + in.name + "' given " + show(v), in.loc);
-        shapes.push_back(v.shape);
+        shapes.push_back(extents(v));
       }
       if (in.type.pack->count)
-        bind_affine(*in.type.pack->count, static_cast<int64_t>(shapes.size()), "the length of input '" + in.name + "'");
+        bind_affine(*in.type.pack->count, Val::integer(static_cast<int64_t>(shapes.size())),
+                    "the length of input '" + in.name + "'");
       if (shapes.empty()) fail("nnef2.compose.argument", "input '" + in.name + "' is given no tensor", in.loc);
     } else {
       if (arg.kind != Kind::Tensor)
         fail("nnef2.compose.argument", "input '" + in.name + "' given " + show(arg), in.loc);
-      shapes.push_back(arg.shape);
+      shapes.push_back(extents(arg));
     }
     return shapes;
   }
@@ -342,13 +397,15 @@ class Binder {
         const ExprPtr& count = a.type.pack->count;
         if (v.is_pack()) {
           if (count)
-            bind_affine(*count, static_cast<int64_t>(v.items.size()), "the length of attribute '" + a.name + "'");
+            bind_affine(*count, Val::integer(static_cast<int64_t>(v.items.size())),
+                        "the length of attribute '" + a.name + "'");
           continue;
         }
         if (!count || !bound(*count))
           fail("nnef2.compose.attribute",
                "attribute '" + a.name + "' is given one value, but its pack length is not known", a.loc);
         const Val n = eval(*count);
+        pin(n, "the length of '" + a.name + "'", a.loc, conditions());
         if (n.kind != Kind::Int || n.i < 0 || n.i > (int64_t{1} << 16))
           fail("nnef2.compose.attribute", "the length of '" + a.name + "' is " + show(n), a.loc);
         v = Val::pack(std::vector<Val>(static_cast<size_t>(n.i), v));
@@ -367,7 +424,11 @@ class Binder {
       if (x.kind != Kind::Bool) fail("nnef2.compose.assert-type", "an assertion evaluates to " + show(c), a.loc);
       holds = holds && x.b;
     }
-    if (holds) return;
+    if (holds) {
+      for (const Val& x : items)
+        require_term(x, name_ + ": @assert `" + assertion_text(source_, a.loc) + "` (" + at(a.loc) + ")", conditions());
+      return;
+    }
     std::string message = "@assert `" + assertion_text(source_, a.loc) + "` fails";
     if (a.message) message += ": " + eval(*a.message).s;
     std::string values;
@@ -407,7 +468,7 @@ class Binder {
         if (name.pack && name.pack->count) {  // `comp_axes..(d) = ...`: a pack of that length
           if (!v.is_pack())
             fail("nnef2.compose.shape", "helper '" + name.names[0] + "' is " + show(v) + ", not a pack", u.loc);
-          bind_affine(*name.pack->count, static_cast<int64_t>(v.items.size()),
+          bind_affine(*name.pack->count, Val::integer(static_cast<int64_t>(v.items.size())),
                       "the length of helper '" + name.names[0] + "'");
         }
         symbols()[name.names[0]] = v;
@@ -421,6 +482,7 @@ class Binder {
       if (o.type.pack)
         fail("nnef2.compose.unsupported", "the packed output '" + o.name + "' is not composed yet", o.loc);
       std::vector<int64_t> shape;
+      std::vector<SizeTerm> terms;
       for (const ShapeItem& item : o.type.shape) {
         const Val v = eval(*item.extent);
         if (v.is_null()) continue;
@@ -428,10 +490,12 @@ class Binder {
           if (x.kind != Kind::Int || x.i < 0)
             fail("nnef2.compose.output-extent", "output '" + o.name + "' gets the extent " + show(x), item.loc);
           shape.push_back(x.i);
+          terms.push_back(x.term);
         }
       }
       out_.output_names.push_back(o.name);
       out_.output_shapes.push_back(std::move(shape));
+      out_.output_terms.push_back(std::move(terms));
     }
     return std::move(out_);
   }

@@ -23,6 +23,9 @@ namespace nnref::nnef2 {
 struct InvocationArgs {
   std::map<std::string, Val> attributes;
   std::vector<Val> inputs;
+  // Where the conditions on sizes go (eval.hpp): the inputs' extents then carry terms, and so
+  // does what the definition computes from them. Null: concrete only.
+  SizeConditions* conditions = nullptr;
 };
 
 struct BoundInvocation {
@@ -30,6 +33,7 @@ struct BoundInvocation {
                   // symbols, helpers
   std::vector<std::string> output_names;
   std::vector<std::vector<int64_t>> output_shapes;
+  std::vector<std::vector<SizeTerm>> output_terms;  // per output extent: its term (null: constant)
 };
 
 // A failed binding or assertion. The code is nnef2.compose.* or

@@ -5,6 +5,8 @@
 #include <functional>
 #include <sstream>
 
+#include "spec/size_program.hpp"
+
 namespace nnref::nnef2 {
 
 namespace {
@@ -339,7 +341,9 @@ std::vector<int64_t> as_ints(const Val& v) {
   return out;
 }
 
-Val apply_binary(const std::string& op, const Val& a, const Val& b, const SourceLoc& loc) {
+namespace {
+
+Val concrete_binary(const std::string& op, const Val& a, const Val& b, const SourceLoc& loc) {
   if (is_logical(op)) {
     if (a.kind != Kind::Bool || b.kind != Kind::Bool)
       fail("nnef2.eval.type", "'" + op + "' of " + show(a) + " and " + show(b) + ": it takes bools", loc);
@@ -354,6 +358,77 @@ Val apply_binary(const std::string& op, const Val& a, const Val& b, const Source
   if (a.kind == Kind::Int) return int_arith(op, a.i, b.i, loc);
   if (a.kind == Kind::Real) return real_arith(op, a.r, b.r, loc);
   fail("nnef2.eval.type", "'" + op + "' of " + show(a) + " and " + show(b), loc);
+}
+
+// The term of `a op b` from the operands' programs (§2.4's operators as size program tokens), or
+// nullopt for an operator that has none (`**`).
+std::optional<std::vector<int64_t>> binary_term(const std::string& op, const Val& a, const Val& b) {
+  using namespace size_code;
+  static const std::map<std::string, int64_t> tokens = {
+      {"+", kAdd},   {"-", kSub},        {"*", kMul},   {"/", kFloorDiv}, {"\\", kCeilDiv}, {"%", kMod},
+      {"<?", kMin},  {">?", kMax},       {"<", kLess},  {"<=", kLessEqual}, {"==", kEqual}, {"!=", kNotEqual},
+      {"&&", kAnd},  {"||", kOr},        {"^", kNotEqual}};
+  const bool swapped = op == ">" || op == ">=";  // a > b is b < a
+  std::vector<int64_t> code = code_of(swapped ? b : a);
+  if (op == "=>") code.push_back(kNot);
+  const std::vector<int64_t> rhs = code_of(swapped ? a : b);
+  code.insert(code.end(), rhs.begin(), rhs.end());
+  if (op == "=>" || swapped) {
+    code.push_back(op == "=>" ? kOr : op == ">" ? kLess : kLessEqual);
+    return code;
+  }
+  const auto it = tokens.find(op);
+  if (it == tokens.end()) return std::nullopt;
+  code.push_back(it->second);
+  return code;
+}
+
+}  // namespace
+
+Val apply_binary(const std::string& op, const Val& a, const Val& b, const SourceLoc& loc, SizeConditions* conditions) {
+  Val r = concrete_binary(op, a, b, loc);
+  if (!conditions || !(a.term || b.term) || (r.kind != Kind::Int && r.kind != Kind::Bool)) return r;
+  if (std::optional<std::vector<int64_t>> code = binary_term(op, a, b)) {
+    r.term = std::make_shared<const std::vector<int64_t>>(std::move(*code));
+  } else {
+    pin(a, "the operand of '" + op + "'", loc, conditions);
+    pin(b, "the operand of '" + op + "'", loc, conditions);
+  }
+  return r;
+}
+
+bool sized(const Val& v) { return v.kind == Kind::Int || v.kind == Kind::Bool; }
+
+std::vector<int64_t> code_of(const Val& v) {
+  if (v.term) return *v.term;
+  return {size_code::kConstant, v.kind == Kind::Bool ? int64_t{v.b} : v.i};
+}
+
+Val extent_of(const Val& t, size_t k, const SizeConditions* conditions) {
+  Val x = Val::integer(t.shape[k]);
+  if (conditions && t.tensor >= 0)
+    x.term = std::make_shared<const std::vector<int64_t>>(
+        std::vector<int64_t>{size_code::kExtent, t.tensor, static_cast<int64_t>(k)});
+  return x;
+}
+
+void pin(const Val& v, const std::string& what, const SourceLoc& loc, SizeConditions* conditions) {
+  if (!conditions) return;
+  if (v.is_pack()) {
+    for (const Val& x : v.items) pin(x, what, loc, conditions);
+    return;
+  }
+  if (!v.term) return;
+  std::vector<int64_t> code = *v.term;
+  const int64_t number = v.kind == Kind::Bool ? int64_t{v.b} : v.i;
+  code.insert(code.end(), {size_code::kConstant, number, size_code::kEqual});
+  const std::string where =
+      loc.file.empty() ? "" : " (" + loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column) + ")";
+  conditions->push_back({std::move(code), what + " is " + show(v) + " as composed at the declared sizes" + where, true});
+}
+
+void require_term(const Val& condition, const std::string& message, SizeConditions* conditions) {
+  if (conditions && condition.term) conditions->push_back({*condition.term, message, false});
 }
 
 void referenced_names(const Expr& e, std::vector<std::string>& out) {
@@ -417,10 +492,11 @@ Val Evaluator::eval(const Expr& e) const {
     case ExprKind::Unary: {
       const Val x = eval(*e.args[0]);
       return map_items(x, [&](const Val& v) {
-        if (e.text == "!" && v.kind == Kind::Bool) return Val::boolean(!v.b);
+        if (e.text == "!" && v.kind == Kind::Bool)
+          return apply_binary("==", v, Val::boolean(false), e.loc, conditions);  // kNot's term
         if (e.text == "+" && (v.kind == Kind::Int || v.kind == Kind::Real)) return v;
         if (e.text == "-" && v.kind == Kind::Real) return Val::real(-v.r);
-        if (e.text == "-" && v.kind == Kind::Int) return int_arith("-", 0, v.i, e.loc);
+        if (e.text == "-" && v.kind == Kind::Int) return apply_binary("-", Val::integer(0), v, e.loc, conditions);
         fail("nnef2.eval.type", "'" + e.text + "' of " + show(v), e.loc);
       });
     }
@@ -429,7 +505,7 @@ Val Evaluator::eval(const Expr& e) const {
     case ExprKind::Binary: {
       const Val a = eval(*e.args[0]), b = eval(*e.args[1]);
       return elementwise(
-          a, b, [&](const Val& x, const Val& y) { return apply_binary(e.text, x, y, e.loc); }, e.loc);
+          a, b, [&](const Val& x, const Val& y) { return apply_binary(e.text, x, y, e.loc, conditions); }, e.loc);
     }
     case ExprKind::Coalesce: {
       Val a = eval(*e.args[0]);
@@ -438,11 +514,20 @@ Val Evaluator::eval(const Expr& e) const {
     case ExprKind::Is: {
       const Val a = eval(*e.args[0]), b = eval(*e.args[1]);
       return elementwise(
-          a, b, [](const Val& x, const Val& y) { return Val::boolean(x == y); }, e.loc);
+          a, b,
+          [&](const Val& x, const Val& y) {
+            if (sized(x) && x.kind == y.kind) return apply_binary("==", x, y, e.loc, conditions);
+            pin(x, "an operand of 'is'", e.loc, conditions);
+            pin(y, "an operand of 'is'", e.loc, conditions);
+            return Val::boolean(x == y);
+          },
+          e.loc);
     }
     case ExprKind::In: {
       const Val a = eval(*e.args[0]), b = eval(*e.args[1]);
       if (a.is_null() || b.is_null()) return Val{};
+      pin(a, "an operand of 'in'", e.loc, conditions);
+      pin(b, "an operand of 'in'", e.loc, conditions);
       const auto contained = [&](const Val& x) {
         return Val::boolean(std::find(b.items.begin(), b.items.end(), x) != b.items.end());
       };
@@ -453,10 +538,19 @@ Val Evaluator::eval(const Expr& e) const {
       const auto generic = symbols.find(type);
       if (generic != symbols.end() && generic->second.kind == Kind::Str) type = generic->second.s;
       if (e.args.empty()) return default_of(type, e.loc);
-      return map_items(eval(*e.args[0]), [&](const Val& v) { return cast_to(type, v, e.loc); });
+      const Val x = eval(*e.args[0]);
+      if (type != "int" || x.kind == Kind::Real) pin(x, "the argument of " + type + "()", e.loc, conditions);
+      return map_items(x, [&](const Val& v) {
+        Val r = cast_to(type, v, e.loc);
+        if (type == "int" && v.kind != Kind::Real) r.term = v.term;  // int() of an int or a bool: its number
+        return r;
+      });
     }
-    case ExprKind::Builtin:
-      return map_items(eval(*e.args[0]), [&](const Val& v) { return builtin(e.text, v, e.loc); });
+    case ExprKind::Builtin: {
+      const Val x = eval(*e.args[0]);
+      pin(x, "the argument of " + e.text + "()", e.loc, conditions);
+      return map_items(x, [&](const Val& v) { return builtin(e.text, v, e.loc); });
+    }
     case ExprKind::Bounded:
       if (lowering) return guarded(e);
       fail("nnef2.eval.lowering", "a guarded index outside a tensor access of @lower", e.loc);
@@ -472,16 +566,16 @@ Val Evaluator::guarded(const Expr& e) const {
   const Val i = eval(*e.args[0]);
   if (e.args.size() < 3)
     return map_items(i, [&](const Val& v) {
-      Val g = Val::integer(want_int(v, "a guarded index", e.loc));
+      Val g = Val::integer(number(v, "a guarded index", e.loc));
       g.guard = Val::Guard::Skip;
       return g;
     });
   const Val low = eval(*e.args[1]), high = eval(*e.args[2]);
   const auto remap = [&](const Val& v, const Val& bounds) {
-    Val g = Val::integer(want_int(v, "a guarded index", e.loc));
+    Val g = Val::integer(number(v, "a guarded index", e.loc));
     g.guard = Val::Guard::Remap;
-    g.low = want_int(bounds.items[0], "a guarded index's low", e.loc);
-    g.high = want_int(bounds.items[1], "a guarded index's high", e.loc);
+    g.low = number(bounds.items[0], "a guarded index's low", e.loc);
+    g.high = number(bounds.items[1], "a guarded index's high", e.loc);
     return g;
   };
   if (!i.is_pack()) return remap(i, Val::pack({low, high}));
@@ -505,6 +599,7 @@ Val Evaluator::text(const Expr& e) const {
       continue;
     }
     const Val v = eval(*p.expr);
+    pin(v, "a value in a string", e.loc, conditions);
     out += v.kind == Kind::Str ? v.s : show(v);
   }
   return Val::string(out);
@@ -520,7 +615,14 @@ Val Evaluator::member(const Expr& e) const {
   if (x.kind != Kind::Tensor)
     fail("nnef2.eval.type", "." + e.text + " of " + show(x) + ", which is not a tensor", e.loc);
   if (e.text == "rank") return Val::integer(static_cast<int64_t>(x.shape.size()));
-  return Val::ints(x.shape);
+  std::vector<Val> extents;
+  for (size_t k = 0; k < x.shape.size(); ++k) extents.push_back(extent_of(x, k, conditions));
+  return Val::pack(std::move(extents));
+}
+
+int64_t Evaluator::number(const Val& v, const char* what, const SourceLoc& loc) const {
+  pin(v, what, loc, conditions);
+  return want_int(v, what, loc);
 }
 
 void Evaluator::append_item(const Expr& item, std::vector<Val>& out) const {
@@ -563,8 +665,8 @@ Val Evaluator::range(const Expr& e) const {
   const Val b = eval(*e.args[0]), en = eval(*e.args[1]);
   const Val s = e.args.size() > 2 ? eval(*e.args[2]) : Val::integer(1);
   if (b.is_null() || en.is_null() || s.is_null()) return Val{};
-  const int64_t first = want_int(b, "a range's begin", e.loc), last = want_int(en, "a range's end", e.loc);
-  const int64_t stride = want_int(s, "a range's stride", e.loc);
+  const int64_t first = number(b, "a range's begin", e.loc), last = number(en, "a range's end", e.loc);
+  const int64_t stride = number(s, "a range's stride", e.loc);
   if (stride == 0) fail("nnef2.eval.value", "a range with stride 0", e.loc);
   // The item count, in 128 bits: the bounds may be anywhere in int64.
   const __int128 span = stride > 0 ? static_cast<__int128>(last) - first : static_cast<__int128>(first) - last;
@@ -584,7 +686,7 @@ Val Evaluator::expand(const Expr& e) const {
   }
   const Val count = eval(*e.args[1]);
   if (x.is_null() || count.is_null()) return Val{};
-  const int64_t n = want_int(count, "a repeat count", e.loc);
+  const int64_t n = number(count, "a repeat count", e.loc);
   if (x.is_pack()) {
     if (static_cast<int64_t>(x.items.size()) != n)
       fail("nnef2.eval.length", "the pack " + show(x) + " expanded to " + std::to_string(n) + " items", e.loc);
@@ -598,6 +700,7 @@ Val Evaluator::expand(const Expr& e) const {
 Val Evaluator::index(const Expr& e) const {
   const Val obj = eval(*e.args[0]), idx = eval(*e.args[1]);
   if (obj.is_null() || idx.is_null()) return Val{};
+  pin(idx, "an index", e.loc, conditions);
   const size_t n = length(obj, e.loc);
   return pick(obj, positions(idx, n, e.loc), !idx.is_pack());
 }
@@ -607,7 +710,7 @@ std::optional<int64_t> bound_of(const Evaluator& ev, const ExprPtr& p, bool& nul
   if (!p) return std::nullopt;
   const Val v = ev.eval(*p);
   if (v.is_null()) null = true;
-  return v.is_null() ? 0 : want_int(v, "a slice bound", loc);
+  return v.is_null() ? 0 : ev.number(v, "a slice bound", loc);
 }
 }  // namespace
 
@@ -631,6 +734,7 @@ Val Evaluator::substitute(const Expr& e) const {
   if (sub.kind == ExprKind::Index) {
     const Val idx = eval(*sub.args[1]);
     if (idx.is_null()) return Val{};
+    pin(idx, "an index", e.loc, conditions);
     at = positions(idx, length(obj, e.loc), e.loc);
     single = !idx.is_pack();
   } else {
@@ -654,8 +758,22 @@ Val Evaluator::select(const Expr& e) const {
   const bool has_else = e.args.size() > 2;
   if (!c.is_pack()) {
     if (c.kind != Kind::Bool) fail("nnef2.eval.type", "the condition " + show(c) + " is not a bool", e.loc);
-    if (c.b) return eval(*e.args[1]);
-    return has_else ? eval(*e.args[2]) : Val{};
+    if (!c.term || !has_else) {
+      pin(c, "a condition", e.loc, conditions);
+      if (c.b) return eval(*e.args[1]);
+      return has_else ? eval(*e.args[2]) : Val{};
+    }
+    // A condition on sizes: both branches, when both evaluate, give the term (the untaken one may
+    // fail at the declared sizes: then the condition is pinned).
+    const Val taken = eval(*e.args[c.b ? 1 : 2]);
+    std::optional<Val> other;
+    try {
+      other = eval(*e.args[c.b ? 2 : 1]);
+    } catch (const EvalError&) {
+    }
+    if (other) return select_item(c, c.b ? taken : *other, c.b ? *other : taken, e.loc);
+    pin(c, "a condition", e.loc, conditions);
+    return taken;
   }
   const Val a = eval(*e.args[1]);
   const Val b = has_else ? eval(*e.args[2]) : Val{};
@@ -665,12 +783,37 @@ Val Evaluator::select(const Expr& e) const {
       fail("nnef2.eval.type", "the condition " + show(c) + " is not a bool pack", e.loc);
     const Val& branch = c.items[k].b ? a : b;
     if (branch.is_null()) return Val{};
-    if (branch.is_pack() && branch.items.size() != c.items.size())
-      fail("nnef2.eval.length",
-           "a select of " + std::to_string(c.items.size()) + " conditions and the pack " + show(branch), e.loc);
-    out.push_back(branch.is_pack() ? branch.items[k] : branch);
+    for (const Val& x : {a, b})
+      if (x.is_pack() && x.items.size() != c.items.size())
+        fail("nnef2.eval.length",
+             "a select of " + std::to_string(c.items.size()) + " conditions and the pack " + show(x), e.loc);
+    const auto item = [&](const Val& x) { return x.is_pack() ? x.items[k] : x; };
+    out.push_back(select_item(c.items[k], item(a), item(b), e.loc));
   }
   return Val::pack(std::move(out));
+}
+
+// c ? a : b for one condition (a and b items, or packs of them item by item), with the term
+// kSelect where c has one and the branches are ints or bools; otherwise c is pinned.
+Val Evaluator::select_item(const Val& c, const Val& a, const Val& b, const SourceLoc& loc) const {
+  const Val& taken = c.b ? a : b;
+  if (!c.term || !conditions) return taken;
+  if (a.is_pack() && b.is_pack() && a.items.size() == b.items.size()) {
+    std::vector<Val> out;
+    for (size_t k = 0; k < a.items.size(); ++k) out.push_back(select_item(c, a.items[k], b.items[k], loc));
+    return Val::pack(std::move(out));
+  }
+  if (!sized(a) || a.kind != b.kind) {
+    pin(c, "a condition", loc, conditions);
+    return taken;
+  }
+  Val r = taken;
+  std::vector<int64_t> code = *c.term, x = code_of(a), y = code_of(b);
+  code.insert(code.end(), x.begin(), x.end());
+  code.insert(code.end(), y.begin(), y.end());
+  code.push_back(size_code::kSelect);
+  r.term = std::make_shared<const std::vector<int64_t>>(std::move(code));
+  return r;
 }
 
 Val Evaluator::fold(const Expr& e) const {
@@ -678,6 +821,7 @@ Val Evaluator::fold(const Expr& e) const {
   if (x.is_null()) return x;
   const std::vector<Val> items = items_of(x);
   const std::string& op = e.text;
+  if (is_comparison(op) || op == ":=") pin(x, "an item of '" + op + " ..'", e.loc, conditions);
   if (is_comparison(op)) {
     bool ok = true;
     for (size_t a = 0; a < items.size(); ++a)
@@ -697,7 +841,7 @@ Val Evaluator::fold(const Expr& e) const {
   }
   std::optional<Val> acc;
   if (e.args.size() > 1) acc = eval(*e.args[1]);
-  for (const Val& v : items) acc = acc ? apply_binary(op, *acc, v, e.loc) : v;
+  for (const Val& v : items) acc = acc ? apply_binary(op, *acc, v, e.loc, conditions) : v;
   if (acc) return *acc;
   if (op == "+") return Val::integer(0);
   if (op == "*") return Val::integer(1);
@@ -710,7 +854,8 @@ Val Evaluator::cumulative(const Expr& e) const {
   const Val x = eval(*e.args[0]);
   if (x.is_null()) return x;
   std::vector<Val> out;
-  for (const Val& v : items_of(x)) out.push_back(out.empty() ? v : apply_binary(e.text, out.back(), v, e.loc));
+  for (const Val& v : items_of(x))
+    out.push_back(out.empty() ? v : apply_binary(e.text, out.back(), v, e.loc, conditions));
   return Val::pack(std::move(out));
 }
 

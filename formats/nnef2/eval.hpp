@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,22 @@
 #include "formats/nnef2/ast.hpp"
 
 namespace nnref::nnef2 {
+
+// The size program (spec/size_program.hpp) that computes an int, or a bool as 1 or 0, from tensor
+// extents: kExtent h k reads extent k of the composer's tensor h. Composition runs at the declared
+// sizes; a value it computed from extents carries its term, which says what it is at other sizes.
+using SizeTerm = std::shared_ptr<const std::vector<int64_t>>;
+
+// What composition requires of the sizes: a condition (a size program leaving 1 when it holds) that
+// the source states, or that nnref assumes where it used a value with a term as the number it is at
+// the declared sizes (`assumed`). The composer hands them to the checker (semantics/graph.hpp's
+// SizeGuard).
+struct SizeCondition {
+  std::vector<int64_t> code;
+  std::string message;
+  bool assumed = false;
+};
+using SizeConditions = std::vector<SizeCondition>;
 
 struct Val {
   enum class Kind { Null, Int, Real, Bool, Str, Pack, Tensor } kind = Kind::Null;
@@ -28,6 +45,7 @@ struct Val {
   // is out of bounds, |i <> low : high| takes low below 0 and high past the end.
   enum class Guard : uint8_t { None, Skip, Remap } guard = Guard::None;
   int64_t low = 0, high = 0;
+  SizeTerm term;  // an int's or a bool's, when computed from extents (null: the same at every size)
 
   static Val of(Kind k) {
     Val x;
@@ -77,6 +95,19 @@ std::string show(const Val& v);
 // The integers of an int or an int pack (a non-pack gives one item).
 std::vector<int64_t> as_ints(const Val& v);
 
+// Whether v is an int or a bool: a value a term can stand for.
+bool sized(const Val& v);
+// The term of v, or the program that pushes its number.
+std::vector<int64_t> code_of(const Val& v);
+// Extent k of tensor t, with its term when `conditions` tracks sizes.
+Val extent_of(const Val& t, size_t k, const SizeConditions* conditions);
+// Each int or bool of v (items of a pack too) that has a term is used as the number it is at the
+// declared sizes: a condition, assumed, that it keeps that number ("<what> = 8 as composed at the
+// declared sizes, at <loc>").
+void pin(const Val& v, const std::string& what, const SourceLoc& loc, SizeConditions* conditions);
+// A bool with a term that the source states must hold: a condition (not assumed).
+void require_term(const Val& condition, const std::string& message, SizeConditions* conditions);
+
 // A failed evaluation: code nnef2.eval.*, a message, and where in the source it
 // happened.
 struct EvalError {
@@ -93,12 +124,16 @@ class Evaluator {
  public:
   std::map<std::string, Val> symbols;
   bool lowering = false;  // guarded indices evaluate (to ints marked with their Guard)
+  // Where conditions on sizes go; null: values get no terms (a lowering, a test).
+  SizeConditions* conditions = nullptr;
   // Throws EvalError; an unknown name is nnef2.eval.name.
   Val eval(const Expr& e) const;
   // Whether every name e refers to is bound.
   bool bound(const Expr& e) const;
   // The items of a list or of a tensor access's indices, each `x..` spread: null if one item is null.
   Val items(const std::vector<ExprPtr>& args) const;
+  // An int (a bool as 0 or 1) that `what` uses as a number: pinned when it has a term.
+  int64_t number(const Val& v, const char* what, const SourceLoc& loc) const;
 
  private:
   Val list(const Expr& e) const;
@@ -114,10 +149,13 @@ class Evaluator {
   Val member(const Expr& e) const;
   Val text(const Expr& e) const;
   Val guarded(const Expr& e) const;
+  Val select_item(const Val& c, const Val& a, const Val& b, const SourceLoc& loc) const;
 };
 
 // The binary operator `op` of §2.4 on two non-pack, non-null values (exposed
-// for tests).
-Val apply_binary(const std::string& op, const Val& a, const Val& b, const SourceLoc& loc);
+// for tests). With `conditions`, an int or bool result of operands with terms gets its term (`**`
+// has none: its operands are pinned).
+Val apply_binary(const std::string& op, const Val& a, const Val& b, const SourceLoc& loc,
+                 SizeConditions* conditions = nullptr);
 
 }  // namespace nnref::nnef2

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "semantics/node_rule.hpp"
+#include "spec/size_program.hpp"
 
 namespace nnref::nnef2 {
 
@@ -17,6 +18,26 @@ std::string Builder::fresh_name(const std::string& base) {
     name = base + "_" + std::to_string(k);
   used_.push_back(name);
   return name;
+}
+
+std::vector<int64_t> Builder::extents_program(const std::vector<int64_t>& code, std::vector<int64_t>& handles) const {
+  std::vector<int64_t> out;
+  for (size_t i = 0; i < code.size(); i += token_width(code[i])) {
+    if (code[i] != size_code::kExtent) {
+      out.insert(out.end(), code.begin() + static_cast<long>(i), code.begin() + static_cast<long>(i + token_width(code[i])));
+      continue;
+    }
+    const int64_t h = code[i + 1], axis = code[i + 2];
+    const Tensor& t = tensor(h);
+    if (!t.ref) {
+      out.insert(out.end(), {size_code::kConstant, t.shape.at(static_cast<size_t>(axis))});
+      continue;
+    }
+    const auto at = std::find(handles.begin(), handles.end(), h);
+    out.insert(out.end(), {size_code::kExtent, at - handles.begin(), axis});
+    if (at == handles.end()) handles.push_back(h);
+  }
+  return out;
 }
 
 ValueRef Builder::materialise(const Val& v) {

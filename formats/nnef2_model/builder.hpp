@@ -31,7 +31,8 @@ class Builder {
 
   // A tensor no IR node computes yet (a variable), and one an IR value holds.
   Val add_tensor(Tensor t);
-  const Tensor& tensor(const Val& v) const { return tensors_.at(static_cast<size_t>(v.tensor)); }
+  const Tensor& tensor(const Val& v) const { return tensor(v.tensor); }
+  const Tensor& tensor(int64_t handle) const { return tensors_.at(static_cast<size_t>(handle)); }
   // Whether the tensor is a variable (its data, when read, can be an IR node's
   // parameter).
   bool is_variable(const Val& v) const { return !tensor(v).label.empty(); }
@@ -51,6 +52,10 @@ class Builder {
   // The IR value of a tensor (a variable becomes a const node when first read
   // as an operand).
   ValueRef materialise(const Val& v);
+  // `code` (a term: kExtent h k reads extent k of tensor h) over the extents of `handles`: kExtent
+  // j k reads extent k of handles[j], each tensor an IR value holds added there once; a variable's
+  // extent (no IR value yet) becomes its declared number.
+  std::vector<int64_t> extents_program(const std::vector<int64_t>& code, std::vector<int64_t>& handles) const;
   // A node name not yet used: base, base_2, ...
   std::string fresh_name(const std::string& base);
   void set_location(const SourceLoc& loc) { loc_ = loc; }

@@ -110,6 +110,7 @@ class StatementBuilder {
   StatementBuilder(const std::string& op, const Lowering& l, Evaluator env, Tensors& tensors)
       : op_(op), l_(l), env_(std::move(env)), tensors_(tensors) {
     env_.lowering = true;
+    env_.conditions = nullptr;  // the contract op holds its operands' extents itself (spec/ops/contract.hpp)
   }
 
   contract::Statement build() {

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "formats/nnef2_model/builder.hpp"
+#include "spec/size_program.hpp"
 
 namespace nnref::nnef2 {
 
@@ -16,7 +17,17 @@ namespace {
 
 using Build = std::function<std::vector<Val>(Builder&, const BoundInvocation&, const std::string&)>;
 
-const Val& sym(const BoundInvocation& b, const std::string& name) { return b.env.symbols.at(name); }
+// A symbol the mapping reads: the IR op holds it as the number it is at the declared sizes.
+const Val* find_sym(const BoundInvocation& b, const std::string& name) {
+  const auto it = b.env.symbols.find(name);
+  if (it == b.env.symbols.end()) return nullptr;
+  pin(it->second, "'" + name + "'", SourceLoc{}, b.env.conditions);
+  return &it->second;
+}
+const Val& sym(const BoundInvocation& b, const std::string& name) {
+  if (const Val* v = find_sym(b, name)) return *v;
+  throw std::out_of_range("nnef2 native mapping: no symbol '" + name + "'");
+}
 std::vector<int64_t> ints(const BoundInvocation& b, const std::string& name) { return as_ints(sym(b, name)); }
 int64_t integer(const BoundInvocation& b, const std::string& name) { return sym(b, name).i; }
 std::vector<Val> one(Val v) { return {std::move(v)}; }
@@ -39,14 +50,27 @@ Build unary(UnaryOp op) {
   };
 }
 
-// An operand viewed at the extents the definition aligned it to (its @using's
-// ex or ey: the operand's extents with 1s around them, as lhs_align and
-// rhs_align place them).
-Val aligned(Builder& c, const Val& operand, const std::vector<int64_t>& extents, const std::string& node) {
+// The operand reshaped to `extents` (numbers: an operand whose extents vary with the sizes has the
+// reshape's own obligation, that the counts agree, at every size).
+Val reshaped(Builder& c, const Val& operand, const std::vector<int64_t>& extents, const std::string& node) {
   if (operand.shape == extents) return operand;
   ReshapeAttrs r;
   r.dims = extents;
   return c.add_node1(node + "_aligned", r, {operand});
+}
+
+// An operand viewed at the extents the definition aligned it to (its @using's ex or ey: the
+// operand's extents with 1s around them, as lhs_align and rhs_align place them). Unchanged when
+// they are the operand's own at every size (the same terms); otherwise a reshape to the numbers
+// they are at the declared sizes.
+Val aligned(Builder& c, const BoundInvocation& b, const std::string& operand_name, const std::string& extents_name,
+            const std::string& node) {
+  const Val operand = sym(b, operand_name);
+  const Val& extents = b.env.symbols.at(extents_name);
+  bool own = extents.items.size() == operand.shape.size();
+  for (size_t k = 0; own && k < operand.shape.size(); ++k)
+    own = code_of(extents.items[k]) == code_of(extent_of(operand, k, b.env.conditions));
+  return own ? operand : reshaped(c, operand, ints(b, extents_name), node);
 }
 
 // The element-wise binary operators: both operands at the rank of the result,
@@ -54,7 +78,7 @@ Val aligned(Builder& c, const Val& operand, const std::vector<int64_t>& extents,
 // extent 1 repeats).
 Build binary(BinaryOp op) {
   return [op](Builder& c, const BoundInvocation& b, const std::string& node) {
-    const Val x = aligned(c, sym(b, "x"), ints(b, "ex"), node), y = aligned(c, sym(b, "y"), ints(b, "ey"), node);
+    const Val x = aligned(c, b, "x", "ex", node), y = aligned(c, b, "y", "ey", node);
     return one(c.add_node1(node, BinaryAttrs{op, Broadcast::NumpyRight}, {x, y}));
   };
 }
@@ -74,7 +98,7 @@ std::vector<Val> prelu(Builder& c, const BoundInvocation& b, const std::string& 
   const int64_t d = integer(b, "d"), axis = integer(b, "axis") < 0 ? integer(b, "axis") + d : integer(b, "axis");
   std::vector<int64_t> extents(static_cast<size_t>(d), 1);
   extents[static_cast<size_t>(axis)] = x.shape[static_cast<size_t>(axis)];
-  const Val alpha = aligned(c, sym(b, "alpha"), extents, node);
+  const Val alpha = reshaped(c, sym(b, "alpha"), extents, node);
   return one(c.add_node1(node, PreluAttrs{Broadcast::NumpyRight}, {x, alpha}));
 }
 
@@ -87,11 +111,26 @@ std::vector<Val> softmax(Builder& c, const BoundInvocation& b, const std::string
 }
 
 // A reshape to the output shape the definition computed: reshape, flatten,
-// unflatten, squeeze and unsqueeze move no element in row-major order.
+// unflatten, squeeze and unsqueeze move no element in row-major order. Where
+// the shape depends on the sizes (flatten's leading extents), the IR reshape
+// computes it too: a size program over the extents it comes from.
 std::vector<Val> view(Builder& c, const BoundInvocation& b, const std::string& node) {
   ReshapeAttrs r;
-  r.dims = b.output_shapes[0];
-  return one(c.add_node1(node, r, {sym(b, b.env.symbols.count("input") ? "input" : "x")}));
+  std::vector<Val> operands{sym(b, b.env.symbols.count("input") ? "input" : "x")};
+  const std::vector<SizeTerm>& terms = b.output_terms[0];
+  if (std::none_of(terms.begin(), terms.end(), [](const SizeTerm& t) { return t != nullptr; })) {
+    r.dims = b.output_shapes[0];
+    return one(c.add_node1(node, r, operands));
+  }
+  std::vector<int64_t> handles;
+  for (size_t k = 0; k < terms.size(); ++k) {
+    const std::vector<int64_t> code =
+        c.extents_program(terms[k] ? *terms[k] : std::vector<int64_t>{size_code::kConstant, b.output_shapes[0][k]}, handles);
+    r.computed.insert(r.computed.end(), code.begin(), code.end());
+  }
+  for (int64_t h : handles) operands.push_back(Val::of_tensor(h, c.tensor(h).shape));
+  r.sources.assign(handles.size(), ElemKind::Real);
+  return one(c.add_node1(node, r, operands));
 }
 
 std::vector<Val> transpose(Builder& c, const BoundInvocation& b, const std::string& node) {
@@ -118,7 +157,7 @@ std::vector<Val> matmul(Builder& c, const BoundInvocation& b, const std::string&
   const auto at_rank = [&](const Val& v) {
     std::vector<int64_t> extents(rank - v.shape.size(), 1);
     extents.insert(extents.end(), v.shape.begin(), v.shape.end());
-    return aligned(c, v, extents, node);
+    return reshaped(c, v, extents, node);
   };
   return one(c.add_node1(node, m, {at_rank(matrix_a), at_rank(matrix_b)}));
 }
@@ -157,8 +196,7 @@ std::vector<Val> linear(Builder& c, const BoundInvocation& b, const std::string&
 // axis: the definition's offset; avg_pool, composed of sum_pools, has none of
 // its own, and gets sum_pool's (the given padding, or half the total, aligned).
 std::vector<int64_t> offsets(const BoundInvocation& b, const std::vector<int64_t>& total) {
-  const auto offset = b.env.symbols.find("offset");
-  if (offset != b.env.symbols.end()) return as_ints(offset->second);
+  if (const Val* offset = find_sym(b, "offset")) return as_ints(*offset);
   const Val& padding = sym(b, "padding");
   if (!padding.is_null()) {
     const std::vector<int64_t> p = as_ints(padding);
@@ -239,8 +277,8 @@ Build pool(PoolOp op, const std::string& name) {
     // A guarded index that leaves the input is omitted: max and sum read only
     // real elements; avg_pool's ignore_border counts only them, otherwise it
     // divides by the whole window.
-    const auto ignore = b.env.symbols.find("ignore_border");
-    p.border = ignore != b.env.symbols.end() && !ignore->second.b ? PoolBorder::Constant : PoolBorder::Ignore;
+    const Val* ignore = find_sym(b, "ignore_border");
+    p.border = ignore && !ignore->b ? PoolBorder::Constant : PoolBorder::Ignore;
     set_window(p, b, name, ints(b, "size"), ints(b, "sa"));
     return one(c.add_node1(node, p, {sym(b, "input")}));
   };

@@ -6,6 +6,7 @@
 #include "formats/nnef2_model/nnef2_model.hpp"
 
 #include <filesystem>
+#include <set>
 #include <fstream>
 #include <sstream>
 
@@ -13,6 +14,7 @@
 #include "formats/nnef2/library.hpp"
 #include "formats/nnef2/parser.hpp"
 #include "formats/nnef2_model/builder.hpp"
+#include "spec/size_program.hpp"
 
 namespace nnref {
 
@@ -41,7 +43,9 @@ class GraphComposer {
  public:
   GraphComposer(Model& model, const nnef2::Document& doc, std::string_view text, const std::string& folder,
                 const LoadOptions& options, std::vector<Diagnostic>& out)
-      : model_(model), doc_(doc), text_(text), folder_(folder), options_(options), out_(out), builder_(model) {}
+      : model_(model), doc_(doc), text_(text), folder_(folder), options_(options), out_(out), builder_(model) {
+    env_.conditions = &conditions_;
+  }
 
   void compose(const std::string& file) {
     resolve_imports(file);
@@ -56,9 +60,14 @@ class GraphComposer {
     tensors(nnef2::BlockKind::Constant);
     tensors(nnef2::BlockKind::Variable);
     helpers();
+    guard_sizes();
     if (const nnef2::Block* b = find_block(*graph, nnef2::BlockKind::Compose))
-      for (const nnef2::Component& c : b->components) component(c);
+      for (const nnef2::Component& c : b->components) {
+        component(c);
+        guard_sizes();
+      }
     outputs();
+    guard_sizes();
   }
   bool weights_missing() const { return weights_missing_; }
 
@@ -113,12 +122,15 @@ class GraphComposer {
                   "attributes no values of its own yet",
               a.loc);
       env_.symbols[a.name] = eval(*a.value);
+      if (env_.symbols[a.name].kind == Val::Kind::Int) graph_attributes_.insert(a.name);
     }
   }
 
   // A declared tensor's shape, every extent a non-negative int that the graph's
   // symbols fix.
-  std::vector<int64_t> static_shape(const nnef2::ParamDef& p) {
+  std::vector<int64_t> static_shape(const nnef2::ParamDef& p) { return nnef2::as_ints(declared_extents(p)); }
+  // The same, each extent with its term (a graph attribute that is an input's extent has one).
+  Val declared_extents(const nnef2::ParamDef& p) {
     if (p.type.optional || p.type.pack)
       error("nnef2.graph.declaration", "'" + p.name + "': optional and packed graph tensors are not composed yet",
             p.loc);
@@ -128,7 +140,7 @@ class GraphComposer {
                 ": only real graph tensors are "
                 "composed yet",
             p.loc);
-    std::vector<int64_t> shape;
+    std::vector<Val> shape;
     for (const nnef2::ShapeItem& item : p.type.shape) {
       if (item.extent->kind == nnef2::ExprKind::Wildcard || item.bound)
         error("nnef2.dynamic.shape", "'" + p.name + "' has a dynamic extent (§3.1), which is not composed yet",
@@ -139,10 +151,10 @@ class GraphComposer {
         if (x.kind != Val::Kind::Int || x.i < 1)
           error("nnef2.graph.extent",
                 "'" + p.name + "' gets the extent " + nnef2::show(x) + ": extents are ints of at least 1", item.loc);
-        shape.push_back(x.i);
+        shape.push_back(x);
       }
     }
-    return shape;
+    return Val::pack(std::move(shape));
   }
 
   void declare(const std::string& name, Val v, const SourceLoc& loc) {
@@ -150,6 +162,9 @@ class GraphComposer {
     env_.symbols[name] = std::move(v);
   }
 
+  // Each input, and its size names: an extent written as an int graph attribute is named after it
+  // (--dim varies the attribute; the attribute's term is then that extent), the others as in NNEF
+  // 1.0: `batch` for axis 0, `<input>.<k>` for axis k.
   void inputs() {
     const nnef2::Block* b = find_block(*graph_, nnef2::BlockKind::Input);
     if (!b) return;
@@ -158,8 +173,20 @@ class GraphComposer {
       t.shape = static_shape(p);
       t.loc = p.loc;
       builder_.fresh_name(p.name);
-      t.ref = ValueRef{model_.graph.add(p.name, InputAttrs{t.shape, ElemKind::Real}, {}, p.loc), 0};
-      declare(p.name, builder_.add_tensor(std::move(t)), p.loc);
+      const int64_t id = model_.graph.add(p.name, InputAttrs{t.shape, ElemKind::Real}, {}, p.loc);
+      t.ref = ValueRef{id, 0};
+      const Val tensor = builder_.add_tensor(std::move(t));
+      for (size_t k = 0; k < tensor.shape.size(); ++k) {
+        std::string name = k == 0 ? "batch" : p.name + "." + std::to_string(k);
+        const nnef2::Expr* e = k < p.type.shape.size() ? p.type.shape[k].extent.get() : nullptr;
+        if (e && e->kind == nnef2::ExprKind::Identifier && graph_attributes_.count(e->text)) {
+          name = e->text;
+          Val& attribute = env_.symbols[e->text];
+          if (!attribute.term) attribute = nnef2::extent_of(tensor, k, &conditions_);
+        }
+        model_.size_names.push_back(SizeName{name, id, k});
+      }
+      declare(p.name, tensor, p.loc);
     }
   }
 
@@ -256,6 +283,7 @@ class GraphComposer {
         if (c.kind == Val::Kind::Bool && !c.b)
           error("nnef2.assert.failed", graph_->name + ": @assert fails" + (a.message ? ": " + eval(*a.message).s : ""),
                 a.loc);
+        nnef2::require_term(c, graph_->name + ": @assert at " + where(a.loc), &conditions_);
       }
   }
 
@@ -325,6 +353,7 @@ class GraphComposer {
       if (g != "real")
         error("nnef2.compose.generic", call.op + "<" + g + ">: only real tensors are composed yet", call.loc);
     nnef2::InvocationArgs args;
+    args.conditions = &conditions_;
     for (const nnef2::Attribute& a : call.attributes) args.attributes[a.name] = eval(*a.value);
     for (const nnef2::ExprPtr& e : call.args) {
       if (e->kind == nnef2::ExprKind::Wildcard) {
@@ -353,10 +382,12 @@ class GraphComposer {
     try {
       const std::string node = call.label.empty() ? result : call.label;
       const bool lowered = nnef2::has_lowering(*def);
-      if (lowered && (options_.sknd_lowered || !module)) return nnef2::build_lowered(builder_, call.op, *def, bound, node);
+      if (lowered && (options_.sknd_lowered || !module))
+        return declared_outputs(call, bound, nnef2::build_lowered(builder_, call.op, *def, bound, node));
       if (!module) error("nnef2.op.no-native", call.op + " has no @lower body (@compose is not expanded yet)", call.loc);
-      if (std::optional<std::vector<Val>> out = nnef2::build_native(builder_, call.op, bound, node)) return *out;
-      if (lowered) return nnef2::build_lowered(builder_, call.op, *def, bound, node);
+      if (std::optional<std::vector<Val>> out = nnef2::build_native(builder_, call.op, bound, node))
+        return declared_outputs(call, bound, *out);
+      if (lowered) return declared_outputs(call, bound, nnef2::build_lowered(builder_, call.op, *def, bound, node));
       error("nnef2.op.no-native",
             call.op + " has no native mapping in nnref and no @lower body (its @compose is not expanded yet: "
                       "docs/nnef2.md, Not yet)",
@@ -364,6 +395,41 @@ class GraphComposer {
     } catch (const nnef2::BuildError& e) {
       error(e.code, e.message, call.loc);
     }
+  }
+
+  // The results, with the condition that each extent is the one the definition declares (the IR op
+  // computes it by its own rule; the definition's @output says what it must be at every size).
+  std::vector<Val> declared_outputs(const nnef2::Invocation& call, const nnef2::BoundInvocation& bound,
+                                    std::vector<Val> results) {
+    for (size_t k = 0; k < results.size() && k < bound.output_terms.size(); ++k)
+      for (size_t i = 0; i < bound.output_terms[k].size() && i < results[k].shape.size(); ++i)
+        if (const nnef2::SizeTerm& term = bound.output_terms[k][i])
+          require_extent(results[k], i, *term,
+                         call.op + ": extent " + std::to_string(i) + " of output '" + bound.output_names[k] +
+                             "' as its definition declares");
+    return results;
+  }
+  void require_extent(const Val& tensor, size_t axis, const std::vector<int64_t>& term, const std::string& message) {
+    std::vector<int64_t> code = nnef2::code_of(nnef2::extent_of(tensor, axis, &conditions_));
+    code.insert(code.end(), term.begin(), term.end());
+    code.push_back(size_code::kEqual);
+    conditions_.push_back({std::move(code), message, false});
+  }
+
+  // The conditions composition gathered since the last call become guards of the node added last:
+  // every value they read is that node's or an earlier one's.
+  void guard_sizes() {
+    if (model_.graph.nodes.empty()) conditions_.clear();
+    for (const nnef2::SizeCondition& c : conditions_) {
+      std::vector<int64_t> handles;
+      SizeGuard g{{}, builder_.extents_program(c.code, handles), c.message, c.assumed};
+      for (int64_t h : handles) g.values.push_back(*builder_.tensor(h).ref);
+      std::vector<SizeGuard>& guards = model_.graph.nodes.back().guards;
+      const bool known = std::any_of(guards.begin(), guards.end(),
+                                     [&](const SizeGuard& h) { return h.code == g.code && h.values == g.values; });
+      if (!known) guards.push_back(std::move(g));
+    }
+    conditions_.clear();
   }
 
   void outputs() {
@@ -374,13 +440,17 @@ class GraphComposer {
       const auto it = env_.symbols.find(p.name);
       if (it == env_.symbols.end() || it->second.kind != Val::Kind::Tensor)
         error("nnef2.graph.output-unassigned", "output '" + p.name + "' is not computed by @compose", p.loc);
-      const std::vector<int64_t> declared = static_shape(p);
-      if (declared != it->second.shape)
+      const Val declared = declared_extents(p);
+      if (nnef2::as_ints(declared) != it->second.shape)
         error("nnef2.graph.output-shape",
-              "output '" + p.name + "' is declared " + nnef2::show(Val::ints(declared)) + " but computed " +
+              "output '" + p.name + "' is declared " + nnef2::show(declared) + " but computed " +
                   nnef2::show(Val::ints(it->second.shape)),
               p.loc);
       model_.graph.outputs.push_back(GraphOutput{p.name, builder_.materialise(it->second)});
+      for (size_t k = 0; k < declared.items.size(); ++k)
+        require_extent(it->second, k, nnef2::code_of(declared.items[k]),
+                       graph_->name + " declares extent " + std::to_string(k) + " of output '" + p.name + "' as " +
+                           nnef2::show(declared.items[k]) + " at the declared sizes (" + where(p.loc) + ")");
     }
   }
 
@@ -392,6 +462,8 @@ class GraphComposer {
   std::vector<Diagnostic>& out_;
   nnef2::Builder builder_;
   nnef2::Evaluator env_;
+  nnef2::SizeConditions conditions_;
+  std::set<std::string> graph_attributes_;  // the graph's int attributes: sizes --dim may vary
   std::vector<std::string> imported_;
   const nnef2::OpDef* graph_ = nullptr;
   bool weights_missing_ = false;
