@@ -288,12 +288,37 @@ TEST_CASE("each diagnostic code, located") {
   check("version 2.0e1;", "nnef2.syntax.version", 1, 9);
   check("operator a { @lower { y[i] - x[i], i < n; } }", "nnef2.syntax.lowering-op", 1, 28);
   check("operator a { @using { x = y - ..; } }", "nnef2.syntax.fold-op", 1, 31);
-  check("operator a { @assert { x: \"bad {x\"; } }", "nnef2.syntax.string-format", 1, 27);
+  check("operator a { @assert { x: \"bad {x\"; } }", "nnef2.syntax.string-format", 1, 32);
   check("operator a { @using { x = [y][i, j]; } }", "nnef2.syntax.tensor-access", 1, 30);
   // A level of parentheses counts 4 (expression, binary operand, prefix operand, postfix) of the
   // 300: the 76th '(' (column 27 + 75) is refused.
   check("operator a { @using { x = " + std::string(200, '(') + "1" + std::string(200, ')') + "; } }",
         "nnef2.syntax.too-deep", 1, 102);
+}
+
+TEST_CASE("a character outside ASCII is one diagnostic, named with its code point") {
+  // U+2212 (a minus sign pasted from the draft's text) is three bytes: one error, at its first.
+  const std::string minus = "\xE2\x88\x92";
+  nnef2::Diags diags;
+  nnef2::parse_text("operator a {\n  @using { x = " + minus + "1; }\n}", "bad.sknd", diags);
+  REQUIRE(diags.list().size() == 1);
+  const nnref::Diagnostic& d = diags.list()[0];
+  CHECK(d.code == "nnef2.lex.character");
+  CHECK((d.loc.line == 2 && d.loc.column == 16));
+  CHECK(d.message == "unexpected character '" + minus + "' (U+2212)");
+  // A byte that starts no UTF-8 character is named as such.
+  nnef2::Diags stray;
+  nnef2::parse_text("x = \x80;", "bad.sknd", stray);
+  REQUIRE(stray.list().size() == 1);
+  CHECK(stray.list()[0].message == "unexpected character (a byte that starts no UTF-8 character)");
+}
+
+TEST_CASE("each imported name keeps where it is written") {
+  const nnef2::Document doc = document("version 2.0;\nimport nn;\nimport layout  math;\n");
+  REQUIRE(doc.import_locs.size() == 2);
+  REQUIRE(doc.import_locs[1].size() == 2);
+  CHECK((doc.import_locs[0][0].line == 2 && doc.import_locs[0][0].column == 8));
+  CHECK((doc.import_locs[1][1].line == 3 && doc.import_locs[1][1].column == 16));
 }
 
 TEST_CASE("deep or long input gives a diagnostic, never a stack overflow") {

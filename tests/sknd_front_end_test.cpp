@@ -131,6 +131,7 @@ TEST_CASE(
   d = first_error(load(f));
   CHECK(d.code == "nnef2.import.unknown");
   CHECK(d.loc.file.find("main.sknd") != std::string::npos);
+  CHECK((d.loc.line == 2 && d.loc.column == 11));  // at 'vision'
   f.write("main.sknd", with("nn.conv{padding=1}", "layout.conv{padding=1}"));
   CHECK(first_error(load(f)).code == "nnef2.import.missing");
 }

@@ -277,6 +277,7 @@ struct Document {
   std::optional<std::pair<int, int>> version;
   std::vector<std::vector<std::string>> extensions;
   std::vector<std::vector<std::string>> imports;  // each `import a b c;` keeps its names
+  std::vector<std::vector<SourceLoc>> import_locs;  // where each of those names is written
   std::vector<OpDef> ops;
 };
 

@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cctype>
+#include <cstdint>
+#include <cstdio>
 
 namespace nnref::nnef2 {
 namespace {
@@ -46,8 +48,7 @@ class Lexer {
       } else if (c == '"' || c == '\'') {
         string(loc);
       } else if (!op_or_punct(loc)) {
-        diags_.error("nnef2.lex.character", std::string("unexpected character '") + c + "'", loc);
-        advance();
+        bad_character(loc);
       }
     }
     push(Tok::End, "", here());
@@ -80,6 +81,30 @@ class Lexer {
         return;
       }
     }
+  }
+
+  // One diagnostic per character: a UTF-8 sequence (a minus sign − pasted from the draft's text)
+  // is named whole, with its code point, not byte by byte.
+  void bad_character(const SourceLoc& loc) {
+    const auto lead = static_cast<unsigned char>(src_[pos_]);
+    const size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    uint32_t code = length == 1 ? lead : lead & (0x7Fu >> length);
+    size_t n = 1;
+    for (; n < length && pos_ + n < src_.size() && (static_cast<unsigned char>(src_[pos_ + n]) & 0xC0) == 0x80; ++n)
+      code = (code << 6) | (static_cast<unsigned char>(src_[pos_ + n]) & 0x3Fu);
+    std::string message = "unexpected character";
+    if (lead < 0x80) {
+      message += std::string(" '") + src_[pos_] + "'";
+    } else if (n == length && length > 1) {
+      char hex[16];
+      std::snprintf(hex, sizeof hex, "U+%04X", code);
+      message += " '" + std::string(src_.substr(pos_, n)) + "' (" + hex + ")";
+    } else {
+      message += " (a byte that starts no UTF-8 character)";
+      n = 1;
+    }
+    diags_.error("nnef2.lex.character", message, loc);
+    for (size_t k = 0; k < n; ++k) advance();
   }
 
   // Revision 6 quotes built-in names in back-ticks: `abs`(x) reads as abs(x).

@@ -92,7 +92,10 @@ class Parser {
     Document doc;
     if (is_word("version")) doc.version = version();
     while (is_word("extension")) doc.extensions.push_back(names_until_semicolon());
-    while (is_word("import")) doc.imports.push_back(names_until_semicolon());
+    while (is_word("import")) {
+      doc.import_locs.emplace_back();
+      doc.imports.push_back(names_until_semicolon(&doc.import_locs.back()));
+    }
     while (!at(Tok::End)) doc.ops.push_back(op_definition());
     return doc;
   }
@@ -186,10 +189,14 @@ class Parser {
     return v;
   }
 
-  std::vector<std::string> names_until_semicolon() {
+  // The names after `extension` or `import`, up to ';' (with where each is written, if asked).
+  std::vector<std::string> names_until_semicolon(std::vector<SourceLoc>* locs = nullptr) {
     next();
-    std::vector<std::string> names{qualified_identifier("a name")};
-    while (!accept(";")) names.push_back(qualified_identifier("a name or ';'"));
+    std::vector<std::string> names;
+    do {
+      if (locs) locs->push_back(peek().loc);
+      names.push_back(qualified_identifier(names.empty() ? "a name" : "a name or ';'"));
+    } while (!accept(";"));
     return names;
   }
 
@@ -921,7 +928,9 @@ class Parser {
       }
       size_t close = tok.text.find('}', i + 1);
       if (close == std::string::npos) {
-        diags_.error("nnef2.syntax.string-format", "a '{' in a string needs its closing '}'", tok.loc);
+        // At the '{', by its offset from the opening quote (as the parts' errors are).
+        diags_.error("nnef2.syntax.string-format", "a '{' in a string needs its closing '}'",
+                     SourceLoc{tok.loc.file, tok.loc.line, tok.loc.column + static_cast<int>(i) + 1});
         throw SyntaxError{};
       }
       if (!literal.empty()) s->parts.push_back({std::move(literal), nullptr});

@@ -48,7 +48,7 @@ class GraphComposer {
   }
 
   void compose(const std::string& file) {
-    resolve_imports(file);
+    resolve_imports();
     const nnef2::OpDef* graph = nullptr;
     for (const nnef2::OpDef& op : doc_.ops)
       if (op.is_graph && !graph) graph = &op;
@@ -87,9 +87,10 @@ class GraphComposer {
     }
   }
 
-  void resolve_imports(const std::string& file) {
-    for (const std::vector<std::string>& names : doc_.imports)
-      for (const std::string& name : names) {
+  void resolve_imports() {
+    for (size_t i = 0; i < doc_.imports.size(); ++i)
+      for (size_t k = 0; k < doc_.imports[i].size(); ++k) {
+        const std::string& name = doc_.imports[i][k];
         if (!nnef2::find_module(name))
           error("nnef2.import.unknown",
                 "import '" + name +
@@ -97,7 +98,7 @@ class GraphComposer {
                     "are layout, math, linalg, nn, image, quant and algo; "
                     "modules of the model "
                     "folder are not read yet)",
-                SourceLoc{file, 1, 1});
+                doc_.import_locs[i][k]);
         imported_.push_back(name);
       }
   }
