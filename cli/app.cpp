@@ -114,7 +114,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                                          "the runtime's output: Y.npy (one output) or Y.npz keyed by output name");
   conform_cmd
       ->add_option("--intermediates", conform.intermediates,
-                   "the runtime's values of intermediate ONNX values, I.npz keyed by value name: each is "
+                   "the runtime's intermediate values, I.npz keyed by ONNX value or SkriptND component name: each is "
                    "judged against its op's envelope, then taken as the value downstream")
       ->needs(actual);
   add_engine(conform_cmd, conform.engine, {"f32", "fast", "hw"},

@@ -81,7 +81,7 @@ constexpr std::array kCodes = {
     CodeInfo{"usage.actual-unknown", "conform --actual has an array that names no output of the model", "cli"},
     CodeInfo{"usage.intermediate-unknown", "conform --intermediates has an array that names no value the model computes", "cli"},
     CodeInfo{"usage.intermediate-shape", "conform --intermediates has an array of another shape than its value, or not of reals", "cli"},
-    CodeInfo{"usage.intermediate-format", "conform --intermediates is given for a model that is not ONNX (values are named by ONNX names)", "cli"},
+    CodeInfo{"usage.intermediate-format", "conform --intermediates is given for a model that is neither ONNX nor NNEF 2.0 (values are named by ONNX value names or SkriptND component names)", "cli"},
     CodeInfo{"input.count", "the number of inputs given differs from the model's", "cli"},
     CodeInfo{"input.shape-mismatch", "an input's rank, or an extent that has no size name, differs from the one "
                                      "the model declares (the extents that have size names are taken from the input)",

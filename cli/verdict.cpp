@@ -557,8 +557,10 @@ std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const Runt
 }
 
 Result<std::vector<Cut>> read_cuts(const std::string& path, const Model& m, std::vector<std::string>& notes) {
-  if (m.format != "onnx")
-    return make_error("usage.intermediate-format", "--intermediates names ONNX values: " + m.path + " is not ONNX");
+  if (m.format != "onnx" && m.format != "nnef2")
+    return make_error(
+        "usage.intermediate-format",
+        "--intermediates names the values of ONNX nodes or SkriptND components: " + m.path + " is neither");
   auto given = read_npz(path);
   if (!given) return std::move(given).error();
   std::vector<Cut> cuts;

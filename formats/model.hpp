@@ -49,9 +49,10 @@ struct Model {
   // no longer size names (docs/architecture.md, "Sizes fixed at load").
   std::vector<std::pair<std::string, int64_t>> sizes_fixed_at_load;
   std::vector<EmptyOutput> empty_outputs;  // in the source's order
-  // The ONNX reader's names of the values its top-level nodes compute (conform --intermediates): the
-  // IR node output that holds each, or nullopt for one the reader folded to a constant or an empty
-  // value, which no IR node computes. An ONNX op translated into several IR ops maps to the last.
+  // The ONNX reader's names of the values its top-level nodes compute, and the NNEF 2.0 reader's of
+  // its @compose components' results (conform --intermediates): the IR node output that holds each,
+  // or nullopt for one the reader folded to a constant or an empty value (a SkriptND variable),
+  // which no IR node computes. An op translated into several IR ops maps to the last.
   std::map<std::string, std::optional<ValueRef>> source_values;
 };
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Independent NumPy float64 reference for nnref's NNEF 2.0 (SkriptND) test models.
 
-Each model of tests/data/nnef2/ is evaluated here with the operators of sknd_numpy_ops.py,
+Each model of tests/data/nnef2/ in MODELS is evaluated here with the operators of sknd_numpy_ops.py,
 written from their definitions in the NNEF 2.0 draft (Revision 8, chapter 4); they share no
 code or logic with nnref's C++ reader. The script copies a model folder, writes random weights as
 .dat files named main.<Graph>.<variable>.dat (the layout of docs/nnef2.md), runs
@@ -115,11 +115,13 @@ def relative_difference(got, want):
     return float(np.abs(got - want).max()) / scale
 
 
-def judge(nnref, folder, work, inputs, expected, rtol, kernels="native"):
+def judge(nnref, folder, work, inputs, expected, rtol, kernels="native", actual=None, intermediates=None, slip=None):
     """`nnref check` passes, `nnref run --precision f64 --sknd-kernels KERNELS` agrees with `expected` (name -> array)
-    within rtol of each output's largest magnitude, and `nnref conform` accepts the float32
-    rounding of `expected`. Returns the problems found and the largest relative difference (None
-    if nnref did not run)."""
+    within rtol of each output's largest magnitude, and `nnref conform` accepts `actual` (name ->
+    a float32 answer; by default the float32 rounding of `expected`), given the runtime's
+    `intermediates` (component name -> array) if any, and rejects it with its largest element
+    `slip` (relative) off if slip is given. Returns the problems found and the largest relative
+    difference (None if nnref did not run)."""
     args = []
     for inp, value in inputs.items():
         path = os.path.join(work, inp + ".npy")
@@ -143,12 +145,35 @@ def judge(nnref, folder, work, inputs, expected, rtol, kernels="native"):
     error = float(np.max(errors))  # NaN if any is
     if not error <= rtol:
         problems.append("run: the largest difference is %.3g of max|y| (allowed %g)" % (error, rtol))
-    actual = os.path.join(work, "actual.npz")
-    np.savez(actual, **{key: want.astype(np.float32) for key, want in expected.items()})
-    r = run([nnref, "conform", folder, *args, "--actual", actual])
+    if actual is None:
+        actual = {key: want.astype(np.float32) for key, want in expected.items()}
+    conform = [nnref, "conform", folder, *args]
+    if intermediates:
+        given = os.path.join(work, "intermediates.npz")
+        np.savez(given, **intermediates)
+        conform += ["--intermediates", given]
+    answers = os.path.join(work, "actual.npz")
+    np.savez(answers, **actual)
+    r = run(conform + ["--actual", answers])
     if r.returncode != 0 or "conforms" not in r.stdout:
         problems.append("conform: exit %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
+    if slip:
+        problems += slip_not_rejected(conform, actual, slip, work)
     return problems, error
+
+
+def slip_not_rejected(conform, actual, slip, work):
+    """The `conform` command (without --actual) must reject `actual` with the largest element of its
+    first output `slip` relative off: the problem, if it does not."""
+    slipped = {key: np.array(value, dtype=np.float32) for key, value in actual.items()}
+    flat = next(iter(slipped.values())).reshape(-1)
+    flat[np.abs(flat).argmax()] *= np.float32(1 + slip)
+    path = os.path.join(work, "slipped.npz")
+    np.savez(path, **slipped)
+    r = run(conform + ["--actual", path])
+    if r.returncode == 1:
+        return []
+    return ["conform: an answer off by %g relative is not rejected (exit %d)\n%s" % (slip, r.returncode, r.stdout)]
 
 
 def check_model(nnref, name, root, seed, rtol, kernels):

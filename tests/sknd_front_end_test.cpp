@@ -257,3 +257,26 @@ graph Net {
     CHECK(r.model->graph.nodes.size() == 4);  // the two inputs, the reshape of the lower rank, the matmul
   }
 }
+
+TEST_CASE("sknd front-end: each component's result is named for conform --intermediates", "[nnef2]") {
+  // Model::source_values: the IR value of each component, the same for an alias (output = r), and
+  // none for a variable, whose data no node computes; the graph's input is no component.
+  const std::string text = with("output = nn.conv{padding=1}(input, kernel);",
+                                "c = nn.conv{padding=1}(input, kernel);\n        r = nn.relu(c);\n"
+                                "        k = kernel;\n        output = r;");
+  const LoadResult r = load_nnef2_text(text, "main.sknd", ".", LoadOptions(WeightsPolicy::Skip));
+  INFO((r.diagnostics.empty() ? std::string() : r.diagnostics[0].message));
+  REQUIRE(r.model);
+  const auto& values = r.model->source_values;
+  CHECK(values.size() == 4);
+  CHECK(!values.count("input"));
+  REQUIRE(values.at("c"));
+  REQUIRE(values.at("r"));
+  const auto node = [&](const std::string& name) { return r.model->graph.nodes.at(values.at(name)->node); };
+  CHECK(node("c").name == "c");
+  CHECK(op_name(node("c").op) == "conv");
+  CHECK(node("r").name == "r");
+  CHECK(op_name(node("r").op) == "relu");
+  CHECK(values.at("output") == values.at("r"));
+  CHECK(!values.at("k"));
+}

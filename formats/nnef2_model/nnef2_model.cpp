@@ -325,7 +325,17 @@ class GraphComposer {
     if (results.size() != names.size())
       error("nnef2.compose.results",
             std::to_string(names.size()) + " names for " + std::to_string(results.size()) + " results", c.loc);
-    for (size_t k = 0; k < names.size(); ++k) declare(names[k], results[k], c.loc);
+    for (size_t k = 0; k < names.size(); ++k) {
+      declare(names[k], results[k], c.loc);
+      note_source_value(names[k], results[k]);
+    }
+  }
+
+  // Model::source_values (conform --intermediates): the IR value that holds a component's result,
+  // or nullopt for a variable (`w = kernel;`), whose data no node computes.
+  void note_source_value(const std::string& name, const Val& v) {
+    if (v.kind != Val::Kind::Tensor) return;
+    model_.source_values[name] = builder_.is_variable(v) ? std::nullopt : builder_.tensor(v).ref;
   }
 
   // The operator an invocation names: module.op, its module imported, or an operator of the
