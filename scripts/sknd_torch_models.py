@@ -6,7 +6,9 @@ tests/data/nnef2/perceptron a perceptron with one hidden layer. For each, the sa
 built in PyTorch (AlexNet from torchvision's own module, each convolution and linear layer
 replaced by a narrower one with torchvision's kernel size, stride and padding) with seeded random
 float32 weights. The weights are written as main.<Graph>.<name>.dat into a temporary copy of the
-model folder, and sknd_reference.judge requires, at the model's batch, `nnref check` to pass,
+model folder. `nnref check --dim batch=1..64` must prove the model for every batch (its batch is
+the graph attribute `batch`), and sknd_reference.judge requires, at the model's own batch and at
+another, `nnref check` to pass,
 `nnref run --precision f64` to agree with PyTorch's float64 answer within 1e-12 of its largest
 magnitude, and `nnref conform` to accept PyTorch's float32 answer, judged at PyTorch's float32
 values of every component (--intermediates, which keeps AlexNet's envelope tight), and to reject
@@ -19,6 +21,7 @@ Usage:
 import argparse
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -73,16 +76,18 @@ ALEXNET_VARIABLES = [kind + str(layer) for layer in range(1, 9)
                      for kind in ("kernel" if layer <= 5 else "weight", "bias")]
 # The components of tests/data/nnef2/alexnet that PyTorch's modules compute, in their order (its
 # flatten is torch.flatten in AlexNet.forward, no module; Dropout is left out of the SkriptND).
+PROVED = "batch=1..64"  # the sizes `nnref check --dim` must prove each model for
+
 ALEXNET_COMPONENTS = ["conv1", "relu1", "pool1", "conv2", "relu2", "pool2", "conv3", "relu3", "conv4", "relu4",
                       "conv5", "relu5", "pool3", "pool6", "fc6", "relu6", "fc7", "relu7", "output"]
 
 # name: (graph, the PyTorch module, its initialisation, the variables' names in the module's
 # parameter order, the components its modules compute, the input's shape after the batch, the
-# batch: the model's own, as `nnref run` takes no other yet)
+# batches run: the model's own and another)
 MODELS = {
     "perceptron": ("Perceptron", perceptron, lambda net: net, ["w1", "b1", "w2", "b2"], ["h", "a", "z", "output"],
-                   (6,), 4),
-    "alexnet": ("AlexNet", alexnet, he_init, ALEXNET_VARIABLES, ALEXNET_COMPONENTS, (3, 224, 224), 2),
+                   (6,), (4, 5)),
+    "alexnet": ("AlexNet", alexnet, he_init, ALEXNET_VARIABLES, ALEXNET_COMPONENTS, (3, 224, 224), (2, 3)),
 }
 
 
@@ -104,8 +109,8 @@ def intermediates(net, components, x):
 
 
 def check_model(nnref, root, name, seed, rtol=1e-12, slip=1e-3):
-    """Prints the model's table row; returns the problems found."""
-    graph, module, init, names, components, sample, batch = MODELS[name]
+    """Prints the model's table rows; returns the problems found."""
+    graph, module, init, names, components, sample, batches = MODELS[name]
     torch.manual_seed(seed)
     net32 = init(module()).eval()  # eval: Dropout is the identity
     net64 = module().double().eval()
@@ -117,16 +122,22 @@ def check_model(nnref, root, name, seed, rtol=1e-12, slip=1e-3):
         folder = os.path.join(work, name)
         shutil.copytree(os.path.join(root, "tests/data/nnef2", name), folder)
         write_variables(folder, graph, dict(zip(names, params, strict=True)))
-        x = rng.normal(0.0, 1.0, (batch, *sample)).astype(np.float32)
-        with torch.no_grad():
-            want = net64(torch.from_numpy(x).double()).numpy()
-        given = intermediates(net32, components, x)
-        start = time.monotonic()
-        problems, error = judge(nnref, folder, work, {"input": x.astype(np.float64)}, {"output": want}, rtol,
-                                actual={"output": given.pop("output")}, intermediates=given, slip=slip)
-        seconds = time.monotonic() - start
-        difference = "did not run" if error is None else "%.2g" % error
-        print("%-11s %5d %14s %12s %7.1f" % (name, batch, difference, "pass" if not problems else "FAIL", seconds))
+        problems = []
+        r = subprocess.run([nnref, "check", folder, "--dim", PROVED], capture_output=True, text=True)
+        if r.returncode != 0 or ": ok," not in r.stdout:
+            problems.append("check --dim %s: exit %d\n%s%s" % (PROVED, r.returncode, r.stdout, r.stderr))
+        for batch in batches:
+            x = rng.normal(0.0, 1.0, (batch, *sample)).astype(np.float32)
+            with torch.no_grad():
+                want = net64(torch.from_numpy(x).double()).numpy()
+            given = intermediates(net32, components, x)
+            start = time.monotonic()
+            found, error = judge(nnref, folder, work, {"input": x.astype(np.float64)}, {"output": want}, rtol,
+                                 actual={"output": given.pop("output")}, intermediates=given, slip=slip)
+            seconds = time.monotonic() - start
+            difference = "did not run" if error is None else "%.2g" % error
+            print("%-11s %5d %14s %12s %7.1f" % (name, batch, difference, "pass" if not found else "FAIL", seconds))
+            problems += ["batch %d: %s" % (batch, p) for p in found]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return problems

@@ -88,14 +88,20 @@ Dim trunc_div(const Dim& a, const Dim& b) {
   return dim_select(a >= zero, floor_div(a, b), zero - floor_div(zero - a, b));
 }
 
+// Written with the few operations every Dim type has (==, >=, <, dim_select, dim_max, floor_div):
+// a condition is the number 1 or 0.
 template <class Dim>
 Dim truth(const PredOf<Dim>& p) {
   return dim_select(p, Dim(int64_t{1}), Dim(int64_t{0}));
 }
+template <class Dim>
+Dim is_zero(const Dim& a) {
+  return truth<Dim>(a == Dim(int64_t{0}));
+}
 
 template <class Dim>
 Dim apply(int64_t op, const Dim& a, const Dim& b) {
-  const Dim zero(int64_t{0});
+  const Dim zero(int64_t{0}), one(int64_t{1});
   switch (op) {
     case size_code::kAdd: return a + b;
     case size_code::kSub: return a - b;
@@ -105,13 +111,13 @@ Dim apply(int64_t op, const Dim& a, const Dim& b) {
     case size_code::kFmod: return a - b * trunc_div(a, b);
     case size_code::kMin: return dim_select(a < b, a, b);
     case size_code::kFloorDiv: return floor_div(a, b);
-    case size_code::kCeilDiv: return ceil_div(a, b);
+    case size_code::kCeilDiv: return zero - floor_div(zero - a, b);
     case size_code::kLess: return truth<Dim>(a < b);
-    case size_code::kLessEqual: return truth<Dim>(a <= b);
+    case size_code::kLessEqual: return truth<Dim>(b >= a);
     case size_code::kEqual: return truth<Dim>(a == b);
-    case size_code::kNotEqual: return truth<Dim>(a != b);
-    case size_code::kAnd: return truth<Dim>(a != zero && b != zero);
-    case size_code::kOr: return truth<Dim>(a != zero || b != zero);
+    case size_code::kNotEqual: return one - truth<Dim>(a == b);
+    case size_code::kAnd: return one - dim_max(is_zero(a), is_zero(b));
+    case size_code::kOr: return dim_max(one - is_zero(a), one - is_zero(b));
     default: return dim_max(a, b);
   }
 }
@@ -157,14 +163,14 @@ std::optional<std::vector<SizeValue<Dim>>> run_size_program(const std::vector<in
       return std::nullopt;
     } else if (t == size_code::kNot) {
       if (stack.empty()) return malformed("negate no value");
-      stack.back() = {size_detail::truth<Dim>(stack.back().value == Dim(int64_t{0})), std::nullopt};
+      stack.back() = {size_detail::is_zero(stack.back().value), std::nullopt};
     } else if (t == size_code::kSelect) {
       if (stack.size() < 3) return malformed("select among fewer than three values");
       const Dim b = stack.back().value;
       stack.pop_back();
       const Dim a = stack.back().value;
       stack.pop_back();
-      stack.back() = {dim_select(stack.back().value != Dim(int64_t{0}), a, b), std::nullopt};
+      stack.back() = {dim_select(stack.back().value == Dim(int64_t{0}), b, a), std::nullopt};
     } else if ((t >= size_code::kAdd && t <= size_code::kMax) || (t >= size_code::kFloorDiv && t <= size_code::kOr)) {
       if (stack.size() < 2) return malformed("apply an operation to fewer than two values");
       const SizeValue<Dim> b = stack.back();
