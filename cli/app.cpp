@@ -91,6 +91,9 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       ->check(CLI::IsMember({"text", "json", "sarif"}))
       ->capture_default_str();
   check_cmd->add_option("--explain", check.explain, "print what an obligation code means, and stop");
+  check_cmd->add_flag("--audit-stdlib", check.audit_stdlib,
+                      "prove, for every operator of nnref's SkriptND standard library and every size, what its "
+                      "assertions imply (docs/nnef2.md), and stop");
   auto* budget = check_cmd->add_option("--solver-budget", check.solver_budget,
                                        "Z3 resource units per solver call (deterministic)")
                      ->check(CLI::Range(1u, UINT32_MAX))

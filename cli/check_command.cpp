@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "cli/audit_stdlib.hpp"
 #include "checker/check_model.hpp"
 #include "checker/report.hpp"
 #include "semantics/catalogue.hpp"
@@ -248,6 +249,7 @@ CheckReport deadline_report(const CheckOptions& o) {
 
 int check_command(const CheckOptions& o, std::ostream& out, std::ostream& err) {
   if (!o.explain.empty()) return explain_command(o.explain, out, err);
+  if (o.audit_stdlib) return audit_stdlib_command(out, err);
   if (o.model.empty()) {
     err << "error[usage.model]: check needs a model file (or --explain CODE)\n";
     return kExitUsage;

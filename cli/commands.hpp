@@ -68,6 +68,7 @@ struct CheckOptions {
   std::string explain;               // a code: print what it means and stop
   unsigned solver_budget = kDefaultSolverBudget;  // Z3 resource units per solver call (--timeout-ms sets it too)
   unsigned deadline_s = 0;           // wall-clock limit on the whole check, in seconds (0: none)
+  bool audit_stdlib = false;         // audit nnref's SkriptND standard library instead of a model
 };
 int check_command(const CheckOptions& o, std::ostream& out, std::ostream& err);
 // The findings of a check (without --explain or --deadline), or of a load that failed before one
