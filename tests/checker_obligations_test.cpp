@@ -20,6 +20,7 @@
 
 #include "semantics/catalogue.hpp"
 #include "spec/contract_program.hpp"
+#include "spec/size_program.hpp"
 
 #include "obligation_cases.hpp"
 
@@ -382,6 +383,23 @@ std::vector<Case> reference_and_extent_cases() {
                      return m;
                    },
                    Expect{"r", 2, {{"input.0", 5}}}});
+  // A node's size guards (a SkriptND front-end writes them): relu's output extent 1 (input.0) at
+  // most 6, refuted over 4..9 at 7; and, assumed by a reading, equal to 4, refuted at 5.
+  const auto guarded = [](std::vector<int64_t> code, bool assumed, int64_t hi) {
+    return [=] {
+      Model m = relu_model();
+      m.g.nodes[1].guards = {SizeGuard{{ValueRef{1, 0}}, code, "the source's condition", assumed}};
+      m.dim("input.0", 4, hi);
+      return m;
+    };
+  };
+  namespace sc = size_code;
+  const std::vector<int64_t> at_most_6{sc::kExtent, 0, 1, sc::kConstant, 6, sc::kLessEqual};
+  const std::vector<int64_t> is_4{sc::kExtent, 0, 1, sc::kConstant, 4, sc::kEqual};
+  t.push_back(Case{"shape.source-condition", "relu's output extent at most 6, over input.0 = 4..9",
+                   guarded(at_most_6, false, 9), guarded(at_most_6, false, 6), Expect{"r", 2, {{"input.0", 7}}}});
+  t.push_back(Case{"shape.composed-size", "relu's output extent 4 as composed, over input.0 = 4..9",
+                   guarded(is_4, true, 9), guarded(is_4, true, 4), Expect{"r", 2, {{"input.0", 5}}}});
   return t;
 }
 

@@ -24,12 +24,15 @@ const std::vector<ParamDef>& params(const OpDef& op, BlockKind kind) {
 }
 
 // An attribute value as its declared type holds it: an int where a real is
-// declared becomes a real.
-Val coerce(const Val& v, const std::string& type) {
-  if (type == "real" && v.kind == Kind::Int) return Val::real(static_cast<double>(v.i));
+// declared becomes a real (the number it is at the declared sizes: pinned).
+Val coerce(const Val& v, const std::string& type, SizeConditions* conditions, const SourceLoc& loc) {
+  if (type == "real" && v.kind == Kind::Int) {
+    pin(v, "an int given to a real attribute", loc, conditions);
+    return Val::real(static_cast<double>(v.i));
+  }
   if (v.is_pack()) {
     Val out = v;
-    for (Val& x : out.items) x = coerce(x, type);
+    for (Val& x : out.items) x = coerce(x, type, conditions, loc);
     return out;
   }
   return v;
@@ -104,7 +107,7 @@ class Binder {
     for (const ParamDef& a : attrs) {
       const auto given = args_.attributes.find(a.name);
       if (given != args_.attributes.end()) {
-        const Val v = coerce(given->second, a.type.type);
+        const Val v = coerce(given->second, a.type.type, conditions(), a.loc);
         if (!type_matches(v, a.type.type))
           fail("nnef2.compose.attribute",
                "attribute '" + a.name + "' is declared " + a.type.type + " but given " + show(v), a.loc);
@@ -114,7 +117,7 @@ class Binder {
       } else if (a.type.optional) {
         symbols()[a.name] = Val{};
       } else if (a.value && bound(*a.value)) {
-        symbols()[a.name] = coerce(eval(*a.value), a.type.type);
+        symbols()[a.name] = coerce(eval(*a.value), a.type.type, conditions(), a.loc);
       } else {
         deferred_.push_back(&a);
       }
@@ -370,7 +373,7 @@ class Binder {
       for (auto it = deferred_.begin(); it != deferred_.end();) {
         const ParamDef& a = **it;
         if (a.value && bound(*a.value)) {
-          const Val v = coerce(eval(*a.value), a.type.type);
+          const Val v = coerce(eval(*a.value), a.type.type, conditions(), a.loc);
           if (v.is_null())
             fail("nnef2.compose.attribute", "attribute '" + a.name + "' must be given here (its default is null)",
                  a.loc);

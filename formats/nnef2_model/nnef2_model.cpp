@@ -198,7 +198,9 @@ class GraphComposer {
     if (!b) return;
     for (const nnef2::ParamDef& p : b->params) {
       nnef2::Builder::Tensor t;
-      t.shape = static_shape(p);
+      const Val extents = declared_extents(p);
+      nnef2::pin(extents, "an extent of '" + p.name + "'", p.loc, &conditions_);  // its data has that shape
+      t.shape = nnef2::as_ints(extents);
       t.loc = p.loc;
       t.label = "main." + graph_->name + "." + p.name;
       if (kind == nnef2::BlockKind::Variable) {
