@@ -14,6 +14,7 @@
 #include "formats/nnef2/library.hpp"
 #include "formats/nnef2/parser.hpp"
 #include "formats/nnef2_model/builder.hpp"
+#include "formats/nnef2_model/quantize.hpp"
 #include "spec/size_program.hpp"
 
 namespace nnref {
@@ -57,6 +58,7 @@ class GraphComposer {
     for (const nnef2::Block& b : graph->blocks) refuse_block(b);
     attributes();
     inputs();
+    quantizations();
     tensors(nnef2::BlockKind::Constant);
     tensors(nnef2::BlockKind::Variable);
     helpers();
@@ -105,11 +107,8 @@ class GraphComposer {
 
   void refuse_block(const nnef2::Block& b) {
     using K = nnef2::BlockKind;
-    if (b.kind == K::Lower || b.kind == K::Update || b.kind == K::Quantize || b.kind == K::Dtype)
-      error("nnef2.graph.block",
-            "a graph's @lower, @update, @quantize and @dtype blocks are not "
-            "composed yet",
-            b.loc);
+    if (b.kind == K::Lower || b.kind == K::Update || b.kind == K::Dtype)
+      error("nnef2.graph.block", "a graph's @lower, @update and @dtype blocks are not composed yet", b.loc);
   }
 
   void attributes() {
@@ -233,15 +232,54 @@ class GraphComposer {
             loc);
     nnl::Diags diags;
     std::optional<nnef::DatTensor> dat = nnef::read_dat(path.string(), label, shape, ElemKind::Real, loc, diags);
-    if (!dat || dat->quantized) {
-      std::vector<Diagnostic> found = diags.take();
-      if (found.empty())
-        error("nnef2.dat.quantized", "variable '" + label + "' is stored as quantized items, which need @quantize",
-              loc);
+    if (!dat) {
+      const std::vector<Diagnostic> found = diags.take();
       out_.insert(out_.end(), found.begin(), found.end());
       throw Stop{};
     }
+    if (dat->quantized) return ParamEntry{dequantized(*dat, label, loc), path.string()};
     return ParamEntry{std::move(dat->tensor), path.string()};
+  }
+
+  // The reals of a variable stored as quantized codes, by the graph's @quantize entry for it.
+  HostTensor dequantized(const nnef::DatTensor& codes, const std::string& label, const SourceLoc& loc) {
+    const std::string name = label.substr(label.rfind('.') + 1);
+    const auto entry = quantizations_.find(name);
+    if (entry == quantizations_.end())
+      error("nnef2.dat.quantized",
+            "variable '" + label + "' is stored as quantized items, and the graph's @quantize names no quantization "
+                                   "for it",
+            loc);
+    const nnef2::Quantization& q = *entry->second;
+    const auto [module, def] = resolve(q.op, q.loc);
+    nnef2::InvocationArgs args;
+    for (const nnef2::Attribute& a : q.attributes) args.attributes[a.name] = eval(*a.value);
+    args.inputs.push_back(Val::of_tensor(-1, codes.tensor.shape.dims()));
+    try {
+      return nnef2::dequantize(codes, q.op, nnef2::bind_invocation(*def, q.op, args, module ? module->text : text_));
+    } catch (const nnef2::BindError& e) {
+      error(e.code, e.message, q.loc, {"in the definition of " + q.op + " at " + where(e.where)});
+    } catch (const nnef2::BuildError& e) {
+      error(e.code, e.message, q.loc);
+    }
+  }
+
+  // @quantize: each entry names a variable of the graph (quantizing a computed tensor's values is
+  // not composed yet).
+  void quantizations() {
+    const nnef2::Block* b = find_block(*graph_, nnef2::BlockKind::Quantize);
+    const nnef2::Block* variables = find_block(*graph_, nnef2::BlockKind::Variable);
+    if (!b) return;
+    for (const nnef2::Quantization& q : b->quantizations) {
+      const bool variable = variables && std::any_of(variables->params.begin(), variables->params.end(),
+                                                     [&](const nnef2::ParamDef& p) { return p.name == q.tensor; });
+      if (!variable)
+        error("nnef2.quantize.unsupported",
+              "'" + q.tensor + "' is not a variable of the graph: quantizing the values of a computed tensor is not "
+                               "composed yet",
+              q.loc);
+      quantizations_[q.tensor] = &q;
+    }
   }
 
   // A constant's value: one real for every element, or a list of them in
@@ -342,26 +380,25 @@ class GraphComposer {
 
   // The operator an invocation names: module.op, its module imported, or an operator of the
   // document (no module).
-  std::pair<const nnef2::Module*, const nnef2::OpDef*> resolve(const nnef2::Invocation& call) {
-    const size_t dot = call.op.rfind('.');
+  std::pair<const nnef2::Module*, const nnef2::OpDef*> resolve(const std::string& name, const SourceLoc& loc) {
+    const size_t dot = name.rfind('.');
     if (dot == std::string::npos) {
       for (const nnef2::OpDef& op : doc_.ops)
-        if (!op.is_graph && op.name == call.op) return {nullptr, &op};
-      error("nnef2.op.unknown", "'" + call.op + "': the document defines no operator of that name", call.loc);
+        if (!op.is_graph && op.name == name) return {nullptr, &op};
+      error("nnef2.op.unknown", "'" + name + "': the document defines no operator of that name", loc);
     }
-    const std::string module = call.op.substr(0, dot), op = call.op.substr(dot + 1);
+    const std::string module = name.substr(0, dot), op = name.substr(dot + 1);
     const nnef2::Module* m = nnef2::find_module(module);
-    if (!m) error("nnef2.op.unknown", "'" + call.op + "': no standard module '" + module + "'", call.loc);
+    if (!m) error("nnef2.op.unknown", "'" + name + "': no standard module '" + module + "'", loc);
     if (std::find(imported_.begin(), imported_.end(), module) == imported_.end())
-      error("nnef2.import.missing", "'" + call.op + "': the document does not import '" + module + "'", call.loc);
+      error("nnef2.import.missing", "'" + name + "': the document does not import '" + module + "'", loc);
     const nnef2::OpDef* def = nnef2::find_operator(*m, op);
-    if (!def)
-      error("nnef2.op.unknown", "'" + call.op + "': module " + module + " has no operator '" + op + "'", call.loc);
+    if (!def) error("nnef2.op.unknown", "'" + name + "': module " + module + " has no operator '" + op + "'", loc);
     return {m, def};
   }
 
   std::vector<Val> invoke(const nnef2::Invocation& call, const std::string& result) {
-    const auto [module, def] = resolve(call);
+    const auto [module, def] = resolve(call.op, call.loc);
     for (const std::string& g : call.generics)
       if (g != "real")
         error("nnef2.compose.generic", call.op + "<" + g + ">: only real tensors are composed yet", call.loc);
@@ -477,6 +514,7 @@ class GraphComposer {
   nnef2::Evaluator env_;
   nnef2::SizeConditions conditions_;
   std::set<std::string> graph_attributes_;  // the graph's int attributes: sizes --dim may vary
+  std::map<std::string, const nnef2::Quantization*> quantizations_;  // @quantize: variable → entry
   std::vector<std::string> imported_;
   const nnef2::OpDef* graph_ = nullptr;
   bool weights_missing_ = false;
