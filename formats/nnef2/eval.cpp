@@ -360,6 +360,9 @@ Val concrete_binary(const std::string& op, const Val& a, const Val& b, const Sou
   fail("nnef2.eval.type", "'" + op + "' of " + show(a) + " and " + show(b), loc);
 }
 
+// Whether v is an int or a bool: a value a term can stand for.
+bool sized(const Val& v) { return v.kind == Kind::Int || v.kind == Kind::Bool; }
+
 // The term of `a op b` from the operands' programs (§2.4's operators as size program tokens), or
 // nullopt for an operator that has none (`**`).
 std::optional<std::vector<int64_t>> binary_term(const std::string& op, const Val& a, const Val& b) {
@@ -396,8 +399,6 @@ Val apply_binary(const std::string& op, const Val& a, const Val& b, const Source
   }
   return r;
 }
-
-bool sized(const Val& v) { return v.kind == Kind::Int || v.kind == Kind::Bool; }
 
 std::vector<int64_t> code_of(const Val& v) {
   if (v.term) return *v.term;

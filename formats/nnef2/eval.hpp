@@ -95,8 +95,6 @@ std::string show(const Val& v);
 // The integers of an int or an int pack (a non-pack gives one item).
 std::vector<int64_t> as_ints(const Val& v);
 
-// Whether v is an int or a bool: a value a term can stand for.
-bool sized(const Val& v);
 // The term of v, or the program that pushes its number.
 std::vector<int64_t> code_of(const Val& v);
 // Extent k of tensor t, with its term when `conditions` tracks sizes.
