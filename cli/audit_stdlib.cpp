@@ -208,11 +208,16 @@ class Auditor {
   }
 
  private:
+  // That the condition `code` computes holds (is not 0), as a Z3 boolean.
+  z3::expr holds(const std::vector<int64_t>& code) {
+    return SymPred(sizes_.value(code) != SymDim(int64_t{0})).term(c_);
+  }
+
   // The definition's conditions (assertions, required extents) are facts; so are the numbers the
   // composition used at the sample (counted: the audit holds where they keep their value).
   void state_conditions() {
     for (const nnef2::SizeCondition& cond : conditions_) {
-      facts_.push_back(SymPred(sizes_.value(cond.code) != SymDim(int64_t{0})).term(c_));
+      facts_.push_back(holds(cond.code));
       outcome_.pinned += cond.assumed;
     }
     conditions_.clear();
@@ -252,7 +257,7 @@ class Auditor {
       outputs_[p.name] = {sizes_.add(std::move(dims)), {}};
     }
     for (const nnef2::SizeCondition& cond : pinned)
-      facts_.push_back(SymPred(sizes_.value(cond.code) != SymDim(int64_t{0})).term(c_));
+      facts_.push_back(holds(cond.code));
     outcome_.pinned += static_cast<int>(pinned.size());
   }
 
@@ -275,7 +280,7 @@ class Auditor {
       if (l.condition) {
         const Val cond = env.eval(*l.condition);
         if (cond.kind == Val::Kind::Bool && !cond.term && !cond.b) return;  // never holds
-        if (cond.term) sizes_.facts_now.push_back(SymPred(sizes_.value(cond) != SymDim(int64_t{0})).term(c_));
+        if (cond.term) sizes_.facts_now.push_back(holds(nnef2::code_of(cond)));
       }
       std::vector<Access> accesses;
       collect_accesses(*l.target, env, {}, accesses);
@@ -289,7 +294,7 @@ class Auditor {
     // The numbers the index arithmetic used at the sample point are facts of the statement's goals.
     const size_t kept = sizes_.facts_now.size();
     for (const nnef2::SizeCondition& p : pinned)
-      sizes_.facts_now.push_back(SymPred(sizes_.value(p.code) != SymDim(int64_t{0})).term(c_));
+      sizes_.facts_now.push_back(holds(p.code));
     for (size_t k = first_goal; k < sizes_.goals.size(); ++k)
       sizes_.goals[k].facts.insert(sizes_.goals[k].facts.end(), sizes_.facts_now.begin() + static_cast<long>(kept),
                                    sizes_.facts_now.end());
@@ -333,7 +338,7 @@ class Auditor {
         return;
       }
       for (const nnef2::SizeCondition& cond : conditions)
-        facts_.push_back(SymPred(sizes_.value(cond.code) != SymDim(int64_t{0})).term(c_));
+        facts_.push_back(holds(cond.code));
       outcome_.pinned += static_cast<int>(conditions.size());
       conditions.clear();
     }
@@ -415,7 +420,7 @@ class Auditor {
     const nnef2::Expr& a = *made.expr;
     std::vector<z3::expr> facts = sizes_.facts_now;
     for (const std::vector<int64_t>& c : made.conditions)
-      facts.push_back(SymPred(sizes_.value(c) != SymDim(int64_t{0})).term(c_));
+      facts.push_back(holds(c));
     int64_t handle = -1;
     const auto out = outputs_.find(a.text);
     if (out != outputs_.end()) {
