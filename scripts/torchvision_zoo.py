@@ -187,7 +187,7 @@ def judge(args, modules, name, segmentation):
         if culprit:
             row.problems.append("conform: intermediate %s (%s) first outside its envelope, element %s = %g" % (
                 culprit["name"], culprit["op"], culprit["index"], culprit["actual"]))
-        if args.intermediates:
+        if args.intermediates and not args.no_slip:
             row.problems += slip_not_rejected(binary, path, xin, answer, conform_args, work, budget, timeout)
         row.radius = max(o["max_radius"] / np.abs(want[o["name"]]).max() for o in report["outputs"])
         for o in report["outputs"]:
@@ -240,6 +240,9 @@ def main():
                          "in a fraction of the time")
     ap.add_argument("--intermediates", action="store_true",
                     help="judge ONNX Runtime's answer with its values of every real intermediate (conform --intermediates)")
+    ap.add_argument("--no-slip", action="store_true",
+                    help="with --intermediates, do not also require that an answer off by 1e-3 is rejected "
+                         "(a second conform: halves the time of the largest models)")
     ap.add_argument("--until", choices=("check", "run", "conform"), default="conform",
                     help="the last step: check (export and check only), run (and the f64 run), conform (every step)")
     args = ap.parse_args()
