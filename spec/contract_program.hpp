@@ -10,9 +10,12 @@
 // real, an attribute, a literal) and the scalar functions, evaluated in the
 // oracle's scalar.
 //
-// Assignments (§2.11): `=` writes; `+=` `*=` `<?=` `>?=` accumulate every point
-// of a target element onto its value written by an earlier `=`, or onto the
-// operator's null element (0, 1, +inf, -inf).
+// Assignments (§2.11): `=` writes; `+=` `*=` `<?=` `>?=` `&=` `|=` accumulate
+// every point of a target element onto its value written by an earlier `=`, or
+// onto the operator's null element (0, 1, +inf, -inf, true, false); `:=`
+// updates an element an earlier `=` wrote, point by point in loop order, where
+// the statement's condition on the data holds at the point (its value and its
+// condition may read the output being updated).
 #pragma once
 
 #include <bit>
@@ -22,7 +25,7 @@
 
 namespace nnref::contract {
 
-enum class Assign : int64_t { Set, Add, Mul, Min, Max };
+enum class Assign : int64_t { Set, Add, Mul, Min, Max, Update, All, Any };
 
 // The nodes of a value. Read: the tensor element of the statement's read `slot` at the point.
 // Number: the point's number in table `slot`. Unary: UnaryOp `slot` (spec/attrs/unary.hpp) of a.
@@ -57,13 +60,29 @@ struct Node {
   int64_t slot = 0;
 };
 
-// One tensor access of the value: per point, the tensor (operand t ≥ 0, output
-// −1 − t; one for every point when the access names one tensor, not a pack item
-// chosen by a loop index) and the element's row-major offset (0 where the
-// point's index condition left the access unevaluated).
+// An element of an integer tensor, per point: the tensor (operand t ≥ 0, output
+// −1 − t; one for every point when it is the same) and its row-major offset.
+struct Element {
+  std::vector<int64_t> tensors;
+  std::vector<int64_t> offsets;
+};
+
+// An index of an access computed from the data (`x[output[i], j]` in argmax's
+// definition): the integer element's value j, within [0, extent), moves the
+// read by j · stride.
+struct DataIndex {
+  Element index;
+  int64_t stride = 1, extent = 0;
+};
+
+// One tensor access of the value: per point, its element (0 where the point's
+// index condition left the access unevaluated; one tensor for every point when
+// the access names one tensor, not a pack item chosen by a loop index), moved
+// by its data indices.
 struct Read {
   std::vector<int64_t> tensors;
   std::vector<int64_t> offsets;
+  std::vector<DataIndex> data_indices = {};
 };
 
 struct Statement {
@@ -74,6 +93,7 @@ struct Statement {
   int64_t root = 0;
   std::vector<Read> reads;
   std::vector<std::vector<double>> tables;  // per point, or one number for every point
+  int64_t condition = -1;                   // `:=` only: the node of a truth value on the data, or none
 };
 
 struct Program {
@@ -126,9 +146,17 @@ inline std::vector<int64_t> encode(const Program& p) {
     for (const Read& r : s.reads) {
       e.ints(r.tensors);
       e.ints(r.offsets);
+      e.put(static_cast<int64_t>(r.data_indices.size()));
+      for (const DataIndex& d : r.data_indices) {
+        e.ints(d.index.tensors);
+        e.ints(d.index.offsets);
+        e.put(d.stride);
+        e.put(d.extent);
+      }
     }
     e.put(static_cast<int64_t>(s.tables.size()));
     for (const auto& t : s.tables) e.reals(t);
+    e.put(s.condition);
   }
   return e.code;
 }
@@ -186,7 +214,7 @@ inline std::optional<Program> decode(const std::vector<int64_t>& code) {
   p.statements.resize(d.count());
   for (Statement& s : p.statements) {
     const int64_t op = d.get();
-    if (!in_range(op, 0, static_cast<int64_t>(Assign::Max))) return std::nullopt;
+    if (!in_range(op, 0, static_cast<int64_t>(Assign::Any))) return std::nullopt;
     s.op = static_cast<Assign>(op);
     s.output = d.get();
     s.targets = d.ints();
@@ -205,9 +233,17 @@ inline std::optional<Program> decode(const std::vector<int64_t>& code) {
     for (Read& r : s.reads) {
       r.tensors = d.ints();
       r.offsets = d.ints();
+      r.data_indices.resize(d.count());
+      for (DataIndex& x : r.data_indices) {
+        x.index.tensors = d.ints();
+        x.index.offsets = d.ints();
+        x.stride = d.get();
+        x.extent = d.get();
+      }
     }
     s.tables.resize(d.count());
     for (auto& t : s.tables) t = d.reals();
+    s.condition = d.get();
     if (!d.ok) return std::nullopt;
   }
   if (!d.ok || !d.done()) return std::nullopt;

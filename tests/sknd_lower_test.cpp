@@ -4,6 +4,7 @@
 // draft's text (double arithmetic here, not nnref's); a guarded access, a
 // condition, a `>=` reduction and the refusals, each with its code. The
 // cross-check of native and lowered kernels is sknd_lower_test_crosscheck.cpp.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
@@ -51,11 +52,17 @@ HostTensor tensor(std::vector<int64_t> shape, std::vector<double> values) {
   return HostTensor{DType::F64, Shape::make(std::move(shape)).value(), std::move(values)};
 }
 
+// A graph whose @compose is `body`, from x (and more inputs) to y.
+std::string composed(const std::string& inputs, const std::string& output, const std::string& body,
+                     const std::string& operators = "") {
+  return "version 2.0;\nimport math nn layout;\n" + operators + "graph G {\n  @input { " + inputs +
+         " }\n  @output { y: real[" + output + "]; }\n  @compose { " + body + " }\n}\n";
+}
+
 // A graph of one invocation `call` from x (and more inputs) to y.
 std::string graph(const std::string& inputs, const std::string& output, const std::string& call,
                   const std::string& operators = "") {
-  return "version 2.0;\nimport math nn layout;\n" + operators + "graph G {\n  @input { " + inputs +
-         " }\n  @output { y: real[" + output + "]; }\n  @compose { y = " + call + "; }\n}\n";
+  return composed(inputs, output, "y = " + call + ";", operators);
 }
 
 void check_close(const std::vector<double>& got, const std::vector<double>& want) {
@@ -156,6 +163,55 @@ operator shifted {
             i < s;
     }
 }
+operator int_as_real {
+    @input { x: int[s..]; }
+    @output { y: real[s..]; }
+    @lower {
+        y[i..] = real(x[i..]),
+            i < s;
+    }
+}
+operator bool_as_real {
+    @input { c: bool[s..]; }
+    @output { y: real[s..]; }
+    @lower {
+        y[i..] = c[i..] ? 1.0 : 0.0,
+            i < s;
+    }
+}
+operator positive_rows {
+    @input { x: real[m, n]; }
+    @output { y: bool[m]; }
+    @lower {
+        y[i] &= x[i, j] > 0.0,
+            i < m, j < n;
+    }
+}
+operator last_max {
+    @input { x: real[n]; }
+    @output { y: int[]; }
+    @lower {
+        y[] = 0;
+        y[] := i,
+            i < n | x[i] >= x[y[]];
+    }
+}
+operator no_initial_value {
+    @input { x: real[n]; }
+    @output { y: int[]; }
+    @lower {
+        y[] := i,
+            i < n | x[i] > x[y[]];
+    }
+}
+operator summed_bools {
+    @input { x: real[n]; }
+    @output { y: real[]; }
+    @lower {
+        y[] += x[i] > 0.0,
+            i < n;
+    }
+}
 )";
 
 }  // namespace
@@ -173,34 +229,75 @@ TEST_CASE("sknd lower: a guarded access, a condition, a >= reduction", "[nnef2]"
         std::vector<double>{7.0, -3.0});
 }
 
+// Int and bool results of @lower bodies, read by operators that turn them into
+// reals (graph tensors are real).
+TEST_CASE("sknd lower: updates under a condition on the data, int and bool results", "[nnef2]") {
+  const HostTensor x = tensor({2, 3}, {1.0, 5.0, 5.0, 7.0, -2.0, 3.0});
+  // math.argmax along axis 1: the first maximum of each row (5 at 1; 7 at 0),
+  // kept axis.
+  CHECK(run(composed("x: real[2, 3];", "2, 1", "k = math.argmax{axis=1}(x); y = int_as_real(k);", kOwnOperators),
+            {x})[0] == std::vector<double>{1.0, 0.0});
+  // Along axis 0 (columns [1, 7], [5, -2], [5, 3]), squeezed: [1, 0, 0].
+  CHECK(run(composed("x: real[2, 3];", "3", "k = math.argmin{axis=0, squeeze=true}(x); y = int_as_real(k);",
+                     kOwnOperators),
+            {x})[0] == std::vector<double>{0.0, 1.0, 1.0});
+  // `>=` in the condition moves to the last maximum: 2 in [3, 9, 2, 9, 1] is 3.
+  CHECK(run(composed("x: real[5];", "", "k = last_max(x); y = int_as_real(k);", kOwnOperators),
+            {tensor({5}, {3.0, 9.0, 2.0, 9.0, 1.0})})[0] == std::vector<double>{3.0});
+  // `&=`: whether every element of a row is positive (row 1 holds −2).
+  CHECK(run(composed("x: real[2, 3];", "2", "c = positive_rows(x); y = bool_as_real(c);", kOwnOperators), {x})[0] ==
+        std::vector<double>{1.0, 0.0});
+  // math.lt, math.select on its truth values, any_reduce and all_reduce over
+  // axis 1, lowered.
+  const HostTensor z = tensor({2, 3}, {2.0, 5.0, 4.0, 0.0, 0.0, 0.0});
+  const std::string both = "x: real[2, 3]; z: real[2, 3];";
+  CHECK(run(composed(both, "2, 3", "c = math.lt(x, z); y = bool_as_real(c);", kOwnOperators), {x, z})[0] ==
+        std::vector<double>{1, 0, 0, 0, 1, 0});
+  CHECK(run(composed(both, "2, 3", "c = math.lt(x, z); y = math.select(c, x, z);", kOwnOperators), {x, z})[0] ==
+        std::vector<double>{1, 5, 4, 0, -2, 0});
+  CHECK(run(composed(both, "2, 1",
+                     "c = math.lt(x, z); a = math.any_reduce{axes=[1]}(c); y = "
+                     "bool_as_real(a);",
+                     kOwnOperators),
+            {x, z})[0] == std::vector<double>{1, 1});
+  CHECK(run(composed(both, "2, 1",
+                     "c = math.ge(x, z); a = math.all_reduce{axes=[1]}(c); y = "
+                     "bool_as_real(a);",
+                     kOwnOperators),
+            {x, z})[0] == std::vector<double>{0, 0});
+}
+
 TEST_CASE("sknd lower: refusals", "[nnef2]") {
   // x[i + 1] at i = 4 reads past a tensor of 5: an unguarded access must be in
   // bounds.
-  Diagnostic d = refusal(graph("x: real[5];", "5", "shifted(x)", kOwnOperators));
+  const std::string shifted = graph("x: real[5];", "5", "shifted(x)", kOwnOperators);
+  Diagnostic d = refusal(shifted);
   INFO(d.message);
   CHECK(d.code == "nnef2.lower.out-of-bounds");
   CHECK(d.message.find("shifted") != std::string::npos);
   CHECK(d.message.find("[5]") != std::string::npos);  // the index values
   CHECK(d.message.find("i = 4") != std::string::npos);
-  CHECK(d.loc.line == 49);  // the invocation; the message locates the access in the definition
+  // The invocation (the graph's last component); the message locates the access
+  // in the definition.
+  CHECK(d.loc.line == std::count(shifted.begin(), shifted.end(), '\n') - 1);
   CHECK(d.message.find("main.sknd:42:17") != std::string::npos);
   // Index arithmetic divides by the attribute d: 0 is refused where the index is computed.
   d = refusal(graph("x: real[5];", "5", "strided{d=0}(x)", kOwnOperators));
   CHECK(d.code == "nnef2.eval.division-by-zero");
   CHECK(d.message.find("strided") != std::string::npos);
   CHECK(d.message.find("i = 0") != std::string::npos);
-  // math.argmax updates an int output with := under a condition on the data.
-  d = refusal(graph("x: real[5];", "", "math.argmax{axis=0}(x)"));
+  // math.argmax_n picks the pack item xs[y[i]] by the data; a truth value is
+  // not summed; `:=` needs an `=` before it (§2.11).
+  d = refusal(
+      composed("x: real[5]; z: real[5];", "5", "k = math.argmax_n([x, z]); y = int_as_real(k);", kOwnOperators));
   CHECK(d.code == "nnef2.lower.unsupported");
-  CHECK(d.message.find("':='") != std::string::npos);
-  // math.lt's value is a truth value, math.select's condition a tensor's: bool tensors are not
-  // composed yet, and neither is taken as a number.
-  d = refusal(graph("x: real[5]; z: real[5];", "5", "math.lt(x, z)"));
+  CHECK(d.message.find("an index computed from tensor values") != std::string::npos);
+  d = refusal(graph("x: real[5];", "", "summed_bools(x)", kOwnOperators));
   CHECK(d.code == "nnef2.lower.unsupported");
   CHECK(d.message.find("a truth value as a number") != std::string::npos);
-  d = refusal(graph("c: real[5]; x: real[5]; z: real[5];", "5", "math.select(c, x, z)"));
-  CHECK(d.code == "nnef2.lower.unsupported");
-  CHECK(d.message.find("a tensor value as a condition") != std::string::npos);
+  d = refusal(composed("x: real[5];", "", "k = no_initial_value(x); y = int_as_real(k);", kOwnOperators));
+  CHECK(d.code == "nnef2.lower.no-initial-value");
+  CHECK(d.message.find("main.sknd:") != std::string::npos);
   // An operator of the document without @lower.
   d = refusal(
       graph("x: real[5];", "5", "nothing(x)", "operator nothing { @input { x: real[s]; } @output { y: real[s]; } }\n"));

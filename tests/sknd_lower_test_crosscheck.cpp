@@ -7,6 +7,7 @@
 // interpreter").
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -256,7 +257,8 @@ std::vector<std::pair<std::string, Maker>> operators() {
 }
 
 struct Folder {
-  fs::path path = fs::temp_directory_path() / "nnref_sknd_lower_crosscheck";
+  // Its own per process: two runs at once (worktrees, ctest -j) must not share it.
+  fs::path path = fs::temp_directory_path() / ("nnref_sknd_lower_crosscheck." + std::to_string(::getpid()));
   Folder() {
     fs::remove_all(path);
     fs::create_directories(path);

@@ -55,6 +55,43 @@ Program reductions() {
 
 ContractAttrs attrs(const Program& p) { return ContractAttrs{static_cast<int64_t>(p.inputs.size()), encode(p)}; }
 
+// any and all of the rows of a logical b [2, 3] (y[i] |= b[i, j], z[i] &= b[i,
+// j] over j), then w[i] = x[i, 0] > x[i, 1] of a real x [2, 2] read as a truth
+// value.
+Program any_all_compare() {
+  const std::vector<int64_t> rows = {0, 0, 0, 1, 1, 1}, all = {0, 1, 2, 3, 4, 5};
+  Statement any{Assign::Any, 0, rows, {read(0)}, 0, {{{0}, all}}, {}};
+  Statement every{Assign::All, 1, rows, {read(0)}, 0, {{{0}, all}}, {}};
+  Statement greater{Assign::Set, 2,
+                    {0, 1},      {read(0), read(1), {NodeKind::Compare, 0, 1, -1, static_cast<int64_t>(CompareOp::Gt)}},
+                    2,           {{{1}, {0, 2}}, {{1}, {1, 3}}},
+                    {}};
+  return Program{{{2, 3}, {2, 2}}, {{2}, {2}, {2}}, {any, every, greater}};
+}
+
+// argmax of the rows of x [2, 3] as the draft's argmax writes it: y[i] = 0,
+// then y[i] := j where x[i, j] > x[i, y[i]], in loop order; the read x[i, y[i]]
+// moves by y[i] (a data index, stride 1, extent 3) from the row's start.
+Program argmax_rows() {
+  Statement init{Assign::Set, 0, {0, 1}, {number(0)}, 0, {}, {{0.0}}};
+  Statement update{Assign::Update,
+                   0,
+                   {0, 0, 0, 1, 1, 1},
+                   {number(0), read(0), read(1), {NodeKind::Compare, 1, 2, -1, static_cast<int64_t>(CompareOp::Gt)}},
+                   0,
+                   {{{0}, {0, 1, 2, 3, 4, 5}}, {{0}, {0, 0, 0, 3, 3, 3}, {{{{-1}, {0, 0, 0, 1, 1, 1}}, 1, 3}}}},
+                   {{0, 1, 2, 0, 1, 2}},
+                   3};
+  return Program{{{2, 3}}, {{2}}, {init, update}};
+}
+
+ContractAttrs typed(const Program& p, std::vector<ElemKind> kinds, ElemKind result) {
+  ContractAttrs a = attrs(p);
+  a.kinds = std::move(kinds);
+  a.result = result;
+  return a;
+}
+
 }  // namespace
 
 // A = [[1, 2, 3], [4, 5, 6]], x = [1, 0.5, -1]: y = 1 + [1 + 1 − 3, 4 + 2.5 − 6] = [0, 1.5].
@@ -90,6 +127,73 @@ TEST_CASE("contract: an undecided condition gives the hull of both values", "[co
   const Enclosure p = sc::enclosure(out[1][0]);  // x0 · 1 ∈ [−1, 1]
   CHECK(p.lo == -1.0);
   CHECK(p.hi == 1.0);
+}
+
+// b = [[0, 1, 0], [0, 0, 0]]: any [1, 0], all [0, 0]; x = [[2, 1], [1, 1]]:
+// x[i, 0] > x[i, 1] is [1, 0] (1 > 1 fails).
+TEMPLATE_TEST_CASE("contract: any and all of truth values, a comparison as a result", "[contract]", float, double,
+                   mp50) {
+  using T = TestType;
+  const auto a = typed(any_all_compare(), {ElemKind::Logical, ElemKind::Real}, ElemKind::Logical);
+  auto out =
+      run_values<T>(a, {logical(Shape::of({2, 3}), {0, 1, 0, 0, 0, 0}), tensor<T>(Shape::of({2, 2}), {2, 1, 1, 1})});
+  REQUIRE(out.size() == 3);
+  CHECK(std::get<Tensor<uint8_t>>(out[0]).values() == std::vector<uint8_t>{kTrue, kFalse});
+  CHECK(std::get<Tensor<uint8_t>>(out[1]).values() == std::vector<uint8_t>{kFalse, kFalse});
+  CHECK(std::get<Tensor<uint8_t>>(out[2]).values() == std::vector<uint8_t>{kTrue, kFalse});
+}
+
+// x = [[1, 5, 5], [7, -2, 3]]: the first maximum of each row, [1, 0] (the tie
+// 5, 5 keeps 1: the update needs a strictly greater value).
+TEMPLATE_TEST_CASE("contract: argmax as an update under a condition on the data", "[contract]", float, double, mp50) {
+  using T = TestType;
+  const auto a = typed(argmax_rows(), {ElemKind::Real}, ElemKind::Integer);
+  auto out = run_values<T>(a, {tensor<T>(Shape::of({2, 3}), {1, 5, 5, 7, -2, 3})});
+  CHECK(std::get<Tensor<int64_t>>(out[0]).values() == std::vector<int64_t>{1, 0});
+}
+
+// Row 0 holds [0, 1] ∋ x[0, 0] against 0.5: the update at j = 1 is undecided,
+// so y[0] is unknown; then x[0, 2] = 3 exceeds the hull of the row's elements a
+// read x[0, y[0]] may be ([0, 3]) only in part: still unknown. Row 1, [1, 4,
+// 2], is decided: 1.
+TEST_CASE("contract: an undecided update leaves an integer unknown", "[contract]") {
+  const Interval x00 = sc::hull(Interval(0), Interval(1));
+  auto x = Tensor<Interval>::from(Shape::of({2, 3}),
+                                  {x00, Interval(0.5), Interval(3), Interval(1), Interval(4), Interval(2)})
+               .value();
+  const auto a = typed(argmax_rows(), {ElemKind::Real}, ElemKind::Integer);
+  auto out = run_values<Interval>(a, {Value<Interval>(x)});
+  CHECK(std::get<Tensor<int64_t>>(out[0]).values() == std::vector<int64_t>{kUnknownInteger, 1});
+  // With x[0, 0] decided below 0.5 and 3 above both, the row is decided: 2.
+  x[0] = Interval(0.25);
+  out = run_values<Interval>(a, {Value<Interval>(x)});
+  CHECK(std::get<Tensor<int64_t>>(out[0]).values() == std::vector<int64_t>{2, 1});
+}
+
+TEST_CASE("contract: typed programs that are not well formed", "[contract]") {
+  const std::vector<Shape> x23 = {Shape::of({2, 3})};
+  // An update with no `=` before it.
+  Program p = argmax_rows();
+  p.statements.erase(p.statements.begin());
+  Diagnostic d = failure(typed(p, {ElemKind::Real}, ElemKind::Integer), x23);
+  CHECK(d.message.find("statement 0 updates an output no `=` wrote before") != std::string::npos);
+  // A data index read from a real tensor: the program's output as a real.
+  d = failure(typed(argmax_rows(), {ElemKind::Real}, ElemKind::Real), x23);
+  CHECK(d.message.find("indexes with a tensor that is not an integer one") != std::string::npos);
+  // A data index whose extent reaches past the row: 3 · stride 2 from offset 3
+  // of 6 elements.
+  p = argmax_rows();
+  p.statements[1].reads[1].data_indices[0].stride = 2;
+  CHECK(code_of(typed(p, {ElemKind::Real}, ElemKind::Integer), x23) == "attr.contract.program");
+  // `|=` into a real output, and a condition on a statement other than an
+  // update.
+  d = failure(typed(any_all_compare(), {ElemKind::Logical, ElemKind::Real}, ElemKind::Real),
+              {Shape::of({2, 3}), Shape::of({2, 2})});
+  CHECK(d.message.find("accumulates in a way its output's kind does not take") != std::string::npos);
+  p = matvec();
+  p.statements[1].condition = 0;
+  CHECK(failure(attrs(p), {Shape::of({2, 3}), Shape::of({3})}).message.find("has a condition it cannot have") !=
+        std::string::npos);
 }
 
 TEST_CASE("contract: every obligation", "[contract]") {

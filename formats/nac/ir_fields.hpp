@@ -21,7 +21,6 @@ template <class IO> void fields(IO& io, SoftmaxAttrs& a) { io.inputs(); io.ints(
 template <class IO> void fields(IO& io, ReduceAttrs& a) { io.inputs(); io.ints(a.axes); io.boolean(a.keep_dims); io.choice(a.kind); io.choice(a.type.width); io.boolean(a.type.is_signed); }
 template <class IO> void fields(IO& io, ArgReduceAttrs& a) { io.inputs(); io.ints(a.axes); io.boolean(a.last); }
 template <class IO> void fields(IO& io, LogicalReduceAttrs& a) { io.inputs(); io.ints(a.axes); }
-template <class IO> void fields(IO& io, ContractAttrs& a) { io.inputs(); io.integer(a.inputs); io.ints(a.program); }
 template <class IO> void fields(IO& io, CumsumAttrs& a) { io.inputs(); io.integer(a.axis); io.boolean(a.exclusive); io.boolean(a.reverse); io.choice(a.kind); io.choice(a.type.width); io.boolean(a.type.is_signed); }
 // A list of element kinds as integers (a kind that is none reads as real: the walk's kind check
 // then names the operand).
@@ -33,6 +32,7 @@ void kinds(IO& io, std::vector<ElemKind>& ks) {
   ks.clear();
   for (int64_t k : v) ks.push_back(k == 1 ? ElemKind::Integer : k == 2 ? ElemKind::Logical : ElemKind::Real);
 }
+template <class IO> void fields(IO& io, ContractAttrs& a) { io.inputs(); io.integer(a.inputs); io.ints(a.program); kinds(io, a.kinds); io.choice(a.result); }
 template <class IO> void fields(IO& io, PadAttrs& a) { io.inputs(); io.pairs(a.padding); io.choice(a.border); io.real(a.value); io.choice(a.kind); io.ints(a.computed.code); kinds(io, a.computed.sources); }
 template <class IO> void fields(IO& io, BroadcastToAttrs& a) { io.inputs(); io.ints(a.dims); io.choice(a.broadcast); io.ints(a.computed); kinds(io, a.sources); io.choice(a.kind); }
 template <class IO> void fields(IO& io, ReshapeAttrs& a) { io.inputs(); io.ints(a.dims); io.choice(a.kind); io.ints(a.computed); kinds(io, a.sources); }

@@ -480,6 +480,17 @@ class Binder {
     check_ready(pending, true);
   }
 
+  int64_t repeat_count(const PackSpec& pack) const {
+    const Val n = eval(*pack.count);
+    try {
+      const int64_t count = out_.env.number(n, "a repeat count", pack.loc);
+      if (count >= 0) return count;
+    } catch (const EvalError& x) {
+      fail(x.code, x.message, x.loc);
+    }
+    fail("nnef2.compose.output-extent", "a repeat count of " + show(n), pack.loc);
+  }
+
   BoundInvocation outputs() {
     for (const ParamDef& o : params(op_, BlockKind::Output)) {
       if (o.type.pack)
@@ -489,12 +500,16 @@ class Binder {
       for (const ShapeItem& item : o.type.shape) {
         const Val v = eval(*item.extent);
         if (v.is_null()) continue;
-        for (const Val& x : v.is_pack() ? v.items : std::vector<Val>{v}) {
-          if (x.kind != Kind::Int || x.i < 0)
-            fail("nnef2.compose.output-extent", "output '" + o.name + "' gets the extent " + show(x), item.loc);
-          shape.push_back(x.i);
-          terms.push_back(x.term);
-        }
+        // `1 ..(!squeeze)`: the extent repeated as often as the pack spec says
+        // (argmax's kept axis).
+        const int64_t repeats = item.pack && item.pack->count ? repeat_count(*item.pack) : 1;
+        for (int64_t r = 0; r < repeats; ++r)
+          for (const Val& x : v.is_pack() ? v.items : std::vector<Val>{v}) {
+            if (x.kind != Kind::Int || x.i < 0)
+              fail("nnef2.compose.output-extent", "output '" + o.name + "' gets the extent " + show(x), item.loc);
+            shape.push_back(x.i);
+            terms.push_back(x.term);
+          }
       }
       out_.output_names.push_back(o.name);
       out_.output_shapes.push_back(std::move(shape));

@@ -132,10 +132,11 @@ class Evaluator {
   Val items(const std::vector<ExprPtr>& args) const;
   // An int (a bool as 0 or 1) that `what` uses as a number: pinned when it has a term.
   int64_t number(const Val& v, const char* what, const SourceLoc& loc) const;
+  // One item of a list: its value, or the items of a pack `x..` spreads.
+  void append_item(const Expr& item, std::vector<Val>& out) const;
 
  private:
   Val list(const Expr& e) const;
-  void append_item(const Expr& item, std::vector<Val>& out) const;
   Val range(const Expr& e) const;
   Val expand(const Expr& e) const;
   Val index(const Expr& e) const;

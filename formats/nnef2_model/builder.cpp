@@ -72,7 +72,7 @@ std::vector<Val> Builder::add_node(const std::string& name, OpAttrs attrs, const
   std::vector<Dims<CDim>> dims;
   for (const Val& v : inputs) {
     refs.push_back(materialise(v));
-    kinds.push_back(ElemKind::Real);
+    kinds.push_back(tensor(v).kind);
     const std::vector<int64_t>& shape = tensor(v).shape;
     dims.emplace_back(shape.begin(), shape.end());
   }
@@ -84,6 +84,7 @@ std::vector<Val> Builder::add_node(const std::string& name, OpAttrs attrs, const
     refuse(std::string(first.obligation->code), "nnref's " + op + ": " + first.message);
   }
   if (!out) refuse("nnef2.internal", "nnref's " + op + ": the shape rule gave no result");
+  const ElemKind result = op_signature(attrs).result;
   const int64_t id = model_.graph.add(fresh_name(name), std::move(attrs), std::move(refs), loc_);
   std::vector<Val> values;
   for (size_t k = 0; k < out->outputs.size(); ++k) {
@@ -91,6 +92,7 @@ std::vector<Val> Builder::add_node(const std::string& name, OpAttrs attrs, const
     t.ref = ValueRef{id, static_cast<int>(k)};
     for (const CDim& d : out->outputs[k]) t.shape.push_back(d.v);
     t.loc = loc_;
+    t.kind = result;
     values.push_back(add_tensor(std::move(t)));
   }
   return values;

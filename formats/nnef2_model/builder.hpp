@@ -25,6 +25,7 @@ class Builder {
     std::optional<ParamEntry> data;  // a variable's data (when read)
     std::string label;               // a variable's scoped name
     SourceLoc loc;
+    ElemKind kind = ElemKind::Real;  // what its IR value holds
   };
 
   explicit Builder(Model& model) : model_(model) {}

@@ -86,8 +86,13 @@ constexpr std::array kNnef2Codes = {
              "an operator without a native mapping and without a @lower body (its @compose is not expanded yet)",
              "nnef2"},
     CodeInfo{"nnef2.lower.unsupported",
-             "a @lower body using what the interpreter does not take: the assignments := &= |=, a condition or an "
-             "index computed from tensor values, a read of an output, a select with one null value",
+             "a @lower body using what the interpreter does not take: unroll, a condition on tensor values outside "
+             "an update (:=), a target index or a pack item computed from tensor values, a truth value as a number, "
+             "arithmetic on int tensors, a select with one null value",
+             "nnef2"},
+    CodeInfo{"nnef2.lower.no-initial-value",
+             "an update (:=) of a @lower body's output that no `=` of that output precedes (§2.11: an update needs "
+             "an initialization)",
              "nnef2"},
     CodeInfo{"nnef2.lower.out-of-bounds",
              "an unguarded tensor access of a @lower body outside its tensor at the bound sizes (§2.11 requires |i| "

@@ -7,6 +7,7 @@
 // over those reads, evaluated in the oracle's scalar. docs/nnef2.md, "The
 // @lower interpreter".
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -28,6 +29,9 @@ using contract::NodeKind;
 // The points one lowering may enumerate: its program holds a few int64 per
 // point and read.
 constexpr int64_t kMaxPoints = int64_t{1} << 22;
+// A data index's tensor at a point that does not resolve its read, until
+// compress() fills it.
+constexpr int64_t kUnresolved = std::numeric_limits<int64_t>::min();
 
 std::string located(const SourceLoc& loc) {
   return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
@@ -40,9 +44,9 @@ std::optional<V> lookup(const std::map<std::string, V>& table, const std::string
 }
 
 std::optional<Assign> assignment(const std::string& op) {
-  static const std::map<std::string, Assign> ops = {{"=", Assign::Set},   {"+=", Assign::Add}, {"*=", Assign::Mul},
-                                                    {"<?=", Assign::Min}, {"<=", Assign::Min}, {">?=", Assign::Max},
-                                                    {">=", Assign::Max}};
+  static const std::map<std::string, Assign> ops = {
+      {"=", Assign::Set},   {"+=", Assign::Add}, {"*=", Assign::Mul},    {"<?=", Assign::Min}, {"<=", Assign::Min},
+      {">?=", Assign::Max}, {">=", Assign::Max}, {":=", Assign::Update}, {"&=", Assign::All},  {"|=", Assign::Any}};
   return lookup(ops, op);
 }
 
@@ -77,18 +81,34 @@ bool holds_real(const Val& v) {
   return std::any_of(v.items.begin(), v.items.end(), holds_real);
 }
 
+// The element kind the definition declares for a tensor (its @input or @output
+// type): bool and int as such; real and a generic (only real tensors are
+// composed yet) real.
+ElemKind declared_kind(const TypeSpec& t) {
+  return t.type == "bool" ? ElemKind::Logical : t.type == "int" ? ElemKind::Integer : ElemKind::Real;
+}
+
 // The tensors a lowering reads and writes: the operator's inputs (IR operands,
-// in order of first use) and its outputs.
+// in order of first use) and its outputs, all of one kind.
 struct Tensors {
   std::vector<std::string> output_names;
   std::vector<std::vector<int64_t>> output_shapes;
+  ElemKind output_kind = ElemKind::Real;
+  std::map<std::string, ElemKind> input_kinds;  // by the definition's name
   std::vector<Val> inputs;
+  std::vector<ElemKind> kinds;  // the operands'
 
-  int64_t operand(const Val& t) {
+  int64_t operand(const Val& t, const std::string& name) {
     for (size_t k = 0; k < inputs.size(); ++k)
       if (inputs[k].tensor == t.tensor) return static_cast<int64_t>(k);
     inputs.push_back(t);
+    kinds.push_back(kind_of(name));
     return static_cast<int64_t>(inputs.size()) - 1;
+  }
+  ElemKind kind_of(const std::string& name) const {
+    if (output(name)) return output_kind;
+    const auto it = input_kinds.find(name);
+    return it == input_kinds.end() ? ElemKind::Real : it->second;
   }
   std::optional<int64_t> output(const std::string& name) const {
     const auto it = std::find(output_names.begin(), output_names.end(), name);
@@ -97,12 +117,23 @@ struct Tensors {
   }
 };
 
+// An index of an access read from an integer tensor's element at one point
+// (spec/contract_program.hpp DataIndex).
+struct DataIndexAt {
+  int64_t tensor = 0, offset = 0, stride = 1, extent = 0;
+};
+
 // What one point of a statement resolves: its tables' numbers and its reads'
-// tensors and offsets.
+// tensors, offsets and data indices.
 struct PointValues {
   std::vector<double> numbers;
   std::vector<int64_t> tensors, offsets;
+  std::vector<std::vector<DataIndexAt>> data;
 };
+
+// The type of a node of a value: a number (real, or an int read), a truth
+// value, or a per-point number that serves as any of them.
+enum class Type { Any, Real, Integer, Truth };
 
 // One lowering as a statement of the program.
 class StatementBuilder {
@@ -120,10 +151,17 @@ class StatementBuilder {
     s_.op = *a;
     for (const Binding& b : l_.locals) locals_[b.name] = Local{b.value.get(), !index_valued(*b.value)};
     for (const LoopBound& b : l_.bounds) loop_indices_.push_back(b.index);
-    if (l_.condition && !index_valued(*l_.condition)) unsupported("a condition on tensor values", l_.condition.get());
+    const bool data_condition = l_.condition && !index_valued(*l_.condition);
+    if (data_condition && s_.op != Assign::Update)
+      unsupported("a condition on tensor values outside an update (:=)", l_.condition.get());
     const std::optional<int64_t> root = compile(*l_.value);
     if (!root) refuse("nnef2.lower.null", op_ + ": the value of the lowering at " + located(l_.loc) + " is null");
     s_.root = *root;
+    if (data_condition) {
+      const std::optional<int64_t> c = compile(*l_.condition);
+      if (!c) unsupported("a null condition", l_.condition.get());
+      s_.condition = *c;
+    }
     check_kinds();
     const Expr& target = *l_.target;
     const std::optional<int64_t> out = tensors_.output(tensor_name(target));
@@ -164,10 +202,28 @@ class StatementBuilder {
   static const std::string& tensor_name(const Expr& e) {
     return e.kind == ExprKind::TensorAccess ? e.text : e.args[0]->text;
   }
-  // The indices of an access, each `x..` spread.
-  Val indices_of(const Expr& e) const {
-    if (e.kind == ExprKind::TensorAccess) return env_.items(e.args);
-    return Val::pack({eval(*e.args[1])});
+  // The indices of an access, each `x..` spread; an index that reads a tensor
+  // (`x[i, output[i]]`) is 0 there, and `from_data` holds its access (null for
+  // the others).
+  Val indices_of(const Expr& e, std::vector<const Expr*>& from_data) const {
+    std::vector<Val> items;
+    const auto item = [&](const Expr& x) {
+      if (is_access(x)) {
+        items.push_back(Val::integer(0));
+        from_data.resize(items.size());
+        from_data.back() = &x;
+      } else {
+        evaluating(x, [&] { env_.append_item(x, items); });
+      }
+    };
+    if (e.kind == ExprKind::TensorAccess) {
+      for (const ExprPtr& a : e.args) item(*a);
+    } else {
+      item(*e.args[1]);
+    }
+    from_data.resize(items.size());
+    if (std::any_of(items.begin(), items.end(), [](const Val& x) { return x.is_null(); })) return Val{};
+    return Val::pack(std::move(items));
   }
 
   // Whether e is index arithmetic: ints, bools, packs of them, from loop
@@ -202,53 +258,68 @@ class StatementBuilder {
     exprs_.push_back(expr);
     return static_cast<int64_t>(nodes_.size()) - 1;
   }
-  // Truth values (comparisons and their logic) only where a condition is read, numbers elsewhere:
-  // bool tensors are not composed yet, so a truth value is never a result or an operand of arithmetic,
-  // and a tensor read is never a condition. A per-point number (an index condition) may be either.
+  // Each node's type: arithmetic and comparisons take numbers (an int read is a
+  // number), logic takes truth values, a select's branches agree; the value has
+  // its output's kind and a condition is a truth value. Int tensors are read
+  // and written (an index, argmax), not computed with.
   void check_kinds() const {
-    std::vector<bool> truth(nodes_.size(), false);
-    const auto want = [&](int64_t k, bool condition) {
-      if (k < 0 || nodes_[static_cast<size_t>(k)].kind == NodeKind::Number) return;
-      if (truth[static_cast<size_t>(k)] != condition)
-        unsupported(condition ? "a tensor value as a condition (bool tensors are not composed yet)"
-                              : "a truth value as a number (bool results are not composed yet)",
-                    l_.value.get());
+    std::vector<Type> type(nodes_.size(), Type::Any);
+    const auto want = [&](int64_t k, Type t) {
+      if (k < 0) return;
+      const Type have = type[static_cast<size_t>(k)];
+      if (have == Type::Any || have == t || (t == Type::Real && have == Type::Integer)) return;
+      const Expr* e = exprs_[static_cast<size_t>(k)] ? exprs_[static_cast<size_t>(k)] : l_.value.get();
+      if (t == Type::Truth) unsupported("a number as a truth value", e);
+      if (have == Type::Truth) unsupported("a truth value as a number", e);
+      unsupported("a computed number as an int result (arithmetic on int tensors)", e);
+    };
+    const auto either = [&](int64_t a, int64_t b) {
+      const Type x = type[static_cast<size_t>(a)], y = type[static_cast<size_t>(b)];
+      if (x == Type::Any || x == y) return y;
+      if (y == Type::Any) return x;
+      want(b, x == Type::Truth ? Type::Truth : Type::Real);
+      return Type::Real;
     };
     for (size_t k = 0; k < nodes_.size(); ++k) {
       const contract::Node& n = nodes_[k];
       switch (n.kind) {
         case NodeKind::Read:
+          type[k] = read_types_[static_cast<size_t>(n.slot)];
+          break;
         case NodeKind::Number:
-        case NodeKind::Pi:
           break;
         case NodeKind::And:
         case NodeKind::Or:
         case NodeKind::Xor:
         case NodeKind::Not:
-          want(n.a, true);
-          want(n.b, true);
-          truth[k] = true;
+          want(n.a, Type::Truth);
+          want(n.b, Type::Truth);
+          type[k] = Type::Truth;
           break;
         case NodeKind::Compare:
-          want(n.a, false);
-          want(n.b, false);
-          truth[k] = true;
+          want(n.a, Type::Real);
+          want(n.b, Type::Real);
+          type[k] = Type::Truth;
           break;
         case NodeKind::Select:
-          want(n.a, true);
-          want(n.b, false);
-          want(n.c, false);
+          want(n.a, Type::Truth);
+          type[k] = either(n.b, n.c);
           break;
         case NodeKind::IndexSelect:
-          truth[k] = truth[static_cast<size_t>(n.a)];
-          want(n.b, truth[k]);
+          type[k] = either(n.a, n.b);
           break;
         default:
-          want(n.a, false);
-          want(n.b, false);
+          want(n.a, Type::Real);
+          want(n.b, Type::Real);
+          type[k] = Type::Real;
       }
     }
-    want(s_.root, false);
+    want(s_.root, type_of(tensors_.output_kind));
+    want(s_.condition, Type::Truth);
+  }
+
+  static Type type_of(ElemKind k) {
+    return k == ElemKind::Logical ? Type::Truth : k == ElemKind::Integer ? Type::Integer : Type::Real;
   }
 
   int64_t number(const Expr& e) { return add(NodeKind::Number, -1, -1, -1, static_cast<int64_t>(tables_++), &e); }
@@ -301,11 +372,15 @@ class StatementBuilder {
   }
 
   std::optional<int64_t> access(const Expr& e) {
-    if (tensors_.output(tensor_name(e))) unsupported("a read of an output", &e);
-    const auto s = env_.symbols.find(tensor_name(e));
-    if (s == env_.symbols.end()) unsupported("a read of an unknown tensor", &e);
-    if (s->second.is_null()) return std::nullopt;
+    if (tensors_.output(tensor_name(e))) {
+      if (s_.op != Assign::Update) unsupported("a read of an output outside an update (:=)", &e);
+    } else {
+      const auto s = env_.symbols.find(tensor_name(e));
+      if (s == env_.symbols.end()) unsupported("a read of an unknown tensor", &e);
+      if (s->second.is_null()) return std::nullopt;
+    }
     reads_.push_back(&e);
+    read_types_.push_back(type_of(tensors_.kind_of(tensor_name(e))));
     return add(NodeKind::Read, -1, -1, -1, static_cast<int64_t>(reads_.size()) - 1, &e);
   }
 
@@ -375,8 +450,13 @@ class StatementBuilder {
   }
 
   Val eval(const Expr& e) const {
+    return evaluating(e, [&] { return env_.eval(e); });
+  }
+  // f() evaluating e, its failure located.
+  template <class F>
+  auto evaluating(const Expr& e, F&& f) const -> decltype(f()) {
     try {
-      return env_.eval(e);
+      return f();
     } catch (const EvalError& err) {
       if (err.code == "nnef2.eval.lowering") unsupported("an index computed from tensor values", &e);
       refuse(err.code, op_ + ": " + err.message + " at " + located(err.loc) + where());
@@ -424,17 +504,45 @@ class StatementBuilder {
     if (++points_ > kMaxPoints) too_large();
     for (const Binding& b : l_.locals)
       if (!locals_.at(b.name).is_value) env_.symbols[b.name] = eval(*b.value);
-    if (l_.condition && !truth(*l_.condition)) return;
+    if (l_.condition && s_.condition < 0 && !truth(*l_.condition)) return;
     const std::optional<int64_t> target = offset(*l_.target, tensors_.output_shapes[static_cast<size_t>(s_.output)]);
     if (!target) return;
     PointValues v{std::vector<double>(tables_, 0.0), std::vector<int64_t>(reads_.size(), 0),
-                  std::vector<int64_t>(reads_.size(), 0)};
-    if (!resolve(s_.root, v)) return;
+                  std::vector<int64_t>(reads_.size(), 0), std::vector<std::vector<DataIndexAt>>(reads_.size())};
+    if (!resolve(s_.root, v) || (s_.condition >= 0 && !resolve(s_.condition, v))) return;
     s_.targets.push_back(*target);
     for (size_t k = 0; k < tables_; ++k) s_.tables[k].push_back(v.numbers[k]);
     for (size_t k = 0; k < reads_.size(); ++k) {
       s_.reads[k].tensors.push_back(v.tensors[k]);
       s_.reads[k].offsets.push_back(v.offsets[k]);
+      add_data_indices(k, v.data[k]);
+    }
+  }
+
+  // The data indices of read k at the point: none where the point did not
+  // resolve the read (a branch of an index condition not taken), marked to be
+  // filled by compress().
+  void add_data_indices(size_t k, const std::vector<DataIndexAt>& at) {
+    std::vector<contract::DataIndex>& data = s_.reads[k].data_indices;
+    data.resize(std::max(data.size(), at.size()));
+    for (size_t j = 0; j < data.size(); ++j) {
+      contract::DataIndex& d = data[j];
+      d.index.tensors.resize(s_.targets.size() - 1,
+                             kUnresolved);  // points before this index was met
+      d.index.offsets.resize(s_.targets.size() - 1, 0);
+      if (j >= at.size()) {
+        d.index.tensors.push_back(kUnresolved);
+        d.index.offsets.push_back(0);
+        continue;
+      }
+      if (d.extent == 0) {
+        d.stride = at[j].stride;
+        d.extent = at[j].extent;
+      } else if (d.stride != at[j].stride || d.extent != at[j].extent) {
+        unsupported("an index read from tensors of different shapes", reads_[k]);
+      }
+      d.index.tensors.push_back(at[j].tensor);
+      d.index.offsets.push_back(at[j].offset);
     }
   }
 
@@ -471,6 +579,14 @@ class StatementBuilder {
     }
   }
 
+  // The tensor an access reads: an output (as −1 − k) or an operand, and its
+  // shape.
+  std::pair<int64_t, std::vector<int64_t>> tensor_of(const Expr& e, const Val& t) const {
+    if (const std::optional<int64_t> k = tensors_.output(tensor_name(e)))
+      return {-1 - *k, tensors_.output_shapes[static_cast<size_t>(*k)]};
+    return {tensors_.operand(t, tensor_name(e)), t.shape};
+  }
+
   double number_at(const Expr& e) const {
     const Val x = eval(e);
     if (x.kind == Val::Kind::Int) return static_cast<double>(x.i);
@@ -481,6 +597,24 @@ class StatementBuilder {
   }
 
   bool read_at(const Expr& e, size_t slot, PointValues& v) const {
+    v.data[slot].clear();
+    const std::optional<std::pair<int64_t, int64_t>> element = element_at(e, &v.data[slot]);
+    if (!element) return false;
+    v.tensors[slot] = element->first;
+    v.offsets[slot] = element->second;
+    return true;
+  }
+
+  // The tensor an access reads (an output as −1 − k, else an operand) and the
+  // element's offset; nullopt where a guarded index skips the point. `data`
+  // takes the indices read from tensors (none where it is null: a target, or an
+  // index of such an index).
+  std::optional<std::pair<int64_t, int64_t>> element_at(const Expr& e, std::vector<DataIndexAt>* data) const {
+    if (const std::optional<int64_t> k = tensors_.output(tensor_name(e))) {
+      const std::optional<int64_t> o = offset(e, tensors_.output_shapes[static_cast<size_t>(*k)], data);
+      if (!o) return std::nullopt;
+      return std::pair{-1 - *k, *o};
+    }
     Val t = env_.symbols.at(tensor_name(e));
     if (e.pack_index) {
       const std::vector<int64_t> k = as_ints(eval(*e.pack_index));
@@ -490,18 +624,19 @@ class StatementBuilder {
       t = std::move(item);
     }
     if (t.kind != Val::Kind::Tensor) unsupported("a read of a pack without an item", &e);
-    const std::optional<int64_t> o = offset(e, t.shape);
-    if (!o) return false;
-    v.tensors[slot] = tensors_.operand(t);
-    v.offsets[slot] = *o;
-    return true;
+    const std::optional<int64_t> o = offset(e, t.shape, data);
+    if (!o) return std::nullopt;
+    return std::pair{tensors_.operand(t, tensor_name(e)), *o};
   }
 
   // The row-major offset of the element an access names in a tensor of `shape`;
   // nullopt where a guarded index |i| is out of bounds. An unguarded index out
-  // of bounds is an error.
-  std::optional<int64_t> offset(const Expr& access, const std::vector<int64_t>& shape) const {
-    const Val indices = indices_of(access);
+  // of bounds is an error. An index read from an int tensor adds its
+  // DataIndexAt to `data`.
+  std::optional<int64_t> offset(const Expr& access, const std::vector<int64_t>& shape,
+                                std::vector<DataIndexAt>* data = nullptr) const {
+    std::vector<const Expr*> from_data;
+    const Val indices = indices_of(access, from_data);
     if (indices.is_null()) refuse("nnef2.lower.null", op_ + ": " + to_sexpr(access) + " has a null index" + where());
     if (indices.items.size() != shape.size())
       refuse("nnef2.lower.rank", op_ + ": " + to_sexpr(access) + " at " + located(access.loc) + " has " +
@@ -509,6 +644,16 @@ class StatementBuilder {
                                      std::to_string(shape.size()));
     int64_t flat = 0;
     for (size_t k = 0; k < shape.size(); ++k) {
+      if (from_data[k]) {
+        if (!data)
+          unsupported(
+              "an index computed from tensor values in a target or in "
+              "such an index",
+              from_data[k]);
+        const std::optional<DataIndexAt> d = data_index(*from_data[k], shape, k);
+        if (!d) return std::nullopt;
+        data->push_back(*d);
+      }
       const Val& x = indices.items[k];
       if (x.kind != Val::Kind::Int)
         refuse("nnef2.eval.type", op_ + ": the index " + show(x) + " is not an int" + where());
@@ -526,6 +671,18 @@ class StatementBuilder {
     return flat;
   }
 
+  // The int tensor element that gives index k of an access into a tensor of
+  // `shape`.
+  std::optional<DataIndexAt> data_index(const Expr& index, const std::vector<int64_t>& shape, size_t k) const {
+    if (tensors_.kind_of(tensor_name(index)) != ElemKind::Integer)
+      unsupported("an index read from a tensor that is not an int one", &index);
+    const std::optional<std::pair<int64_t, int64_t>> element = element_at(index, nullptr);
+    if (!element) return std::nullopt;
+    int64_t stride = 1;
+    for (size_t j = k + 1; j < shape.size(); ++j) stride *= shape[j];
+    return DataIndexAt{element->first, element->second, stride, shape[k]};
+  }
+
   // A table or a read that is the same at every point keeps one entry.
   void compress() {
     const auto uniform = [](auto& v) {
@@ -538,6 +695,28 @@ class StatementBuilder {
     for (contract::Read& r : s_.reads) {
       if (r.tensors.empty()) r.tensors.push_back(0);
       uniform(r.tensors);
+      fill_unresolved(r);
+      for (contract::DataIndex& d : r.data_indices) uniform(d.index.tensors);
+    }
+  }
+
+  // A data index at a point that never reads it names the element of the first
+  // point that does, so that every element the program names exists; a read no
+  // point resolves keeps none.
+  static void fill_unresolved(contract::Read& r) {
+    for (contract::DataIndex& d : r.data_indices) {
+      std::vector<int64_t>& tensors = d.index.tensors;
+      const auto first = std::find_if(tensors.begin(), tensors.end(), [](int64_t t) { return t != kUnresolved; });
+      if (first == tensors.end()) {
+        r.data_indices.clear();
+        return;
+      }
+      const size_t at = static_cast<size_t>(first - tensors.begin());
+      for (size_t p = 0; p < tensors.size(); ++p)
+        if (tensors[p] == kUnresolved) {
+          tensors[p] = tensors[at];
+          d.index.offsets[p] = d.index.offsets[at];
+        }
     }
   }
 
@@ -551,6 +730,7 @@ class StatementBuilder {
   std::vector<contract::Node> nodes_;
   std::vector<const Expr*> exprs_;
   std::vector<const Expr*> reads_;
+  std::vector<Type> read_types_;
   size_t tables_ = 0;
   int64_t points_ = 0;
 };
@@ -564,16 +744,40 @@ bool has_lowering(const OpDef& def) {
 
 std::vector<Val> build_lowered(Builder& b, const std::string& name, const OpDef& def, const BoundInvocation& bound,
                                const std::string& node_name) {
-  Tensors tensors{bound.output_names, bound.output_shapes, {}};
+  Tensors tensors{bound.output_names, bound.output_shapes};
+  bool output_seen = false;
+  for (const Block& block : def.blocks)
+    for (const ParamDef& param : block.params) {
+      const ElemKind kind = declared_kind(param.type);
+      if (block.kind == BlockKind::Input) tensors.input_kinds[param.name] = kind;
+      if (block.kind != BlockKind::Output) continue;
+      if (output_seen && kind != tensors.output_kind)
+        refuse("nnef2.lower.unsupported", name +
+                                              ": the @lower interpreter does not take outputs of different "
+                                              "types (" +
+                                              param.name + " at " + located(param.loc) + ")");
+      tensors.output_kind = kind;
+      output_seen = true;
+    }
   contract::Program p;
+  std::vector<bool> initialized(bound.output_names.size(), false);
   for (const Block& block : def.blocks) {
     if (block.kind != BlockKind::Lower) continue;
-    for (const Lowering& l : block.lowerings)
-      p.statements.push_back(StatementBuilder(name, l, bound.env, tensors).build());
+    for (const Lowering& l : block.lowerings) {
+      contract::Statement statement = StatementBuilder(name, l, bound.env, tensors).build();
+      const auto output = static_cast<size_t>(statement.output);
+      if (statement.op == Assign::Update && !initialized[output])
+        refuse("nnef2.lower.no-initial-value", name + ": the update (:=) of " + bound.output_names[output] + " at " +
+                                                   located(l.loc) + " has no `=` of it before (§2.11)");
+      if (statement.op == Assign::Set) initialized[output] = true;
+      p.statements.push_back(std::move(statement));
+    }
   }
   for (const Val& t : tensors.inputs) p.inputs.push_back(t.shape);
   p.outputs = bound.output_shapes;
-  return b.add_node(node_name, ContractAttrs{static_cast<int64_t>(tensors.inputs.size()), contract::encode(p)},
+  return b.add_node(node_name,
+                    ContractAttrs{static_cast<int64_t>(tensors.inputs.size()), contract::encode(p), tensors.kinds,
+                                  tensors.output_kind},
                     tensors.inputs);
 }
 

@@ -15,6 +15,8 @@ namespace nnref {
 struct ContractAttrs {
   int64_t inputs = 0;            // the number of operands the program reads
   std::vector<int64_t> program;  // contract::encode of the program
+  std::vector<ElemKind> kinds = {};  // the operands' kinds (none listed: real)
+  ElemKind result = ElemKind::Real;  // every output's
 };
 
 inline constexpr ObligationSpec kContractProgram{
@@ -43,6 +45,7 @@ struct OpInfo<ContractAttrs> {
 };
 
 inline std::string op_name(const ContractAttrs&) { return "contract"; }
+inline Signature signature(const ContractAttrs& a) { return {a.kinds, ElemKind::Real, a.result}; }
 inline Arity arity(const ContractAttrs& a) {
   const int n = static_cast<int>(a.inputs);
   return {n, n};

@@ -7,6 +7,8 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "spec/attrs/compare.hpp"
@@ -54,43 +56,113 @@ inline bool offsets_within(const std::vector<int64_t>& offsets, int64_t size) {
   return true;
 }
 
-// Why the statement is not well formed, or empty.
-inline std::string statement_fault(const Program& p, const Statement& s) {
+// Why per-point tensors and offsets do not name elements of the program's
+// tensors, or empty. A data index moves an offset by up to (extent − 1) ·
+// stride: that end must lie within the tensor too, and its own element must be
+// an integer tensor's.
+inline std::string element_fault(const Program& p, const Element& e, size_t points, int64_t reach,
+                                 const std::vector<ElemKind>& kinds, ElemKind result, bool integer) {
+  if (e.offsets.size() != points || (e.tensors.size() != 1 && e.tensors.size() != points))
+    return "has a read of the wrong length";
+  for (size_t q = 0; q < e.offsets.size(); ++q) {
+    const int64_t tensor = e.tensors[e.tensors.size() == 1 ? 0 : q];
+    const bool output = tensor < 0;
+    const size_t t = static_cast<size_t>(output ? -1 - tensor : tensor);
+    const auto& shapes = output ? p.outputs : p.inputs;
+    if (t >= shapes.size()) return "reads a tensor the program does not have";
+    if (e.offsets[q] < 0 || e.offsets[q] + reach >= element_count(shapes[t])) return "reads outside a tensor";
+    const ElemKind kind = output ? result : t < kinds.size() ? kinds[t] : ElemKind::Real;
+    if (integer && kind != ElemKind::Integer) return "indexes with a tensor that is not an integer one";
+  }
+  return {};
+}
+
+inline std::string read_fault(const Program& p, const Read& r, size_t points, const std::vector<ElemKind>& kinds,
+                              ElemKind result) {
+  int64_t reach = 0;
+  for (const DataIndex& d : r.data_indices) {
+    if (d.stride < 0 || d.extent < 1 || d.extent > (int64_t{1} << 40) || d.stride > (int64_t{1} << 40))
+      return "has a data index out of range";
+    reach += (d.extent - 1) * d.stride;
+    const std::string why = element_fault(p, d.index, points, 0, kinds, result, true);
+    if (!why.empty()) return why;
+  }
+  return element_fault(p, Element{r.tensors, r.offsets}, points, reach, kinds, result, false);
+}
+
+// The assignments an output of each kind takes.
+inline bool assign_fits(Assign op, ElemKind result) {
+  switch (result) {
+    case ElemKind::Logical:
+      return op == Assign::Set || op == Assign::Update || op == Assign::All || op == Assign::Any;
+    case ElemKind::Integer:
+      return op == Assign::Set || op == Assign::Update || op == Assign::Min || op == Assign::Max;
+    case ElemKind::Real:
+      break;
+  }
+  return op != Assign::All && op != Assign::Any;
+}
+
+// Why the statement is not well formed, or empty. `set`: the outputs an earlier
+// `=` wrote.
+inline std::string statement_fault(const Program& p, const Statement& s, const std::vector<ElemKind>& kinds,
+                                   ElemKind result, const std::vector<bool>& set) {
   if (s.output < 0 || static_cast<size_t>(s.output) >= p.outputs.size()) return "names no output of the program";
   if (!offsets_within(s.targets, element_count(p.outputs[static_cast<size_t>(s.output)])))
     return "writes outside its output";
-  if (s.nodes.empty() || s.root != static_cast<int64_t>(s.nodes.size()) - 1) return "has no value";
+  if (!assign_fits(s.op, result)) return "accumulates in a way its output's kind does not take";
+  if (s.op == Assign::Update && !set[static_cast<size_t>(s.output)]) return "updates an output no `=` wrote before";
+  if (s.condition != -1 &&
+      (s.op != Assign::Update || s.condition < 0 || static_cast<size_t>(s.condition) >= s.nodes.size()))
+    return "has a condition it cannot have";
+  if (s.root < 0 || static_cast<size_t>(s.root) >= s.nodes.size()) return "has no value";
   for (size_t k = 0; k < s.nodes.size(); ++k)
     if (!node_ok(s, k)) return "has a malformed node " + std::to_string(k);
   for (const Read& r : s.reads) {
-    if (r.offsets.size() != s.targets.size() || (r.tensors.size() != 1 && r.tensors.size() != s.targets.size()))
-      return "has a read of the wrong length";
-    for (size_t q = 0; q < r.offsets.size(); ++q) {
-      const int64_t tensor = r.tensors[r.tensors.size() == 1 ? 0 : q];
-      const bool output = tensor < 0;
-      const size_t t = static_cast<size_t>(output ? -1 - tensor : tensor);
-      const auto& shapes = output ? p.outputs : p.inputs;
-      if (t >= shapes.size()) return "reads a tensor the program does not have";
-      if (r.offsets[q] < 0 || r.offsets[q] >= element_count(shapes[t])) return "reads outside a tensor";
-    }
+    const std::string why = read_fault(p, r, s.targets.size(), kinds, result);
+    if (!why.empty()) return why;
   }
   for (const auto& t : s.tables)
     if (t.size() != 1 && t.size() != s.targets.size()) return "has a table of the wrong length";
   return {};
 }
 
-// The value of one statement at one of its points, in scalar T.
+// An operand's or an output's elements: T, truth values (spec/truth.hpp) or
+// integers, as its kind says.
+template <Scalar T>
+struct Buffer {
+  ElemKind kind = ElemKind::Real;
+  void* data = nullptr;  // an operand's are only read
+
+  T& real(int64_t k) const { return static_cast<T*>(data)[k]; }
+  uint8_t& logical(int64_t k) const { return static_cast<uint8_t*>(data)[k]; }
+  int64_t& integer(int64_t k) const { return static_cast<int64_t*>(data)[k]; }
+};
+
+// Where two values an undecided condition chose between meet: the hull of two
+// reals; an integer or a truth value that differs is unknown.
+template <Scalar T>
+T join(const T& a, const T& b) {
+  return sc::hull(a, b);
+}
+inline int64_t join(int64_t a, int64_t b) { return a == b ? a : kUnknownInteger; }
+inline uint8_t join(uint8_t a, uint8_t b) { return a == b ? a : kUnknown; }
+
+// The value of one statement at one of its points, in scalar T, as a real
+// (value), a truth value (truth) or an integer (integer). Integers read as
+// reals are exact (unknown: NaN), truth values as reals are 0 or 1 (unknown:
+// both).
 template <Scalar T>
 class StatementValue {
  public:
-  StatementValue(const Statement& s, const std::vector<const T*>& inputs, const std::vector<T*>& outputs)
+  StatementValue(const Statement& s, const std::vector<Buffer<T>>& inputs, const std::vector<Buffer<T>>& outputs)
       : s_(s), inputs_(inputs), outputs_(outputs) {}
 
   T value(int64_t at, size_t p) const {
     const Node& n = s_.nodes[static_cast<size_t>(at)];
     switch (n.kind) {
       case NodeKind::Read:
-        return read(s_.reads[static_cast<size_t>(n.slot)], p);
+        return read<T>(s_.reads[static_cast<size_t>(n.slot)], p);
       case NodeKind::Number:
         return from_double<T>(number(n.slot, p));
       case NodeKind::Pi:
@@ -115,22 +187,21 @@ class StatementValue {
         const T a = value(n.a, p), b = value(n.b, p);
         return a - b * sc::floor(a / b);
       }
-      case NodeKind::Select: {
-        const uint8_t c = truth(n.a, p);
-        if (c == kTrue) return value(n.b, p);
-        if (c == kFalse) return value(n.c, p);
-        return sc::hull(value(n.b, p), value(n.c, p));
-      }
+      case NodeKind::Select:
+        return chosen(
+            truth(n.a, p), [&] { return value(n.b, p); }, [&] { return value(n.c, p); });
       case NodeKind::IndexSelect:
         return number(n.slot, p) != 0.0 ? value(n.a, p) : value(n.b, p);
       default:
-        return from_double<T>(truth(at, p) == kTrue ? 1.0 : 0.0);
+        return real_of(truth(at, p));
     }
   }
 
   uint8_t truth(int64_t at, size_t p) const {
     const Node& n = s_.nodes[static_cast<size_t>(at)];
     switch (n.kind) {
+      case NodeKind::Read:
+        return read<uint8_t>(s_.reads[static_cast<size_t>(n.slot)], p);
       case NodeKind::Compare:
         return truth_for(sc::orderings(value(n.a, p), value(n.b, p)),
                          holding_orderings(static_cast<CompareOp>(n.slot)));
@@ -146,6 +217,9 @@ class StatementValue {
         return truth_not(truth(n.a, p));
       case NodeKind::Number:
         return truth_of(number(n.slot, p) != 0.0);
+      case NodeKind::Select:
+        return chosen(
+            truth(n.a, p), [&] { return truth(n.b, p); }, [&] { return truth(n.c, p); });
       case NodeKind::IndexSelect:
         return number(n.slot, p) != 0.0 ? truth(n.a, p) : truth(n.b, p);
       default:
@@ -153,20 +227,105 @@ class StatementValue {
     }
   }
 
+  int64_t integer(int64_t at, size_t p) const {
+    const Node& n = s_.nodes[static_cast<size_t>(at)];
+    switch (n.kind) {
+      case NodeKind::Read:
+        return read<int64_t>(s_.reads[static_cast<size_t>(n.slot)], p);
+      case NodeKind::Number:
+        return static_cast<int64_t>(number(n.slot, p));
+      case NodeKind::Select:
+        return chosen(
+            truth(n.a, p), [&] { return integer(n.b, p); }, [&] { return integer(n.c, p); });
+      case NodeKind::IndexSelect:
+        return number(n.slot, p) != 0.0 ? integer(n.a, p) : integer(n.b, p);
+      default:
+        return kUnknownInteger;  // arithmetic on integer tensors: never built
+    }
+  }
+
  private:
+  template <class Yes, class No>
+  static auto chosen(uint8_t c, Yes&& yes, No&& no) {
+    if (c == kTrue) return yes();
+    if (c == kFalse) return no();
+    return join(yes(), no());
+  }
+  static T real_of(uint8_t t) {
+    return t == kUnknown ? sc::hull(from_double<T>(0.0), from_double<T>(1.0)) : from_double<T>(t == kTrue ? 1.0 : 0.0);
+  }
   double number(int64_t slot, size_t p) const {
     const std::vector<double>& t = s_.tables[static_cast<size_t>(slot)];
     return t.size() == 1 ? t[0] : t[p];
   }
-  const T& read(const Read& r, size_t p) const {
-    const int64_t offset = r.offsets[p], tensor = r.tensors[r.tensors.size() == 1 ? 0 : p];
-    if (tensor >= 0) return inputs_[static_cast<size_t>(tensor)][offset];
-    return outputs_[static_cast<size_t>(-1 - tensor)][offset];
+  const Buffer<T>& tensor(int64_t code) const {
+    return code >= 0 ? inputs_[static_cast<size_t>(code)] : outputs_[static_cast<size_t>(-1 - code)];
+  }
+  int64_t index_value(const Element& e, size_t p) const {
+    const Buffer<T>& b = tensor(e.tensors[e.tensors.size() == 1 ? 0 : p]);
+    return b.integer(e.offsets[p]);
+  }
+
+  // The element at `offset` of a tensor, as an R (T, uint8_t or int64_t).
+  template <class R>
+  static R element(const Buffer<T>& b, int64_t offset) {
+    switch (b.kind) {
+      case ElemKind::Real:
+        if constexpr (std::is_same_v<R, T>) return b.real(offset);
+        break;
+      case ElemKind::Logical: {
+        const uint8_t t = b.logical(offset);
+        if constexpr (std::is_same_v<R, T>) return real_of(t);
+        if constexpr (std::is_same_v<R, uint8_t>) return t;
+        break;
+      }
+      case ElemKind::Integer: {
+        const int64_t v = b.integer(offset);
+        if constexpr (std::is_same_v<R, T>)
+          return from_double<T>(v == kUnknownInteger ? std::numeric_limits<double>::quiet_NaN()
+                                                     : static_cast<double>(v));
+        if constexpr (std::is_same_v<R, int64_t>) return v;
+        break;
+      }
+    }
+    return unknown<R>();  // a kind the front end never reads so
+  }
+  template <class R>
+  static R unknown() {
+    if constexpr (std::is_same_v<R, uint8_t>)
+      return kUnknown;
+    else if constexpr (std::is_same_v<R, int64_t>)
+      return kUnknownInteger;
+    else
+      return from_double<T>(std::numeric_limits<double>::quiet_NaN());
+  }
+
+  // A read whose data indices d, d+1, … are still to be applied to `offset`: an
+  // index the data leaves unknown joins the elements at every value it may
+  // have; one outside [0, extent) reads nothing, as gather's does (NaN,
+  // unknown).
+  template <class R>
+  R read(const Read& r, size_t p, size_t d, int64_t offset) const {
+    const Buffer<T>& b = tensor(r.tensors[r.tensors.size() == 1 ? 0 : p]);
+    if (d == r.data_indices.size()) return element<R>(b, offset);
+    const DataIndex& x = r.data_indices[d];
+    const int64_t j = index_value(x.index, p);
+    if (j == kUnknownInteger) {
+      R acc = read<R>(r, p, d + 1, offset);
+      for (int64_t k = 1; k < x.extent; ++k) acc = join(acc, read<R>(r, p, d + 1, offset + k * x.stride));
+      return acc;
+    }
+    if (j < 0 || j >= x.extent) return unknown<R>();
+    return read<R>(r, p, d + 1, offset + j * x.stride);
+  }
+  template <class R>
+  R read(const Read& r, size_t p) const {
+    return read<R>(r, p, 0, r.offsets[p]);
   }
 
   const Statement& s_;
-  const std::vector<const T*>& inputs_;
-  const std::vector<T*>& outputs_;
+  const std::vector<Buffer<T>>& inputs_;
+  const std::vector<Buffer<T>>& outputs_;
 };
 
 // The points of a statement grouped by target element (a counting sort, in loop
@@ -204,52 +363,120 @@ T accumulate(Assign op, int64_t n, Term&& term, const T& start) {
       for (int64_t k = 0; k < n; ++k) acc = op == Assign::Min ? sc::min(acc, term(k)) : sc::max(acc, term(k));
       return acc;
     }
-    case Assign::Set:
+    default:
       break;
   }
   return start;
 }
 
+// `&=` and `|=` of truth values (§2.11), and `<?=` `>?=` of integers.
+template <class Term>
+uint8_t accumulate_truth(Assign op, int64_t n, Term&& term, uint8_t start) {
+  uint8_t acc = start;
+  for (int64_t k = 0; k < n; ++k) acc = op == Assign::All ? truth_and(acc, term(k)) : truth_or(acc, term(k));
+  return acc;
+}
+template <class Term>
+int64_t accumulate_integer(Assign op, int64_t n, Term&& term, int64_t start) {
+  int64_t acc = start;
+  for (int64_t k = 0; k < n && acc != kUnknownInteger; ++k) {
+    const int64_t v = term(k);
+    acc = v == kUnknownInteger ? v : op == Assign::Min ? std::min(acc, v) : std::max(acc, v);
+  }
+  return acc;
+}
+
 // The null element of an accumulation (§2.11): its start where no `=` wrote the
-// element.
+// element. An integer's +inf and −inf are the extremes of int64.
 template <Scalar T>
 T null_element(Assign op) {
   const double inf = std::numeric_limits<double>::infinity();
   return from_double<T>(op == Assign::Mul ? 1.0 : op == Assign::Min ? inf : op == Assign::Max ? -inf : 0.0);
 }
+inline uint8_t null_truth(Assign op) { return op == Assign::All ? kTrue : kFalse; }
+inline int64_t null_integer(Assign op) {
+  return op == Assign::Min ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min() + 1;
+}
 
-template <Scalar T>
-void run_statement(const Statement& s, const std::vector<const T*>& inputs, const std::vector<T*>& outputs,
-                   int64_t output_size, std::vector<uint8_t>& written) {
-  const StatementValue<T> v(s, inputs, outputs);
-  T* out = outputs[static_cast<size_t>(s.output)];
+// The statement's value at point p, read as its output's kind.
+template <Scalar T, class R>
+R point_value(const StatementValue<T>& v, int64_t at, size_t p) {
+  if constexpr (std::is_same_v<R, uint8_t>)
+    return v.truth(at, p);
+  else if constexpr (std::is_same_v<R, int64_t>)
+    return v.integer(at, p);
+  else
+    return v.value(at, p);
+}
+
+// `:=`: in loop order, the target takes the value where the condition holds,
+// and joins it where an enclosure leaves the condition undecided.
+template <Scalar T, class R>
+void run_update(const Statement& s, const StatementValue<T>& v, R* out) {
+  for (size_t p = 0; p < s.targets.size(); ++p) {
+    const uint8_t c = s.condition < 0 ? kTrue : v.truth(s.condition, p);
+    if (c == kFalse) continue;
+    const R value = point_value<T, R>(v, s.root, p);
+    R& target = out[s.targets[p]];
+    target = c == kTrue ? value : join(target, value);
+  }
+}
+
+template <Scalar T, class R>
+void run_typed(const Statement& s, const StatementValue<T>& v, R* out, int64_t output_size,
+               std::vector<uint8_t>& written) {
   if (s.op == Assign::Set) {
     for (size_t p = 0; p < s.targets.size(); ++p) {
-      out[s.targets[p]] = v.value(s.root, p);
+      out[s.targets[p]] = point_value<T, R>(v, s.root, p);
       written[static_cast<size_t>(s.targets[p])] = 1;
     }
     return;
   }
+  if (s.op == Assign::Update) return run_update<T, R>(s, v, out);
   const TargetGroups g = group_by_target(s.targets, output_size);
   for (int64_t t = 0; t < output_size; ++t) {
     const int64_t first = g.begin[static_cast<size_t>(t)], n = g.begin[static_cast<size_t>(t) + 1] - first;
     if (n == 0 && written[static_cast<size_t>(t)]) continue;
-    const T start = written[static_cast<size_t>(t)] ? out[t] : null_element<T>(s.op);
-    out[t] = accumulate<T>(
-        s.op, n,
-        [&](int64_t k) { return v.value(s.root, static_cast<size_t>(g.points[static_cast<size_t>(first + k)])); },
-        start);
+    const auto term = [&](int64_t k) {
+      return point_value<T, R>(v, s.root, static_cast<size_t>(g.points[static_cast<size_t>(first + k)]));
+    };
+    const bool set = written[static_cast<size_t>(t)];
+    if constexpr (std::is_same_v<R, uint8_t>)
+      out[t] = accumulate_truth(s.op, n, term, set ? out[t] : null_truth(s.op));
+    else if constexpr (std::is_same_v<R, int64_t>)
+      out[t] = accumulate_integer(s.op, n, term, set ? out[t] : null_integer(s.op));
+    else
+      out[t] = accumulate<T>(s.op, n, term, set ? out[t] : null_element<T>(s.op));
     written[static_cast<size_t>(t)] = 1;
+  }
+}
+
+template <Scalar T>
+void run_statement(const Statement& s, const std::vector<Buffer<T>>& inputs, const std::vector<Buffer<T>>& outputs,
+                   int64_t output_size, std::vector<uint8_t>& written) {
+  const StatementValue<T> v(s, inputs, outputs);
+  const Buffer<T>& out = outputs[static_cast<size_t>(s.output)];
+  switch (out.kind) {
+    case ElemKind::Logical:
+      return run_typed<T, uint8_t>(s, v, &out.logical(0), output_size, written);
+    case ElemKind::Integer:
+      return run_typed<T, int64_t>(s, v, &out.integer(0), output_size, written);
+    case ElemKind::Real:
+      return run_typed<T, T>(s, v, &out.real(0), output_size, written);
   }
 }
 
 }  // namespace contract_detail
 
-// Whether the program is well formed (attr.contract.program), or why not.
-inline std::string contract_fault(const contract::Program& p) {
+// Whether the program is well formed for operands of these kinds and outputs of
+// kind `result` (attr.contract.program), or why not.
+inline std::string contract_fault(const contract::Program& p, const std::vector<ElemKind>& kinds, ElemKind result) {
+  std::vector<bool> set(p.outputs.size(), false);
   for (size_t k = 0; k < p.statements.size(); ++k) {
-    const std::string why = contract_detail::statement_fault(p, p.statements[k]);
+    const contract::Statement& s = p.statements[k];
+    const std::string why = contract_detail::statement_fault(p, s, kinds, result, set);
     if (!why.empty()) return "statement " + std::to_string(k) + " " + why;
+    if (s.op == contract::Assign::Set) set[static_cast<size_t>(s.output)] = true;
   }
   return {};
 }
@@ -264,7 +491,7 @@ std::optional<ShapeOut<Dim>> shape_rule(const ContractAttrs& a, const std::vecto
     sink.require(false, kContractProgram, "contract: the program does not decode");
     return std::nullopt;
   }
-  const std::string fault = contract_fault(*p);
+  const std::string fault = contract_fault(*p, a.kinds, a.result);
   sink.require(fault.empty(), kContractProgram, "contract: " + fault);
   for (size_t j = 0; j < inputs.size(); ++j) {
     const std::vector<int64_t>& want = p->inputs[j];
@@ -291,7 +518,8 @@ std::optional<ShapeOut<Dim>> shape_rule(const ContractAttrs& a, const std::vecto
 // The statements in order, over flat row-major buffers (the oracle's tensors,
 // the fast path's slots).
 template <Scalar T>
-void run_contract(const contract::Program& p, const std::vector<const T*>& inputs, const std::vector<T*>& outputs) {
+void run_contract(const contract::Program& p, const std::vector<contract_detail::Buffer<T>>& inputs,
+                  const std::vector<contract_detail::Buffer<T>>& outputs) {
   std::vector<std::vector<uint8_t>> written;
   for (const auto& shape : p.outputs) written.emplace_back(static_cast<size_t>(contract::element_count(shape)), 0);
   for (const contract::Statement& s : p.statements) {
@@ -300,17 +528,32 @@ void run_contract(const contract::Program& p, const std::vector<const T*>& input
   }
 }
 
+// The elements of a value of the oracle, as a contract buffer of its kind (an
+// operand's are only read).
+template <Scalar T>
+contract_detail::Buffer<T> buffer_of(const Value<T>& v) {
+  return std::visit(
+      [](const auto& t) {
+        using E = std::remove_const_t<std::remove_pointer_t<decltype(t.data().data())>>;
+        const ElemKind kind = std::is_same_v<E, uint8_t>   ? ElemKind::Logical
+                              : std::is_same_v<E, int64_t> ? ElemKind::Integer
+                                                           : ElemKind::Real;
+        return contract_detail::Buffer<T>{kind, const_cast<E*>(t.data().data())};
+      },
+      v);
+}
+
 // For each statement `target op= value` in order: `=` writes value at every
 // point; an accumulation gives each target element start ∘ value(p₁) ∘ … ∘
 // value(pₙ) over the points writing it, start being the element's value from an
-// earlier `=`, else the operator's null element.
+// earlier `=`, else the operator's null element; `:=` replaces it at each point
+// in loop order whose condition holds.
 template <Scalar T>
 void evaluate(const Checked<ContractAttrs>& op, const OpIO<T>& io) {
   const contract::Program p = *contract::decode(op.attrs().program);
-  std::vector<const T*> inputs;
-  for (size_t j = 0; j < io.inputs.size(); ++j) inputs.push_back(io.in(j).data().data());
-  std::vector<T*> outputs;
-  for (size_t k = 0; k < io.outputs.size(); ++k) outputs.push_back(io.out(k).data().data());
+  std::vector<contract_detail::Buffer<T>> inputs, outputs;
+  for (const Value<T>* v : io.inputs) inputs.push_back(buffer_of(*v));
+  for (Value<T>* v : io.outputs) outputs.push_back(buffer_of(*v));
   run_contract<T>(p, inputs, outputs);
 }
 
