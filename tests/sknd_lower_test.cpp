@@ -204,6 +204,24 @@ operator no_initial_value {
             i < n | x[i] > x[y[]];
     }
 }
+operator pack_sum {
+    @input { xs: real[m, n]..(k); }
+    @output { y: real[m, n]; }
+    @lower {
+        unroll..(ki -> k)
+            y[i, j] += xs[ki][i, j] * real(ki + 1),
+                i < m, j < n;
+    }
+}
+operator unrolled_without_index {
+    @input { x: real[n]; }
+    @output { y: real[n]; }
+    @lower {
+        unroll..(2)
+            y[i] += x[i],
+                i < n;
+    }
+}
 operator summed_bools {
     @input { x: real[n]; }
     @output { y: real[]; }
@@ -244,6 +262,10 @@ TEST_CASE("sknd lower: updates under a condition on the data, int and bool resul
   // `>=` in the condition moves to the last maximum: 2 in [3, 9, 2, 9, 1] is 3.
   CHECK(run(composed("x: real[5];", "", "k = last_max(x); y = int_as_real(k);", kOwnOperators),
             {tensor({5}, {3.0, 9.0, 2.0, 9.0, 1.0})})[0] == std::vector<double>{3.0});
+  // `unroll..(ki -> k)`: ki an outermost loop over the pack, 1·[1, 2] + 2·[10, 20] + 3·[100, 200].
+  CHECK(run(graph("a: real[1, 2]; b: real[1, 2]; c: real[1, 2];", "1, 2", "pack_sum([a, b, c])", kOwnOperators),
+            {tensor({1, 2}, {1, 2}), tensor({1, 2}, {10, 20}), tensor({1, 2}, {100, 200})})[0] ==
+        std::vector<double>{321.0, 642.0});
   // `&=`: whether every element of a row is positive (row 1 holds −2).
   CHECK(run(composed("x: real[2, 3];", "2", "c = positive_rows(x); y = bool_as_real(c);", kOwnOperators), {x})[0] ==
         std::vector<double>{1.0, 0.0});
@@ -292,6 +314,9 @@ TEST_CASE("sknd lower: refusals", "[nnef2]") {
       composed("x: real[5]; z: real[5];", "5", "k = math.argmax_n([x, z]); y = int_as_real(k);", kOwnOperators));
   CHECK(d.code == "nnef2.lower.unsupported");
   CHECK(d.message.find("an index computed from tensor values") != std::string::npos);
+  d = refusal(graph("x: real[5];", "5", "unrolled_without_index(x)", kOwnOperators));
+  CHECK(d.code == "nnef2.lower.unsupported");
+  CHECK(d.message.find("an unrolled lowering without an index") != std::string::npos);
   d = refusal(graph("x: real[5];", "", "summed_bools(x)", kOwnOperators));
   CHECK(d.code == "nnef2.lower.unsupported");
   CHECK(d.message.find("a truth value as a number") != std::string::npos);

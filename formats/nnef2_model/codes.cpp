@@ -86,7 +86,7 @@ constexpr std::array kNnef2Codes = {
              "an operator without a native mapping and without a @lower body (its @compose is not expanded yet)",
              "nnef2"},
     CodeInfo{"nnef2.lower.unsupported",
-             "a @lower body using what the interpreter does not take: unroll, a condition on tensor values outside "
+             "a @lower body using what the interpreter does not take: unroll without an index, a condition on tensor values outside "
              "an update (:=), a target index or a pack item computed from tensor values, a truth value as a number, "
              "arithmetic on int tensors, a select with one null value",
              "nnef2"},

@@ -147,10 +147,13 @@ class StatementBuilder {
   contract::Statement build() {
     const std::optional<Assign> a = assignment(l_.op);
     if (!a) unsupported("the assignment '" + l_.op + "'", nullptr);
-    if (l_.unroll) unsupported("an unrolled lowering", nullptr);
+    // `unroll..(ki -> k)` (§2.11): k assignments, as if ki were the outermost loop.
+    if (l_.unroll && l_.unroll->index.empty()) unsupported("an unrolled lowering without an index", nullptr);
+    if (l_.unroll) loops_.push_back({l_.unroll->index, l_.unroll->count.get(), l_.unroll->loc});
+    for (const LoopBound& b : l_.bounds) loops_.push_back({b.index, b.limit.get(), b.loc});
     s_.op = *a;
     for (const Binding& b : l_.locals) locals_[b.name] = Local{b.value.get(), !index_valued(*b.value)};
-    for (const LoopBound& b : l_.bounds) loop_indices_.push_back(b.index);
+    for (const Loop& b : loops_) loop_indices_.push_back(b.index);
     const bool data_condition = l_.condition && !index_valued(*l_.condition);
     if (data_condition && s_.op != Assign::Update)
       unsupported("a condition on tensor values outside an update (:=)", l_.condition.get());
@@ -177,6 +180,12 @@ class StatementBuilder {
   }
 
  private:
+  // A loop of the lowering: its bounds, after the unrolled index if there is one.
+  struct Loop {
+    std::string index;
+    const Expr* limit = nullptr;
+    SourceLoc loc;
+  };
   struct Local {
     const Expr* value = nullptr;
     bool is_value = false;  // reads tensors or computes reals: compiled where it is used
@@ -424,8 +433,8 @@ class StatementBuilder {
   // The loops, outermost first; a bound may read the indices of the loops
   // before it.
   void enumerate(size_t level) {
-    if (level == l_.bounds.size()) return point();
-    const LoopBound& b = l_.bounds[level];
+    if (level == loops_.size()) return point();
+    const Loop& b = loops_[level];
     const Val limit = eval(*b.limit);
     if (limit.kind != Val::Kind::Int && !limit.is_pack())
       refuse("nnef2.eval.type", op_ + ": the loop bound " + b.index + " < " + show(limit) + " at " + located(b.loc) +
@@ -483,7 +492,7 @@ class StatementBuilder {
   // took 24 s to reach its 2^22nd point). Bounds that read an index are counted while enumerating.
   void refuse_if_too_large() const {
     std::vector<int64_t> extents;
-    for (const LoopBound& b : l_.bounds) {
+    for (const Loop& b : loops_) {
       std::vector<std::string> names;
       referenced_names(*b.limit, names);
       for (const std::string& n : names)
@@ -726,6 +735,7 @@ class StatementBuilder {
   Tensors& tensors_;
   contract::Statement s_;
   std::map<std::string, Local> locals_;
+  std::vector<Loop> loops_;
   std::vector<std::string> loop_indices_;
   std::vector<contract::Node> nodes_;
   std::vector<const Expr*> exprs_;
