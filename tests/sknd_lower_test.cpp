@@ -266,6 +266,14 @@ TEST_CASE("sknd lower: updates under a condition on the data, int and bool resul
   CHECK(run(graph("a: real[1, 2]; b: real[1, 2]; c: real[1, 2];", "1, 2", "pack_sum([a, b, c])", kOwnOperators),
             {tensor({1, 2}, {1, 2}), tensor({1, 2}, {10, 20}), tensor({1, 2}, {100, 200})})[0] ==
         std::vector<double>{321.0, 642.0});
+  // quant.zero_point_linear_quantize, lowered: q = zp + int(round(x / scale)) clamped to [−128, 127]
+  // (8 signed bits), then (q − zp) · scale, round being ⌊x + ½⌋ and int() truncating: 0.3 / 0.5 →
+  // 1 → 0.5; −1.26 / 0.5 = −2.52 → −3 → −1.5; 100 / 0.5 = 200 → 203 → 127 → 62; −0.74 / 0.25 =
+  // −2.96 → −3 → −0.75.
+  CHECK(run(graph("x: real[1, 4];", "1, 4",
+                  "quant.zero_point_linear_quantize{zero_point=[3, 3, 3, 3], scale=[0.5, 0.5, 0.5, 0.25], bits=8}(x)",
+                  "import quant;\n"),
+            {tensor({1, 4}, {0.3, -1.26, 100.0, -0.74})})[0] == std::vector<double>{0.5, -1.5, 62.0, -0.75});
   // `&=`: whether every element of a row is positive (row 1 holds −2).
   CHECK(run(composed("x: real[2, 3];", "2", "c = positive_rows(x); y = bool_as_real(c);", kOwnOperators), {x})[0] ==
         std::vector<double>{1.0, 0.0});

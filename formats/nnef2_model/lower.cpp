@@ -261,6 +261,12 @@ class StatementBuilder {
     }
   }
 
+  bool reads_tensor(const Expr& e) const {
+    if (is_access(e)) return true;
+    return std::any_of(e.args.begin(), e.args.end(), [&](const ExprPtr& a) { return a && reads_tensor(*a); }) ||
+           (e.pack_index && reads_tensor(*e.pack_index));
+  }
+
   int64_t add(NodeKind kind, int64_t a = -1, int64_t b = -1, int64_t c = -1, int64_t slot = 0,
               const Expr* expr = nullptr) {
     nodes_.push_back({kind, a, b, c, slot});
@@ -343,6 +349,7 @@ class StatementBuilder {
       return number(e);
     }
     if (is_access(e)) return access(e);
+    if (e.kind == ExprKind::Index && !reads_tensor(e)) return number(e);  // scale[i[axis]] of a real pack
     switch (e.kind) {
       case ExprKind::Identifier:
         return identifier(e);
@@ -365,6 +372,7 @@ class StatementBuilder {
         return builtin(e);
       case ExprKind::Cast:
         if (e.args.empty()) return number(e);  // T(): 0
+        if (e.text == "int") return truncated(e);
         if (e.text != "real" && e.text != "T") unsupported("a cast to " + e.text, &e);
         return compile(*e.args[0]);
       default:
@@ -418,6 +426,14 @@ class StatementBuilder {
     const std::optional<int64_t> c = compile(*e.args[0]);
     if (!c) unsupported("a null condition", &e);
     return add(NodeKind::Select, *c, *a, *b);
+  }
+
+  // int(x) of a number: x truncated toward 0 (docs/nnef2.md), sign(x) · ⌊|x|⌋, still a number.
+  std::optional<int64_t> truncated(const Expr& e) {
+    const std::optional<int64_t> x = compile(*e.args[0]);
+    if (!x) return std::nullopt;
+    const auto unary = [&](UnaryOp f, int64_t a) { return add(NodeKind::Unary, a, -1, -1, static_cast<int64_t>(f), &e); };
+    return add(NodeKind::Mul, unary(UnaryOp::Sign, *x), unary(UnaryOp::Floor, unary(UnaryOp::Abs, *x)), -1, 0, &e);
   }
 
   std::optional<int64_t> builtin(const Expr& e) {
