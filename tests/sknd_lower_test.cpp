@@ -189,18 +189,8 @@ TEST_CASE("sknd lower: refusals", "[nnef2]") {
   CHECK(d.code == "nnef2.eval.division-by-zero");
   CHECK(d.message.find("strided") != std::string::npos);
   CHECK(d.message.find("i = 0") != std::string::npos);
-  // math.argmax updates an int output with := under a condition on the data.
-  d = refusal(graph("x: real[5];", "", "math.argmax{axis=0}(x)"));
-  CHECK(d.code == "nnef2.lower.unsupported");
-  CHECK(d.message.find("':='") != std::string::npos);
-  // math.lt's value is a truth value, math.select's condition a tensor's: bool tensors are not
-  // composed yet, and neither is taken as a number.
-  d = refusal(graph("x: real[5]; z: real[5];", "5", "math.lt(x, z)"));
-  CHECK(d.code == "nnef2.lower.unsupported");
-  CHECK(d.message.find("a truth value as a number") != std::string::npos);
-  d = refusal(graph("c: real[5]; x: real[5]; z: real[5];", "5", "math.select(c, x, z)"));
-  CHECK(d.code == "nnef2.lower.unsupported");
-  CHECK(d.message.find("a tensor value as a condition") != std::string::npos);
+  // math.argmax, math.lt and math.select (int and bool tensors) are mapped natively, under --sknd-kernels
+  // lowered too: tests/sknd_kinds_test.cpp.
   // An operator of the document without @lower.
   d = refusal(
       graph("x: real[5];", "5", "nothing(x)", "operator nothing { @input { x: real[s]; } @output { y: real[s]; } }\n"));

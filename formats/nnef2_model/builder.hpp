@@ -22,6 +22,7 @@ class Builder {
   struct Tensor {
     std::optional<ValueRef> ref;  // the IR value, once there is one
     std::vector<int64_t> shape;
+    ElemKind kind = ElemKind::Real;
     std::optional<ParamEntry> data;  // a variable's data (when read)
     std::string label;               // a variable's scoped name
     SourceLoc loc;
@@ -66,6 +67,10 @@ class Builder {
   std::vector<std::string> used_;
   SourceLoc loc_;
 };
+
+// SkriptND's element types are the IR's kinds: real, integer, logical.
+ElemKind kind_of(ElemType t);
+ElemType type_of(ElemKind k);
 
 [[noreturn]] inline void refuse(const std::string& code, const std::string& message) {
   throw BuildError{code, message};

@@ -44,6 +44,28 @@ void require_string(const BoundInvocation& b, const std::string& op, const std::
                                          " has no native mapping yet (only '" + value + "')");
 }
 
+// The tensors the definition names `inputs` must be of type `type` for nnref's op: otherwise refused.
+void require_types(const BoundInvocation& b, const std::string& op, const std::vector<std::string>& inputs,
+                   ElemType type, const std::string& why) {
+  for (const std::string& name : inputs) {
+    const Val& v = sym(b, name);
+    if (v.kind == Val::Kind::Tensor && v.elem != type)
+      refuse("nnef2.native.kind",
+             op + " of " + type_name(v.elem) + " tensors ('" + name + "') has no native mapping: " + why);
+  }
+}
+
+// An op of the IR that takes real tensors only: every tensor of the definition must be real.
+Build reals(const std::string& op, Build build) {
+  return [op, build](Builder& c, const BoundInvocation& b, const std::string& node) {
+    for (const auto& [name, v] : b.env.symbols)
+      if (v.kind == Val::Kind::Tensor && v.elem != ElemType::Real)
+        refuse("nnef2.native.kind", op + " of " + type_name(v.elem) + " tensors ('" + name +
+                                        "') has no native mapping: nnref's op takes real tensors");
+    return build(c, b, node);
+  };
+}
+
 Build unary(UnaryOp op) {
   return [op](Builder& c, const BoundInvocation& b, const std::string& node) {
     return one(c.add_node1(node, UnaryAttrs{op, Real(0.0)}, {sym(b, "x")}));
@@ -56,6 +78,7 @@ Val reshaped(Builder& c, const Val& operand, const std::vector<int64_t>& extents
   if (operand.shape == extents) return operand;
   ReshapeAttrs r;
   r.dims = extents;
+  r.kind = kind_of(operand.elem);
   return c.add_node1(node + "_aligned", r, {operand});
 }
 
@@ -73,14 +96,42 @@ Val aligned(Builder& c, const BoundInvocation& b, const std::string& operand_nam
   return own ? operand : reshaped(c, operand, ints(b, extents_name), node);
 }
 
-// The element-wise binary operators: both operands at the rank of the result,
-// aligned as the definition aligns them, then broadcast as NumPy does (an
-// extent 1 repeats).
-Build binary(BinaryOp op) {
-  return [op](Builder& c, const BoundInvocation& b, const std::string& node) {
+// The element-wise binary operators (arithmetic, comparisons, and, or): both operands at the rank of the
+// result, aligned as the definition aligns them, then broadcast as NumPy does (an extent 1 repeats).
+template <class Attrs>
+Build elementwise(Attrs attrs) {
+  return [attrs](Builder& c, const BoundInvocation& b, const std::string& node) {
     const Val x = aligned(c, b, "x", "ex", node), y = aligned(c, b, "y", "ey", node);
-    return one(c.add_node1(node, BinaryAttrs{op, Broadcast::NumpyRight}, {x, y}));
+    return one(c.add_node1(node, attrs, {x, y}));
   };
+}
+Build binary(BinaryOp op) { return elementwise(BinaryAttrs{op, Broadcast::NumpyRight}); }
+// The same on int tensors (T = int): nnref's integer ops compute in int64 (the draft's int is unbounded: a result
+// past ±2^63 wraps).
+Build integer_binary(IntegerOp op) { return elementwise(IntegerBinaryAttrs{op, Broadcast::NumpyRight}); }
+// The comparisons of real tensors give a bool tensor.
+Build compare(CompareOp op, const std::string& name) {
+  const Build build = elementwise(CompareAttrs{op, Broadcast::NumpyRight});
+  return [name, build](Builder& c, const BoundInvocation& b, const std::string& node) {
+    require_types(b, name, {"x", "y"}, ElemType::Real, "nnref's comparisons take real operands");
+    return build(c, b, node);
+  };
+}
+// and, or: Kleene's logic where an enclosure leaves an operand unknown; xor is x ? !y : y.
+Build logical(LogicalOp op) { return elementwise(LogicalAttrs{op, Broadcast::NumpyRight}); }
+std::vector<Val> logical_not(Builder& c, const BoundInvocation& b, const std::string& node) {
+  return one(c.add_node1(node, LogicalAttrs{LogicalOp::Not}, {sym(b, "x")}));
+}
+std::vector<Val> logical_xor(Builder& c, const BoundInvocation& b, const std::string& node) {
+  const Val x = aligned(c, b, "x", "ex", node), y = aligned(c, b, "y", "ey", node);
+  const Val not_y = c.add_node1(node + "_not", LogicalAttrs{LogicalOp::Not}, {y});
+  return one(c.add_node1(node, SelectAttrs{Broadcast::NumpyRight, ElemKind::Logical}, {x, not_y, y}));
+}
+
+std::vector<Val> select(Builder& c, const BoundInvocation& b, const std::string& node) {
+  const Val cond = aligned(c, b, "c", "ec", node), x = aligned(c, b, "x", "ex", node),
+            y = aligned(c, b, "y", "ey", node);
+  return one(c.add_node1(node, SelectAttrs{Broadcast::NumpyRight, kind_of(x.elem)}, {cond, x, y}));
 }
 
 std::vector<Val> relu(Builder& c, const BoundInvocation& b, const std::string& node) {
@@ -110,17 +161,17 @@ std::vector<Val> softmax(Builder& c, const BoundInvocation& b, const std::string
   return one(c.add_node1(node, SoftmaxAttrs{ints(b, "axes"), 0, false}, {sym(b, "input")}));
 }
 
-// A reshape to the output shape the definition computed: reshape, flatten,
-// unflatten, squeeze and unsqueeze move no element in row-major order. Where
-// the shape depends on the sizes (flatten's leading extents), the IR reshape
-// computes it too: a size program over the extents it comes from.
-std::vector<Val> view(Builder& c, const BoundInvocation& b, const std::string& node) {
+// The operand reshaped to the output shape the definition computed (the same elements in row-major order).
+// Where the shape depends on the sizes (flatten's leading extents), the IR reshape computes it too: a size
+// program over the extents it comes from.
+Val as_output_shape(Builder& c, const BoundInvocation& b, const Val& operand, const std::string& node) {
   ReshapeAttrs r;
-  std::vector<Val> operands{sym(b, b.env.symbols.count("input") ? "input" : "x")};
+  std::vector<Val> operands{operand};
+  r.kind = kind_of(operand.elem);
   const std::vector<SizeTerm>& terms = b.output_terms[0];
   if (std::none_of(terms.begin(), terms.end(), [](const SizeTerm& t) { return t != nullptr; })) {
     r.dims = b.output_shapes[0];
-    return one(c.add_node1(node, r, operands));
+    return c.add_node1(node, r, operands);
   }
   std::vector<int64_t> handles;
   for (size_t k = 0; k < terms.size(); ++k) {
@@ -128,13 +179,21 @@ std::vector<Val> view(Builder& c, const BoundInvocation& b, const std::string& n
         c.extents_program(terms[k] ? *terms[k] : std::vector<int64_t>{size_code::kConstant, b.output_shapes[0][k]}, handles);
     r.computed.insert(r.computed.end(), code.begin(), code.end());
   }
-  for (int64_t h : handles) operands.push_back(Val::of_tensor(h, c.tensor(h).shape));
-  r.sources.assign(handles.size(), ElemKind::Real);
-  return one(c.add_node1(node, r, operands));
+  for (int64_t h : handles) {
+    operands.push_back(Val::of_tensor(h, c.tensor(h).shape, type_of(c.tensor(h).kind)));
+    r.sources.push_back(c.tensor(h).kind);
+  }
+  return c.add_node1(node, r, operands);
+}
+
+// reshape, flatten, unflatten, squeeze and unsqueeze move no element in row-major order.
+std::vector<Val> view(Builder& c, const BoundInvocation& b, const std::string& node) {
+  return one(as_output_shape(c, b, sym(b, b.env.symbols.count("input") ? "input" : "x"), node));
 }
 
 std::vector<Val> transpose(Builder& c, const BoundInvocation& b, const std::string& node) {
   TransposeAttrs t;
+  t.kind = kind_of(sym(b, "input").elem);
   for (int64_t k = 0; k < integer(b, "_axis"); ++k) t.perm.push_back(k);
   for (int64_t p : ints(b, "_perm")) t.perm.push_back(p);
   return one(c.add_node1(node, t, {sym(b, "input")}));
@@ -143,6 +202,7 @@ std::vector<Val> transpose(Builder& c, const BoundInvocation& b, const std::stri
 std::vector<Val> concat(Builder& c, const BoundInvocation& b, const std::string& node) {
   ConcatAttrs a;
   a.axis = integer(b, "axis");
+  a.kind = kind_of(sym(b, "inputs").items.at(0).elem);
   return one(c.add_node1(node, a, sym(b, "inputs").items));
 }
 
@@ -297,6 +357,60 @@ Build reduce(ReduceOp op) {
   };
 }
 
+// A kept reduced axis dropped (squeeze): a reshape to the shape the definition gives.
+Val squeezed(Builder& c, const BoundInvocation& b, const Val& kept, const std::string& node) {
+  return kept.shape == b.output_shapes[0] ? kept : as_output_shape(c, b, kept, node + "_squeezed");
+}
+std::vector<int64_t> axes_from_zero(const std::vector<int64_t>& axes, int64_t rank) {
+  std::vector<int64_t> out;
+  for (int64_t a : axes) out.push_back(a < 0 ? a + rank : a);
+  return out;
+}
+
+// argmax, argmin over one axis: the first index of the extremum, as the definition's @lower takes a later
+// index only where its value is strictly beyond (ties go to the first). Where a NaN is not the first
+// value, nnref's op gives the first NaN's index and the @lower's strict comparison skips it
+// (docs/nnef2.md).
+Build arg_reduce(ArgReduceOp op) {
+  return [op](Builder& c, const BoundInvocation& b, const std::string& node) {
+    ArgReduceAttrs a{op, axes_from_zero({integer(b, "axis")}, integer(b, "rank")), false};
+    const Val kept = c.add_node1(node, a, {sym(b, "input")});
+    return one(squeezed(c, b, kept, node));
+  };
+}
+
+// any_reduce, all_reduce over their axes (none: a copy), kept as extents 1 unless squeezed.
+Build logical_reduce(LogicalReduceOp op) {
+  return [op](Builder& c, const BoundInvocation& b, const std::string& node) {
+    const Val& input = sym(b, "input");
+    LogicalReduceAttrs r{op, axes_from_zero(ints(b, "axes"), integer(b, "d"))};
+    if (r.axes.empty()) return one(reshaped(c, input, input.shape, node));
+    return one(squeezed(c, b, c.add_node1(node, r, {input}), node));
+  };
+}
+
+// gather along `axis` (counted from 0) by an int tensor of indices: nnref's gather picks real slices.
+std::vector<Val> gather(Builder& c, const BoundInvocation& b, const std::string& node) {
+  require_types(b, "layout.gather", {"data"}, ElemType::Real, "nnref's gather picks real elements");
+  GatherAttrs g;
+  g.axis = axes_from_zero({integer(b, "axis")}, integer(b, "rank"))[0];
+  return one(c.add_node1(node, g, {sym(b, "data"), sym(b, "index")}));
+}
+
+// cast<R, T>: bool to and from int and real as 1 and 0 (nonzero is true); int to real exactly. A real
+// to an int is refused: the draft does not say how it rounds (nnref's int() truncates, its cast
+// op floors).
+std::vector<Val> cast(Builder& c, const BoundInvocation& b, const std::string& node) {
+  const Val& x = sym(b, "x");
+  const ElemType to = b.output_types.at(0);
+  if (x.elem == to) return one(reshaped(c, x, x.shape, node));
+  if (x.elem == ElemType::Real && to == ElemType::Int)
+    refuse("nnef2.native.kind",
+           "layout.cast of a real tensor to int has no native mapping: the draft does not say how a real rounds to "
+           "an int (nnref's int() truncates, its cast op floors)");
+  return one(c.add_node1(node, CastAttrs{kind_of(x.elem), kind_of(to)}, {x}));
+}
+
 // nnref's batch_normalization takes mean, variance, scale and offset as data: the definition's
 // missing scale is 1 and its missing bias 0 (its @compose skips them).
 std::vector<Val> batch_norm(Builder& c, const BoundInvocation& b, const std::string& node) {
@@ -321,6 +435,22 @@ std::vector<Val> batch_norm(Builder& c, const BoundInvocation& b, const std::str
   return one(y);
 }
 
+// An arithmetic operator (T: num) by its type: the real mapping, or nnref's integer op where there is one.
+// math.div and math.pow of ints are refused: the draft's int division floors where nnref's truncates, and
+// nnref has no int power.
+Build by_type(const std::string& name, Build real, const std::map<std::string, IntegerOp>& integers) {
+  const auto it = integers.find(name);
+  Build integer = it == integers.end() ? nullptr : integer_binary(it->second);
+  return [name, real, integer](Builder& c, const BoundInvocation& b, const std::string& node) -> std::vector<Val> {
+    const ElemType type = b.output_types.at(0);
+    if (type == ElemType::Real && real) return real(c, b, node);
+    if (type == ElemType::Int && integer) return integer(c, b, node);
+    const std::string why = name == "math.div" ? "the draft's int division floors, nnref's truncates"
+                                               : "nnref has no " + std::string(type_name(type)) + " op for it";
+    refuse("nnef2.native.kind", name + " of " + type_name(type) + " tensors has no native mapping: " + why);
+  };
+}
+
 const std::map<std::string, Build>& table() {
   static const std::map<std::string, Build> all = [] {
     std::map<std::string, Build> t;
@@ -335,29 +465,49 @@ const std::map<std::string, Build>& table() {
         {"math.atanh", UnaryOp::Atanh},     {"math.abs", UnaryOp::Abs},     {"math.sign", UnaryOp::Sign},
         {"math.floor", UnaryOp::Floor},     {"math.ceil", UnaryOp::Ceil},   {"nn.sigmoid", UnaryOp::Sigmoid},
         {"nn.softplus", UnaryOp::Softplus}, {"nn.erf", UnaryOp::Erf}};
-    for (const auto& [name, op] : unaries) t[name] = unary(op);
+    for (const auto& [name, op] : unaries) t[name] = reals(name, unary(op));
     const std::map<std::string, BinaryOp> binaries = {{"math.add", BinaryOp::Add}, {"math.sub", BinaryOp::Sub},
                                                       {"math.mul", BinaryOp::Mul}, {"math.div", BinaryOp::Div},
                                                       {"math.pow", BinaryOp::Pow}, {"math.min", BinaryOp::Min},
                                                       {"math.max", BinaryOp::Max}};
-    for (const auto& [name, op] : binaries) t[name] = binary(op);
-    t["nn.relu"] = relu;
-    t["nn.elu"] = elu;
-    t["nn.prelu"] = prelu;
-    t["nn.softmax"] = softmax;
-    t["nn.linear"] = linear;
-    t["nn.conv"] = conv;
-    t["nn.max_pool"] = pool(PoolOp::Max, "nn.max_pool");
-    t["nn.avg_pool"] = pool(PoolOp::Avg, "nn.avg_pool");
-    t["nn.sum_pool"] = pool(PoolOp::Sum, "nn.sum_pool");
-    t["linalg.matmul"] = matmul;
-    t["nn.batch_norm"] = batch_norm;
+    const std::map<std::string, IntegerOp> integers = {{"math.add", IntegerOp::Add}, {"math.sub", IntegerOp::Sub},
+                                                       {"math.mul", IntegerOp::Mul}, {"math.mod", IntegerOp::Mod},
+                                                       {"math.min", IntegerOp::Min}, {"math.max", IntegerOp::Max}};
+    for (const auto& [name, op] : binaries) t[name] = by_type(name, reals(name, binary(op)), integers);
+    t["math.mod"] = integer_binary(IntegerOp::Mod);  // of ints only (mapped_for): a real mod is lowered
+    const std::map<std::string, CompareOp> comparisons = {{"math.lt", CompareOp::Lt}, {"math.gt", CompareOp::Gt},
+                                                          {"math.le", CompareOp::Le}, {"math.ge", CompareOp::Ge},
+                                                          {"math.eq", CompareOp::Eq}, {"math.ne", CompareOp::Ne}};
+    for (const auto& [name, op] : comparisons) t[name] = compare(op, name);
+    t["math.and"] = logical(LogicalOp::And);
+    t["math.or"] = logical(LogicalOp::Or);
+    t["math.xor"] = logical_xor;
+    t["math.not"] = logical_not;
+    t["math.select"] = select;
+    t["math.argmax"] = arg_reduce(ArgReduceOp::Max);
+    t["math.argmin"] = arg_reduce(ArgReduceOp::Min);
+    t["math.any_reduce"] = logical_reduce(LogicalReduceOp::Any);
+    t["math.all_reduce"] = logical_reduce(LogicalReduceOp::All);
+    t["layout.gather"] = gather;
+    t["layout.cast"] = cast;
+    const std::map<std::string, Build> real_ops = {{"nn.relu", relu},
+                                                   {"nn.elu", elu},
+                                                   {"nn.prelu", prelu},
+                                                   {"nn.softmax", softmax},
+                                                   {"nn.linear", linear},
+                                                   {"nn.conv", conv},
+                                                   {"nn.max_pool", pool(PoolOp::Max, "nn.max_pool")},
+                                                   {"nn.avg_pool", pool(PoolOp::Avg, "nn.avg_pool")},
+                                                   {"nn.sum_pool", pool(PoolOp::Sum, "nn.sum_pool")},
+                                                   {"linalg.matmul", matmul},
+                                                   {"nn.batch_norm", batch_norm}};
+    for (const auto& [name, build] : real_ops) t[name] = reals(name, build);
     const std::map<std::string, ReduceOp> reductions = {{"math.sum_reduce", ReduceOp::Sum},
                                                         {"math.mean_reduce", ReduceOp::Mean},
                                                         {"math.max_reduce", ReduceOp::Max},
                                                         {"math.min_reduce", ReduceOp::Min},
                                                         {"math.prod_reduce", ReduceOp::Prod}};
-    for (const auto& [name, op] : reductions) t[name] = reduce(op);
+    for (const auto& [name, op] : reductions) t[name] = reals(name, reduce(op));
     for (const char* v : {"layout.reshape", "layout.flatten", "layout.unflatten", "layout.squeeze", "layout.unsqueeze"})
       t[v] = view;
     t["layout.transpose"] = transpose;
@@ -367,18 +517,29 @@ const std::map<std::string, Build>& table() {
   return all;
 }
 
+// Whether the operator's mapping takes the types bound: math.mod only of ints (the draft's floor remainder is
+// nnref's integer mod; of reals it has no native op).
+bool mapped_for(const std::string& name, const BoundInvocation& b) {
+  return name != "math.mod" || b.output_types.at(0) == ElemType::Int;
+}
+
 }  // namespace
 
 std::optional<std::vector<Val>> build_native(Builder& b, const std::string& name, const BoundInvocation& bound,
                                              const std::string& node_name) {
   const auto it = table().find(name);
-  if (it == table().end()) return std::nullopt;
+  if (it == table().end() || !mapped_for(name, bound)) return std::nullopt;
   std::vector<Val> out;
   try {
     out = it->second(b, bound, node_name);
   } catch (const std::out_of_range&) {
     refuse("nnef2.internal", name + ": the native mapping reads a symbol the definition does not bind");
   }
+  for (size_t k = 0; k < out.size() && k < bound.output_types.size(); ++k)
+    if (out[k].elem != bound.output_types[k])
+      refuse("nnef2.internal", name + ": nnref's IR op gives a " + type_name(out[k].elem) + " tensor where the " +
+                                   "definition gives " + type_name(bound.output_types[k]) +
+                                   " (a defect of the native mapping)");
   for (size_t k = 0; k < out.size() && k < bound.output_shapes.size(); ++k)
     if (out[k].shape != bound.output_shapes[k])
       refuse("nnef2.internal", name + ": nnref's IR op gives the shape " + show(Val::ints(out[k].shape)) +
