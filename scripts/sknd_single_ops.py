@@ -323,7 +323,7 @@ def kinds_draws():
     aligns = [({}, (2, 3, 4), (2, 3, 4)), ({}, (2, 3, 4), (4,)), ({}, (2, 1, 4), (3, 1)), ({"rhs_align": 1}, (2, 3, 4), (3,)),
               ({"lhs_align": 0}, (2, 3), (2, 3, 4)), ({"lhs_align": -1}, (3,), (2, 3, 4))]
     for k, op in enumerate(ops.COMPARE):
-        for j in (k % 6, (k + 3) % 6):
+        for j in (k % 6, (k + 2) % 6, (k + 4) % 6):
             attrs, xs, ys = aligns[j]
             yield Draw(op, attrs, [inp("x", *xs, domain="quarters"), inp("y", *ys, domain="quarters")])
     for k, op in enumerate(ops.LOGICAL):
@@ -334,7 +334,7 @@ def kinds_draws():
         yield Draw("math.not", {}, [bools("x", *shape)])
     yield Draw("math.and", {}, [bools("x", 2, 3), bools("y", 2, 3, role="variable")], tag="variable")
     for k, op in enumerate(ops.INTEGER):
-        for j in (k % 6, (k + 3) % 6):
+        for j in (k % 6, (k + 2) % 6, (k + 4) % 6):
             attrs, xs, ys = aligns[j]
             y_domain = "nonzero_ints" if op == "math.mod" else "ints"
             yield Draw(op, attrs, [ints("x", *xs), ints("y", *ys, domain=y_domain)])
