@@ -129,7 +129,7 @@ TEST_CASE("sknd kinds: types nnref's ops do not take are nnef2.native.kind", "[n
   require_refused(graph("y = math.sum_reduce{axes = [1]}(k);", "y: int[2, 1];"), "nnef2.native.kind", kCall, kAt);
 }
 
-TEST_CASE("sknd kinds: an operator of the document invoked on int tensors is nnef2.lower.kind", "[nnef2]") {
+TEST_CASE("sknd kinds: an operator of int tensors without a native mapping is nnef2.lower.kind", "[nnef2]") {
   const std::string twice =
       "operator twice {\n"
       "    @dtype { T: num; }\n"
@@ -138,4 +138,6 @@ TEST_CASE("sknd kinds: an operator of the document invoked on int tensors is nne
       "    @lower { b[i..] = a[i..] + a[i..], i < s; }\n"
       "}\n";
   require_refused(graph("y = twice(k);", "y: int[2, 3];", twice), "nnef2.lower.kind", kCall + 6, kAt);
+  // a standard operator of int indices without a native mapping
+  require_refused(graph("y = layout.scatter{axis = 1}(x, k, x);"), "nnef2.lower.kind", kCall, kAt);
 }

@@ -107,8 +107,8 @@ constexpr std::array kNnef2Codes = {
              "nnef2"},
     CodeInfo{"nnef2.lower.null", "a null value or index where a @lower body needs a number", "nnef2"},
     CodeInfo{"nnef2.lower.kind",
-             "an operator of the document invoked on int or bool tensors (the @lower "
-             "interpreter composes real ones)",
+             "an operator invoked on int or bool tensors without a native mapping for them (an operator of the "
+             "document, scatter): the @lower interpreter composes real ones",
              "nnef2"},
     CodeInfo{"nnef2.lower.too-large", "a lowering with more loop points than nnref enumerates (2^22)", "nnef2"},
     CodeInfo{"nnef2.native.attribute",
