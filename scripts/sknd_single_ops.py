@@ -333,6 +333,11 @@ def kinds_draws():
     for shape in ((2, 3), (4,), (1, 2, 1, 3)):
         yield Draw("math.not", {}, [bools("x", *shape)])
     yield Draw("math.and", {}, [bools("x", 2, 3), bools("y", 2, 3, role="variable")], tag="variable")
+    for op in ("math.eq", "math.ne"):  # of bools: x ? y : !y, x ? !y : y
+        for attrs, xs, ys in (aligns[0], aligns[2], aligns[4]):
+            yield Draw(op, attrs, [bools("x", *xs), bools("y", *ys)])
+    yield Draw("math.iden", {}, [ints("x", 2, 3)])
+    yield Draw("math.iden", {}, [bools("x", 4)])
     for k, op in enumerate(ops.INTEGER):
         for j in (k % 6, (k + 2) % 6, (k + 4) % 6):
             attrs, xs, ys = aligns[j]
@@ -376,7 +381,7 @@ def kinds_refusal_draws():
     """What the definitions allow and nnref's ops do not take, refused by name; type errors."""
     kind = "nnef2.native.kind"
     yield Draw("math.lt", {}, [ints("x", 2, 3), ints("y", 2, 3)], kind, "ints")
-    yield Draw("math.eq", {}, [bools("x", 2, 3), bools("y", 2, 3)], kind, "bools")
+    yield Draw("math.eq", {}, [bools("x", 2, 3), inp("y", 2, 3)], kind, "bool-real")
     yield Draw("math.div", {}, [ints("x", 2, 3), ints("y", 2, 3, domain="nonzero_ints")], kind, "floor")
     yield Draw("math.pow", {}, [ints("x", 2, 3), ints("y", 2, 3)], kind, "ints")
     yield Draw("layout.cast", {}, [inp("x", 2, 3)], kind, "real-to-int", generics=("int",))

@@ -285,17 +285,7 @@ Val Val::ints(const std::vector<int64_t>& v) {
   return pack(std::move(out));
 }
 
-const char* type_name(ElemType t) {
-  switch (t) {
-    case ElemType::Int:
-      return "int";
-    case ElemType::Bool:
-      return "bool";
-    case ElemType::Real:
-      break;
-  }
-  return "real";
-}
+const char* type_name(ElemType t) { return t == ElemType::Int ? "int" : t == ElemType::Bool ? "bool" : "real"; }
 
 std::optional<ElemType> elem_type(const std::string& type) {
   if (type == "real") return ElemType::Real;

@@ -72,6 +72,13 @@ Build unary(UnaryOp op) {
   };
 }
 
+// iden of an int or bool tensor is the tensor itself (nnref's copy op takes reals).
+Build identity(Build real) {
+  return [real](Builder& c, const BoundInvocation& b, const std::string& node) {
+    return sym(b, "x").elem == ElemType::Real ? real(c, b, node) : one(sym(b, "x"));
+  };
+}
+
 // The operand reshaped to `extents` (numbers: an operand whose extents vary with the sizes has the
 // reshape's own obligation, that the counts agree, at every size).
 Val reshaped(Builder& c, const Val& operand, const std::vector<int64_t>& extents, const std::string& node) {
@@ -109,23 +116,32 @@ Build binary(BinaryOp op) { return elementwise(BinaryAttrs{op, Broadcast::NumpyR
 // The same on int tensors (T = int): nnref's integer ops compute in int64 (the draft's int is unbounded: a result
 // past ±2^63 wraps).
 Build integer_binary(IntegerOp op) { return elementwise(IntegerBinaryAttrs{op, Broadcast::NumpyRight}); }
-// The comparisons of real tensors give a bool tensor.
-Build compare(CompareOp op, const std::string& name) {
-  const Build build = elementwise(CompareAttrs{op, Broadcast::NumpyRight});
-  return [name, build](Builder& c, const BoundInvocation& b, const std::string& node) {
-    require_types(b, name, {"x", "y"}, ElemType::Real, "nnref's comparisons take real operands");
-    return build(c, b, node);
+// Whether two bool tensors are equal (eq) or differ (ne, xor): x ? y : !y, and x ? !y : y.
+Build truth_equality(bool equal) {
+  return [equal](Builder& c, const BoundInvocation& b, const std::string& node) {
+    const Val x = aligned(c, b, "x", "ex", node), y = aligned(c, b, "y", "ey", node);
+    const Val not_y = c.add_node1(node + "_not", LogicalAttrs{LogicalOp::Not}, {y});
+    const Val& when_true = equal ? y : not_y;
+    const Val& when_false = equal ? not_y : y;
+    return one(c.add_node1(node, SelectAttrs{Broadcast::NumpyRight, ElemKind::Logical}, {x, when_true, when_false}));
   };
 }
-// and, or: Kleene's logic where an enclosure leaves an operand unknown; xor is x ? !y : y.
+// The comparisons of real tensors give a bool tensor; eq and ne of bools are truth_equality.
+Build compare(CompareOp op, const std::string& name) {
+  const Build reals = elementwise(CompareAttrs{op, Broadcast::NumpyRight});
+  const bool equality = op == CompareOp::Eq || op == CompareOp::Ne;
+  const Build truths = equality ? truth_equality(op == CompareOp::Eq) : nullptr;
+  return [name, reals, truths](Builder& c, const BoundInvocation& b, const std::string& node) {
+    const bool bools = sym(b, "x").elem == ElemType::Bool && sym(b, "y").elem == ElemType::Bool;
+    if (bools && truths) return truths(c, b, node);
+    require_types(b, name, {"x", "y"}, ElemType::Real, "nnref's comparisons take real operands (and eq, ne bools)");
+    return reals(c, b, node);
+  };
+}
+// and, or: Kleene's logic where an enclosure leaves an operand unknown.
 Build logical(LogicalOp op) { return elementwise(LogicalAttrs{op, Broadcast::NumpyRight}); }
 std::vector<Val> logical_not(Builder& c, const BoundInvocation& b, const std::string& node) {
   return one(c.add_node1(node, LogicalAttrs{LogicalOp::Not}, {sym(b, "x")}));
-}
-std::vector<Val> logical_xor(Builder& c, const BoundInvocation& b, const std::string& node) {
-  const Val x = aligned(c, b, "x", "ex", node), y = aligned(c, b, "y", "ey", node);
-  const Val not_y = c.add_node1(node + "_not", LogicalAttrs{LogicalOp::Not}, {y});
-  return one(c.add_node1(node, SelectAttrs{Broadcast::NumpyRight, ElemKind::Logical}, {x, not_y, y}));
 }
 
 std::vector<Val> select(Builder& c, const BoundInvocation& b, const std::string& node) {
@@ -466,6 +482,7 @@ const std::map<std::string, Build>& table() {
         {"math.floor", UnaryOp::Floor},     {"math.ceil", UnaryOp::Ceil},   {"nn.sigmoid", UnaryOp::Sigmoid},
         {"nn.softplus", UnaryOp::Softplus}, {"nn.erf", UnaryOp::Erf}};
     for (const auto& [name, op] : unaries) t[name] = reals(name, unary(op));
+    t["math.iden"] = identity(unary(UnaryOp::Copy));
     const std::map<std::string, BinaryOp> binaries = {{"math.add", BinaryOp::Add}, {"math.sub", BinaryOp::Sub},
                                                       {"math.mul", BinaryOp::Mul}, {"math.div", BinaryOp::Div},
                                                       {"math.pow", BinaryOp::Pow}, {"math.min", BinaryOp::Min},
@@ -481,7 +498,7 @@ const std::map<std::string, Build>& table() {
     for (const auto& [name, op] : comparisons) t[name] = compare(op, name);
     t["math.and"] = logical(LogicalOp::And);
     t["math.or"] = logical(LogicalOp::Or);
-    t["math.xor"] = logical_xor;
+    t["math.xor"] = truth_equality(false);
     t["math.not"] = logical_not;
     t["math.select"] = select;
     t["math.argmax"] = arg_reduce(ArgReduceOp::Max);
