@@ -336,6 +336,8 @@ def kinds_draws():
     for op in ("math.eq", "math.ne"):  # of bools: x ? y : !y, x ? !y : y
         for attrs, xs, ys in (aligns[0], aligns[2], aligns[4]):
             yield Draw(op, attrs, [bools("x", *xs), bools("y", *ys)])
+    for op, shape in (("math.neg", (2, 3)), ("math.abs", (5,)), ("math.sqr", (2, 1, 3))):  # 0 − x, x >? 0 − x, x · x
+        yield Draw(op, {}, [ints("x", *shape)])
     yield Draw("math.iden", {}, [ints("x", 2, 3)])
     yield Draw("math.iden", {}, [bools("x", 4)])
     for k, op in enumerate(ops.INTEGER):
@@ -386,7 +388,7 @@ def kinds_refusal_draws():
     yield Draw("math.pow", {}, [ints("x", 2, 3), ints("y", 2, 3)], kind, "ints")
     yield Draw("layout.cast", {}, [inp("x", 2, 3)], kind, "real-to-int", generics=("int",))
     yield Draw("layout.gather", {"axis": 0}, [ints("data", 3, 2), ints("index", 2, domain="index:3")], kind, "ints")
-    yield Draw("math.abs", {}, [ints("x", 4)], kind, "ints")
+    yield Draw("math.sign", {}, [ints("x", 4)], kind, "ints")
     yield Draw("math.sum_reduce", {}, [ints("x", 4)], kind, "ints")
     yield Draw("math.argmax", {"axis": 0}, [bools("x", 4)], "nnef2.compose.type", "bools")
     yield Draw("math.and", {}, [bools("x", 3), inp("y", 3)], "nnef2.compose.type", "real")

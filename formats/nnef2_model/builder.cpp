@@ -74,6 +74,15 @@ void Builder::bind_constant(const std::string& role, std::vector<double> values)
                      ParamEntry{HostTensor{DType::F64, Shape::make({n}).value(), std::move(values)}, "nnef2"});
 }
 
+Val Builder::scalar(const std::string& name, ElemKind kind, double value) {
+  Tensor t;
+  t.kind = kind;
+  t.label = name;
+  t.loc = loc_;
+  t.data = ParamEntry{HostTensor{DType::F64, Shape::make({}).value(), {value}}, "nnef2"};
+  return add_tensor(std::move(t));
+}
+
 std::vector<Val> Builder::add_node(const std::string& name, OpAttrs attrs, const std::vector<Val>& inputs) {
   std::vector<ValueRef> refs;
   std::vector<ElemKind> kinds;

@@ -50,6 +50,8 @@ class Builder {
   // Values the composition makes up become parameter `role` of the node added last (a batch
   // normalization's missing scale or bias).
   void bind_constant(const std::string& role, std::vector<double> values);
+  // A rank-0 constant of this kind the composition makes up (an int 0 to negate ints), named `name`.
+  Val scalar(const std::string& name, ElemKind kind, double value);
   // The IR value of a tensor (a variable becomes a const node when first read
   // as an operand).
   ValueRef materialise(const Val& v);

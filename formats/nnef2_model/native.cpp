@@ -72,6 +72,28 @@ Build unary(UnaryOp op) {
   };
 }
 
+// neg, sqr and abs of ints: 0 − x, x · x, and x >? 0 − x (nnref's integer ops; int64, as integer_binary).
+Build integer_unary(const std::string& name) {
+  return [name](Builder& c, const BoundInvocation& b, const std::string& node) {
+    const Val& x = sym(b, "x");
+    const auto integer = [&](IntegerOp op, const Val& lhs, const Val& rhs, const std::string& as) {
+      return c.add_node1(as, IntegerBinaryAttrs{op, Broadcast::NumpyRight}, {lhs, rhs});
+    };
+    if (name == "math.sqr") return one(integer(IntegerOp::Mul, x, x, node));
+    const Val zero = c.scalar(node + "_zero", ElemKind::Integer, 0.0);
+    if (name == "math.neg") return one(integer(IntegerOp::Sub, zero, x, node));
+    return one(integer(IntegerOp::Max, x, integer(IntegerOp::Sub, zero, x, node + "_neg"), node));
+  };
+}
+// The unary operators of T: num by their type: the real op, or the integer one for neg, sqr and abs.
+Build unary_by_type(const std::string& name, Build real) {
+  const bool integer = name == "math.neg" || name == "math.sqr" || name == "math.abs";
+  return [name, real, integer](Builder& c, const BoundInvocation& b, const std::string& node) -> std::vector<Val> {
+    if (sym(b, "x").elem == ElemType::Int && integer) return integer_unary(name)(c, b, node);
+    return reals(name, real)(c, b, node);
+  };
+}
+
 // iden of an int or bool tensor is the tensor itself (nnref's copy op takes reals).
 Build identity(Build real) {
   return [real](Builder& c, const BoundInvocation& b, const std::string& node) {
@@ -481,7 +503,7 @@ const std::map<std::string, Build>& table() {
         {"math.atanh", UnaryOp::Atanh},     {"math.abs", UnaryOp::Abs},     {"math.sign", UnaryOp::Sign},
         {"math.floor", UnaryOp::Floor},     {"math.ceil", UnaryOp::Ceil},   {"nn.sigmoid", UnaryOp::Sigmoid},
         {"nn.softplus", UnaryOp::Softplus}, {"nn.erf", UnaryOp::Erf}};
-    for (const auto& [name, op] : unaries) t[name] = reals(name, unary(op));
+    for (const auto& [name, op] : unaries) t[name] = unary_by_type(name, unary(op));
     t["math.iden"] = identity(unary(UnaryOp::Copy));
     const std::map<std::string, BinaryOp> binaries = {{"math.add", BinaryOp::Add}, {"math.sub", BinaryOp::Sub},
                                                       {"math.mul", BinaryOp::Mul}, {"math.div", BinaryOp::Div},
