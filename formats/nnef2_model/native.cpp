@@ -87,10 +87,10 @@ Build integer_unary(const std::string& name) {
 }
 // The unary operators of T: num by their type: the real op, or the integer one for neg, sqr and abs.
 Build unary_by_type(const std::string& name, Build real) {
-  const bool integer = name == "math.neg" || name == "math.sqr" || name == "math.abs";
-  return [name, real, integer](Builder& c, const BoundInvocation& b, const std::string& node) -> std::vector<Val> {
-    if (sym(b, "x").elem == ElemType::Int && integer) return integer_unary(name)(c, b, node);
-    return reals(name, real)(c, b, node);
+  const bool has_integer = name == "math.neg" || name == "math.sqr" || name == "math.abs";
+  const Build integer = has_integer ? integer_unary(name) : nullptr, of_reals = reals(name, std::move(real));
+  return [integer, of_reals](Builder& c, const BoundInvocation& b, const std::string& node) {
+    return sym(b, "x").elem == ElemType::Int && integer ? integer(c, b, node) : of_reals(c, b, node);
   };
 }
 
@@ -435,7 +435,7 @@ std::vector<Val> gather(Builder& c, const BoundInvocation& b, const std::string&
   return one(c.add_node1(node, g, {sym(b, "data"), sym(b, "index")}));
 }
 
-// cast<R, T>: bool to and from int and real as 1 and 0 (nonzero is true); int to real exactly. A real
+// cast<R, T>: bool to and from int and real as 1 and 0 (nonzero is true); int to real. A real
 // to an int is refused: the draft does not say how it rounds (nnref's int() truncates, its cast
 // op floors).
 std::vector<Val> cast(Builder& c, const BoundInvocation& b, const std::string& node) {
