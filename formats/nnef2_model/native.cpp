@@ -8,29 +8,13 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "formats/nnef2_model/builder.hpp"
+#include "formats/nnef2_model/native_common.hpp"
 #include "spec/size_program.hpp"
 
 namespace nnref::nnef2 {
 
+namespace native {
 namespace {
-
-using Build = std::function<std::vector<Val>(Builder&, const BoundInvocation&, const std::string&)>;
-
-// A symbol the mapping reads: the IR op holds it as the number it is at the declared sizes.
-const Val* find_sym(const BoundInvocation& b, const std::string& name) {
-  const auto it = b.env.symbols.find(name);
-  if (it == b.env.symbols.end()) return nullptr;
-  pin(it->second, "'" + name + "'", SourceLoc{}, b.env.conditions);
-  return &it->second;
-}
-const Val& sym(const BoundInvocation& b, const std::string& name) {
-  if (const Val* v = find_sym(b, name)) return *v;
-  throw std::out_of_range("nnef2 native mapping: no symbol '" + name + "'");
-}
-std::vector<int64_t> ints(const BoundInvocation& b, const std::string& name) { return as_ints(sym(b, name)); }
-int64_t integer(const BoundInvocation& b, const std::string& name) { return sym(b, name).i; }
-std::vector<Val> one(Val v) { return {std::move(v)}; }
 
 void require_null(const BoundInvocation& b, const std::string& op, const std::vector<std::string>& attributes) {
   for (const std::string& a : attributes)
@@ -44,133 +28,14 @@ void require_string(const BoundInvocation& b, const std::string& op, const std::
                                          " has no native mapping yet (only '" + value + "')");
 }
 
-// The tensors the definition names `inputs` must be of type `type` for nnref's op: otherwise refused.
-void require_types(const BoundInvocation& b, const std::string& op, const std::vector<std::string>& inputs,
-                   ElemType type, const std::string& why) {
-  for (const std::string& name : inputs) {
-    const Val& v = sym(b, name);
-    if (v.kind == Val::Kind::Tensor && v.elem != type)
-      refuse("nnef2.native.kind",
-             op + " of " + type_name(v.elem) + " tensors ('" + name + "') has no native mapping: " + why);
-  }
-}
-
-// An op of the IR that takes real tensors only: every tensor of the definition must be real.
-Build reals(const std::string& op, Build build) {
-  return [op, build](Builder& c, const BoundInvocation& b, const std::string& node) {
-    for (const auto& [name, v] : b.env.symbols)
-      if (v.kind == Val::Kind::Tensor && v.elem != ElemType::Real)
-        refuse("nnef2.native.kind", op + " of " + type_name(v.elem) + " tensors ('" + name +
-                                        "') has no native mapping: nnref's op takes real tensors");
-    return build(c, b, node);
-  };
-}
-
 Build unary(UnaryOp op) {
   return [op](Builder& c, const BoundInvocation& b, const std::string& node) {
     return one(c.add_node1(node, UnaryAttrs{op, Real(0.0)}, {sym(b, "x")}));
   };
 }
 
-// neg, sqr and abs of ints: 0 − x, x · x, and x >? 0 − x (nnref's integer ops; int64, as integer_binary).
-Build integer_unary(const std::string& name) {
-  return [name](Builder& c, const BoundInvocation& b, const std::string& node) {
-    const Val& x = sym(b, "x");
-    const auto integer = [&](IntegerOp op, const Val& lhs, const Val& rhs, const std::string& as) {
-      return c.add_node1(as, IntegerBinaryAttrs{op, Broadcast::NumpyRight}, {lhs, rhs});
-    };
-    if (name == "math.sqr") return one(integer(IntegerOp::Mul, x, x, node));
-    const Val zero = c.scalar(node + "_zero", ElemKind::Integer, 0.0);
-    if (name == "math.neg") return one(integer(IntegerOp::Sub, zero, x, node));
-    return one(integer(IntegerOp::Max, x, integer(IntegerOp::Sub, zero, x, node + "_neg"), node));
-  };
-}
-// The unary operators of T: num by their type: the real op, or the integer one for neg, sqr and abs.
-Build unary_by_type(const std::string& name, Build real) {
-  const bool has_integer = name == "math.neg" || name == "math.sqr" || name == "math.abs";
-  const Build integer = has_integer ? integer_unary(name) : nullptr, of_reals = reals(name, std::move(real));
-  return [integer, of_reals](Builder& c, const BoundInvocation& b, const std::string& node) {
-    return sym(b, "x").elem == ElemType::Int && integer ? integer(c, b, node) : of_reals(c, b, node);
-  };
-}
-
-// iden of an int or bool tensor is the tensor itself (nnref's copy op takes reals).
-Build identity(Build real) {
-  return [real](Builder& c, const BoundInvocation& b, const std::string& node) {
-    return sym(b, "x").elem == ElemType::Real ? real(c, b, node) : one(sym(b, "x"));
-  };
-}
-
-// The operand reshaped to `extents` (numbers: an operand whose extents vary with the sizes has the
-// reshape's own obligation, that the counts agree, at every size).
-Val reshaped(Builder& c, const Val& operand, const std::vector<int64_t>& extents, const std::string& node) {
-  if (operand.shape == extents) return operand;
-  ReshapeAttrs r;
-  r.dims = extents;
-  r.kind = kind_of(operand.elem);
-  return c.add_node1(node + "_aligned", r, {operand});
-}
-
-// An operand viewed at the extents the definition aligned it to (its @using's ex or ey: the
-// operand's extents with 1s around them, as lhs_align and rhs_align place them). Unchanged when
-// they are the operand's own at every size (the same terms); otherwise a reshape to the numbers
-// they are at the declared sizes.
-Val aligned(Builder& c, const BoundInvocation& b, const std::string& operand_name, const std::string& extents_name,
-            const std::string& node) {
-  const Val operand = sym(b, operand_name);
-  const Val& extents = b.env.symbols.at(extents_name);
-  bool own = extents.items.size() == operand.shape.size();
-  for (size_t k = 0; own && k < operand.shape.size(); ++k)
-    own = code_of(extents.items[k]) == code_of(extent_of(operand, k, b.env.conditions));
-  return own ? operand : reshaped(c, operand, ints(b, extents_name), node);
-}
-
-// The element-wise binary operators (arithmetic, comparisons, and, or): both operands at the rank of the
-// result, aligned as the definition aligns them, then broadcast as NumPy does (an extent 1 repeats).
-template <class Attrs>
-Build elementwise(Attrs attrs) {
-  return [attrs](Builder& c, const BoundInvocation& b, const std::string& node) {
-    const Val x = aligned(c, b, "x", "ex", node), y = aligned(c, b, "y", "ey", node);
-    return one(c.add_node1(node, attrs, {x, y}));
-  };
-}
+// The arithmetic operators of reals.
 Build binary(BinaryOp op) { return elementwise(BinaryAttrs{op, Broadcast::NumpyRight}); }
-// The same on int tensors (T = int): nnref's integer ops compute in int64 (the draft's int is unbounded: a result
-// past ±2^63 wraps).
-Build integer_binary(IntegerOp op) { return elementwise(IntegerBinaryAttrs{op, Broadcast::NumpyRight}); }
-// Whether two bool tensors are equal (eq) or differ (ne, xor): x ? y : !y, and x ? !y : y.
-Build truth_equality(bool equal) {
-  return [equal](Builder& c, const BoundInvocation& b, const std::string& node) {
-    const Val x = aligned(c, b, "x", "ex", node), y = aligned(c, b, "y", "ey", node);
-    const Val not_y = c.add_node1(node + "_not", LogicalAttrs{LogicalOp::Not}, {y});
-    const Val& when_true = equal ? y : not_y;
-    const Val& when_false = equal ? not_y : y;
-    return one(c.add_node1(node, SelectAttrs{Broadcast::NumpyRight, ElemKind::Logical}, {x, when_true, when_false}));
-  };
-}
-// The comparisons of real tensors give a bool tensor; eq and ne of bools are truth_equality.
-Build compare(CompareOp op, const std::string& name) {
-  const Build reals = elementwise(CompareAttrs{op, Broadcast::NumpyRight});
-  const bool equality = op == CompareOp::Eq || op == CompareOp::Ne;
-  const Build truths = equality ? truth_equality(op == CompareOp::Eq) : nullptr;
-  return [name, reals, truths](Builder& c, const BoundInvocation& b, const std::string& node) {
-    const bool bools = sym(b, "x").elem == ElemType::Bool && sym(b, "y").elem == ElemType::Bool;
-    if (bools && truths) return truths(c, b, node);
-    require_types(b, name, {"x", "y"}, ElemType::Real, "nnref's comparisons take real operands (and eq, ne bools)");
-    return reals(c, b, node);
-  };
-}
-// and, or: Kleene's logic where an enclosure leaves an operand unknown.
-Build logical(LogicalOp op) { return elementwise(LogicalAttrs{op, Broadcast::NumpyRight}); }
-std::vector<Val> logical_not(Builder& c, const BoundInvocation& b, const std::string& node) {
-  return one(c.add_node1(node, LogicalAttrs{LogicalOp::Not}, {sym(b, "x")}));
-}
-
-std::vector<Val> select(Builder& c, const BoundInvocation& b, const std::string& node) {
-  const Val cond = aligned(c, b, "c", "ec", node), x = aligned(c, b, "x", "ex", node),
-            y = aligned(c, b, "y", "ey", node);
-  return one(c.add_node1(node, SelectAttrs{Broadcast::NumpyRight, kind_of(x.elem)}, {cond, x, y}));
-}
 
 std::vector<Val> relu(Builder& c, const BoundInvocation& b, const std::string& node) {
   require_null(b, "nn.relu", {"max"});
@@ -197,31 +62,6 @@ std::vector<Val> elu(Builder& c, const BoundInvocation& b, const std::string& no
 
 std::vector<Val> softmax(Builder& c, const BoundInvocation& b, const std::string& node) {
   return one(c.add_node1(node, SoftmaxAttrs{ints(b, "axes"), 0, false}, {sym(b, "input")}));
-}
-
-// The operand reshaped to the output shape the definition computed (the same elements in row-major order).
-// Where the shape depends on the sizes (flatten's leading extents), the IR reshape computes it too: a size
-// program over the extents it comes from.
-Val as_output_shape(Builder& c, const BoundInvocation& b, const Val& operand, const std::string& node) {
-  ReshapeAttrs r;
-  std::vector<Val> operands{operand};
-  r.kind = kind_of(operand.elem);
-  const std::vector<SizeTerm>& terms = b.output_terms[0];
-  if (std::none_of(terms.begin(), terms.end(), [](const SizeTerm& t) { return t != nullptr; })) {
-    r.dims = b.output_shapes[0];
-    return c.add_node1(node, r, operands);
-  }
-  std::vector<int64_t> handles;
-  for (size_t k = 0; k < terms.size(); ++k) {
-    const std::vector<int64_t> code =
-        c.extents_program(terms[k] ? *terms[k] : std::vector<int64_t>{size_code::kConstant, b.output_shapes[0][k]}, handles);
-    r.computed.insert(r.computed.end(), code.begin(), code.end());
-  }
-  for (int64_t h : handles) {
-    operands.push_back(Val::of_tensor(h, c.tensor(h).shape, type_of(c.tensor(h).kind)));
-    r.sources.push_back(c.tensor(h).kind);
-  }
-  return c.add_node1(node, r, operands);
 }
 
 // reshape, flatten, unflatten, squeeze and unsqueeze move no element in row-major order.
@@ -395,60 +235,6 @@ Build reduce(ReduceOp op) {
   };
 }
 
-// A kept reduced axis dropped (squeeze): a reshape to the shape the definition gives.
-Val squeezed(Builder& c, const BoundInvocation& b, const Val& kept, const std::string& node) {
-  return kept.shape == b.output_shapes[0] ? kept : as_output_shape(c, b, kept, node + "_squeezed");
-}
-std::vector<int64_t> axes_from_zero(const std::vector<int64_t>& axes, int64_t rank) {
-  std::vector<int64_t> out;
-  for (int64_t a : axes) out.push_back(a < 0 ? a + rank : a);
-  return out;
-}
-
-// argmax, argmin over one axis: the first index of the extremum, as the definition's @lower takes a later
-// index only where its value is strictly beyond (ties go to the first). Where a NaN is not the first
-// value, nnref's op gives the first NaN's index and the @lower's strict comparison skips it
-// (docs/nnef2.md).
-Build arg_reduce(ArgReduceOp op) {
-  return [op](Builder& c, const BoundInvocation& b, const std::string& node) {
-    ArgReduceAttrs a{op, axes_from_zero({integer(b, "axis")}, integer(b, "rank")), false};
-    const Val kept = c.add_node1(node, a, {sym(b, "input")});
-    return one(squeezed(c, b, kept, node));
-  };
-}
-
-// any_reduce, all_reduce over their axes (none: a copy), kept as extents 1 unless squeezed.
-Build logical_reduce(LogicalReduceOp op) {
-  return [op](Builder& c, const BoundInvocation& b, const std::string& node) {
-    const Val& input = sym(b, "input");
-    LogicalReduceAttrs r{op, axes_from_zero(ints(b, "axes"), integer(b, "d"))};
-    if (r.axes.empty()) return one(reshaped(c, input, input.shape, node));
-    return one(squeezed(c, b, c.add_node1(node, r, {input}), node));
-  };
-}
-
-// gather along `axis` (counted from 0) by an int tensor of indices: nnref's gather picks real slices.
-std::vector<Val> gather(Builder& c, const BoundInvocation& b, const std::string& node) {
-  require_types(b, "layout.gather", {"data"}, ElemType::Real, "nnref's gather picks real elements");
-  GatherAttrs g;
-  g.axis = axes_from_zero({integer(b, "axis")}, integer(b, "rank"))[0];
-  return one(c.add_node1(node, g, {sym(b, "data"), sym(b, "index")}));
-}
-
-// cast<R, T>: bool to and from int and real as 1 and 0 (nonzero is true); int to real. A real
-// to an int is refused: the draft does not say how it rounds (nnref's int() truncates, its cast
-// op floors).
-std::vector<Val> cast(Builder& c, const BoundInvocation& b, const std::string& node) {
-  const Val& x = sym(b, "x");
-  const ElemType to = b.output_types.at(0);
-  if (x.elem == to) return one(reshaped(c, x, x.shape, node));
-  if (x.elem == ElemType::Real && to == ElemType::Int)
-    refuse("nnef2.native.kind",
-           "layout.cast of a real tensor to int has no native mapping: the draft does not say how a real rounds to "
-           "an int (nnref's int() truncates, its cast op floors)");
-  return one(c.add_node1(node, CastAttrs{kind_of(x.elem), kind_of(to)}, {x}));
-}
-
 // nnref's batch_normalization takes mean, variance, scale and offset as data: the definition's
 // missing scale is 1 and its missing bias 0 (its @compose skips them).
 std::vector<Val> batch_norm(Builder& c, const BoundInvocation& b, const std::string& node) {
@@ -473,22 +259,6 @@ std::vector<Val> batch_norm(Builder& c, const BoundInvocation& b, const std::str
   return one(y);
 }
 
-// An arithmetic operator (T: num) by its type: the real mapping, or nnref's integer op where there is one.
-// math.div and math.pow of ints are refused: the draft's int division floors where nnref's truncates, and
-// nnref has no int power.
-Build by_type(const std::string& name, Build real, const std::map<std::string, IntegerOp>& integers) {
-  const auto it = integers.find(name);
-  Build integer = it == integers.end() ? nullptr : integer_binary(it->second);
-  return [name, real, integer](Builder& c, const BoundInvocation& b, const std::string& node) -> std::vector<Val> {
-    const ElemType type = b.output_types.at(0);
-    if (type == ElemType::Real && real) return real(c, b, node);
-    if (type == ElemType::Int && integer) return integer(c, b, node);
-    const std::string why = name == "math.div" ? "the draft's int division floors, nnref's truncates"
-                                               : "nnref has no " + std::string(type_name(type)) + " op for it";
-    refuse("nnef2.native.kind", name + " of " + type_name(type) + " tensors has no native mapping: " + why);
-  };
-}
-
 const std::map<std::string, Build>& table() {
   static const std::map<std::string, Build> all = [] {
     std::map<std::string, Build> t;
@@ -509,26 +279,8 @@ const std::map<std::string, Build>& table() {
                                                       {"math.mul", BinaryOp::Mul}, {"math.div", BinaryOp::Div},
                                                       {"math.pow", BinaryOp::Pow}, {"math.min", BinaryOp::Min},
                                                       {"math.max", BinaryOp::Max}};
-    const std::map<std::string, IntegerOp> integers = {{"math.add", IntegerOp::Add}, {"math.sub", IntegerOp::Sub},
-                                                       {"math.mul", IntegerOp::Mul}, {"math.mod", IntegerOp::Mod},
-                                                       {"math.min", IntegerOp::Min}, {"math.max", IntegerOp::Max}};
-    for (const auto& [name, op] : binaries) t[name] = by_type(name, reals(name, binary(op)), integers);
-    t["math.mod"] = integer_binary(IntegerOp::Mod);  // of ints only (mapped_for): a real mod is lowered
-    const std::map<std::string, CompareOp> comparisons = {{"math.lt", CompareOp::Lt}, {"math.gt", CompareOp::Gt},
-                                                          {"math.le", CompareOp::Le}, {"math.ge", CompareOp::Ge},
-                                                          {"math.eq", CompareOp::Eq}, {"math.ne", CompareOp::Ne}};
-    for (const auto& [name, op] : comparisons) t[name] = compare(op, name);
-    t["math.and"] = logical(LogicalOp::And);
-    t["math.or"] = logical(LogicalOp::Or);
-    t["math.xor"] = truth_equality(false);
-    t["math.not"] = logical_not;
-    t["math.select"] = select;
-    t["math.argmax"] = arg_reduce(ArgReduceOp::Max);
-    t["math.argmin"] = arg_reduce(ArgReduceOp::Min);
-    t["math.any_reduce"] = logical_reduce(LogicalReduceOp::Any);
-    t["math.all_reduce"] = logical_reduce(LogicalReduceOp::All);
-    t["layout.gather"] = gather;
-    t["layout.cast"] = cast;
+    for (const auto& [name, op] : binaries) t[name] = by_type(name, reals(name, binary(op)));
+    add_kind_operators(t);
     const std::map<std::string, Build> real_ops = {{"nn.relu", relu},
                                                    {"nn.elu", elu},
                                                    {"nn.prelu", prelu},
@@ -556,18 +308,13 @@ const std::map<std::string, Build>& table() {
   return all;
 }
 
-// Whether the operator's mapping takes the types bound: math.mod only of ints (the draft's floor remainder is
-// nnref's integer mod; of reals it has no native op).
-bool mapped_for(const std::string& name, const BoundInvocation& b) {
-  return name != "math.mod" || b.output_types.at(0) == ElemType::Int;
-}
-
 }  // namespace
+}  // namespace native
 
 std::optional<std::vector<Val>> build_native(Builder& b, const std::string& name, const BoundInvocation& bound,
                                              const std::string& node_name) {
-  const auto it = table().find(name);
-  if (it == table().end() || !mapped_for(name, bound)) return std::nullopt;
+  const auto it = native::table().find(name);
+  if (it == native::table().end() || !native::mapped_for(name, bound)) return std::nullopt;
   std::vector<Val> out;
   try {
     out = it->second(b, bound, node_name);
@@ -589,7 +336,7 @@ std::optional<std::vector<Val>> build_native(Builder& b, const std::string& name
 
 std::vector<std::string> native_operators() {
   std::vector<std::string> out;
-  for (const auto& [name, build] : table()) out.push_back(name);
+  for (const auto& [name, build] : native::table()) out.push_back(name);
   return out;
 }
 
