@@ -96,9 +96,9 @@ const std::vector<nnef2::ParamDef>& params(const nnef2::OpDef& def, nnef2::Block
   return none;
 }
 
-// The operator's required inputs as tensors of free extents, each packed extent item `length` axes;
-// with `attributes`, each attribute without a default is given 1 (an int, a real; a pack of them
-// is uniform) or false.
+// The operator's required inputs as tensors of free extents (of their declared type; a generic's: real), each
+// packed extent item `length` axes; with `attributes`, each attribute without a default is given 1 (an int, a real;
+// a pack of them is uniform) or false.
 nnef2::InvocationArgs sample_inputs(const nnef2::OpDef& def, int64_t length, bool attributes, Sizes& sizes,
                                     std::vector<z3::expr>& facts, nnef2::SizeConditions& conditions) {
   nnef2::InvocationArgs args;
@@ -116,8 +116,9 @@ nnef2::InvocationArgs sample_inputs(const nnef2::OpDef& def, int64_t length, boo
     }
     size_t rank = 0;
     for (const nnef2::ShapeItem& item : p.type.shape) rank += item.pack ? static_cast<size_t>(length) : 1;
+    const nnef2::ElemType type = nnef2::elem_type(p.type.type).value_or(nnef2::ElemType::Real);  // a generic: real
     const auto tensor = [&](const std::string& name) {
-      return Val::of_tensor(sizes.add_free(rank, name, 1, facts), std::vector<int64_t>(rank, kSampleExtent));
+      return Val::of_tensor(sizes.add_free(rank, name, 1, facts), std::vector<int64_t>(rank, kSampleExtent), type);
     };
     if (!p.type.pack) {
       args.inputs.push_back(tensor(p.name));
@@ -372,8 +373,8 @@ class Auditor {
     for (const nnef2::Attribute& a : call.attributes) args.attributes[a.name] = env.eval(*a.value);
     for (const nnef2::ExprPtr& e : call.args) {
       Val v = e->kind == nnef2::ExprKind::Wildcard ? Val{} : env.eval(*e);
-      if (v.kind == Val::Kind::Real || v.kind == Val::Kind::Int || v.kind == Val::Kind::Bool)
-        v = Val::of_tensor(sizes_.add({}), {});  // a literal in a tensor's place: a tensor of rank 0
+      if (const std::optional<nnef2::ElemType> literal = nnef2::elem_type_of(v))
+        v = Val::of_tensor(sizes_.add({}), {}, *literal);  // a literal in a tensor's place: a tensor of rank 0
       args.inputs.push_back(std::move(v));
     }
     const nnef2::BoundInvocation bound = nnef2::bind_invocation(*def, call.op, args, m->text);
@@ -392,7 +393,7 @@ class Auditor {
         const nnef2::SizeTerm& term = bound.output_terms[k][i];
         dims.push_back(term ? sizes_.value(*term) : SymDim(bound.output_shapes[k][i]));
       }
-      results.push_back(Val::of_tensor(sizes_.add(std::move(dims)), bound.output_shapes[k]));
+      results.push_back(Val::of_tensor(sizes_.add(std::move(dims)), bound.output_shapes[k], bound.output_types[k]));
     }
     return results;
   }

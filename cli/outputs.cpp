@@ -146,6 +146,15 @@ Status check_inputs_only(const Model& m, const std::vector<HostTensor>& inputs) 
   return check_inputs_against(m.graph, ids, declared, inputs);
 }
 
+void typed_outputs(const Model& m, NamedTensors& outputs) {
+  for (auto& [name, t] : outputs) {
+    const auto it = m.output_dtypes.find(name);
+    const bool whole =
+        std::all_of(t.values.begin(), t.values.end(), [](double v) { return std::isfinite(v) && v == std::floor(v); });
+    if (it != m.output_dtypes.end() && whole) t.dtype = it->second;
+  }
+}
+
 void append_empty_outputs(const Model& m, NamedTensors& outputs, DType type) {
   for (const EmptyOutput& o : m.empty_outputs) outputs.emplace_back(o.name, HostTensor{type, o.shape, {}});
 }

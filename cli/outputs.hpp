@@ -98,6 +98,8 @@ Status check_inputs_only(const Model& m, const std::vector<HostTensor>& inputs);
 
 // The model's empty outputs appended to the graph's, each an empty array of its shape in `type`.
 void append_empty_outputs(const Model& m, NamedTensors& outputs, DType type);
+// The outputs of Model::output_dtypes as int64 and bool arrays, each where every value is a whole number.
+void typed_outputs(const Model& m, NamedTensors& outputs);
 
 // Y.npz, or Y.npy for a model with one output (io.output-format otherwise).
 Status write_tensors(const std::string& path, const NamedTensors& tensors);

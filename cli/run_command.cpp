@@ -33,6 +33,7 @@ Result<NamedTensors> evaluate_at(const RunOptions& o, const Model& m, const std:
   Result<NamedTensors> outputs = evaluate_graph(o, m, inputs, bounds);
   if (!outputs) return outputs;
   const bool f32 = is_fast(o.engine) || is_hw(o.engine) || o.precision == "f32";
+  typed_outputs(m, *outputs);
   append_empty_outputs(m, *outputs, f32 ? DType::F32 : DType::F64);
   if (bounds) append_empty_outputs(m, bounds->radius, DType::F64);
   return outputs;

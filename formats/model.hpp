@@ -49,6 +49,9 @@ struct Model {
   // no longer size names (docs/architecture.md, "Sizes fixed at load").
   std::vector<std::pair<std::string, int64_t>> sizes_fixed_at_load;
   std::vector<EmptyOutput> empty_outputs;  // in the source's order
+  // The outputs the source declares int or bool (NNEF 2.0), read through a cast to reals: `run` writes
+  // them as int64 and bool arrays where every value is a whole number (a point precision).
+  std::map<std::string, DType> output_dtypes;
   // The ONNX reader's names of the values its top-level nodes compute, and the NNEF 2.0 reader's of
   // its @compose components' results (conform --intermediates): the IR node output that holds each,
   // or nullopt for one the reader folded to a constant or an empty value (a SkriptND variable),

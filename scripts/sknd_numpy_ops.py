@@ -331,6 +331,71 @@ def pad_reflect(x, axis, before, after):
     return np.pad(x, pads, mode="reflect")
 
 
+# ------------------------------------------------------------------ int and bool tensors (§4.1, §4.2)
+
+# The comparisons' and the logical operators' @lower: z = x op y with the operands aligned as math.add's.
+COMPARE = {"math.lt": np.less, "math.gt": np.greater, "math.le": np.less_equal, "math.ge": np.greater_equal,
+           "math.eq": np.equal, "math.ne": np.not_equal}
+LOGICAL = {"math.and": np.logical_and, "math.or": np.logical_or, "math.xor": np.logical_xor}
+# math.add sub mul min max mod of int tensors (T = int): SkriptND's int is a mathematical integer, its `%`
+# the floor remainder (the divisor's sign, §2.4), Python's and NumPy's %.
+INTEGER = {"math.add": np.add, "math.sub": np.subtract, "math.mul": np.multiply, "math.min": np.minimum,
+           "math.max": np.maximum, "math.mod": np.mod}
+
+
+def elementwise(op, x, y, lhs_align=None, rhs_align=None):
+    """A comparison, a logical or an int operator with math.add's alignment."""
+    ex, ey = aligned_extents(x.shape, y.shape, lhs_align, rhs_align)
+    assert all(a == b or a == 1 or b == 1 for a, b in zip(ex, ey)), (ex, ey)
+    return {**COMPARE, **LOGICAL, **INTEGER}[op](x.reshape(ex), y.reshape(ey))
+
+
+def logical_not(x):
+    return np.logical_not(x)
+
+
+def select(c, x, y, cond_align=None, lhs_align=None, rhs_align=None):
+    """z = c ? x : y, the three operands aligned as math.select's @using: each at the largest rank."""
+    ranks = [len(v.shape) + abs(a or 0) for v, a in ((c, cond_align), (x, lhs_align), (y, rhs_align))]
+    rz = max(ranks)
+
+    def placed(v, align, q):
+        p = rz - v.ndim if align is None else (rz - q if align < 0 else align)
+        return v.reshape([1] * p + list(v.shape) + [1] * (rz - v.ndim - p))
+    return np.where(placed(c, cond_align, ranks[0]), placed(x, lhs_align, ranks[1]), placed(y, rhs_align, ranks[2]))
+
+
+def arg_reduce(op, x, axis, squeeze=False):
+    """argmax/argmin's @lower, step by step: output = 0, then for zi in order, output := zi where
+    x[zi] is strictly beyond x[output] (ties keep the first index)."""
+    axis = axis + x.ndim if axis < 0 else axis
+    beyond = np.greater if op == "math.argmax" else np.less
+    moved = np.moveaxis(x, axis, -1)
+    out = np.zeros(moved.shape[:-1], dtype=np.int64)
+    for zi in range(moved.shape[-1]):
+        current = np.take_along_axis(moved, out[..., None], -1)[..., 0]
+        out = np.where(beyond(moved[..., zi], current), zi, out)
+    return out if squeeze else np.expand_dims(out, axis)
+
+
+def logical_reduce(op, x, axes=None, squeeze=False):
+    """any_reduce |= (false initially), all_reduce &= (true initially) over the axes."""
+    axes = tuple(range(x.ndim)) if axes is None else tuple(a + x.ndim if a < 0 else a for a in axes)
+    return (np.any if op == "math.any_reduce" else np.all)(x, axis=axes, keepdims=not squeeze)
+
+
+def gather(data, index, axis):
+    """output[si.., ni.., ti..] = data[si.., index[ni..], ti..]."""
+    return np.take(data, index, axis=axis + data.ndim if axis < 0 else axis)
+
+
+def cast(x, to):
+    """R(x) of §2.4: to real, true is 1 and false 0; to bool, nonzero is true; a bool to int is 1 or 0."""
+    if to == "real":
+        return x.astype(np.float64)
+    return x != 0 if to == "bool" else x.astype(np.int64)
+
+
 def self_test():
     """The operators against values worked out by hand."""
     x = np.arange(16.0).reshape(1, 1, 4, 4)
@@ -379,6 +444,15 @@ def self_test():
     assert np.array_equal(clamp(np.array([-2.0, 0.0, 3.0]), -1.0, 2.0), [-1.0, 0.0, 2.0])
     assert np.array_equal(pad_reflect(np.array([1.0, 2.0, 3.0, 4.0]), 0, 2, 2), [3, 2, 1, 2, 3, 4, 3, 2])
     assert gelu(np.array([0.0]))[0] == 0.0 and abs(gelu(np.array([1.0]))[0] - 0.8413447460685429) < 1e-15
+    # ties keep the first index; argmin's strict < as well
+    assert arg_reduce("math.argmax", np.array([[1.0, 3.0, 3.0], [2.0, 0.0, 2.0]]), 1).tolist() == [[1], [0]]
+    assert arg_reduce("math.argmin", np.array([[1.0, 3.0], [0.5, 4.0]]), 0, squeeze=True).tolist() == [1, 0]
+    assert elementwise("math.xor", np.array([True, False]), np.array([[True], [False]])).tolist() == [
+        [False, True], [True, False]]
+    assert elementwise("math.mod", np.array([-7, 7]), np.array([3, -3])).tolist() == [2, -2]
+    assert select(np.array([True, False]), np.array([[1.0], [2.0]]), np.array(0.0)).tolist() == [[1, 0], [2, 0]]
+    assert gather(np.array([[1.0, 2.0, 3.0]]), np.array([[2, 0]]), -1).tolist() == [[[3.0, 1.0]]]
+    assert logical_reduce("math.all_reduce", np.array([[True, False], [True, True]]), [1]).tolist() == [[False], [True]]
     print("self-test: ok")
     return 0
 

@@ -7,7 +7,9 @@ code or logic with nnref's C++ reader. The script copies a model folder, writes 
 .dat files named main.<Graph>.<variable>.dat (the layout of docs/nnef2.md), runs
 `nnref run --precision f64` on random inputs and requires agreement to 1e-12 relative. It
 also requires `nnref check` to pass and `nnref conform` to accept the float32 rounding of
-the reference's answer.
+the reference's answer; an int or bool output must be written with its dtype and be equal. The
+`kinds` model (int and bool tensors) must also pass `nnref check --dim batch=1..64`, and the
+`undecided` one shows that conform leaves an undecided comparison not judged.
 
 Usage:
     sknd_reference.py --check --nnref BIN [--sknd-kernels lowered]
@@ -17,6 +19,7 @@ Usage:
 import argparse
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -82,6 +85,17 @@ def lowered(v, inputs):
     return {"output": np.tile(q, (1, 2, 1)), "outer": outer}
 
 
+def kinds(v, inputs):
+    z = ops.linear(inputs["x"], v["w"], v["b"])
+    above = ops.elementwise("math.gt", z, np.array(0.0))
+    relu = ops.select(above, z, np.array(0.0))
+    output = ops.select(ops.elementwise("math.and", inputs["mask"], v["keep"]), relu, z)
+    best = ops.arg_reduce("math.argmax", output, 1, squeeze=True)
+    return {"output": output, "predicted": ops.elementwise("math.add", best, v["shift"]),
+            "positive": ops.logical_reduce("math.any_reduce", above, [1], squeeze=True),
+            "picked": ops.gather(output, np.array([4, 0, 2]), 1), "labelled": ops.cast(inputs["labels"], "bool")}
+
+
 MODELS = {
     "perceptron": ("Perceptron", perceptron, {"input": (4, 6)},
                    {"w1": (8, 6), "b1": (8,), "w2": (3, 8), "b2": (3,)}),
@@ -91,7 +105,21 @@ MODELS = {
     "windows": ("Windows", windows_model, {"x": (1, 2, 9, 9)}, {"k": (3, 2, 3, 3)}),
     "norms": ("Norms", norms, {"x": (2, 4, 3, 5)}, {"mean": (4,), "variance": (4,), "gamma": (4,), "slope": (4,)}),
     "lowered": ("Lowered", lowered, {"x": (2, 3, 4), "y": (2, 3, 4), "u": (3,), "w": (4,)}, {"scale": (4,)}),
+    "kinds": ("Kinds", kinds, {"x": (4, 6), "mask": (4, 5), "labels": (4,)},
+              {"w": (5, 6), "b": (5,), "keep": (5,), "shift": (1,)}),
 }
+
+# The inputs and variables that are not normal reals: bool, or ints in a range.
+KINDS = {"mask": "bool", "keep": "bool", "labels": (-2, 3), "shift": (-3, 4)}
+# The sizes `nnref check --dim` must prove a model for.
+DIMS = {"kinds": "batch=1..64"}
+
+
+def values_of(rng, name, shape, normal):
+    kind = KINDS.get(name)
+    if kind == "bool":
+        return rng.random(shape) < 0.5
+    return normal(shape) if kind is None else rng.integers(kind[0], kind[1], shape)
 
 
 # ------------------------------------------------------------------ the cross-check
@@ -100,17 +128,38 @@ def run(cmd):
     return subprocess.run(cmd, capture_output=True, text=True)
 
 
+def write_typed_dat(path, array):
+    """An int array as 32-bit signed items (item type 4), a bool one as 8-bit bool items (type 5): the
+    header of §5.2 of NNEF 1.0 as write_dat writes it."""
+    a = np.ascontiguousarray(array, dtype=np.uint8 if array.dtype == np.bool_ else "<i4")
+    assert np.array_equal(a, array), path
+    extents = list(a.shape) + [0] * (8 - a.ndim)
+    header = struct.pack("<BBBBII8III", 0x4E, 0xEF, 1, 0, a.nbytes, a.ndim, *extents, 8 * a.itemsize,
+                         5 if array.dtype == np.bool_ else 4)
+    with open(path, "wb") as f:
+        f.write(header + b"\0" * (128 - len(header)) + a.tobytes())
+
+
 def write_variables(folder, graph, values):
-    """Each variable as main.<Graph>.<name>.dat (docs/nnef2.md), float32 items: `values` must hold
-    float32-representable numbers, so the reference reads what nnref reads."""
+    """Each variable as main.<Graph>.<name>.dat (docs/nnef2.md): a real one as float32 items (`values` must
+    hold float32-representable numbers, so the reference reads what nnref reads), an int or bool one as
+    int32 or bool items."""
     for var, value in values.items():
+        path = os.path.join(folder, "main.%s.%s.dat" % (graph, var))
+        if value.dtype.kind in "biu":
+            write_typed_dat(path, value)
+            continue
         assert np.array_equal(value.astype(np.float32), value), var
-        write_dat(os.path.join(folder, "main.%s.%s.dat" % (graph, var)), value)
+        write_dat(path, value)
 
 
 def relative_difference(got, want):
     """The largest difference over the largest magnitude of the expected output (NaN if either holds
-    a NaN: a comparison with it fails)."""
+    a NaN: a comparison with it fails). An int or bool output must be written with its dtype (int64,
+    bool) and equal: 0, else infinity."""
+    if want.dtype.kind in "biu":
+        same_type = got.dtype == (np.bool_ if want.dtype == np.bool_ else np.int64)
+        return 0.0 if same_type and np.array_equal(got, want) else float("inf")
     scale = max(float(np.abs(want).max()), np.finfo(np.float64).tiny)
     return float(np.abs(got - want).max()) / scale
 
@@ -186,16 +235,47 @@ def check_model(nnref, name, root, seed, rtol, kernels):
         variables = {}
         for var, shape in variable_shapes.items():
             positive = var in ("scale", "variance")
-            value = rng.uniform(0.1, 1.0, shape) if positive else rng.normal(0.0, 0.5, shape)
-            variables[var] = value.astype(np.float32).astype(np.float64)
+            normal = lambda shape: (rng.uniform(0.1, 1.0, shape) if positive else rng.normal(0.0, 0.5, shape)).astype(
+                np.float32).astype(np.float64)
+            variables[var] = values_of(rng, var, shape, normal)
         write_variables(folder, graph, variables)
-        inputs = {inp: rng.normal(0.0, 1.0, shape) for inp, shape in input_shapes.items()}
+        inputs = {inp: values_of(rng, inp, shape, lambda shape: rng.normal(0.0, 1.0, shape))
+                  for inp, shape in input_shapes.items()}
         expected = forward(variables, inputs)
         if not isinstance(expected, dict):
             expected = {"output": expected}
         problems, error = judge(nnref, folder, work, inputs, expected, rtol, kernels)
+        if name in DIMS:
+            r = run([nnref, "check", folder, "--dim", DIMS[name]])
+            if r.returncode != 0:
+                problems.append("check --dim %s: exit %d\n%s%s" % (DIMS[name], r.returncode, r.stdout, r.stderr))
         agreement = "did not run" if error is None else "run (%s kernels) agrees to %.2g of max|y|" % (kernels, error)
         print("%-11s %s; check and conform %s" % (name, agreement, "pass" if not problems else "FAIL"))
+        return problems
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def check_undecided(nnref, root):
+    """tests/data/nnef2/undecided: x[0] = 1 + 2^-30 > y[0] = 1 and argmax [1 + 2^-30, 2, 2 + 2^-40] = 2 hold, but a
+    float32 runtime reads 1 > 1 and a tie at 2: conform must leave element 0 of each output not judged
+    (inconclusive, exit 3), whether the answer is the exact one or the float32 one."""
+    work = tempfile.mkdtemp(prefix="sknd_undecided_")
+    try:
+        args = []
+        for name, value in (("x", [1.0 + 2.0 ** -30, 2.0, 2.0 + 2.0 ** -40]), ("y", [1.0, 1.0, 5.0])):
+            np.save(os.path.join(work, name + ".npy"), np.array(value))
+            args += ["--input", "%s=%s" % (name, os.path.join(work, name + ".npy"))]
+        problems = []
+        for above, first in (([True, True, False], 2), ([False, True, False], 1)):
+            answer = os.path.join(work, "answer.npz")
+            np.savez(answer, above=np.array(above), first=np.array([first]))
+            r = run([nnref, "conform", os.path.join(root, "tests/data/nnef2/undecided"), *args, "--actual", answer])
+            judged = r.stdout.count("1 not judged") == 2 and "not judged: element [0]" in r.stdout
+            if r.returncode != 3 or not judged:
+                problems.append("conform of %s: exit %d, expected 3 with element 0 of each output not judged\n%s"
+                                % (answer, r.returncode, r.stdout))
+        print("undecided   conform leaves the undecided elements not judged: %s" % ("pass" if not problems else "FAIL"))
         return problems
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -207,6 +287,9 @@ def check(nnref, root, kernels, seed=1, rtol=1e-12):
         for p in check_model(nnref, name, root, seed, rtol, kernels):
             print("%s: %s" % (name, p))
             failed = True
+    for p in check_undecided(nnref, root):
+        print("undecided: %s" % p)
+        failed = True
     return 1 if failed else 0
 
 

@@ -44,6 +44,12 @@ class Operand:
     role: str = "input"  # or "variable": a .dat file, as nnref's conv, linear and batch_norm need
     domain: str = "normal"
 
+    @property
+    def type(self):
+        """The element type its domain's values have: int, bool or real."""
+        return "int" if self.domain in ("ints", "nonzero_ints") or self.domain.startswith("index") else (
+            "bool" if self.domain == "bools" else "real")
+
 
 @dataclass
 class Draw:
@@ -52,6 +58,7 @@ class Draw:
     operands: list  # Operand, None (an omitted optional input, `~`) or a list of Operands (a pack)
     refusal: str = None  # the code `nnref check` must give, or None: the graph must run and agree
     tag: str = ""  # a word saying what the draw is about, in its name
+    generics: tuple = ()  # the types given between <>
 
     def flat(self):
         for o in self.operands:
@@ -59,8 +66,10 @@ class Draw:
 
     @property
     def name(self):
-        shapes = " ".join("%s%s" % (o.name, list(o.shape)) for o in self.flat())
-        return "%s{%s} %s%s" % (self.op, attributes_text(self.attrs), shapes, " " + self.tag if self.tag else "")
+        shapes = " ".join("%s%s%s" % (o.name, "" if o.type == "real" else ":" + o.type, list(o.shape))
+                          for o in self.flat())
+        return "%s%s{%s} %s%s" % (self.op, generics_text(self.generics), attributes_text(self.attrs), shapes,
+                                  " " + self.tag if self.tag else "")
 
 
 def inp(name, *shape, domain="normal"):
@@ -300,8 +309,100 @@ def refusal_draws():
                "nnef2.native.ceil-window", "last-window")
 
 
+def ints(name, *shape, role="input", domain="ints"):
+    return Operand(name, shape, role, domain)
+
+
+def bools(name, *shape, role="input"):
+    return Operand(name, shape, role, "bools")
+
+
+def kinds_draws():
+    """The operators of int and bool tensors (§4.2, §4.1), mapped onto nnref's compare, logical, select,
+    arg_reduce, logical_reduce, gather, cast and integer ops."""
+    aligns = [({}, (2, 3, 4), (2, 3, 4)), ({}, (2, 3, 4), (4,)), ({}, (2, 1, 4), (3, 1)), ({"rhs_align": 1}, (2, 3, 4), (3,)),
+              ({"lhs_align": 0}, (2, 3), (2, 3, 4)), ({"lhs_align": -1}, (3,), (2, 3, 4))]
+    for k, op in enumerate(ops.COMPARE):
+        for j in (k % 6, (k + 2) % 6, (k + 4) % 6):
+            attrs, xs, ys = aligns[j]
+            yield Draw(op, attrs, [inp("x", *xs, domain="quarters"), inp("y", *ys, domain="quarters")])
+    for k, op in enumerate(ops.LOGICAL):
+        for j in (k % 6, (k + 2) % 6, (k + 4) % 6):
+            attrs, xs, ys = aligns[j]
+            yield Draw(op, attrs, [bools("x", *xs), bools("y", *ys)])
+    for shape in ((2, 3), (4,), (1, 2, 1, 3)):
+        yield Draw("math.not", {}, [bools("x", *shape)])
+    yield Draw("math.and", {}, [bools("x", 2, 3), bools("y", 2, 3, role="variable")], tag="variable")
+    for op in ("math.eq", "math.ne"):  # of bools: x ? y : !y, x ? !y : y
+        for attrs, xs, ys in (aligns[0], aligns[2], aligns[4]):
+            yield Draw(op, attrs, [bools("x", *xs), bools("y", *ys)])
+    for op, shape in (("math.neg", (2, 3)), ("math.abs", (5,)), ("math.sqr", (2, 1, 3))):  # 0 − x, x >? 0 − x, x · x
+        yield Draw(op, {}, [ints("x", *shape)])
+    yield Draw("math.iden", {}, [ints("x", 2, 3)])
+    yield Draw("math.iden", {}, [bools("x", 4)])
+    for k, op in enumerate(ops.INTEGER):
+        for j in (k % 6, (k + 2) % 6, (k + 4) % 6):
+            attrs, xs, ys = aligns[j]
+            y_domain = "nonzero_ints" if op == "math.mod" else "ints"
+            yield Draw(op, attrs, [ints("x", *xs), ints("y", *ys, domain=y_domain)])
+    yield Draw("math.add", {}, [ints("x", 2, 3), ints("y", 3, role="variable")], tag="variable")
+    # select of each type, the condition broadcast and aligned
+    yield Draw("math.select", {}, [bools("c", 2, 3), inp("x", 2, 3), inp("y", 2, 3)])
+    yield Draw("math.select", {}, [bools("c", 3), ints("x", 2, 3), ints("y", 2, 1)])
+    yield Draw("math.select", {"cond_align": 0}, [bools("c", 2), bools("x", 2, 3), bools("y", 3)])
+    yield Draw("math.select", {"lhs_align": 1, "rhs_align": 0}, [bools("c", 2, 3, 4), inp("x", 3), inp("y", 2)])
+    # argmax, argmin: each axis, kept or squeezed; quarters make ties
+    for op in ("math.argmax", "math.argmin"):
+        for attrs, shape in (({"axis": 0}, (5,)), ({"axis": 1}, (3, 4)), ({"axis": -1, "squeeze": True}, (2, 3, 4)),
+                             ({"axis": 0, "squeeze": True}, (6, 2)), ({"axis": 1, "squeeze": True}, (2, 5, 3))):
+            yield Draw(op, attrs, [inp("x", *shape, domain="quarters")])
+    for op in ("math.any_reduce", "math.all_reduce"):
+        for attrs, shape in (({}, (2, 3)), ({"axes": [1]}, (2, 3, 4)), ({"axes": [-1, 0], "squeeze": True}, (3, 2, 4)),
+                             ({"axes": []}, (2, 3)), ({"axes": [2], "squeeze": True}, (2, 3, 2))):
+            yield Draw(op, attrs, [bools("x", *shape)])
+    # gather: the axis (negative too), indices of rank 0 to 2, indices a variable
+    for attrs, data, index in (({"axis": 0}, (5, 3), (4,)), ({"axis": 1}, (2, 4, 3), (2, 2)), ({"axis": -1}, (2, 3), ()),
+                               ({"axis": -2}, (3, 4, 2), (5,))):
+        extent = data[attrs["axis"]]
+        yield Draw("layout.gather", attrs, [inp("data", *data), ints("index", *index, domain="index:%d" % extent)])
+    yield Draw("layout.gather", {"axis": 1}, [inp("data", 2, 6), ints("index", 3, role="variable", domain="index:6")],
+               tag="variable")
+    # casts between bool, int and real (a real to int refused below)
+    yield Draw("layout.cast", {}, [bools("x", 2, 3)], generics=("real",))
+    yield Draw("layout.cast", {}, [ints("x", 4)], generics=("real",))
+    yield Draw("layout.cast", {}, [inp("x", 2, 3, domain="quarters")], generics=("bool",))
+    yield Draw("layout.cast", {}, [ints("x", 3, 2)], generics=("bool",))
+    yield Draw("layout.cast", {}, [bools("x", 5)], generics=("int", "bool"))
+    # views of int and bool tensors
+    yield Draw("layout.reshape", {"shape": [3, -1]}, [ints("x", 2, 3)])
+    yield Draw("layout.transpose", {}, [bools("x", 2, 3, 4)])
+    yield Draw("layout.concat", {"axis": 1}, [[ints("a", 2, 1), ints("b", 2, 3)]])
+
+
+def kinds_refusal_draws():
+    """What the definitions allow and nnref's ops do not take, refused by name; type errors."""
+    kind = "nnef2.native.kind"
+    yield Draw("math.lt", {}, [ints("x", 2, 3), ints("y", 2, 3)], kind, "ints")
+    yield Draw("math.eq", {}, [bools("x", 2, 3), inp("y", 2, 3)], kind, "bool-real")
+    yield Draw("math.div", {}, [ints("x", 2, 3), ints("y", 2, 3, domain="nonzero_ints")], kind, "floor")
+    yield Draw("math.pow", {}, [ints("x", 2, 3), ints("y", 2, 3)], kind, "ints")
+    yield Draw("layout.cast", {}, [inp("x", 2, 3)], kind, "real-to-int", generics=("int",))
+    yield Draw("layout.gather", {"axis": 0}, [ints("data", 3, 2), ints("index", 2, domain="index:3")], kind, "ints")
+    yield Draw("math.sign", {}, [ints("x", 4)], kind, "ints")
+    yield Draw("math.sum_reduce", {}, [ints("x", 4)], kind, "ints")
+    yield Draw("math.argmax", {"axis": 0}, [bools("x", 4)], "nnef2.compose.type", "bools")
+    yield Draw("math.and", {}, [bools("x", 3), inp("y", 3)], "nnef2.compose.type", "real")
+    yield Draw("math.select", {}, [bools("c", 3), inp("x", 3), ints("y", 3)], "nnef2.compose.type", "two-types")
+    yield Draw("math.add", {}, [bools("x", 3), bools("y", 3)], "nnef2.compose.type", "bools")
+    yield Draw("math.neg", {}, [inp("x", 3)], "nnef2.compose.generic", "bool", generics=("bool",))
+    yield Draw("math.any_reduce", {"axes": [2]}, [bools("x", 2, 3)], "nnef2.assert.failed", "range")
+    yield Draw("math.argmin", {"axis": 2}, [inp("x", 2, 3)], "nnef2.compose.shape", "axis")
+    yield Draw("layout.gather", {"axis": 2}, [inp("data", 2, 3), ints("index", 2, domain="index:2")],
+               "nnef2.compose.shape", "axis")
+
+
 DRAWS = [*unary_draws(), *binary_draws(), *activation_draws(), *linear_draws(), *window_draws(), *reduce_draws(),
-         *layout_draws(), *refusal_draws()]
+         *layout_draws(), *refusal_draws(), *kinds_draws(), *kinds_refusal_draws()]
 
 # ------------------------------------------------------------------ the reference
 
@@ -311,6 +412,14 @@ def reference(draw, values):
     op, attrs = draw.op, draw.attrs
     if op in ops.UNARY:
         return ops.UNARY[op](*values)
+    if op in ops.COMPARE or op in ops.LOGICAL or (op in ops.INTEGER and values[0].dtype.kind == "i"):
+        return ops.elementwise(op, *values, **attrs)
+    if op in ("math.argmax", "math.argmin"):
+        return ops.arg_reduce(op, *values, **attrs)
+    if op in ("math.any_reduce", "math.all_reduce"):
+        return ops.logical_reduce(op, *values, **attrs)
+    if op == "layout.cast":
+        return ops.cast(*values, to=draw.generics[0])
     if op in ops.BINARY:
         return ops.binary(op, *values, **attrs)
     if op.endswith("_reduce"):
@@ -321,7 +430,7 @@ def reference(draw, values):
         "nn.avg_pool": ops.avg_pool, "nn.batch_norm": ops.batch_norm, "linalg.matmul": ops.matmul,
         "layout.reshape": ops.reshape, "layout.flatten": ops.flatten, "layout.unflatten": ops.unflatten,
         "layout.squeeze": ops.squeeze, "layout.unsqueeze": ops.unsqueeze, "layout.transpose": ops.transpose,
-        "layout.concat": ops.concat,
+        "layout.concat": ops.concat, "math.not": ops.logical_not, "math.select": ops.select, "layout.gather": ops.gather,
     }
     return functions[op](*values, **attrs)
 
@@ -337,16 +446,37 @@ DOMAINS = {
     "half": lambda rng, shape: rng.uniform(-1.2, 1.2, shape),
     "near1": lambda rng, shape: rng.choice([-1.0, 1.0], shape) * rng.uniform(0.6, 1.6, shape),
     "counts": lambda rng, shape: rng.integers(0, 4, shape).astype(np.float64),
+    # quarters from -2 to 2: ties for the comparisons and argmax, float32 values a runtime reads exactly
+    "quarters": lambda rng, shape: rng.integers(-8, 9, shape) / 4.0,
+    "ints": lambda rng, shape: rng.integers(-9, 10, shape),
+    "nonzero_ints": lambda rng, shape: rng.choice([-1, 1], shape) * rng.integers(1, 7, shape),
+    "bools": lambda rng, shape: rng.random(shape) < 0.5,
 }
+
+
+def domain_values(rng, domain, shape):
+    """index:N draws indices in [0, N), as gather's index takes them."""
+    if domain.startswith("index:"):
+        return rng.integers(0, int(domain.split(":")[1]), shape)
+    return DOMAINS[domain](rng, shape)
 
 
 def random_values(rng, operand):
     """Values of the operand's domain; a variable's are float32, the items of its .dat file."""
-    v = DOMAINS[operand.domain](rng, operand.shape)
-    return v.astype(np.float32).astype(np.float64) if operand.role == "variable" else v
+    v = np.asarray(domain_values(rng, operand.domain, operand.shape))
+    return v.astype(np.float32).astype(np.float64) if operand.role == "variable" and operand.type == "real" else v
 
 
 # ------------------------------------------------------------------ the graph's text
+
+
+def generics_text(generics):
+    return "<%s>" % ", ".join(generics) if generics else ""
+
+
+def type_of(array):
+    """The SkriptND type of an expected output: bool, int or real."""
+    return "bool" if array.dtype == np.bool_ else "int" if array.dtype.kind in "iu" else "real"
 
 
 def literal(value):
@@ -375,20 +505,21 @@ def extents(shape):
     return "[%s]" % ", ".join(str(e) for e in shape)
 
 
-def graph_text(draw, output_shape):
+def graph_text(draw, output_shape, output_type="real"):
     """main.sknd: the draw's operands as @input and @variable tensors, one invocation. Returns the
     text and where the invocation is (line, column of the operator's name), for the diagnostics."""
     def block(name, lines):
         return ["    %s {" % name] + ["        " + line for line in lines] + ["    }"] if lines else []
 
     def declared(role):
-        return ["%s: real%s;" % (o.name, extents(o.shape)) for o in draw.flat() if o.role == role]
+        return ["%s: %s%s;" % (o.name, o.type, extents(o.shape)) for o in draw.flat() if o.role == role]
 
     attributes = "{%s}" % attributes_text(draw.attrs) if draw.attrs else ""  # the grammar has no empty `{}`
-    call = "%s%s(%s)" % (draw.op, attributes, ", ".join(argument_text(o) for o in draw.operands))
+    call = "%s%s%s(%s)" % (draw.op, generics_text(draw.generics), attributes,
+                           ", ".join(argument_text(o) for o in draw.operands))
     lines = ["version 2.0;", "import %s;" % draw.op.split(".")[0], "", "graph %s {" % GRAPH]
     lines += block("@input", declared("input"))
-    lines += block("@output", ["%s: real%s;" % (OUTPUT, extents(output_shape))])
+    lines += block("@output", ["%s: %s%s;" % (OUTPUT, output_type, extents(output_shape))])
     lines += block("@variable", declared("variable"))
     lines += block("@compose", ["%s = %s;" % (OUTPUT, call)])
     lines += ["}", ""]
@@ -417,7 +548,7 @@ def check_draw(nnref, draw, seed, rtol, keep):
         else:
             expected = reference(draw, args)
             assert np.all(np.isfinite(expected)), draw.name
-            text, _ = graph_text(draw, expected.shape)
+            text, _ = graph_text(draw, expected.shape, type_of(expected))
         with open(os.path.join(folder, "main.sknd"), "w") as f:
             f.write(text)
         write_variables(folder, GRAPH, {o.name: values[o.name] for o in draw.flat() if o.role == "variable"})

@@ -32,6 +32,9 @@ enum class Assign : int64_t { Set, Add, Mul, Min, Max, Update, All, Any };
 // Add to Mod: a ∘ b, Mod being a − b·⌊a/b⌋ (§2.4). Compare: CompareOp `slot` (spec/attrs/compare.hpp)
 // of a and b, a truth value; And, Or, Xor, Not: of truth values. Select: a ? b : c, the condition a
 // decided by the data. IndexSelect: a or b as table `slot` (an index condition) holds at the point.
+// Integer: IntegerNode `slot` of the integers a (and b), §2.4's int arithmetic on int64 (wrapping).
+// Cast: a truth value a as a real or an integer (0, 1), or a number a as a truth value (nonzero), to
+// the kind `slot` (spec/value.hpp ElemKind).
 enum class NodeKind : int64_t {
   Read,
   Number,
@@ -51,8 +54,15 @@ enum class NodeKind : int64_t {
   Xor,
   Not,
   Select,
-  IndexSelect
+  IndexSelect,
+  Integer,
+  Cast
 };
+
+// The integer arithmetic of a value: + − × wrap modulo 2^64, `/` floors and `%` takes the divisor's
+// sign (§2.4); a zero divisor gives an unknown integer.
+enum class IntegerNode : int64_t { Add, Sub, Mul, FloorDiv, Mod, Min, Max, Neg, Abs, Sign };
+inline bool is_unary(IntegerNode op) { return op == IntegerNode::Neg || op == IntegerNode::Abs || op == IntegerNode::Sign; }
 
 struct Node {
   NodeKind kind = NodeKind::Number;
@@ -221,7 +231,7 @@ inline std::optional<Program> decode(const std::vector<int64_t>& code) {
     s.nodes.resize(d.count());
     for (Node& n : s.nodes) {
       const int64_t kind = d.get();
-      if (!in_range(kind, 0, static_cast<int64_t>(NodeKind::IndexSelect))) return std::nullopt;
+      if (!in_range(kind, 0, static_cast<int64_t>(NodeKind::Cast))) return std::nullopt;
       n.kind = static_cast<NodeKind>(kind);
       n.a = d.get();
       n.b = d.get();

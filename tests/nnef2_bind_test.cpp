@@ -177,3 +177,42 @@ TEST_CASE("layout and math operators: output shapes", "[nnef2][bind]") {
   CHECK(shape_of("linalg", "matmul", {tensor({2, 3}), tensor({3, 4})}) == std::vector<int64_t>{2, 4});
   CHECK(shape_of("nn", "softmax", {tensor({2, 7})}) == std::vector<int64_t>{2, 7});
 }
+
+TEST_CASE("generics: given, deduced from inputs and attributes, defaulted, and element types checked",
+          "[nnef2][bind]") {
+  using nnef2::ElemType;
+  const auto typed = [](std::vector<int64_t> shape, ElemType t) {
+    Val v = tensor(std::move(shape));
+    v.elem = t;
+    return v;
+  };
+  const auto output_type = [](const nnef2::BoundInvocation& b) {
+    REQUIRE(b.output_types.size() == 1);
+    return b.output_types[0];
+  };
+  const Val x = typed({2, 3}, ElemType::Real), k = typed({2, 3}, ElemType::Int), m = typed({2, 3}, ElemType::Bool);
+  // math.add's T deduced from x: int ints give int, reals real
+  CHECK(output_type(bind("math", "add", {k, k})) == ElemType::Int);
+  CHECK(output_type(bind("math", "add", {x, x})) == ElemType::Real);
+  // comparisons give bool whatever X and Y are; select's T is its values'
+  CHECK(output_type(bind("math", "lt", {x, x})) == ElemType::Bool);
+  CHECK(output_type(bind("math", "select", {m, k, k})) == ElemType::Int);
+  // argmax gives int; layout.range's T from its attribute `first` (an int)
+  CHECK(output_type(bind("math", "argmax", {x}, {{"axis", Val::integer(1)}})) == ElemType::Int);
+  CHECK(output_type(bind("layout", "range", {}, {{"first", Val::integer(0)}, {"last", Val::integer(4)}})) ==
+        ElemType::Int);
+  // layout.cast<R, T>: R given, T deduced
+  const nnef2::Module* layout = nnef2::find_module("layout");
+  const nnef2::OpDef* cast = nnef2::find_operator(*layout, "cast");
+  nnef2::InvocationArgs args;
+  args.inputs = {m};
+  args.generics = {"int"};
+  CHECK(output_type(nnef2::bind_invocation(*cast, "layout.cast", args, layout->text)) == ElemType::Int);
+  // a bool where a real is declared; two types for one generic; a generic its base type does not admit
+  CHECK(bind_error("math", "exp", {m}).code == "nnef2.compose.type");
+  CHECK(bind_error("math", "add", {x, k}).code == "nnef2.compose.type");
+  CHECK(bind_error("math", "add", {m, m}).code == "nnef2.compose.type");  // T: num
+  CHECK(bind_error("layout", "gather", {x, x}, {{"axis", Val::integer(0)}}).code == "nnef2.compose.type");
+  args.generics = {"str"};
+  CHECK_THROWS_AS(nnef2::bind_invocation(*cast, "layout.cast", args, layout->text), nnef2::BindError);
+}

@@ -204,6 +204,14 @@ operator no_initial_value {
             i < n | x[i] > x[y[]];
     }
 }
+operator int_ops {
+    @input { k: int[n]; }
+    @output { q: int[n]; }
+    @lower {
+        q[i] = k[i] / 2 * 10 + k[i] % 3,
+            i < n;
+    }
+}
 operator pack_sum {
     @input { xs: real[m, n]..(k); }
     @output { y: real[m, n]; }
@@ -247,18 +255,22 @@ TEST_CASE("sknd lower: a guarded access, a condition, a >= reduction", "[nnef2]"
         std::vector<double>{7.0, -3.0});
 }
 
-// Int and bool results of @lower bodies, read by operators that turn them into
-// reals (graph tensors are real).
+// Int and bool results of @lower bodies, read back as reals by operators of the document. The
+// standard operators here are mapped natively too: they run lowered (--sknd-kernels lowered).
 TEST_CASE("sknd lower: updates under a condition on the data, int and bool results", "[nnef2]") {
+  const bool lowered = true;
   const HostTensor x = tensor({2, 3}, {1.0, 5.0, 5.0, 7.0, -2.0, 3.0});
-  // math.argmax along axis 1: the first maximum of each row (5 at 1; 7 at 0),
-  // kept axis.
-  CHECK(run(composed("x: real[2, 3];", "2, 1", "k = math.argmax{axis=1}(x); y = int_as_real(k);", kOwnOperators),
-            {x})[0] == std::vector<double>{1.0, 0.0});
+  // math.argmax along axis 1: the first maximum of each row (5 at 1; 7 at 0), kept axis.
+  CHECK(run(composed("x: real[2, 3];", "2, 1", "k = math.argmax{axis=1}(x); y = int_as_real(k);", kOwnOperators), {x},
+            lowered)[0] == std::vector<double>{1.0, 0.0});
   // Along axis 0 (columns [1, 7], [5, -2], [5, 3]), squeezed: [1, 0, 0].
   CHECK(run(composed("x: real[2, 3];", "3", "k = math.argmin{axis=0, squeeze=true}(x); y = int_as_real(k);",
                      kOwnOperators),
-            {x})[0] == std::vector<double>{0.0, 1.0, 1.0});
+            {x}, lowered)[0] == std::vector<double>{0.0, 1.0, 1.0});
+  // §2.4's int arithmetic: `/` floors and `%` takes the divisor's sign, k / 2 · 10 + k % 3 of
+  // [−7, 7, −8] is [−4 · 10 + 2, 3 · 10 + 1, −4 · 10 + 1].
+  CHECK(run(composed("k: int[3];", "3", "q = int_ops(k); y = int_as_real(q);", kOwnOperators),
+            {HostTensor{DType::I64, Shape::make({3}).value(), {-7, 7, -8}}})[0] == std::vector<double>{-38, 31, -39});
   // `>=` in the condition moves to the last maximum: 2 in [3, 9, 2, 9, 1] is 3.
   CHECK(run(composed("x: real[5];", "", "k = last_max(x); y = int_as_real(k);", kOwnOperators),
             {tensor({5}, {3.0, 9.0, 2.0, 9.0, 1.0})})[0] == std::vector<double>{3.0});
@@ -277,24 +289,20 @@ TEST_CASE("sknd lower: updates under a condition on the data, int and bool resul
   // `&=`: whether every element of a row is positive (row 1 holds −2).
   CHECK(run(composed("x: real[2, 3];", "2", "c = positive_rows(x); y = bool_as_real(c);", kOwnOperators), {x})[0] ==
         std::vector<double>{1.0, 0.0});
-  // math.lt, math.select on its truth values, any_reduce and all_reduce over
-  // axis 1, lowered.
+  // math.lt, math.select on its truth values, any_reduce and all_reduce over axis 1.
   const HostTensor z = tensor({2, 3}, {2.0, 5.0, 4.0, 0.0, 0.0, 0.0});
   const std::string both = "x: real[2, 3]; z: real[2, 3];";
-  CHECK(run(composed(both, "2, 3", "c = math.lt(x, z); y = bool_as_real(c);", kOwnOperators), {x, z})[0] ==
+  const auto reduced = [&](const std::string& body) {
+    return run(composed(both, "2, 1", body, kOwnOperators), {x, z}, lowered)[0];
+  };
+  CHECK(run(composed(both, "2, 3", "c = math.lt(x, z); y = bool_as_real(c);", kOwnOperators), {x, z}, lowered)[0] ==
         std::vector<double>{1, 0, 0, 0, 1, 0});
-  CHECK(run(composed(both, "2, 3", "c = math.lt(x, z); y = math.select(c, x, z);", kOwnOperators), {x, z})[0] ==
-        std::vector<double>{1, 5, 4, 0, -2, 0});
-  CHECK(run(composed(both, "2, 1",
-                     "c = math.lt(x, z); a = math.any_reduce{axes=[1]}(c); y = "
-                     "bool_as_real(a);",
-                     kOwnOperators),
-            {x, z})[0] == std::vector<double>{1, 1});
-  CHECK(run(composed(both, "2, 1",
-                     "c = math.ge(x, z); a = math.all_reduce{axes=[1]}(c); y = "
-                     "bool_as_real(a);",
-                     kOwnOperators),
-            {x, z})[0] == std::vector<double>{0, 0});
+  CHECK(run(composed(both, "2, 3", "c = math.lt(x, z); y = math.select(c, x, z);", kOwnOperators), {x, z},
+            lowered)[0] == std::vector<double>{1, 5, 4, 0, -2, 0});
+  CHECK(reduced("c = math.lt(x, z); a = math.any_reduce{axes=[1]}(c); y = bool_as_real(a);") ==
+        std::vector<double>{1, 1});
+  CHECK(reduced("c = math.ge(x, z); a = math.all_reduce{axes=[1]}(c); y = bool_as_real(a);") ==
+        std::vector<double>{0, 0});
 }
 
 TEST_CASE("sknd lower: refusals", "[nnef2]") {

@@ -49,6 +49,12 @@ bool type_matches(const Val& v, const std::string& type) {
   return true;  // a generic or abstract type
 }
 
+// Whether a generic of this base type (§2.13: type, arith, num) admits element type t.
+bool admits(const std::string& base, ElemType t) {
+  if (base == "num") return t != ElemType::Bool;
+  return base == "arith" || base == "type" || elem_type(base) == t;
+}
+
 class Binder {
  public:
   Binder(const OpDef& op, const std::string& name, const InvocationArgs& args, std::string_view source)
@@ -57,7 +63,7 @@ class Binder {
   }
 
   BoundInvocation run() {
-    bind_generics();
+    bind_given_generics();
     bind_given_attributes();
     bind_inputs();
     bind_deferred_attributes();
@@ -93,10 +99,83 @@ class Binder {
     conditions()->push_back({std::move(code), name_ + ": " + what + " as its definition requires (" + at(loc) + ")"});
   }
 
-  void bind_generics() {
-    if (const Block* b = find_block(op_, BlockKind::Dtype))
-      for (const DtypeDef& d : b->dtypes)
-        symbols()[d.name] = Val::string(d.default_type.empty() ? "real" : d.default_type);
+  // --- generics (§2.13)
+  // ---------------------------------------------------------------------------
+
+  const std::vector<DtypeDef>& dtypes() const {
+    static const std::vector<DtypeDef> none;
+    const Block* b = find_block(op_, BlockKind::Dtype);
+    return b ? b->dtypes : none;
+  }
+  const DtypeDef* find_dtype(const std::string& name) const {
+    for (const DtypeDef& d : dtypes())
+      if (d.name == name) return &d;
+    return nullptr;
+  }
+
+  // The types given between <>, bound in the order of @dtype; then those that attributes given deduce, and
+  // the defaults of those no input has.
+  void bind_given_generics() {
+    if (args_.generics.size() > dtypes().size())
+      fail("nnef2.compose.generic",
+           "given " + std::to_string(args_.generics.size()) + " types between <>; it declares " +
+               std::to_string(dtypes().size()),
+           op_.loc);
+    for (size_t k = 0; k < args_.generics.size(); ++k) {
+      const DtypeDef& d = dtypes()[k];
+      const std::optional<ElemType> t = elem_type(args_.generics[k]);
+      if (!t || !admits(d.type, *t))
+        fail("nnef2.compose.generic", d.name + " is " + d.type + ": it cannot be " + args_.generics[k], d.loc);
+      symbols()[d.name] = Val::string(args_.generics[k]);
+    }
+    for (const ParamDef& a : params(op_, BlockKind::Attrib)) {
+      const auto given = args_.attributes.find(a.name);
+      if (given != args_.attributes.end() && find_dtype(a.type.type)) deduce_from_attribute(a, given->second);
+    }
+    for (const DtypeDef& d : dtypes())
+      if (!input_of_type(d.name)) symbols().try_emplace(d.name, Val::string(default_type(d)));
+  }
+  static std::string default_type(const DtypeDef& d) { return d.default_type.empty() ? "real" : d.default_type; }
+  bool input_of_type(const std::string& generic) const {
+    const std::vector<ParamDef>& inputs = params(op_, BlockKind::Input);
+    return std::any_of(inputs.begin(), inputs.end(), [&](const ParamDef& p) { return p.type.type == generic; });
+  }
+  // A generic an attribute of its type is given a value of (`first: T` given 1 is int), unless bound.
+  void deduce_from_attribute(const ParamDef& a, const Val& given) {
+    const std::optional<ElemType> t = elem_type_of(given.is_pack() && !given.items.empty() ? given.items[0] : given);
+    const DtypeDef& d = *find_dtype(a.type.type);
+    if (t && admits(d.type, *t)) symbols().try_emplace(d.name, Val::string(type_name(*t)));
+  }
+
+  // Each input's tensors against its declared element type: a concrete type must be theirs; a
+  // generic not given is deduced from the first input of that type, and must then be theirs too.
+  void check_input_types(const ParamDef& in, const Val& arg) {
+    const std::string& declared = in.type.type;
+    const DtypeDef* generic = find_dtype(declared);
+    for (const Val& v : arg.is_pack() ? arg.items : std::vector<Val>{arg}) {
+      if (v.kind != Kind::Tensor) continue;
+      const auto bound_type = symbols().find(declared);
+      if (generic && bound_type == symbols().end()) {
+        if (!admits(generic->type, v.elem))
+          fail("nnef2.compose.type",
+               "input '" + in.name + "' is of type " + declared + ", which is " + generic->type + ": it cannot be " +
+                   type_name(v.elem),
+               in.loc);
+        symbols()[declared] = Val::string(type_name(v.elem));
+        continue;
+      }
+      const std::optional<ElemType> want = elem_type(generic ? bound_type->second.s : declared);
+      if (want && *want != v.elem)
+        fail("nnef2.compose.type",
+             "input '" + in.name + "' is declared " + declared +
+                 (generic ? " (" + bound_type->second.s + " here)" : "") + " but given " + show(v),
+             in.loc);
+    }
+  }
+
+  // A generic neither given nor deduced takes its default, or real (the draft requires it be given).
+  void default_generics() {
+    for (const DtypeDef& d : dtypes()) symbols().try_emplace(d.name, Val::string(default_type(d)));
   }
 
   void bind_given_attributes() {
@@ -336,6 +415,8 @@ class Binder {
       symbols()[inputs[k].name] = arg;
       (inputs[k].type.optional ? optional : required).push_back(&inputs[k]);
     }
+    for (size_t k = 0; k < args_.inputs.size(); ++k) check_input_types(inputs[k], args_.inputs[k]);
+    default_generics();
     bind_in_order(required);
     bind_in_order(optional);
   }
@@ -480,15 +561,15 @@ class Binder {
     check_ready(pending, true);
   }
 
-  int64_t repeat_count(const PackSpec& pack) const {
-    const Val n = eval(*pack.count);
-    try {
-      const int64_t count = out_.env.number(n, "a repeat count", pack.loc);
-      if (count >= 0) return count;
-    } catch (const EvalError& x) {
-      fail(x.code, x.message, x.loc);
-    }
-    fail("nnef2.compose.output-extent", "a repeat count of " + show(n), pack.loc);
+  // An extent with a count, `1 ..(n)` or `1 ..(!squeeze)` (§2.3: a bool count includes it once or not):
+  // that many times.
+  Val repeated(const ShapeItem& item, const Val& extent) const {
+    if (!item.pack || !item.pack->count || extent.is_pack() || extent.is_null()) return extent;
+    const Val count = eval(*item.pack->count);
+    if (count.is_null()) return Val{};
+    const int64_t n = out_.env.number(count, "a repeat count", item.pack->loc);
+    if (n < 0) fail("nnef2.compose.output-extent", "an extent repeated " + std::to_string(n) + " times", item.loc);
+    return Val::pack(std::vector<Val>(static_cast<size_t>(n), extent));
   }
 
   BoundInvocation outputs() {
@@ -498,19 +579,18 @@ class Binder {
       std::vector<int64_t> shape;
       std::vector<SizeTerm> terms;
       for (const ShapeItem& item : o.type.shape) {
-        const Val v = eval(*item.extent);
+        const Val v = repeated(item, eval(*item.extent));
         if (v.is_null()) continue;
-        // `1 ..(!squeeze)`: the extent repeated as often as the pack spec says
-        // (argmax's kept axis).
-        const int64_t repeats = item.pack && item.pack->count ? repeat_count(*item.pack) : 1;
-        for (int64_t r = 0; r < repeats; ++r)
-          for (const Val& x : v.is_pack() ? v.items : std::vector<Val>{v}) {
-            if (x.kind != Kind::Int || x.i < 0)
-              fail("nnef2.compose.output-extent", "output '" + o.name + "' gets the extent " + show(x), item.loc);
-            shape.push_back(x.i);
-            terms.push_back(x.term);
-          }
+        for (const Val& x : v.is_pack() ? v.items : std::vector<Val>{v}) {
+          if (x.kind != Kind::Int || x.i < 0)
+            fail("nnef2.compose.output-extent", "output '" + o.name + "' gets the extent " + show(x), item.loc);
+          shape.push_back(x.i);
+          terms.push_back(x.term);
+        }
       }
+      const auto generic = symbols().find(o.type.type);
+      const bool is_generic = find_dtype(o.type.type) && generic != symbols().end();
+      out_.output_types.push_back(elem_type(is_generic ? generic->second.s : o.type.type).value_or(ElemType::Real));
       out_.output_names.push_back(o.name);
       out_.output_shapes.push_back(std::move(shape));
       out_.output_terms.push_back(std::move(terms));

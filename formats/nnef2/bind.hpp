@@ -23,6 +23,7 @@ namespace nnref::nnef2 {
 struct InvocationArgs {
   std::map<std::string, Val> attributes;
   std::vector<Val> inputs;
+  std::vector<std::string> generics{};  // the types given between <>, in the order of @dtype
   // Where the conditions on sizes go (eval.hpp): the inputs' extents then carry terms, and so
   // does what the definition computes from them. Null: concrete only.
   SizeConditions* conditions = nullptr;
@@ -33,6 +34,7 @@ struct BoundInvocation {
                   // symbols, helpers
   std::vector<std::string> output_names;
   std::vector<std::vector<int64_t>> output_shapes;
+  std::vector<ElemType> output_types;               // each output's element type (its generic's, as bound)
   std::vector<std::vector<SizeTerm>> output_terms;  // per output extent: its term (null: constant)
 };
 

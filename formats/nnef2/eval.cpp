@@ -285,6 +285,22 @@ Val Val::ints(const std::vector<int64_t>& v) {
   return pack(std::move(out));
 }
 
+const char* type_name(ElemType t) { return t == ElemType::Int ? "int" : t == ElemType::Bool ? "bool" : "real"; }
+
+std::optional<ElemType> elem_type(const std::string& type) {
+  if (type == "real") return ElemType::Real;
+  if (type == "int") return ElemType::Int;
+  if (type == "bool") return ElemType::Bool;
+  return std::nullopt;
+}
+
+std::optional<ElemType> elem_type_of(const Val& v) {
+  if (v.kind == Kind::Int) return ElemType::Int;
+  if (v.kind == Kind::Real) return ElemType::Real;
+  if (v.kind == Kind::Bool) return ElemType::Bool;
+  return std::nullopt;
+}
+
 bool Val::operator==(const Val& o) const {
   if (kind != o.kind) return false;
   switch (kind) {
@@ -325,7 +341,8 @@ std::string show(const Val& v) {
     case Kind::Str:
       return "'" + v.s + "'";
     case Kind::Tensor:
-      return "tensor" + show(Val::ints(v.shape));
+      return (v.elem == ElemType::Real ? "tensor" : std::string(type_name(v.elem)) + " tensor") +
+             show(Val::ints(v.shape));
     case Kind::Pack: {
       std::string out = "[";
       for (size_t k = 0; k < v.items.size(); ++k) out += (k ? ", " : "") + show(v.items[k]);

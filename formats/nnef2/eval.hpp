@@ -32,6 +32,15 @@ struct SizeCondition {
 };
 using SizeConditions = std::vector<SizeCondition>;
 
+// A tensor's element type (§2.1's concrete types a tensor holds): real, int or bool.
+enum class ElemType : uint8_t { Real, Int, Bool };
+const char* type_name(ElemType t);  // "real", "int", "bool"
+// The element type a declared type names, or nullopt (str, a generic, an abstract type).
+std::optional<ElemType> elem_type(const std::string& type);
+struct Val;
+// The element type of an int, a real or a bool value (a literal), or nullopt.
+std::optional<ElemType> elem_type_of(const Val& v);
+
 struct Val {
   enum class Kind { Null, Int, Real, Bool, Str, Pack, Tensor } kind = Kind::Null;
   int64_t i = 0;
@@ -41,6 +50,7 @@ struct Val {
   std::vector<Val> items;      // a pack's items
   int64_t tensor = -1;         // a tensor's handle (the composer's)
   std::vector<int64_t> shape;  // a tensor's shape
+  ElemType elem = ElemType::Real;  // a tensor's element type
   // An int that is a guarded index of a tensor access in @lower (§2.11): |i| skips the point where i
   // is out of bounds, |i <> low : high| takes low below 0 and high past the end.
   enum class Guard : uint8_t { None, Skip, Remap } guard = Guard::None;
@@ -77,10 +87,11 @@ struct Val {
     x.items = std::move(v);
     return x;
   }
-  static Val of_tensor(int64_t handle, std::vector<int64_t> dims) {
+  static Val of_tensor(int64_t handle, std::vector<int64_t> dims, ElemType elem = ElemType::Real) {
     Val x = of(Kind::Tensor);
     x.tensor = handle;
     x.shape = std::move(dims);
+    x.elem = elem;
     return x;
   }
   static Val ints(const std::vector<int64_t>& v);

@@ -7,9 +7,17 @@
 
 namespace nnref::nnef2 {
 
+ElemKind kind_of(ElemType t) {
+  return t == ElemType::Int ? ElemKind::Integer : t == ElemType::Bool ? ElemKind::Logical : ElemKind::Real;
+}
+ElemType type_of(ElemKind k) {
+  return k == ElemKind::Integer ? ElemType::Int : k == ElemKind::Logical ? ElemType::Bool : ElemType::Real;
+}
+
 Val Builder::add_tensor(Tensor t) {
   tensors_.push_back(std::move(t));
-  return Val::of_tensor(static_cast<int64_t>(tensors_.size() - 1), tensors_.back().shape);
+  const Tensor& added = tensors_.back();
+  return Val::of_tensor(static_cast<int64_t>(tensors_.size() - 1), added.shape, type_of(added.kind));
 }
 
 std::string Builder::fresh_name(const std::string& base) {
@@ -44,7 +52,7 @@ ValueRef Builder::materialise(const Val& v) {
   Tensor& t = tensors_.at(static_cast<size_t>(v.tensor));
   if (t.ref) return *t.ref;
   const std::string name = fresh_name(t.label);
-  const int64_t id = model_.graph.add(name, ConstAttrs{t.shape, ElemKind::Real}, {}, t.loc);
+  const int64_t id = model_.graph.add(name, ConstAttrs{t.shape, t.kind}, {}, t.loc);
   if (t.data) model_.payload.set(name, "value", *t.data);
   model_.param_keys[{name, "value"}] = t.label;
   t.ref = ValueRef{id, 0};
@@ -66,6 +74,15 @@ void Builder::bind_constant(const std::string& role, std::vector<double> values)
                      ParamEntry{HostTensor{DType::F64, Shape::make({n}).value(), std::move(values)}, "nnef2"});
 }
 
+Val Builder::scalar(const std::string& name, ElemKind kind, double value) {
+  Tensor t;
+  t.kind = kind;
+  t.label = name;
+  t.loc = loc_;
+  t.data = ParamEntry{HostTensor{DType::F64, Shape::make({}).value(), {value}}, "nnef2"};
+  return add_tensor(std::move(t));
+}
+
 std::vector<Val> Builder::add_node(const std::string& name, OpAttrs attrs, const std::vector<Val>& inputs) {
   std::vector<ValueRef> refs;
   std::vector<ElemKind> kinds;
@@ -84,15 +101,15 @@ std::vector<Val> Builder::add_node(const std::string& name, OpAttrs attrs, const
     refuse(std::string(first.obligation->code), "nnref's " + op + ": " + first.message);
   }
   if (!out) refuse("nnef2.internal", "nnref's " + op + ": the shape rule gave no result");
-  const ElemKind result = op_signature(attrs).result;
+  const ElemKind result = std::visit([](const auto& a) { return op_signature(a).result; }, attrs);
   const int64_t id = model_.graph.add(fresh_name(name), std::move(attrs), std::move(refs), loc_);
   std::vector<Val> values;
   for (size_t k = 0; k < out->outputs.size(); ++k) {
     Tensor t;
     t.ref = ValueRef{id, static_cast<int>(k)};
+    t.kind = result;
     for (const CDim& d : out->outputs[k]) t.shape.push_back(d.v);
     t.loc = loc_;
-    t.kind = result;
     values.push_back(add_tensor(std::move(t)));
   }
   return values;

@@ -22,10 +22,10 @@ class Builder {
   struct Tensor {
     std::optional<ValueRef> ref;  // the IR value, once there is one
     std::vector<int64_t> shape;
+    ElemKind kind = ElemKind::Real;
     std::optional<ParamEntry> data;  // a variable's data (when read)
     std::string label;               // a variable's scoped name
     SourceLoc loc;
-    ElemKind kind = ElemKind::Real;  // what its IR value holds
   };
 
   explicit Builder(Model& model) : model_(model) {}
@@ -50,6 +50,8 @@ class Builder {
   // Values the composition makes up become parameter `role` of the node added last (a batch
   // normalization's missing scale or bias).
   void bind_constant(const std::string& role, std::vector<double> values);
+  // A rank-0 constant of this kind the composition makes up (an int 0 to negate ints), named `name`.
+  Val scalar(const std::string& name, ElemKind kind, double value);
   // The IR value of a tensor (a variable becomes a const node when first read
   // as an operand).
   ValueRef materialise(const Val& v);
@@ -67,6 +69,10 @@ class Builder {
   std::vector<std::string> used_;
   SourceLoc loc_;
 };
+
+// SkriptND's element types are the IR's kinds: real, integer, logical.
+ElemKind kind_of(ElemType t);
+ElemType type_of(ElemKind k);
 
 [[noreturn]] inline void refuse(const std::string& code, const std::string& message) {
   throw BuildError{code, message};

@@ -58,6 +58,14 @@ std::optional<NodeKind> arithmetic(const std::string& op) {
   return lookup(ops, op);
 }
 
+std::optional<contract::IntegerNode> integer_arithmetic(const std::string& op) {
+  using contract::IntegerNode;
+  static const std::map<std::string, IntegerNode> ops = {
+      {"+", IntegerNode::Add}, {"-", IntegerNode::Sub},  {"*", IntegerNode::Mul}, {"/", IntegerNode::FloorDiv},
+      {"%", IntegerNode::Mod}, {"<?", IntegerNode::Min}, {">?", IntegerNode::Max}};
+  return lookup(ops, op);
+}
+
 std::optional<CompareOp> comparison(const std::string& op) {
   static const std::map<std::string, CompareOp> ops = {{"<", CompareOp::Lt},  {">", CompareOp::Gt},
                                                        {"<=", CompareOp::Le}, {">=", CompareOp::Ge},
@@ -81,31 +89,24 @@ bool holds_real(const Val& v) {
   return std::any_of(v.items.begin(), v.items.end(), holds_real);
 }
 
-// The element kind the definition declares for a tensor (its @input or @output
-// type): bool and int as such; real and a generic (only real tensors are
-// composed yet) real.
-ElemKind declared_kind(const TypeSpec& t) {
-  return t.type == "bool" ? ElemKind::Logical : t.type == "int" ? ElemKind::Integer : ElemKind::Real;
-}
-
 // The tensors a lowering reads and writes: the operator's inputs (IR operands,
 // in order of first use) and its outputs, all of one kind.
 struct Tensors {
   std::vector<std::string> output_names;
   std::vector<std::vector<int64_t>> output_shapes;
   ElemKind output_kind = ElemKind::Real;
-  std::map<std::string, ElemKind> input_kinds;  // by the definition's name
+  std::map<std::string, ElemKind> input_kinds;  // by the definition's name (a pack's: its items')
   std::vector<Val> inputs;
   std::vector<ElemKind> kinds;  // the operands'
 
-  int64_t operand(const Val& t, const std::string& name) {
+  int64_t operand(const Val& t) {
     for (size_t k = 0; k < inputs.size(); ++k)
       if (inputs[k].tensor == t.tensor) return static_cast<int64_t>(k);
     inputs.push_back(t);
-    kinds.push_back(kind_of(name));
+    kinds.push_back(kind_of(t.elem));
     return static_cast<int64_t>(inputs.size()) - 1;
   }
-  ElemKind kind_of(const std::string& name) const {
+  ElemKind kind_named(const std::string& name) const {
     if (output(name)) return output_kind;
     const auto it = input_kinds.find(name);
     return it == input_kinds.end() ? ElemKind::Real : it->second;
@@ -286,7 +287,7 @@ class StatementBuilder {
       const Expr* e = exprs_[static_cast<size_t>(k)] ? exprs_[static_cast<size_t>(k)] : l_.value.get();
       if (t == Type::Truth) unsupported("a number as a truth value", e);
       if (have == Type::Truth) unsupported("a truth value as a number", e);
-      unsupported("a computed number as an int result (arithmetic on int tensors)", e);
+      unsupported("a real value as an int result", e);
     };
     const auto either = [&](int64_t a, int64_t b) {
       const Type x = type[static_cast<size_t>(a)], y = type[static_cast<size_t>(b)];
@@ -323,6 +324,13 @@ class StatementBuilder {
         case NodeKind::IndexSelect:
           type[k] = either(n.a, n.b);
           break;
+        case NodeKind::Integer:
+          type[k] = Type::Integer;
+          break;
+        case NodeKind::Cast:
+          type[k] = type_of(static_cast<ElemKind>(n.slot));
+          want(n.a, type[k] == Type::Truth ? Type::Real : Type::Truth);
+          break;
         default:
           want(n.a, Type::Real);
           want(n.b, Type::Real);
@@ -331,6 +339,41 @@ class StatementBuilder {
     }
     want(s_.root, type_of(tensors_.output_kind));
     want(s_.condition, Type::Truth);
+  }
+
+  // The type of node k as built so far (check_kinds checks the whole tree): a read's tensor's, a
+  // truth value for comparisons and logic, an int for int arithmetic, a select's branches'.
+  Type node_type(int64_t k) const {
+    const contract::Node& n = nodes_[static_cast<size_t>(k)];
+    switch (n.kind) {
+      case NodeKind::Read:
+        return read_types_[static_cast<size_t>(n.slot)];
+      case NodeKind::Number:
+        return Type::Any;
+      case NodeKind::Integer:
+        return Type::Integer;
+      case NodeKind::Cast:
+        return type_of(static_cast<ElemKind>(n.slot));
+      case NodeKind::Compare:
+      case NodeKind::And:
+      case NodeKind::Or:
+      case NodeKind::Xor:
+      case NodeKind::Not:
+        return Type::Truth;
+      case NodeKind::Select:
+      case NodeKind::IndexSelect: {
+        const Type x = node_type(n.kind == NodeKind::Select ? n.b : n.a), y = node_type(n.kind == NodeKind::Select ? n.c : n.b);
+        return x == Type::Any ? y : x;
+      }
+      default:
+        return Type::Real;
+    }
+  }
+  // Whether a ∘ b is int arithmetic: an int and an int or a per-point number.
+  bool integers(int64_t a, int64_t b) const {
+    const Type x = node_type(a), y = node_type(b);
+    const auto fits = [](Type t) { return t == Type::Integer || t == Type::Any; };
+    return fits(x) && fits(y) && (x == Type::Integer || y == Type::Integer);
   }
 
   static Type type_of(ElemKind k) {
@@ -372,9 +415,7 @@ class StatementBuilder {
         return builtin(e);
       case ExprKind::Cast:
         if (e.args.empty()) return number(e);  // T(): 0
-        if (e.text == "int") return truncated(e);
-        if (e.text != "real" && e.text != "T") unsupported("a cast to " + e.text, &e);
-        return compile(*e.args[0]);
+        return cast(e);
       default:
         unsupported("this expression", &e);
     }
@@ -397,7 +438,7 @@ class StatementBuilder {
       if (s->second.is_null()) return std::nullopt;
     }
     reads_.push_back(&e);
-    read_types_.push_back(type_of(tensors_.kind_of(tensor_name(e))));
+    read_types_.push_back(type_of(tensors_.kind_named(tensor_name(e))));
     return add(NodeKind::Read, -1, -1, -1, static_cast<int64_t>(reads_.size()) - 1, &e);
   }
 
@@ -405,12 +446,15 @@ class StatementBuilder {
     const std::optional<int64_t> x = compile(*e.args[0]);
     if (!x || e.text == "+") return x;
     if (e.text == "!") return add(NodeKind::Not, *x);
+    if (integers(*x, *x)) return add(NodeKind::Integer, *x, -1, -1, static_cast<int64_t>(contract::IntegerNode::Neg), &e);
     return add(NodeKind::Unary, *x, -1, -1, static_cast<int64_t>(UnaryOp::Neg));
   }
 
   std::optional<int64_t> binary(const Expr& e) {
     const std::optional<int64_t> a = compile(*e.args[0]), b = compile(*e.args[1]);
     if (!a || !b) return std::nullopt;
+    if (const auto k = integer_arithmetic(e.text); k && integers(*a, *b))
+      return add(NodeKind::Integer, *a, *b, -1, static_cast<int64_t>(*k), &e);
     if (const auto k = arithmetic(e.text)) return add(*k, *a, *b);
     if (const auto c = comparison(e.text)) return add(NodeKind::Compare, *a, *b, -1, static_cast<int64_t>(*c));
     unsupported("the operator '" + e.text + "'", &e);
@@ -428,10 +472,23 @@ class StatementBuilder {
     return add(NodeKind::Select, *c, *a, *b);
   }
 
-  // int(x) of a number: x truncated toward 0 (docs/nnef2.md), sign(x) · ⌊|x|⌋, still a number.
-  std::optional<int64_t> truncated(const Expr& e) {
+  // real(x), int(x), bool(x), or a generic's type as bound: a number to a number keeps its value
+  // (int() of a real truncates toward 0, docs/nnef2.md: sign(x) · ⌊|x|⌋, still a real number, so
+  // that an enclosure keeps both sides); a truth value to a number is 0 or 1; a number to bool
+  // whether it is not 0.
+  std::optional<int64_t> cast(const Expr& e) {
+    std::string type = e.text;
+    const auto generic = env_.symbols.find(type);
+    if (generic != env_.symbols.end() && generic->second.kind == Val::Kind::Str) type = generic->second.s;
+    if (type == "T") type = "real";  // a generic the invocation left unbound is real (docs/nnef2.md)
+    if (type != "real" && type != "int" && type != "bool") unsupported("a cast to " + type, &e);
     const std::optional<int64_t> x = compile(*e.args[0]);
     if (!x) return std::nullopt;
+    const Type from = node_type(*x);
+    const auto to = [&](ElemKind k) { return add(NodeKind::Cast, *x, -1, -1, static_cast<int64_t>(k), &e); };
+    if (type == "bool") return from == Type::Truth ? *x : to(ElemKind::Logical);
+    if (from == Type::Truth) return to(type == "int" ? ElemKind::Integer : ElemKind::Real);
+    if (type == "real" || from == Type::Integer) return x;
     const auto unary = [&](UnaryOp f, int64_t a) { return add(NodeKind::Unary, a, -1, -1, static_cast<int64_t>(f), &e); };
     return add(NodeKind::Mul, unary(UnaryOp::Sign, *x), unary(UnaryOp::Floor, unary(UnaryOp::Abs, *x)), -1, 0, &e);
   }
@@ -439,6 +496,9 @@ class StatementBuilder {
   std::optional<int64_t> builtin(const Expr& e) {
     const std::optional<int64_t> x = compile(*e.args[0]);
     if (!x) return std::nullopt;
+    if ((e.text == "abs" || e.text == "sign") && integers(*x, *x))
+      return add(NodeKind::Integer, *x, -1, -1,
+                 static_cast<int64_t>(e.text == "abs" ? contract::IntegerNode::Abs : contract::IntegerNode::Sign), &e);
     if (e.text == "frac")  // x − ⌊x⌋
       return add(NodeKind::Sub, *x, add(NodeKind::Unary, *x, -1, -1, static_cast<int64_t>(UnaryOp::Floor)));
     const std::optional<UnaryOp> f = function(e.text);
@@ -604,14 +664,6 @@ class StatementBuilder {
     }
   }
 
-  // The tensor an access reads: an output (as −1 − k) or an operand, and its
-  // shape.
-  std::pair<int64_t, std::vector<int64_t>> tensor_of(const Expr& e, const Val& t) const {
-    if (const std::optional<int64_t> k = tensors_.output(tensor_name(e)))
-      return {-1 - *k, tensors_.output_shapes[static_cast<size_t>(*k)]};
-    return {tensors_.operand(t, tensor_name(e)), t.shape};
-  }
-
   double number_at(const Expr& e) const {
     const Val x = eval(e);
     if (x.kind == Val::Kind::Int) return static_cast<double>(x.i);
@@ -651,7 +703,7 @@ class StatementBuilder {
     if (t.kind != Val::Kind::Tensor) unsupported("a read of a pack without an item", &e);
     const std::optional<int64_t> o = offset(e, t.shape, data);
     if (!o) return std::nullopt;
-    return std::pair{tensors_.operand(t, tensor_name(e)), *o};
+    return std::pair{tensors_.operand(t), *o};
   }
 
   // The row-major offset of the element an access names in a tensor of `shape`;
@@ -699,7 +751,7 @@ class StatementBuilder {
   // The int tensor element that gives index k of an access into a tensor of
   // `shape`.
   std::optional<DataIndexAt> data_index(const Expr& index, const std::vector<int64_t>& shape, size_t k) const {
-    if (tensors_.kind_of(tensor_name(index)) != ElemKind::Integer)
+    if (tensors_.kind_named(tensor_name(index)) != ElemKind::Integer)
       unsupported("an index read from a tensor that is not an int one", &index);
     const std::optional<std::pair<int64_t, int64_t>> element = element_at(index, nullptr);
     if (!element) return std::nullopt;
@@ -771,20 +823,17 @@ bool has_lowering(const OpDef& def) {
 std::vector<Val> build_lowered(Builder& b, const std::string& name, const OpDef& def, const BoundInvocation& bound,
                                const std::string& node_name) {
   Tensors tensors{bound.output_names, bound.output_shapes};
-  bool output_seen = false;
-  for (const Block& block : def.blocks)
-    for (const ParamDef& param : block.params) {
-      const ElemKind kind = declared_kind(param.type);
-      if (block.kind == BlockKind::Input) tensors.input_kinds[param.name] = kind;
-      if (block.kind != BlockKind::Output) continue;
-      if (output_seen && kind != tensors.output_kind)
-        refuse("nnef2.lower.unsupported", name +
-                                              ": the @lower interpreter does not take outputs of different "
-                                              "types (" +
-                                              param.name + " at " + located(param.loc) + ")");
-      tensors.output_kind = kind;
-      output_seen = true;
-    }
+  for (size_t k = 0; k < bound.output_types.size(); ++k) {
+    const ElemKind kind = kind_of(bound.output_types[k]);
+    if (k > 0 && kind != tensors.output_kind)
+      refuse("nnef2.lower.unsupported", name + ": the @lower interpreter does not take outputs of different types (" +
+                                            bound.output_names[k] + ")");
+    tensors.output_kind = kind;
+  }
+  for (const auto& [symbol, v] : bound.env.symbols) {
+    const Val& t = v.is_pack() && !v.items.empty() ? v.items[0] : v;
+    if (t.kind == Val::Kind::Tensor) tensors.input_kinds[symbol] = kind_of(t.elem);
+  }
   contract::Program p;
   std::vector<bool> initialized(bound.output_names.size(), false);
   for (const Block& block : def.blocks) {

@@ -8,29 +8,13 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "formats/nnef2_model/builder.hpp"
+#include "formats/nnef2_model/native_common.hpp"
 #include "spec/size_program.hpp"
 
 namespace nnref::nnef2 {
 
+namespace native {
 namespace {
-
-using Build = std::function<std::vector<Val>(Builder&, const BoundInvocation&, const std::string&)>;
-
-// A symbol the mapping reads: the IR op holds it as the number it is at the declared sizes.
-const Val* find_sym(const BoundInvocation& b, const std::string& name) {
-  const auto it = b.env.symbols.find(name);
-  if (it == b.env.symbols.end()) return nullptr;
-  pin(it->second, "'" + name + "'", SourceLoc{}, b.env.conditions);
-  return &it->second;
-}
-const Val& sym(const BoundInvocation& b, const std::string& name) {
-  if (const Val* v = find_sym(b, name)) return *v;
-  throw std::out_of_range("nnef2 native mapping: no symbol '" + name + "'");
-}
-std::vector<int64_t> ints(const BoundInvocation& b, const std::string& name) { return as_ints(sym(b, name)); }
-int64_t integer(const BoundInvocation& b, const std::string& name) { return sym(b, name).i; }
-std::vector<Val> one(Val v) { return {std::move(v)}; }
 
 void require_null(const BoundInvocation& b, const std::string& op, const std::vector<std::string>& attributes) {
   for (const std::string& a : attributes)
@@ -50,38 +34,8 @@ Build unary(UnaryOp op) {
   };
 }
 
-// The operand reshaped to `extents` (numbers: an operand whose extents vary with the sizes has the
-// reshape's own obligation, that the counts agree, at every size).
-Val reshaped(Builder& c, const Val& operand, const std::vector<int64_t>& extents, const std::string& node) {
-  if (operand.shape == extents) return operand;
-  ReshapeAttrs r;
-  r.dims = extents;
-  return c.add_node1(node + "_aligned", r, {operand});
-}
-
-// An operand viewed at the extents the definition aligned it to (its @using's ex or ey: the
-// operand's extents with 1s around them, as lhs_align and rhs_align place them). Unchanged when
-// they are the operand's own at every size (the same terms); otherwise a reshape to the numbers
-// they are at the declared sizes.
-Val aligned(Builder& c, const BoundInvocation& b, const std::string& operand_name, const std::string& extents_name,
-            const std::string& node) {
-  const Val operand = sym(b, operand_name);
-  const Val& extents = b.env.symbols.at(extents_name);
-  bool own = extents.items.size() == operand.shape.size();
-  for (size_t k = 0; own && k < operand.shape.size(); ++k)
-    own = code_of(extents.items[k]) == code_of(extent_of(operand, k, b.env.conditions));
-  return own ? operand : reshaped(c, operand, ints(b, extents_name), node);
-}
-
-// The element-wise binary operators: both operands at the rank of the result,
-// aligned as the definition aligns them, then broadcast as NumPy does (an
-// extent 1 repeats).
-Build binary(BinaryOp op) {
-  return [op](Builder& c, const BoundInvocation& b, const std::string& node) {
-    const Val x = aligned(c, b, "x", "ex", node), y = aligned(c, b, "y", "ey", node);
-    return one(c.add_node1(node, BinaryAttrs{op, Broadcast::NumpyRight}, {x, y}));
-  };
-}
+// The arithmetic operators of reals.
+Build binary(BinaryOp op) { return elementwise(BinaryAttrs{op, Broadcast::NumpyRight}); }
 
 std::vector<Val> relu(Builder& c, const BoundInvocation& b, const std::string& node) {
   require_null(b, "nn.relu", {"max"});
@@ -110,31 +64,14 @@ std::vector<Val> softmax(Builder& c, const BoundInvocation& b, const std::string
   return one(c.add_node1(node, SoftmaxAttrs{ints(b, "axes"), 0, false}, {sym(b, "input")}));
 }
 
-// A reshape to the output shape the definition computed: reshape, flatten,
-// unflatten, squeeze and unsqueeze move no element in row-major order. Where
-// the shape depends on the sizes (flatten's leading extents), the IR reshape
-// computes it too: a size program over the extents it comes from.
+// reshape, flatten, unflatten, squeeze and unsqueeze move no element in row-major order.
 std::vector<Val> view(Builder& c, const BoundInvocation& b, const std::string& node) {
-  ReshapeAttrs r;
-  std::vector<Val> operands{sym(b, b.env.symbols.count("input") ? "input" : "x")};
-  const std::vector<SizeTerm>& terms = b.output_terms[0];
-  if (std::none_of(terms.begin(), terms.end(), [](const SizeTerm& t) { return t != nullptr; })) {
-    r.dims = b.output_shapes[0];
-    return one(c.add_node1(node, r, operands));
-  }
-  std::vector<int64_t> handles;
-  for (size_t k = 0; k < terms.size(); ++k) {
-    const std::vector<int64_t> code =
-        c.extents_program(terms[k] ? *terms[k] : std::vector<int64_t>{size_code::kConstant, b.output_shapes[0][k]}, handles);
-    r.computed.insert(r.computed.end(), code.begin(), code.end());
-  }
-  for (int64_t h : handles) operands.push_back(Val::of_tensor(h, c.tensor(h).shape));
-  r.sources.assign(handles.size(), ElemKind::Real);
-  return one(c.add_node1(node, r, operands));
+  return one(as_output_shape(c, b, sym(b, b.env.symbols.count("input") ? "input" : "x"), node));
 }
 
 std::vector<Val> transpose(Builder& c, const BoundInvocation& b, const std::string& node) {
   TransposeAttrs t;
+  t.kind = kind_of(sym(b, "input").elem);
   for (int64_t k = 0; k < integer(b, "_axis"); ++k) t.perm.push_back(k);
   for (int64_t p : ints(b, "_perm")) t.perm.push_back(p);
   return one(c.add_node1(node, t, {sym(b, "input")}));
@@ -143,6 +80,7 @@ std::vector<Val> transpose(Builder& c, const BoundInvocation& b, const std::stri
 std::vector<Val> concat(Builder& c, const BoundInvocation& b, const std::string& node) {
   ConcatAttrs a;
   a.axis = integer(b, "axis");
+  a.kind = kind_of(sym(b, "inputs").items.at(0).elem);
   return one(c.add_node1(node, a, sym(b, "inputs").items));
 }
 
@@ -335,29 +273,32 @@ const std::map<std::string, Build>& table() {
         {"math.atanh", UnaryOp::Atanh},     {"math.abs", UnaryOp::Abs},     {"math.sign", UnaryOp::Sign},
         {"math.floor", UnaryOp::Floor},     {"math.ceil", UnaryOp::Ceil},   {"nn.sigmoid", UnaryOp::Sigmoid},
         {"nn.softplus", UnaryOp::Softplus}, {"nn.erf", UnaryOp::Erf}};
-    for (const auto& [name, op] : unaries) t[name] = unary(op);
+    for (const auto& [name, op] : unaries) t[name] = unary_by_type(name, unary(op));
+    t["math.iden"] = identity(unary(UnaryOp::Copy));
     const std::map<std::string, BinaryOp> binaries = {{"math.add", BinaryOp::Add}, {"math.sub", BinaryOp::Sub},
                                                       {"math.mul", BinaryOp::Mul}, {"math.div", BinaryOp::Div},
                                                       {"math.pow", BinaryOp::Pow}, {"math.min", BinaryOp::Min},
                                                       {"math.max", BinaryOp::Max}};
-    for (const auto& [name, op] : binaries) t[name] = binary(op);
-    t["nn.relu"] = relu;
-    t["nn.elu"] = elu;
-    t["nn.prelu"] = prelu;
-    t["nn.softmax"] = softmax;
-    t["nn.linear"] = linear;
-    t["nn.conv"] = conv;
-    t["nn.max_pool"] = pool(PoolOp::Max, "nn.max_pool");
-    t["nn.avg_pool"] = pool(PoolOp::Avg, "nn.avg_pool");
-    t["nn.sum_pool"] = pool(PoolOp::Sum, "nn.sum_pool");
-    t["linalg.matmul"] = matmul;
-    t["nn.batch_norm"] = batch_norm;
+    for (const auto& [name, op] : binaries) t[name] = by_type(name, reals(name, binary(op)));
+    add_kind_operators(t);
+    const std::map<std::string, Build> real_ops = {{"nn.relu", relu},
+                                                   {"nn.elu", elu},
+                                                   {"nn.prelu", prelu},
+                                                   {"nn.softmax", softmax},
+                                                   {"nn.linear", linear},
+                                                   {"nn.conv", conv},
+                                                   {"nn.max_pool", pool(PoolOp::Max, "nn.max_pool")},
+                                                   {"nn.avg_pool", pool(PoolOp::Avg, "nn.avg_pool")},
+                                                   {"nn.sum_pool", pool(PoolOp::Sum, "nn.sum_pool")},
+                                                   {"linalg.matmul", matmul},
+                                                   {"nn.batch_norm", batch_norm}};
+    for (const auto& [name, build] : real_ops) t[name] = reals(name, build);
     const std::map<std::string, ReduceOp> reductions = {{"math.sum_reduce", ReduceOp::Sum},
                                                         {"math.mean_reduce", ReduceOp::Mean},
                                                         {"math.max_reduce", ReduceOp::Max},
                                                         {"math.min_reduce", ReduceOp::Min},
                                                         {"math.prod_reduce", ReduceOp::Prod}};
-    for (const auto& [name, op] : reductions) t[name] = reduce(op);
+    for (const auto& [name, op] : reductions) t[name] = reals(name, reduce(op));
     for (const char* v : {"layout.reshape", "layout.flatten", "layout.unflatten", "layout.squeeze", "layout.unsqueeze"})
       t[v] = view;
     t["layout.transpose"] = transpose;
@@ -368,17 +309,23 @@ const std::map<std::string, Build>& table() {
 }
 
 }  // namespace
+}  // namespace native
 
 std::optional<std::vector<Val>> build_native(Builder& b, const std::string& name, const BoundInvocation& bound,
                                              const std::string& node_name) {
-  const auto it = table().find(name);
-  if (it == table().end()) return std::nullopt;
+  const auto it = native::table().find(name);
+  if (it == native::table().end() || !native::mapped_for(name, bound)) return std::nullopt;
   std::vector<Val> out;
   try {
     out = it->second(b, bound, node_name);
   } catch (const std::out_of_range&) {
     refuse("nnef2.internal", name + ": the native mapping reads a symbol the definition does not bind");
   }
+  for (size_t k = 0; k < out.size() && k < bound.output_types.size(); ++k)
+    if (out[k].elem != bound.output_types[k])
+      refuse("nnef2.internal", name + ": nnref's IR op gives a " + type_name(out[k].elem) + " tensor where the " +
+                                   "definition gives " + type_name(bound.output_types[k]) +
+                                   " (a defect of the native mapping)");
   for (size_t k = 0; k < out.size() && k < bound.output_shapes.size(); ++k)
     if (out[k].shape != bound.output_shapes[k])
       refuse("nnef2.internal", name + ": nnref's IR op gives the shape " + show(Val::ints(out[k].shape)) +
@@ -389,7 +336,7 @@ std::optional<std::vector<Val>> build_native(Builder& b, const std::string& name
 
 std::vector<std::string> native_operators() {
   std::vector<std::string> out;
-  for (const auto& [name, build] : table()) out.push_back(name);
+  for (const auto& [name, build] : native::table()) out.push_back(name);
   return out;
 }
 

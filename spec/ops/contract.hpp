@@ -3,6 +3,7 @@
 // enumerated (spec/contract_program.hpp).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "spec/attrs/compare.hpp"
 #include "spec/attrs/contract.hpp"
 #include "spec/contract_program.hpp"
+#include "spec/integer_arith.hpp"
 #include "spec/op_rule.hpp"
 #include "spec/ops/unary.hpp"
 #include "spec/orderings.hpp"
@@ -45,6 +47,11 @@ inline bool node_ok(const Statement& s, size_t at) {
       return before(n.a) && before(n.b) && before(n.c);
     case NodeKind::IndexSelect:
       return n.slot >= 0 && static_cast<size_t>(n.slot) < s.tables.size() && before(n.a) && before(n.b);
+    case NodeKind::Integer:
+      return in_range(n.slot, 0, static_cast<int64_t>(IntegerNode::Sign)) && before(n.a) &&
+             (is_unary(static_cast<IntegerNode>(n.slot)) || before(n.b));
+    case NodeKind::Cast:
+      return in_range(n.slot, 0, static_cast<int64_t>(ElemKind::Logical)) && before(n.a);
     default:
       return before(n.a) && before(n.b);
   }
@@ -139,6 +146,31 @@ struct Buffer {
   int64_t& integer(int64_t k) const { return static_cast<int64_t*>(data)[k]; }
 };
 
+// §2.4's int arithmetic on int64: + − × and negation wrap (as the IR's integer ops), `/` floors,
+// `%` takes the divisor's sign; an unknown operand or a zero divisor gives an unknown integer.
+inline int64_t integer_node(IntegerNode op, int64_t a, int64_t b) {
+  if (a == kUnknownInteger || b == kUnknownInteger) return kUnknownInteger;
+  const auto wrap = [](uint64_t v) { return static_cast<int64_t>(v); };
+  const auto value = [](std::optional<int64_t> v) { return v ? *v : kUnknownInteger; };
+  switch (op) {
+    case IntegerNode::Add: return value(integer_value(IntegerOp::Add, a, b));
+    case IntegerNode::Sub: return value(integer_value(IntegerOp::Sub, a, b));
+    case IntegerNode::Mul: return value(integer_value(IntegerOp::Mul, a, b));
+    case IntegerNode::Min: return std::min(a, b);
+    case IntegerNode::Max: return std::max(a, b);
+    case IntegerNode::Mod: return value(integer_value(IntegerOp::Mod, a, b));
+    case IntegerNode::FloorDiv: {
+      const std::optional<int64_t> q = integer_value(IntegerOp::Div, a, b), r = integer_value(IntegerOp::Fmod, a, b);
+      if (!q || !r) return kUnknownInteger;
+      return *r != 0 && (*r < 0) != (b < 0) ? wrap(static_cast<uint64_t>(*q) - 1) : *q;
+    }
+    case IntegerNode::Neg: return wrap(0 - static_cast<uint64_t>(a));
+    case IntegerNode::Abs: return a < 0 ? wrap(0 - static_cast<uint64_t>(a)) : a;
+    case IntegerNode::Sign: return (a > 0) - (a < 0);
+  }
+  return kUnknownInteger;
+}
+
 // Where two values an undecided condition chose between meet: the hull of two
 // reals; an integer or a truth value that differs is unknown.
 template <Scalar T>
@@ -192,6 +224,12 @@ class StatementValue {
             truth(n.a, p), [&] { return value(n.b, p); }, [&] { return value(n.c, p); });
       case NodeKind::IndexSelect:
         return number(n.slot, p) != 0.0 ? value(n.a, p) : value(n.b, p);
+      case NodeKind::Integer: {
+        const int64_t v = integer(at, p);
+        return from_double<T>(v == kUnknownInteger ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(v));
+      }
+      case NodeKind::Cast:
+        return real_of(static_cast<ElemKind>(n.slot) == ElemKind::Logical ? truth(at, p) : truth(n.a, p));
       default:
         return real_of(truth(at, p));
     }
@@ -222,6 +260,10 @@ class StatementValue {
             truth(n.a, p), [&] { return truth(n.b, p); }, [&] { return truth(n.c, p); });
       case NodeKind::IndexSelect:
         return number(n.slot, p) != 0.0 ? truth(n.a, p) : truth(n.b, p);
+      case NodeKind::Cast:  // a number as a truth value: whether it is not 0
+        return static_cast<ElemKind>(n.slot) == ElemKind::Logical
+                   ? truth_for(sc::orderings(value(n.a, p), from_double<T>(0.0)), holding_orderings(CompareOp::Ne))
+                   : kUnknown;
       default:
         return kUnknown;  // a real where a truth value is needed: never built
     }
@@ -232,15 +274,25 @@ class StatementValue {
     switch (n.kind) {
       case NodeKind::Read:
         return read<int64_t>(s_.reads[static_cast<size_t>(n.slot)], p);
-      case NodeKind::Number:
-        return static_cast<int64_t>(number(n.slot, p));
+      case NodeKind::Number: {
+        const double v = number(n.slot, p);
+        return std::fabs(v) < 9.2e18 ? static_cast<int64_t>(v) : kUnknownInteger;
+      }
       case NodeKind::Select:
         return chosen(
             truth(n.a, p), [&] { return integer(n.b, p); }, [&] { return integer(n.c, p); });
       case NodeKind::IndexSelect:
         return number(n.slot, p) != 0.0 ? integer(n.a, p) : integer(n.b, p);
+      case NodeKind::Integer: {
+        const auto op = static_cast<IntegerNode>(n.slot);
+        return integer_node(op, integer(n.a, p), is_unary(op) ? 0 : integer(n.b, p));
+      }
+      case NodeKind::Cast: {  // a truth value as 0 or 1
+        const uint8_t t = static_cast<ElemKind>(n.slot) == ElemKind::Integer ? truth(n.a, p) : kUnknown;
+        return t == kUnknown ? kUnknownInteger : int64_t{t == kTrue};
+      }
       default:
-        return kUnknownInteger;  // arithmetic on integer tensors: never built
+        return kUnknownInteger;  // a real where an integer is needed: never built
     }
   }
 
