@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 
 #include "semantics/size_names.hpp"
 
@@ -120,6 +121,16 @@ bool decimal_literal(const std::string& s, bool* real) {
 
 Diagnostic write_failed(const std::string& what, const std::string& why) {
   return make_error("io.write", "cannot write " + what + ": " + why);
+}
+
+std::optional<Diagnostic> write_file(const std::filesystem::path& path, const std::string& bytes) {
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) return write_failed("'" + path.string() + "'", ec ? ec.message() : "the file cannot be written");
+  return std::nullopt;
 }
 
 }  // namespace nnref::convert

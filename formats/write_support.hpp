@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,5 +83,7 @@ bool decimal_literal(const std::string& s, bool* real = nullptr);
 
 // An I/O failure while writing `what` (io.write, exit code 2).
 Diagnostic write_failed(const std::string& what, const std::string& why);
+// Writes `bytes` to the file `path` (its folders made first); io.write when that fails.
+std::optional<Diagnostic> write_file(const std::filesystem::path& path, const std::string& bytes);
 
 }  // namespace nnref::convert

@@ -8,7 +8,6 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -531,29 +530,12 @@ class Emitter {
   std::vector<DatFile> files_;
 };
 
-// float32 items for a float32 parameter, float16 for float16, float64 otherwise (every value a
-// double holds, integers included): the values read back are the same bits.
-std::string dat_bytes(const HostTensor& t) {
-  const int bits = t.dtype == DType::F32 ? 32 : t.dtype == DType::F16 ? 16 : 64;
-  return nnef::write_dat(t.shape.dims(), t.values, nnef::ItemType::Float, bits);
-}
-
 // The graph's name: the model's file name without its extension, or its folder's name.
 std::string graph_name(const std::string& model_path) {
   fs::path p = fs::path(model_path).lexically_normal();
   if (p.filename().empty() || p.filename() == "graph.nnef") p = p.parent_path();
   const std::string stem = p.stem().string();
   return identifier_for(stem.empty() ? "G" : stem);
-}
-
-std::optional<Diagnostic> write_file(const fs::path& path, const std::string& bytes) {
-  std::error_code ec;
-  fs::create_directories(path.parent_path(), ec);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return convert::write_failed("'" + path.string() + "'", ec ? ec.message() : "the file cannot be written");
-  return std::nullopt;
 }
 
 }  // namespace
@@ -572,9 +554,9 @@ std::vector<Diagnostic> write_nnef(const Model& model, const std::string& out_di
   fs::create_directories(dir, ec);
   if (!fs::is_directory(dir, ec))
     return {convert::write_failed("folder '" + out_dir + "'", ec ? ec.message() : "it is not a folder")};
-  if (auto d = write_file(dir / "graph.nnef", e.document(graph_name(model.path)))) return {*d};
+  if (auto d = convert::write_file(dir / "graph.nnef", e.document(graph_name(model.path)))) return {*d};
   for (const DatFile& f : e.files())
-    if (auto d = write_file(dir / (f.label + ".dat"), dat_bytes(f.tensor))) return {*d};
+    if (auto d = convert::write_file(dir / (f.label + ".dat"), nnef::write_dat(f.tensor))) return {*d};
   return {};
 }
 
