@@ -30,89 +30,71 @@ constexpr std::string_view kFormat = "NNEF 2.0";
 // Names a tensor cannot take: keywords, type names and built-ins (which read as
 // a cast or a call before '('), and the standard modules (which an invocation
 // names).
-bool reserved(const std::string &id) {
+bool reserved(const std::string& id) {
   static const std::set<std::string> words = {
-      "version",  "extension", "import", "public", "operator", "graph",
-      "optional", "if",        "then",   "elif",   "else",     "for",
-      "while",    "do",        "unroll", "with",   "yield",    "is",
-      "in",       "true",      "false",  "inf",    "pi",       "type",
-      "arith",    "num",       "int",    "real",   "bool",     "str",
-      "abs",      "sign",      "sqrt",   "exp",    "log",      "sin",
-      "cos",      "tan",       "asin",   "acos",   "atan",     "sinh",
-      "cosh",     "tanh",      "asinh",  "acosh",  "atanh",    "ceil",
-      "floor",    "round",     "erf",    "frac",   "layout",   "math",
-      "linalg",   "nn",        "image",  "quant",  "algo"};
+      "version", "extension", "import", "public", "operator", "graph", "optional", "if",    "then",  "elif",
+      "else",    "for",       "while",  "do",     "unroll",   "with",  "yield",    "is",    "in",    "true",
+      "false",   "inf",       "pi",     "type",   "arith",    "num",   "int",      "real",  "bool",  "str",
+      "abs",     "sign",      "sqrt",   "exp",    "log",      "sin",   "cos",      "tan",   "asin",  "acos",
+      "atan",    "sinh",      "cosh",   "tanh",   "asinh",    "acosh", "atanh",    "ceil",  "floor", "round",
+      "erf",     "frac",      "layout", "math",   "linalg",   "nn",    "image",    "quant", "algo"};
   return words.count(id) > 0;
 }
 
 // A SkriptND identifier for a name: letters, digits and '_', not starting with
 // a digit, not reserved.
-std::string identifier_for(const std::string &name) {
+std::string identifier_for(const std::string& name) {
   std::string id;
-  for (char c : name)
-    id += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
-  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0])))
-    id = "t_" + id;
-  if (reserved(id))
-    id += "_";
+  for (char c : name) id += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) id = "t_" + id;
+  if (reserved(id)) id += "_";
   return id;
 }
 
 // The shortest decimal that reads back as the same double (the reader takes the
 // nearest double), with a '.' or an exponent so that it is a real literal.
 std::optional<std::string> real_literal(double v) {
-  if (std::isnan(v))
-    return std::nullopt;
-  if (std::isinf(v))
-    return v > 0 ? "inf" : "-inf";
+  if (std::isnan(v)) return std::nullopt;
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   char buf[64];
   std::string s(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
-  if (s.find_first_of(".e") == std::string::npos)
-    s += ".0";
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
   return s;
 }
 
-std::string list(const std::vector<int64_t> &v) {
+std::string list(const std::vector<int64_t>& v) {
   std::string s = "[";
-  for (size_t k = 0; k < v.size(); ++k)
-    s += (k ? ", " : "") + std::to_string(v[k]);
+  for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + std::to_string(v[k]);
   return s + "]";
 }
-std::string join(const std::vector<std::string> &items) {
+std::string join(const std::vector<std::string>& items) {
   std::string s;
-  for (const std::string &i : items)
-    s += (s.empty() ? "" : ", ") + i;
+  for (const std::string& i : items) s += (s.empty() ? "" : ", ") + i;
   return s;
 }
 
-const char *unary_operator(UnaryOp op) {
-  static const std::map<UnaryOp, const char *> names = {
-      {UnaryOp::Copy, "math.iden"},     {UnaryOp::Neg, "math.neg"},
-      {UnaryOp::Rcp, "math.rcp"},       {UnaryOp::Sqr, "math.sqr"},
-      {UnaryOp::Sqrt, "math.sqrt"},     {UnaryOp::Rsqr, "math.rsqr"},
-      {UnaryOp::Rsqrt, "math.rsqrt"},   {UnaryOp::Exp, "math.exp"},
-      {UnaryOp::Log, "math.log"},       {UnaryOp::Log2, "math.log2"},
-      {UnaryOp::Sin, "math.sin"},       {UnaryOp::Cos, "math.cos"},
-      {UnaryOp::Tan, "math.tan"},       {UnaryOp::Sinh, "math.sinh"},
-      {UnaryOp::Cosh, "math.cosh"},     {UnaryOp::Tanh, "math.tanh"},
-      {UnaryOp::Asin, "math.asin"},     {UnaryOp::Acos, "math.acos"},
-      {UnaryOp::Atan, "math.atan"},     {UnaryOp::Asinh, "math.asinh"},
-      {UnaryOp::Acosh, "math.acosh"},   {UnaryOp::Atanh, "math.atanh"},
-      {UnaryOp::Abs, "math.abs"},       {UnaryOp::Sign, "math.sign"},
-      {UnaryOp::Floor, "math.floor"},   {UnaryOp::Ceil, "math.ceil"},
-      {UnaryOp::Round, "math.round"},   {UnaryOp::Relu, "nn.relu"},
-      {UnaryOp::Sigmoid, "nn.sigmoid"}, {UnaryOp::Softplus, "nn.softplus"},
+const char* unary_operator(UnaryOp op) {
+  static const std::map<UnaryOp, const char*> names = {
+      {UnaryOp::Copy, "math.iden"},   {UnaryOp::Neg, "math.neg"},       {UnaryOp::Rcp, "math.rcp"},
+      {UnaryOp::Sqr, "math.sqr"},     {UnaryOp::Sqrt, "math.sqrt"},     {UnaryOp::Rsqr, "math.rsqr"},
+      {UnaryOp::Rsqrt, "math.rsqrt"}, {UnaryOp::Exp, "math.exp"},       {UnaryOp::Log, "math.log"},
+      {UnaryOp::Log2, "math.log2"},   {UnaryOp::Sin, "math.sin"},       {UnaryOp::Cos, "math.cos"},
+      {UnaryOp::Tan, "math.tan"},     {UnaryOp::Sinh, "math.sinh"},     {UnaryOp::Cosh, "math.cosh"},
+      {UnaryOp::Tanh, "math.tanh"},   {UnaryOp::Asin, "math.asin"},     {UnaryOp::Acos, "math.acos"},
+      {UnaryOp::Atan, "math.atan"},   {UnaryOp::Asinh, "math.asinh"},   {UnaryOp::Acosh, "math.acosh"},
+      {UnaryOp::Atanh, "math.atanh"}, {UnaryOp::Abs, "math.abs"},       {UnaryOp::Sign, "math.sign"},
+      {UnaryOp::Floor, "math.floor"}, {UnaryOp::Ceil, "math.ceil"},     {UnaryOp::Round, "math.round"},
+      {UnaryOp::Relu, "nn.relu"},     {UnaryOp::Sigmoid, "nn.sigmoid"}, {UnaryOp::Softplus, "nn.softplus"},
       {UnaryOp::Erf, "nn.erf"}};
   const auto it = names.find(op);
   return it == names.end() ? nullptr : it->second;
 }
 
-const char *binary_operator(BinaryOp op) {
-  static const std::map<BinaryOp, const char *> names = {
-      {BinaryOp::Add, "math.add"}, {BinaryOp::Sub, "math.sub"},
-      {BinaryOp::Mul, "math.mul"}, {BinaryOp::Div, "math.div"},
-      {BinaryOp::Pow, "math.pow"}, {BinaryOp::Min, "math.min"},
-      {BinaryOp::Max, "math.max"}};
+const char* binary_operator(BinaryOp op) {
+  static const std::map<BinaryOp, const char*> names = {{BinaryOp::Add, "math.add"}, {BinaryOp::Sub, "math.sub"},
+                                                        {BinaryOp::Mul, "math.mul"}, {BinaryOp::Div, "math.div"},
+                                                        {BinaryOp::Pow, "math.pow"}, {BinaryOp::Min, "math.min"},
+                                                        {BinaryOp::Max, "math.max"}};
   const auto it = names.find(op);
   return it == names.end() ? nullptr : it->second;
 }
@@ -121,52 +103,38 @@ const char *binary_operator(BinaryOp op) {
 // are identifiers and name extents of one value at the written sizes (`batch`,
 // an ONNX dim_param `N`); the others
 // (`input.2`) the reader gives again by its own rule to the literal extents.
-std::map<std::string, int64_t> size_attributes(const Model &m, const Graph &g) {
+std::map<std::string, int64_t> size_attributes(const Model& m, const Graph& g) {
   std::map<std::string, int64_t> values;
   std::set<std::string> left_out;
-  for (const SizeName &s : m.size_names) {
-    const int64_t v =
-        std::get<InputAttrs>(g.nodes[static_cast<size_t>(s.node)].op)
-            .dims[s.axis];
+  for (const SizeName& s : m.size_names) {
+    const int64_t v = std::get<InputAttrs>(g.nodes[static_cast<size_t>(s.node)].op).dims[s.axis];
     const auto [it, added] = values.emplace(s.name, v);
-    if (identifier_for(s.name) != s.name || (!added && it->second != v))
-      left_out.insert(s.name);
+    if (identifier_for(s.name) != s.name || (!added && it->second != v)) left_out.insert(s.name);
   }
-  for (const std::string &n : left_out)
-    values.erase(n);
+  for (const std::string& n : left_out) values.erase(n);
   return values;
 }
 
 // Per graph output and axis, the size attribute that extent is ("" for a
 // number): its value at the written sizes, and one more when the attribute is
 // one more.
-std::vector<std::vector<std::string>>
-output_sizes(const Model &m, const convert::Prepared &p,
-             const std::map<std::string, int64_t> &attributes) {
+std::vector<std::vector<std::string>> output_sizes(const Model& m, const convert::Prepared& p,
+                                                   const std::map<std::string, int64_t>& attributes) {
   std::vector<std::vector<std::string>> out;
-  for (const GraphOutput &o : p.graph.outputs)
-    out.emplace_back(p.info.nodes[static_cast<size_t>(o.value.node)]
-                         .outputs[static_cast<size_t>(o.value.output)]
-                         .rank(),
-                     "");
-  for (const auto &[name, value] : attributes) {
+  for (const GraphOutput& o : p.graph.outputs)
+    out.emplace_back(
+        p.info.nodes[static_cast<size_t>(o.value.node)].outputs[static_cast<size_t>(o.value.output)].rank(), "");
+  for (const auto& [name, value] : attributes) {
     Graph moved = p.graph;
-    if (!set_input_extents(moved, m.size_names, {{name, value + 1}}))
-      continue;
+    if (!set_input_extents(moved, m.size_names, {{name, value + 1}})) continue;
     const Result<GraphInfo> info = infer_shapes(moved);
-    if (!info)
-      continue;
+    if (!info) continue;
     for (size_t k = 0; k < out.size(); ++k) {
       const ValueRef r = p.graph.outputs[k].value;
-      const auto &at = p.info.nodes[static_cast<size_t>(r.node)]
-                           .outputs[static_cast<size_t>(r.output)]
-                           .dims();
-      const auto &then = info->nodes[static_cast<size_t>(r.node)]
-                             .outputs[static_cast<size_t>(r.output)]
-                             .dims();
+      const auto& at = p.info.nodes[static_cast<size_t>(r.node)].outputs[static_cast<size_t>(r.output)].dims();
+      const auto& then = info->nodes[static_cast<size_t>(r.node)].outputs[static_cast<size_t>(r.output)].dims();
       for (size_t a = 0; a < at.size(); ++a)
-        if (at[a] == value && then[a] == value + 1 && out[k][a].empty())
-          out[k][a] = name;
+        if (at[a] == value && then[a] == value + 1 && out[k][a].empty()) out[k][a] = name;
     }
   }
   return out;
@@ -178,111 +146,84 @@ struct VariableFile {
 };
 
 class Emitter {
-public:
-  Emitter(const Model &m, const convert::Prepared &p)
-      : m_(m), g_(p.graph), info_(p.info), sizes_(size_attributes(m, p.graph)),
-        outputs_(output_sizes(m, p, sizes_)) {
-    for (const auto &[name, value] : sizes_)
-      used_.insert(name);
-    for (const Node &n : g_.nodes)
-      if (std::holds_alternative<InputAttrs>(n.op))
-        used_.insert(identifier_for(n.name));
-    for (const GraphOutput &o : g_.outputs) {
+ public:
+  Emitter(const Model& m, const convert::Prepared& p)
+      : m_(m), g_(p.graph), info_(p.info), sizes_(size_attributes(m, p.graph)), outputs_(output_sizes(m, p, sizes_)) {
+    for (const auto& [name, value] : sizes_) used_.insert(name);
+    for (const Node& n : g_.nodes)
+      if (std::holds_alternative<InputAttrs>(n.op)) used_.insert(identifier_for(n.name));
+    for (const GraphOutput& o : g_.outputs) {
       const std::string id = identifier_for(o.name);
       // The value takes the output's name unless an input has it (then `output
       // = input;`).
-      if (used_.insert(id).second)
-        output_names_.emplace(std::pair{o.value.node, o.value.output}, id);
+      if (used_.insert(id).second) output_names_.emplace(std::pair{o.value.node, o.value.output}, id);
     }
   }
 
   void run() {
     names_.resize(g_.nodes.size());
-    for (const Node &n : g_.nodes) {
-      for (size_t k = 0;
-           k < info_.nodes[static_cast<size_t>(n.id)].outputs.size(); ++k) {
+    for (const Node& n : g_.nodes) {
+      for (size_t k = 0; k < info_.nodes[static_cast<size_t>(n.id)].outputs.size(); ++k) {
         const auto out = output_names_.find({n.id, static_cast<int>(k)});
-        names_[static_cast<size_t>(n.id)].push_back(
-            out != output_names_.end() ? out->second
-            : std::holds_alternative<InputAttrs>(n.op)
-                ? identifier_for(n.name)
-                : fresh(identifier_for(n.name)));
+        names_[static_cast<size_t>(n.id)].push_back(out != output_names_.end() ? out->second
+                                                    : std::holds_alternative<InputAttrs>(n.op)
+                                                        ? identifier_for(n.name)
+                                                        : fresh(identifier_for(n.name)));
       }
-      std::visit([&](const auto &a) { node(n, a); }, n.op);
+      std::visit([&](const auto& a) { node(n, a); }, n.op);
     }
-    for (size_t k = 0; k < g_.outputs.size(); ++k)
-      output(g_.outputs[k], outputs_[k]);
+    for (size_t k = 0; k < g_.outputs.size(); ++k) output(g_.outputs[k], outputs_[k]);
   }
 
-  std::string document(const std::string &graph) const {
+  std::string document(const std::string& graph) const {
     std::ostringstream d;
     d << "version 2.0;\nimport";
-    for (const std::string &m : imports_)
-      d << " " << m;
+    for (const std::string& m : imports_) d << " " << m;
     d << ";\n\ngraph " << graph << " {\n";
     if (!sizes_.empty()) {
       d << "    @attrib {\n";
-      for (const auto &[name, value] : sizes_)
-        d << "        " << name << ": int = " << value << ";\n";
+      for (const auto& [name, value] : sizes_) d << "        " << name << ": int = " << value << ";\n";
       d << "    }\n";
     }
     d << "    @input {\n" << inputs_.str() << "    }\n";
     d << "    @output {\n" << declared_outputs_.str() << "    }\n";
-    if (!files_.empty())
-      d << "    @variable {\n" << variables_.str() << "    }\n";
+    if (!files_.empty()) d << "    @variable {\n" << variables_.str() << "    }\n";
     d << "    @compose {\n" << compose_.str() << "    }\n}\n";
     return d.str();
   }
-  const std::vector<VariableFile> &files() const { return files_; }
+  const std::vector<VariableFile>& files() const { return files_; }
 
-private:
-  std::string fresh(const std::string &base) {
+ private:
+  std::string fresh(const std::string& base) {
     std::string id = base;
-    for (int k = 2; !used_.insert(id).second; ++k)
-      id = base + "_" + std::to_string(k);
+    for (int k = 2; !used_.insert(id).second; ++k) id = base + "_" + std::to_string(k);
     return id;
   }
-  void line(const std::string &lhs, const std::string &rhs) {
-    compose_ << "        " << lhs << " = " << rhs << ";\n";
-  }
-  std::string call(const std::string &op,
-                   const std::vector<std::string> &attributes,
-                   const std::string &args) {
+  void line(const std::string& lhs, const std::string& rhs) { compose_ << "        " << lhs << " = " << rhs << ";\n"; }
+  std::string call(const std::string& op, const std::vector<std::string>& attributes, const std::string& args) {
     imports_.insert(op.substr(0, op.find('.')));
-    return op + (attributes.empty() ? "" : "{" + join(attributes) + "}") + "(" +
-           args + ")";
+    return op + (attributes.empty() ? "" : "{" + join(attributes) + "}") + "(" + args + ")";
   }
-  void result(const Node &n, const std::string &rhs) {
-    line(names_[static_cast<size_t>(n.id)][0], rhs);
-  }
+  void result(const Node& n, const std::string& rhs) { line(names_[static_cast<size_t>(n.id)][0], rhs); }
   // A helper tensor of node n: "<n>_<what> = rhs;".
-  std::string helper(const Node &n, const std::string &what,
-                     const std::string &rhs) {
+  std::string helper(const Node& n, const std::string& what, const std::string& rhs) {
     const std::string id = fresh(identifier_for(n.name) + "_" + what);
     line(id, rhs);
     return id;
   }
 
-  std::string value(ValueRef r) const {
-    return names_[static_cast<size_t>(r.node)][static_cast<size_t>(r.output)];
+  std::string value(ValueRef r) const { return names_[static_cast<size_t>(r.node)][static_cast<size_t>(r.output)]; }
+  const std::vector<int64_t>& shape(ValueRef r) const {
+    return info_.nodes[static_cast<size_t>(r.node)].outputs[static_cast<size_t>(r.output)].dims();
   }
-  const std::vector<int64_t> &shape(ValueRef r) const {
-    return info_.nodes[static_cast<size_t>(r.node)]
-        .outputs[static_cast<size_t>(r.output)]
-        .dims();
-  }
-  const std::vector<int64_t> &out_shape(const Node &n) const {
-    return shape({n.id, 0});
-  }
+  const std::vector<int64_t>& out_shape(const Node& n) const { return shape({n.id, 0}); }
 
-  std::string real(const Node &n, const Real &r, const std::string &what) {
+  std::string real(const Node& n, const Real& r, const std::string& what) {
     const auto s = real_literal(r.value);
-    if (!s)
-      unexpressible(kFormat, n,
-                    what + " is NaN, which no SkriptND literal denotes");
+    if (!s) unexpressible(kFormat, n, what + " is NaN, which no SkriptND literal denotes");
     return *s;
   }
-  void require_real(const Node &n, ElemKind kind) {
+  void require_real(const Node& n, ElemKind kind) {
     if (kind != ElemKind::Real)
       unexpressible(kFormat, n,
                     std::string("its tensors are ") + elem_kind_name(kind) +
@@ -291,388 +232,359 @@ private:
 
   // A variable holding this tensor at `extents` (the same values in row-major
   // order), in its own .dat file.
-  std::string variable(const std::string &base, HostTensor t,
-                       const std::vector<int64_t> &extents) {
+  std::string variable(const std::string& base, HostTensor t, const std::vector<int64_t>& extents) {
     const std::string id = fresh(base);
     variables_ << "        " << id << ": real" << list(extents) << ";\n";
     t.shape = Shape::make(extents).value();
     files_.push_back({id, std::move(t)});
     return id;
   }
-  const ParamEntry &stored(const Node &n, const std::string &role) {
-    const ParamEntry *e = m_.payload.find(n.name, role);
+  const ParamEntry& stored(const Node& n, const std::string& role) {
+    const ParamEntry* e = m_.payload.find(n.name, role);
     if (!e)
-      unexpressible(
-          kFormat, n,
-          "its parameter '" + role +
-              "' has no value (the model was loaded without weights)");
+      unexpressible(kFormat, n, "its parameter '" + role + "' has no value (the model was loaded without weights)");
     return *e;
   }
-  std::string param(const Node &n, const std::string &role,
-                    const std::vector<int64_t> &extents) {
-    return variable(identifier_for(n.name) + "_" + role, stored(n, role).tensor,
-                    extents);
+  std::string param(const Node& n, const std::string& role, const std::vector<int64_t>& extents) {
+    return variable(identifier_for(n.name) + "_" + role, stored(n, role).tensor, extents);
   }
 
   // x op y, aligned as the IR's broadcast aligns them: NumPy's right alignment
   // is the definition's default; NNEF's left alignment places the shorter
   // operand at axis 0 (lhs_align, rhs_align).
-  std::string broadcast(const std::string &op, const std::string &x, size_t rx,
-                        const std::string &y, size_t ry, Broadcast b) {
+  std::string broadcast(const std::string& op, const std::string& x, size_t rx, const std::string& y, size_t ry,
+                        Broadcast b) {
     std::vector<std::string> attributes;
-    if (b == Broadcast::NnefLeft && rx != ry)
-      attributes.push_back(rx < ry ? "lhs_align=0" : "rhs_align=0");
+    if (b == Broadcast::NnefLeft && rx != ry) attributes.push_back(rx < ry ? "lhs_align=0" : "rhs_align=0");
     return call(op, attributes, x + ", " + y);
   }
-  std::string transposed(const Node &n, const std::string &x,
-                         const std::vector<int64_t> &perm) {
-    return helper(n, "transposed",
-                  call("layout.transpose", {"perm=" + list(perm)}, x));
+  std::string transposed(const Node& n, const std::string& x, const std::vector<int64_t>& perm) {
+    return helper(n, "transposed", call("layout.transpose", {"perm=" + list(perm)}, x));
   }
 
   // ---- one function per op ----
 
-  void node(const Node &n, const InputAttrs &a) {
+  void node(const Node& n, const InputAttrs& a) {
     require_real(n, a.kind);
     std::vector<std::string> extents;
-    for (size_t k = 0; k < a.dims.size(); ++k)
-      extents.push_back(std::to_string(a.dims[k]));
-    for (const SizeName &s : m_.size_names)
-      if (s.node == n.id && sizes_.count(s.name))
-        extents[s.axis] = s.name;
-    inputs_ << "        " << value({n.id, 0}) << ": real[" << join(extents)
-            << "];\n";
+    for (size_t k = 0; k < a.dims.size(); ++k) extents.push_back(std::to_string(a.dims[k]));
+    for (const SizeName& s : m_.size_names)
+      if (s.node == n.id && sizes_.count(s.name)) extents[s.axis] = s.name;
+    inputs_ << "        " << value({n.id, 0}) << ": real[" << join(extents) << "];\n";
   }
 
   // A constant is a variable: its .dat file holds its values bit for bit.
-  void node(const Node &n, const ConstAttrs &a) {
+  void node(const Node& n, const ConstAttrs& a) {
     require_real(n, a.kind);
-    const std::string id =
-        variable(identifier_for(n.name), stored(n, "value").tensor, a.dims);
-    if (output_names_.count({n.id, 0}))
-      return line(value({n.id, 0}), id);
+    const std::string id = variable(identifier_for(n.name), stored(n, "value").tensor, a.dims);
+    if (output_names_.count({n.id, 0})) return line(value({n.id, 0}), id);
     names_[static_cast<size_t>(n.id)][0] = id;
   }
 
-  void node(const Node &n, const UnaryAttrs &a) {
+  void node(const Node& n, const UnaryAttrs& a) {
     const std::string x = value(n.inputs[0]);
-    if (a.op == UnaryOp::Elu)
-      return result(n,
-                    call("nn.elu", {"alpha=" + real(n, a.alpha, "alpha")}, x));
+    if (a.op == UnaryOp::Elu) return result(n, call("nn.elu", {"alpha=" + real(n, a.alpha, "alpha")}, x));
     if (a.op == UnaryOp::LeakyRelu) {
       // nn.relu's alpha is max(x, alpha·x), leaky_relu's formula for the alphas
       // its @assert allows.
       if (!(a.alpha.value >= 0.0 && a.alpha.value <= 1.0))
-        unexpressible(
-            kFormat, n,
-            "nn.relu takes an alpha in [0, 1] (its @assert), and this one is " +
-                real(n, a.alpha, "alpha"));
-      return result(n,
-                    call("nn.relu", {"alpha=" + real(n, a.alpha, "alpha")}, x));
+        unexpressible(kFormat, n,
+                      "nn.relu takes an alpha in [0, 1] (its @assert), and this one is " + real(n, a.alpha, "alpha"));
+      return result(n, call("nn.relu", {"alpha=" + real(n, a.alpha, "alpha")}, x));
     }
-    const char *op = unary_operator(a.op);
+    const char* op = unary_operator(a.op);
     if (!op)
-      unexpressible(
-          kFormat, n,
-          "no standard operator rounds " +
-              std::string(a.op == UnaryOp::RoundEven
-                              ? "halves to even (math.round is floor(x + 0.5))"
-                              : "to float16 or bfloat16"));
+      unexpressible(kFormat, n,
+                    "no standard operator rounds " + std::string(a.op == UnaryOp::RoundEven
+                                                                     ? "halves to even (math.round is floor(x + 0.5))"
+                                                                     : "to float16 or bfloat16"));
     result(n, call(op, {}, x));
   }
 
-  void node(const Node &n, const BinaryAttrs &a) {
-    const char *op = binary_operator(a.op);
+  void node(const Node& n, const BinaryAttrs& a) {
+    const char* op = binary_operator(a.op);
     if (!op)
       unexpressible(kFormat, n,
                     "math.mod's remainder takes the divisor's sign, fmod's the "
                     "dividend's");
-    result(n, broadcast(op, value(n.inputs[0]), shape(n.inputs[0]).size(),
-                        value(n.inputs[1]), shape(n.inputs[1]).size(),
-                        a.broadcast));
+    result(n, broadcast(op, value(n.inputs[0]), shape(n.inputs[0]).size(), value(n.inputs[1]),
+                        shape(n.inputs[1]).size(), a.broadcast));
   }
 
   // Two operands are math.add; more are math.sum_n, which sums them whole as
   // add_n does.
-  void node(const Node &n, const AddNAttrs &) {
+  void node(const Node& n, const AddNAttrs&) {
     std::vector<std::string> xs;
-    for (ValueRef r : n.inputs)
-      xs.push_back(value(r));
-    if (xs.size() == 1)
-      return result(n, call("math.iden", {}, xs[0]));
-    if (xs.size() == 2)
-      return result(n, call("math.add", {}, join(xs)));
+    for (ValueRef r : n.inputs) xs.push_back(value(r));
+    if (xs.size() == 1) return result(n, call("math.iden", {}, xs[0]));
+    if (xs.size() == 2) return result(n, call("math.add", {}, join(xs)));
     result(n, call("math.sum_n", {}, "[" + join(xs) + "]"));
   }
 
   // clamp(x, a, b) is max(min(x, b), a), also where a > b (NNEF 1.0's clamp,
   // which gives a there; math.clamp gives b).
-  void node(const Node &n, const ClampAttrs &a) {
+  void node(const Node& n, const ClampAttrs& a) {
     const size_t rx = shape(n.inputs[0]).size(), rb = shape(n.inputs[2]).size();
     const std::string upper =
-        helper(n, "upper",
-               broadcast("math.min", value(n.inputs[0]), rx, value(n.inputs[2]),
-                         rb, a.broadcast));
-    result(n, broadcast("math.max", upper, std::max(rx, rb), value(n.inputs[1]),
-                        shape(n.inputs[1]).size(), a.broadcast));
+        helper(n, "upper", broadcast("math.min", value(n.inputs[0]), rx, value(n.inputs[2]), rb, a.broadcast));
+    result(n,
+           broadcast("math.max", upper, std::max(rx, rb), value(n.inputs[1]), shape(n.inputs[1]).size(), a.broadcast));
   }
 
   // nn.prelu's slope is one real per index of one axis: the IR slope aligned to
   // the input's rank has extents 1 on every axis but that one (a single slope:
   // an axis of extent 1 of the input).
-  void node(const Node &n, const PreluAttrs &a) {
-    const std::vector<int64_t> &x = shape(n.inputs[0]);
+  void node(const Node& n, const PreluAttrs& a) {
+    const std::vector<int64_t>& x = shape(n.inputs[0]);
     std::vector<int64_t> slope = shape(n.inputs[1]);
-    if (slope.size() > x.size())
-      unexpressible(kFormat, n, "its slope has a higher rank than its input");
-    slope.insert(a.broadcast == Broadcast::NnefLeft ? slope.end()
-                                                    : slope.begin(),
-                 x.size() - slope.size(), 1);
+    if (slope.size() > x.size()) unexpressible(kFormat, n, "its slope has a higher rank than its input");
+    slope.insert(a.broadcast == Broadcast::NnefLeft ? slope.end() : slope.begin(), x.size() - slope.size(), 1);
     std::vector<size_t> varying, single;
     for (size_t k = 0; k < x.size(); ++k) {
-      if (slope[k] != 1)
-        varying.push_back(k);
-      if (x[k] == 1)
-        single.push_back(k);
+      if (slope[k] != 1) varying.push_back(k);
+      if (x[k] == 1) single.push_back(k);
     }
-    const std::vector<size_t> &axis = varying.empty() ? single : varying;
+    const std::vector<size_t>& axis = varying.empty() ? single : varying;
     if (axis.empty() || varying.size() > 1 || slope[axis[0]] != x[axis[0]])
-      unexpressible(
-          kFormat, n,
-          "nn.prelu takes one slope per index of one axis, and this slope " +
-              list(shape(n.inputs[1])) + " is not that of the input " +
-              list(x));
+      unexpressible(kFormat, n,
+                    "nn.prelu takes one slope per index of one axis, and this slope " + list(shape(n.inputs[1])) +
+                        " is not that of the input " + list(x));
     std::string alpha = value(n.inputs[1]);
     if (shape(n.inputs[1]).size() != 1)
-      alpha = helper(
-          n, "alpha",
-          call("layout.reshape", {"shape=" + list({slope[axis[0]]})}, alpha));
-    result(n, call("nn.prelu", {"axis=" + std::to_string(axis[0])},
-                   value(n.inputs[0]) + ", " + alpha));
+      alpha = helper(n, "alpha", call("layout.reshape", {"shape=" + list({slope[axis[0]]})}, alpha));
+    result(n, call("nn.prelu", {"axis=" + std::to_string(axis[0])}, value(n.inputs[0]) + ", " + alpha));
   }
 
   // nn.linear's filter is [n, c]: an IR weight [c, n] is written transposed.
-  void node(const Node &n, const LinearAttrs &a) {
+  void node(const Node& n, const LinearAttrs& a) {
     convert::require_stored_params(kFormat, g_, n);
-    const ParamEntry &w = stored(n, "weight");
+    const ParamEntry& w = stored(n, "weight");
     const int64_t in = shape(n.inputs[0])[1];
     HostTensor t = w.tensor;
     if (a.layout == WeightLayout::InOut)
       for (int64_t u = 0; u < a.units; ++u)
         for (int64_t i = 0; i < in; ++i)
-          t.values[static_cast<size_t>(u * in + i)] =
-              w.tensor.values[static_cast<size_t>(i * a.units + u)];
-    std::string args = value(n.inputs[0]) + ", " +
-                       variable(identifier_for(n.name) + "_weight",
-                                std::move(t), {a.units, in});
-    if (a.has_bias)
-      args += ", " + param(n, "bias", {a.units});
+          t.values[static_cast<size_t>(u * in + i)] = w.tensor.values[static_cast<size_t>(i * a.units + u)];
+    std::string args =
+        value(n.inputs[0]) + ", " + variable(identifier_for(n.name) + "_weight", std::move(t), {a.units, in});
+    if (a.has_bias) args += ", " + param(n, "bias", {a.units});
     result(n, call("nn.linear", {}, args));
   }
 
-  void node(const Node &n, const MatMulAttrs &a) {
+  void node(const Node& n, const MatMulAttrs& a) {
     std::vector<std::string> attributes;
-    if (a.transpose_a)
-      attributes.push_back("transA=true");
-    if (a.transpose_b)
-      attributes.push_back("transB=true");
-    result(n, call("linalg.matmul", attributes,
-                   value(n.inputs[0]) + ", " + value(n.inputs[1])));
+    if (a.transpose_a) attributes.push_back("transA=true");
+    if (a.transpose_b) attributes.push_back("transB=true");
+    result(n, call("linalg.matmul", attributes, value(n.inputs[0]) + ", " + value(n.inputs[1])));
   }
 
   // The definitions' windows are channels first (NCX; the pools over axes [2,
   // d)): a channels-last input is transposed there and back.
   template <class A>
-  void windowed(const Node &n, const A &a, const std::string &op,
-                const std::vector<std::string> &attributes,
-                const std::string &more_args) {
+  void windowed(const Node& n, const A& a, const std::string& op, const std::vector<std::string>& attributes,
+                const std::string& more_args, const std::vector<int64_t>& zeros_around = {}) {
     const size_t rank = shape(n.inputs[0]).size();
     const bool last = a.layout == Layout::ChannelsLast;
     std::string x = value(n.inputs[0]);
-    if (last)
-      x = transposed(n, x, convert::to_channels_first(rank));
+    if (last) x = transposed(n, x, convert::to_channels_first(rank));
+    if (!zeros_around.empty()) x = helper(n, "padded", call("layout.pad", {"padding=" + list(zeros_around)}, x));
     const std::string rhs = call(op, attributes, x + more_args);
-    if (!last)
-      return result(n, rhs);
-    result(n, call("layout.transpose",
-                   {"perm=" + list(convert::to_channels_last(rank))},
+    if (!last) return result(n, rhs);
+    result(n, call("layout.transpose", {"perm=" + list(convert::to_channels_last(rank))},
                    helper(n, "channels_first", rhs)));
   }
-  // The padding placed explicitly ([before..., after...], floor mode: a ceil
-  // mode's overhang is padding after, convert::explicit_padding), the stride
-  // and the dilation.
+  // The padding placed explicitly, [before..., after...] per spatial axis (floor mode: a ceil mode's
+  // overhang is padding after, convert::explicit_padding).
   template <class A>
-  std::vector<std::string> window_attributes(const Node &n, const A &a) {
-    const std::vector<int64_t> &in = shape(n.inputs[0]);
-    const size_t first = window::first_spatial_axis(a.layout),
-                 k = a.kernel.size();
+  std::vector<int64_t> spatial_padding(const Node& n, const A& a) {
+    const std::vector<int64_t>& in = shape(n.inputs[0]);
+    const size_t first = window::first_spatial_axis(a.layout), k = a.kernel.size();
     const std::vector<int64_t> spatial(in.begin() + static_cast<long>(first),
-                                       in.begin() +
-                                           static_cast<long>(first + k));
+                                       in.begin() + static_cast<long>(first + k));
     std::vector<int64_t> before, after;
-    for (const auto &[b, e] : convert::explicit_padding(a, spatial)) {
+    for (const auto& [b, e] : convert::explicit_padding(a, spatial)) {
       if (b < 0 || e < 0)
         unexpressible(kFormat, n,
-                      "its padding (" + std::to_string(b) + ", " +
-                          std::to_string(e) +
-                          ") crops the input, which nnref's reader of NNEF 2.0 "
-                          "refuses (nnef2.native.cropping)");
+                      "its padding (" + std::to_string(b) + ", " + std::to_string(e) +
+                          ") crops the input, which nnref's reader of NNEF 2.0 refuses (nnef2.native.cropping)");
       before.push_back(b), after.push_back(e);
     }
     before.insert(before.end(), after.begin(), after.end());
-    return {"padding=" + list(before),
-            "stride=" + list(convert::or_ones(a.stride, k)),
+    return before;
+  }
+  template <class A>
+  static std::vector<std::string> window_attributes(const A& a, const std::vector<int64_t>& padding) {
+    const size_t k = a.kernel.size();
+    return {"padding=" + list(padding), "stride=" + list(convert::or_ones(a.stride, k)),
             "dilation=" + list(convert::or_ones(a.dilation, k))};
   }
 
-  void node(const Node &n, const ConvAttrs &a) {
+  void node(const Node& n, const ConvAttrs& a) {
     convert::require_stored_params(kFormat, g_, n);
-    std::vector<std::string> attributes = window_attributes(n, a);
+    std::vector<std::string> attributes = window_attributes(a, spatial_padding(n, a));
     attributes.push_back("groups=" + std::to_string(a.groups));
-    std::string args =
-        ", " + param(n, "weight", stored(n, "weight").tensor.shape.dims());
-    if (a.has_bias)
-      args += ", " + param(n, "bias", {a.out_channels});
+    std::string args = ", " + param(n, "weight", stored(n, "weight").tensor.shape.dims());
+    if (a.has_bias) args += ", " + param(n, "bias", {a.out_channels});
     windowed(n, a, "nn.conv", attributes, args);
   }
 
-  // The definitions' guarded reads omit what lies outside the input: max_pool's
-  // border is the IR's Ignore, avg_pool's ignore_border says which, and
-  // sum_pool adds nothing for either.
-  void node(const Node &n, const PoolAttrs &a) {
-    std::vector<std::string> attributes = window_attributes(n, a);
+  // The definitions' guarded reads omit what lies outside the input: max_pool's border is the IR's
+  // Ignore, avg_pool's ignore_border says which, and sum_pool adds nothing for either. A max pool
+  // that reads its border as 0 is layout.pad's zeros, then nn.max_pool without padding.
+  void node(const Node& n, const PoolAttrs& a) {
+    std::vector<int64_t> padding = spatial_padding(n, a), zeros_around;
+    if (a.op == PoolOp::Max && a.border == PoolBorder::Constant) {
+      const size_t k = a.kernel.size();
+      for (size_t side = 0; side < 2; ++side) {
+        zeros_around.insert(zeros_around.end(), {0, 0});
+        zeros_around.insert(zeros_around.end(), padding.begin() + static_cast<long>(side * k),
+                            padding.begin() + static_cast<long>((side + 1) * k));
+      }
+      padding.assign(padding.size(), 0);
+    }
+    std::vector<std::string> attributes = window_attributes(a, padding);
     attributes.insert(attributes.begin(), "size=" + list(a.kernel));
-    if (a.op == PoolOp::Max && a.border == PoolBorder::Constant)
-      unexpressible(
-          kFormat, n,
-          "nn.max_pool omits the border, and this max pool reads it as 0");
     if (a.op == PoolOp::Avg)
-      attributes.push_back(a.border == PoolBorder::Ignore
-                               ? "ignore_border=true"
-                               : "ignore_border=false");
-    windowed(n, a,
-             a.op == PoolOp::Max   ? "nn.max_pool"
-             : a.op == PoolOp::Avg ? "nn.avg_pool"
-                                   : "nn.sum_pool",
-             attributes, "");
+      attributes.push_back(a.border == PoolBorder::Ignore ? "ignore_border=true" : "ignore_border=false");
+    const char* op = a.op == PoolOp::Max ? "nn.max_pool" : a.op == PoolOp::Avg ? "nn.avg_pool" : "nn.sum_pool";
+    windowed(n, a, op, attributes, "", zeros_around);
   }
 
-  void node(const Node &n, const BatchNormAttrs &a) {
+  void node(const Node& n, const BatchNormAttrs& a) {
     convert::require_stored_params(kFormat, g_, n);
-    const std::vector<int64_t> &in = shape(n.inputs[0]);
+    const std::vector<int64_t>& in = shape(n.inputs[0]);
     const int64_t axis = convert::tensor_axis(a.channel_axis, in.size());
     const std::vector<int64_t> c{in[static_cast<size_t>(axis)]};
     std::string args = value(n.inputs[0]);
-    for (const char *role : {"mean", "variance", "offset", "scale"})
-      args += ", " + param(n, role, c);
+    for (const char* role : {"mean", "variance", "offset", "scale"}) args += ", " + param(n, role, c);
     result(n, call("nn.batch_norm",
-                   {"epsilon=" + real(n, a.epsilon, "epsilon"),
-                    "channel_axis=" + std::to_string(axis)},
-                   args));
+                   {"epsilon=" + real(n, a.epsilon, "epsilon"), "channel_axis=" + std::to_string(axis)}, args));
   }
 
-  void node(const Node &n, const SoftmaxAttrs &a) {
-    if (a.log)
-      unexpressible(
-          kFormat, n,
-          "no standard operator that nnref reads computes log_softmax");
+  void node(const Node& n, const SoftmaxAttrs& a) {
+    if (a.log) unexpressible(kFormat, n, "no standard operator that nnref reads computes log_softmax");
     const size_t rank = shape(n.inputs[0]).size();
-    result(n, call("nn.softmax",
-                   {"axes=" +
-                    list(convert::tensor_axes(a.axes, rank, a.batch_axes))},
-                   value(n.inputs[0])));
+    result(n,
+           call("nn.softmax", {"axes=" + list(convert::tensor_axes(a.axes, rank, a.batch_axes))}, value(n.inputs[0])));
   }
 
-  void node(const Node &n, const ReduceAttrs &a) {
+  void node(const Node& n, const ReduceAttrs& a) {
     require_real(n, a.kind);
-    const std::vector<int64_t> axes =
-        convert::tensor_axes(a.axes, shape(n.inputs[0]).size());
+    const std::vector<int64_t> axes = convert::tensor_axes(a.axes, shape(n.inputs[0]).size());
     std::vector<std::string> attributes{"axes=" + list(axes)};
-    if (!a.keep_dims)
-      attributes.push_back("squeeze=true");
+    if (!a.keep_dims) attributes.push_back("squeeze=true");
     result(n, call("math." + op_name(a), attributes, value(n.inputs[0])));
   }
 
   // The views are layout.reshape to the extents at the written sizes; flatten
   // from axis 1 is layout.flatten, which computes them from the input's at
   // every size.
-  void node(const Node &n, const ReshapeAttrs &a) {
+  void node(const Node& n, const ReshapeAttrs& a) {
     require_real(n, a.kind);
-    result(n, call("layout.reshape", {"shape=" + list(out_shape(n))},
-                   value(n.inputs[0])));
+    result(n, call("layout.reshape", {"shape=" + list(out_shape(n))}, value(n.inputs[0])));
   }
-  void node(const Node &n, const FlattenAttrs &a) {
-    if (a.axis == 1)
-      return result(n, call("layout.flatten", {"axis=1"}, value(n.inputs[0])));
-    result(n, call("layout.reshape", {"shape=" + list(out_shape(n))},
-                   value(n.inputs[0])));
+  void node(const Node& n, const FlattenAttrs& a) {
+    if (a.axis == 1) return result(n, call("layout.flatten", {"axis=1"}, value(n.inputs[0])));
+    result(n, call("layout.reshape", {"shape=" + list(out_shape(n))}, value(n.inputs[0])));
   }
-  void node(const Node &n, const TransposeAttrs &a) {
+  void node(const Node& n, const TransposeAttrs& a) {
     require_real(n, a.kind);
-    result(n, call("layout.transpose", {"perm=" + list(a.perm)},
-                   value(n.inputs[0])));
+    result(n, call("layout.transpose", {"perm=" + list(a.perm)}, value(n.inputs[0])));
   }
-  void node(const Node &n, const SqueezeAttrs &a) {
+  void node(const Node& n, const SqueezeAttrs& a) {
     require_real(n, a.kind);
-    result(n, call("layout.squeeze", {"axes=" + list(a.axes)},
-                   value(n.inputs[0])));
+    result(n, call("layout.squeeze", {"axes=" + list(a.axes)}, value(n.inputs[0])));
   }
-  void node(const Node &n, const UnsqueezeAttrs &a) {
+  void node(const Node& n, const UnsqueezeAttrs& a) {
     require_real(n, a.kind);
-    result(n, call("layout.unsqueeze", {"axes=" + list(a.axes)},
-                   value(n.inputs[0])));
+    result(n, call("layout.unsqueeze", {"axes=" + list(a.axes)}, value(n.inputs[0])));
   }
-  void node(const Node &n, const ConcatAttrs &a) {
+  void node(const Node& n, const ConcatAttrs& a) {
     require_real(n, a.kind);
     std::vector<std::string> xs;
-    for (ValueRef r : n.inputs)
-      xs.push_back(value(r));
-    const int64_t axis =
-        convert::tensor_axis(a.axis, shape(n.inputs[0]).size(), a.batch_axes);
-    result(n, call("layout.concat", {"axis=" + std::to_string(axis)},
-                   "[" + join(xs) + "]"));
+    for (ValueRef r : n.inputs) xs.push_back(value(r));
+    const int64_t axis = convert::tensor_axis(a.axis, shape(n.inputs[0]).size(), a.batch_axes);
+    result(n, call("layout.concat", {"axis=" + std::to_string(axis)}, "[" + join(xs) + "]"));
   }
 
-  void node(const Node &n, const ContractAttrs &) {
+  // layout.pad and layout.slice run from their @lower bodies when read back (a contract op): both
+  // move elements only, so the values are the same.
+  void node(const Node& n, const PadAttrs& a) {
+    require_real(n, a.kind);
+    if (!a.computed.code.empty())
+      unexpressible(kFormat, n, "its padding is computed from extents (layout.pad's is numbers)");
+    static const std::map<PadBorder, const char*> methods = {{PadBorder::Constant, "'CONSTANT'"},
+                                                             {PadBorder::Reflect, "'REFLECT'"},
+                                                             {PadBorder::Replicate, "'REPLICATE'"},
+                                                             {PadBorder::ReflectEven, "'SYMMETRIC'"}};
+    std::vector<int64_t> before, after;
+    for (const auto& [b, e] : a.padding) {
+      if (b < 0 || e < 0)
+        unexpressible(kFormat, n, "its padding crops, and layout.pad's @assert requires padding >= 0");
+      before.push_back(b), after.push_back(e);
+    }
+    before.insert(before.end(), after.begin(), after.end());
+    std::string args = value(n.inputs[0]);
+    // The constant, when not 0 (T(), the definition's default), is a rank-0 variable.
+    if (a.border == PadBorder::Constant && a.value.value != 0.0)
+      args += ", " + variable(identifier_for(n.name) + "_value",
+                              HostTensor{DType::F64, Shape::make({}).value(), {a.value.value}}, {});
+    result(n, call("layout.pad", {"padding=" + list(before), "method=" + std::string(methods.at(a.border))}, args));
+  }
+  // Each axis from its first index as the IR's rule places it (negative counts from the end,
+  // clamped), as many as the IR's output holds: end is begin + count · stride, which the
+  // definition's clamp of end to [−1, extent] keeps at that count.
+  void node(const Node& n, const SliceAttrs& a) {
+    require_real(n, a.kind);
+    if (!a.computed.empty())
+      unexpressible(kFormat, n, "its bounds are computed from extents (layout.slice's are numbers)");
+    const std::vector<int64_t>&in = shape(n.inputs[0]), &out = out_shape(n);
+    const std::vector<int64_t> axes = convert::tensor_axes(a.axes, in.size());
+    std::vector<int64_t> begin, end, stride = convert::or_ones(a.stride, axes.size());
+    for (size_t k = 0; k < axes.size(); ++k) {
+      const int64_t extent = in[static_cast<size_t>(axes[k])], s = stride[k];
+      const int64_t b = a.begin[k] < 0 ? a.begin[k] + extent : a.begin[k];
+      begin.push_back(s > 0 ? std::clamp<int64_t>(b, 0, extent) : std::clamp<int64_t>(b, -1, extent - 1));
+      end.push_back(std::clamp<int64_t>(begin.back() + out[static_cast<size_t>(axes[k])] * s, -1, extent));
+    }
+    result(n, call("layout.slice",
+                   {"axes=" + list(axes), "begin=" + list(begin), "end=" + list(end), "stride=" + list(stride)},
+                   value(n.inputs[0])));
+  }
+
+  void node(const Node& n, const ContractAttrs&) {
     unexpressible(kFormat, n,
                   "a contraction program (an operator's @lower body as run) "
                   "has no operator of its own");
   }
-  // Every other op: the standard operators that compute it (layout.slice, pad,
-  // gather, math.select, argmax, the comparisons, ...) take integer or bool
-  // tensors or run from @lower bodies that the reader does not compose yet, or
-  // have no counterpart at all (deconv, layer norm, roi ops).
-  template <class A> void node(const Node &n, const A &a) {
+  // Every other op: the standard operators that compute it (layout.gather, math.select, argmax,
+  // the comparisons, ...) take integer or bool tensors or run from @lower bodies that the reader
+  // does not compose yet, or there is none (deconv, layer norm, the roi ops).
+  template <class A>
+  void node(const Node& n, const A& a) {
     unexpressible(kFormat, n,
-                  "nnref writes no standard operator for " + op_name(a) +
-                      " yet (docs/nnef2.md, Writing NNEF 2.0)");
+                  "nnref writes no standard operator for " + op_name(a) + " yet (docs/nnef2.md, Writing NNEF 2.0)");
   }
 
   // The output's declaration, and `output = value;` where the value has another
   // name.
-  void output(const GraphOutput &o, const std::vector<std::string> &sizes) {
+  void output(const GraphOutput& o, const std::vector<std::string>& sizes) {
     const std::string id = identifier_for(o.name);
-    if (value(o.value) != id)
-      line(id, value(o.value));
-    const std::vector<int64_t> &dims = shape(o.value);
+    if (value(o.value) != id) line(id, value(o.value));
+    const std::vector<int64_t>& dims = shape(o.value);
     std::vector<std::string> extents;
-    for (size_t k = 0; k < dims.size(); ++k)
-      extents.push_back(sizes[k].empty() ? std::to_string(dims[k]) : sizes[k]);
-    declared_outputs_ << "        " << id << ": real[" << join(extents)
-                      << "];\n";
+    for (size_t k = 0; k < dims.size(); ++k) extents.push_back(sizes[k].empty() ? std::to_string(dims[k]) : sizes[k]);
+    declared_outputs_ << "        " << id << ": real[" << join(extents) << "];\n";
   }
 
-  const Model &m_;
-  const Graph &g_;
-  const GraphInfo &info_;
-  const std::map<std::string, int64_t>
-      sizes_; // size name → its value (an int graph attribute)
-  const std::vector<std::vector<std::string>>
-      outputs_; // per output, per axis: the size attribute it is
+  const Model& m_;
+  const Graph& g_;
+  const GraphInfo& info_;
+  const std::map<std::string, int64_t> sizes_;           // size name → its value (an int graph attribute)
+  const std::vector<std::vector<std::string>> outputs_;  // per output, per axis: the size attribute it is
   std::map<std::pair<int64_t, int>, std::string> output_names_;
   std::set<std::string> used_, imports_;
-  std::vector<std::vector<std::string>>
-      names_; // per node, per output: its identifier
+  std::vector<std::vector<std::string>> names_;  // per node, per output: its identifier
   std::ostringstream inputs_, declared_outputs_, variables_, compose_;
   std::vector<VariableFile> files_;
 };
@@ -680,47 +592,38 @@ private:
 // The graph's name: the model's file name without its extension, or its
 // folder's name for a file a folder format names (main.sknd, graph.nnef,
 // model.nnl).
-std::string graph_name(const std::string &model_path) {
+std::string graph_name(const std::string& model_path) {
   fs::path p = fs::path(model_path).lexically_normal();
   const std::string stem = p.stem().string();
-  if (p.filename().empty() || stem == "main" || stem == "graph" ||
-      stem == "model")
-    p = p.parent_path();
+  if (p.filename().empty() || stem == "main" || stem == "graph" || stem == "model") p = p.parent_path();
   const std::string name = p.stem().string();
   return identifier_for(name.empty() ? "G" : name);
 }
 
-} // namespace
+}  // namespace
 
-std::vector<Diagnostic> write_nnef2(const Model &model,
-                                    const std::string &out_dir,
-                                    const WriteOptions &options) {
+std::vector<Diagnostic> write_nnef2(const Model& model, const std::string& out_dir, const WriteOptions& options) {
   Result<convert::Prepared> p = convert::prepare(model, options, kFormat, true);
-  if (!p)
-    return {std::move(p).error()};
+  if (!p) return {std::move(p).error()};
   Emitter e(model, *p);
   try {
     e.run();
-  } catch (const convert::Unexpressible &u) {
+  } catch (const convert::Unexpressible& u) {
     return {u.d};
   }
   const fs::path dir(out_dir);
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (!fs::is_directory(dir, ec))
-    return {convert::write_failed("folder '" + out_dir + "'",
-                                  ec ? ec.message() : "it is not a folder")};
+    return {convert::write_failed("folder '" + out_dir + "'", ec ? ec.message() : "it is not a folder")};
   const std::string graph = graph_name(model.path);
-  if (auto d = convert::write_file(dir / "main.sknd", e.document(graph)))
-    return {*d};
+  if (auto d = convert::write_file(dir / "main.sknd", e.document(graph))) return {*d};
   // The reader's scoped name: main.<graph>.<variable> (research/skriptnd.md
   // §5).
-  for (const VariableFile &f : e.files())
-    if (auto d =
-            convert::write_file(dir / ("main." + graph + "." + f.name + ".dat"),
-                                nnef::write_dat(f.tensor)))
+  for (const VariableFile& f : e.files())
+    if (auto d = convert::write_file(dir / ("main." + graph + "." + f.name + ".dat"), nnef::write_dat(f.tensor)))
       return {*d};
   return {};
 }
 
-} // namespace nnref
+}  // namespace nnref

@@ -12,8 +12,6 @@
 
 namespace nnref {
 
-std::vector<Diagnostic> write_nnef2(const Model &model,
-                                    const std::string &out_dir,
-                                    const WriteOptions &options);
+std::vector<Diagnostic> write_nnef2(const Model& model, const std::string& out_dir, const WriteOptions& options);
 
-} // namespace nnref
+}  // namespace nnref

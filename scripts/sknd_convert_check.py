@@ -1,0 +1,201 @@
+#!/usr/bin/python3
+"""`nnref convert --to nnef2` round trips: the written SkriptND folder reads back as the same model.
+
+For every example (examples/*/model.nnl), golden case (tests/data/golden), NNEF 1.0 test model
+(tests/data/nnef, with random weights written by nnef_reference.py), NNEF 2.0 test model
+(tests/data/nnef2, random float32 variables) and ONNX test model (tests/data/onnx): convert it to
+NNEF 2.0, require `nnref check` of the written folder to pass, and run the source and the written
+model with `run --precision f64` on the same inputs: every output must be the same, bit for bit.
+A model whose ops NNEF 2.0 cannot express must be refused with convert.unexpressible located at the
+node named in REFUSED. Then the refusals of models written here for the purpose: each exits 1 with
+its code at the location given (the offending node's line and column in the source).
+
+Usage:
+    sknd_convert_check.py --nnref BIN [--keep DIR] [--verbose]
+"""
+
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nnef_reference  # noqa: E402  (NNEF 1.0's graph reader and .dat writer)
+
+# Source models of tests/data that NNEF 2.0 (as nnref reads it) cannot express: the node refused,
+# and where the source states it.
+REFUSED = {
+    "nnef/crosscheck/borders": ("dr", "graph.nnef:21:10"),  # deconv
+    "nnef/crosscheck/deconvnet": ("d1", "graph.nnef:11:10"),  # deconv
+    "nnef/crosscheck/logic": ("below", "graph.nnef:10:13"),  # lt, a comparison: a bool tensor
+    "nnef/crosscheck/resample": ("d1/deconv", "graph.nnef:10:10"),  # deconv
+    "nnef/crosscheck/roi": ("index", "graph.nnef:12:13"),  # an integer constant
+    "nnef/crosscheck/sample": ("j1", "graph.nnef:10:14"),  # argmax_pool
+    "nnef2/lowered": ("a", "main.sknd:25:13"),  # a contraction program (math.clamp's @lower, as run)
+}
+# Source models nnref itself refuses to read: nothing to convert.
+UNREAD = {"nnef2/alexnet_draft"}  # the draft's AlexNet, linear on a rank-4 input (nnef2.compose.shape)
+
+
+def run(cmd):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+
+
+def input_shapes(nnref, model):
+    """The inputs' names and shapes, as `nnref inspect` lists them."""
+    r = run([nnref, "inspect", model])
+    if r.returncode != 0:
+        raise RuntimeError("inspect %s: %s" % (model, r.stderr))
+    shapes = []
+    for line in r.stdout.splitlines():
+        m = re.match(r"(\S+)\s+input\s+\[([0-9, ]*)\]", line)
+        if m:
+            shapes.append((m.group(1), [int(e) for e in m.group(2).split(",") if e.strip()]))
+    return shapes
+
+
+def random_inputs(nnref, model, work, seed):
+    rng = np.random.default_rng(seed)
+    paths = []
+    for k, (name, shape) in enumerate(input_shapes(nnref, model)):
+        path = os.path.join(work, "input%d.npy" % k)
+        np.save(path, rng.standard_normal(shape))
+        paths.append(path)
+    return paths
+
+
+def nnef2_with_variables(source, work, seed):
+    """A copy of an NNEF 2.0 test folder with random float32 variables (main.<Graph>.<name>.dat)."""
+    folder = os.path.join(work, "source")
+    os.makedirs(folder)
+    text = open(os.path.join(source, "main.sknd")).read()
+    shutil.copy(os.path.join(source, "main.sknd"), folder)
+    graph = re.search(r"graph\s+(\w+)", text).group(1)
+    sizes = dict(re.findall(r"(\w+)\s*:\s*int\s*=\s*(\d+)\s*;", text))  # the graph's int attributes
+    block = re.search(r"@variable\s*\{(.*?)\}", text, re.S)
+    rng = np.random.default_rng(seed)
+    for name, extents in re.findall(r"(\w+)\s*:\s*real\[([\w, ]*)\]", block.group(1) if block else ""):
+        shape = [int(sizes.get(e.strip(), e)) for e in extents.split(",")]
+        values = rng.uniform(0.5, 1.5, size=shape)  # positive: variances among them
+        nnef_reference.write_dat(os.path.join(folder, "main.%s.%s.dat" % (graph, name)), values)
+    return folder
+
+
+def nnef_with_weights(source, work, seed):
+    folder = os.path.join(work, "source")
+    shutil.copytree(source, folder)
+    nnef_reference.write_weights(folder, seed)
+    return folder
+
+
+def outputs(path):
+    z = np.load(path)
+    return [(k, z[k]) for k in z.files]
+
+
+def round_trip(nnref, name, model, inputs, work, result):
+    """Converts `model`; a refusal must be the expected one, a written model must check and agree."""
+    out = os.path.join(work, "written")
+    c = run([nnref, "convert", model, out, "--to", "nnef2"])
+    if name in REFUSED:
+        node, where = REFUSED[name]
+        want = "%s: error[convert.unexpressible]: NNEF 2.0 cannot express node '%s'" % (where, node)
+        if c.returncode == 1 and want in c.stderr:
+            result["refused"].append("%s: %s" % (name, c.stderr.strip().splitlines()[0]))
+        else:
+            result["failures"].append("%s: expected convert.unexpressible at %s, got exit %d: %s" %
+                                      (name, want, c.returncode, c.stderr.strip()))
+        return
+    if c.returncode != 0:
+        result["failures"].append("%s: convert exited %d: %s" % (name, c.returncode, c.stderr.strip()))
+        return
+    ck = run([nnref, "check", out])
+    if ck.returncode != 0:
+        result["failures"].append("%s: check of the written model: %s" % (name, (ck.stdout + ck.stderr).strip()))
+        return
+    answers = []
+    for tag, m in (("source", model), ("written", out)):
+        path = os.path.join(work, tag + ".npz")
+        cmd = [nnref, "run", m, "--precision", "f64", "--quiet", "--output", path]
+        for i in inputs:
+            cmd += ["--input", i]
+        r = run(cmd)
+        if r.returncode != 0:
+            result["failures"].append("%s: run of the %s model: %s" % (name, tag, r.stderr.strip()))
+            return
+        answers.append(outputs(path))
+    source, written = answers
+    if [k for k, _ in source] != [k for k, _ in written]:
+        result["failures"].append("%s: outputs %s, written %s" % (name, [k for k, _ in source], [k for k, _ in written]))
+        return
+    for (k, a), (_, b) in zip(source, written):
+        if a.shape != b.shape or a.tobytes() != b.tobytes():
+            worst = float(np.max(np.abs(a - b))) if a.shape == b.shape else float("nan")
+            result["failures"].append("%s: output %s differs (largest difference %.3g)" % (name, k, worst))
+            return
+    result["same"].append(name)
+
+
+def sources(root, nnref, work_root):
+    """(name, model, inputs) for every source model, its weights and inputs made in work_root."""
+    for model in sorted(glob.glob(os.path.join(root, "examples/*/model.nnl")) +
+                        glob.glob(os.path.join(root, "tests/data/golden/*/model.nnl"))):
+        case = os.path.dirname(model)
+        yield os.path.relpath(case, root), model, [os.path.join(case, "input.npy")]
+    data = os.path.join(root, "tests/data")
+    for k, graph in enumerate(sorted(glob.glob(os.path.join(data, "nnef/**/graph.nnef"), recursive=True))):
+        name = os.path.relpath(os.path.dirname(graph), data)
+        work = os.path.join(work_root, name.replace("/", "_"))
+        os.makedirs(work)
+        model = nnef_with_weights(os.path.dirname(graph), work, k + 1)
+        yield name, model, random_inputs(nnref, model, work, k + 1)
+    for k, main in enumerate(sorted(glob.glob(os.path.join(data, "nnef2/*/main.sknd")))):
+        name = os.path.relpath(os.path.dirname(main), data)
+        if name in UNREAD:
+            continue
+        work = os.path.join(work_root, name.replace("/", "_"))
+        os.makedirs(work)
+        model = nnef2_with_variables(os.path.dirname(main), work, k + 1)
+        yield name, model, random_inputs(nnref, model, work, k + 1)
+    for model in sorted(glob.glob(os.path.join(data, "onnx/*/model.onnx"))):
+        case = os.path.dirname(model)
+        yield os.path.relpath(case, data), model, sorted(glob.glob(os.path.join(case, "x.npy")))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--nnref", required=True)
+    p.add_argument("--keep", help="keep the written models in this folder")
+    p.add_argument("--verbose", action="store_true")
+    a = p.parse_args()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    result = {"same": [], "refused": [], "failures": []}
+    scratch = a.keep or tempfile.mkdtemp(prefix="nnref_sknd_convert_")
+    try:
+        for name, model, inputs in sources(root, a.nnref, os.path.join(scratch, "sources")):
+            work = os.path.join(scratch, "round_trips", name.replace("/", "_"))
+            os.makedirs(work)
+            round_trip(a.nnref, name, model, inputs, work, result)
+    finally:
+        if not a.keep:
+            shutil.rmtree(scratch)
+    print("round trips: %d written, checked and bit-identical under run --precision f64; %d refused as expected"
+          % (len(result["same"]), len(result["refused"])))
+    if a.verbose:
+        for line in result["same"]:
+            print("same     " + line)
+        for line in result["refused"]:
+            print("refused  " + line)
+    for f in result["failures"]:
+        print("FAIL " + f)
+    return 1 if result["failures"] or len(result["same"]) < 20 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
