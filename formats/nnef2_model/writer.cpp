@@ -177,9 +177,14 @@ class Emitter {
 
   std::string document(const std::string& graph) const {
     std::ostringstream d;
-    d << "version 2.0;\nimport";
-    for (const std::string& m : imports_) d << " " << m;
-    d << ";\n\ngraph " << graph << " {\n";
+    d << "version 2.0;\n";
+    // A graph that invokes no operator (its outputs are variables or inputs) imports nothing.
+    if (!imports_.empty()) {
+      d << "import";
+      for (const std::string& m : imports_) d << " " << m;
+      d << ";\n";
+    }
+    d << "\ngraph " << graph << " {\n";
     if (!sizes_.empty()) {
       d << "    @attrib {\n";
       for (const auto& [name, value] : sizes_) d << "        " << name << ": int = " << value << ";\n";
