@@ -7,8 +7,10 @@ For every example (examples/*/model.nnl), golden case (tests/data/golden), NNEF 
 NNEF 2.0, require `nnref check` of the written folder to pass, and run the source and the written
 model with `run --precision f64` on the same inputs: every output must be the same, bit for bit.
 A model whose ops NNEF 2.0 cannot express must be refused with convert.unexpressible located at the
-node named in REFUSED. Then the refusals of models written here for the purpose: each exits 1 with
-its code at the location given (the offending node's line and column in the source).
+node named in REFUSED, at its line and column. Then models written here for the purpose: ONNX models
+each with one op NNEF 2.0 cannot express, refused with convert.unexpressible at that node and nothing
+written, an open size without --dim (usage.dim-required), and an ONNX dim_param kept as an int graph
+attribute, which `check --dim N=1..64` proves for every size.
 
 Usage:
     sknd_convert_check.py --nnref BIN [--keep DIR] [--verbose]
@@ -99,10 +101,10 @@ def outputs(path):
     return [(k, z[k]) for k in z.files]
 
 
-def round_trip(nnref, name, model, inputs, work, result):
+def round_trip(nnref, name, model, inputs, work, result, convert_args=()):
     """Converts `model`; a refusal must be the expected one, a written model must check and agree."""
     out = os.path.join(work, "written")
-    c = run([nnref, "convert", model, out, "--to", "nnef2"])
+    c = run([nnref, "convert", model, out, "--to", "nnef2"] + list(convert_args))
     if name in REFUSED:
         node, where = REFUSED[name]
         want = "%s: error[convert.unexpressible]: NNEF 2.0 cannot express node '%s'" % (where, node)
@@ -140,6 +142,83 @@ def round_trip(nnref, name, model, inputs, work, result):
             result["failures"].append("%s: output %s differs (largest difference %.3g)" % (name, k, worst))
             return
     result["same"].append(name)
+
+
+def onnx_model(path, nodes, inputs, outputs, initializers=()):
+    """An ONNX model of `nodes` (opset 17): inputs and outputs as (name, dims), dims ints or names."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    def info(name, dims):
+        return helper.make_tensor_value_info(name, TensorProto.FLOAT, dims)
+    graph = helper.make_graph(nodes, "g", [info(*i) for i in inputs], [info(*o) for o in outputs],
+                              [numpy_helper.from_array(np.asarray(v, dtype=np.float32), n) for n, v in initializers])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+
+
+def refusal_models(work):
+    """(name, model, extra convert arguments, exit code, the first error line's start): ONNX models
+    with one op NNEF 2.0 cannot express, each refused at its node (an ONNX node is located by its
+    position in the graph, from 1), and an open size without --dim."""
+    from onnx import helper
+    relu = helper.make_node("Relu", ["x"], ["r"], name="first")
+    cases = [
+        ("log_softmax", helper.make_node("LogSoftmax", ["r"], ["y"], name="lsm", axis=1),
+         "node 'lsm' (log_softmax)"),
+        ("fmod", helper.make_node("Mod", ["r", "r"], ["y"], name="rem", fmod=1), "node 'rem' (fmod)"),
+        ("round_even", helper.make_node("Round", ["r"], ["y"], name="rnd"), "node 'rnd' (round_even)"),
+        ("leaky_relu_2", helper.make_node("LeakyRelu", ["r"], ["y"], name="leaky", alpha=2.0),
+         "node 'leaky' (leaky_relu): nn.relu takes an alpha in [0, 1]"),
+        ("greater", helper.make_node("Greater", ["r", "r"], ["y"], name="gt"), "node 'gt' (gt)"),
+    ]
+    for name, node, message in cases:
+        path = os.path.join(work, name + ".onnx")
+        onnx_model(path, [relu, node], [("x", [2, 3])], [("y", [2, 3])])
+        yield name, path, [], 1, "%s:2: error[convert.unexpressible]: NNEF 2.0 cannot express %s" % (path, message)
+    # Conv's weight computed in the graph (Neg of an initializer): nn.conv takes it as a variable.
+    path = os.path.join(work, "computed_weight.onnx")
+    onnx_model(path, [helper.make_node("Neg", ["w0"], ["w"], name="negate"),
+                      helper.make_node("Conv", ["x", "w"], ["y"], name="conv")],
+               [("x", [1, 2, 5, 5])], [("y", [1, 3, 3, 3])], [("w0", np.ones((3, 2, 3, 3)))])
+    yield ("computed_weight", path, [], 1, "%s:2: error[convert.unexpressible]: NNEF 2.0 cannot express node 'conv' "
+           "(conv): its parameter 'weight' is computed in the graph (by 'negate')" % path)
+    path = os.path.join(work, "open_size.onnx")
+    onnx_model(path, [relu], [("x", ["N", 3])], [("r", ["N", 3])])
+    yield "open_size", path, [], 2, "error[usage.dim-required]: NNEF 2.0 declares every input extent, and size 'N'"
+
+
+def check_refusals(nnref, work, result):
+    for name, model, args, code, want in refusal_models(work):
+        c = run([nnref, "convert", model, os.path.join(work, name), "--to", "nnef2"] + args)
+        first = c.stderr.strip().splitlines()[0] if c.stderr.strip() else ""
+        if c.returncode == code and first.startswith(want) and not os.path.exists(os.path.join(work, name)):
+            result["refused"].append("%s: %s" % (name, first))
+        else:
+            result["failures"].append("%s: expected exit %d and '%s', nothing written; got exit %d: %s" %
+                                      (name, code, want, c.returncode, c.stderr.strip()))
+
+
+def check_size_names(nnref, work, result):
+    """An ONNX dim_param written as an int graph attribute: the written graph declares the input and
+    the output extent as that name, and check --dim proves it for a range of sizes."""
+    from onnx import helper
+    path = os.path.join(work, "sized.onnx")
+    onnx_model(path, [helper.make_node("Relu", ["x"], ["r"], name="first"),
+                      helper.make_node("ReduceMax", ["r"], ["y"], name="peak", axes=[1], keepdims=0)],
+               [("x", ["N", 3, 4])], [("y", ["N", 4])])
+    out = os.path.join(work, "sized")
+    c = run([nnref, "convert", path, out, "--to", "nnef2", "--dim", "N=3"])
+    text = open(os.path.join(out, "main.sknd")).read() if c.returncode == 0 else ""
+    declared = ["N: int = 3;", "x: real[N, 3, 4];", "y: real[N, 4];"]
+    missing = [d for d in declared if d not in text]
+    ck = run([nnref, "check", out, "--dim", "N=1..64"])
+    if c.returncode != 0 or missing or ck.returncode != 0:
+        result["failures"].append("size names: convert exit %d, missing %s, check --dim N=1..64: %s" %
+                                  (c.returncode, missing, (ck.stdout + ck.stderr).strip()))
+        return
+    inputs = [os.path.join(work, "sized_x.npy")]
+    np.save(inputs[0], np.random.default_rng(5).standard_normal((3, 3, 4)))
+    round_trip(nnref, "size names", path, inputs, work, result, ["--dim", "N=3"])
 
 
 def sources(root, nnref, work_root):
@@ -182,6 +261,9 @@ def main():
             work = os.path.join(scratch, "round_trips", name.replace("/", "_"))
             os.makedirs(work)
             round_trip(a.nnref, name, model, inputs, work, result)
+        os.makedirs(os.path.join(scratch, "refusals"))
+        check_refusals(a.nnref, os.path.join(scratch, "refusals"), result)
+        check_size_names(a.nnref, os.path.join(scratch, "refusals"), result)
     finally:
         if not a.keep:
             shutil.rmtree(scratch)
@@ -194,7 +276,7 @@ def main():
             print("refused  " + line)
     for f in result["failures"]:
         print("FAIL " + f)
-    return 1 if result["failures"] or len(result["same"]) < 20 else 0
+    return 1 if result["failures"] or len(result["same"]) < 28 or len(result["refused"]) < 14 else 0
 
 
 if __name__ == "__main__":
