@@ -1,10 +1,8 @@
-// Each IR op as the standard SkriptND operator that native.cpp maps onto it,
-// with the attributes its definition needs to compute the same formula: the
-// padding placed explicitly, the operands' alignment (lhs_align, rhs_align) for
-// NNEF's left-aligned broadcasting, transposes around a channels-last window.
-// Parameters are @variables with .dat files in their own width; the size names
-// that are identifiers are int graph attributes, which the reader takes as size
-// names.
+// Each IR op as the standard SkriptND operator that native.cpp maps onto it, with the attributes
+// its definition needs to compute the same formula: the padding placed explicitly, the operands'
+// alignment (lhs_align, rhs_align) for NNEF's left-aligned broadcasting, transposes around a
+// channels-last window. Parameters are @variables with .dat files in their own width; the size
+// names that are identifiers are int graph attributes, which the reader takes as size names.
 #include "formats/nnef2_model/writer.hpp"
 
 #include <charconv>
@@ -27,9 +25,8 @@ using convert::unexpressible;
 
 constexpr std::string_view kFormat = "NNEF 2.0";
 
-// Names a tensor cannot take: keywords, type names and built-ins (which read as
-// a cast or a call before '('), and the standard modules (which an invocation
-// names).
+// Names a tensor cannot take: keywords, type names and built-ins (which read as a cast or a call
+// before '('), and the standard modules (which an invocation names).
 bool reserved(const std::string& id) {
   static const std::set<std::string> words = {
       "version", "extension", "import", "public", "operator", "graph", "optional", "if",    "then",  "elif",
@@ -41,18 +38,12 @@ bool reserved(const std::string& id) {
   return words.count(id) > 0;
 }
 
-// A SkriptND identifier for a name: letters, digits and '_', not starting with
-// a digit, not reserved.
-std::string identifier_for(const std::string& name) {
-  std::string id;
-  for (char c : name) id += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
-  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) id = "t_" + id;
-  if (reserved(id)) id += "_";
-  return id;
-}
+// A SkriptND identifier for a name: letters, digits and '_', not starting with a digit, not
+// reserved.
+std::string identifier_for(const std::string& name) { return convert::identifier(name, reserved); }
 
-// The shortest decimal that reads back as the same double (the reader takes the
-// nearest double), with a '.' or an exponent so that it is a real literal.
+// The shortest decimal that reads back as the same double (the reader takes the nearest double),
+// with a '.' or an exponent so that it is a real literal.
 std::optional<std::string> real_literal(double v) {
   if (std::isnan(v)) return std::nullopt;
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
@@ -62,11 +53,7 @@ std::optional<std::string> real_literal(double v) {
   return s;
 }
 
-std::string list(const std::vector<int64_t>& v) {
-  std::string s = "[";
-  for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + std::to_string(v[k]);
-  return s + "]";
-}
+std::string list(const std::vector<int64_t>& v) { return convert::int_list(v); }
 std::string join(const std::vector<std::string>& items) {
   std::string s;
   for (const std::string& i : items) s += (s.empty() ? "" : ", ") + i;
@@ -99,9 +86,8 @@ const char* binary_operator(BinaryOp op) {
   return it == names.end() ? nullptr : it->second;
 }
 
-// The size names written as int graph attributes, with their values: those that
-// are identifiers and name extents of one value at the written sizes (`batch`,
-// an ONNX dim_param `N`); the others
+// The size names written as int graph attributes, with their values: those that are identifiers and
+// name extents of one value at the written sizes (`batch`, an ONNX dim_param `N`); the others
 // (`input.2`) the reader gives again by its own rule to the literal extents.
 std::map<std::string, int64_t> size_attributes(const Model& m, const Graph& g) {
   std::map<std::string, int64_t> values;
@@ -111,13 +97,14 @@ std::map<std::string, int64_t> size_attributes(const Model& m, const Graph& g) {
     const auto [it, added] = values.emplace(s.name, v);
     if (identifier_for(s.name) != s.name || (!added && it->second != v)) left_out.insert(s.name);
   }
+  for (const Node& n : g.nodes)  // an input of that name would be declared twice
+    if (std::holds_alternative<InputAttrs>(n.op)) left_out.insert(identifier_for(n.name));
   for (const std::string& n : left_out) values.erase(n);
   return values;
 }
 
-// Per graph output and axis, the size attribute that extent is ("" for a
-// number): its value at the written sizes, and one more when the attribute is
-// one more.
+// Per graph output and axis, the size attribute that extent is ("" for a number): its value at the
+// written sizes, and one more when the attribute is one more.
 std::vector<std::vector<std::string>> output_sizes(const Model& m, const convert::Prepared& p,
                                                    const std::map<std::string, int64_t>& attributes) {
   std::vector<std::vector<std::string>> out;
@@ -154,8 +141,7 @@ class Emitter {
       if (std::holds_alternative<InputAttrs>(n.op)) used_.insert(identifier_for(n.name));
     for (const GraphOutput& o : g_.outputs) {
       const std::string id = identifier_for(o.name);
-      // The value takes the output's name unless an input has it (then `output
-      // = input;`).
+      // The value takes the output's name unless an input has it (then `output = input;`).
       if (used_.insert(id).second) output_names_.emplace(std::pair{o.value.node, o.value.output}, id);
     }
   }
@@ -235,8 +221,8 @@ class Emitter {
                         ": nnref's NNEF 2.0 reader composes real tensors only");
   }
 
-  // A variable holding this tensor at `extents` (the same values in row-major
-  // order), in its own .dat file.
+  // A variable holding this tensor at `extents` (the same values in row-major order), in its own
+  // .dat file.
   std::string variable(const std::string& base, HostTensor t, const std::vector<int64_t>& extents) {
     const std::string id = fresh(base);
     variables_ << "        " << id << ": real" << list(extents) << ";\n";
@@ -254,9 +240,8 @@ class Emitter {
     return variable(identifier_for(n.name) + "_" + role, stored(n, role).tensor, extents);
   }
 
-  // x op y, aligned as the IR's broadcast aligns them: NumPy's right alignment
-  // is the definition's default; NNEF's left alignment places the shorter
-  // operand at axis 0 (lhs_align, rhs_align).
+  // x op y, aligned as the IR's broadcast aligns them: NumPy's right alignment is the definition's
+  // default; NNEF's left alignment places the shorter operand at axis 0 (lhs_align, rhs_align).
   std::string broadcast(const std::string& op, const std::string& x, size_t rx, const std::string& y, size_t ry,
                         Broadcast b) {
     std::vector<std::string> attributes;
@@ -290,8 +275,7 @@ class Emitter {
     const std::string x = value(n.inputs[0]);
     if (a.op == UnaryOp::Elu) return result(n, call("nn.elu", {"alpha=" + real(n, a.alpha, "alpha")}, x));
     if (a.op == UnaryOp::LeakyRelu) {
-      // nn.relu's alpha is max(x, alpha·x), leaky_relu's formula for the alphas
-      // its @assert allows.
+      // nn.relu's alpha is max(x, alpha·x), leaky_relu's formula for the alphas its @assert allows.
       if (!(a.alpha.value >= 0.0 && a.alpha.value <= 1.0))
         unexpressible(kFormat, n,
                       "nn.relu takes an alpha in [0, 1] (its @assert), and this one is " + real(n, a.alpha, "alpha"));
@@ -316,8 +300,7 @@ class Emitter {
                         shape(n.inputs[1]).size(), a.broadcast));
   }
 
-  // Two operands are math.add; more are math.sum_n, which sums them whole as
-  // add_n does.
+  // Two operands are math.add; more are math.sum_n, which sums them whole as add_n does.
   void node(const Node& n, const AddNAttrs&) {
     std::vector<std::string> xs;
     for (ValueRef r : n.inputs) xs.push_back(value(r));
@@ -326,8 +309,8 @@ class Emitter {
     result(n, call("math.sum_n", {}, "[" + join(xs) + "]"));
   }
 
-  // clamp(x, a, b) is max(min(x, b), a), also where a > b (NNEF 1.0's clamp,
-  // which gives a there; math.clamp gives b).
+  // clamp(x, a, b) is max(min(x, b), a), also where a > b (NNEF 1.0's clamp, which gives a there;
+  // math.clamp gives b).
   void node(const Node& n, const ClampAttrs& a) {
     const size_t rx = shape(n.inputs[0]).size(), rb = shape(n.inputs[2]).size();
     const std::string upper =
@@ -336,9 +319,8 @@ class Emitter {
            broadcast("math.max", upper, std::max(rx, rb), value(n.inputs[1]), shape(n.inputs[1]).size(), a.broadcast));
   }
 
-  // nn.prelu's slope is one real per index of one axis: the IR slope aligned to
-  // the input's rank has extents 1 on every axis but that one (a single slope:
-  // an axis of extent 1 of the input).
+  // nn.prelu's slope is one real per index of one axis: the IR slope aligned to the input's rank
+  // has extents 1 on every axis but that one (a single slope: an axis of extent 1 of the input).
   void node(const Node& n, const PreluAttrs& a) {
     const std::vector<int64_t>& x = shape(n.inputs[0]);
     std::vector<int64_t> slope = shape(n.inputs[1]);
@@ -383,8 +365,8 @@ class Emitter {
     result(n, call("linalg.matmul", attributes, value(n.inputs[0]) + ", " + value(n.inputs[1])));
   }
 
-  // The definitions' windows are channels first (NCX; the pools over axes [2,
-  // d)): a channels-last input is transposed there and back.
+  // The definitions' windows are channels first (NCX; the pools over axes [2, d)): a channels-last
+  // input is transposed there and back.
   template <class A>
   void windowed(const Node& n, const A& a, const std::string& op, const std::vector<std::string>& attributes,
                 const std::string& more_args, const std::vector<int64_t>& zeros_around = {}) {
@@ -398,8 +380,8 @@ class Emitter {
     result(n, call("layout.transpose", {"perm=" + list(convert::to_channels_last(rank))},
                    helper(n, "channels_first", rhs)));
   }
-  // The padding placed explicitly, [before..., after...] per spatial axis (floor mode: a ceil mode's
-  // overhang is padding after, convert::explicit_padding).
+  // The padding placed explicitly, [before..., after...] per spatial axis (floor mode: a ceil
+  // mode's overhang is padding after, convert::explicit_padding).
   template <class A>
   std::vector<int64_t> spatial_padding(const Node& n, const A& a) {
     const std::vector<int64_t>& in = shape(n.inputs[0]);
@@ -481,9 +463,8 @@ class Emitter {
     result(n, call("math." + op_name(a), attributes, value(n.inputs[0])));
   }
 
-  // The views are layout.reshape to the extents at the written sizes; flatten
-  // from axis 1 is layout.flatten, which computes them from the input's at
-  // every size.
+  // The views are layout.reshape to the extents at the written sizes; flatten from axis 1 is
+  // layout.flatten, which computes them from the input's at every size.
   void node(const Node& n, const ReshapeAttrs& a) {
     require_real(n, a.kind);
     result(n, call("layout.reshape", {"shape=" + list(out_shape(n))}, value(n.inputs[0])));
@@ -562,17 +543,16 @@ class Emitter {
                   "a contraction program (an operator's @lower body as run) "
                   "has no operator of its own");
   }
-  // Every other op: the standard operators that compute it (layout.gather, math.select, argmax,
-  // the comparisons, ...) take integer or bool tensors or run from @lower bodies that the reader
-  // does not compose yet, or there is none (deconv, layer norm, the roi ops).
+  // Every other op: the standard operators that compute it (layout.gather, math.select, argmax, the
+  // comparisons, ...) take integer or bool tensors or run from @lower bodies that the reader does
+  // not compose yet, or there is none (deconv, layer norm, the roi ops).
   template <class A>
   void node(const Node& n, const A& a) {
     unexpressible(kFormat, n,
                   "nnref writes no standard operator for " + op_name(a) + " yet (docs/nnef2.md, Writing NNEF 2.0)");
   }
 
-  // The output's declaration, and `output = value;` where the value has another
-  // name.
+  // The output's declaration, and `output = value;` where the value has another name.
   void output(const GraphOutput& o, const std::vector<std::string>& sizes) {
     const std::string id = identifier_for(o.name);
     if (value(o.value) != id) line(id, value(o.value));
@@ -594,41 +574,20 @@ class Emitter {
   std::vector<VariableFile> files_;
 };
 
-// The graph's name: the model's file name without its extension, or its
-// folder's name for a file a folder format names (main.sknd, graph.nnef,
-// model.nnl).
-std::string graph_name(const std::string& model_path) {
-  fs::path p = fs::path(model_path).lexically_normal();
-  const std::string stem = p.stem().string();
-  if (p.filename().empty() || stem == "main" || stem == "graph" || stem == "model") p = p.parent_path();
-  const std::string name = p.stem().string();
-  return identifier_for(name.empty() ? "G" : name);
-}
-
 }  // namespace
 
 std::vector<Diagnostic> write_nnef2(const Model& model, const std::string& out_dir, const WriteOptions& options) {
-  Result<convert::Prepared> p = convert::prepare(model, options, kFormat, true);
-  if (!p) return {std::move(p).error()};
-  Emitter e(model, *p);
-  try {
-    e.run();
-  } catch (const convert::Unexpressible& u) {
-    return {u.d};
-  }
-  const fs::path dir(out_dir);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (!fs::is_directory(dir, ec))
-    return {convert::write_failed("folder '" + out_dir + "'", ec ? ec.message() : "it is not a folder")};
-  const std::string graph = graph_name(model.path);
-  if (auto d = convert::write_file(dir / "main.sknd", e.document(graph))) return {*d};
-  // The reader's scoped name: main.<graph>.<variable> (research/skriptnd.md
-  // §5).
-  for (const VariableFile& f : e.files())
-    if (auto d = convert::write_file(dir / ("main." + graph + "." + f.name + ".dat"), nnef::write_dat(f.tensor)))
-      return {*d};
-  return {};
+  return convert::emit<Emitter>(model, options, kFormat, [&](const Emitter& e) -> std::vector<Diagnostic> {
+    if (auto d = convert::make_folder(out_dir)) return {*d};
+    const fs::path dir(out_dir);
+    const std::string graph = identifier_for(convert::model_name(model.path));
+    if (auto d = convert::write_file(dir / "main.sknd", e.document(graph))) return {*d};
+    // The reader's scoped name: main.<graph>.<variable> (research/skriptnd.md §5).
+    for (const VariableFile& f : e.files())
+      if (auto d = convert::write_file(dir / ("main." + graph + "." + f.name + ".dat"), nnef::write_dat(f.tensor)))
+        return {*d};
+    return {};
+  });
 }
 
 }  // namespace nnref
