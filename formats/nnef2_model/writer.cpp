@@ -15,6 +15,8 @@
 #include "formats/nnef/dat.hpp"
 #include "formats/write_support.hpp"
 #include "semantics/size_names.hpp"
+#include "spec/ops/pad.hpp"
+#include "spec/ops/slice.hpp"
 
 namespace nnref {
 
@@ -103,26 +105,16 @@ std::map<std::string, int64_t> size_attributes(const Model& m, const Graph& g) {
   return values;
 }
 
-// Per graph output and axis, the size attribute that extent is ("" for a number): its value at the
-// written sizes, and one more when the attribute is one more.
-std::vector<std::vector<std::string>> output_sizes(const Model& m, const convert::Prepared& p,
-                                                   const std::map<std::string, int64_t>& attributes) {
-  std::vector<std::vector<std::string>> out;
-  for (const GraphOutput& o : p.graph.outputs)
-    out.emplace_back(
-        p.info.nodes[static_cast<size_t>(o.value.node)].outputs[static_cast<size_t>(o.value.output)].rank(), "");
+// Every value's shapes again with one size attribute one larger (the others as written), per
+// attribute; an attribute whose shapes cannot be inferred there is left out.
+std::vector<std::pair<std::string, GraphInfo>> moved_shapes(const Model& m, const Graph& g,
+                                                            const std::map<std::string, int64_t>& attributes) {
+  std::vector<std::pair<std::string, GraphInfo>> out;
   for (const auto& [name, value] : attributes) {
-    Graph moved = p.graph;
+    Graph moved = g;
     if (!set_input_extents(moved, m.size_names, {{name, value + 1}})) continue;
-    const Result<GraphInfo> info = infer_shapes(moved);
-    if (!info) continue;
-    for (size_t k = 0; k < out.size(); ++k) {
-      const ValueRef r = p.graph.outputs[k].value;
-      const auto& at = p.info.nodes[static_cast<size_t>(r.node)].outputs[static_cast<size_t>(r.output)].dims();
-      const auto& then = info->nodes[static_cast<size_t>(r.node)].outputs[static_cast<size_t>(r.output)].dims();
-      for (size_t a = 0; a < at.size(); ++a)
-        if (at[a] == value && then[a] == value + 1 && out[k][a].empty()) out[k][a] = name;
-    }
+    Result<GraphInfo> info = infer_shapes(moved);
+    if (info) out.emplace_back(name, std::move(info).value());
   }
   return out;
 }
@@ -135,7 +127,11 @@ struct VariableFile {
 class Emitter {
  public:
   Emitter(const Model& m, const convert::Prepared& p)
-      : m_(m), g_(p.graph), info_(p.info), sizes_(size_attributes(m, p.graph)), outputs_(output_sizes(m, p, sizes_)) {
+      : m_(m),
+        g_(p.graph),
+        info_(p.info),
+        sizes_(size_attributes(m, p.graph)),
+        moved_(moved_shapes(m, p.graph, sizes_)) {
     for (const auto& [name, value] : sizes_) used_.insert(name);
     for (const Node& n : g_.nodes)
       if (std::holds_alternative<InputAttrs>(n.op)) used_.insert(identifier_for(n.name));
@@ -158,7 +154,7 @@ class Emitter {
       }
       std::visit([&](const auto& a) { node(n, a); }, n.op);
     }
-    for (size_t k = 0; k < g_.outputs.size(); ++k) output(g_.outputs[k], outputs_[k]);
+    for (const GraphOutput& o : g_.outputs) output(o);
   }
 
   std::string document(const std::string& graph) const {
@@ -208,6 +204,24 @@ class Emitter {
     return info_.nodes[static_cast<size_t>(r.node)].outputs[static_cast<size_t>(r.output)].dims();
   }
   const std::vector<int64_t>& out_shape(const Node& n) const { return shape({n.id, 0}); }
+  // The extents of value r, each the size attribute it follows (its value at the written sizes, and
+  // one more where the attribute is one more: check --dim then proves the graph for a range) or its
+  // number: "[batch, 1000]".
+  std::string extents(ValueRef r) const {
+    std::vector<std::string> out;
+    for (size_t k = 0; k < shape(r).size(); ++k) {
+      const int64_t at = shape(r)[k];
+      std::string e = std::to_string(at);
+      for (const auto& [name, info] : moved_)
+        if (at == sizes_.at(name) &&
+            info.nodes[static_cast<size_t>(r.node)].outputs[static_cast<size_t>(r.output)].dims()[k] == at + 1) {
+          e = name;
+          break;
+        }
+      out.push_back(e);
+    }
+    return "[" + join(out) + "]";
+  }
 
   std::string real(const Node& n, const Real& r, const std::string& what) {
     const auto s = real_literal(r.value);
@@ -256,11 +270,7 @@ class Emitter {
 
   void node(const Node& n, const InputAttrs& a) {
     require_real(n, a.kind);
-    std::vector<std::string> extents;
-    for (size_t k = 0; k < a.dims.size(); ++k) extents.push_back(std::to_string(a.dims[k]));
-    for (const SizeName& s : m_.size_names)
-      if (s.node == n.id && sizes_.count(s.name)) extents[s.axis] = s.name;
-    inputs_ << "        " << value({n.id, 0}) << ": real[" << join(extents) << "];\n";
+    inputs_ << "        " << value({n.id, 0}) << ": real" << extents({n.id, 0}) << ";\n";
   }
 
   // A constant is a variable: its .dat file holds its values bit for bit.
@@ -463,15 +473,15 @@ class Emitter {
     result(n, call("math." + op_name(a), attributes, value(n.inputs[0])));
   }
 
-  // The views are layout.reshape to the extents at the written sizes; flatten from axis 1 is
-  // layout.flatten, which computes them from the input's at every size.
+  // The views are layout.reshape to the output's extents, those that follow a size written as its
+  // attribute; flatten from axis 1 is layout.flatten, which computes them from the input's.
   void node(const Node& n, const ReshapeAttrs& a) {
     require_real(n, a.kind);
-    result(n, call("layout.reshape", {"shape=" + list(out_shape(n))}, value(n.inputs[0])));
+    result(n, call("layout.reshape", {"shape=" + extents({n.id, 0})}, value(n.inputs[0])));
   }
   void node(const Node& n, const FlattenAttrs& a) {
     if (a.axis == 1) return result(n, call("layout.flatten", {"axis=1"}, value(n.inputs[0])));
-    result(n, call("layout.reshape", {"shape=" + list(out_shape(n))}, value(n.inputs[0])));
+    result(n, call("layout.reshape", {"shape=" + extents({n.id, 0})}, value(n.inputs[0])));
   }
   void node(const Node& n, const TransposeAttrs& a) {
     require_real(n, a.kind);
@@ -494,20 +504,26 @@ class Emitter {
   }
 
   // layout.pad and layout.slice run from their @lower bodies when read back (a contract op): both
-  // move elements only, so the values are the same.
+  // move elements only, so the values are the same. Their numbers are the IR rule's at the written
+  // sizes (spec/ops/pad.hpp, slice.hpp), computed from extents or not.
+  std::vector<Dims<CDim>> input_dims(const Node& n) const {
+    std::vector<Dims<CDim>> out;
+    for (ValueRef r : n.inputs) out.emplace_back(shape(r).begin(), shape(r).end());
+    return out;
+  }
   void node(const Node& n, const PadAttrs& a) {
     require_real(n, a.kind);
-    if (!a.computed.code.empty())
-      unexpressible(kFormat, n, "its padding is computed from extents (layout.pad's is numbers)");
     static const std::map<PadBorder, const char*> methods = {{PadBorder::Constant, "'CONSTANT'"},
                                                              {PadBorder::Reflect, "'REFLECT'"},
                                                              {PadBorder::Replicate, "'REPLICATE'"},
                                                              {PadBorder::ReflectEven, "'SYMMETRIC'"}};
+    ConcreteSink sink;
+    const auto widths = pad_widths(a, input_dims(n), sink);
     std::vector<int64_t> before, after;
-    for (const auto& [b, e] : a.padding) {
-      if (b < 0 || e < 0)
+    for (const auto& [b, e] : widths.value_or(std::vector<std::pair<SizeValue<CDim>, SizeValue<CDim>>>{})) {
+      if (b.value.v < 0 || e.value.v < 0)
         unexpressible(kFormat, n, "its padding crops, and layout.pad's @assert requires padding >= 0");
-      before.push_back(b), after.push_back(e);
+      before.push_back(b.value.v), after.push_back(e.value.v);
     }
     before.insert(before.end(), after.begin(), after.end());
     std::string args = value(n.inputs[0]);
@@ -517,21 +533,21 @@ class Emitter {
                               HostTensor{DType::F64, Shape::make({}).value(), {a.value.value}}, {});
     result(n, call("layout.pad", {"padding=" + list(before), "method=" + std::string(methods.at(a.border))}, args));
   }
-  // Each axis from its first index as the IR's rule places it (negative counts from the end,
-  // clamped), as many as the IR's output holds: end is begin + count · stride, which the
-  // definition's clamp of end to [−1, extent] keeps at that count.
+  // Each axis from its first index and count as the IR's rule gives them: end is begin + count ·
+  // stride, which the definition's clamp of end to [−1, extent] keeps at that count.
   void node(const Node& n, const SliceAttrs& a) {
     require_real(n, a.kind);
-    if (!a.computed.empty())
-      unexpressible(kFormat, n, "its bounds are computed from extents (layout.slice's are numbers)");
-    const std::vector<int64_t>&in = shape(n.inputs[0]), &out = out_shape(n);
-    const std::vector<int64_t> axes = convert::tensor_axes(a.axes, in.size());
-    std::vector<int64_t> begin, end, stride = convert::or_ones(a.stride, axes.size());
-    for (size_t k = 0; k < axes.size(); ++k) {
-      const int64_t extent = in[static_cast<size_t>(axes[k])], s = stride[k];
-      const int64_t b = a.begin[k] < 0 ? a.begin[k] + extent : a.begin[k];
-      begin.push_back(s > 0 ? std::clamp<int64_t>(b, 0, extent) : std::clamp<int64_t>(b, -1, extent - 1));
-      end.push_back(std::clamp<int64_t>(begin.back() + out[static_cast<size_t>(axes[k])] * s, -1, extent));
+    const std::vector<Dims<CDim>> dims = input_dims(n);
+    ConcreteSink sink;
+    const auto bounds = slice_bounds(a, dims, sink).value_or(std::vector<SizeValue<CDim>>{});
+    const std::vector<int64_t> axes = convert::tensor_axes(a.axes, dims[0].size());
+    const std::vector<int64_t> stride = convert::or_ones(a.stride, axes.size());
+    std::vector<int64_t> begin, end;
+    for (size_t k = 0; k < axes.size() && bounds.size() == 2 * axes.size(); ++k) {
+      const CDim extent = dims[0][static_cast<size_t>(axes[k])];
+      const auto [first, count] = slice_range(a, k, bounds[k], bounds[axes.size() + k], extent);
+      begin.push_back(first.v);
+      end.push_back(std::clamp<int64_t>(first.v + count.v * stride[k], -1, extent.v));
     }
     result(n, call("layout.slice",
                    {"axes=" + list(axes), "begin=" + list(begin), "end=" + list(end), "stride=" + list(stride)},
@@ -553,20 +569,17 @@ class Emitter {
   }
 
   // The output's declaration, and `output = value;` where the value has another name.
-  void output(const GraphOutput& o, const std::vector<std::string>& sizes) {
+  void output(const GraphOutput& o) {
     const std::string id = identifier_for(o.name);
     if (value(o.value) != id) line(id, value(o.value));
-    const std::vector<int64_t>& dims = shape(o.value);
-    std::vector<std::string> extents;
-    for (size_t k = 0; k < dims.size(); ++k) extents.push_back(sizes[k].empty() ? std::to_string(dims[k]) : sizes[k]);
-    declared_outputs_ << "        " << id << ": real[" << join(extents) << "];\n";
+    declared_outputs_ << "        " << id << ": real" << extents(o.value) << ";\n";
   }
 
   const Model& m_;
   const Graph& g_;
   const GraphInfo& info_;
-  const std::map<std::string, int64_t> sizes_;           // size name → its value (an int graph attribute)
-  const std::vector<std::vector<std::string>> outputs_;  // per output, per axis: the size attribute it is
+  const std::map<std::string, int64_t> sizes_;                  // size name → its value (an int graph attribute)
+  const std::vector<std::pair<std::string, GraphInfo>> moved_;  // per size attribute: the shapes, it one larger
   std::map<std::pair<int64_t, int>, std::string> output_names_;
   std::set<std::string> used_, imports_;
   std::vector<std::vector<std::string>> names_;  // per node, per output: its identifier
