@@ -236,13 +236,15 @@ class Emitter {
   }
 
   // A variable holding this tensor at `extents` (the same values in row-major order), in its own
-  // .dat file.
-  std::string variable(const std::string& base, HostTensor t, const std::vector<int64_t>& extents) {
-    const std::string id = fresh(base);
+  // .dat file: `id` is its name, or a fresh one from `base`.
+  std::string declare_variable(const std::string& id, HostTensor t, const std::vector<int64_t>& extents) {
     variables_ << "        " << id << ": real" << list(extents) << ";\n";
     t.shape = Shape::make(extents).value();
     files_.push_back({id, std::move(t)});
     return id;
+  }
+  std::string variable(const std::string& base, HostTensor t, const std::vector<int64_t>& extents) {
+    return declare_variable(fresh(base), std::move(t), extents);
   }
   const ParamEntry& stored(const Node& n, const std::string& role) {
     const ParamEntry* e = m_.payload.find(n.name, role);
@@ -273,12 +275,14 @@ class Emitter {
     inputs_ << "        " << value({n.id, 0}) << ": real" << extents({n.id, 0}) << ";\n";
   }
 
-  // A constant is a variable: its .dat file holds its values bit for bit.
+  // A constant is a variable of its name: its .dat file holds its values bit for bit. A graph output
+  // is a component, `output = variable;`.
   void node(const Node& n, const ConstAttrs& a) {
     require_real(n, a.kind);
-    const std::string id = variable(identifier_for(n.name), stored(n, "value").tensor, a.dims);
-    if (output_names_.count({n.id, 0})) return line(value({n.id, 0}), id);
-    names_[static_cast<size_t>(n.id)][0] = id;
+    const std::vector<std::string>& names = names_[static_cast<size_t>(n.id)];
+    if (output_names_.count({n.id, 0}))
+      return line(names[0], variable(identifier_for(n.name), stored(n, "value").tensor, a.dims));
+    declare_variable(names[0], stored(n, "value").tensor, a.dims);
   }
 
   void node(const Node& n, const UnaryAttrs& a) {
