@@ -308,8 +308,7 @@ class Emitter {
     const char* op = binary_operator(a.op);
     if (!op)
       unexpressible(kFormat, n,
-                    "math.mod's remainder takes the divisor's sign, fmod's the "
-                    "dividend's");
+                    "math.mod's remainder takes the divisor's sign, fmod's the dividend's");
     result(n, broadcast(op, value(n.inputs[0]), shape(n.inputs[0]).size(), value(n.inputs[1]),
                         shape(n.inputs[1]).size(), a.broadcast));
   }
@@ -546,6 +545,10 @@ class Emitter {
     const auto bounds = slice_bounds(a, dims, sink).value_or(std::vector<SizeValue<CDim>>{});
     const std::vector<int64_t> axes = convert::tensor_axes(a.axes, dims[0].size());
     const std::vector<int64_t> stride = convert::or_ones(a.stride, axes.size());
+    // The definition's extent (end − begin) \ stride is a ceiling division, which the reader's size
+    // terms take by divisors of at least 1 (docs/nnef2.md, Sizes): `check` would refuse it.
+    if (std::any_of(stride.begin(), stride.end(), [](int64_t s) { return s < 0; }))
+      unexpressible(kFormat, n, "layout.slice with a negative stride: nnref's reader divides sizes by at least 1");
     std::vector<int64_t> begin, end;
     for (size_t k = 0; k < axes.size() && bounds.size() == 2 * axes.size(); ++k) {
       const CDim extent = dims[0][static_cast<size_t>(axes[k])];
