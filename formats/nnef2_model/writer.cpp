@@ -306,9 +306,7 @@ class Emitter {
 
   void node(const Node& n, const BinaryAttrs& a) {
     const char* op = binary_operator(a.op);
-    if (!op)
-      unexpressible(kFormat, n,
-                    "math.mod's remainder takes the divisor's sign, fmod's the dividend's");
+    if (!op) unexpressible(kFormat, n, "math.mod's remainder takes the divisor's sign, fmod's the dividend's");
     result(n, broadcast(op, value(n.inputs[0]), shape(n.inputs[0]).size(), value(n.inputs[1]),
                         shape(n.inputs[1]).size(), a.broadcast));
   }
@@ -462,10 +460,18 @@ class Emitter {
   }
 
   void node(const Node& n, const SoftmaxAttrs& a) {
-    if (a.log) unexpressible(kFormat, n, "no standard operator that nnref reads computes log_softmax");
-    const size_t rank = shape(n.inputs[0]).size();
-    result(n,
-           call("nn.softmax", {"axes=" + list(convert::tensor_axes(a.axes, rank, a.batch_axes))}, value(n.inputs[0])));
+    const std::string axes = "axes=" + list(convert::tensor_axes(a.axes, shape(n.inputs[0]).size(), a.batch_axes));
+    if (a.log) return log_softmax(n, axes);
+    result(n, call("nn.softmax", {axes}, value(n.inputs[0])));
+  }
+  // No standard operator computes log_softmax; its formula (spec/ops/softmax.hpp) is (x − m) − log Σ
+  // exp(x − m), m the maximum over the axes, which these operators compute in the same order.
+  void log_softmax(const Node& n, const std::string& axes) {
+    const std::string x = value(n.inputs[0]), m = helper(n, "max", call("math.max_reduce", {axes}, x));
+    const std::string centered = helper(n, "centered", call("math.sub", {}, x + ", " + m));
+    const std::string e = helper(n, "exp", call("math.exp", {}, centered));
+    const std::string total = helper(n, "sum", call("math.sum_reduce", {axes}, e));
+    result(n, call("math.sub", {}, centered + ", " + helper(n, "log", call("math.log", {}, total))));
   }
 
   void node(const Node& n, const ReduceAttrs& a) {
