@@ -331,26 +331,33 @@ class Emitter {
   }
 
   // nn.prelu's slope is one real per index of one axis: the IR slope aligned to the input's rank
-  // has extents 1 on every axis but that one (a single slope: an axis of extent 1 of the input).
+  // has extents 1 on every axis but that one. A single slope (every extent 1) is made one per index
+  // of axis 1 (0 for a rank-1 input): a variable of ones times it, exactly the slope everywhere.
   void node(const Node& n, const PreluAttrs& a) {
     const std::vector<int64_t>& x = shape(n.inputs[0]);
     std::vector<int64_t> slope = shape(n.inputs[1]);
+    if (x.empty())
+      unexpressible(kFormat, n, "nn.prelu's slope is indexed by an axis of its input, and this one is a scalar");
     if (slope.size() > x.size()) unexpressible(kFormat, n, "its slope has a higher rank than its input");
     slope.insert(a.broadcast == Broadcast::NnefLeft ? slope.end() : slope.begin(), x.size() - slope.size(), 1);
-    std::vector<size_t> varying, single;
-    for (size_t k = 0; k < x.size(); ++k) {
+    std::vector<size_t> varying;
+    for (size_t k = 0; k < x.size(); ++k)
       if (slope[k] != 1) varying.push_back(k);
-      if (x[k] == 1) single.push_back(k);
-    }
-    const std::vector<size_t>& axis = varying.empty() ? single : varying;
-    if (axis.empty() || varying.size() > 1 || slope[axis[0]] != x[axis[0]])
+    const size_t axis = varying.empty() ? (x.size() >= 2 ? 1 : 0) : varying[0];
+    if (varying.size() > 1 || (!varying.empty() && slope[axis] != x[axis]))
       unexpressible(kFormat, n,
                     "nn.prelu takes one slope per index of one axis, and this slope " + list(shape(n.inputs[1])) +
                         " is not that of the input " + list(x));
     std::string alpha = value(n.inputs[1]);
     if (shape(n.inputs[1]).size() != 1)
-      alpha = helper(n, "alpha", call("layout.reshape", {"shape=" + list({slope[axis[0]]})}, alpha));
-    result(n, call("nn.prelu", {"axis=" + std::to_string(axis[0])}, value(n.inputs[0]) + ", " + alpha));
+      alpha = helper(n, "alpha", view(alpha, shape(n.inputs[1]).empty(), list({slope[axis]}), 1));
+    if (varying.empty() && x[axis] != 1) {
+      const HostTensor ones{DType::F64, Shape::make({x[axis]}).value(),
+                            std::vector<double>(static_cast<size_t>(x[axis]), 1.0)};
+      alpha = helper(n, "slopes",
+                     call("math.mul", {}, variable(identifier_for(n.name) + "_ones", ones, {x[axis]}) + ", " + alpha));
+    }
+    result(n, call("nn.prelu", {"axis=" + std::to_string(axis)}, value(n.inputs[0]) + ", " + alpha));
   }
 
   // nn.linear's filter is [n, c]: an IR weight [c, n] is written transposed.
@@ -486,11 +493,22 @@ class Emitter {
   // attribute; flatten from axis 1 is layout.flatten, which computes them from the input's.
   void node(const Node& n, const ReshapeAttrs& a) {
     require_real(n, a.kind);
-    result(n, call("layout.reshape", {"shape=" + extents({n.id, 0})}, value(n.inputs[0])));
+    reshape(n);
   }
   void node(const Node& n, const FlattenAttrs& a) {
-    if (a.axis == 1) return result(n, call("layout.flatten", {"axis=1"}, value(n.inputs[0])));
-    result(n, call("layout.reshape", {"shape=" + extents({n.id, 0})}, value(n.inputs[0])));
+    if (a.axis == 1 && shape(n.inputs[0]).size() >= 2)
+      return result(n, call("layout.flatten", {"axis=1"}, value(n.inputs[0])));
+    reshape(n);
+  }
+  void reshape(const Node& n) {
+    result(n, view(value(n.inputs[0]), shape(n.inputs[0]).empty(), extents({n.id, 0}), out_shape(n).size()));
+  }
+  // x viewed at `extents` (of rank `rank`): layout.reshape, whose @assert wants its axis (0) below
+  // the input's rank; so a scalar is unsqueezed to that rank instead (every extent of it is 1).
+  std::string view(const std::string& x, bool scalar, const std::string& extents, size_t rank) {
+    if (!scalar) return call("layout.reshape", {"shape=" + extents}, x);
+    if (rank == 0) return call("math.iden", {}, x);
+    return call("layout.unsqueeze", {"axes=" + list(convert::iota(0, static_cast<int64_t>(rank)))}, x);
   }
   void node(const Node& n, const TransposeAttrs& a) {
     require_real(n, a.kind);
