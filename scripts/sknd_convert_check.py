@@ -7,7 +7,7 @@ For every example (examples/*/model.nnl), golden case (tests/data/golden), NNEF 
 NNEF 2.0, require `nnref check` of the written folder to pass, and run the source and the written
 model with `run --precision f64` on the same inputs: every output must be the same, bit for bit.
 A model whose ops NNEF 2.0 cannot express must be refused with convert.unexpressible located at the
-node named in REFUSED, at its line and column. An NNEF 1.0 graph, an ONNX LogSoftmax and ONNX views and PRelu written here make round trips of the ops the test models leave out. Then models written for refusals: ONNX models
+node named in REFUSED, at its line and column. An NNEF 1.0 graph, an ONNX LogSoftmax and ONNX views, PRelu, Split, Expand and Cast written here make round trips of the ops the test models leave out. Then models written for refusals: ONNX models
 each with one op NNEF 2.0 cannot express, refused with convert.unexpressible at that node and nothing
 written, an open size without --dim (usage.dim-required), and an ONNX dim_param kept as an int graph
 attribute, which `check --dim N=1..64` proves for every size.
@@ -214,19 +214,26 @@ def log_softmax_model(work_root):
 
 def views_model(work_root):
     """Flatten of a rank-1 input, Reshape of a scalar and PRelu with one slope, which layout.flatten,
-    layout.reshape and nn.prelu take only through another form (unsqueeze, a rank-1 slope)."""
+    layout.reshape and nn.prelu take only through another form (unsqueeze, a rank-1 slope); Split
+    (slices), Expand (layout.broadcast) and Cast to double (a copy)."""
     from onnx import TensorProto, helper, numpy_helper
     work = os.path.join(work_root, "views")
     os.makedirs(work)
     path = os.path.join(work, "views.onnx")
     nodes = [helper.make_node("Flatten", ["v"], ["f"], name="flat", axis=1),
              helper.make_node("Reshape", ["s", "dims"], ["r"], name="grown"),
-             helper.make_node("PRelu", ["x", "slope"], ["p"], name="leaky")]
-    onnx_model(path, nodes, [("v", [5]), ("s", []), ("x", [2, 3, 4])], [("f", [5, 1]), ("r", [1, 1]), ("p", [2, 3, 4])],
+             helper.make_node("PRelu", ["x", "slope"], ["p"], name="leaky"),
+             helper.make_node("Split", ["x", "parts"], ["a", "b"], name="halves", axis=1),
+             helper.make_node("Expand", ["v", "wide"], ["e"], name="rows"),
+             helper.make_node("Cast", ["v"], ["c"], name="widened", to=TensorProto.DOUBLE)]
+    onnx_model(path, nodes, [("v", [5]), ("s", []), ("x", [2, 3, 4])],
+               [("f", [5, 1]), ("r", [1, 1]), ("p", [2, 3, 4]), ("a", [2, 2, 4]), ("b", [2, 1, 4]), ("e", [3, 5])],
                [("slope", np.float32(0.25))])
     import onnx
     m = onnx.load(path)
-    m.graph.initializer.append(numpy_helper.from_array(np.array([1, 1], dtype=np.int64), "dims"))
+    for name, values in (("dims", [1, 1]), ("parts", [2, 1]), ("wide", [3, 1])):
+        m.graph.initializer.append(numpy_helper.from_array(np.array(values, dtype=np.int64), name))
+    m.graph.output.append(helper.make_tensor_value_info("c", TensorProto.DOUBLE, [5]))
     onnx.save(m, path)
     rng = np.random.default_rng(6)
     inputs = []

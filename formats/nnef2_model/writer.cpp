@@ -585,6 +585,42 @@ class Emitter {
                    value(n.inputs[0])));
   }
 
+  // split is one layout.slice per part, each from where the parts before it end.
+  void node(const Node& n, const SplitAttrs& a) {
+    require_real(n, a.kind);
+    const int64_t axis = convert::tensor_axis(a.axis, shape(n.inputs[0]).size());
+    int64_t begin = 0;
+    for (size_t k = 0; k < names_[static_cast<size_t>(n.id)].size(); ++k) {
+      const int64_t end = begin + shape({n.id, static_cast<int>(k)})[static_cast<size_t>(axis)];
+      line(names_[static_cast<size_t>(n.id)][k],
+           call("layout.slice", {"axes=" + list({axis}), "begin=" + list({begin}), "end=" + list({end})},
+                value(n.inputs[0])));
+      begin = end;
+    }
+  }
+  // broadcast_to: the input viewed at the output's rank (aligned as the IR aligns it), then
+  // layout.broadcast to the output's extents, which repeats the extents 1 (read back from its
+  // @lower body).
+  void node(const Node& n, const BroadcastToAttrs& a) {
+    require_real(n, a.kind);
+    const std::vector<int64_t>& in = shape(n.inputs[0]);
+    const std::vector<int64_t>& out = out_shape(n);
+    std::string x = value(n.inputs[0]);
+    if (in.size() != out.size()) {
+      std::vector<int64_t> aligned = in;
+      aligned.insert(a.broadcast == Broadcast::NnefLeft ? aligned.end() : aligned.begin(), out.size() - in.size(), 1);
+      x = helper(n, "aligned", view(x, in.empty(), list(aligned), aligned.size()));
+    }
+    result(n, call("layout.broadcast", {"shape=" + extents({n.id, 0})}, x));
+  }
+
+  // A cast of reals to reals (ONNX's float to double) copies them.
+  void node(const Node& n, const CastAttrs& a) {
+    require_real(n, a.from);
+    require_real(n, a.to);
+    result(n, call("math.iden", {}, value(n.inputs[0])));
+  }
+
   void node(const Node& n, const ContractAttrs&) {
     unexpressible(kFormat, n,
                   "a contraction program (an operator's @lower body as run) "
