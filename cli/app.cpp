@@ -169,7 +169,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 
   ConvertOptions convert;
   auto* convert_cmd = app.add_subcommand("convert", "write a model in another format (every op with the same formula)");
-  convert_cmd->add_option("model", convert.model, "model file or folder (.nnl, NNEF folder, .onnx, .nac)")->required();
+  convert_cmd->add_option("model", convert.model, "model file or folder (.nnl, NNEF folder, NNEF 2.0 folder or .sknd, .onnx, .nac)")->required();
   std::vector<std::string> formats;
   std::string targets;
   for (const Writer& w : writers()) {

@@ -55,8 +55,8 @@ constexpr std::array kCodes = {
     CodeInfo{"usage.enumeration-limit", "check: the model needs sizes as numbers when it is read, and their --dim "
                                         "ranges hold more than 4096 combinations to read and check one by one",
              "cli"},
-    CodeInfo{"usage.dim-required", "convert --to nnef or nnl: an input extent is symbolic (an ONNX dim_param), and "
-                                   "NNEF and NNL declare every extent: give it with --dim NAME=SIZE", "cli"},
+    CodeInfo{"usage.dim-required", "convert --to nnef, nnef2 or nnl: an input extent is symbolic (an ONNX dim_param), "
+                                   "and NNEF, NNEF 2.0 and NNL declare every extent: give it with --dim NAME=SIZE", "cli"},
     CodeInfo{"usage.fast-only", "--threads or --target without --engine fast: they choose how the fast path runs",
              "cli"},
     CodeInfo{"usage.fast-precision", "run --engine fast or hw with a --precision other than f32: both compute in "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 
 #include "semantics/size_names.hpp"
 
@@ -96,6 +97,20 @@ int64_t ceil_padding_after(int64_t in, const window::Axis& a) {
   return dim_max((out - 1) * a.s + window::extent(a) - in - a.before, 0).v;
 }
 
+std::string identifier(const std::string& name, bool (*reserved)(const std::string&)) {
+  std::string id;
+  for (char c : name) id += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) id = "t_" + id;
+  if (reserved(id)) id += "_";
+  return id;
+}
+
+std::string int_list(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + std::to_string(v[k]);
+  return s + "]";
+}
+
 bool decimal_literal(const std::string& s, bool* real) {
   size_t i = s.starts_with("-") ? 1 : 0;
   const auto digits = [&] {
@@ -120,6 +135,32 @@ bool decimal_literal(const std::string& s, bool* real) {
 
 Diagnostic write_failed(const std::string& what, const std::string& why) {
   return make_error("io.write", "cannot write " + what + ": " + why);
+}
+
+std::string model_name(const std::string& path) {
+  std::filesystem::path p = std::filesystem::path(path).lexically_normal();
+  const std::string stem = p.stem().string();
+  if (p.filename().empty() || stem == "main" || stem == "graph" || stem == "model") p = p.parent_path();
+  const std::string name = p.stem().string();
+  return name.empty() ? "G" : name;
+}
+
+std::optional<Diagnostic> make_folder(const std::string& out_dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (!std::filesystem::is_directory(out_dir, ec))
+    return write_failed("folder '" + out_dir + "'", ec ? ec.message() : "it is not a folder");
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> write_file(const std::filesystem::path& path, const std::string& bytes) {
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) return write_failed("'" + path.string() + "'", ec ? ec.message() : "the file cannot be written");
+  return std::nullopt;
 }
 
 }  // namespace nnref::convert

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +32,21 @@ Result<Prepared> prepare(const Model& model, const WriteOptions& options, std::s
 struct Unexpressible {
   Diagnostic d;
 };
+
+// A folder writer's translation: Emitter(model, prepared).run() over the graph at the --dim extents
+// (every extent needed), its refusal returned; then `write(emitter)` writes the files.
+template <class Emitter, class Write>
+std::vector<Diagnostic> emit(const Model& model, const WriteOptions& options, std::string_view format, Write&& write) {
+  Result<Prepared> p = prepare(model, options, format, true);
+  if (!p) return {std::move(p).error()};
+  Emitter e(model, *p);
+  try {
+    e.run();
+  } catch (const Unexpressible& u) {
+    return {u.d};
+  }
+  return write(e);
+}
 [[noreturn]] void unexpressible(std::string_view format, const Node& node, const std::string& why);
 // For a format that writes parameters as tensors only (NNEF, NNL): refuses a node whose parameter
 // the graph computes (Node::param_values).
@@ -75,11 +92,24 @@ std::vector<std::pair<int64_t, int64_t>> explicit_padding(const A& attrs, const 
   return out;
 }
 
+// An identifier of NNEF's and SkriptND's syntax for a name: letters, digits and '_', not starting
+// with a digit ("t_" before it), and a trailing '_' where the format reserves the word.
+std::string identifier(const std::string& name, bool (*reserved)(const std::string&));
+// Ints as a bracketed list: "[1, 2, 3]".
+std::string int_list(const std::vector<int64_t>& v);
+
 // Whether s is a decimal literal as NNEF's and NNL's lexers read one:
 // [-]digits[.digits][(e|E)[+-]digits]; `real` is set when it has a '.' or an exponent.
 bool decimal_literal(const std::string& s, bool* real = nullptr);
 
 // An I/O failure while writing `what` (io.write, exit code 2).
 Diagnostic write_failed(const std::string& what, const std::string& why);
+// A model's name, for the graph a writer writes: its file's stem, or its folder's name for a file
+// a folder format names (main.sknd, graph.nnef, model.nnl); "G" when there is neither.
+std::string model_name(const std::string& path);
+// Makes the folder a writer writes into (its OUT); io.write when it cannot be made.
+std::optional<Diagnostic> make_folder(const std::string& out_dir);
+// Writes `bytes` to the file `path` (its folders made first); io.write when that fails.
+std::optional<Diagnostic> write_file(const std::filesystem::path& path, const std::string& bytes);
 
 }  // namespace nnref::convert

@@ -2,7 +2,7 @@
 """nnref convert on the ONNX backend node tests: each converted model runs as the original.
 
 For every node-test case (libonnx-testdata) whose model `nnref run` evaluates from its
-test_data_set_0 inputs, `nnref convert` writes it as ONNX, as NNEF and as NNL; each converted model
+test_data_set_0 inputs, `nnref convert` writes it as ONNX, as NNEF, as NNL and as NNEF 2.0; each converted model
 that is written must run on the same inputs to the same float32 outputs, bit for bit, and
 the ONNX one must pass onnx.checker.check_model(full_check=True). A refusal
 (convert.unexpressible, NNEF's usage.dim-required, or shape.data-dependent-size: a size the model
@@ -12,7 +12,7 @@ failure; so is a model that `run` reads only with graph inputs bound to their va
 (onnx.input-not-constant, onnx.type-unsupported).
 
 Usage:
-    convert_node_tests.py --nnref BIN [--data DIR] [--verbose]
+    convert_node_tests.py --nnref BIN [--data DIR] [--formats onnx,nnef,nnl,nnef2] [--verbose]
 """
 
 import argparse
@@ -42,7 +42,14 @@ def outputs(path):
     return [z[k] for k in z.files]
 
 
-def case(nnref, case_dir, scratch, counts, failures, refusals):
+FORMATS = ("onnx", "nnef", "nnl", "nnef2")
+
+
+def written_path(scratch, name, fmt):
+    return os.path.join(scratch, name + ".onnx") if fmt == "onnx" else os.path.join(scratch, name + "_" + fmt)
+
+
+def case(nnref, case_dir, scratch, counts, failures, refusals, formats):
     data = os.path.join(case_dir, "test_data_set_0")
     if not os.path.isdir(data):
         return
@@ -60,8 +67,8 @@ def case(nnref, case_dir, scratch, counts, failures, refusals):
     bound = "note[onnx.input-bound]" in ran.stderr
     counts["bound"] += bound
     want = outputs(original)
-    for fmt, out in (("onnx", os.path.join(scratch, name + ".onnx")), ("nnef", os.path.join(scratch, name + "_nnef")),
-                     ("nnl", os.path.join(scratch, name + "_nnl"))):
+    for fmt in formats:
+        out = written_path(scratch, name, fmt)
         c = subprocess.run([nnref, "convert", os.path.join(case_dir, "model.onnx"), out, "--to", fmt],
                            capture_output=True, text=True, timeout=60)
         refused = re.search(r"error\[(convert\.unexpressible|usage\.dim-required|shape\.data-dependent-size)\]", c.stderr)
@@ -105,15 +112,17 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--nnref", required=True)
     p.add_argument("--data", default=DEFAULT_DATA)
+    p.add_argument("--formats", default=",".join(FORMATS), help="the formats to write, of " + ",".join(FORMATS))
     p.add_argument("--verbose", action="store_true")
     a = p.parse_args()
+    formats = a.formats.split(",")
     counts = collections.Counter()
     failures, refusals = [], []
     with tempfile.TemporaryDirectory(prefix="nnref_convert_node_") as scratch:
         for d in sorted(os.listdir(a.data)):
-            case(a.nnref, os.path.join(a.data, d), scratch, counts, failures, refusals)
+            case(a.nnref, os.path.join(a.data, d), scratch, counts, failures, refusals, formats)
     print("node-test models nnref runs: %d (%d with inputs bound at load)" % (counts["run"], counts["bound"]))
-    for fmt in ("onnx", "nnef", "nnl"):
+    for fmt in formats:
         print("  --to %s: %d written (%d with the same float32 outputs), %d refused, %d refused for an input "
               "bound at load" % (fmt, counts[fmt + " written"], counts[fmt + " same outputs"], counts[fmt + " refused"],
                                  counts[fmt + " refused bound"]))

@@ -179,4 +179,9 @@ std::string write_dat(const std::vector<int64_t>& shape, const std::vector<doubl
   return out + data;
 }
 
+std::string write_dat(const HostTensor& t) {
+  const int bits = t.dtype == DType::F32 ? 32 : t.dtype == DType::F16 ? 16 : 64;
+  return write_dat(t.shape.dims(), t.values, ItemType::Float, bits);
+}
+
 }  // namespace nnref::nnef

@@ -35,5 +35,9 @@ std::optional<DatTensor> read_dat(const std::string& path, const std::string& la
 // The bytes of a tensor file holding `values` of this shape as item type `type` with `bits` bits
 // per item (the writer's half; values must be representable).
 std::string write_dat(const std::vector<int64_t>& shape, const std::vector<double>& values, ItemType type, int bits);
+// A real tensor's file in its own width: float32 items for a float32 tensor, float16 for float16,
+// float64 otherwise (every value a double holds, integers included), so that reading it back gives
+// the same bits (the writers of NNEF 1.0 and 2.0).
+std::string write_dat(const HostTensor& t);
 
 }  // namespace nnref::nnef

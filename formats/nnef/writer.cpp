@@ -8,7 +8,6 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -32,13 +31,7 @@ constexpr std::string_view kFormat = "NNEF";
 
 // An NNEF identifier for a node or output name: letters, digits and '_', not starting with a
 // digit, not a keyword.
-std::string identifier_for(const std::string& name) {
-  std::string id;
-  for (char c : name) id += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
-  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) id = "t_" + id;
-  if (nnef::is_keyword(id)) id += "_";
-  return id;
-}
+std::string identifier_for(const std::string& name) { return convert::identifier(name, nnef::is_keyword); }
 
 // A label (§5.1): letters, digits, '_', '-' and '/' (no '.', so no component is "..").
 std::string label_for(const std::string& name) {
@@ -71,11 +64,7 @@ std::optional<std::string> scalar_text(const Real& r) {
   return s;
 }
 
-std::string list(const std::vector<int64_t>& v) {
-  std::string s = "[";
-  for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + std::to_string(v[k]);
-  return s + "]";
-}
+std::string list(const std::vector<int64_t>& v) { return convert::int_list(v); }
 
 std::string pair_list(const std::vector<std::pair<int64_t, int64_t>>& v) {
   std::string s = "[";
@@ -531,51 +520,18 @@ class Emitter {
   std::vector<DatFile> files_;
 };
 
-// float32 items for a float32 parameter, float16 for float16, float64 otherwise (every value a
-// double holds, integers included): the values read back are the same bits.
-std::string dat_bytes(const HostTensor& t) {
-  const int bits = t.dtype == DType::F32 ? 32 : t.dtype == DType::F16 ? 16 : 64;
-  return nnef::write_dat(t.shape.dims(), t.values, nnef::ItemType::Float, bits);
-}
-
-// The graph's name: the model's file name without its extension, or its folder's name.
-std::string graph_name(const std::string& model_path) {
-  fs::path p = fs::path(model_path).lexically_normal();
-  if (p.filename().empty() || p.filename() == "graph.nnef") p = p.parent_path();
-  const std::string stem = p.stem().string();
-  return identifier_for(stem.empty() ? "G" : stem);
-}
-
-std::optional<Diagnostic> write_file(const fs::path& path, const std::string& bytes) {
-  std::error_code ec;
-  fs::create_directories(path.parent_path(), ec);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return convert::write_failed("'" + path.string() + "'", ec ? ec.message() : "the file cannot be written");
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::vector<Diagnostic> write_nnef(const Model& model, const std::string& out_dir, const WriteOptions& options) {
-  Result<convert::Prepared> p = convert::prepare(model, options, kFormat, true);
-  if (!p) return {std::move(p).error()};
-  Emitter e(model, *p);
-  try {
-    e.run();
-  } catch (const convert::Unexpressible& u) {
-    return {u.d};
-  }
-  const fs::path dir(out_dir);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (!fs::is_directory(dir, ec))
-    return {convert::write_failed("folder '" + out_dir + "'", ec ? ec.message() : "it is not a folder")};
-  if (auto d = write_file(dir / "graph.nnef", e.document(graph_name(model.path)))) return {*d};
-  for (const DatFile& f : e.files())
-    if (auto d = write_file(dir / (f.label + ".dat"), dat_bytes(f.tensor))) return {*d};
-  return {};
+  return convert::emit<Emitter>(model, options, kFormat, [&](const Emitter& e) -> std::vector<Diagnostic> {
+    if (auto d = convert::make_folder(out_dir)) return {*d};
+    const fs::path dir(out_dir);
+    if (auto d = convert::write_file(dir / "graph.nnef", e.document(identifier_for(convert::model_name(model.path)))))
+      return {*d};
+    for (const DatFile& f : e.files())
+      if (auto d = convert::write_file(dir / (f.label + ".dat"), nnef::write_dat(f.tensor))) return {*d};
+    return {};
+  });
 }
 
 }  // namespace nnref

@@ -573,16 +573,9 @@ Result<NnlFiles> print_nnl(const Model& model, const WriteOptions& options) {
 std::vector<Diagnostic> write_nnl(const Model& model, const std::string& out_dir, const WriteOptions& options) {
   Result<NnlFiles> files = print_nnl(model, options);
   if (!files) return {std::move(files).error()};
+  if (auto d = convert::make_folder(out_dir)) return {*d};
   const fs::path dir(out_dir);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (!fs::is_directory(dir, ec))
-    return {convert::write_failed("folder '" + out_dir + "'", ec ? ec.message() : "it is not a folder")};
-  const fs::path text = dir / kNnlModelFile;
-  std::ofstream out(text, std::ios::binary | std::ios::trunc);
-  out << files->text;
-  out.close();
-  if (!out) return {convert::write_failed("'" + text.string() + "'", "the file cannot be written")};
+  if (auto d = convert::write_file(dir / kNnlModelFile, files->text)) return {*d};
   if (Status s = write_npz((dir / kNnlWeightsFile).string(), files->weights); !s) return {std::move(s).error()};
   return {};
 }
