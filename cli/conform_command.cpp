@@ -45,15 +45,20 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
   const std::vector<HostTensor>& inputs = loaded->inputs;
   std::vector<std::string> cut_notes;
   std::optional<std::vector<Cut>> cuts;
+  // The given intermediates are held as doubles while the model is judged: their bytes come out of the
+  // budget, and an archive that could not fit (float32 items take twice their size) is refused before
+  // it is inflated.
+  int64_t budget = o.max_memory;
   if (!o.intermediates.empty()) {
-    auto read = read_cuts(o.intermediates, model, cut_notes);
+    auto read = read_cuts(o.intermediates, model, cut_notes, static_cast<uint64_t>(o.max_memory / 2));
     if (!read) {
       print_diagnostics(err, {read.error()});
       return exit_code_for(read.error());
     }
     cuts = std::move(read).value();
+    for (const Cut& c : *cuts) budget -= static_cast<int64_t>(c.value.values.size() * sizeof(double));
   }
-  auto enclosures = enclose_outputs(model, inputs, runtime, o.max_memory, cuts ? &*cuts : nullptr,
+  auto enclosures = enclose_outputs(model, inputs, runtime, budget, cuts ? &*cuts : nullptr,
                                     o.skip_exact ? ExactValue::Skipped : ExactValue::Computed);
   if (!enclosures) {
     Diagnostic d = std::move(enclosures).error();
@@ -71,7 +76,7 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
   NamedTensors actual;
   if (!o.engine.engine.empty()) {
     if (!model.graph.outputs.empty()) {
-      auto f32 = run_float32(model, inputs, o.max_memory, engine);
+      auto f32 = run_float32(model, inputs, budget, engine);
       if (!f32) {
         print_diagnostics(err, {f32.error()});
         return exit_code_for(f32.error());

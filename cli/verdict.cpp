@@ -556,12 +556,13 @@ std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const Runt
   return j.dump(2) + "\n";
 }
 
-Result<std::vector<Cut>> read_cuts(const std::string& path, const Model& m, std::vector<std::string>& notes) {
+Result<std::vector<Cut>> read_cuts(const std::string& path, const Model& m, std::vector<std::string>& notes,
+                                   uint64_t max_bytes) {
   if (m.format != "onnx" && m.format != "nnef2")
     return make_error(
         "usage.intermediate-format",
         "--intermediates names the values of ONNX nodes or SkriptND components: " + m.path + " is neither");
-  auto given = read_npz(path);
+  auto given = read_npz(path, max_bytes);
   if (!given) return std::move(given).error();
   std::vector<Cut> cuts;
   for (auto& [name, value] : given.value()) {

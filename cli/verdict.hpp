@@ -57,7 +57,9 @@ struct CutVerdicts {
 
 // The cut points `path` (an .npz keyed by ONNX value name) gives for an ONNX model: a name the model
 // does not compute is usage.intermediate-unknown; one it folded to a constant is not cut (a note).
-Result<std::vector<Cut>> read_cuts(const std::string& path, const Model& m, std::vector<std::string>& notes);
+// An archive whose members state more than max_bytes, summed, is size.budget before it is inflated.
+Result<std::vector<Cut>> read_cuts(const std::string& path, const Model& m, std::vector<std::string>& notes,
+                                   uint64_t max_bytes);
 
 // Per output of the model: the envelope of every answer a runtime of the given precision may give,
 // the enclosure of the exact value (none when skipped: ExactValue::Skipped), and where the envelope

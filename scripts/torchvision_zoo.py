@@ -161,7 +161,8 @@ def judge(args, modules, name, segmentation):
         conform_args = ["--skip-exact"] if args.skip_exact else []
         try:
             if args.intermediates:
-                answer, given = run_ort_intermediates(modules, path, [("x", x)], os.path.join(work, "ort"), "all")
+                answer, given = run_ort_intermediates(modules, path, [("x", x)], os.path.join(work, "ort"), "all",
+                                                      cut_names(path, args.cut_filter))
                 given_path = os.path.join(work, "intermediates.npz")
                 conform_args += ["--intermediates", given_path]
                 np.savez(given_path, **{k: v.astype(np.float32) for k, v in given.items()})
@@ -198,6 +199,15 @@ def judge(args, modules, name, segmentation):
                 row.problems.append("conform: %d elements of %s not judged, a bound lost at %s (%s): %s" % (
                     o["not_judged"], o["name"], lost.get("node"), lost.get("op"), lost.get("why")))
     return row
+
+
+def cut_names(path, regex):
+    """The node outputs whose names match regex (None: every real one, with_intermediates' default)."""
+    if not regex:
+        return None
+    import onnx
+    m = onnx.load(path, load_external_data=False)
+    return [o for n in m.graph.node for o in n.output if o and re.search(regex, o)]
 
 
 def slip_not_rejected(binary, path, xin, answer, conform_args, work, budget, timeout):
@@ -240,6 +250,9 @@ def main():
                          "in a fraction of the time")
     ap.add_argument("--intermediates", action="store_true",
                     help="judge ONNX Runtime's answer with its values of every real intermediate (conform --intermediates)")
+    ap.add_argument("--cut-filter", help="with --intermediates, give only the values whose names match this regular "
+                                         "expression (each judged from the previous ones through the ops between: "
+                                         "the largest models' every value does not fit in memory)")
     ap.add_argument("--no-slip", action="store_true",
                     help="with --intermediates, do not also require that an answer off by 1e-3 is rejected "
                          "(a second conform: halves the time of the largest models)")

@@ -468,6 +468,13 @@ TEST_CASE("onnx conform --intermediates: a name the model does not compute, or a
   CHECK(shape.code == 2);
   CHECK(has(shape.err, "usage.intermediate-shape"));
   CHECK(has(shape.err, "'h'"));
+  // The intermediates are held beside the model within --max-memory: 4,096 float32 items (16 KiB,
+  // 32 KiB as doubles) do not fit a budget of 16 KiB, and are refused before they are inflated.
+  const Run large = nnref_cli({"conform", model, "--input", x, "--actual", y, "--max-memory", "16K", "--intermediates",
+                               npz(tmp, "large.npz", {{"h", HostTensor{DType::F32, Shape::make({4096}).value(),
+                                                                        std::vector<double>(4096, 1.0)}}})});
+  CHECK(large.code != 0);
+  CHECK(has(large.err, "size.budget"));
 }
 
 TEST_CASE("onnx conform --intermediates: an Identity's output and its operand, one value, are both judged") {
