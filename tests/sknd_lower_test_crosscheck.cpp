@@ -33,11 +33,13 @@ struct Operand {
   bool variable = false;  // a .dat file (conv's and linear's filters must be
                           // variables natively)
   double lo = -2.0, hi = 2.0;
+  std::string type = "real";  // or int (uniform in [lo, hi]), bool, or whole reals ("whole": ties for eq)
 };
 
 struct Draw {
   std::string call;  // the invocation, reading the operands by name
   std::vector<Operand> operands;
+  std::string result = "real";  // the output's type
 };
 
 using Rng = std::mt19937_64;
@@ -79,6 +81,61 @@ Maker binary(const std::string& op, double lo = -2.0, double hi = 2.0) {
       if (between(r, 0, 2) == 0) e = 1;
     if (flip(r)) return Draw{op + "(x, y)", {{"x", x, false, lo, hi}, {"y", y, false, lo, hi}}};
     return Draw{op + "(y, x)", {{"x", x, false, lo, hi}, {"y", y, false, lo, hi}}};
+  };
+}
+
+// The comparisons of reals (whole numbers in [−2, 2], so that eq and ne see ties) give bools.
+Maker comparison(const std::string& op) {
+  return [=](Rng& r) {
+    Draw d = binary(op, -2.0, 2.0)(r);
+    for (Operand& o : d.operands) o.type = "whole";
+    d.result = "bool";
+    return d;
+  };
+}
+
+// The same draws of bool or int operands (an int divisor of mod positive).
+Maker typed(const Maker& make, const std::string& type, const std::string& result, double lo = -9, double hi = 9) {
+  return [=](Rng& r) {
+    Draw d = make(r);
+    for (Operand& o : d.operands) o = Operand{o.name, o.shape, false, lo, hi, type};
+    d.result = result;
+    return d;
+  };
+}
+
+Draw integer_mod(Rng& r) {
+  Draw d = typed(binary("math.mod"), "int", "int")(r);
+  d.call = "math.mod(x, y)";  // the divisor y, positive (the dividend of either sign)
+  d.operands[1].lo = 1;
+  d.operands[1].hi = 4;
+  return d;
+}
+
+Draw select(Rng& r) {
+  const std::vector<int64_t> x = any_shape(r, 0, 3);
+  return {"math.select(c, x, y)", {{"c", x, false, 0, 1, "bool"}, {"x", x}, {"y", x}}};
+}
+
+Maker arg_reduce(const std::string& op) {
+  return [=](Rng& r) {
+    const std::vector<int64_t> x = any_shape(r, 1, 3);
+    std::vector<std::string> a = {"axis=" + std::to_string(between(r, 0, static_cast<int64_t>(x.size()) - 1))};
+    if (flip(r)) a.push_back("squeeze=true");
+    return Draw{op + attrs(a) + "(x)", {{"x", x}}, "int"};
+  };
+}
+
+Draw gather(Rng& r) {
+  const std::vector<int64_t> x = any_shape(r, 1, 3), index = any_shape(r, 0, 2);
+  const int64_t axis = between(r, 0, static_cast<int64_t>(x.size()) - 1);
+  return {"layout.gather{axis=" + std::to_string(axis) + "}(x, index)",
+          {{"x", x}, {"index", index, false, 0, static_cast<double>(x[static_cast<size_t>(axis)] - 1), "int"}}};
+}
+
+Maker cast(const std::string& to, const std::string& from) {
+  return [=](Rng& r) {
+    return Draw{"layout.cast<" + to + ">(x)", {{"x", any_shape(r, 0, 3), false, -3, 3, from}}, to};
   };
 }
 
@@ -253,6 +310,28 @@ std::vector<std::pair<std::string, Maker>> operators() {
   ops.emplace_back("layout.squeeze", squeeze);
   ops.emplace_back("layout.unsqueeze", unsqueeze);
   ops.emplace_back("layout.concat", concat);
+  // Int and bool tensors (docs/nnef2.md, Int and bool tensors).
+  for (const char* op : {"lt", "gt", "le", "ge", "eq", "ne"})
+    ops.emplace_back(std::string("math.") + op, comparison(std::string("math.") + op));
+  for (const char* op : {"and", "or", "xor", "eq", "ne"})
+    ops.emplace_back(std::string("math.") + op + " of bools", typed(binary(std::string("math.") + op), "bool", "bool"));
+  ops.emplace_back("math.not", typed(unary("math.not"), "bool", "bool"));
+  ops.emplace_back("math.select", select);
+  ops.emplace_back("math.argmax", arg_reduce("math.argmax"));
+  ops.emplace_back("math.argmin", arg_reduce("math.argmin"));
+  ops.emplace_back("math.any_reduce", typed(reduce("math.any_reduce"), "bool", "bool"));
+  ops.emplace_back("math.all_reduce", typed(reduce("math.all_reduce"), "bool", "bool"));
+  ops.emplace_back("layout.gather", gather);
+  for (const char* op : {"add", "sub", "mul", "min", "max"})
+    ops.emplace_back(std::string("math.") + op + " of ints", typed(binary(std::string("math.") + op), "int", "int"));
+  ops.emplace_back("math.mod of ints", integer_mod);
+  for (const char* op : {"neg", "sqr", "abs", "iden"})
+    ops.emplace_back(std::string("math.") + op + " of ints", typed(unary(std::string("math.") + op), "int", "int"));
+  ops.emplace_back("layout.cast bool to int", cast("int", "bool"));
+  ops.emplace_back("layout.cast bool to real", cast("real", "bool"));
+  ops.emplace_back("layout.cast int to real", cast("real", "int"));
+  ops.emplace_back("layout.cast int to bool", cast("bool", "int"));
+  ops.emplace_back("layout.cast real to bool", cast("bool", "whole"));
   return ops;
 }
 
@@ -266,16 +345,15 @@ struct Folder {
   ~Folder() { fs::remove_all(path); }
 };
 
-std::string decl(const std::string& name, const std::vector<int64_t>& shape) {
-  std::string s = list(shape);
-  return name + ": real" + s + ";";
+std::string decl(const std::string& name, const std::vector<int64_t>& shape, const std::string& type) {
+  return name + ": " + (type == "whole" ? "real" : type) + list(shape) + ";";
 }
 
 std::string document(const Draw& d, const std::vector<int64_t>& out) {
   std::string inputs, variables;
-  for (const Operand& o : d.operands) (o.variable ? variables : inputs) += decl(o.name, o.shape) + " ";
+  for (const Operand& o : d.operands) (o.variable ? variables : inputs) += decl(o.name, o.shape, o.type) + " ";
   return "version 2.0;\nimport math nn layout linalg;\ngraph G {\n  @input { " + inputs + "}\n  @variable { " +
-         variables + "}\n  @output { " + decl("result", out) + " }\n  @compose { result = " + d.call + "; }\n}\n";
+         variables + "}\n  @output { " + decl("result", out, d.result) + " }\n  @compose { result = " + d.call + "; }\n}\n";
 }
 
 LoadResult load(const fs::path& folder, const std::string& text, bool lowered) {
@@ -312,12 +390,15 @@ std::vector<HostTensor> write_operands(const fs::path& folder, const Draw& d, Rn
   for (const Operand& o : d.operands) {
     const int64_t n = std::accumulate(o.shape.begin(), o.shape.end(), int64_t{1}, std::multiplies<>());
     std::vector<double> v(static_cast<size_t>(n));
-    for (double& x : v) x = static_cast<float>(uniform(r, o.lo, o.hi));  // float: as the .dat holds it
+    for (double& x : v)
+      x = o.type == "real" ? static_cast<float>(uniform(r, o.lo, o.hi))  // float: as the .dat holds it
+                           : static_cast<double>(between(r, static_cast<int64_t>(o.lo), static_cast<int64_t>(o.hi)));
     if (o.variable) {
       std::ofstream((folder / ("main.G." + o.name + ".dat")).string(), std::ios::binary)
           << nnef::write_dat(o.shape, v, nnef::ItemType::Float, 32);
     } else {
-      inputs.push_back(HostTensor{DType::F64, Shape::make(o.shape).value(), v});
+      const DType t = o.type == "int" ? DType::I64 : o.type == "bool" ? DType::Bool : DType::F64;
+      inputs.push_back(HostTensor{t, Shape::make(o.shape).value(), v});
     }
   }
   return inputs;

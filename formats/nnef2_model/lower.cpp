@@ -456,7 +456,13 @@ class StatementBuilder {
     if (const auto k = integer_arithmetic(e.text); k && integers(*a, *b))
       return add(NodeKind::Integer, *a, *b, -1, static_cast<int64_t>(*k), &e);
     if (const auto k = arithmetic(e.text)) return add(*k, *a, *b);
-    if (const auto c = comparison(e.text)) return add(NodeKind::Compare, *a, *b, -1, static_cast<int64_t>(*c));
+    const std::optional<CompareOp> c = comparison(e.text);
+    if (c && (*c == CompareOp::Eq || *c == CompareOp::Ne) && node_type(*a) == Type::Truth &&
+        node_type(*b) == Type::Truth) {  // truth values are equal where their exclusive or fails
+      const int64_t differ = add(NodeKind::Xor, *a, *b, -1, 0, &e);
+      return *c == CompareOp::Ne ? differ : add(NodeKind::Not, differ, -1, -1, 0, &e);
+    }
+    if (c) return add(NodeKind::Compare, *a, *b, -1, static_cast<int64_t>(*c));
     unsupported("the operator '" + e.text + "'", &e);
   }
 
