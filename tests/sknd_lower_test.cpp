@@ -346,3 +346,47 @@ TEST_CASE("sknd lower: refusals", "[nnef2]") {
   d = refusal(graph("x: real[5];", "5", "missing(x)"));
   CHECK(d.code == "nnef2.op.unknown");
 }
+
+// §2.10's control flow in a graph, known at composition: the branch an attribute or an extent takes
+// (a block's yields), and loops unrolled (carried values, scan inputs and outputs, an index count).
+// x = [1, −2, 3], w = [0.5, 2, −1], values worked out by hand.
+TEST_CASE("sknd compose: static if, blocks and unrolled loops", "[nnef2]") {
+  const std::string text = R"(version 2.0;
+import math;
+graph G {
+  @attrib { flag: bool = true; n: int = 3; }
+  @input { x: real[3]; w: real[3]; }
+  @output { a: real[3]; b: real[3]; c: real[3]; d: real[3]; e: real[3]; }
+  @compose {
+    a = if !flag then math.abs(x) else math.neg(x);
+    b = if n > 5 then x elif n > 2 then { s = math.mul(x, x); t = math.add(s, x); yield t; } else w;
+    c = with s = x for t : [x, w, w] do math.add(s, t);
+    d = with s = x unroll..(i -> n) math.add(s, s);
+    ys = for t : [x, w] do math.neg(t);
+    e = math.sum_n(ys);
+  }
+}
+)";
+  const std::vector<HostTensor> in = {tensor({3}, {1, -2, 3}), tensor({3}, {0.5, 2, -1})};
+  const auto out = run(text, in);
+  REQUIRE(out.size() == 5);
+  CHECK(out[0] == std::vector<double>{-1, 2, -3});    // −x
+  CHECK(out[1] == std::vector<double>{2, 2, 12});     // x·x + x (3 > 2)
+  CHECK(out[2] == std::vector<double>{3, 0, 4});      // 2x + 2w: s = x, then + x, + w, + w
+  CHECK(out[3] == std::vector<double>{8, -16, 24});   // x doubled 3 times
+  CHECK(out[4] == std::vector<double>{-1.5, 0, -2});  // −x − w
+}
+
+TEST_CASE("sknd compose: run-time control flow is refused by name", "[nnef2]") {
+  const auto graph_with = [](const std::string& body) {
+    return "version 2.0;\nimport math;\ngraph G {\n  @input { x: real[3]; }\n  @output { y: real[3]; }\n  @compose "
+           "{\n" +
+           body + "\n  }\n}\n";
+  };
+  // A condition read from a tensor, and a while loop.
+  Diagnostic d = refusal(graph_with("c = math.lt(x, x);\n y = if c then math.neg(x) else x;"));
+  CHECK(d.code == "nnef2.compose.control-flow");
+  CHECK(d.message.find("read from a tensor") != std::string::npos);
+  d = refusal(graph_with("y = with s = x while false do math.neg(s);"));
+  CHECK(d.code == "nnef2.compose.control-flow");
+}

@@ -54,7 +54,10 @@ constexpr std::array kNnef2Codes = {
              "a construct composition does not handle yet (unpacking, packed "
              "outputs)",
              "nnef2"},
-    CodeInfo{"nnef2.compose.control-flow", "if, loops and blocks in a graph's @compose (not composed yet)", "nnef2"},
+    CodeInfo{"nnef2.compose.control-flow",
+             "run-time control flow in a graph's @compose: an if or a loop whose condition or count is read from a "
+             "tensor or computed by an operator, a loop with a while condition (not composed yet)",
+             "nnef2"},
     CodeInfo{"nnef2.compose.generic",
              "a type given between <> that the operator's @dtype does not admit, or more types than it declares",
              "nnef2"},

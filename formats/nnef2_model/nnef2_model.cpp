@@ -6,8 +6,8 @@
 #include "formats/nnef2_model/nnef2_model.hpp"
 
 #include <filesystem>
-#include <set>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "formats/nnef/dat.hpp"
@@ -361,29 +361,126 @@ class GraphComposer {
     return names;
   }
 
-  void component(const nnef2::Component& c) {
-    if (c.form != nnef2::Component::Form::Computation || c.computation.block)
-      error("nnef2.compose.control-flow", "if, loops and blocks in @compose are not composed yet", c.loc);
+  // A component of @compose, or of a block (`outer` false: its names are local, and not named for
+  // conform --intermediates, where a loop's body repeats them).
+  void component(const nnef2::Component& c, bool outer = true) {
     const std::vector<std::string> names = result_names(c);
     std::vector<Val> results;
-    if (c.computation.call) {
-      results = invoke(*c.computation.call, names[0]);
-    } else {
-      results = {eval(*c.computation.expr)};
-      if (results[0].kind != Val::Kind::Tensor)
-        error("nnef2.compose.unsupported",
-              "a component that computes " + nnef2::show(results[0]) +
-                  " rather than a "
-                  "tensor is not composed yet",
-              c.loc);
+    switch (c.form) {
+      case nnef2::Component::Form::Computation:
+        results = computation(c.computation, names[0], c.loc);
+        break;
+      case nnef2::Component::Form::Branch:
+        results = branch(*c.branch, names[0]);
+        break;
+      case nnef2::Component::Form::Loop:
+        results = loop(*c.loop, names[0], c.loc);
+        break;
     }
     if (results.size() != names.size())
       error("nnef2.compose.results",
             std::to_string(names.size()) + " names for " + std::to_string(results.size()) + " results", c.loc);
     for (size_t k = 0; k < names.size(); ++k) {
       declare(names[k], results[k], c.loc);
-      note_source_value(names[k], results[k]);
+      if (outer) note_source_value(names[k], results[k]);
     }
+  }
+
+  // An invocation's outputs, an expression's tensor (or pack of tensors), or a block's yields (§2.10:
+  // its components in a scope of their own).
+  std::vector<Val> computation(const nnef2::Computation& c, const std::string& result, const SourceLoc& loc) {
+    if (c.call) return invoke(*c.call, result);
+    if (c.block) {
+      const std::map<std::string, Val> outside = env_.symbols;
+      for (const nnef2::Component& inner : c.block->components) component(inner, false);
+      std::vector<Val> yields;
+      for (const nnef2::ExprPtr& y : c.block->yields) yields.push_back(eval(*y));
+      env_.symbols = outside;
+      return yields;
+    }
+    const Val v = eval(*c.expr);
+    const auto tensor = [](const Val& x) { return x.kind == Val::Kind::Tensor; };
+    if (!tensor(v) && !(v.is_pack() && std::all_of(v.items.begin(), v.items.end(), tensor)))
+      error("nnef2.compose.unsupported",
+            "a component that computes " + nnef2::show(v) + " rather than a tensor is not composed yet", loc);
+    return {v};
+  }
+
+  // A condition or a count of control flow, known at composition (§2.10: static), as the number it
+  // is at the declared sizes; one computed from tensors (a run-time `if` or loop) is refused.
+  Val static_value(const nnef2::Expr* e, const SourceLoc& loc, Val::Kind kind, const std::string& what) {
+    if (!e)
+      error("nnef2.compose.control-flow", what + " computed by an operator (run-time control flow) is not composed yet",
+            loc);
+    const Val v = eval(*e);
+    if (v.kind == Val::Kind::Tensor)
+      error("nnef2.compose.control-flow", what + " read from a tensor (run-time control flow) is not composed yet",
+            loc);
+    if (v.kind != kind) error("nnef2.eval.type", what + " is " + nnef2::show(v), loc);
+    nnef2::pin(v, what, loc, &conditions_);
+    return v;
+  }
+
+  // `if c then a elif … else b` on conditions known at composition: the branch taken.
+  std::vector<Val> branch(const nnef2::Branch& b, const std::string& result) {
+    for (const auto& [condition, value] : b.cases)
+      if (static_value(condition.expr.get(), condition.loc, Val::Kind::Bool, "the condition of an if").b)
+        return computation(value, result, value.loc);
+    return computation(b.otherwise, result, b.otherwise.loc);
+  }
+
+  // A loop of a count known at composition (`do` or `unroll`: the same values), unrolled (§2.10):
+  // each step binds the carried values (`with`), the scan inputs' items (`for`) and the index, and
+  // the body's first results update the carried values, the others are packed into scan outputs.
+  // The results: the carried values' last, then the scan outputs.
+  std::vector<Val> loop(const nnef2::Loop& l, const std::string& result, const SourceLoc& loc) {
+    if (l.while_before || l.while_after)
+      error("nnef2.compose.control-flow", "a loop with a while condition (run-time control flow) is not composed yet",
+            loc);
+    std::vector<std::pair<std::string, Val>> scans;
+    for (const nnef2::Binding& b : l.for_each) {
+      Val pack = eval(*b.value);
+      if (!pack.is_pack())
+        error("nnef2.compose.argument", "the scan input '" + b.name + "' is " + nnef2::show(pack) + ", not a pack",
+              b.loc);
+      if (!scans.empty() && pack.items.size() != scans[0].second.items.size())
+        error("nnef2.compose.argument", "the scan inputs have different lengths", b.loc);
+      scans.emplace_back(b.name, std::move(pack));
+    }
+    int64_t count = scans.empty() ? -1 : static_cast<int64_t>(scans[0].second.items.size());
+    if (l.count && l.count->count)
+      count = static_value(l.count->count.get(), l.count->loc, Val::Kind::Int, "the loop count").i;
+    if (count < 0 || (!scans.empty() && count > static_cast<int64_t>(scans[0].second.items.size())))
+      error("nnef2.compose.control-flow", "the loop's count is not known or exceeds its scan inputs", loc);
+    std::vector<Val> carried;
+    for (const nnef2::Binding& b : l.with) {
+      Val v = eval(*b.value);
+      if (v.kind != Val::Kind::Tensor)
+        error("nnef2.compose.unsupported",
+              "the loop variable '" + b.name + "' starts at " + nnef2::show(v) +
+                  ", not a tensor (a uniform start is not composed yet)",
+              b.loc);
+      carried.push_back(std::move(v));
+    }
+    std::vector<std::vector<Val>> scan_outputs;
+    for (int64_t k = 0; k < count; ++k) {
+      const std::map<std::string, Val> outside = env_.symbols;
+      for (size_t j = 0; j < carried.size(); ++j) env_.symbols[l.with[j].name] = carried[j];
+      for (const auto& [name, pack] : scans) env_.symbols[name] = pack.items[static_cast<size_t>(k)];
+      if (l.count && !l.count->index.empty()) env_.symbols[l.count->index] = Val::integer(k);
+      const std::vector<Val> out = computation(l.body, result, l.body.loc);
+      env_.symbols = outside;
+      if (out.size() < carried.size())
+        error("nnef2.compose.results",
+              "the loop body gives " + std::to_string(out.size()) + " results for " + std::to_string(carried.size()) +
+                  " loop variables",
+              l.body.loc);
+      std::copy(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(carried.size()), carried.begin());
+      scan_outputs.resize(out.size() - carried.size());
+      for (size_t j = carried.size(); j < out.size(); ++j) scan_outputs[j - carried.size()].push_back(out[j]);
+    }
+    for (std::vector<Val>& items : scan_outputs) carried.push_back(Val::pack(std::move(items)));
+    return carried;
   }
 
   // Model::source_values (conform --intermediates): the IR value that holds a component's result,
