@@ -95,7 +95,6 @@ struct Tensors {
   std::vector<std::string> output_names;
   std::vector<std::vector<int64_t>> output_shapes;
   ElemKind output_kind = ElemKind::Real;
-  std::map<std::string, ElemKind> input_kinds;  // by the definition's name (a pack's: its items')
   std::vector<Val> inputs;
   std::vector<ElemKind> kinds;  // the operands'
 
@@ -105,11 +104,6 @@ struct Tensors {
     inputs.push_back(t);
     kinds.push_back(kind_of(t.elem));
     return static_cast<int64_t>(inputs.size()) - 1;
-  }
-  ElemKind kind_named(const std::string& name) const {
-    if (output(name)) return output_kind;
-    const auto it = input_kinds.find(name);
-    return it == input_kinds.end() ? ElemKind::Real : it->second;
   }
   std::optional<int64_t> output(const std::string& name) const {
     const auto it = std::find(output_names.begin(), output_names.end(), name);
@@ -166,7 +160,8 @@ class StatementBuilder {
       if (!c) unsupported("a null condition", l_.condition.get());
       s_.condition = *c;
     }
-    check_kinds();
+    want(s_.root, type_of(tensors_.output_kind));  // the value has its output's kind
+    want(s_.condition, Type::Truth);
     const Expr& target = *l_.target;
     const std::optional<int64_t> out = tensors_.output(tensor_name(target));
     if (!is_access(target) || !out || target.pack_index) unsupported("a target other than an output tensor", &target);
@@ -272,102 +267,72 @@ class StatementBuilder {
               const Expr* expr = nullptr) {
     nodes_.push_back({kind, a, b, c, slot});
     exprs_.push_back(expr);
+    types_.push_back(type_for(nodes_.back()));
     return static_cast<int64_t>(nodes_.size()) - 1;
   }
-  // Each node's type: arithmetic and comparisons take numbers (an int read is a
-  // number), logic takes truth values, a select's branches agree; the value has
-  // its output's kind and a condition is a truth value. Int tensors are read
-  // and written (an index, argmax), not computed with.
-  void check_kinds() const {
-    std::vector<Type> type(nodes_.size(), Type::Any);
-    const auto want = [&](int64_t k, Type t) {
-      if (k < 0) return;
-      const Type have = type[static_cast<size_t>(k)];
-      if (have == Type::Any || have == t || (t == Type::Real && have == Type::Integer)) return;
-      const Expr* e = exprs_[static_cast<size_t>(k)] ? exprs_[static_cast<size_t>(k)] : l_.value.get();
-      if (t == Type::Truth) unsupported("a number as a truth value", e);
-      if (have == Type::Truth) unsupported("a truth value as a number", e);
-      unsupported("a real value as an int result", e);
-    };
+  // The type of a new node, its operands' checked: arithmetic and comparisons take numbers (an int
+  // read is a number), logic takes truth values, a select's branches agree, int arithmetic and
+  // casts give their own; an int is not computed from reals.
+  Type type_for(const contract::Node& n) const {
     const auto either = [&](int64_t a, int64_t b) {
-      const Type x = type[static_cast<size_t>(a)], y = type[static_cast<size_t>(b)];
+      const Type x = types_[static_cast<size_t>(a)], y = types_[static_cast<size_t>(b)];
       if (x == Type::Any || x == y) return y;
       if (y == Type::Any) return x;
       want(b, x == Type::Truth ? Type::Truth : Type::Real);
       return Type::Real;
     };
-    for (size_t k = 0; k < nodes_.size(); ++k) {
-      const contract::Node& n = nodes_[k];
-      switch (n.kind) {
-        case NodeKind::Read:
-          type[k] = read_types_[static_cast<size_t>(n.slot)];
-          break;
-        case NodeKind::Number:
-          break;
-        case NodeKind::And:
-        case NodeKind::Or:
-        case NodeKind::Xor:
-        case NodeKind::Not:
-          want(n.a, Type::Truth);
-          want(n.b, Type::Truth);
-          type[k] = Type::Truth;
-          break;
-        case NodeKind::Compare:
-          want(n.a, Type::Real);
-          want(n.b, Type::Real);
-          type[k] = Type::Truth;
-          break;
-        case NodeKind::Select:
-          want(n.a, Type::Truth);
-          type[k] = either(n.b, n.c);
-          break;
-        case NodeKind::IndexSelect:
-          type[k] = either(n.a, n.b);
-          break;
-        case NodeKind::Integer:
-          type[k] = Type::Integer;
-          break;
-        case NodeKind::Cast:
-          type[k] = type_of(static_cast<ElemKind>(n.slot));
-          want(n.a, type[k] == Type::Truth ? Type::Real : Type::Truth);
-          break;
-        default:
-          want(n.a, Type::Real);
-          want(n.b, Type::Real);
-          type[k] = Type::Real;
-      }
-    }
-    want(s_.root, type_of(tensors_.output_kind));
-    want(s_.condition, Type::Truth);
-  }
-
-  // The type of node k as built so far (check_kinds checks the whole tree): a read's tensor's, a
-  // truth value for comparisons and logic, an int for int arithmetic, a select's branches'.
-  Type node_type(int64_t k) const {
-    const contract::Node& n = nodes_[static_cast<size_t>(k)];
     switch (n.kind) {
       case NodeKind::Read:
         return read_types_[static_cast<size_t>(n.slot)];
       case NodeKind::Number:
         return Type::Any;
-      case NodeKind::Integer:
-        return Type::Integer;
-      case NodeKind::Cast:
-        return type_of(static_cast<ElemKind>(n.slot));
-      case NodeKind::Compare:
       case NodeKind::And:
       case NodeKind::Or:
       case NodeKind::Xor:
       case NodeKind::Not:
+        want(n.a, Type::Truth);
+        want(n.b, Type::Truth);
+        return Type::Truth;
+      case NodeKind::Compare:
+        want(n.a, Type::Real);
+        want(n.b, Type::Real);
         return Type::Truth;
       case NodeKind::Select:
-      case NodeKind::IndexSelect: {
-        const Type x = node_type(n.kind == NodeKind::Select ? n.b : n.a), y = node_type(n.kind == NodeKind::Select ? n.c : n.b);
-        return x == Type::Any ? y : x;
+        want(n.a, Type::Truth);
+        return either(n.b, n.c);
+      case NodeKind::IndexSelect:
+        return either(n.a, n.b);
+      case NodeKind::Integer:
+        return Type::Integer;
+      case NodeKind::Cast: {
+        const Type to = type_of(static_cast<ElemKind>(n.slot));
+        want(n.a, to == Type::Truth ? Type::Real : Type::Truth);
+        return to;
       }
       default:
+        want(n.a, Type::Real);
+        want(n.b, Type::Real);
         return Type::Real;
     }
+  }
+  // Node k where a `t` is needed (none: k < 0).
+  void want(int64_t k, Type t) const {
+    if (k < 0) return;
+    const Type have = types_[static_cast<size_t>(k)];
+    if (have == Type::Any || have == t || (t == Type::Real && have == Type::Integer)) return;
+    const Expr* e = exprs_[static_cast<size_t>(k)] ? exprs_[static_cast<size_t>(k)] : l_.value.get();
+    if (t == Type::Truth) unsupported("a number as a truth value", e);
+    if (have == Type::Truth) unsupported("a truth value as a number", e);
+    unsupported("a real value as an int result", e);
+  }
+  Type node_type(int64_t k) const { return types_[static_cast<size_t>(k)]; }
+  // The kind of the tensor an access names: an output's, or the operand's (a pack's items').
+  ElemKind kind_named(const std::string& name) const {
+    if (tensors_.output(name)) return tensors_.output_kind;
+    const auto it = env_.symbols.find(name);
+    if (it == env_.symbols.end()) return ElemKind::Real;
+    const Val& t = it->second.is_pack() && !it->second.items.empty() ? it->second.items[0] : it->second;
+    return kind_of(t.elem);
   }
   // Whether a ∘ b is int arithmetic: an int and an int or a per-point number.
   bool integers(int64_t a, int64_t b) const {
@@ -438,7 +403,7 @@ class StatementBuilder {
       if (s->second.is_null()) return std::nullopt;
     }
     reads_.push_back(&e);
-    read_types_.push_back(type_of(tensors_.kind_named(tensor_name(e))));
+    read_types_.push_back(type_of(kind_named(tensor_name(e))));
     return add(NodeKind::Read, -1, -1, -1, static_cast<int64_t>(reads_.size()) - 1, &e);
   }
 
@@ -757,7 +722,7 @@ class StatementBuilder {
   // The int tensor element that gives index k of an access into a tensor of
   // `shape`.
   std::optional<DataIndexAt> data_index(const Expr& index, const std::vector<int64_t>& shape, size_t k) const {
-    if (tensors_.kind_named(tensor_name(index)) != ElemKind::Integer)
+    if (kind_named(tensor_name(index)) != ElemKind::Integer)
       unsupported("an index read from a tensor that is not an int one", &index);
     const std::optional<std::pair<int64_t, int64_t>> element = element_at(index, nullptr);
     if (!element) return std::nullopt;
@@ -813,6 +778,7 @@ class StatementBuilder {
   std::vector<std::string> loop_indices_;
   std::vector<contract::Node> nodes_;
   std::vector<const Expr*> exprs_;
+  std::vector<Type> types_;  // per node
   std::vector<const Expr*> reads_;
   std::vector<Type> read_types_;
   size_t tables_ = 0;
@@ -835,10 +801,6 @@ std::vector<Val> build_lowered(Builder& b, const std::string& name, const OpDef&
       refuse("nnef2.lower.unsupported", name + ": the @lower interpreter does not take outputs of different types (" +
                                             bound.output_names[k] + ")");
     tensors.output_kind = kind;
-  }
-  for (const auto& [symbol, v] : bound.env.symbols) {
-    const Val& t = v.is_pack() && !v.items.empty() ? v.items[0] : v;
-    if (t.kind == Val::Kind::Tensor) tensors.input_kinds[symbol] = kind_of(t.elem);
   }
   contract::Program p;
   std::vector<bool> initialized(bound.output_names.size(), false);

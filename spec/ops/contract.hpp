@@ -190,6 +190,16 @@ class StatementValue {
   StatementValue(const Statement& s, const std::vector<Buffer<T>>& inputs, const std::vector<Buffer<T>>& outputs)
       : s_(s), inputs_(inputs), outputs_(outputs) {}
 
+  // Node `at` read as an R: a real, a truth value or an integer.
+  template <class R>
+  R as(int64_t at, size_t p) const {
+    if constexpr (std::is_same_v<R, uint8_t>)
+      return truth(at, p);
+    else if constexpr (std::is_same_v<R, int64_t>)
+      return integer(at, p);
+    else
+      return value(at, p);
+  }
   T value(int64_t at, size_t p) const {
     const Node& n = s_.nodes[static_cast<size_t>(at)];
     switch (n.kind) {
@@ -220,10 +230,8 @@ class StatementValue {
         return a - b * sc::floor(a / b);
       }
       case NodeKind::Select:
-        return chosen(
-            truth(n.a, p), [&] { return value(n.b, p); }, [&] { return value(n.c, p); });
       case NodeKind::IndexSelect:
-        return number(n.slot, p) != 0.0 ? value(n.a, p) : value(n.b, p);
+        return branch<T>(n, p);
       case NodeKind::Integer: {
         const int64_t v = integer(at, p);
         return from_double<T>(v == kUnknownInteger ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(v));
@@ -256,10 +264,8 @@ class StatementValue {
       case NodeKind::Number:
         return truth_of(number(n.slot, p) != 0.0);
       case NodeKind::Select:
-        return chosen(
-            truth(n.a, p), [&] { return truth(n.b, p); }, [&] { return truth(n.c, p); });
       case NodeKind::IndexSelect:
-        return number(n.slot, p) != 0.0 ? truth(n.a, p) : truth(n.b, p);
+        return branch<uint8_t>(n, p);
       case NodeKind::Cast:  // a number as a truth value: whether it is not 0
         return static_cast<ElemKind>(n.slot) == ElemKind::Logical
                    ? truth_for(sc::orderings(value(n.a, p), from_double<T>(0.0)), holding_orderings(CompareOp::Ne))
@@ -279,10 +285,8 @@ class StatementValue {
         return std::fabs(v) < 9.2e18 ? static_cast<int64_t>(v) : kUnknownInteger;
       }
       case NodeKind::Select:
-        return chosen(
-            truth(n.a, p), [&] { return integer(n.b, p); }, [&] { return integer(n.c, p); });
       case NodeKind::IndexSelect:
-        return number(n.slot, p) != 0.0 ? integer(n.a, p) : integer(n.b, p);
+        return branch<int64_t>(n, p);
       case NodeKind::Integer: {
         const auto op = static_cast<IntegerNode>(n.slot);
         return integer_node(op, integer(n.a, p), is_unary(op) ? 0 : integer(n.b, p));
@@ -297,11 +301,15 @@ class StatementValue {
   }
 
  private:
-  template <class Yes, class No>
-  static auto chosen(uint8_t c, Yes&& yes, No&& no) {
-    if (c == kTrue) return yes();
-    if (c == kFalse) return no();
-    return join(yes(), no());
+  // A select: on an index condition the branch it takes; on the data the branch the condition
+  // decides, or (undecided under an enclosure) both joined.
+  template <class R>
+  R branch(const Node& n, size_t p) const {
+    if (n.kind == NodeKind::IndexSelect) return as<R>(number(n.slot, p) != 0.0 ? n.a : n.b, p);
+    const uint8_t c = truth(n.a, p);
+    if (c == kTrue) return as<R>(n.b, p);
+    if (c == kFalse) return as<R>(n.c, p);
+    return join(as<R>(n.b, p), as<R>(n.c, p));
   }
   static T real_of(uint8_t t) {
     return t == kUnknown ? sc::hull(from_double<T>(0.0), from_double<T>(1.0)) : from_double<T>(t == kTrue ? 1.0 : 0.0);
@@ -450,17 +458,6 @@ inline int64_t null_integer(Assign op) {
   return op == Assign::Min ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min() + 1;
 }
 
-// The statement's value at point p, read as its output's kind.
-template <Scalar T, class R>
-R point_value(const StatementValue<T>& v, int64_t at, size_t p) {
-  if constexpr (std::is_same_v<R, uint8_t>)
-    return v.truth(at, p);
-  else if constexpr (std::is_same_v<R, int64_t>)
-    return v.integer(at, p);
-  else
-    return v.value(at, p);
-}
-
 // `:=`: in loop order, the target takes the value where the condition holds,
 // and joins it where an enclosure leaves the condition undecided.
 template <Scalar T, class R>
@@ -468,7 +465,7 @@ void run_update(const Statement& s, const StatementValue<T>& v, R* out) {
   for (size_t p = 0; p < s.targets.size(); ++p) {
     const uint8_t c = s.condition < 0 ? kTrue : v.truth(s.condition, p);
     if (c == kFalse) continue;
-    const R value = point_value<T, R>(v, s.root, p);
+    const R value = v.template as<R>(s.root, p);
     R& target = out[s.targets[p]];
     target = c == kTrue ? value : join(target, value);
   }
@@ -479,7 +476,7 @@ void run_typed(const Statement& s, const StatementValue<T>& v, R* out, int64_t o
                std::vector<uint8_t>& written) {
   if (s.op == Assign::Set) {
     for (size_t p = 0; p < s.targets.size(); ++p) {
-      out[s.targets[p]] = point_value<T, R>(v, s.root, p);
+      out[s.targets[p]] = v.template as<R>(s.root, p);
       written[static_cast<size_t>(s.targets[p])] = 1;
     }
     return;
@@ -490,7 +487,7 @@ void run_typed(const Statement& s, const StatementValue<T>& v, R* out, int64_t o
     const int64_t first = g.begin[static_cast<size_t>(t)], n = g.begin[static_cast<size_t>(t) + 1] - first;
     if (n == 0 && written[static_cast<size_t>(t)]) continue;
     const auto term = [&](int64_t k) {
-      return point_value<T, R>(v, s.root, static_cast<size_t>(g.points[static_cast<size_t>(first + k)]));
+      return v.template as<R>(s.root, static_cast<size_t>(g.points[static_cast<size_t>(first + k)]));
     };
     const bool set = written[static_cast<size_t>(t)];
     if constexpr (std::is_same_v<R, uint8_t>)
