@@ -19,6 +19,8 @@ namespace nnref {
 
 namespace {
 
+using nnef2::located;
+
 using nnef2::Val;
 
 // Composition runs at one sample: every input extent 8 (equal extents satisfy the equalities
@@ -84,10 +86,6 @@ class Sizes final : public ObligationSink<SymDim> {
   z3::context* c_;
   std::vector<Dims<SymDim>> table_;
 };
-
-std::string at(const SourceLoc& loc) {
-  return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
-}
 
 const std::vector<nnef2::ParamDef>& params(const nnef2::OpDef& def, nnef2::BlockKind kind) {
   static const std::vector<nnef2::ParamDef> none;
@@ -265,8 +263,9 @@ class Auditor {
   // Each unguarded index of each tensor access of the statement, for every point of its loops
   // where its condition holds, is within its tensor's extent.
   void lowering(const nnef2::Lowering& l, const nnef2::BoundInvocation& b) {
-    if (l.unroll || std::any_of(l.locals.begin(), l.locals.end(), [](const nnef2::Binding& x) { return x.type.has_value(); })) {
-      outcome_.skipped.push_back("the statement at " + at(l.loc) + " (unroll or a loop-carried variable)");
+    if (l.unroll ||
+        std::any_of(l.locals.begin(), l.locals.end(), [](const nnef2::Binding& x) { return x.type.has_value(); })) {
+      outcome_.skipped.push_back("the statement at " + located(l.loc) + " (unroll or a loop-carried variable)");
       return;
     }
     nnef2::Evaluator env = b.env;
@@ -289,7 +288,7 @@ class Auditor {
       for (const Access& a : accesses) access(a, env);
     } catch (const nnef2::EvalError& e) {
       const bool data = e.code == "nnef2.eval.lowering";
-      outcome_.skipped.push_back("the statement at " + at(l.loc) + " (" +
+      outcome_.skipped.push_back("the statement at " + located(l.loc) + " (" +
                                  (data ? "an index read from a tensor's values" : e.message) + ")");
     }
     // The numbers the index arithmetic used at the sample point are facts of the statement's goals.
@@ -311,7 +310,7 @@ class Auditor {
     nnef2::SizeConditions conditions;
     env.conditions = &conditions;
     for (const nnef2::Component& c : compose.components) {
-      const std::string where = "the component at " + at(c.loc);
+      const std::string where = "the component at " + located(c.loc);
       if (c.form != nnef2::Component::Form::Computation || c.computation.block) {
         outcome_.skipped.push_back(where + " (if, loops and blocks)");
         return;
@@ -384,7 +383,8 @@ class Auditor {
         continue;
       }
       sizes_.goals.push_back({sizes_.value(cond.code) != SymDim(int64_t{0}),
-                              call.op + " at " + at(call.loc) + ": " + cond.message, {}});
+                              call.op + " at " + located(call.loc) + ": " + cond.message,
+                              {}});
     }
     std::vector<Val> results;
     for (size_t k = 0; k < bound.output_names.size(); ++k) {
@@ -445,7 +445,7 @@ class Auditor {
     const Val indices = env.items(a.args);
     if (indices.is_null()) return;  // a null index: the access is not made
     const Dims<SymDim>& extents = sizes_.extents(handle);
-    const std::string name = nnef2::to_sexpr(a) + " at " + at(a.loc);
+    const std::string name = nnef2::to_sexpr(a) + " at " + located(a.loc);
     if (indices.items.size() != extents.size()) {
       sizes_.goals.push_back({SymPred(false), name + ": as many indices as the tensor's rank", facts});
       return;

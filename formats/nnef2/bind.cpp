@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 
+#include "formats/nnef2/diags.hpp"
 #include "spec/size_program.hpp"
 
 namespace nnref::nnef2 {
@@ -86,9 +87,6 @@ class Binder {
   std::map<std::string, Val>& symbols() { return out_.env.symbols; }
   bool bound(const Expr& e) const { return out_.env.bound(e); }
   SizeConditions* conditions() const { return out_.env.conditions; }
-  static std::string at(const SourceLoc& loc) {
-    return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
-  }
   // The definition requires `value` (an extent, a length) to be `want`: a condition when either
   // has a term.
   void require_equal(const Val& value, const Val& want, const std::string& what, const SourceLoc& loc) {
@@ -96,7 +94,8 @@ class Binder {
     std::vector<int64_t> code = code_of(value), rhs = code_of(want);
     code.insert(code.end(), rhs.begin(), rhs.end());
     code.push_back(size_code::kEqual);
-    conditions()->push_back({std::move(code), name_ + ": " + what + " as its definition requires (" + at(loc) + ")"});
+    conditions()->push_back(
+        {std::move(code), name_ + ": " + what + " as its definition requires (" + located(loc) + ")"});
   }
 
   // --- generics (§2.13)
@@ -271,7 +270,8 @@ class Binder {
     symbols()[x] = v;
     require_equal(given, eval(e), what + " is given by a whole '" + x + "'", e.loc);
     code.insert(code.end(), {kConstant, 0, kLess, kNot});
-    conditions()->push_back({std::move(code), name_ + ": " + what + " gives a non-negative '" + x + "' (" + at(e.loc) + ")"});
+    conditions()->push_back(
+        {std::move(code), name_ + ": " + what + " gives a non-negative '" + x + "' (" + located(e.loc) + ")"});
     return v;
   }
 
@@ -510,7 +510,8 @@ class Binder {
     }
     if (holds) {
       for (const Val& x : items)
-        require_term(x, name_ + ": @assert `" + assertion_text(source_, a.loc) + "` (" + at(a.loc) + ")", conditions());
+        require_term(x, name_ + ": @assert `" + assertion_text(source_, a.loc) + "` (" + located(a.loc) + ")",
+                     conditions());
       return;
     }
     std::string message = "@assert `" + assertion_text(source_, a.loc) + "` fails";

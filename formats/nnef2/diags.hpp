@@ -10,6 +10,11 @@
 
 namespace nnref::nnef2 {
 
+// A place in SkriptND text as the messages write it: file:line:column.
+inline std::string located(const SourceLoc& loc) {
+  return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
+}
+
 class Diags {
  public:
   static constexpr size_t kMaxErrors = 100;

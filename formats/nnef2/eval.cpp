@@ -5,6 +5,7 @@
 #include <functional>
 #include <sstream>
 
+#include "formats/nnef2/diags.hpp"
 #include "spec/size_program.hpp"
 
 namespace nnref::nnef2 {
@@ -440,9 +441,9 @@ void pin(const Val& v, const std::string& what, const SourceLoc& loc, SizeCondit
   std::vector<int64_t> code = *v.term;
   const int64_t number = v.kind == Kind::Bool ? int64_t{v.b} : v.i;
   code.insert(code.end(), {size_code::kConstant, number, size_code::kEqual});
-  const std::string where =
-      loc.file.empty() ? "" : " (" + loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column) + ")";
-  conditions->push_back({std::move(code), what + " is " + show(v) + " as composed at the declared sizes" + where, true});
+  const std::string where = loc.file.empty() ? "" : " (" + located(loc) + ")";
+  conditions->push_back(
+      {std::move(code), what + " is " + show(v) + " as composed at the declared sizes" + where, true});
 }
 
 void require_term(const Val& condition, const std::string& message, SizeConditions* conditions) {

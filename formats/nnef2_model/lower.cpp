@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "formats/nnef2/ast_print.hpp"
+#include "formats/nnef2/diags.hpp"
 #include "formats/nnef2_model/builder.hpp"
 #include "spec/attrs/compare.hpp"
 #include "spec/attrs/unary.hpp"
@@ -32,10 +33,6 @@ constexpr int64_t kMaxPoints = int64_t{1} << 22;
 // A data index's tensor at a point that does not resolve its read, until
 // compress() fills it.
 constexpr int64_t kUnresolved = std::numeric_limits<int64_t>::min();
-
-std::string located(const SourceLoc& loc) {
-  return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
-}
 
 template <class V>
 std::optional<V> lookup(const std::map<std::string, V>& table, const std::string& key) {

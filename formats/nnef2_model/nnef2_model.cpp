@@ -23,6 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using nnef2::located;
 using nnef2::Val;
 
 constexpr const char* kMainFile = "main.sknd";
@@ -34,10 +35,6 @@ const nnef2::Block* find_block(const nnef2::OpDef& op, nnef2::BlockKind kind) {
   for (const nnef2::Block& b : op.blocks)
     if (b.kind == kind) return &b;
   return nullptr;
-}
-
-std::string where(const SourceLoc& loc) {
-  return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
 }
 
 class GraphComposer {
@@ -265,7 +262,7 @@ class GraphComposer {
     try {
       return nnef2::dequantize(codes, q.op, nnef2::bind_invocation(*def, q.op, args, module ? module->text : text_));
     } catch (const nnef2::BindError& e) {
-      error(e.code, e.message, q.loc, {"in the definition of " + q.op + " at " + where(e.where)});
+      error(e.code, e.message, q.loc, {"in the definition of " + q.op + " at " + located(e.where)});
     } catch (const nnef2::BuildError& e) {
       error(e.code, e.message, q.loc);
     }
@@ -310,7 +307,7 @@ class GraphComposer {
             "constant '" + p.name + "' has " + std::to_string(n) + " elements but is given " +
                 std::to_string(values.size()) + " values",
             p.loc);
-    return ParamEntry{HostTensor{DType::F64, Shape::make(shape).value(), values}, where(p.loc)};
+    return ParamEntry{HostTensor{DType::F64, Shape::make(shape).value(), values}, located(p.loc)};
   }
   // One item of a constant of this kind, as a parameter holds it: a double (an int within ±2^53, a bool as 1
   // or 0), which the const op reads back as its kind.
@@ -339,7 +336,7 @@ class GraphComposer {
         if (c.kind == Val::Kind::Bool && !c.b)
           error("nnef2.assert.failed", graph_->name + ": @assert fails" + (a.message ? ": " + eval(*a.message).s : ""),
                 a.loc);
-        nnef2::require_term(c, graph_->name + ": @assert at " + where(a.loc), &conditions_);
+        nnef2::require_term(c, graph_->name + ": @assert at " + located(a.loc), &conditions_);
       }
   }
 
@@ -536,7 +533,7 @@ class GraphComposer {
     try {
       bound = nnef2::bind_invocation(*def, call.op, args, module ? module->text : text_);
     } catch (const nnef2::BindError& e) {
-      error(e.code, e.message, call.loc, {"in the definition of " + call.op + " at " + where(e.where)});
+      error(e.code, e.message, call.loc, {"in the definition of " + call.op + " at " + located(e.where)});
     }
     builder_.set_location(call.loc);
     try {
@@ -616,7 +613,7 @@ class GraphComposer {
       for (size_t k = 0; k < declared.items.size(); ++k)
         require_extent(it->second, k, nnef2::code_of(declared.items[k]),
                        graph_->name + " declares extent " + std::to_string(k) + " of output '" + p.name + "' as " +
-                           nnef2::show(declared.items[k]) + " at the declared sizes (" + where(p.loc) + ")");
+                           nnef2::show(declared.items[k]) + " at the declared sizes (" + located(p.loc) + ")");
     }
   }
 
