@@ -4,6 +4,7 @@
 #include <cctype>
 #include <fstream>
 
+#include "formats/interpolate_expansion.hpp"
 #include "semantics/size_names.hpp"
 
 namespace nnref::convert {
@@ -24,6 +25,12 @@ Result<Prepared> prepare(const Model& model, const WriteOptions& options, std::s
   }
   Result<GraphInfo> info = check_graph(p.graph, model.payload, 0, 0, model.param_keys);
   if (!info) return std::move(info).error();
+  const auto interpolates = [](const Node& n) { return std::holds_alternative<InterpolateAttrs>(n.op); };
+  if (std::any_of(p.graph.nodes.begin(), p.graph.nodes.end(), interpolates)) {
+    p.graph = expand_interpolate(p.graph, *info);
+    info = check_graph(p.graph, model.payload, 0, 0, model.param_keys);
+    if (!info) return std::move(info).error();
+  }
   p.info = std::move(info).value();
   return p;
 }

@@ -107,6 +107,12 @@ OpCost cost(const Checked<SizesAttrs>& op, const Config& c) { return per_output(
 // range: start + i·delta, one vector step per output element.
 OpCost cost(const Checked<RangeAttrs>& op, const Config& c) { return per_output(op, c); }
 OpCost cost(const Checked<GatherAttrs>& op, const Config& c) { return per_output(op, c); }
+// interpolate: per output element one multiply-add per choice of taps (Π_k T_k), on the vector unit.
+OpCost cost(const Checked<InterpolateAttrs>& op, const Config& c) {
+  int64_t choices = 1;
+  for (size_t k = 0; k < op.attrs().axes.size(); ++k) choices *= op.inputs()[1 + 2 * k][1];
+  return vector(choices * vector_steps(elements(op.outputs()[0]), c));
+}
 // roi_resample: 2^M weighted terms per output element. The pools' cells have sizes that depend on
 // the rois' values, which a static cost cannot know: one step per output element (a lower bound).
 OpCost cost(const Checked<RoiAttrs>& op, const Config& c) {

@@ -523,6 +523,23 @@ Maker make(const GatherAttrs& proto, GenContext& ctx) {
   return Candidate{a, {std::move(x), std::move(indices)}, {}, {}};
 }
 
+// One or two axes, each with 1 to 3 output positions of 1 to 4 taps: indices in [0, extent), weights
+// of any sign (a Resize's are in [0, 1], but the formula holds for any).
+Maker make(const InterpolateAttrs& proto, GenContext& ctx) {
+  InterpolateAttrs a = proto;
+  Operand x = ctx.operand(ElemKind::Real, 1, ctx.max_rank());
+  const Shape s = ctx.shape(x);
+  a.axes = ctx.axes(s.rank());
+  if (a.axes.size() > 2) a.axes.resize(2);
+  std::vector<Operand> operands{std::move(x)};
+  for (int64_t axis : a.axes) {
+    const Shape taps = Shape::of({ctx.c.between(1, 3), ctx.c.between(1, 4)});
+    operands.push_back(ctx.leaf(taps, ElemKind::Integer, Range::Any, s[tensor_axis(axis, s.rank())]));
+    operands.push_back(ctx.leaf(taps, ElemKind::Real, Range::Any));
+  }
+  return Candidate{a, std::move(operands), {}, {}};
+}
+
 // Regions drawn in [1/4, 4] (Range::Positive, start and end alike: some inverted), so inside the
 // image when its extents are 4 or more; batch indices always a new leaf, valid in [0, N).
 Maker make(const RoiAttrs& proto, GenContext& ctx) {

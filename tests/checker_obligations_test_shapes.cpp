@@ -481,6 +481,22 @@ std::vector<Case> shape_binding_and_size_cases() {
     add(t, "shape.roi.rois", "rois [3, 2] for two spatial axes", roi(short_rows), roi({}), {"roi", 4});
     add(t, "shape.roi.batch-index", "batch_index [2] for rois [3, 4]", roi(few_indices), roi({}), {"roi", 4});
   }
+  // interpolate of x [1, 4] along axis 1 with tap indices [3, 2] and weights [3, 2]; the bad case's
+  // weights are [3, 1].
+  {
+    const auto interpolated = [](int64_t weight_taps) {
+      return [weight_taps] {
+        Model m;
+        const int64_t x = m.input("input", {1, 4}, 1);
+        const int64_t indices = m.g.add("indices", InputAttrs{{3, 2}, ElemKind::Integer}, {}, at(2));
+        const int64_t weights = m.input("weights", {3, weight_taps}, 3);
+        m.out(m.op("interpolate", InterpolateAttrs{{1}}, {x, indices, weights}, 4));
+        return m;
+      };
+    };
+    add(t, "shape.interpolate.taps", "weights [3, 1] for tap indices [3, 2]", interpolated(1), interpolated(2),
+        {"interpolate", 4});
+  }
   return t;
 }
 

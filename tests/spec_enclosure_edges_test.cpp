@@ -334,6 +334,12 @@ std::vector<Case<GatherAttrs>> cases(const GatherAttrs&) {
   return {{GatherAttrs{0}, {real({3}), {{4}, ElemKind::Integer, 3}}}};
 }
 
+// Two axes of a [2, 3] input, two positions of two taps each (indices in range).
+std::vector<Case<InterpolateAttrs>> cases(const InterpolateAttrs&) {
+  return {{InterpolateAttrs{{0, -1}},
+           {real({2, 3}), {{2, 2}, ElemKind::Integer, 2}, real({2, 2}), {{2, 2}, ElemKind::Integer, 3}, real({2, 2})}}};
+}
+
 // Two regions of a [1, 1, 4, 4] image; their coordinates are edges too, their batch index 0 or unknown.
 std::vector<Case<RoiAttrs>> cases(const RoiAttrs& proto) {
   std::vector<Case<RoiAttrs>> out;

@@ -44,6 +44,7 @@ template <class IO> void fields(IO& io, ConcatAttrs& a) { io.inputs(); io.intege
 template <class IO> void fields(IO& io, SplitAttrs& a) { io.inputs(); io.integer(a.axis); io.ints(a.ratios); io.choice(a.kind); }
 template <class IO> void fields(IO& io, SliceAttrs& a) { io.inputs(); io.ints(a.axes); io.ints(a.begin); io.ints(a.end); io.ints(a.stride); io.choice(a.kind); io.ints(a.computed); kinds(io, a.sources); }
 template <class IO> void fields(IO& io, GatherAttrs& a) { io.inputs(); io.integer(a.axis); }
+template <class IO> void fields(IO& io, InterpolateAttrs& a) { io.inputs(); io.ints(a.axes); }
 template <class IO> void fields(IO& io, RoiAttrs& a) { io.inputs(); io.choice(a.op); io.ints(a.output_size); io.choice(a.method); }
 template <class IO> void fields(IO& io, CastAttrs& a) { io.inputs(); io.choice(a.from); io.choice(a.to); }
 template <class IO> void fields(IO& io, IntegerBinaryAttrs& a) { io.inputs(); io.choice(a.broadcast); io.choice(a.type.width); io.boolean(a.type.is_signed); }

@@ -439,6 +439,8 @@ class Emitter {
     result(n, std::string(a.op == LogicalReduceOp::All ? "all_reduce" : "any_reduce") + "(" + value(n.inputs[0]) +
                   ", axes = " + list(convert::tensor_axes(a.axes, shape(n.inputs[0]).size())) + ")");
   }
+  // Unreachable: convert::prepare spells interpolate out (formats/interpolate_expansion.hpp).
+  void node(const Node& n, const InterpolateAttrs&) { unexpressible(kFormat, n, "interpolate is written as its composition"); }
   void node(const Node& n, const GatherAttrs& a) {
     result(n, "gather(" + value(n.inputs[0]) + ", " + value(n.inputs[1]) + ", axis = " +
                   std::to_string(convert::tensor_axis(a.axis, shape(n.inputs[0]).size())) + ")");

@@ -519,6 +519,8 @@ class Emitter {
   void node(const Node& n, const LogicalReduceAttrs&) {
     unexpressible(kFormat, n, "ONNX has no reduction of bool tensors (all, any)");
   }
+  // Unreachable: convert::prepare spells interpolate out (formats/interpolate_expansion.hpp).
+  void node(const Node& n, const InterpolateAttrs&) { unexpressible(kFormat, n, "interpolate is written as its composition"); }
   // ONNX's Gather reads a negative index from the axis's end, and an index outside [-s, s) is an
   // error; the IR reads NaN outside [0, s). Indices in [0, s) give the same values.
   void node(const Node& n, const GatherAttrs& a) {

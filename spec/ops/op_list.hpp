@@ -23,6 +23,7 @@
 #include "spec/attrs/flatten.hpp"
 #include "spec/attrs/gather.hpp"
 #include "spec/attrs/input.hpp"
+#include "spec/attrs/interpolate.hpp"
 #include "spec/attrs/integer_binary.hpp"
 #include "spec/attrs/layer_norm.hpp"
 #include "spec/attrs/linear.hpp"
@@ -84,6 +85,7 @@
   X(SplitAttrs, split)                 \
   X(SliceAttrs, slice)                 \
   X(GatherAttrs, gather)               \
+  X(InterpolateAttrs, interpolate)     \
   X(RoiAttrs, roi)                     \
   X(CastAttrs, cast)                   \
   X(IntegerBinaryAttrs, integer_binary) \

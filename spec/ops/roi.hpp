@@ -241,6 +241,7 @@ void evaluate(const Checked<RoiAttrs>& op, const OpIO<T>& io) {
     }
     std::vector<T> weights(static_cast<size_t>(corners));
     std::vector<int64_t> corner_offsets(static_cast<size_t>(corners));
+    std::vector<T> factors(m);
     roi::for_each_cell(a.output_size, [&](const std::vector<int64_t>& i, int64_t cell) {
       std::vector<T> point;
       std::vector<roi::Range> ranges{*b_range};
@@ -265,15 +266,17 @@ void evaluate(const Checked<RoiAttrs>& op, const OpIO<T>& io) {
       bool first = true;
       roi::for_each_choice(ranges, [&](const std::vector<int64_t>& choice) {
         for (int64_t t = 0; t < corners; ++t) {
-          T w = one;
           int64_t offset = 0;
           for (size_t k = 0; k < m; ++k) {
             const bool up = ((t >> (m - 1 - k)) & 1) != 0;
             const T u = sc::min(sc::max(point[k] - from_double<T>(static_cast<double>(choice[1 + k])), zero), one);
-            w = w * (up ? u : one - u);
+            factors[k] = up ? u : one - u;
             offset += std::clamp<int64_t>(choice[1 + k] + (up ? 1 : 0), 0, extents[k] - 1) * strides[k];
           }
-          weights[static_cast<size_t>(t)] = w;
+          // The weights' product in any order and tree: a runtime that nests the axes rounds elsewhere
+          // (docs/ops/interpolate.md).
+          weights[static_cast<size_t>(t)] =
+              ScalarOps<T>::prod(static_cast<int64_t>(m), [&](int64_t k) { return factors[static_cast<size_t>(k)]; });
           corner_offsets[static_cast<size_t>(t)] = offset;
         }
         for (int64_t c = 0; c < channels; ++c) {

@@ -16,15 +16,16 @@
 //    Exact in the oracle; where the Envelope's x_orig straddles b, the hull of both. Where every
 //    runtime computes x_orig exactly (a power-of-two scale), the mode's index of N/D directly.
 //  * linear: k = ⌊N/D⌋, r = x_orig − k (real ops), and, with neighbours clamped to [0, L_in − 1]
-//    (ONNX's edge padding), with c = clamp(r, 0, 1),
-//    y = (1 − c)·x[k] + c·x[k+1] + min(r, 0)·(x[k] − x[k−1]) + max(r − 1, 0)·(x[k+2] − x[k+1]):
-//    the linear interpolation exactly for any r in [−1, 2] (where the floor is k − 1 or k + 1 the
-//    last terms take over), so a runtime whose floor differs by one near an integer x_orig stays
-//    inside the envelope. The axes are interpolated one after the other, the last first (as
-//    PyTorch and ONNX Runtime nest bilinear), which is the n-linear formula exactly.
+//    (ONNX's edge padding), with c = clamp(r, 0, 1), the taps x[k − 1] .. x[k + 2] weighing
+//    −min(r, 0), (1 − c) + min(r, 0), c − max(r − 1, 0), max(r − 1, 0): the linear interpolation
+//    exactly for any r in [−1, 2] (where the floor is k − 1 or k + 1 the outer taps take over), so a
+//    runtime whose floor differs by one near an integer x_orig stays inside the envelope.
 //  * cubic: Keys' kernel over five taps k − 2 .. k + 2, the weights read x_orig's real (cubic()).
+// Linear and cubic sum over every resized axis's taps at once (the IR's interpolate), whose
+// envelope holds every order of the products and sums: ONNX Runtime sums the 2^n corner terms
+// flat, PyTorch nests the axes, and a nested envelope rejects the flat sum's correct answers.
 // tf_crop_and_resize maps x through the roi (x_orig's N/D with the roi as fractions a/2^k) and
-// gives extrapolation_value where the real x_orig is outside [0, L_in − 1] (operator()).
+// gives extrapolation_value where the real x_orig is outside [0, L_in − 1] (extrapolated()).
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -274,13 +275,15 @@ class AxisResizer {
     if (bound >= 0x1p62L) c_.refuse("onnx.shape-unsupported", "the coordinates' fractions exceed 64 bits");
   }
 
-  ValueRef operator()(ValueRef x) {
-    const ValueRef y = z_.cubic ? cubic(x) : z_.linear ? linear(x) : nearest(x);
+  int64_t axis() const { return a_.axis; }
+
+  // The axis's taps for interpolate: indices [L_out, T] and weights [L_out, T] (linear or cubic).
+  std::pair<ValueRef, ValueRef> taps() { return z_.cubic ? cubic() : linear(); }
+
+  // y with extrapolation_value where x_orig is outside [0, L_in − 1] (tf_crop_and_resize; else y).
+  ValueRef extrapolated(ValueRef y) {
     if (z_.coordinate != Coordinate::TfCropAndResize) return y;
-    // extrapolation_value where x_orig is outside [0, L_in − 1]. A later axis interpolates
-    // extrapolated values among themselves (weights summing to 1), so an output outside on any
-    // axis is the value, as ONNX's per-element rule says.
-    const ValueRef xo = coordinate(positions());
+    const ValueRef xo = coordinate(laid("position", positions()));
     const ValueRef outside = c_.emit(
         name("outside"), LogicalAttrs{LogicalOp::Or, Broadcast::NumpyRight},
         {c_.emit(name("before-first"), CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight}, {xo, scalar("first", 0)}),
@@ -310,6 +313,11 @@ class AxisResizer {
     std::vector<int64_t> dims(r_ - static_cast<size_t>(a_.axis), 1);
     dims[0] = -1;
     return c_.emit(name(s), ReshapeAttrs{dims}, {real(s + "-real", v)});
+  }
+  // A [L_out] integer as a [L_out, 1] column (of reals, or of integers when `integral`).
+  ValueRef column(const std::string& s, ValueRef v, bool integral = false) {
+    if (integral) return c_.emit(name(s), ReshapeAttrs{{-1, 1}, ElemKind::Integer}, {v});
+    return c_.emit(name(s), ReshapeAttrs{{-1, 1}}, {real(s + "-real", v)});
   }
   // The term t + d, and its value as a [1] integer tensor (a range of one element).
   static std::vector<int64_t> plus(std::vector<int64_t> t, int64_t d) {
@@ -437,9 +445,9 @@ class AxisResizer {
     return {x, integer("d", 1)};
   }
 
-  // x_orig at every output position with IR real ops, in the order ONNX Runtime computes it.
-  ValueRef coordinate(ValueRef positions) {
-    const ValueRef x = laid("position", positions);
+  // x_orig at the output positions x (reals, laid out as the caller needs them) with IR real ops,
+  // in the order ONNX Runtime computes it.
+  ValueRef coordinate(ValueRef x) {
     if (zero_) return op("zero", BinaryOp::Mul, x, scalar("zero-by", 0));
     const ValueRef s = a_.from_sizes
                            ? op("scale", BinaryOp::Div, real("scale-out", out_extent()), real("scale-in", in_extent()))
@@ -495,6 +503,7 @@ class AxisResizer {
 
   ValueRef positions() { return integer_range(c_, name("positions"), {size_code::kConstant, 0}, out_term()); }
 
+ public:
   ValueRef nearest(ValueRef x) {
     const ValueRef at = positions();
     const auto [n, d] = fraction(at);
@@ -542,36 +551,45 @@ class AxisResizer {
     }
     const ValueRef above =
         c_.emit(name("above"), CompareAttrs{tie_up ? CompareOp::Ge : CompareOp::Gt, Broadcast::NumpyRight},
-                {coordinate(at), boundary});
+                {coordinate(laid("position", at)), boundary});
     return c_.emit(n_, SelectAttrs{Broadcast::NumpyRight},
                    {above, gathered("hi", x, plus_one("above-index", below)), gathered("lo", x, below)});
   }
 
-  ValueRef linear(ValueRef x) {
+ private:
+  // The tap indices k + j (j = first .. first + count − 1, k = ⌊N/D⌋), clamped to [0, L_in − 1]
+  // (ONNX's edge padding), as an [L_out, count] integer matrix; and k.
+  std::pair<ValueRef, ValueRef> tap_indices(ValueRef n, ValueRef d, int64_t first, int64_t count) {
+    const ValueRef k = floor_div("floor", n, d);
+    std::vector<int64_t> offsets;
+    for (int64_t j = 0; j < count; ++j) offsets.push_back(first + j);
+    const ValueRef at = iop("taps", IntegerOp::Add, column("floor-column", k, true),
+                            c_.literal(name("tap-offsets"), integer_tensor(Shape::of({1, count}), offsets)));
+    const ValueRef last = iop("taps-last", IntegerOp::Sub, in_extent(), integer("taps-one", 1));
+    return {iop("tap-index", IntegerOp::Min, iop("taps-above-0", IntegerOp::Max, at, integer("taps-zero", 0)), last),
+            k};
+  }
+  // The [L_out, 1] weights side by side: an [L_out, T] matrix.
+  ValueRef weights(const std::vector<ValueRef>& columns) { return c_.emit(name("weights"), ConcatAttrs{1}, columns); }
+
+  // Taps k − 1 .. k + 2 with r = x_orig − k, c = clamp(r, 0, 1), below = min(r, 0) and
+  // above = max(r − 1, 0) weighing −below, (1 − c) + below, c − above, above: (1 − r, r) on x[k],
+  // x[k + 1] for r in [0, 1], and where a runtime's floor is k − 1 (r < 0) or k + 1 (r > 1), its own
+  // (1 − r', r') on the neighbours it reads.
+  std::pair<ValueRef, ValueRef> linear() {
     const ValueRef at = positions();
     const auto [n, d] = fraction(at);
-    const ValueRef k = floor_div("floor", n, d);
-    const auto shifted = [&](const std::string& s, int64_t by) {
-      return iop(s, IntegerOp::Add, k, integer(s + "-by", by));
-    };
-    const ValueRef before = gathered("before", x, shifted("k-1", -1)), left = gathered("left", x, k),
-                   right = gathered("right", x, shifted("k+1", 1)), after = gathered("after", x, shifted("k+2", 2));
-    const ValueRef ratio = op("ratio", BinaryOp::Sub, coordinate(at), laid("floor-laid", k));
-    const ValueRef weight =
+    const auto [indices, k] = tap_indices(n, d, -1, 4);
+    const ValueRef ratio = op("ratio", BinaryOp::Sub, coordinate(column("position", at)), column("floor-real", k));
+    const ValueRef c =
         op("weight", BinaryOp::Min, op("ratio-above-0", BinaryOp::Max, ratio, scalar("zero", 0)), scalar("one", 1));
-    const ValueRef inside =
-        op("inside", BinaryOp::Add,
-           op("left-term", BinaryOp::Mul, op("left-weight", BinaryOp::Sub, scalar("whole", 1), weight), left),
-           op("right-term", BinaryOp::Mul, weight, right));
-    const ValueRef under =
-        op("under", BinaryOp::Mul, op("ratio-below-0", BinaryOp::Min, ratio, scalar("zero-below", 0)),
-           op("left-step", BinaryOp::Sub, left, before));
-    const ValueRef over =
-        op("over", BinaryOp::Mul,
-           op("ratio-above-1", BinaryOp::Max, op("ratio-minus-1", BinaryOp::Sub, ratio, scalar("one-more", 1)),
-              scalar("zero-above", 0)),
-           op("right-step", BinaryOp::Sub, after, right));
-    return op("", BinaryOp::Add, op("with-under", BinaryOp::Add, inside, under), over);
+    const ValueRef below = op("below", BinaryOp::Min, ratio, scalar("zero-below", 0));
+    const ValueRef above = op("above", BinaryOp::Max, op("ratio-minus-1", BinaryOp::Sub, ratio, scalar("one-more", 1)),
+                              scalar("zero-above", 0));
+    return {indices,
+            weights({op("before-weight", BinaryOp::Sub, scalar("none", 0), below),
+                     op("left-weight", BinaryOp::Add, op("one-minus", BinaryOp::Sub, scalar("whole", 1), c), below),
+                     op("right-weight", BinaryOp::Sub, c, above), above})};
   }
 
   // Keys' cubic kernel W(t) at t = |x_orig − m| ≥ 0 (ONNX's, a = cubic_coeff_a):
@@ -608,46 +626,40 @@ class AxisResizer {
                    {below("-within-1", CompareOp::Le, 1), near, outer});
   }
 
-  // y = Σ over the taps m = k − 2 .. k + 2 of W(|x_orig − m|)·x[m] (k = ⌊N/D⌋, x[m] clamped:
-  // ONNX's edge padding): the taps k − 1 .. k + 2 of ONNX's formula, and k − 2, whose weight is 0
-  // (t ≥ 2) unless a runtime's floor is one below k; the weights read x_orig's real, so the sum is
-  // the formula whichever floor a runtime takes. exclude_outside: the taps outside [0, L_in − 1]
-  // weigh 0 and the others are divided by their sum (ONNX Runtime normalises the weights first).
-  ValueRef cubic(ValueRef x) {
+  // Taps m = k − 2 .. k + 2 weighing W(|x_orig − m|): the taps k − 1 .. k + 2 of ONNX's formula,
+  // and k − 2, whose weight is 0 (t ≥ 2) unless a runtime's floor is one below k; the weights read
+  // x_orig's real, so the sum is the formula whichever floor a runtime takes. exclude_outside: the
+  // taps outside [0, L_in − 1] weigh 0 and the others are divided by their sum (ONNX Runtime
+  // normalises the weights first).
+  std::pair<ValueRef, ValueRef> cubic() {
     const ValueRef at = positions();
     const auto [n, d] = fraction(at);
-    const ValueRef k = floor_div("floor", n, d);
-    const ValueRef xo = coordinate(at);
-    std::vector<std::pair<ValueRef, ValueRef>> taps;  // weight, value
+    const auto [indices, k] = tap_indices(n, d, -2, 5);
+    const ValueRef xo = coordinate(column("position", at));
+    std::vector<ValueRef> ws;
     std::optional<ValueRef> total;
     for (int64_t j = -2; j <= 2; ++j) {
       const std::string t = "tap" + std::to_string(j + 2);
-      const ValueRef m = iop(t + "-index", IntegerOp::Add, k, integer(t + "-by", j));
-      const ValueRef distance = c_.emit(name(t + "-distance"), UnaryAttrs{UnaryOp::Abs},
-                                        {op(t + "-offset", BinaryOp::Sub, xo, laid(t + "-at", m))});
+      const ValueRef m = column(t + "-at", iop(t + "-index", IntegerOp::Add, k, integer(t + "-by", j)));
+      const ValueRef distance =
+          c_.emit(name(t + "-distance"), UnaryAttrs{UnaryOp::Abs}, {op(t + "-offset", BinaryOp::Sub, xo, m)});
       ValueRef w = kernel(t, distance);
       if (z_.exclude_outside) {
-        const ValueRef mr = laid(t + "-index-laid", m);
         const ValueRef inside =
             c_.emit(name(t + "-inside"), LogicalAttrs{LogicalOp::And, Broadcast::NumpyRight},
                     {c_.emit(name(t + "-from-0"), CompareAttrs{CompareOp::Ge, Broadcast::NumpyRight},
-                             {mr, scalar(t + "-zero", 0)}),
+                             {m, scalar(t + "-zero", 0)}),
                      c_.emit(name(t + "-to-last"), CompareAttrs{CompareOp::Lt, Broadcast::NumpyRight},
-                             {mr, real(t + "-extent", in_extent())})});
+                             {m, real(t + "-extent", in_extent())})});
         w = c_.emit(name(t + "-kept"), SelectAttrs{Broadcast::NumpyRight}, {inside, w, scalar(t + "-excluded", 0)});
         total = total ? op(t + "-total", BinaryOp::Add, *total, w) : w;
       }
-      taps.emplace_back(w, gathered(t, x, m));
+      ws.push_back(w);
     }
-    std::optional<ValueRef> y;
-    for (size_t j = 0; j < taps.size(); ++j) {
-      const std::string t = "term" + std::to_string(j);
-      const ValueRef w =
-          z_.exclude_outside ? op(t + "-normalised", BinaryOp::Div, taps[j].first, *total) : taps[j].first;
-      const ValueRef term = op(t, BinaryOp::Mul, w, taps[j].second);
-      y = y ? op(j + 1 == taps.size() ? "" : t + "-sum", BinaryOp::Add, *y, term) : term;
-    }
-    return *y;
+    if (z_.exclude_outside)
+      for (size_t j = 0; j < ws.size(); ++j)
+        ws[j] = op("tap" + std::to_string(j) + "-normalised", BinaryOp::Div, ws[j], *total);
+    return {indices, weights(ws)};
   }
 
   Ctx& c_;
@@ -666,13 +678,29 @@ void resize_with(Ctx& c, bool upsample) {
   const Resizing z = resizing(c, upsample);
   ValueRef y = c.data(0);
   if (z.axes.empty()) return c.set_output(0, c.emit("", UnaryAttrs{UnaryOp::Copy}, {y}));
-  // The last axis first: the nesting of PyTorch's and ONNX Runtime's bilinear kernels.
-  // Over fixed extents L_in is a number, so the indices fold to constants at load (and the writers
-  // can express the result: they do not write a range computed from extents).
-  for (auto a = z.axes.rbegin(); a != z.axes.rend(); ++a)
-    y = AxisResizer(c, z, *a, c.rank(0),
-                    c.extents_fixed() ? std::vector<int64_t>{size_code::kConstant, a->in}
-                                      : c.extents_of(0, a->axis, a->axis + 1).elements[0])(y);
+  // Over fixed extents L_in is a number, so the indices and weights fold to constants at load (and
+  // the writers can express the result: they do not write a range computed from extents).
+  std::vector<AxisResizer> resizers;
+  for (const ResizedAxis& a : z.axes)
+    resizers.emplace_back(c, z, a, c.rank(0),
+                          c.extents_fixed() ? std::vector<int64_t>{size_code::kConstant, a.in}
+                                            : c.extents_of(0, a.axis, a.axis + 1).elements[0]);
+  if (z.linear || z.cubic) {
+    // One sum over every axis's taps, in any order (docs/onnx.md, "Resize"): ONNX Runtime sums the
+    // corners' terms flat, PyTorch nests the axes.
+    InterpolateAttrs attrs;
+    std::vector<ValueRef> operands{y};
+    for (AxisResizer& r : resizers) {
+      const auto [indices, weights] = r.taps();
+      attrs.axes.push_back(r.axis());
+      operands.insert(operands.end(), {indices, weights});
+    }
+    y = c.emit("", attrs, operands);
+  } else {
+    for (AxisResizer& r : resizers) y = r.nearest(y);
+  }
+  // An output outside on any axis is extrapolation_value, as ONNX's per-element rule says.
+  for (AxisResizer& r : resizers) y = r.extrapolated(y);
   c.set_output(0, y);
 }
 
