@@ -35,17 +35,16 @@ import nnef_reference  # noqa: E402  (NNEF 1.0's graph reader and .dat writer)
 REFUSED = {
     "nnef/crosscheck/borders": ("dr", "graph.nnef:21:10"),  # deconv
     "nnef/crosscheck/deconvnet": ("d1", "graph.nnef:11:10"),  # deconv
-    "nnef/crosscheck/logic": ("below", "graph.nnef:10:13"),  # lt, a comparison: a bool tensor
+    "nnef/crosscheck/logic": ("reversed", "graph.nnef:28:16"),  # a slice with a negative stride
     "nnef/crosscheck/resample": ("d1/deconv", "graph.nnef:10:10"),  # deconv
-    "nnef/crosscheck/roi": ("index", "graph.nnef:12:13"),  # an integer constant
+    "nnef/crosscheck/roi": ("ap", "graph.nnef:13:10"),  # avg_roi_pool
     "nnef/crosscheck/sample": ("j1", "graph.nnef:10:14"),  # argmax_pool
     "nnef2/lowered": ("a", "main.sknd:25:13"),  # a contraction program (math.clamp's @lower, as run)
-    "nnef2/undecided": ("above", "main.sknd:16:17"),  # gt, a comparison: a bool tensor
 }
 # Source models nnref itself refuses to read: nothing to convert.
 UNREAD = {"nnef2/alexnet_draft"}  # the draft's AlexNet, linear on a rank-4 input (nnef2.compose.shape)
 # Source models whose int and bool variables this script does not write (scripts/sknd_reference.py
-# runs them); their refusal is that of nnef2/undecided, a bool tensor.
+# runs them).
 UNWRITTEN_DATA = {"nnef2/kinds"}
 
 
@@ -258,12 +257,17 @@ def refusal_models(work):
         ("round_even", helper.make_node("Round", ["r"], ["y"], name="rnd"), "node 'rnd' (round_even)"),
         ("leaky_relu_2", helper.make_node("LeakyRelu", ["r"], ["y"], name="leaky", alpha=2.0),
          "node 'leaky' (leaky_relu): nn.relu takes an alpha in [0, 1]"),
-        ("greater", helper.make_node("Greater", ["r", "r"], ["y"], name="gt"), "node 'gt' (gt)"),
     ]
     for name, node, message in cases:
         path = os.path.join(work, name + ".onnx")
         onnx_model(path, [relu, node], [("x", [2, 3])], [("y", [2, 3])])
         yield name, path, [], 1, "%s:2: error[convert.unexpressible]: NNEF 2.0 cannot express %s" % (path, message)
+    # An int tensor: ArgMax with ties to the last index (math.argmax's go to the first), as reals.
+    path = os.path.join(work, "argmax_last.onnx")
+    onnx_model(path, [relu, helper.make_node("ArgMax", ["r"], ["i"], name="am", axis=1, select_last_index=1),
+                      helper.make_node("Cast", ["i"], ["y"], name="real", to=1)], [("x", [2, 3])], [("y", [2, 1])])
+    yield ("argmax_last", path, [], 1, "%s:2: error[convert.unexpressible]: NNEF 2.0 cannot express node 'am' "
+           "(argmax_reduce): ties go to the last index" % path)
     # Conv's weight computed in the graph (Neg of an initializer): nn.conv takes it as a variable.
     path = os.path.join(work, "computed_weight.onnx")
     onnx_model(path, [helper.make_node("Neg", ["w0"], ["w"], name="negate"),

@@ -119,9 +119,28 @@ std::vector<std::pair<std::string, GraphInfo>> moved_shapes(const Model& m, cons
   return out;
 }
 
+// The SkriptND type of a tensor of this kind.
+const char* type_name(ElemKind k) { return k == ElemKind::Integer ? "int" : k == ElemKind::Logical ? "bool" : "real"; }
+
+const char* compare_operator(CompareOp op) {
+  static const std::map<CompareOp, const char*> names = {{CompareOp::Lt, "math.lt"}, {CompareOp::Gt, "math.gt"},
+                                                         {CompareOp::Le, "math.le"}, {CompareOp::Ge, "math.ge"},
+                                                         {CompareOp::Eq, "math.eq"}, {CompareOp::Ne, "math.ne"}};
+  return names.at(op);
+}
+
+// The operators of int tensors that compute the IR's integer ops (math.mod floors, as the IR's Mod).
+const char* integer_operator(IntegerOp op) {
+  static const std::map<IntegerOp, const char*> names = {{IntegerOp::Add, "math.add"}, {IntegerOp::Sub, "math.sub"},
+                                                         {IntegerOp::Mul, "math.mul"}, {IntegerOp::Mod, "math.mod"},
+                                                         {IntegerOp::Min, "math.min"}, {IntegerOp::Max, "math.max"}};
+  const auto it = names.find(op);
+  return it == names.end() ? nullptr : it->second;
+}
+
 struct VariableFile {
   std::string name;
-  HostTensor tensor;
+  std::string bytes;  // the .dat file
 };
 
 class Emitter {
@@ -135,7 +154,8 @@ class Emitter {
     for (const auto& [name, value] : sizes_) used_.insert(name);
     for (const Node& n : g_.nodes)
       if (std::holds_alternative<InputAttrs>(n.op)) used_.insert(identifier_for(n.name));
-    for (const GraphOutput& o : g_.outputs) {
+    for (const GraphOutput& o : g_.outputs) outputs_.push_back({o.name, typed(o)});
+    for (const GraphOutput& o : outputs_) {
       const std::string id = identifier_for(o.name);
       // The value takes the output's name unless an input has it (then `output = input;`).
       if (used_.insert(id).second) output_names_.emplace(std::pair{o.value.node, o.value.output}, id);
@@ -152,9 +172,9 @@ class Emitter {
                                                         ? identifier_for(n.name)
                                                         : fresh(identifier_for(n.name)));
       }
-      std::visit([&](const auto& a) { node(n, a); }, n.op);
+      if (!unwritten_.count(n.id)) std::visit([&](const auto& a) { node(n, a); }, n.op);
     }
-    for (const GraphOutput& o : g_.outputs) output(o);
+    for (const GraphOutput& o : outputs_) output(o);
   }
 
   std::string document(const std::string& graph) const {
@@ -228,6 +248,7 @@ class Emitter {
     if (!s) unexpressible(kFormat, n, what + " is NaN, which no SkriptND literal denotes");
     return *s;
   }
+  ElemKind kind(ValueRef r) const { return info_.nodes[static_cast<size_t>(r.node)].kind; }
   void require_real(const Node& n, ElemKind kind) {
     if (kind != ElemKind::Real)
       unexpressible(kFormat, n,
@@ -236,11 +257,16 @@ class Emitter {
   }
 
   // A variable holding this tensor at `extents` (the same values in row-major order), in its own
-  // .dat file: `id` is its name, or a fresh one from `base`.
-  std::string declare_variable(const std::string& id, HostTensor t, const std::vector<int64_t>& extents) {
-    variables_ << "        " << id << ": real" << list(extents) << ";\n";
+  // .dat file (reals in their own width, ints as 64-bit signed items, bools as bytes): `id` is its
+  // name, or a fresh one from `base`.
+  std::string declare_variable(const std::string& id, HostTensor t, const std::vector<int64_t>& extents,
+                               ElemKind kind = ElemKind::Real) {
+    variables_ << "        " << id << ": " << type_name(kind) << list(extents) << ";\n";
     t.shape = Shape::make(extents).value();
-    files_.push_back({id, std::move(t)});
+    const auto items = kind == ElemKind::Integer ? nnef::ItemType::Signed : nnef::ItemType::Bool;
+    files_.push_back({id, kind == ElemKind::Real ? nnef::write_dat(t)
+                                                 : nnef::write_dat(extents, t.values, items,
+                                                                   kind == ElemKind::Integer ? 64 : 8)});
     return id;
   }
   std::string variable(const std::string& base, HostTensor t, const std::vector<int64_t>& extents) {
@@ -271,18 +297,16 @@ class Emitter {
   // ---- one function per op ----
 
   void node(const Node& n, const InputAttrs& a) {
-    require_real(n, a.kind);
-    inputs_ << "        " << value({n.id, 0}) << ": real" << extents({n.id, 0}) << ";\n";
+    inputs_ << "        " << value({n.id, 0}) << ": " << type_name(a.kind) << extents({n.id, 0}) << ";\n";
   }
 
   // A constant is a variable of its name: its .dat file holds its values bit for bit. A graph output
   // is a component, `output = variable;`.
   void node(const Node& n, const ConstAttrs& a) {
-    require_real(n, a.kind);
     const std::vector<std::string>& names = names_[static_cast<size_t>(n.id)];
     if (output_names_.count({n.id, 0}))
-      return line(names[0], variable(identifier_for(n.name), stored(n, "value").tensor, a.dims));
-    declare_variable(names[0], stored(n, "value").tensor, a.dims);
+      return line(names[0], declare_variable(fresh(identifier_for(n.name)), stored(n, "value").tensor, a.dims, a.kind));
+    declare_variable(names[0], stored(n, "value").tensor, a.dims, a.kind);
   }
 
   void node(const Node& n, const UnaryAttrs& a) {
@@ -491,10 +515,7 @@ class Emitter {
 
   // The views are layout.reshape to the output's extents, those that follow a size written as its
   // attribute; flatten from axis 1 is layout.flatten, which computes them from the input's.
-  void node(const Node& n, const ReshapeAttrs& a) {
-    require_real(n, a.kind);
-    reshape(n);
-  }
+  void node(const Node& n, const ReshapeAttrs&) { reshape(n); }
   void node(const Node& n, const FlattenAttrs& a) {
     if (a.axis == 1 && shape(n.inputs[0]).size() >= 2)
       return result(n, call("layout.flatten", {"axis=1"}, value(n.inputs[0])));
@@ -511,19 +532,15 @@ class Emitter {
     return call("layout.unsqueeze", {"axes=" + list(convert::iota(0, static_cast<int64_t>(rank)))}, x);
   }
   void node(const Node& n, const TransposeAttrs& a) {
-    require_real(n, a.kind);
     result(n, call("layout.transpose", {"perm=" + list(a.perm)}, value(n.inputs[0])));
   }
   void node(const Node& n, const SqueezeAttrs& a) {
-    require_real(n, a.kind);
     result(n, call("layout.squeeze", {"axes=" + list(a.axes)}, value(n.inputs[0])));
   }
   void node(const Node& n, const UnsqueezeAttrs& a) {
-    require_real(n, a.kind);
     result(n, call("layout.unsqueeze", {"axes=" + list(a.axes)}, value(n.inputs[0])));
   }
   void node(const Node& n, const ConcatAttrs& a) {
-    require_real(n, a.kind);
     std::vector<std::string> xs;
     for (ValueRef r : n.inputs) xs.push_back(value(r));
     const int64_t axis = convert::tensor_axis(a.axis, shape(n.inputs[0]).size(), a.batch_axes);
@@ -563,7 +580,6 @@ class Emitter {
   // Each axis from its first index and count as the IR's rule gives them: end is begin + count ·
   // stride, which the definition's clamp of end to [−1, extent] keeps at that count.
   void node(const Node& n, const SliceAttrs& a) {
-    require_real(n, a.kind);
     const std::vector<Dims<CDim>> dims = input_dims(n);
     ConcreteSink sink;
     const auto bounds = slice_bounds(a, dims, sink).value_or(std::vector<SizeValue<CDim>>{});
@@ -587,7 +603,6 @@ class Emitter {
 
   // split is one layout.slice per part, each from where the parts before it end.
   void node(const Node& n, const SplitAttrs& a) {
-    require_real(n, a.kind);
     const int64_t axis = convert::tensor_axis(a.axis, shape(n.inputs[0]).size());
     int64_t begin = 0;
     for (size_t k = 0; k < names_[static_cast<size_t>(n.id)].size(); ++k) {
@@ -602,7 +617,6 @@ class Emitter {
   // layout.broadcast to the output's extents, which repeats the extents 1 (read back from its
   // @lower body).
   void node(const Node& n, const BroadcastToAttrs& a) {
-    require_real(n, a.kind);
     const std::vector<int64_t>& in = shape(n.inputs[0]);
     const std::vector<int64_t>& out = out_shape(n);
     std::string x = value(n.inputs[0]);
@@ -614,11 +628,69 @@ class Emitter {
     result(n, call("layout.broadcast", {"shape=" + extents({n.id, 0})}, x));
   }
 
-  // A cast of reals to reals (ONNX's float to double) copies them.
+  // A cast within a kind (ONNX's float to double) copies; bools to and from ints and reals
+  // are 1 and 0 (nonzero is true), ints to reals their values: layout.cast. A real to an int is not
+  // written: the IR's cast floors, and the draft does not say how cast<int> rounds (the reader
+  // refuses it).
   void node(const Node& n, const CastAttrs& a) {
-    require_real(n, a.from);
-    require_real(n, a.to);
-    result(n, call("math.iden", {}, value(n.inputs[0])));
+    if (a.from == a.to) return result(n, call("math.iden", {}, value(n.inputs[0])));
+    if (a.from == ElemKind::Real && a.to == ElemKind::Integer)
+      unexpressible(kFormat, n,
+                    "layout.cast<int> of reals: the IR's cast floors, and the draft does not say how it rounds");
+    result(n, call("layout.cast<" + std::string(type_name(a.to)) + ">", {}, value(n.inputs[0])));
+  }
+
+  // ---- the ops of int and bool tensors ----
+
+  void node(const Node& n, const CompareAttrs& a) {
+    result(n, broadcast(compare_operator(a.op), value(n.inputs[0]), shape(n.inputs[0]).size(), value(n.inputs[1]),
+                        shape(n.inputs[1]).size(), a.broadcast));
+  }
+  void node(const Node& n, const LogicalAttrs& a) {
+    if (a.op == LogicalOp::Not) return result(n, call("math.not", {}, value(n.inputs[0])));
+    result(n, broadcast(a.op == LogicalOp::And ? "math.and" : "math.or", value(n.inputs[0]), shape(n.inputs[0]).size(),
+                        value(n.inputs[1]), shape(n.inputs[1]).size(), a.broadcast));
+  }
+  void node(const Node& n, const IntegerBinaryAttrs& a) {
+    const char* op = integer_operator(a.op);
+    if (!op)
+      unexpressible(kFormat, n,
+                    a.op == IntegerOp::Div ? "the IR's int division truncates, math.div of ints floors"
+                                           : "no standard operator takes the remainder with the dividend's sign");
+    result(n, broadcast(op, value(n.inputs[0]), shape(n.inputs[0]).size(), value(n.inputs[1]),
+                        shape(n.inputs[1]).size(), a.broadcast));
+  }
+  // math.select aligns its three operands by cond_align, lhs_align and rhs_align: NNEF's left
+  // alignment puts each shorter one at axis 0.
+  void node(const Node& n, const SelectAttrs& a) {
+    const size_t rank = out_shape(n).size();
+    std::vector<std::string> attributes;
+    std::string args;
+    for (size_t k = 0; k < 3; ++k) {
+      const size_t r = shape(n.inputs[k]).size();
+      if (a.broadcast == Broadcast::NnefLeft && r != rank)
+        attributes.push_back(std::string(k == 0 ? "cond_align" : k == 1 ? "lhs_align" : "rhs_align") + "=0");
+      args += (k == 0 ? "" : ", ") + value(n.inputs[k]);
+    }
+    result(n, call("math.select", attributes, args));
+  }
+  void node(const Node& n, const GatherAttrs& a) {
+    require_real(n, kind(n.inputs[0]));
+    const int64_t axis = convert::tensor_axis(a.axis, shape(n.inputs[0]).size());
+    result(n, call("layout.gather", {"axis=" + std::to_string(axis)}, value(n.inputs[0]) + ", " + value(n.inputs[1])));
+  }
+  // math.argmax and argmin over one axis, the reduced axis kept (squeeze = false), ties to the first index.
+  void node(const Node& n, const ArgReduceAttrs& a) {
+    if (a.axes.size() != 1) unexpressible(kFormat, n, "math.argmax and argmin reduce one axis, and this reduces " + list(a.axes));
+    if (a.last) unexpressible(kFormat, n, "ties go to the last index, and math.argmax's and argmin's go to the first");
+    const int64_t axis = convert::tensor_axis(a.axes[0], shape(n.inputs[0]).size());
+    result(n, call(a.op == ArgReduceOp::Max ? "math.argmax" : "math.argmin", {"axis=" + std::to_string(axis)},
+                   value(n.inputs[0])));
+  }
+  void node(const Node& n, const LogicalReduceAttrs& a) {
+    const std::vector<int64_t> axes = convert::tensor_axes(a.axes, shape(n.inputs[0]).size());
+    result(n, call(a.op == LogicalReduceOp::All ? "math.all_reduce" : "math.any_reduce", {"axes=" + list(axes)},
+                   value(n.inputs[0])));
   }
 
   void node(const Node& n, const ContractAttrs&) {
@@ -626,9 +698,8 @@ class Emitter {
                   "a contraction program (an operator's @lower body as run) "
                   "has no operator of its own");
   }
-  // Every other op: the standard operators that compute it (layout.gather, math.select, argmax, the
-  // comparisons, ...) take integer or bool tensors or run from @lower bodies that the reader does
-  // not compose yet, or there is none (deconv, layer norm, the roi ops).
+  // Every other op: the standard operators that compute it run from @lower bodies that the reader
+  // does not compose yet, or there is none (deconv, layer norm, the roi ops).
   template <class A>
   void node(const Node& n, const A& a) {
     unexpressible(kFormat, n,
@@ -636,10 +707,29 @@ class Emitter {
   }
 
   // The output's declaration, and `output = value;` where the value has another name.
+  // The value an output declares: an int or bool output the reader read through a cast to reals
+  // (Model::output_dtypes) is that int or bool tensor again, and the cast, used by nothing else, is
+  // not written.
+  ValueRef typed(const GraphOutput& o) {
+    const auto dtype = m_.output_dtypes.find(o.name);
+    const Node& n = g_.nodes[static_cast<size_t>(o.value.node)];
+    const auto* cast = std::get_if<CastAttrs>(&n.op);
+    if (dtype == m_.output_dtypes.end() || !cast || cast->to != ElemKind::Real ||
+        cast->from != (dtype->second == DType::Bool ? ElemKind::Logical : ElemKind::Integer))
+      return o.value;
+    const auto reads = [&](const ValueRef& v) { return v.node == n.id; };
+    for (const Node& other : g_.nodes)
+      if (std::any_of(other.inputs.begin(), other.inputs.end(), reads)) return o.value;
+    if (std::count_if(g_.outputs.begin(), g_.outputs.end(), [&](const GraphOutput& x) { return reads(x.value); }) > 1)
+      return o.value;
+    unwritten_.insert(n.id);
+    return n.inputs[0];
+  }
+
   void output(const GraphOutput& o) {
     const std::string id = identifier_for(o.name);
     if (value(o.value) != id) line(id, value(o.value));
-    declared_outputs_ << "        " << id << ": real" << extents(o.value) << ";\n";
+    declared_outputs_ << "        " << id << ": " << type_name(kind(o.value)) << extents(o.value) << ";\n";
   }
 
   const Model& m_;
@@ -652,6 +742,8 @@ class Emitter {
   std::vector<std::vector<std::string>> names_;  // per node, per output: its identifier
   std::ostringstream inputs_, declared_outputs_, variables_, compose_;
   std::vector<VariableFile> files_;
+  std::vector<GraphOutput> outputs_;  // the graph's, int and bool ones read through a cast taken before it
+  std::set<int64_t> unwritten_;       // those casts
 };
 
 }  // namespace
@@ -664,7 +756,7 @@ std::vector<Diagnostic> write_nnef2(const Model& model, const std::string& out_d
     if (auto d = convert::write_file(dir / "main.sknd", e.document(graph))) return {*d};
     // The reader's scoped name: main.<graph>.<variable> (research/skriptnd.md §5).
     for (const VariableFile& f : e.files())
-      if (auto d = convert::write_file(dir / ("main." + graph + "." + f.name + ".dat"), nnef::write_dat(f.tensor)))
+      if (auto d = convert::write_file(dir / ("main." + graph + "." + f.name + ".dat"), f.bytes))
         return {*d};
     return {};
   });
