@@ -573,28 +573,54 @@ class Binder {
     return Val::pack(std::vector<Val>(static_cast<size_t>(n), extent));
   }
 
+  // The length of a packed output: its count, or the length of the packs its `..` extents take
+  // per item (`T[s.., ..sizes, t..]..(n)`).
+  int64_t pack_length(const ParamDef& o) const {
+    if (o.type.pack->count) {
+      const Val n = eval(*o.type.pack->count);
+      if (n.kind == Kind::Int && n.i >= 0) return n.i;
+      fail("nnef2.compose.output-extent", "packed output '" + o.name + "' gets the length " + show(n), o.loc);
+    }
+    for (const ShapeItem& item : o.type.shape)
+      if (item.spread)
+        if (const Val v = eval(*item.extent); v.is_pack()) return static_cast<int64_t>(v.items.size());
+    fail("nnef2.compose.output-extent", "the length of packed output '" + o.name + "' is not known", o.loc);
+  }
+
   BoundInvocation outputs() {
     for (const ParamDef& o : params(op_, BlockKind::Output)) {
-      if (o.type.pack)
-        fail("nnef2.compose.unsupported", "the packed output '" + o.name + "' is not composed yet", o.loc);
-      std::vector<int64_t> shape;
-      std::vector<SizeTerm> terms;
-      for (const ShapeItem& item : o.type.shape) {
-        const Val v = repeated(item, eval(*item.extent));
-        if (v.is_null()) continue;
-        for (const Val& x : v.is_pack() ? v.items : std::vector<Val>{v}) {
-          if (x.kind != Kind::Int || x.i < 0)
-            fail("nnef2.compose.output-extent", "output '" + o.name + "' gets the extent " + show(x), item.loc);
-          shape.push_back(x.i);
-          terms.push_back(x.term);
+      const int64_t packed = o.type.pack ? pack_length(o) : -1;
+      out_.output_packs.push_back(packed);
+      const int64_t tensors = packed < 0 ? 1 : packed;
+      for (int64_t k = 0; k < tensors; ++k) {
+        const std::string name = packed < 0 ? o.name : o.name + "[" + std::to_string(k) + "]";
+        std::vector<int64_t> shape;
+        std::vector<SizeTerm> terms;
+        for (const ShapeItem& item : o.type.shape) {
+          Val v = repeated(item, eval(*item.extent));
+          if (v.is_null()) continue;
+          if (packed >= 0 && item.spread) {  // `..sizes`: item k of the pack, one extent per tensor of the output
+            if (!v.is_pack() || static_cast<int64_t>(v.items.size()) != packed)
+              fail("nnef2.compose.output-extent",
+                   "packed output '" + o.name + "' of " + std::to_string(packed) + " tensors takes its extent from " +
+                       show(v) + ", not a pack of that length",
+                   item.loc);
+            v = v.items[static_cast<size_t>(k)];
+          }
+          for (const Val& x : v.is_pack() ? v.items : std::vector<Val>{v}) {
+            if (x.kind != Kind::Int || x.i < 0)
+              fail("nnef2.compose.output-extent", "output '" + name + "' gets the extent " + show(x), item.loc);
+            shape.push_back(x.i);
+            terms.push_back(x.term);
+          }
         }
+        const auto generic = symbols().find(o.type.type);
+        const bool is_generic = find_dtype(o.type.type) && generic != symbols().end();
+        out_.output_types.push_back(elem_type(is_generic ? generic->second.s : o.type.type).value_or(ElemType::Real));
+        out_.output_names.push_back(name);
+        out_.output_shapes.push_back(std::move(shape));
+        out_.output_terms.push_back(std::move(terms));
       }
-      const auto generic = symbols().find(o.type.type);
-      const bool is_generic = find_dtype(o.type.type) && generic != symbols().end();
-      out_.output_types.push_back(elem_type(is_generic ? generic->second.s : o.type.type).value_or(ElemType::Real));
-      out_.output_names.push_back(o.name);
-      out_.output_shapes.push_back(std::move(shape));
-      out_.output_terms.push_back(std::move(terms));
     }
     return std::move(out_);
   }

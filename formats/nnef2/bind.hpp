@@ -36,6 +36,9 @@ struct BoundInvocation {
   std::vector<std::vector<int64_t>> output_shapes;
   std::vector<ElemType> output_types;               // each output's element type (its generic's, as bound)
   std::vector<std::vector<SizeTerm>> output_terms;  // per output extent: its term (null: constant)
+  // The lists above hold one entry per output tensor: a packed output (§2.3, `T[..]..(n)`) is n
+  // consecutive entries, named `name[k]`. Per declared output: its pack length, or −1 for a tensor.
+  std::vector<int64_t> output_packs;
 };
 
 // A failed binding or assertion. The code is nnef2.compose.* or

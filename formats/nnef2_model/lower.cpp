@@ -791,6 +791,10 @@ bool has_lowering(const OpDef& def) {
 
 std::vector<Val> build_lowered(Builder& b, const std::string& name, const OpDef& def, const BoundInvocation& bound,
                                const std::string& node_name) {
+  const auto packed = [](int64_t n) { return n >= 0; };
+  if (std::any_of(bound.output_packs.begin(), bound.output_packs.end(), packed))
+    refuse("nnef2.compose.unsupported",
+           name + ": a packed output of a @lower body (pack items as targets) is not composed yet");
   Tensors tensors{bound.output_names, bound.output_shapes};
   for (size_t k = 0; k < bound.output_types.size(); ++k) {
     const ElemKind kind = kind_of(bound.output_types[k]);

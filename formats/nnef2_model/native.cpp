@@ -84,6 +84,22 @@ std::vector<Val> concat(Builder& c, const BoundInvocation& b, const std::string&
   return one(c.add_node1(node, a, sym(b, "inputs").items));
 }
 
+// split along `axis` into the parts of `sizes` (the definition's, from `count` if given): nnref's split by
+// ratios, the sizes themselves (their sum is the extent: each part is its size). A part of size 0
+// has no IR form.
+std::vector<Val> split(Builder& c, const BoundInvocation& b, const std::string& node) {
+  const Val& input = sym(b, "input");
+  SplitAttrs a;
+  a.axis = integer(b, "axis");
+  a.ratios = ints(b, "sizes");
+  a.kind = kind_of(input.elem);
+  if (std::any_of(a.ratios.begin(), a.ratios.end(), [](int64_t s) { return s <= 0; }))
+    refuse("nnef2.native.attribute",
+           "layout.split into a part of size 0 has no native mapping (nnref's split "
+           "gives every part one index at least)");
+  return c.add_node(node, a, {input});
+}
+
 std::vector<Val> matmul(Builder& c, const BoundInvocation& b, const std::string& node) {
   if (!sym(b, "C").is_null())
     refuse("nnef2.native.attribute", "linalg.matmul with its input C has no native mapping yet");
@@ -303,6 +319,7 @@ const std::map<std::string, Build>& table() {
       t[v] = view;
     t["layout.transpose"] = transpose;
     t["layout.concat"] = concat;
+    t["layout.split"] = split;
     return t;
   }();
   return all;

@@ -343,19 +343,43 @@ class GraphComposer {
   // --- @compose
   // ---------------------------------------------------------------------------------
 
+  // A component's result names: `a`, `[a, b]`, or `parts..` (a pack, `parts..(n)` of n tensors).
   std::vector<std::string> result_names(const nnef2::Component& c) {
     std::vector<std::string> names;
     for (const nnef2::Lvalue& l : c.lhs)
       for (const nnef2::LvalueItem& item : l.items) {
-        if (item.form != nnef2::LvalueItem::Form::Name || item.pack)
+        if (item.form != nnef2::LvalueItem::Form::Name)
           error("nnef2.compose.unsupported",
-                "a component's results are plain names here; tuples, packs and "
-                "'~' are not "
-                "composed yet",
-                item.loc);
+                "a component's results are names here; tuples and '~' are not composed yet", item.loc);
         names.push_back(item.names[0]);
       }
     return names;
+  }
+  // The results as the names take them: a pack of n tensors unpacked into n names (`[a, b] =
+  // layout.split(…)`), a pack name's length checked against its count.
+  std::vector<Val> named_results(const nnef2::Component& c, const std::vector<std::string>& names,
+                                 std::vector<Val> results) {
+    if (names.size() > 1 && results.size() == 1 && results[0].is_pack() && results[0].items.size() == names.size())
+      results = results[0].items;
+    size_t k = 0;
+    for (const nnef2::Lvalue& l : c.lhs)
+      for (const nnef2::LvalueItem& item : l.items) {
+        if (k < results.size() && item.pack) {
+          if (!results[k].is_pack())
+            error("nnef2.compose.results",
+                  "'" + item.names[0] + "..' names a pack, and the result is " + nnef2::show(results[k]), item.loc);
+          if (item.pack->count) {
+            const Val n = eval(*item.pack->count);
+            if (n.kind != Val::Kind::Int || n.i != static_cast<int64_t>(results[k].items.size()))
+              error("nnef2.compose.results",
+                    "'" + item.names[0] + "..' names a pack of " + nnef2::show(n) + " tensors, and the result holds " +
+                        std::to_string(results[k].items.size()),
+                    item.loc);
+          }
+        }
+        ++k;
+      }
+    return results;
   }
 
   // A component of @compose, or of a block (`outer` false: its names are local, and not named for
@@ -374,6 +398,7 @@ class GraphComposer {
         results = loop(*c.loop, names[0], c.loc);
         break;
     }
+    results = named_results(c, names, std::move(results));
     if (results.size() != names.size())
       error("nnef2.compose.results",
             std::to_string(names.size()) + " names for " + std::to_string(results.size()) + " results", c.loc);
@@ -566,7 +591,19 @@ class GraphComposer {
           require_extent(results[k], i, *term,
                          call.op + ": extent " + std::to_string(i) + " of output '" + bound.output_names[k] +
                              "' as its definition declares");
-    return results;
+    // A packed output's tensors as one pack.
+    if (results.size() != bound.output_names.size()) return results;
+    std::vector<Val> grouped;
+    auto next = results.begin();
+    for (int64_t n : bound.output_packs) {
+      if (n < 0) {
+        grouped.push_back(*next++);
+        continue;
+      }
+      grouped.push_back(Val::pack(std::vector<Val>(next, next + n)));
+      next += n;
+    }
+    return grouped;
   }
   void require_extent(const Val& tensor, size_t axis, const std::vector<int64_t>& term, const std::string& message) {
     std::vector<int64_t> code = nnef2::code_of(nnef2::extent_of(tensor, axis, &conditions_));

@@ -601,17 +601,14 @@ class Emitter {
                    value(n.inputs[0])));
   }
 
-  // split is one layout.slice per part, each from where the parts before it end.
+  // split is layout.split into the parts' extents, its results unpacked: `[a, b] = layout.split{…}(x);`.
   void node(const Node& n, const SplitAttrs& a) {
     const int64_t axis = convert::tensor_axis(a.axis, shape(n.inputs[0]).size());
-    int64_t begin = 0;
-    for (size_t k = 0; k < names_[static_cast<size_t>(n.id)].size(); ++k) {
-      const int64_t end = begin + shape({n.id, static_cast<int>(k)})[static_cast<size_t>(axis)];
-      line(names_[static_cast<size_t>(n.id)][k],
-           call("layout.slice", {"axes=" + list({axis}), "begin=" + list({begin}), "end=" + list({end})},
-                value(n.inputs[0])));
-      begin = end;
-    }
+    std::vector<int64_t> sizes;
+    for (size_t k = 0; k < names_[static_cast<size_t>(n.id)].size(); ++k)
+      sizes.push_back(shape({n.id, static_cast<int>(k)})[static_cast<size_t>(axis)]);
+    line("[" + join(names_[static_cast<size_t>(n.id)]) + "]",
+         call("layout.split", {"axis=" + std::to_string(axis), "sizes=" + list(sizes)}, value(n.inputs[0])));
   }
   // broadcast_to: the input viewed at the output's rank (aligned as the IR aligns it), then
   // layout.broadcast to the output's extents, which repeats the extents 1 (read back from its

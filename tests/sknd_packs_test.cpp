@@ -1,0 +1,84 @@
+// Packed outputs in SkriptND graphs (§2.3, `T[..]..(n)`): layout.split's n tensors named as a pack
+// (`parts..(n) =`, then `parts[k]`) or unpacked into n names (`[a, b] =`), their values worked out by
+// hand; and what is refused, coded and located: a pack name of the wrong length, a packed output of a
+// `@lower` body, a part of size 0, sizes that do not add up to the extent.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "formats/nnef2_model/nnef2_model.hpp"
+#include "semantics/evaluate.hpp"
+
+using namespace nnref;
+
+namespace {
+
+LoadResult load(const std::string& text) {
+  return load_nnef2_text(text, "main.sknd", ".", LoadOptions(WeightsPolicy::Skip));
+}
+
+// A graph from x [2, 6] to the outputs declared by `outputs`, computed by `components`; `extra`
+// goes before the graph (an operator of the document).
+std::string graph(const std::string& outputs, const std::string& components, const std::string& extra = "") {
+  return "version 2.0;\nimport layout;\n" + extra + "graph G {\n    @input {\n        x: real[2, 6];\n    }\n" +
+         "    @output {\n        " + outputs + "\n    }\n    @compose {\n        " + components + "\n    }\n}\n";
+}
+
+Diagnostic first_error(const std::string& text) {
+  const LoadResult r = load(text);
+  REQUIRE(r.has_errors());
+  for (const Diagnostic& d : r.diagnostics)
+    if (d.severity == Severity::Error) return d;
+  FAIL("no error");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("sknd packs: layout.split's packed output, unpacked or named as a pack", "[nnef2]") {
+  const std::string text = graph("a: real[2, 2]; b: real[2, 4]; c: real[2, 3]; d: real[2, 3];",
+                                 "[a, b] = layout.split{axis = 1, sizes = [2, 4]}(x); "
+                                 "parts..(2) = layout.split{axis = -1, count = 2}(x); c = parts[0]; d = parts[1];");
+  const LoadResult r = load(text);
+  std::string diagnostics;
+  for (const Diagnostic& d : r.diagnostics) diagnostics += d.code + ": " + d.message + "\n";
+  INFO(diagnostics);
+  REQUIRE(r.model);
+  std::vector<double> x;
+  for (int i = 0; i < 12; ++i) x.push_back(i);  // rows 0..5 and 6..11
+  const Model& m = *r.model;
+  auto out = evaluate<double>(m.graph, m.payload, {HostTensor{DType::F64, Shape::make({2, 6}).value(), x}},
+                              EvalOptions{int64_t{1} << 28, m.param_keys});
+  REQUIRE(out);
+  const auto values = [&](size_t k) { return std::vector<double>((*out)[k].data().begin(), (*out)[k].data().end()); };
+  CHECK(values(0) == std::vector<double>{0, 1, 6, 7});                // columns 0, 1
+  CHECK(values(1) == std::vector<double>{2, 3, 4, 5, 8, 9, 10, 11});  // columns 2 to 5
+  CHECK(values(2) == std::vector<double>{0, 1, 2, 6, 7, 8});          // count 2: sizes [3, 3]
+  CHECK(values(3) == std::vector<double>{3, 4, 5, 9, 10, 11});
+}
+
+TEST_CASE("sknd packs: what is refused, coded and located", "[nnef2]") {
+  // The pack name says 3 tensors; split gives 2 (line 11 is the component's, column 9 its name).
+  Diagnostic d =
+      first_error(graph("c: real[2, 3];", "parts..(3) = layout.split{axis = 1, count = 2}(x); c = parts[0];"));
+  CHECK(d.code == "nnef2.compose.results");
+  CHECK(d.loc.line == 11);
+  CHECK(d.loc.column == 9);
+  CHECK(d.message == "'parts..' names a pack of 3 tensors, and the result holds 2");
+  // A part of size 0: nnref's split gives each part one index at least.
+  d = first_error(graph("a: real[2, 6];", "[e, a] = layout.split{axis = 1, sizes = [0, 6]}(x);"));
+  CHECK(d.code == "nnef2.native.attribute");
+  CHECK(d.loc.line == 11);
+  // Sizes that do not add up to the extent: the definition's assertion.
+  d = first_error(graph("a: real[2, 2];", "[a, b] = layout.split{axis = 1, sizes = [2, 3]}(x);"));
+  CHECK(d.code == "nnef2.assert.failed");
+  // A packed output of a @lower body: its pack items as targets are not composed yet.
+  const std::string twice =
+      "operator twice {\n    @input {\n        x: real[n];\n    }\n    @output {\n        ys: real[n]..(2);\n"
+      "    }\n    @lower {\n        unroll..(ki -> 2)\n            ys[ki][i] = x[i], i < n;\n    }\n}\n";
+  d = first_error("version 2.0;\n" + twice +
+                  "graph G {\n    @input {\n        x: real[3];\n    }\n    @output {\n        a: real[3];\n    }\n"
+                  "    @compose {\n        [a, b] = twice(x);\n    }\n}\n");
+  CHECK(d.code == "nnef2.compose.unsupported");
+  CHECK(d.message.find("a packed output of a @lower body") != std::string::npos);
+}
