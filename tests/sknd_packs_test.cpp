@@ -1,7 +1,9 @@
-// Packed outputs in SkriptND graphs (§2.3, `T[..]..(n)`): layout.split's n tensors named as a pack
-// (`parts..(n) =`, then `parts[k]`) or unpacked into n names (`[a, b] =`), their values worked out by
-// hand; and what is refused, coded and located: a pack name of the wrong length, a packed output of a
-// `@lower` body, a part of size 0, sizes that do not add up to the extent.
+// Packed outputs in SkriptND graphs (§2.3, `T[..]..(n)`): layout.split's and layout.unstack's n tensors
+// named as a pack (`parts..(n) =`, then `parts[k]`) or unpacked into n names (`[a, b] =`), a loop over
+// such a pack whose variable starts from a number (§2.10's uniform start) and a result dropped with
+// `~`, their values worked out by hand; and what is refused, coded and located: a pack name of the
+// wrong length, a packed output of a `@lower` body, a part of size 0, sizes that do not add up to the
+// extent, a uniform start over extents that vary with the sizes.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -24,6 +26,24 @@ std::string graph(const std::string& outputs, const std::string& components, con
          "    @output {\n        " + outputs + "\n    }\n    @compose {\n        " + components + "\n    }\n}\n";
 }
 
+// The f64 outputs of a document that loads, on x [2, 6] = 0 .. 11 row-major.
+std::vector<std::vector<double>> outputs(const std::string& text) {
+  const LoadResult r = load(text);
+  std::string diagnostics;
+  for (const Diagnostic& d : r.diagnostics) diagnostics += d.code + ": " + d.message + "\n";
+  INFO(diagnostics);
+  REQUIRE(r.model);
+  std::vector<double> x;
+  for (int i = 0; i < 12; ++i) x.push_back(i);
+  const Model& m = *r.model;
+  auto out = evaluate<double>(m.graph, m.payload, {HostTensor{DType::F64, Shape::make({2, 6}).value(), x}},
+                              EvalOptions{int64_t{1} << 28, m.param_keys});
+  REQUIRE(out);
+  std::vector<std::vector<double>> values;
+  for (const Tensor<double>& t : *out) values.emplace_back(t.data().begin(), t.data().end());
+  return values;
+}
+
 Diagnostic first_error(const std::string& text) {
   const LoadResult r = load(text);
   REQUIRE(r.has_errors());
@@ -39,22 +59,24 @@ TEST_CASE("sknd packs: layout.split's packed output, unpacked or named as a pack
   const std::string text = graph("a: real[2, 2]; b: real[2, 4]; c: real[2, 3]; d: real[2, 3];",
                                  "[a, b] = layout.split{axis = 1, sizes = [2, 4]}(x); "
                                  "parts..(2) = layout.split{axis = -1, count = 2}(x); c = parts[0]; d = parts[1];");
-  const LoadResult r = load(text);
-  std::string diagnostics;
-  for (const Diagnostic& d : r.diagnostics) diagnostics += d.code + ": " + d.message + "\n";
-  INFO(diagnostics);
-  REQUIRE(r.model);
-  std::vector<double> x;
-  for (int i = 0; i < 12; ++i) x.push_back(i);  // rows 0..5 and 6..11
-  const Model& m = *r.model;
-  auto out = evaluate<double>(m.graph, m.payload, {HostTensor{DType::F64, Shape::make({2, 6}).value(), x}},
-                              EvalOptions{int64_t{1} << 28, m.param_keys});
-  REQUIRE(out);
-  const auto values = [&](size_t k) { return std::vector<double>((*out)[k].data().begin(), (*out)[k].data().end()); };
+  const auto y = outputs(text);  // x: rows 0..5 and 6..11
+  const auto values = [&](size_t k) { return y[k]; };
   CHECK(values(0) == std::vector<double>{0, 1, 6, 7});                // columns 0, 1
   CHECK(values(1) == std::vector<double>{2, 3, 4, 5, 8, 9, 10, 11});  // columns 2 to 5
   CHECK(values(2) == std::vector<double>{0, 1, 2, 6, 7, 8});          // count 2: sizes [3, 3]
   CHECK(values(3) == std::vector<double>{3, 4, 5, 9, 10, 11});
+}
+
+TEST_CASE("sknd packs: unstack, a loop over the pack from a uniform start, a result dropped with ~", "[nnef2]") {
+  // The running sums of the columns from 0.5: row 0 0.5 + 0, + 1, + 2, + 3, + 4, + 5; row 1 from 6.
+  const auto y = outputs(graph("y: real[2, 6]; last: real[2];",
+                               "cols..(6) = layout.unstack{axis = 1, squeeze = false}(x); "
+                               "~, sums = with sum: real[2, 1] = 0.5 for col : cols do { next = math.add(sum, col); "
+                               "yield next, next; }; y = layout.concat{axis = 1}(sums); "
+                               "[a, b, c, d, e, f] = layout.unstack{axis = 1}(x); last = f;",
+                               "import math;\n"));
+  CHECK(y[0] == std::vector<double>{0.5, 1.5, 3.5, 6.5, 10.5, 15.5, 6.5, 13.5, 21.5, 30.5, 40.5, 51.5});
+  CHECK(y[1] == std::vector<double>{5, 11});
 }
 
 TEST_CASE("sknd packs: what is refused, coded and located", "[nnef2]") {
@@ -81,4 +103,14 @@ TEST_CASE("sknd packs: what is refused, coded and located", "[nnef2]") {
                   "    @compose {\n        [a, b] = twice(x);\n    }\n}\n");
   CHECK(d.code == "nnef2.compose.unsupported");
   CHECK(d.message.find("a packed output of a @lower body") != std::string::npos);
+  // A uniform start over an extent that is a size name: a constant's extents are numbers.
+  d = first_error(
+      "version 2.0;\nimport math;\ngraph G {\n    @attrib {\n        n: int = 2;\n    }\n    @input {\n"
+      "        x: real[n];\n    }\n    @output {\n        y: real[n];\n    }\n    @compose {\n"
+      "        y = with s: real[n] = 0.0 for t : [x, x] do math.add(s, t);\n    }\n}\n");
+  CHECK(d.code == "nnef2.compose.unsupported");
+  CHECK(d.loc.line == 14);
+  CHECK(d.message ==
+        "the loop variable 's' starts at 0.0, over extents that vary with the sizes (a uniform start "
+        "there is not composed yet)");
 }

@@ -100,6 +100,20 @@ std::vector<Val> split(Builder& c, const BoundInvocation& b, const std::string& 
   return c.add_node(node, a, {input});
 }
 
+// unstack along `axis`: nnref's split into parts of 1, each viewed at its output's extents (the axis
+// dropped when `squeeze`).
+std::vector<Val> unstack(Builder& c, const BoundInvocation& b, const std::string& node) {
+  const Val& input = sym(b, "input");
+  SplitAttrs a;
+  a.axis = integer(b, "axis");
+  a.ratios.assign(b.output_shapes.size(), 1);
+  a.kind = kind_of(input.elem);
+  std::vector<Val> parts = c.add_node(node, a, {input});
+  for (size_t k = 0; k < parts.size(); ++k)
+    parts[k] = reshaped(c, parts[k], b.output_shapes[k], node + "_" + std::to_string(k));
+  return parts;
+}
+
 std::vector<Val> matmul(Builder& c, const BoundInvocation& b, const std::string& node) {
   if (!sym(b, "C").is_null())
     refuse("nnef2.native.attribute", "linalg.matmul with its input C has no native mapping yet");
@@ -320,6 +334,7 @@ const std::map<std::string, Build>& table() {
     t["layout.transpose"] = transpose;
     t["layout.concat"] = concat;
     t["layout.split"] = split;
+    t["layout.unstack"] = unstack;
     return t;
   }();
   return all;

@@ -127,30 +127,30 @@ class GraphComposer {
   // symbols fix.
   std::vector<int64_t> static_shape(const nnef2::ParamDef& p) { return nnef2::as_ints(declared_extents(p)); }
   // A declared tensor's element type: real, int or bool.
-  ElemKind declared_kind(const nnef2::ParamDef& p) {
-    const std::optional<nnef2::ElemType> t = nnef2::elem_type(p.type.type);
+  ElemKind declared_kind(const nnef2::ParamDef& p) { return declared_kind(p.name, p.type, p.loc); }
+  ElemKind declared_kind(const std::string& name, const nnef2::TypeSpec& type, const SourceLoc& loc) {
+    const std::optional<nnef2::ElemType> t = nnef2::elem_type(type.type);
     if (!t)
       error("nnef2.graph.declaration",
-            "'" + p.name + "' is of type " + p.type.type + ": a graph's tensors are real, int or bool", p.loc);
+            "'" + name + "' is of type " + type.type + ": a graph's tensors are real, int or bool", loc);
     return nnef2::kind_of(*t);
   }
   // The same, each extent with its term (a graph attribute that is an input's extent has one).
-  Val declared_extents(const nnef2::ParamDef& p) {
-    if (p.type.optional || p.type.pack)
-      error("nnef2.graph.declaration", "'" + p.name + "': optional and packed graph tensors are not composed yet",
-            p.loc);
-    declared_kind(p);
+  Val declared_extents(const nnef2::ParamDef& p) { return declared_extents(p.name, p.type, p.loc); }
+  Val declared_extents(const std::string& name, const nnef2::TypeSpec& type, const SourceLoc& loc) {
+    if (type.optional || type.pack)
+      error("nnef2.graph.declaration", "'" + name + "': optional and packed graph tensors are not composed yet", loc);
+    declared_kind(name, type, loc);
     std::vector<Val> shape;
-    for (const nnef2::ShapeItem& item : p.type.shape) {
+    for (const nnef2::ShapeItem& item : type.shape) {
       if (item.extent->kind == nnef2::ExprKind::Wildcard || item.bound)
-        error("nnef2.dynamic.shape", "'" + p.name + "' has a dynamic extent (§3.1), which is not composed yet",
-              item.loc);
+        error("nnef2.dynamic.shape", "'" + name + "' has a dynamic extent (§3.1), which is not composed yet", item.loc);
       const Val v = eval(*item.extent);
       if (v.is_null()) continue;
       for (const Val& x : v.is_pack() ? v.items : std::vector<Val>{v}) {
         if (x.kind != Val::Kind::Int || x.i < 1)
           error("nnef2.graph.extent",
-                "'" + p.name + "' gets the extent " + nnef2::show(x) + ": extents are ints of at least 1", item.loc);
+                "'" + name + "' gets the extent " + nnef2::show(x) + ": extents are ints of at least 1", item.loc);
         shape.push_back(x);
       }
     }
@@ -343,15 +343,16 @@ class GraphComposer {
   // --- @compose
   // ---------------------------------------------------------------------------------
 
-  // A component's result names: `a`, `[a, b]`, or `parts..` (a pack, `parts..(n)` of n tensors).
+  // A component's result names: `a`, `[a, b]`, `parts..` (a pack, `parts..(n)` of n tensors), or ""
+  // for `~` (a result dropped).
   std::vector<std::string> result_names(const nnef2::Component& c) {
     std::vector<std::string> names;
     for (const nnef2::Lvalue& l : c.lhs)
       for (const nnef2::LvalueItem& item : l.items) {
-        if (item.form != nnef2::LvalueItem::Form::Name)
-          error("nnef2.compose.unsupported",
-                "a component's results are names here; tuples and '~' are not composed yet", item.loc);
-        names.push_back(item.names[0]);
+        if (item.form == nnef2::LvalueItem::Form::Tuple)
+          error("nnef2.compose.unsupported", "a component's results are names or '~' here; tuples are not composed yet",
+                item.loc);
+        names.push_back(item.form == nnef2::LvalueItem::Form::Drop ? "" : item.names[0]);
       }
     return names;
   }
@@ -386,16 +387,19 @@ class GraphComposer {
   // conform --intermediates, where a loop's body repeats them).
   void component(const nnef2::Component& c, bool outer = true) {
     const std::vector<std::string> names = result_names(c);
+    // The nodes are named after the first result kept.
+    const auto kept = std::find_if(names.begin(), names.end(), [](const std::string& n) { return !n.empty(); });
+    const std::string node = kept == names.end() ? "dropped" : *kept;
     std::vector<Val> results;
     switch (c.form) {
       case nnef2::Component::Form::Computation:
-        results = computation(c.computation, names[0], c.loc);
+        results = computation(c.computation, node, c.loc);
         break;
       case nnef2::Component::Form::Branch:
-        results = branch(*c.branch, names[0]);
+        results = branch(*c.branch, node);
         break;
       case nnef2::Component::Form::Loop:
-        results = loop(*c.loop, names[0], c.loc);
+        results = loop(*c.loop, node, c.loc);
         break;
     }
     results = named_results(c, names, std::move(results));
@@ -403,6 +407,7 @@ class GraphComposer {
       error("nnef2.compose.results",
             std::to_string(names.size()) + " names for " + std::to_string(results.size()) + " results", c.loc);
     for (size_t k = 0; k < names.size(); ++k) {
+      if (names[k].empty()) continue;
       declare(names[k], results[k], c.loc);
       if (outer) note_source_value(names[k], results[k]);
     }
@@ -477,12 +482,7 @@ class GraphComposer {
     std::vector<Val> carried;
     for (const nnef2::Binding& b : l.with) {
       Val v = eval(*b.value);
-      if (v.kind != Val::Kind::Tensor)
-        error("nnef2.compose.unsupported",
-              "the loop variable '" + b.name + "' starts at " + nnef2::show(v) +
-                  ", not a tensor (a uniform start is not composed yet)",
-              b.loc);
-      carried.push_back(std::move(v));
+      carried.push_back(v.kind == Val::Kind::Tensor ? std::move(v) : uniform_start(b, v));
     }
     std::vector<std::vector<Val>> scan_outputs;
     for (int64_t k = 0; k < count; ++k) {
@@ -503,6 +503,32 @@ class GraphComposer {
     }
     for (std::vector<Val>& items : scan_outputs) carried.push_back(Val::pack(std::move(items)));
     return carried;
+  }
+
+  // A loop variable started from a number (`with sum: real[z..] = 0.0`): a constant of its declared
+  // type, every element that number (§2.10). Its extents must be the same at every size: a constant
+  // has numbers for extents.
+  Val uniform_start(const nnef2::Binding& b, const Val& v) {
+    const auto refused = [&](const std::string& why) {
+      error("nnef2.compose.unsupported", "the loop variable '" + b.name + "' starts at " + nnef2::show(v) + ", " + why,
+            b.loc);
+    };
+    if (v.kind != Val::Kind::Int && v.kind != Val::Kind::Real && v.kind != Val::Kind::Bool)
+      refused("neither a tensor nor a number");
+    if (!b.type || !b.type->is_tensor) refused("and declares no tensor type to fill with it");
+    const Val extents = declared_extents(b.name, *b.type, b.loc);
+    if (std::any_of(extents.items.begin(), extents.items.end(), [](const Val& e) { return e.term != nullptr; }))
+      refused("over extents that vary with the sizes (a uniform start there is not composed yet)");
+    nnef2::Builder::Tensor t;
+    t.shape = nnef2::as_ints(extents);
+    t.kind = declared_kind(b.name, *b.type, b.loc);
+    t.loc = b.loc;
+    t.label = b.name;
+    const double value = v.kind == Val::Kind::Int ? static_cast<double>(v.i) : v.kind == Val::Kind::Bool ? v.b : v.r;
+    const Shape shape = Shape::make(t.shape).value();
+    t.data = ParamEntry{HostTensor{DType::F64, shape, std::vector<double>(static_cast<size_t>(shape.count()), value)},
+                        "nnef2"};
+    return builder_.add_tensor(std::move(t));
   }
 
   // Model::source_values (conform --intermediates): the IR value that holds a component's result,
