@@ -34,8 +34,9 @@ Outcome run_sknd(std::span<const uint8_t> input) {
     if (d.code.rfind("nnef2.", 0) != 0) out.broken = "an error coded " + d.code + ", not nnef2.*";
     if (d.loc.line < 1 || d.loc.column < 1) out.broken = "an error without its line and column: " + d.message;
   }
+  // Blank: the lexer's whitespace, std::isspace's (a form feed too).
   if (out.accepted && !doc.version && doc.ops.empty() && doc.imports.empty() && doc.extensions.empty() &&
-      text.find_first_not_of(" \t\r\n") != std::string::npos && text.find('#') == std::string::npos)
+      text.find_first_not_of(" \t\n\v\f\r") != std::string::npos && text.find('#') == std::string::npos)
     out.broken = "a text that is not blank read as an empty document without an error";
   if (out.accepted) compose(text, out);
   return out;
