@@ -4,7 +4,9 @@
 // command line. Per-op values: tests/onnx_test_ops.cpp; reader errors: tests/onnx_test_errors.cpp.
 #include "onnx_test_support.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -290,8 +292,9 @@ TEST_CASE("onnx: run and conform read ONNX TensorProto .pb files") {
   CHECK(external.err.find("error[pb.external-data]") != std::string::npos);
 }
 
-// A runtime finding kept in tests/data/runtime_findings/NAME/ (docs/onnx.md): its folder, and how
-// many elements of its answer (actual.npz, for model.onnx on input.npy) conform finds outside, the
+// A runtime finding kept in tests/data/runtime_findings/NAME/ (docs/onnx.md): its folder, conform's
+// verdict on an answer for model.onnx on the folder's inputs (input.npy, or input_0.pb, input_1.pb, …
+// in order), and how many elements of the runtime's answer (actual.npz) conform finds outside, the
 // verdict required to be a rejection.
 namespace {
 
@@ -299,15 +302,44 @@ std::string finding_dir(const std::string& name) {
   return std::string(NNREF_SOURCE_DIR) + "/tests/data/runtime_findings/" + name + "/";
 }
 
+Run finding_verdict(const std::string& dir, const std::string& answer) {
+  std::vector<std::string> inputs;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("input", 0) == 0) inputs.push_back(e.path().string());
+  }
+  std::sort(inputs.begin(), inputs.end());
+  std::vector<std::string> args = {"conform", dir + "model.onnx", "--actual", answer, "--format", "json"};
+  for (const std::string& i : inputs) args.insert(args.end(), {"--input", i});
+  return nnref_cli(args);
+}
+
 int64_t finding_outside(const std::string& dir) {
-  Run found = nnref_cli({"conform", dir + "model.onnx", "--input", dir + "input.npy", "--actual", dir + "actual.npz",
-                         "--format", "json"});
+  Run found = finding_verdict(dir, dir + "actual.npz");
   INFO(found.out << found.err);
   REQUIRE(found.code == 1);
   return nlohmann::json::parse(found.out)["outputs"][0]["outside"].get<int64_t>();
 }
 
 }  // namespace
+
+// Two readings of the ONNX specification where ONNX Runtime departs from ONNX's reference
+// implementation and backend tests, which nnref follows (docs/onnx.md): MaxUnpool's indices read in
+// the given output_shape (5, 6, 7, 8 at flat 5, 7, 13, 15 of 5×5, where the reference's inferred
+// 4×4 puts them at 6, 8, 16, 18: 8 elements differ), and align_corners with scales dividing by
+// L_out − 1 (4 where L_in·s = 2.4 gives 22/7: 1 element). The tests' expected outputs
+// (reference.npy) conform.
+TEST_CASE("onnx: conform rejects ONNX Runtime's readings of MaxUnpool's output_shape and align_corners") {
+  for (const auto& [name, outside] :
+       {std::pair{"ort_maxunpool_output_shape", 8}, std::pair{"ort_resize_align_corners_scales", 1}}) {
+    INFO(name);
+    const std::string dir = finding_dir(name);
+    CHECK(finding_outside(dir) == outside);
+    Run reference = finding_verdict(dir, dir + "reference.npy");
+    INFO(reference.out << reference.err);
+    CHECK(reference.code == 0);
+  }
+}
 
 // The ONNX Runtime finding kept in tests/data/runtime_findings/ort_sigmoid (docs/onnx.md): its
 // Sigmoid answer on [-30, -20, -17.375, -17, -15, -12, -4, -3.75, -3.5, -3.25, -1, 2] is rejected,
