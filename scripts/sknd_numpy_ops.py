@@ -389,6 +389,18 @@ def gather(data, index, axis):
     return np.take(data, index, axis=axis + data.ndim if axis < 0 else axis)
 
 
+def scatter(data, indices, updates, axis):
+    """output = data, then output[si.., indices[si.., mi, ti..], ti..] := updates[si.., mi, ti..] in loop
+    order (row-major over indices): an element two updates name keeps the later one."""
+    a = axis + data.ndim if axis < 0 else axis
+    out = data.copy()
+    for at in np.ndindex(*indices.shape):
+        target = list(at)
+        target[a] = indices[at]
+        out[tuple(target)] = updates[at]
+    return out
+
+
 def cast(x, to):
     """R(x) of §2.4: to real, true is 1 and false 0; to bool, nonzero is true; a bool to int is 1 or 0."""
     if to == "real":

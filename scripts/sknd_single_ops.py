@@ -319,7 +319,7 @@ def bools(name, *shape, role="input"):
 
 def kinds_draws():
     """The operators of int and bool tensors (§4.2, §4.1), mapped onto nnref's compare, logical, select,
-    arg_reduce, logical_reduce, gather, cast and integer ops."""
+    arg_reduce, logical_reduce, gather, cast and integer ops; and layout.scatter, run from its @lower body."""
     aligns = [({}, (2, 3, 4), (2, 3, 4)), ({}, (2, 3, 4), (4,)), ({}, (2, 1, 4), (3, 1)), ({"rhs_align": 1}, (2, 3, 4), (3,)),
               ({"lhs_align": 0}, (2, 3), (2, 3, 4)), ({"lhs_align": -1}, (3,), (2, 3, 4))]
     for k, op in enumerate(ops.COMPARE):
@@ -367,6 +367,12 @@ def kinds_draws():
         yield Draw("layout.gather", attrs, [inp("data", *data), ints("index", *index, domain="index:%d" % extent)])
     yield Draw("layout.gather", {"axis": 1}, [inp("data", 2, 6), ints("index", 3, role="variable", domain="index:6")],
                tag="variable")
+    # scatter (run from its @lower: the update's target moved by the indices), duplicates included
+    for attrs, data, index in (({"axis": 1}, (2, 4, 3), (2, 2, 3)), ({"axis": 0}, (5, 2), (3, 2)),
+                               ({"axis": -1}, (3, 4), (3, 6))):
+        extent = data[attrs["axis"]]
+        yield Draw("layout.scatter", attrs, [inp("data", *data), ints("indices", *index, domain="index:%d" % extent),
+                                             inp("updates", *index)])
     # casts between bool, int and real (a real to int refused below)
     yield Draw("layout.cast", {}, [bools("x", 2, 3)], generics=("real",))
     yield Draw("layout.cast", {}, [ints("x", 4)], generics=("real",))
@@ -431,6 +437,7 @@ def reference(draw, values):
         "layout.reshape": ops.reshape, "layout.flatten": ops.flatten, "layout.unflatten": ops.unflatten,
         "layout.squeeze": ops.squeeze, "layout.unsqueeze": ops.unsqueeze, "layout.transpose": ops.transpose,
         "layout.concat": ops.concat, "math.not": ops.logical_not, "math.select": ops.select, "layout.gather": ops.gather,
+        "layout.scatter": ops.scatter,
     }
     return functions[op](*values, **attrs)
 

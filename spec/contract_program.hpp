@@ -15,7 +15,8 @@
 // onto the operator's null element (0, 1, +inf, -inf, true, false); `:=`
 // updates an element an earlier `=` wrote, point by point in loop order, where
 // the statement's condition on the data holds at the point (its value and its
-// condition may read the output being updated).
+// condition may read the output being updated); its target may be moved by
+// indices read from the data (scatter's `output[si.., indices[…], ti..] :=`).
 #pragma once
 
 #include <bit>
@@ -104,6 +105,7 @@ struct Statement {
   std::vector<Read> reads;
   std::vector<std::vector<double>> tables;  // per point, or one number for every point
   int64_t condition = -1;                   // `:=` only: the node of a truth value on the data, or none
+  std::vector<DataIndex> target_indices = {};  // `:=` only: indices of the target read from the data
 };
 
 struct Program {
@@ -136,6 +138,12 @@ class Encoder {
     put(static_cast<int64_t>(v.size()));
     for (const auto& s : v) ints(s);
   }
+  void data_index(const DataIndex& d) {
+    ints(d.index.tensors);
+    ints(d.index.offsets);
+    put(d.stride);
+    put(d.extent);
+  }
 };
 
 inline std::vector<int64_t> encode(const Program& p) {
@@ -157,16 +165,13 @@ inline std::vector<int64_t> encode(const Program& p) {
       e.ints(r.tensors);
       e.ints(r.offsets);
       e.put(static_cast<int64_t>(r.data_indices.size()));
-      for (const DataIndex& d : r.data_indices) {
-        e.ints(d.index.tensors);
-        e.ints(d.index.offsets);
-        e.put(d.stride);
-        e.put(d.extent);
-      }
+      for (const DataIndex& d : r.data_indices) e.data_index(d);
     }
     e.put(static_cast<int64_t>(s.tables.size()));
     for (const auto& t : s.tables) e.reals(t);
     e.put(s.condition);
+    e.put(static_cast<int64_t>(s.target_indices.size()));
+    for (const DataIndex& d : s.target_indices) e.data_index(d);
   }
   return e.code;
 }
@@ -207,6 +212,16 @@ class Decoder {
     for (auto& s : v) s = ints();
     return v;
   }
+  std::vector<DataIndex> data_indices() {
+    std::vector<DataIndex> v(count());
+    for (DataIndex& x : v) {
+      x.index.tensors = ints();
+      x.index.offsets = ints();
+      x.stride = get();
+      x.extent = get();
+    }
+    return v;
+  }
   bool done() const { return at_ == code_.size(); }
 
  private:
@@ -243,17 +258,12 @@ inline std::optional<Program> decode(const std::vector<int64_t>& code) {
     for (Read& r : s.reads) {
       r.tensors = d.ints();
       r.offsets = d.ints();
-      r.data_indices.resize(d.count());
-      for (DataIndex& x : r.data_indices) {
-        x.index.tensors = d.ints();
-        x.index.offsets = d.ints();
-        x.stride = d.get();
-        x.extent = d.get();
-      }
+      r.data_indices = d.data_indices();
     }
     s.tables.resize(d.count());
     for (auto& t : s.tables) t = d.reals();
     s.condition = d.get();
+    s.target_indices = d.data_indices();
     if (!d.ok) return std::nullopt;
   }
   if (!d.ok || !d.done()) return std::nullopt;

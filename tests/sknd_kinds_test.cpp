@@ -129,9 +129,9 @@ TEST_CASE("sknd kinds: types nnref's ops do not take are nnef2.native.kind", "[n
   require_refused(graph("y = math.sum_reduce{axes = [1]}(k);", "y: int[2, 1];"), "nnef2.native.kind", kCall, kAt);
 }
 
-// The @lower interpreter computes §2.4's int arithmetic but not a power of ints (a real), and not a
-// target index read from the data (scatter).
-TEST_CASE("sknd kinds: an int power and scatter are not lowered", "[nnef2]") {
+// The @lower interpreter computes §2.4's int arithmetic but not a power of ints (a real), and moves
+// only an update's (:=) target by the data, as scatter's (sknd_lower_test), not a `=`'s.
+TEST_CASE("sknd kinds: an int power and a `=` target read from the data are not lowered", "[nnef2]") {
   const std::string twice =
       "operator twice {\n"
       "    @dtype { T: num; }\n"
@@ -140,5 +140,11 @@ TEST_CASE("sknd kinds: an int power and scatter are not lowered", "[nnef2]") {
       "    @lower { b[i..] = a[i..] ** 2, i < s; }\n"
       "}\n";
   require_refused(graph("y = twice(k);", "y: int[2, 3];", twice), "nnef2.lower.unsupported", kCall + 6, kAt);
-  require_refused(graph("y = layout.scatter{axis = 1}(x, k, x);"), "nnef2.lower.unsupported", kCall, kAt);
+  const std::string put =
+      "operator put {\n"
+      "    @input { a: real[m, n]; k: int[m, n]; }\n"
+      "    @output { b: real[m, n]; }\n"
+      "    @lower { b[k[i, j], j] = a[i, j], i < m, j < n; }\n"
+      "}\n";
+  require_refused(graph("y = put(x, k);", "y: real[2, 3];", put), "nnef2.lower.unsupported", kCall + 5, kAt);
 }

@@ -305,6 +305,27 @@ TEST_CASE("sknd lower: updates under a condition on the data, int and bool resul
         std::vector<double>{0, 0});
 }
 
+// layout.scatter (§4, its @lower: y = data, then y[si.., indices[si.., mi, ti..], ti..] := updates[…]):
+// the update's target moved by the data. x = [[1, 2, 3], [4, 5, 6]], k = [[2, 0], [1, 1]], u = [[10,
+// 20], [30, 40]]: along axis 1 row 0 takes 10 at 2 and 20 at 0, row 1 30 then 40 at 1 (loop order);
+// along axis 0, k = [[1, 0, 1]] and u = [[7, 8, 9]] write row 1 at columns 0 and 2, row 0 at 1.
+TEST_CASE("sknd lower: layout.scatter writes where its indices say", "[nnef2]") {
+  const HostTensor x = tensor({2, 3}, {1, 2, 3, 4, 5, 6});
+  const auto ints = [](std::vector<int64_t> shape, std::vector<double> v) {
+    return HostTensor{DType::I64, Shape::make(std::move(shape)).value(), std::move(v)};
+  };
+  CHECK(run(graph("x: real[2, 3]; k: int[2, 2]; u: real[2, 2];", "2, 3", "layout.scatter{axis=1}(x, k, u)"),
+            {x, ints({2, 2}, {2, 0, 1, 1}), tensor({2, 2}, {10, 20, 30, 40})})[0] ==
+        std::vector<double>{20, 2, 10, 4, 40, 6});
+  CHECK(run(graph("x: real[2, 3]; k: int[1, 3]; u: real[1, 3];", "2, 3", "layout.scatter{axis=0}(x, k, u)"),
+            {x, ints({1, 3}, {1, 0, 1}), tensor({1, 3}, {7, 8, 9})})[0] == std::vector<double>{1, 8, 3, 7, 5, 9});
+  // An index outside the axis names no element: every element is NaN.
+  const std::vector<double> outside =
+      run(graph("x: real[2, 3]; k: int[2, 2]; u: real[2, 2];", "2, 3", "layout.scatter{axis=1}(x, k, u)"),
+          {x, ints({2, 2}, {2, 0, 3, 1}), tensor({2, 2}, {10, 20, 30, 40})})[0];
+  CHECK(std::all_of(outside.begin(), outside.end(), [](double v) { return std::isnan(v); }));
+}
+
 TEST_CASE("sknd lower: refusals", "[nnef2]") {
   // x[i + 1] at i = 4 reads past a tensor of 5: an unguarded access must be in
   // bounds.

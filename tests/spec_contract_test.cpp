@@ -2,6 +2,7 @@
 // values are worked out by hand in the comments; the programs are written here token by token, as
 // the SkriptND front end would build them (its own tests: sknd_lower_test).
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -83,6 +84,16 @@ Program argmax_rows() {
                    {{0, 1, 2, 0, 1, 2}},
                    3};
   return Program{{{2, 3}}, {{2}}, {init, update}};
+}
+
+// scatter along the rows of x [2, 3] as the draft's layout.scatter writes it: y = x, then
+// y[i, k[i, m]] := u[i, m] over m, in loop order; the target moves by k[i, m] (a data index of the
+// int k [2, 2], stride 1, extent 3) from the row's start.
+Program scatter_rows() {
+  Statement init{Assign::Set, 0, {0, 1, 2, 3, 4, 5}, {read(0)}, 0, {{{0}, {0, 1, 2, 3, 4, 5}}}, {}};
+  Statement update{
+      Assign::Update, 0, {0, 0, 3, 3}, {read(0)}, 0, {{{2}, {0, 1, 2, 3}}}, {}, -1, {{{{1}, {0, 1, 2, 3}}, 1, 3}}};
+  return Program{{{2, 3}, {2, 2}, {2, 2}}, {{2, 3}}, {init, update}};
 }
 
 ContractAttrs typed(const Program& p, std::vector<ElemKind> kinds, ElemKind result) {
@@ -170,6 +181,40 @@ TEST_CASE("contract: an undecided update leaves an integer unknown", "[contract]
   CHECK(std::get<Tensor<int64_t>>(out[0]).values() == std::vector<int64_t>{2, 1});
 }
 
+// x = [[1, 2, 3], [4, 5, 6]], k = [[2, 0], [1, 1]], u = [[10, 20], [30, 40]]: row 0 takes 10 at
+// 2 and 20 at 0; row 1 takes 30 then 40 at 1 (loop order: the later update stays).
+TEMPLATE_TEST_CASE("contract: an update whose target the data moves (scatter)", "[contract]", float, double, mp50) {
+  using T = TestType;
+  const auto a = typed(scatter_rows(), {ElemKind::Real, ElemKind::Integer, ElemKind::Real}, ElemKind::Real);
+  const auto x = tensor<T>(Shape::of({2, 3}), {1, 2, 3, 4, 5, 6});
+  const auto u = tensor<T>(Shape::of({2, 2}), {10, 20, 30, 40});
+  auto out = run_values<T>(a, {Value<T>(x), Value<T>(integers(Shape::of({2, 2}), {2, 0, 1, 1})), Value<T>(u)});
+  check_values(std::get<Tensor<T>>(out[0]), {20, 2, 10, 4, 40, 6});
+  // An index outside [0, 3) names no element: the whole output is unknown (NaN).
+  out = run_values<T>(a, {Value<T>(x), Value<T>(integers(Shape::of({2, 2}), {2, 0, 3, 1})), Value<T>(u)});
+  for (const T& v : std::get<Tensor<T>>(out[0]).data()) CHECK(std::isnan(sc::to_double(v)));
+  out = run_values<T>(a, {Value<T>(x), Value<T>(integers(Shape::of({2, 2}), {-1, 0, 1, 1})), Value<T>(u)});
+  CHECK(std::isnan(sc::to_double(std::get<Tensor<T>>(out[0]).data()[4])));
+}
+
+// An index an enclosure leaves unknown (k[0, 0]) may name any element of row 0: each joins 10
+// (hulls [1, 10], [2, 10], [3, 10]); the next update, decided, sets y[0, 0] = 20.
+TEST_CASE("contract: an unknown target index joins the update into every element it may name", "[contract]") {
+  const auto a = typed(scatter_rows(), {ElemKind::Real, ElemKind::Integer, ElemKind::Real}, ElemKind::Real);
+  const auto x = tensor<Interval>(Shape::of({2, 3}), {1, 2, 3, 4, 5, 6});
+  const auto u = tensor<Interval>(Shape::of({2, 2}), {10, 20, 30, 40});
+  const auto k = integers(Shape::of({2, 2}), {kUnknownInteger, 0, 1, 1});
+  auto out = run_values<Interval>(a, {Value<Interval>(x), Value<Interval>(k), Value<Interval>(u)});
+  const auto& y = std::get<Tensor<Interval>>(out[0]).data();
+  const std::vector<std::pair<double, double>> want = {{20, 20}, {2, 10}, {3, 10}, {4, 4}, {40, 40}, {6, 6}};
+  for (size_t e = 0; e < want.size(); ++e) {
+    INFO("element " << e);
+    const Enclosure w = sc::enclosure(y[e]);
+    CHECK(w.lo == want[e].first);
+    CHECK(w.hi == want[e].second);
+  }
+}
+
 TEST_CASE("contract: typed programs that are not well formed", "[contract]") {
   const std::vector<Shape> x23 = {Shape::of({2, 3})};
   // An update with no `=` before it.
@@ -190,6 +235,17 @@ TEST_CASE("contract: typed programs that are not well formed", "[contract]") {
   d = failure(typed(any_all_compare(), {ElemKind::Logical, ElemKind::Real}, ElemKind::Real),
               {Shape::of({2, 3}), Shape::of({2, 2})});
   CHECK(d.message.find("accumulates in a way its output's kind does not take") != std::string::npos);
+  // A target moved by the data outside an update, and moved past its output (stride 2 from offset 3).
+  const std::vector<ElemKind> scatter_kinds = {ElemKind::Real, ElemKind::Integer, ElemKind::Real};
+  const std::vector<Shape> scatter_shapes = {Shape::of({2, 3}), Shape::of({2, 2}), Shape::of({2, 2})};
+  p = scatter_rows();
+  p.statements[1].op = Assign::Add;
+  d = failure(typed(p, scatter_kinds, ElemKind::Real), scatter_shapes);
+  CHECK(d.message.find("statement 1 moves a target by the data outside an update (:=)") != std::string::npos);
+  p = scatter_rows();
+  p.statements[1].target_indices[0].stride = 2;
+  d = failure(typed(p, scatter_kinds, ElemKind::Real), scatter_shapes);
+  CHECK(d.message.find("statement 1 writes outside its output") != std::string::npos);
   p = matvec();
   p.statements[1].condition = 0;
   CHECK(failure(attrs(p), {Shape::of({2, 3}), Shape::of({3})}).message.find("has a condition it cannot have") !=

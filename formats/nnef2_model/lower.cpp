@@ -558,17 +558,34 @@ class StatementBuilder {
     for (const Binding& b : l_.locals)
       if (!locals_.at(b.name).is_value) env_.symbols[b.name] = eval(*b.value);
     if (l_.condition && s_.condition < 0 && !truth(*l_.condition)) return;
-    const std::optional<int64_t> target = offset(*l_.target, tensors_.output_shapes[static_cast<size_t>(s_.output)]);
+    // An update's target may be moved by indices read from the data (scatter's).
+    std::vector<DataIndexAt> moved;
+    const std::optional<int64_t> target = offset(*l_.target, tensors_.output_shapes[static_cast<size_t>(s_.output)],
+                                                 s_.op == Assign::Update ? &moved : nullptr);
     if (!target) return;
     PointValues v{std::vector<double>(tables_, 0.0), std::vector<int64_t>(reads_.size(), 0),
                   std::vector<int64_t>(reads_.size(), 0), std::vector<std::vector<DataIndexAt>>(reads_.size())};
     if (!resolve(s_.root, v) || (s_.condition >= 0 && !resolve(s_.condition, v))) return;
     s_.targets.push_back(*target);
+    add_target_indices(moved);
     for (size_t k = 0; k < tables_; ++k) s_.tables[k].push_back(v.numbers[k]);
     for (size_t k = 0; k < reads_.size(); ++k) {
       s_.reads[k].tensors.push_back(v.tensors[k]);
       s_.reads[k].offsets.push_back(v.offsets[k]);
       add_data_indices(k, v.data[k]);
+    }
+  }
+
+  // The target's data indices at the point: every point has the same, as the
+  // target is one access.
+  void add_target_indices(const std::vector<DataIndexAt>& at) {
+    std::vector<contract::DataIndex>& data = s_.target_indices;
+    if (data.empty()) data.resize(at.size());
+    for (size_t j = 0; j < at.size(); ++j) {
+      data[j].stride = at[j].stride;
+      data[j].extent = at[j].extent;
+      data[j].index.tensors.push_back(at[j].tensor);
+      data[j].index.offsets.push_back(at[j].offset);
     }
   }
 
@@ -692,8 +709,8 @@ class StatementBuilder {
       if (from_data[k]) {
         if (!data)
           unsupported(
-              "an index computed from tensor values in a target or in "
-              "such an index",
+              "an index computed from tensor values in the target of an assignment other than := "
+              "or in such an index",
               from_data[k]);
         const std::optional<DataIndexAt> d = data_index(*from_data[k], shape, k);
         if (!d) return std::nullopt;
@@ -743,6 +760,7 @@ class StatementBuilder {
       fill_unresolved(r);
       for (contract::DataIndex& d : r.data_indices) uniform(d.index.tensors);
     }
+    for (contract::DataIndex& d : s_.target_indices) uniform(d.index.tensors);
   }
 
   // A data index at a point that never reads it names the element of the first

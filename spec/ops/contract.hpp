@@ -3,6 +3,7 @@
 // enumerated (spec/contract_program.hpp).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -84,16 +85,25 @@ inline std::string element_fault(const Program& p, const Element& e, size_t poin
   return {};
 }
 
-inline std::string read_fault(const Program& p, const Read& r, size_t points, const std::vector<ElemKind>& kinds,
-                              ElemKind result) {
-  int64_t reach = 0;
-  for (const DataIndex& d : r.data_indices) {
+// Why data indices are not well formed, or empty; `reach` takes how far they may move an offset.
+inline std::string data_indices_fault(const Program& p, const std::vector<DataIndex>& indices, size_t points,
+                                      const std::vector<ElemKind>& kinds, ElemKind result, int64_t& reach) {
+  reach = 0;
+  for (const DataIndex& d : indices) {
     if (d.stride < 0 || d.extent < 1 || d.extent > (int64_t{1} << 40) || d.stride > (int64_t{1} << 40))
       return "has a data index out of range";
     reach += (d.extent - 1) * d.stride;
     const std::string why = element_fault(p, d.index, points, 0, kinds, result, true);
     if (!why.empty()) return why;
   }
+  return {};
+}
+
+inline std::string read_fault(const Program& p, const Read& r, size_t points, const std::vector<ElemKind>& kinds,
+                              ElemKind result) {
+  int64_t reach = 0;
+  const std::string why = data_indices_fault(p, r.data_indices, points, kinds, result, reach);
+  if (!why.empty()) return why;
   return element_fault(p, Element{r.tensors, r.offsets}, points, reach, kinds, result, false);
 }
 
@@ -115,7 +125,11 @@ inline bool assign_fits(Assign op, ElemKind result) {
 inline std::string statement_fault(const Program& p, const Statement& s, const std::vector<ElemKind>& kinds,
                                    ElemKind result, const std::vector<bool>& set) {
   if (s.output < 0 || static_cast<size_t>(s.output) >= p.outputs.size()) return "names no output of the program";
-  if (!offsets_within(s.targets, element_count(p.outputs[static_cast<size_t>(s.output)])))
+  if (!s.target_indices.empty() && s.op != Assign::Update) return "moves a target by the data outside an update (:=)";
+  int64_t reach = 0;
+  const std::string moved = data_indices_fault(p, s.target_indices, s.targets.size(), kinds, result, reach);
+  if (!moved.empty()) return "in its target " + moved;
+  if (!offsets_within(s.targets, element_count(p.outputs[static_cast<size_t>(s.output)]) - reach))
     return "writes outside its output";
   if (!assign_fits(s.op, result)) return "accumulates in a way its output's kind does not take";
   if (s.op == Assign::Update && !set[static_cast<size_t>(s.output)]) return "updates an output no `=` wrote before";
@@ -179,6 +193,17 @@ T join(const T& a, const T& b) {
 }
 inline int64_t join(int64_t a, int64_t b) { return a == b ? a : kUnknownInteger; }
 inline uint8_t join(uint8_t a, uint8_t b) { return a == b ? a : kUnknown; }
+
+// An element nothing determines: NaN, an unknown truth value or integer.
+template <Scalar T, class R>
+R unknown() {
+  if constexpr (std::is_same_v<R, uint8_t>)
+    return kUnknown;
+  else if constexpr (std::is_same_v<R, int64_t>)
+    return kUnknownInteger;
+  else
+    return from_double<T>(std::numeric_limits<double>::quiet_NaN());
+}
 
 // The value of one statement at one of its points, in scalar T, as a real
 // (value), a truth value (truth) or an integer (integer). Integers read as
@@ -300,6 +325,26 @@ class StatementValue {
     }
   }
 
+  // The elements that a target at `offset`, moved by data indices d, d+1, …,
+  // may be at point p, appended to `out`; false where an index lies outside
+  // [0, extent). An index the data leaves unknown may be any in [0, extent),
+  // and clears `decided`.
+  bool targets(const std::vector<DataIndex>& indices, size_t p, size_t d, int64_t offset, std::vector<int64_t>& out,
+               bool& decided) const {
+    if (d == indices.size()) {
+      out.push_back(offset);
+      return true;
+    }
+    const DataIndex& x = indices[d];
+    const int64_t j = index_value(x.index, p);
+    if (j != kUnknownInteger)
+      return j >= 0 && j < x.extent && targets(indices, p, d + 1, offset + j * x.stride, out, decided);
+    decided = false;
+    for (int64_t k = 0; k < x.extent; ++k)
+      if (!targets(indices, p, d + 1, offset + k * x.stride, out, decided)) return false;
+    return true;
+  }
+
  private:
   // A select: on an index condition the branch it takes; on the data the branch the condition
   // decides, or (undecided under an enclosure) both joined.
@@ -348,16 +393,7 @@ class StatementValue {
         break;
       }
     }
-    return unknown<R>();  // a kind the front end never reads so
-  }
-  template <class R>
-  static R unknown() {
-    if constexpr (std::is_same_v<R, uint8_t>)
-      return kUnknown;
-    else if constexpr (std::is_same_v<R, int64_t>)
-      return kUnknownInteger;
-    else
-      return from_double<T>(std::numeric_limits<double>::quiet_NaN());
+    return unknown<T, R>();  // a kind the front end never reads so
   }
 
   // A read whose data indices d, d+1, … are still to be applied to `offset`: an
@@ -375,7 +411,7 @@ class StatementValue {
       for (int64_t k = 1; k < x.extent; ++k) acc = join(acc, read<R>(r, p, d + 1, offset + k * x.stride));
       return acc;
     }
-    if (j < 0 || j >= x.extent) return unknown<R>();
+    if (j < 0 || j >= x.extent) return unknown<T, R>();
     return read<R>(r, p, d + 1, offset + j * x.stride);
   }
   template <class R>
@@ -459,15 +495,23 @@ inline int64_t null_integer(Assign op) {
 }
 
 // `:=`: in loop order, the target takes the value where the condition holds,
-// and joins it where an enclosure leaves the condition undecided.
+// and joins it where an enclosure leaves the condition undecided, or which
+// element the data indices name. An index outside its extent leaves the whole
+// output unknown (as a read there is: no element is that one).
 template <Scalar T, class R>
-void run_update(const Statement& s, const StatementValue<T>& v, R* out) {
+void run_update(const Statement& s, const StatementValue<T>& v, R* out, int64_t output_size) {
+  std::vector<int64_t> elements;
   for (size_t p = 0; p < s.targets.size(); ++p) {
     const uint8_t c = s.condition < 0 ? kTrue : v.truth(s.condition, p);
     if (c == kFalse) continue;
+    elements.clear();
+    bool decided = c == kTrue;
+    if (!v.targets(s.target_indices, p, 0, s.targets[p], elements, decided)) {
+      std::fill(out, out + output_size, unknown<T, R>());
+      return;
+    }
     const R value = v.template as<R>(s.root, p);
-    R& target = out[s.targets[p]];
-    target = c == kTrue ? value : join(target, value);
+    for (int64_t e : elements) out[e] = decided ? value : join(out[e], value);
   }
 }
 
@@ -481,7 +525,7 @@ void run_typed(const Statement& s, const StatementValue<T>& v, R* out, int64_t o
     }
     return;
   }
-  if (s.op == Assign::Update) return run_update<T, R>(s, v, out);
+  if (s.op == Assign::Update) return run_update<T, R>(s, v, out, output_size);
   const TargetGroups g = group_by_target(s.targets, output_size);
   for (int64_t t = 0; t < output_size; ++t) {
     const int64_t first = g.begin[static_cast<size_t>(t)], n = g.begin[static_cast<size_t>(t) + 1] - first;
@@ -596,7 +640,7 @@ contract_detail::Buffer<T> buffer_of(const Value<T>& v) {
 // point; an accumulation gives each target element start ∘ value(p₁) ∘ … ∘
 // value(pₙ) over the points writing it, start being the element's value from an
 // earlier `=`, else the operator's null element; `:=` replaces it at each point
-// in loop order whose condition holds.
+// in loop order whose condition holds, at the element its data indices name.
 template <Scalar T>
 void evaluate(const Checked<ContractAttrs>& op, const OpIO<T>& io) {
   const contract::Program p = *contract::decode(op.attrs().program);
