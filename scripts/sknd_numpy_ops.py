@@ -401,6 +401,23 @@ def scatter(data, indices, updates, axis):
     return out
 
 
+def gather_nd(data, indices, batch_dims=0):
+    """output[bi.., zi.., ti..] = data[bi.., indices[bi.., zi.., :].., ti..]."""
+    out = np.empty(indices.shape[:-1] + data.shape[batch_dims + indices.shape[-1]:], data.dtype)
+    for at in np.ndindex(*indices.shape[:-1]):
+        out[at] = data[at[:batch_dims] + tuple(indices[at])]
+    return out
+
+
+def scatter_nd(data, indices, updates, batch_dims=0):
+    """output = data, then output[bi.., indices[bi.., zi.., :].., ti..] := updates[bi.., zi.., ti..] in loop
+    order: a slice two index rows name keeps the later one."""
+    out = data.copy()
+    for at in np.ndindex(*indices.shape[:-1]):
+        out[at[:batch_dims] + tuple(indices[at])] = updates[at]
+    return out
+
+
 def cast(x, to):
     """R(x) of §2.4: to real, true is 1 and false 0; to bool, nonzero is true; a bool to int is 1 or 0."""
     if to == "real":

@@ -319,7 +319,8 @@ def bools(name, *shape, role="input"):
 
 def kinds_draws():
     """The operators of int and bool tensors (§4.2, §4.1), mapped onto nnref's compare, logical, select,
-    arg_reduce, logical_reduce, gather, cast and integer ops; and layout.scatter, run from its @lower body."""
+    arg_reduce, logical_reduce, gather, cast and integer ops; and scatter, gather_nd and scatter_nd, run from their
+    @lower bodies."""
     aligns = [({}, (2, 3, 4), (2, 3, 4)), ({}, (2, 3, 4), (4,)), ({}, (2, 1, 4), (3, 1)), ({"rhs_align": 1}, (2, 3, 4), (3,)),
               ({"lhs_align": 0}, (2, 3), (2, 3, 4)), ({"lhs_align": -1}, (3,), (2, 3, 4))]
     for k, op in enumerate(ops.COMPARE):
@@ -373,6 +374,14 @@ def kinds_draws():
         extent = data[attrs["axis"]]
         yield Draw("layout.scatter", attrs, [inp("data", *data), ints("indices", *index, domain="index:%d" % extent),
                                              inp("updates", *index)])
+    # gather_nd and scatter_nd (from their @lower: one index per element of an index row, `k[…, :]..`)
+    for attrs, data, index, extent in (({}, (3, 3, 2), (5, 2), 3), ({"batch_dims": 1}, (2, 4, 3), (2, 5, 1), 4),
+                                       ({}, (2, 2, 2), (4, 3), 2)):
+        yield Draw("layout.gather_nd", attrs, [inp("data", *data), ints("indices", *index, domain="index:%d" % extent)])
+    for attrs, data, index, updates, extent in (({}, (3, 3, 2), (4, 2), (4, 2), 3),
+                                                ({"batch_dims": 1}, (2, 4, 3), (2, 3, 1), (2, 3, 3), 4)):
+        yield Draw("layout.scatter_nd", attrs, [inp("data", *data), ints("indices", *index, domain="index:%d" % extent),
+                                                inp("updates", *updates)])
     # casts between bool, int and real (a real to int refused below)
     yield Draw("layout.cast", {}, [bools("x", 2, 3)], generics=("real",))
     yield Draw("layout.cast", {}, [ints("x", 4)], generics=("real",))
@@ -437,7 +446,7 @@ def reference(draw, values):
         "layout.reshape": ops.reshape, "layout.flatten": ops.flatten, "layout.unflatten": ops.unflatten,
         "layout.squeeze": ops.squeeze, "layout.unsqueeze": ops.unsqueeze, "layout.transpose": ops.transpose,
         "layout.concat": ops.concat, "math.not": ops.logical_not, "math.select": ops.select, "layout.gather": ops.gather,
-        "layout.scatter": ops.scatter,
+        "layout.scatter": ops.scatter, "layout.gather_nd": ops.gather_nd, "layout.scatter_nd": ops.scatter_nd,
     }
     return functions[op](*values, **attrs)
 

@@ -309,7 +309,7 @@ TEST_CASE("sknd lower: updates under a condition on the data, int and bool resul
 // the update's target moved by the data. x = [[1, 2, 3], [4, 5, 6]], k = [[2, 0], [1, 1]], u = [[10,
 // 20], [30, 40]]: along axis 1 row 0 takes 10 at 2 and 20 at 0, row 1 30 then 40 at 1 (loop order);
 // along axis 0, k = [[1, 0, 1]] and u = [[7, 8, 9]] write row 1 at columns 0 and 2, row 0 at 1.
-TEST_CASE("sknd lower: layout.scatter writes where its indices say", "[nnef2]") {
+TEST_CASE("sknd lower: layout.scatter, gather_nd and scatter_nd read and write where their indices say", "[nnef2]") {
   const HostTensor x = tensor({2, 3}, {1, 2, 3, 4, 5, 6});
   const auto ints = [](std::vector<int64_t> shape, std::vector<double> v) {
     return HostTensor{DType::I64, Shape::make(std::move(shape)).value(), std::move(v)};
@@ -324,6 +324,13 @@ TEST_CASE("sknd lower: layout.scatter writes where its indices say", "[nnef2]") 
       run(graph("x: real[2, 3]; k: int[2, 2]; u: real[2, 2];", "2, 3", "layout.scatter{axis=1}(x, k, u)"),
           {x, ints({2, 2}, {2, 0, 3, 1}), tensor({2, 2}, {10, 20, 30, 40})})[0];
   CHECK(std::all_of(outside.begin(), outside.end(), [](double v) { return std::isnan(v); }));
+  // gather_nd and scatter_nd read one index per element of an index row (`indices[bi.., zi.., :]..`):
+  // x at [1, 2], [0, 0], [1, 0] is [6, 1, 4]; rows [1] and [0] of x set to u's rows swaps them.
+  CHECK(run(graph("x: real[2, 3]; k: int[3, 2];", "3", "layout.gather_nd(x, k)"),
+            {x, ints({3, 2}, {1, 2, 0, 0, 1, 0})})[0] == std::vector<double>{6, 1, 4});
+  CHECK(run(graph("x: real[2, 3]; k: int[2, 1]; u: real[2, 3];", "2, 3", "layout.scatter_nd(x, k, u)"),
+            {x, ints({2, 1}, {1, 0}), tensor({2, 3}, {7, 8, 9, 10, 11, 12})})[0] ==
+        std::vector<double>{10, 11, 12, 7, 8, 9});
 }
 
 TEST_CASE("sknd lower: refusals", "[nnef2]") {

@@ -204,16 +204,63 @@ class StatementBuilder {
   static const std::string& tensor_name(const Expr& e) {
     return e.kind == ExprKind::TensorAccess ? e.text : e.args[0]->text;
   }
+  // An index read from the data: an int tensor's access, and for a spread of a
+  // slice (`k[bi.., zi.., :]..`, gather_nd's) the position along its sliced axis.
+  struct DataSource {
+    const Expr* access = nullptr;
+    int64_t sliced = -1;  // the `:`'s value, or −1
+  };
+  // Whether x is `k[…, :]..`: a spread of an access with one `:`, which stands
+  // for the elements along that axis, one index each.
+  bool is_sliced_spread(const Expr& x) const {
+    if (x.kind != ExprKind::Expand || (x.args.size() > 1 && x.args[1]) || !is_access(*x.args[0])) return false;
+    const Expr& a = *x.args[0];
+    const auto slice_all = [](const ExprPtr& i) { return i->kind == ExprKind::SliceAll; };
+    return a.kind == ExprKind::TensorAccess && std::count_if(a.args.begin(), a.args.end(), slice_all) == 1;
+  }
+  // The extent of the sliced axis of such an access.
+  int64_t sliced_extent(const Expr& access) const {
+    const std::optional<int64_t> output = tensors_.output(tensor_name(access));
+    const std::vector<int64_t>& shape =
+        output ? tensors_.output_shapes[static_cast<size_t>(*output)] : env_.symbols.at(tensor_name(access)).shape;
+    const Slicing at(*this, 0);
+    std::vector<DataSource> ignored;
+    indices_of(access, ignored);
+    if (sliced_axis_ < 0 || static_cast<size_t>(sliced_axis_) >= shape.size())
+      refuse("nnef2.lower.rank", op_ + ": " + to_sexpr(access) + " at " + located(access.loc) +
+                                     " slices an axis its tensor does not have" + where());
+    return shape[static_cast<size_t>(sliced_axis_)];
+  }
+  // While alive, a `:` index stands for `value` (and records its axis).
+  struct Slicing {
+    const StatementBuilder& b;
+    Slicing(const StatementBuilder& builder, int64_t value) : b(builder) {
+      b.sliced_value_ = value;
+      b.sliced_axis_ = -1;
+    }
+    ~Slicing() { b.sliced_value_ = -1; }
+  };
+
   // The indices of an access, each `x..` spread; an index that reads a tensor
-  // (`x[i, output[i]]`) is 0 there, and `from_data` holds its access (null for
-  // the others).
-  Val indices_of(const Expr& e, std::vector<const Expr*>& from_data) const {
+  // (`x[i, output[i]]`, and each of `x[i, k[i, :]..]`) is 0 there, and
+  // `from_data` says where it is read from (no access for the others).
+  Val indices_of(const Expr& e, std::vector<DataSource>& from_data) const {
     std::vector<Val> items;
     const auto item = [&](const Expr& x) {
       if (is_access(x)) {
         items.push_back(Val::integer(0));
         from_data.resize(items.size());
-        from_data.back() = &x;
+        from_data.back() = {&x, -1};
+      } else if (is_sliced_spread(x)) {
+        const int64_t n = sliced_extent(*x.args[0]);
+        for (int64_t q = 0; q < n; ++q) {
+          items.push_back(Val::integer(0));
+          from_data.resize(items.size());
+          from_data.back() = {x.args[0].get(), q};
+        }
+      } else if (x.kind == ExprKind::SliceAll && sliced_value_ >= 0) {
+        sliced_axis_ = static_cast<int64_t>(items.size());
+        items.push_back(Val::integer(sliced_value_));
       } else {
         evaluating(x, [&] { env_.append_item(x, items); });
       }
@@ -697,7 +744,7 @@ class StatementBuilder {
   // DataIndexAt to `data`.
   std::optional<int64_t> offset(const Expr& access, const std::vector<int64_t>& shape,
                                 std::vector<DataIndexAt>* data = nullptr) const {
-    std::vector<const Expr*> from_data;
+    std::vector<DataSource> from_data;
     const Val indices = indices_of(access, from_data);
     if (indices.is_null()) refuse("nnef2.lower.null", op_ + ": " + to_sexpr(access) + " has a null index" + where());
     if (indices.items.size() != shape.size())
@@ -706,13 +753,13 @@ class StatementBuilder {
                                      std::to_string(shape.size()));
     int64_t flat = 0;
     for (size_t k = 0; k < shape.size(); ++k) {
-      if (from_data[k]) {
+      if (from_data[k].access) {
         if (!data)
           unsupported(
               "an index computed from tensor values in the target of an assignment other than := "
               "or in such an index",
-              from_data[k]);
-        const std::optional<DataIndexAt> d = data_index(*from_data[k], shape, k);
+              from_data[k].access);
+        const std::optional<DataIndexAt> d = data_index(from_data[k], shape, k);
         if (!d) return std::nullopt;
         data->push_back(*d);
       }
@@ -735,9 +782,11 @@ class StatementBuilder {
 
   // The int tensor element that gives index k of an access into a tensor of
   // `shape`.
-  std::optional<DataIndexAt> data_index(const Expr& index, const std::vector<int64_t>& shape, size_t k) const {
+  std::optional<DataIndexAt> data_index(const DataSource& source, const std::vector<int64_t>& shape, size_t k) const {
+    const Expr& index = *source.access;
     if (kind_named(tensor_name(index)) != ElemKind::Integer)
       unsupported("an index read from a tensor that is not an int one", &index);
+    const Slicing at(*this, source.sliced);
     const std::optional<std::pair<int64_t, int64_t>> element = element_at(index, nullptr);
     if (!element) return std::nullopt;
     int64_t stride = 1;
@@ -798,6 +847,7 @@ class StatementBuilder {
   std::vector<Type> read_types_;
   size_t tables_ = 0;
   int64_t points_ = 0;
+  mutable int64_t sliced_value_ = -1, sliced_axis_ = -1;  // Slicing's
 };
 
 }  // namespace
