@@ -737,8 +737,8 @@ TEST_CASE("convert: CumSum of reals and integers round-trips through ONNX, and N
 
 // NNEF 2.0 writes ConvTranspose as nn.deconv and CumSum as math.cumsum (mapped natively when read),
 // LayerNormalization composed of standard operators in the IR's order, and Round to even, LeakyRelu
-// with alpha 2, PRelu along two axes, ArgMax with ties to the last index, int division, fmod and a
-// product of ints as operators the document defines: each reads back to the same bits in float32
+// with alpha 2, PRelu along two axes, ArgMax with ties to the last index, int division, fmod, a
+// product of ints and a slice with a negative step as operators the document defines: each reads back to the same bits in float32
 // and float64. Inputs in quarters, so that Round meets halves and ArgMax ties.
 TEST_CASE("convert: NNEF 2.0 writes deconv, cumsum, layer norm and the document's operators to the same values") {
   using test::set_int, test::set_ints, test::set_float;
@@ -770,7 +770,13 @@ TEST_CASE("convert: NNEF 2.0 writes deconv, cumsum, layer norm and the document'
   m.node("Div", {"k", "divisor"}, {"quotient"}, "quotient");
   set_int(m.node("Mod", {"k", "divisor"}, {"remainder"}, "remainder"), "fmod", 1);
   m.node("ReduceProd", {"k"}, {"product"}, "product");
-  for (const char* out : {"up", "sums", "ln", "even", "leaky", "prelu", "last", "quotient", "remainder", "product"})
+  test::ints_of(m, "starts", {1}, {-1});
+  test::ints_of(m, "ends", {1}, {-100});
+  test::ints_of(m, "axes", {1}, {3});
+  test::ints_of(m, "steps", {1}, {-2});
+  m.node("Slice", {"x", "starts", "ends", "axes", "steps"}, {"reversed"}, "reversed");
+  for (const char* out :
+       {"up", "sums", "ln", "even", "leaky", "prelu", "last", "quotient", "remainder", "product", "reversed"})
     m.output(out);
   TempDir dir("convert_nnef2_written");
   const Model model = test::load_onnx(m, dir / "m.onnx");
@@ -783,7 +789,8 @@ TEST_CASE("convert: NNEF 2.0 writes deconv, cumsum, layer norm and the document'
   CHECK(run_bits<double>(written.model, in) == run_bits<double>(model, in));
   std::ifstream file((dir / "written" / "main.sknd").string());
   const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  for (const char* op : {"nn.deconv{", "math.cumsum{", "math.mean_reduce{", "operator even_op", "operator last_op"})
+  for (const char* op : {"nn.deconv{", "math.cumsum{", "math.mean_reduce{", "operator even_op", "operator last_op",
+                         "operator reversed_op"})
     CHECK(text.find(op) != std::string::npos);
 }
 

@@ -715,16 +715,23 @@ class Emitter {
     const auto bounds = slice_bounds(a, dims, sink).value_or(std::vector<SizeValue<CDim>>{});
     const std::vector<int64_t> axes = convert::tensor_axes(a.axes, dims[0].size());
     const std::vector<int64_t> stride = convert::or_ones(a.stride, axes.size());
-    // The definition's extent (end − begin) \ stride is a ceiling division, which the reader's size
-    // terms take by divisors of at least 1 (docs/nnef2.md, Sizes): `check` would refuse it.
-    if (std::any_of(stride.begin(), stride.end(), [](int64_t s) { return s < 0; }))
-      unexpressible(kFormat, n, "layout.slice with a negative stride: nnref's reader divides sizes by at least 1");
     std::vector<int64_t> begin, end;
     for (size_t k = 0; k < axes.size() && bounds.size() == 2 * axes.size(); ++k) {
       const CDim extent = dims[0][static_cast<size_t>(axes[k])];
       const auto [first, count] = slice_range(a, k, bounds[k], bounds[axes.size() + k], extent);
       begin.push_back(first.v);
       end.push_back(std::clamp<int64_t>(first.v + count.v * stride[k], -1, extent.v));
+    }
+    // layout.slice's extent (end − begin) \ stride is a ceiling division, which the reader's size
+    // terms take by divisors of at least 1 (docs/nnef2.md, Sizes): with a negative stride `check`
+    // would refuse it, so the slice is an operator of the document, y[…, i, …] = x[…, begin + i · stride, …].
+    if (std::any_of(stride.begin(), stride.end(), [](int64_t s) { return s < 0; })) {
+      std::vector<std::string> index;
+      for (size_t k = 0; k < dims[0].size(); ++k) index.push_back("i" + std::to_string(k));
+      for (size_t k = 0; k < axes.size() && k < begin.size(); ++k)
+        index[static_cast<size_t>(axes[k])] = std::to_string(begin[k]) + " + i" + std::to_string(axes[k]) + " * (" +
+                                              std::to_string(stride[k]) + ")";
+      return elementwise(n, {"", "x0[" + join(index) + "]"});
     }
     result(n, call("layout.slice",
                    {"axes=" + list(axes), "begin=" + list(begin), "end=" + list(end), "stride=" + list(stride)},
