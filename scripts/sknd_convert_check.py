@@ -146,10 +146,10 @@ def round_trip(nnref, name, model, inputs, work, result, convert_args=()):
 
 # The ops the test models above leave out, as NNEF 1.0 writes them: round, clamp with a > b (NNEF's
 # clamp gives a there), pad in every border, slice (with negative strides too), a max pool and an average pool over a border of
-# zeros, add_n of three, elu, leaky_relu, prelu, min_reduce.
+# zeros, add_n of three, elu, leaky_relu, prelu, min_reduce, argmax over two axes (x in halves: ties).
 OPS_GRAPH = """version 1.0;
 
-graph Ops( x, y ) -> ( r, c, p1, p2, p3, s1, s2, m, a, q, e, l, v, n, t )
+graph Ops( x, y ) -> ( r, c, p1, p2, p3, s1, s2, m, a, q, e, l, v, n, t, i )
 {
     x = external(shape = [1, 2, 5, 6]);
     y = external(shape = [1, 2, 5, 6]);
@@ -170,6 +170,8 @@ graph Ops( x, y ) -> ( r, c, p1, p2, p3, s1, s2, m, a, q, e, l, v, n, t )
     v = prelu(x, w);
     n = min_reduce(x, axes = [1, 3]);
     t = pad(y, padding = [(0, 0), (0, 0), (1, 1), (2, 0)], border = 'constant', value = 1.5);
+    k = argmax_reduce(x, axes = [1, 3]);
+    i = cast<scalar>(k);
 }
 """
 

@@ -865,11 +865,33 @@ class Emitter {
   }
   // math.argmax and argmin over one axis, the reduced axis kept (squeeze = false), ties to the first index.
   void node(const Node& n, const ArgReduceAttrs& a) {
-    if (a.axes.size() != 1) unexpressible(kFormat, n, "math.argmax and argmin reduce one axis, and this reduces " + list(a.axes));
+    if (a.axes.size() != 1) return several_axes(n, a);
     const int64_t axis = convert::tensor_axis(a.axes[0], shape(n.inputs[0]).size());
     if (a.last) return last_extremum(n, a, static_cast<size_t>(axis));
     result(n, call(a.op == ArgReduceOp::Max ? "math.argmax" : "math.argmin", {"axis=" + std::to_string(axis)},
                    value(n.inputs[0])));
+  }
+  // Over several axes the IR's index is the row-major position within the group: the reduced axes
+  // moved last (layout.transpose) and made one (layout.reshape), math.argmax over it, viewed back.
+  void several_axes(const Node& n, const ArgReduceAttrs& a) {
+    if (a.last)
+      unexpressible(kFormat, n,
+                    "ties go to the last index over several axes " + list(a.axes) +
+                        ": the operator of the document for the last index reads one axis");
+    const std::vector<int64_t>& in = shape(n.inputs[0]);
+    std::vector<int64_t> axes = convert::tensor_axes(a.axes, in.size()), perm, flat;
+    std::sort(axes.begin(), axes.end());
+    for (int64_t k = 0; k < static_cast<int64_t>(in.size()); ++k)
+      if (!std::binary_search(axes.begin(), axes.end(), k)) perm.push_back(k), flat.push_back(in[static_cast<size_t>(k)]);
+    int64_t group = 1;
+    for (int64_t k : axes) perm.push_back(k), group *= in[static_cast<size_t>(k)];
+    const int64_t axis = static_cast<int64_t>(flat.size());
+    flat.push_back(group);
+    const std::string moved = helper(n, "moved", call("layout.transpose", {"perm=" + list(perm)}, value(n.inputs[0])));
+    const std::string grouped = helper(n, "grouped", call("layout.reshape", {"shape=" + list(flat)}, moved));
+    const std::string index = helper(n, "index", call(a.op == ArgReduceOp::Max ? "math.argmax" : "math.argmin",
+                                                      {"axis=" + std::to_string(axis)}, grouped));
+    result(n, call("layout.reshape", {"shape=" + list(out_shape(n))}, index));
   }
   // Ties to the last index (ONNX's select_last_index): math.argmax's @lower with the update taken at
   // an equal value too, and at a NaN unless the index held is a NaN's: the IR's mirrored reading, the
