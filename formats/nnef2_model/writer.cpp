@@ -345,6 +345,14 @@ class Emitter {
       index.push_back(x[a] == 1 && y[first + a] != 1 ? "0" : "i" + std::to_string(first + a));
     return "x" + std::to_string(k) + "[" + join(index) + "]";
   }
+  // An int64 value as the IR's narrower int type holds it (spec/integer_arith.hpp, wrapped): modulo
+  // 2^bits by §2.4's floor remainder, shifted by 2^(bits−1) when signed.
+  static std::string wrapped_to(IntegerType t, const std::string& v) {
+    const int bits = bits_of(t.width);
+    if (bits == 64) return v;
+    const std::string modulus = std::to_string(int64_t{1} << bits), half = std::to_string(int64_t{1} << (bits - 1));
+    return t.is_signed ? "(" + v + " + " + half + ") % " + modulus + " - " + half : "(" + v + ") % " + modulus;
+  }
   // y[i0, …] = value at every point of the output, an element-wise op of the document.
   void elementwise(const Node& n, const Lowered& l) {
     const std::string lowering = l.with + "y[" + indices(out_shape(n).size()) + "] = " + l.value + loops(out_shape(n));
@@ -605,8 +613,8 @@ class Emitter {
 
   // The reader's reductions take reals, and its @lower interpreter accumulates ints by min and max
   // only: a reduction of ints is an operator of the document whose value is the group's terms
-  // written out, x[…, 0, …] + x[…, 1, …] + … (* <? >? for prod, min, max), int64 arithmetic (wrapping
-  // as the IR's sum and product do before their type), up to kMaxTerms terms.
+  // written out, x[…, 0, …] + x[…, 1, …] + … (* <? >? for prod, min, max), int64 arithmetic wrapped
+  // to the IR's type as its sum and product are, up to kMaxTerms terms.
   static constexpr int64_t kMaxTerms = 256;
   void integer_reduce(const Node& n, const ReduceAttrs& a, std::vector<int64_t> axes) {
     static const std::map<ReduceOp, const char*> ops = {
@@ -641,7 +649,7 @@ class Emitter {
     }
     std::string value;
     for (const std::string& w : written) value += (value.empty() ? "" : ops.at(a.op)) + w;
-    elementwise(n, {"", value});
+    elementwise(n, {"", wrapped_to(a.type, value)});
   }
 
   // The views are layout.reshape to the output's extents, those that follow a size written as its
@@ -837,12 +845,12 @@ class Emitter {
   }
   // The IR's int division truncates and its fmod takes the dividend's sign, where §2.4's / and %
   // floor: on |x| and |y| the two agree, so x / y is sign(x)·sign(y)·(|x| / |y|) and fmod(x, y)
-  // sign(x)·(|x| % |y|) (a zero divisor is an unknown integer either way).
+  // sign(x)·(|x| % |y|) (a zero divisor is an unknown integer either way), wrapped to the IR's type.
   void truncated(const Node& n, const IntegerBinaryAttrs& a) {
     const std::string x = at_point(n, 0, a.broadcast), y = at_point(n, 1, a.broadcast);
     const std::string magnitude = "(abs(" + x + ") " + (a.op == IntegerOp::Div ? "/" : "%") + " abs(" + y + "))";
     const std::string sign = a.op == IntegerOp::Div ? "sign(" + x + ") * sign(" + y + ")" : "sign(" + x + ")";
-    elementwise(n, {"", sign + " * " + magnitude});
+    elementwise(n, {"", wrapped_to(a.type, sign + " * " + magnitude)});
   }
   // math.select aligns its three operands by cond_align, lhs_align and rhs_align: NNEF's left
   // alignment puts each shorter one at axis 0.
