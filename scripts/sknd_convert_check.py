@@ -333,8 +333,8 @@ def integer_ops_model(work_root):
 
 
 def int32_model(work_root):
-    """A sum, a division and an fmod of int32 that overflow it (3 · 2^30, −2^31 / −1): the operators of
-    the document wrap to int32 as the IR does."""
+    """A sum, a division, an fmod and a product of int32 that overflow it (3 · 2^30, −2^31 / −1,
+    3 · 2^30): the operators of the document wrap to int32 as the IR does."""
     from onnx import TensorProto, helper
     I = TensorProto.INT32
     work = os.path.join(work_root, "int32")
@@ -342,8 +342,10 @@ def int32_model(work_root):
     path = os.path.join(work, "int32.onnx")
     nodes = [helper.make_node("ReduceSum", ["a", "axes"], ["s"], name="total", keepdims=0),
              helper.make_node("Div", ["a", "b"], ["q"], name="quotient"),
-             helper.make_node("Mod", ["a", "b"], ["m"], name="remainder", fmod=1)]
-    typed_model(path, nodes, [("a", [2, 3], I), ("b", [2, 3], I)], [("s", [2], I), ("q", [2, 3], I), ("m", [2, 3], I)],
+             helper.make_node("Mod", ["a", "b"], ["m"], name="remainder", fmod=1),
+             helper.make_node("Mul", ["a", "b"], ["p"], name="product")]
+    typed_model(path, nodes, [("a", [2, 3], I), ("b", [2, 3], I)],
+                [("s", [2], I), ("q", [2, 3], I), ("m", [2, 3], I), ("p", [2, 3], I)],
                 [("axes", np.array([1], dtype=np.int64))])
     inputs = [os.path.join(work, "a.npy"), os.path.join(work, "b.npy")]
     np.save(inputs[0], np.array([[2**30, 2**30, 2**30], [-2**31, 5, -7]], dtype=np.int32))

@@ -840,6 +840,12 @@ class Emitter {
   }
   void node(const Node& n, const IntegerBinaryAttrs& a) {
     if (a.op == IntegerOp::Div || a.op == IntegerOp::Fmod) return truncated(n, a);
+    // A sum, difference or product that can pass a narrower type is wrapped to it, as the IR wraps it.
+    static const std::map<IntegerOp, const char*> wrapping = {
+        {IntegerOp::Add, " + "}, {IntegerOp::Sub, " - "}, {IntegerOp::Mul, " * "}};
+    if (a.type != IntegerType{} && wrapping.count(a.op))
+      return elementwise(n, {"", wrapped_to(a.type, at_point(n, 0, a.broadcast) + wrapping.at(a.op) +
+                                                        at_point(n, 1, a.broadcast))});
     result(n, broadcast(integer_operator(a.op), value(n.inputs[0]), shape(n.inputs[0]).size(), value(n.inputs[1]),
                         shape(n.inputs[1]).size(), a.broadcast));
   }
