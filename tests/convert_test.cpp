@@ -735,6 +735,87 @@ TEST_CASE("convert: CumSum of reals and integers round-trips through ONNX, and N
   CHECK(d[0].message.find("NNEF 1.0 has no cumulative sum") != std::string::npos);
 }
 
+// NNEF 2.0 writes ConvTranspose as nn.deconv and CumSum as math.cumsum (mapped natively when read),
+// LayerNormalization composed of standard operators in the IR's order, and Round to even, LeakyRelu
+// with alpha 2, PRelu along two axes, ArgMax with ties to the last index, int division, fmod, a
+// product of ints and a slice with a negative step as operators the document defines: each reads back to the same bits in float32
+// and float64. Inputs in quarters, so that Round meets halves and ArgMax ties.
+TEST_CASE("convert: NNEF 2.0 writes deconv, cumsum, layer norm and the document's operators to the same values") {
+  using test::set_int, test::set_ints, test::set_float;
+  test::OnnxModel m(17);
+  m.input("x", {"1", "4", "3", "4"});
+  m.input("k", {"4"}, onnx::TensorProto::INT64);
+  m.init("w", {4, 3, 3, 2}, floats(72, 1));
+  m.init("b", {6}, floats(6, 2));
+  auto& up = m.node("ConvTranspose", {"x", "w", "b"}, {"up"}, "up");
+  set_ints(up, "strides", {2, 1});
+  set_ints(up, "pads", {1, 0, 0, 1});
+  set_ints(up, "output_padding", {1, 0});
+  set_int(up, "group", 2);
+  test::ints_of(m, "axis", {}, {3});
+  set_int(m.node("CumSum", {"x", "axis"}, {"sums"}, "sums"), "reverse", 1);
+  m.init("scale", {3, 4}, floats(12, 3));
+  m.init("offset", {3, 4}, floats(12, 4));
+  auto& ln = m.node("LayerNormalization", {"x", "scale", "offset"}, {"ln"}, "ln");
+  set_int(ln, "axis", -2);
+  set_float(ln, "epsilon", 1e-3f);
+  m.node("Round", {"x"}, {"even"}, "even");
+  set_float(m.node("LeakyRelu", {"x"}, {"leaky"}, "leaky"), "alpha", 2.0f);
+  m.init("slope", {4, 1, 4}, floats(16, 5));
+  m.node("PRelu", {"x", "slope"}, {"prelu"}, "prelu");
+  auto& last = m.node("ArgMax", {"x"}, {"last"}, "last");
+  set_int(last, "axis", 2);
+  set_int(last, "select_last_index", 1);
+  test::ints_of(m, "divisor", {4}, {3, -3, 2, -1});
+  m.node("Div", {"k", "divisor"}, {"quotient"}, "quotient");
+  set_int(m.node("Mod", {"k", "divisor"}, {"remainder"}, "remainder"), "fmod", 1);
+  m.node("ReduceProd", {"k"}, {"product"}, "product");
+  test::ints_of(m, "starts", {1}, {-1});
+  test::ints_of(m, "ends", {1}, {-100});
+  test::ints_of(m, "axes", {1}, {3});
+  test::ints_of(m, "steps", {1}, {-2});
+  m.node("Slice", {"x", "starts", "ends", "axes", "steps"}, {"reversed"}, "reversed");
+  for (const char* out :
+       {"up", "sums", "ln", "even", "leaky", "prelu", "last", "quotient", "remainder", "product", "reversed"})
+    m.output(out);
+  TempDir dir("convert_nnef2_written");
+  const Model model = test::load_onnx(m, dir / "m.onnx");
+  std::vector<double> quarters;
+  for (int64_t k = 0; k < 48; ++k) quarters.push_back(static_cast<double>((k * 7) % 13 - 6) / 4.0);
+  const std::vector<HostTensor> in = {HostTensor{DType::F32, Shape::of({1, 4, 3, 4}), quarters},
+                                      HostTensor{DType::I64, Shape::of({4}), {-7, 7, -5, 4}}};
+  const Converted written = convert_to(model, "nnef2", dir / "written");
+  CHECK(run_bits<float>(written.model, in) == run_bits<float>(model, in));
+  CHECK(run_bits<double>(written.model, in) == run_bits<double>(model, in));
+  std::ifstream file((dir / "written" / "main.sknd").string());
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  for (const char* op : {"nn.deconv{", "math.cumsum{", "math.mean_reduce{", "operator even_op", "operator last_op",
+                         "operator reversed_op"})
+    CHECK(text.find(op) != std::string::npos);
+}
+
+// What NNEF 2.0 still cannot express is refused at the node, naming it and why.
+TEST_CASE("convert: NNEF 2.0 refuses a real cast to int and fmod of reals, naming the node and the reason") {
+  using test::set_int;
+  for (const bool fmod : {false, true}) {
+    test::OnnxModel m(17);
+    m.input("x", {"2", "3"});
+    if (fmod)
+      set_int(m.node("Mod", {"x", "x"}, {"y"}, "rem"), "fmod", 1);
+    else
+      set_int(m.node("Cast", {"x"}, {"y"}, "whole"), "to", onnx::TensorProto::INT64);
+    m.output("y");
+    TempDir dir("convert_nnef2_refused");
+    const Model model = test::load_onnx(m, dir / "m.onnx");
+    const std::vector<Diagnostic> d = writer_for("nnef2")->write(model, (dir / "out").string(), WriteOptions{});
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].code == "convert.unexpressible");
+    CHECK(d[0].message.find(fmod ? "node 'rem' (fmod)" : "node 'whole' (cast)") != std::string::npos);
+    CHECK(d[0].message.find(fmod ? "no exact remainder of reals" : "computes no int from reals") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "out"));
+  }
+}
+
 // Gather with computed indices reads ONNX's negative indices from the axis's end: each reading
 // adds that normalisation again, so the graph grows, and only the values are compared.
 TEST_CASE("convert: Gather with computed indices writes and reads back to the same values") {

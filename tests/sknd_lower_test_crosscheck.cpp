@@ -188,6 +188,38 @@ Draw conv(Rng& r) {
   return out;
 }
 
+// deconv over 1 or 2 spatial axes: groups, stride, dilation, an explicit
+// padding of either sign (ONNX's output_padding is a negative one after) or
+// the automatic one.
+Draw deconv(Rng& r) {
+  const int64_t d = between(r, 1, 2), g = between(r, 1, 2), m = between(r, 1, 2), fc = between(r, 1, 2);
+  std::vector<int64_t> x = {between(r, 1, 2), g * m}, f = {g * m, fc};
+  std::vector<std::string> a;
+  if (g > 1) a.push_back("groups=" + std::to_string(g));
+  const int64_t stride = between(r, 1, 2), dilation = between(r, 1, 2), k = between(r, 1, 3);
+  if (stride > 1) a.push_back("stride=" + std::to_string(stride));
+  if (dilation > 1) a.push_back("dilation=" + std::to_string(dilation));
+  for (int64_t i = 0; i < d; ++i) {
+    x.push_back(between(r, 1, 4));
+    f.push_back(k);
+  }
+  std::vector<int64_t> padding(static_cast<size_t>(2 * d));
+  for (int64_t i = 0; i < d; ++i) {  // each output extent (x − 1)·s + fd − p − q at least 1
+    const int64_t full = (x[static_cast<size_t>(2 + i)] - 1) * stride + (k - 1) * dilation + 1;
+    do {
+      padding[static_cast<size_t>(i)] = between(r, -1, k - 1);
+      padding[static_cast<size_t>(d + i)] = between(r, -1, k - 1);
+    } while (full - padding[static_cast<size_t>(i)] - padding[static_cast<size_t>(d + i)] < 1);
+  }
+  if (flip(r)) a.push_back("padding=" + list(padding));
+  Draw out{"nn.deconv" + attrs(a) + "(x, w)", {{"x", x}, {"w", f, true}}};
+  if (flip(r)) {
+    out.call = "nn.deconv" + attrs(a) + "(x, w, bias)";
+    out.operands.push_back({"bias", {g * fc}, true});
+  }
+  return out;
+}
+
 Maker pool(const std::string& op) {
   return [=](Rng& r) {
     const int64_t d = between(r, 1, 2), k = between(r, 1, 3), stride = between(r, 1, 2);
@@ -332,6 +364,8 @@ std::vector<std::pair<std::string, Maker>> operators() {
   ops.emplace_back("layout.cast int to real", cast("real", "int"));
   ops.emplace_back("layout.cast int to bool", cast("bool", "int"));
   ops.emplace_back("layout.cast real to bool", cast("bool", "whole"));
+  // Last, so that the draws of the operators above stay those they had before it.
+  ops.emplace_back("nn.deconv", deconv);
   return ops;
 }
 
@@ -468,4 +502,50 @@ TEST_CASE(
     INFO(name);
     CHECK(done == kDraws);
   }
+}
+
+// The native mappings the cross-check above cannot reach by hand: nn.deconv's
+// window (o = stride·i + j − offset, a guarded write, so a negative padding
+// after adds an output that nothing writes) and math.cumsum, which has no
+// @lower body (its @compose adds item by item), against values worked out from
+// the definitions.
+TEST_CASE("sknd native: nn.deconv and math.cumsum give the values worked out by hand", "[nnef2]") {
+  Folder folder;
+  std::ofstream((folder.path / "main.G.w.dat").string(), std::ios::binary)
+      << nnef::write_dat({1, 1, 2}, {1.0, 10.0}, nnef::ItemType::Float, 32);
+  const auto values = [&](const std::string& text, const std::vector<int64_t>& shape, std::vector<double> x) {
+    const LoadResult r = load(folder.path, text, false);
+    std::string diagnostics;
+    for (const Diagnostic& e : r.diagnostics) diagnostics += e.code + ": " + e.message + "\n";
+    INFO(text << diagnostics);
+    REQUIRE_FALSE(r.has_errors());
+    const auto contract = [](const Node& n) { return std::holds_alternative<ContractAttrs>(n.op); };
+    CHECK(std::none_of(r.model->graph.nodes.begin(), r.model->graph.nodes.end(), contract));
+    const Tensor<double> y =
+        output_of<double>(*r.model, {HostTensor{DType::F64, Shape::make(shape).value(), std::move(x)}});
+    return std::vector<double>(y.data().begin(), y.data().end());
+  };
+  // x = [1, 2, 3], filter [1, 10].
+  const auto deconv = [&](const std::string& attributes, int64_t extent) {
+    return values("version 2.0;\nimport nn;\ngraph G {\n  @input { x: real[1, 1, 3]; }\n  @variable { w: real[1, 1, 2]; }\n"
+                  "  @output { result: real[1, 1, " + std::to_string(extent) + "]; }\n  @compose { result = nn.deconv{" +
+                      attributes + "}(x, w); }\n}\n",
+                  {1, 1, 3}, {1, 2, 3});
+  };
+  CHECK(deconv("stride=2, padding=[0, 0]", 6) == std::vector<double>{1, 10, 2, 20, 3, 30});
+  CHECK(deconv("stride=2, padding=[1, -1]", 6) == std::vector<double>{10, 2, 20, 3, 30, 0});
+  CHECK(deconv("stride=2", 6) == std::vector<double>{1, 10, 2, 20, 3, 30});  // automatic: total 0
+  CHECK(deconv("stride=2, output_size=[7]", 7) == std::vector<double>{1, 10, 2, 20, 3, 30, 0});
+  CHECK(deconv("dilation=3, padding=[0, 0]", 6) == std::vector<double>{1, 2, 3, 10, 20, 30});
+  // x = [[1, 2, 3], [4, 5, 6]].
+  const auto cumsum = [&](const std::string& attributes) {
+    return values("version 2.0;\nimport math;\ngraph G {\n  @input { x: real[2, 3]; }\n  @output { result: real[2, 3]; }\n"
+                  "  @compose { result = math.cumsum{" + attributes + "}(x); }\n}\n",
+                  {2, 3}, {1, 2, 3, 4, 5, 6});
+  };
+  CHECK(cumsum("axis=1") == std::vector<double>{1, 3, 6, 4, 9, 15});
+  CHECK(cumsum("axis=0") == std::vector<double>{1, 2, 3, 5, 7, 9});
+  CHECK(cumsum("axis=1, exclusive=true") == std::vector<double>{0, 1, 3, 0, 4, 9});
+  CHECK(cumsum("axis=1, reverse=true") == std::vector<double>{6, 5, 3, 15, 11, 6});
+  CHECK(cumsum("axis=1, exclusive=true, reverse=true") == std::vector<double>{5, 3, 0, 11, 6, 0});
 }

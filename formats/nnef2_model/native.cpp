@@ -228,6 +228,40 @@ std::vector<Val> conv(Builder& c, const BoundInvocation& b, const std::string& n
   return one(y);
 }
 
+// deconv's window in the output: output position o = stride·i + dilation·j − offset, the IR's
+// (o + p − j·d) = k·s with p = offset; the padding after is what makes the IR's extent
+// (ix − 1)·s + fd − p − q the definition's ox (output_size too). Both may be negative: the
+// definition's guarded writes skip what falls outside the output, as the IR's do.
+std::vector<Val> deconv(Builder& c, const BoundInvocation& b, const std::string& node) {
+  require_string(b, "nn.deconv", "data_format", "NCX");
+  require_string(b, "nn.deconv", "filter_format", "NCX");
+  require_variables(c, b, "nn.deconv");
+  DeconvAttrs a;
+  a.out_channels = integer(b, "oc");
+  a.groups = integer(b, "g");
+  a.has_bias = !sym(b, "bias").is_null();
+  a.kernel = ints(b, "fx");
+  a.stride = ints(b, "stride");
+  a.dilation = ints(b, "dilation");
+  const std::vector<int64_t> in = ints(b, "ix"), fd = ints(b, "fd"), offset = ints(b, "offset"), out = ints(b, "ox");
+  for (size_t k = 0; k < in.size(); ++k)
+    a.padding.emplace_back(offset[k], (in[k] - 1) * a.stride[k] + fd[k] - offset[k] - out[k]);
+  const Val y = c.add_node1(node, a, {sym(b, "input")});
+  bind_filter_and_bias(c, b);
+  return one(y);
+}
+
+// cumsum's @compose adds the items along the axis one by one onto 0.0 (in reverse when `reverse`),
+// each output the sum after (or, when `exclusive`, before) its item: the IR's cumsum, whose sum is
+// accumulated from 0 in the same order.
+std::vector<Val> cumsum(Builder& c, const BoundInvocation& b, const std::string& node) {
+  CumsumAttrs a;
+  a.axis = integer(b, "axis");
+  a.exclusive = sym(b, "exclusive").b;
+  a.reverse = sym(b, "reverse").b;
+  return one(c.add_node1(node, a, {sym(b, "input")}));
+}
+
 // The pools over the spatial axes [2, d) (their default): the IR's pool over
 // [N, C, spatial...].
 Build pool(PoolOp op, const std::string& name) {
@@ -317,11 +351,13 @@ const std::map<std::string, Build>& table() {
                                                    {"nn.softmax", softmax},
                                                    {"nn.linear", linear},
                                                    {"nn.conv", conv},
+                                                   {"nn.deconv", deconv},
                                                    {"nn.max_pool", pool(PoolOp::Max, "nn.max_pool")},
                                                    {"nn.avg_pool", pool(PoolOp::Avg, "nn.avg_pool")},
                                                    {"nn.sum_pool", pool(PoolOp::Sum, "nn.sum_pool")},
                                                    {"linalg.matmul", matmul},
-                                                   {"nn.batch_norm", batch_norm}};
+                                                   {"nn.batch_norm", batch_norm},
+                                                   {"math.cumsum", cumsum}};
     for (const auto& [name, build] : real_ops) t[name] = reals(name, build);
     const std::map<std::string, ReduceOp> reductions = {{"math.sum_reduce", ReduceOp::Sum},
                                                         {"math.mean_reduce", ReduceOp::Mean},

@@ -5,17 +5,22 @@
 // names that are identifiers are int graph attributes, which the reader takes as size names.
 #include "formats/nnef2_model/writer.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <numeric>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "formats/nnef/dat.hpp"
 #include "formats/write_support.hpp"
 #include "semantics/size_names.hpp"
 #include "spec/ops/pad.hpp"
+#include "spec/ops/range.hpp"
 #include "spec/ops/slice.hpp"
 
 namespace nnref {
@@ -186,6 +191,7 @@ class Emitter {
       for (const std::string& m : imports_) d << " " << m;
       d << ";\n";
     }
+    d << operators_.str();
     d << "\ngraph " << graph << " {\n";
     if (!sizes_.empty()) {
       d << "    @attrib {\n";
@@ -294,6 +300,67 @@ class Emitter {
     return helper(n, "transposed", call("layout.transpose", {"perm=" + list(perm)}, x));
   }
 
+  // ---- operators the document defines ----
+  // An op no standard operator computes with the IR's formula is an operator of the document, defined
+  // at its node's shapes and run by the reader from its @lower body (a contract op, which holds at
+  // these sizes only): inputs x0, x1, … and the output y, the loop indices i0, i1, … over y's extents.
+  struct Lowered {
+    std::string with;   // "with a = …, b = …:" or empty
+    std::string value;  // of y[i0, …]
+  };
+  std::string define(const Node& n, const std::vector<std::string>& lowerings) {
+    const std::string name = fresh(identifier_for(n.name) + "_op");
+    operators_ << "\noperator " << name << " {\n";
+    if (!n.inputs.empty()) {
+      operators_ << "    @input {\n";
+      for (size_t k = 0; k < n.inputs.size(); ++k)
+        operators_ << "        x" << k << ": " << type_name(kind(n.inputs[k])) << list(shape(n.inputs[k])) << ";\n";
+      operators_ << "    }\n";
+    }
+    operators_ << "    @output {\n        y: " << type_name(kind({n.id, 0})) << list(out_shape(n)) << ";\n    }\n";
+    operators_ << "    @lower {\n";
+    for (const std::string& l : lowerings) operators_ << "        " << l << ";\n";
+    operators_ << "    }\n}\n";
+    return name;
+  }
+  // "i0, i1, …" for a rank, and the loops "i0 < e0, i1 < e1, …" over extents.
+  static std::string indices(size_t rank) {
+    std::vector<std::string> out;
+    for (size_t k = 0; k < rank; ++k) out.push_back("i" + std::to_string(k));
+    return join(out);
+  }
+  static std::string loops(const std::vector<int64_t>& extents) {
+    std::vector<std::string> out;
+    for (size_t k = 0; k < extents.size(); ++k) out.push_back("i" + std::to_string(k) + " < " + std::to_string(extents[k]));
+    return out.empty() ? "" : ", " + join(out);
+  }
+  // Input k read at the output's point y[i0, …], aligned as the IR broadcasts it: an extent 1 where
+  // the output's is not is read at 0.
+  std::string at_point(const Node& n, size_t k, Broadcast b) const {
+    const std::vector<int64_t>& x = shape(n.inputs[k]);
+    const std::vector<int64_t>& y = out_shape(n);
+    const size_t first = b == Broadcast::NnefLeft ? 0 : y.size() - x.size();
+    std::vector<std::string> index;
+    for (size_t a = 0; a < x.size(); ++a)
+      index.push_back(x[a] == 1 && y[first + a] != 1 ? "0" : "i" + std::to_string(first + a));
+    return "x" + std::to_string(k) + "[" + join(index) + "]";
+  }
+  // An int64 value as the IR's narrower int type holds it (spec/integer_arith.hpp, wrapped): modulo
+  // 2^bits by §2.4's floor remainder, shifted by 2^(bits−1) when signed.
+  static std::string wrapped_to(IntegerType t, const std::string& v) {
+    const int bits = bits_of(t.width);
+    if (bits == 64) return v;
+    const std::string modulus = std::to_string(int64_t{1} << bits), half = std::to_string(int64_t{1} << (bits - 1));
+    return t.is_signed ? "(" + v + " + " + half + ") % " + modulus + " - " + half : "(" + v + ") % " + modulus;
+  }
+  // y[i0, …] = value at every point of the output, an element-wise op of the document.
+  void elementwise(const Node& n, const Lowered& l) {
+    const std::string lowering = l.with + "y[" + indices(out_shape(n).size()) + "] = " + l.value + loops(out_shape(n));
+    std::vector<std::string> args;
+    for (ValueRef r : n.inputs) args.push_back(value(r));
+    result(n, define(n, {lowering}) + "(" + join(args) + ")");
+  }
+
   // ---- one function per op ----
 
   void node(const Node& n, const InputAttrs& a) {
@@ -314,23 +381,36 @@ class Emitter {
     if (a.op == UnaryOp::Elu) return result(n, call("nn.elu", {"alpha=" + real(n, a.alpha, "alpha")}, x));
     if (a.op == UnaryOp::LeakyRelu) {
       // nn.relu's alpha is max(x, alpha·x), leaky_relu's formula for the alphas its @assert allows.
-      if (!(a.alpha.value >= 0.0 && a.alpha.value <= 1.0))
-        unexpressible(kFormat, n,
-                      "nn.relu takes an alpha in [0, 1] (its @assert), and this one is " + real(n, a.alpha, "alpha"));
+      // Another alpha (nn.relu's @assert refuses it): the IR's formula as an operator of the document.
+      if (!(a.alpha.value >= 0.0 && a.alpha.value <= 1.0)) {
+        const std::string at = "x0[" + indices(out_shape(n).size()) + "]";
+        return elementwise(n, {"", at + " < 0.0 ? (" + real(n, a.alpha, "alpha") + ") * " + at + " : " + at});
+      }
       return result(n, call("nn.relu", {"alpha=" + real(n, a.alpha, "alpha")}, x));
     }
+    if (a.op == UnaryOp::RoundEven) return round_even(n);
     const char* op = unary_operator(a.op);
     if (!op)
       unexpressible(kFormat, n,
-                    "no standard operator rounds " + std::string(a.op == UnaryOp::RoundEven
-                                                                     ? "halves to even (math.round is floor(x + 0.5))"
-                                                                     : "to float16 or bfloat16"));
+                    "no standard operator rounds to float16 or bfloat16, and SkriptND has no cast to either");
     result(n, call(op, {}, x));
+  }
+  // math.round is ⌊x + ½⌋; halves to even, from r = ⌊x⌋ and d = x − r (both exact): r + 1 where
+  // d > ½, or d = ½ and r is odd (r % 2, exact for a whole r), else r; a zero result takes x's sign,
+  // as nearbyint's does (x · 0).
+  void round_even(const Node& n) {
+    const std::string x = "x0[" + indices(out_shape(n).size()) + "]";
+    elementwise(n, {"with r = floor(" + x + "), d = " + x + " - r, v = (d > 0.5 || (d == 0.5 && r % 2.0 != 0.0)) ? " +
+                        "r + 1.0 : r: ",
+                    "v == 0.0 ? " + x + " * 0.0 : v"});
   }
 
   void node(const Node& n, const BinaryAttrs& a) {
     const char* op = binary_operator(a.op);
-    if (!op) unexpressible(kFormat, n, "math.mod's remainder takes the divisor's sign, fmod's the dividend's");
+    if (!op)
+      unexpressible(kFormat, n,
+                    "math.mod's remainder takes the divisor's sign, fmod's the dividend's, and SkriptND has no exact "
+                    "remainder of reals (% is x - y * floor(x / y), each step rounded)");
     result(n, broadcast(op, value(n.inputs[0]), shape(n.inputs[0]).size(), value(n.inputs[1]),
                         shape(n.inputs[1]).size(), a.broadcast));
   }
@@ -360,18 +440,13 @@ class Emitter {
   void node(const Node& n, const PreluAttrs& a) {
     const std::vector<int64_t>& x = shape(n.inputs[0]);
     std::vector<int64_t> slope = shape(n.inputs[1]);
-    if (x.empty())
-      unexpressible(kFormat, n, "nn.prelu's slope is indexed by an axis of its input, and this one is a scalar");
-    if (slope.size() > x.size()) unexpressible(kFormat, n, "its slope has a higher rank than its input");
+    if (x.empty() || slope.size() > x.size()) return any_prelu(n, a);
     slope.insert(a.broadcast == Broadcast::NnefLeft ? slope.end() : slope.begin(), x.size() - slope.size(), 1);
     std::vector<size_t> varying;
     for (size_t k = 0; k < x.size(); ++k)
       if (slope[k] != 1) varying.push_back(k);
     const size_t axis = varying.empty() ? (x.size() >= 2 ? 1 : 0) : varying[0];
-    if (varying.size() > 1 || (!varying.empty() && slope[axis] != x[axis]))
-      unexpressible(kFormat, n,
-                    "nn.prelu takes one slope per index of one axis, and this slope " + list(shape(n.inputs[1])) +
-                        " is not that of the input " + list(x));
+    if (varying.size() > 1 || (!varying.empty() && slope[axis] != x[axis])) return any_prelu(n, a);
     std::string alpha = value(n.inputs[1]);
     if (shape(n.inputs[1]).size() != 1)
       alpha = helper(n, "alpha", view(alpha, shape(n.inputs[1]).empty(), list({slope[axis]}), 1));
@@ -382,6 +457,13 @@ class Emitter {
                      call("math.mul", {}, variable(identifier_for(n.name) + "_ones", ones, {x[axis]}) + ", " + alpha));
     }
     result(n, call("nn.prelu", {"axis=" + std::to_string(axis)}, value(n.inputs[0]) + ", " + alpha));
+  }
+
+  // A slope nn.prelu does not take (one per index of one axis of a tensor): the IR's formula, x < 0 ?
+  // slope · x : x, each operand read as the IR broadcasts it, as an operator of the document.
+  void any_prelu(const Node& n, const PreluAttrs& a) {
+    const std::string x = at_point(n, 0, a.broadcast);
+    elementwise(n, {"", x + " < 0.0 ? " + at_point(n, 1, a.broadcast) + " * " + x + " : " + x});
   }
 
   // nn.linear's filter is [n, c]: an IR weight [c, n] is written transposed.
@@ -457,6 +539,22 @@ class Emitter {
     windowed(n, a, "nn.conv", attributes, args);
   }
 
+  // nn.deconv's padding [p..., q...] is the IR's (p, q) of any sign: its offset p and extent
+  // (ix − 1)·s + fd − p − q are the IR's; the filter [C, M/G, k...] is the IR's weight.
+  void node(const Node& n, const DeconvAttrs& a) {
+    convert::require_stored_params(kFormat, g_, n);
+    const size_t k = a.kernel.size();
+    std::vector<int64_t> padding(2 * k, 0);
+    for (size_t i = 0; i < a.padding.size(); ++i) std::tie(padding[i], padding[k + i]) = a.padding[i];
+    std::vector<std::string> attributes = window_attributes(a, padding);
+    attributes.push_back("groups=" + std::to_string(a.groups));
+    std::vector<int64_t> filter{shape(n.inputs[0])[1], a.out_channels / a.groups};
+    filter.insert(filter.end(), a.kernel.begin(), a.kernel.end());
+    std::string args = value(n.inputs[0]) + ", " + param(n, "weight", filter);
+    if (a.has_bias) args += ", " + param(n, "bias", {a.out_channels});
+    result(n, call("nn.deconv", attributes, args));
+  }
+
   // The definitions' guarded reads omit what lies outside the input: max_pool's border is the IR's
   // Ignore, avg_pool's ignore_border says which, and sum_pool adds nothing for either. A max pool
   // that reads its border as 0 is layout.pad's zeros, then nn.max_pool without padding.
@@ -506,11 +604,52 @@ class Emitter {
   }
 
   void node(const Node& n, const ReduceAttrs& a) {
-    require_real(n, a.kind);
     const std::vector<int64_t> axes = convert::tensor_axes(a.axes, shape(n.inputs[0]).size());
+    if (a.kind == ElemKind::Integer) return integer_reduce(n, a, axes);
     std::vector<std::string> attributes{"axes=" + list(axes)};
     if (!a.keep_dims) attributes.push_back("squeeze=true");
     result(n, call("math." + op_name(a), attributes, value(n.inputs[0])));
+  }
+
+  // The reader's reductions take reals, and its @lower interpreter accumulates ints by min and max
+  // only: a reduction of ints is an operator of the document whose value is the group's terms
+  // written out, x[…, 0, …] + x[…, 1, …] + … (* <? >? for prod, min, max), int64 arithmetic wrapped
+  // to the IR's type as its sum and product are, up to kMaxTerms terms.
+  static constexpr int64_t kMaxTerms = 256;
+  void integer_reduce(const Node& n, const ReduceAttrs& a, std::vector<int64_t> axes) {
+    static const std::map<ReduceOp, const char*> ops = {
+        {ReduceOp::Sum, " + "}, {ReduceOp::Prod, " * "}, {ReduceOp::Min, " <? "}, {ReduceOp::Max, " >? "}};
+    const std::vector<int64_t>& in = shape(n.inputs[0]);
+    std::sort(axes.begin(), axes.end());
+    std::vector<int64_t> extents;  // of the reduced axes
+    for (int64_t k : axes) extents.push_back(in[static_cast<size_t>(k)]);
+    const int64_t terms = std::accumulate(extents.begin(), extents.end(), int64_t{1}, std::multiplies<>());
+    if (!ops.count(a.op) || terms > kMaxTerms)
+      unexpressible(kFormat, n,
+                    "its tensors are integer, and nnref's reader reduces reals only (an operator of the document "
+                    "writes the sum, product, min or max of at most " +
+                        std::to_string(kMaxTerms) + " ints, and this is " + op_name(a) + " of " +
+                        std::to_string(terms) + ")");
+    std::vector<std::string> written;
+    for (int64_t t = 0; t < terms; ++t) {
+      std::vector<std::string> index;
+      int64_t rest = t, next = 0;  // t in row-major order over the reduced axes; the others are y's
+      for (size_t k = 0; k < in.size(); ++k) {
+        const auto at = std::find(axes.begin(), axes.end(), static_cast<int64_t>(k));
+        if (at == axes.end()) {
+          index.push_back("i" + std::to_string(a.keep_dims ? k : static_cast<size_t>(next++)));
+          continue;
+        }
+        int64_t stride = 1;
+        for (auto later = at + 1; later != axes.end(); ++later) stride *= in[static_cast<size_t>(*later)];
+        index.push_back(std::to_string(rest / stride));
+        rest %= stride;
+      }
+      written.push_back("x0[" + join(index) + "]");
+    }
+    std::string value;
+    for (const std::string& w : written) value += (value.empty() ? "" : ops.at(a.op)) + w;
+    elementwise(n, {"", wrapped_to(a.type, value)});
   }
 
   // The views are layout.reshape to the output's extents, those that follow a size written as its
@@ -556,7 +695,6 @@ class Emitter {
     return out;
   }
   void node(const Node& n, const PadAttrs& a) {
-    require_real(n, a.kind);
     static const std::map<PadBorder, const char*> methods = {{PadBorder::Constant, "'CONSTANT'"},
                                                              {PadBorder::Reflect, "'REFLECT'"},
                                                              {PadBorder::Replicate, "'REPLICATE'"},
@@ -571,10 +709,10 @@ class Emitter {
     }
     before.insert(before.end(), after.begin(), after.end());
     std::string args = value(n.inputs[0]);
-    // The constant, when not 0 (T(), the definition's default), is a rank-0 variable.
+    // The constant, when not 0 (T(), the definition's default), is a rank-0 variable of the tensor's kind.
     if (a.border == PadBorder::Constant && a.value.value != 0.0)
-      args += ", " + variable(identifier_for(n.name) + "_value",
-                              HostTensor{DType::F64, Shape::make({}).value(), {a.value.value}}, {});
+      args += ", " + declare_variable(fresh(identifier_for(n.name) + "_value"),
+                                      HostTensor{DType::F64, Shape::make({}).value(), {a.value.value}}, {}, a.kind);
     result(n, call("layout.pad", {"padding=" + list(before), "method=" + std::string(methods.at(a.border))}, args));
   }
   // Each axis from its first index and count as the IR's rule gives them: end is begin + count ·
@@ -585,16 +723,23 @@ class Emitter {
     const auto bounds = slice_bounds(a, dims, sink).value_or(std::vector<SizeValue<CDim>>{});
     const std::vector<int64_t> axes = convert::tensor_axes(a.axes, dims[0].size());
     const std::vector<int64_t> stride = convert::or_ones(a.stride, axes.size());
-    // The definition's extent (end − begin) \ stride is a ceiling division, which the reader's size
-    // terms take by divisors of at least 1 (docs/nnef2.md, Sizes): `check` would refuse it.
-    if (std::any_of(stride.begin(), stride.end(), [](int64_t s) { return s < 0; }))
-      unexpressible(kFormat, n, "layout.slice with a negative stride: nnref's reader divides sizes by at least 1");
     std::vector<int64_t> begin, end;
     for (size_t k = 0; k < axes.size() && bounds.size() == 2 * axes.size(); ++k) {
       const CDim extent = dims[0][static_cast<size_t>(axes[k])];
       const auto [first, count] = slice_range(a, k, bounds[k], bounds[axes.size() + k], extent);
       begin.push_back(first.v);
       end.push_back(std::clamp<int64_t>(first.v + count.v * stride[k], -1, extent.v));
+    }
+    // layout.slice's extent (end − begin) \ stride is a ceiling division, which the reader's size
+    // terms take by divisors of at least 1 (docs/nnef2.md, Sizes): with a negative stride `check`
+    // would refuse it, so the slice is an operator of the document, y[…, i, …] = x[…, begin + i · stride, …].
+    if (std::any_of(stride.begin(), stride.end(), [](int64_t s) { return s < 0; })) {
+      std::vector<std::string> index;
+      for (size_t k = 0; k < dims[0].size(); ++k) index.push_back("i" + std::to_string(k));
+      for (size_t k = 0; k < axes.size() && k < begin.size(); ++k)
+        index[static_cast<size_t>(axes[k])] = std::to_string(begin[k]) + " + i" + std::to_string(axes[k]) + " * (" +
+                                              std::to_string(stride[k]) + ")";
+      return elementwise(n, {"", "x0[" + join(index) + "]"});
     }
     result(n, call("layout.slice",
                    {"axes=" + list(axes), "begin=" + list(begin), "end=" + list(end), "stride=" + list(stride)},
@@ -633,8 +778,53 @@ class Emitter {
     if (a.from == a.to) return result(n, call("math.iden", {}, value(n.inputs[0])));
     if (a.from == ElemKind::Real && a.to == ElemKind::Integer)
       unexpressible(kFormat, n,
-                    "layout.cast<int> of reals: the IR's cast floors, and the draft does not say how it rounds");
+                    "layout.cast<int> of reals: the IR's cast floors, the draft does not say how it rounds, and "
+                    "nnref's @lower interpreter computes no int from reals");
     result(n, call("layout.cast<" + std::string(type_name(a.to)) + ">", {}, value(n.inputs[0])));
+  }
+
+  // math.cumsum adds onto 0.0 item by item, as the IR's cumsum accumulates (reals only).
+  void node(const Node& n, const CumsumAttrs& a) {
+    require_real(n, a.kind);
+    const int64_t axis = convert::tensor_axis(a.axis, shape(n.inputs[0]).size());
+    std::vector<std::string> attributes{"axis=" + std::to_string(axis)};
+    if (a.exclusive) attributes.push_back("exclusive=true");
+    if (a.reverse) attributes.push_back("reverse=true");
+    result(n, call("math.cumsum", attributes, value(n.inputs[0])));
+  }
+
+  // No standard operator computes layer_norm as the IR does (spec/ops/layer_norm.hpp): μ and σ² are
+  // mean_reduce's sums over the count, a = scale / sqrt(σ² + ε) (1 / … without affine), and y the dot
+  // product offset + x·a + μ·(−a) accumulated from offset (0 without affine), which these operators
+  // compute in the same order. scale and offset are viewed at the input's rank, their extents on the axes.
+  void node(const Node& n, const LayerNormAttrs& a) {
+    const std::vector<int64_t>& in = shape(n.inputs[0]);
+    const std::vector<int64_t> axes = convert::tensor_axes(a.axes, in.size());
+    std::vector<int64_t> params(in.size(), 1), param_extents;
+    for (int64_t k : axes) param_extents.push_back(params[static_cast<size_t>(k)] = in[static_cast<size_t>(k)]);
+    const auto scalar = [&](const std::string& what, double v) {
+      return variable(identifier_for(n.name) + "_" + what, HostTensor{DType::F64, Shape::make({}).value(), {v}}, {});
+    };
+    const auto stored_view = [&](const std::string& role) {
+      return helper(n, role + "_view",
+                    call("layout.reshape", {"shape=" + list(params)}, param(n, role, param_extents)));
+    };
+    if (a.affine) convert::require_stored_params(kFormat, g_, n);
+    const std::string x = value(n.inputs[0]), reduce_axes = "axes=" + list(axes);
+    const std::string mean = helper(n, "mean", call("math.mean_reduce", {reduce_axes}, x));
+    const std::string centered = helper(n, "centered", call("math.sub", {}, x + ", " + mean));
+    const std::string square = helper(n, "square", call("math.sqr", {}, centered));
+    const std::string variance = helper(n, "variance", call("math.mean_reduce", {reduce_axes}, square));
+    const std::string shifted =
+        helper(n, "shifted", call("math.add", {}, variance + ", " + scalar("epsilon", a.epsilon.value)));
+    const std::string den = helper(n, "den", call("math.sqrt", {}, shifted));
+    const std::string factor = helper(n, "factor", a.affine ? call("math.div", {}, stored_view("scale") + ", " + den)
+                                                            : call("math.rcp", {}, den));
+    const std::string offset = a.affine ? stored_view("offset") : scalar("zero", 0.0);
+    const std::string scaled = helper(n, "scaled", call("math.mul", {}, x + ", " + factor));
+    const std::string first = helper(n, "first", call("math.add", {}, offset + ", " + scaled));
+    const std::string minus = helper(n, "minus", call("math.neg", {}, factor));
+    result(n, call("math.add", {}, first + ", " + helper(n, "second", call("math.mul", {}, mean + ", " + minus))));
   }
 
   // ---- the ops of int and bool tensors ----
@@ -649,13 +839,24 @@ class Emitter {
                         value(n.inputs[1]), shape(n.inputs[1]).size(), a.broadcast));
   }
   void node(const Node& n, const IntegerBinaryAttrs& a) {
-    const char* op = integer_operator(a.op);
-    if (!op)
-      unexpressible(kFormat, n,
-                    a.op == IntegerOp::Div ? "the IR's int division truncates, math.div of ints floors"
-                                           : "no standard operator takes the remainder with the dividend's sign");
-    result(n, broadcast(op, value(n.inputs[0]), shape(n.inputs[0]).size(), value(n.inputs[1]),
+    if (a.op == IntegerOp::Div || a.op == IntegerOp::Fmod) return truncated(n, a);
+    // A sum, difference or product that can pass a narrower type is wrapped to it, as the IR wraps it.
+    static const std::map<IntegerOp, const char*> wrapping = {
+        {IntegerOp::Add, " + "}, {IntegerOp::Sub, " - "}, {IntegerOp::Mul, " * "}};
+    if (a.type != IntegerType{} && wrapping.count(a.op))
+      return elementwise(n, {"", wrapped_to(a.type, at_point(n, 0, a.broadcast) + wrapping.at(a.op) +
+                                                        at_point(n, 1, a.broadcast))});
+    result(n, broadcast(integer_operator(a.op), value(n.inputs[0]), shape(n.inputs[0]).size(), value(n.inputs[1]),
                         shape(n.inputs[1]).size(), a.broadcast));
+  }
+  // The IR's int division truncates and its fmod takes the dividend's sign, where §2.4's / and %
+  // floor: on |x| and |y| the two agree, so x / y is sign(x)·sign(y)·(|x| / |y|) and fmod(x, y)
+  // sign(x)·(|x| % |y|) (a zero divisor is an unknown integer either way), wrapped to the IR's type.
+  void truncated(const Node& n, const IntegerBinaryAttrs& a) {
+    const std::string x = at_point(n, 0, a.broadcast), y = at_point(n, 1, a.broadcast);
+    const std::string magnitude = "(abs(" + x + ") " + (a.op == IntegerOp::Div ? "/" : "%") + " abs(" + y + "))";
+    const std::string sign = a.op == IntegerOp::Div ? "sign(" + x + ") * sign(" + y + ")" : "sign(" + x + ")";
+    elementwise(n, {"", wrapped_to(a.type, sign + " * " + magnitude)});
   }
   // math.select aligns its three operands by cond_align, lhs_align and rhs_align: NNEF's left
   // alignment puts each shorter one at axis 0.
@@ -678,16 +879,72 @@ class Emitter {
   }
   // math.argmax and argmin over one axis, the reduced axis kept (squeeze = false), ties to the first index.
   void node(const Node& n, const ArgReduceAttrs& a) {
-    if (a.axes.size() != 1) unexpressible(kFormat, n, "math.argmax and argmin reduce one axis, and this reduces " + list(a.axes));
-    if (a.last) unexpressible(kFormat, n, "ties go to the last index, and math.argmax's and argmin's go to the first");
+    if (a.axes.size() != 1) return several_axes(n, a);
     const int64_t axis = convert::tensor_axis(a.axes[0], shape(n.inputs[0]).size());
+    if (a.last) return last_extremum(n, a, static_cast<size_t>(axis));
     result(n, call(a.op == ArgReduceOp::Max ? "math.argmax" : "math.argmin", {"axis=" + std::to_string(axis)},
                    value(n.inputs[0])));
   }
+  // Over several axes the IR's index is the row-major position within the group: the reduced axes
+  // moved last (layout.transpose) and made one (layout.reshape), math.argmax over it, viewed back.
+  void several_axes(const Node& n, const ArgReduceAttrs& a) {
+    if (a.last)
+      unexpressible(kFormat, n,
+                    "ties go to the last index over several axes " + list(a.axes) +
+                        ": the operator of the document for the last index reads one axis");
+    const std::vector<int64_t>& in = shape(n.inputs[0]);
+    std::vector<int64_t> axes = convert::tensor_axes(a.axes, in.size()), perm, flat;
+    std::sort(axes.begin(), axes.end());
+    for (int64_t k = 0; k < static_cast<int64_t>(in.size()); ++k)
+      if (!std::binary_search(axes.begin(), axes.end(), k)) perm.push_back(k), flat.push_back(in[static_cast<size_t>(k)]);
+    int64_t group = 1;
+    for (int64_t k : axes) perm.push_back(k), group *= in[static_cast<size_t>(k)];
+    const int64_t axis = static_cast<int64_t>(flat.size());
+    flat.push_back(group);
+    const std::string moved = helper(n, "moved", call("layout.transpose", {"perm=" + list(perm)}, value(n.inputs[0])));
+    const std::string grouped = helper(n, "grouped", call("layout.reshape", {"shape=" + list(flat)}, moved));
+    const std::string index = helper(n, "index", call(a.op == ArgReduceOp::Max ? "math.argmax" : "math.argmin",
+                                                      {"axis=" + std::to_string(axis)}, grouped));
+    result(n, call("layout.reshape", {"shape=" + list(out_shape(n))}, index));
+  }
+  // Ties to the last index (ONNX's select_last_index): math.argmax's @lower with the update taken at
+  // an equal value too, and at a NaN unless the index held is a NaN's: the IR's mirrored reading, the
+  // last extremum or the last NaN.
+  void last_extremum(const Node& n, const ArgReduceAttrs& a, size_t axis) {
+    const std::vector<int64_t>& y = out_shape(n);  // the axis kept, of extent 1
+    const std::string target = "y[" + indices(y.size()) + "]";
+    std::vector<std::string> at, held;
+    for (size_t k = 0; k < y.size(); ++k) {
+      at.push_back(k == axis ? "k" : "i" + std::to_string(k));
+      held.push_back(k == axis ? target : "i" + std::to_string(k));
+    }
+    const std::string xk = "x0[" + join(at) + "]", xh = "x0[" + join(held) + "]";
+    const std::string beyond = a.op == ArgReduceOp::Max ? " >= " : " <= ";
+    const std::string update = target + " := k" + loops(y) + ", k < " + std::to_string(shape(n.inputs[0])[axis]) +
+                               " | " + xk + " != " + xk + " || (" + xh + " == " + xh + " && " + xk + beyond + xh + ")";
+    result(n, define(n, {target + " = 0" + loops(y), update}) + "(" + value(n.inputs[0]) + ")");
+  }
+
   void node(const Node& n, const LogicalReduceAttrs& a) {
     const std::vector<int64_t> axes = convert::tensor_axes(a.axes, shape(n.inputs[0]).size());
     result(n, call(a.op == LogicalReduceOp::All ? "math.all_reduce" : "math.any_reduce", {"axes=" + list(axes)},
                    value(n.inputs[0])));
+  }
+
+  // range, y[i] = start + i·delta: reals as an operator of the document computing T(start) + T(i)·T(delta)
+  // in the scalar, as the IR does; ints as the whole numbers the reader computes per point, from the
+  // start the IR's rule gives at the written sizes (also where it reads extents).
+  void node(const Node& n, const RangeAttrs& a) {
+    if (out_shape(n)[0] == 0) unexpressible(kFormat, n, "its output is empty, and a graph's extents are at least 1");
+    std::string value;
+    if (a.kind == ElemKind::Integer) {
+      std::vector<Shape> operands;
+      for (ValueRef r : n.inputs) operands.push_back(Shape::make(shape(r)).value());
+      value = "(" + std::to_string(integer_range_start(a, operands)) + ") + i0 * (" + std::to_string(a.idelta) + ")";
+    } else {
+      value = "(" + real(n, a.start, "start") + ") + real(i0) * (" + real(n, a.delta, "delta") + ")";
+    }
+    elementwise(n, {"", value});
   }
 
   void node(const Node& n, const ContractAttrs&) {
@@ -737,7 +994,7 @@ class Emitter {
   std::map<std::pair<int64_t, int>, std::string> output_names_;
   std::set<std::string> used_, imports_;
   std::vector<std::vector<std::string>> names_;  // per node, per output: its identifier
-  std::ostringstream inputs_, declared_outputs_, variables_, compose_;
+  std::ostringstream inputs_, declared_outputs_, variables_, compose_, operators_;
   std::vector<VariableFile> files_;
   std::vector<GraphOutput> outputs_;  // the graph's, int and bool ones read through a cast taken before it
   std::set<int64_t> unwritten_;       // those casts
