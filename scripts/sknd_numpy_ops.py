@@ -198,6 +198,51 @@ def conv(x, w, b=None, groups=1, data_format="NCX", filter_format="NCX", **windo
     return y if b is None else y + b.reshape([1, -1] + [1] * d)
 
 
+def deconv(x, w, b=None, stride=1, dilation=1, padding=None, padding_align="UPPER", output_size=None, groups=1,
+           data_format="NCX", filter_format="NCX"):
+    """nn.deconv, NCX layouts: output[bi, ci, i..] = bias[ci] ?? 0, then output[bi, gi*fc + ci,
+    |stride*i + dilation*j - offset|..] += input[bi, gi*m + mi, i..] * filter[gi*m + mi, ci, j..] (a
+    target outside the output skipped); paddings, offset and ox as its @using gives them."""
+    assert data_format == filter_format == "NCX", "only the NCX layouts are written here"
+    d = x.ndim - 2
+    ix, fx = list(x.shape[2:]), list(w.shape[2:])
+    s, dl = uniform(stride, d), uniform(dilation, d)
+    fd = [(f - 1) * q + 1 for f, q in zip(fx, dl)]
+    if padding is None:
+        total = [(i - 1) * st + f - i * st for i, st, f in zip(ix, s, fd)]
+        offset = [t // 2 if padding_align == "UPPER" else -(-t // 2) for t in total]  # `/` floors, `\` rounds up
+    else:
+        p = uniform(padding, 2 * d)
+        total, offset = [p[k] + p[d + k] for k in range(d)], p[:d]
+    ox = uniform(output_size, d) if output_size is not None else [
+        (i - 1) * st + f - t for i, st, f, t in zip(ix, s, fd, total)]
+    g = x.shape[1] if groups == 0 else groups
+    fc, m = w.shape[1], w.shape[0] // g
+    y = np.zeros([x.shape[0], fc * g] + ox)
+    if b is not None:
+        y += b.reshape([1, -1] + [1] * d)
+    for i in np.ndindex(*ix):
+        for j in np.ndindex(*fx):
+            o = [st * a + q * c - off for st, a, q, c, off in zip(s, i, dl, j, offset)]
+            if all(0 <= v < n for v, n in zip(o, ox)):
+                for gi in range(g):
+                    y[(slice(None), slice(gi * fc, (gi + 1) * fc)) + tuple(o)] += (
+                        x[(slice(None), slice(gi * m, (gi + 1) * m)) + i] @ w[(slice(gi * m, (gi + 1) * m), slice(None)) + j])
+    return y
+
+
+def cumsum(x, axis, exclusive=False, reverse=False):
+    """math.cumsum's @compose: the items along the axis added one by one onto 0.0 (last first when
+    reverse), each output the sum after its item, or before it when exclusive."""
+    a = axis + x.ndim if axis < 0 else axis
+    items = np.flip(x, a) if reverse else x
+    sums = np.cumsum(items, axis=a)
+    if exclusive:
+        zero = np.zeros_like(np.take(sums, [0], axis=a))
+        sums = np.concatenate([zero, np.delete(sums, -1, axis=a)], axis=a)
+    return np.flip(sums, a) if reverse else sums
+
+
 def pool_axes(x, axes):
     return list(range(2, x.ndim)) if axes is None else [a + x.ndim if a < 0 else a for a in axes]
 

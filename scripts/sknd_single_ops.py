@@ -309,6 +309,27 @@ def refusal_draws():
                "nnef2.native.ceil-window", "last-window")
 
 
+def deconv_cumsum_draws():
+    """nn.deconv (stride, dilation, groups, explicit and automatic padding of either sign, output_size,
+    bias) and math.cumsum (axis, exclusive, reverse), both mapped natively."""
+    deconv = [
+        ({}, (1, 2, 4, 4), (2, 3, 3, 3), True),
+        ({"stride": 2}, (2, 2, 3, 3), (2, 2, 3, 3), False),
+        ({"stride": 2, "padding": [1, 0, 1, 2]}, (1, 1, 4, 3), (1, 2, 3, 3), True),
+        ({"stride": [1, 3], "dilation": 2, "padding_align": "LOWER"}, (1, 2, 3, 4), (2, 1, 2, 2), True),
+        ({"groups": 2, "stride": 2}, (1, 4, 3, 3), (4, 2, 2, 2), True),
+        ({"stride": 2, "output_size": [8]}, (2, 3, 4), (3, 2, 3), False),  # one more than computed
+        ({"padding": [-1, 2]}, (1, 2, 5), (2, 2, 3), True),  # a padding below 0 widens the output
+        ({"stride": 4}, (1, 1, 3, 2), (1, 1, 2, 2), False),  # a stride above the window: automatic padding below 0
+    ]
+    for attrs, xs, ws, bias in deconv:
+        groups = attrs.get("groups", 1)
+        yield Draw("nn.deconv", attrs, [inp("x", *xs), var("w", *ws)] + ([var("b", ws[1] * groups)] if bias else []))
+    for attrs, shape in (({"axis": 0}, (5,)), ({"axis": 1}, (2, 4, 3)), ({"axis": -1, "exclusive": True}, (3, 4)),
+                         ({"axis": 0, "reverse": True}, (4, 2)), ({"axis": 1, "exclusive": True, "reverse": True}, (2, 5))):
+        yield Draw("math.cumsum", attrs, [inp("x", *shape)])
+
+
 def ints(name, *shape, role="input", domain="ints"):
     return Operand(name, shape, role, domain)
 
@@ -417,7 +438,7 @@ def kinds_refusal_draws():
 
 
 DRAWS = [*unary_draws(), *binary_draws(), *activation_draws(), *linear_draws(), *window_draws(), *reduce_draws(),
-         *layout_draws(), *refusal_draws(), *kinds_draws(), *kinds_refusal_draws()]
+         *layout_draws(), *refusal_draws(), *kinds_draws(), *kinds_refusal_draws(), *deconv_cumsum_draws()]
 
 # ------------------------------------------------------------------ the reference
 
@@ -441,7 +462,7 @@ def reference(draw, values):
         return ops.reduce(op, *values, **attrs)
     functions = {
         "nn.relu": ops.relu, "nn.elu": ops.elu, "nn.prelu": ops.prelu, "nn.softmax": ops.softmax,
-        "nn.linear": ops.linear, "nn.conv": ops.conv, "nn.max_pool": ops.max_pool, "nn.sum_pool": ops.sum_pool,
+        "nn.linear": ops.linear, "nn.conv": ops.conv, "nn.deconv": ops.deconv, "math.cumsum": ops.cumsum, "nn.max_pool": ops.max_pool, "nn.sum_pool": ops.sum_pool,
         "nn.avg_pool": ops.avg_pool, "nn.batch_norm": ops.batch_norm, "linalg.matmul": ops.matmul,
         "layout.reshape": ops.reshape, "layout.flatten": ops.flatten, "layout.unflatten": ops.unflatten,
         "layout.squeeze": ops.squeeze, "layout.unsqueeze": ops.unsqueeze, "layout.transpose": ops.transpose,
