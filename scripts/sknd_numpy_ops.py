@@ -339,6 +339,13 @@ def transpose(x, perm=None, axis=0):
     return np.transpose(x, list(range(axis)) + perm)
 
 
+def arg_n(op, xs):
+    """math.argmax_n / argmin_n: y[i..] = 0, then y[i..] := k where xs[k][i..] is beyond xs[y[i..]][i..]
+    (strictly: a tie keeps the earlier item)."""
+    stacked = np.stack(xs)
+    return (np.argmax if op == "math.argmax_n" else np.argmin)(stacked, axis=0)
+
+
 def concat(xs, axis):
     return np.concatenate(xs, axis=axis)
 

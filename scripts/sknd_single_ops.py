@@ -340,8 +340,8 @@ def bools(name, *shape, role="input"):
 
 def kinds_draws():
     """The operators of int and bool tensors (§4.2, §4.1), mapped onto nnref's compare, logical, select,
-    arg_reduce, logical_reduce, gather, cast and integer ops; and scatter, gather_nd and scatter_nd, run from their
-    @lower bodies."""
+    arg_reduce, logical_reduce, gather, cast and integer ops; and scatter, gather_nd, scatter_nd, argmax_n and
+    argmin_n, run from their @lower bodies."""
     aligns = [({}, (2, 3, 4), (2, 3, 4)), ({}, (2, 3, 4), (4,)), ({}, (2, 1, 4), (3, 1)), ({"rhs_align": 1}, (2, 3, 4), (3,)),
               ({"lhs_align": 0}, (2, 3), (2, 3, 4)), ({"lhs_align": -1}, (3,), (2, 3, 4))]
     for k, op in enumerate(ops.COMPARE):
@@ -395,6 +395,10 @@ def kinds_draws():
         extent = data[attrs["axis"]]
         yield Draw("layout.scatter", attrs, [inp("data", *data), ints("indices", *index, domain="index:%d" % extent),
                                              inp("updates", *index)])
+    # argmax_n, argmin_n (from their @lower: the pack item a read takes chosen by the data); quarters make ties
+    for op in ("math.argmax_n", "math.argmin_n"):
+        for shape, n in (((4,), 3), ((2, 3), 2), ((2, 2, 3), 4)):
+            yield Draw(op, {}, [[inp("x%d" % k, *shape, domain="quarters") for k in range(n)]])
     # gather_nd and scatter_nd (from their @lower: one index per element of an index row, `k[…, :]..`)
     for attrs, data, index, extent in (({}, (3, 3, 2), (5, 2), 3), ({"batch_dims": 1}, (2, 4, 3), (2, 5, 1), 4),
                                        ({}, (2, 2, 2), (4, 3), 2)):
@@ -452,6 +456,8 @@ def reference(draw, values):
         return ops.elementwise(op, *values, **attrs)
     if op in ("math.argmax", "math.argmin"):
         return ops.arg_reduce(op, *values, **attrs)
+    if op in ("math.argmax_n", "math.argmin_n"):
+        return ops.arg_n(op, *values)
     if op in ("math.any_reduce", "math.all_reduce"):
         return ops.logical_reduce(op, *values, **attrs)
     if op == "layout.cast":

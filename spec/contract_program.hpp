@@ -89,11 +89,14 @@ struct DataIndex {
 // One tensor access of the value: per point, its element (0 where the point's
 // index condition left the access unevaluated; one tensor for every point when
 // the access names one tensor, not a pack item chosen by a loop index), moved
-// by its data indices.
+// by its data indices. A pack item chosen by the data (argmax_n's
+// `xs[y[i..]][i..]`) lists the pack's tensors in `items`: the first data index
+// (stride 0) then names the item, of the same shape, that the element is read from.
 struct Read {
   std::vector<int64_t> tensors;
   std::vector<int64_t> offsets;
   std::vector<DataIndex> data_indices = {};
+  std::vector<int64_t> items = {};
 };
 
 struct Statement {
@@ -166,6 +169,7 @@ inline std::vector<int64_t> encode(const Program& p) {
       e.ints(r.offsets);
       e.put(static_cast<int64_t>(r.data_indices.size()));
       for (const DataIndex& d : r.data_indices) e.data_index(d);
+      e.ints(r.items);
     }
     e.put(static_cast<int64_t>(s.tables.size()));
     for (const auto& t : s.tables) e.reals(t);
@@ -259,6 +263,7 @@ inline std::optional<Program> decode(const std::vector<int64_t>& code) {
       r.tensors = d.ints();
       r.offsets = d.ints();
       r.data_indices = d.data_indices();
+      r.items = d.ints();
     }
     s.tables.resize(d.count());
     for (auto& t : s.tables) t = d.reals();

@@ -333,6 +333,19 @@ TEST_CASE("sknd lower: layout.scatter, gather_nd and scatter_nd read and write w
         std::vector<double>{10, 11, 12, 7, 8, 9});
 }
 
+// math.argmax_n and argmin_n (y[i..] := k where xs[k][i..] beats xs[y[i..]][i..]): the pack item a
+// read takes is chosen by the data. Of a = [1, 5, 2, 0], b = [3, 5, 1, 0], c = [2, 9, 0, 0] the first
+// largest is in [b, c, a, a] ([1, 2, 0, 0]: ties keep the earlier item) and the first smallest in
+// [a, a, c, a] ([0, 0, 2, 0]).
+TEST_CASE("sknd lower: argmax_n and argmin_n read the pack item the data choose", "[nnef2]") {
+  const std::string inputs = "a: real[4]; b: real[4]; c: real[4];";
+  const std::vector<HostTensor> abc = {tensor({4}, {1, 5, 2, 0}), tensor({4}, {3, 5, 1, 0}), tensor({4}, {2, 9, 0, 0})};
+  CHECK(run(composed(inputs, "4", "k = math.argmax_n([a, b, c]); y = int_as_real(k);", kOwnOperators), abc)[0] ==
+        std::vector<double>{1, 2, 0, 0});
+  CHECK(run(composed(inputs, "4", "k = math.argmin_n([a, b, c]); y = int_as_real(k);", kOwnOperators), abc)[0] ==
+        std::vector<double>{0, 0, 2, 0});
+}
+
 TEST_CASE("sknd lower: refusals", "[nnef2]") {
   // x[i + 1] at i = 4 reads past a tensor of 5: an unguarded access must be in
   // bounds.
@@ -352,12 +365,11 @@ TEST_CASE("sknd lower: refusals", "[nnef2]") {
   CHECK(d.code == "nnef2.eval.division-by-zero");
   CHECK(d.message.find("strided") != std::string::npos);
   CHECK(d.message.find("i = 0") != std::string::npos);
-  // math.argmax_n picks the pack item xs[y[i]] by the data; a truth value is
+  // math.argmax_nd substitutes data indices into a pack (i[axes] <- output[…, :]..); a truth value is
   // not summed; `:=` needs an `=` before it (§2.11).
-  d = refusal(
-      composed("x: real[5]; z: real[5];", "5", "k = math.argmax_n([x, z]); y = int_as_real(k);", kOwnOperators));
+  d = refusal(composed("x: real[2, 3];", "1, 1, 2", "k = math.argmax_nd(x); y = int_as_real(k);", kOwnOperators));
   CHECK(d.code == "nnef2.lower.unsupported");
-  CHECK(d.message.find("an index computed from tensor values") != std::string::npos);
+  CHECK(d.message.find("argmax_nd") != std::string::npos);
   d = refusal(graph("x: real[5];", "5", "unrolled_without_index(x)", kOwnOperators));
   CHECK(d.code == "nnef2.lower.unsupported");
   CHECK(d.message.find("an unrolled lowering without an index") != std::string::npos);

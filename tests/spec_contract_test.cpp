@@ -96,6 +96,13 @@ Program scatter_rows() {
   return Program{{{2, 3}, {2, 2}, {2, 2}}, {{2, 3}}, {init, update}};
 }
 
+// y[i] = [a, b][c[i]][i] for a, b [3] and an int c [3]: the pack item each point reads is chosen by
+// c[i] (the read's first data index, stride 0, names an item of {a, b}).
+Program chosen_items() {
+  Statement pick{Assign::Set, 0, {0, 1, 2}, {read(0)}, 0, {{{0}, {0, 1, 2}, {{{{2}, {0, 1, 2}}, 0, 2}}, {0, 1}}}, {}};
+  return Program{{{3}, {3}, {3}}, {{3}}, {pick}};
+}
+
 ContractAttrs typed(const Program& p, std::vector<ElemKind> kinds, ElemKind result) {
   ContractAttrs a = attrs(p);
   a.kinds = std::move(kinds);
@@ -215,6 +222,28 @@ TEST_CASE("contract: an unknown target index joins the update into every element
   }
 }
 
+// a = [1, 2, 3], b = [10, 20, 30]: c = [1, 0, 1] reads [10, 2, 30]; an item outside {a, b} reads NaN.
+TEMPLATE_TEST_CASE("contract: a read of the pack item the data choose", "[contract]", float, double, mp50) {
+  using T = TestType;
+  const auto a = typed(chosen_items(), {ElemKind::Real, ElemKind::Real, ElemKind::Integer}, ElemKind::Real);
+  const auto x = tensor<T>(Shape::of({3}), {1, 2, 3}), z = tensor<T>(Shape::of({3}), {10, 20, 30});
+  auto out = run_values<T>(a, {Value<T>(x), Value<T>(z), Value<T>(integers(Shape::of({3}), {1, 0, 1}))});
+  check_values(std::get<Tensor<T>>(out[0]), {10, 2, 30});
+  out = run_values<T>(a, {Value<T>(x), Value<T>(z), Value<T>(integers(Shape::of({3}), {1, 2, 0}))});
+  CHECK(std::isnan(sc::to_double(std::get<Tensor<T>>(out[0]).data()[1])));
+}
+
+// An item the enclosure leaves unknown may be either: the hull [2, 20] of a[1] and b[1].
+TEST_CASE("contract: an unknown pack item joins every item", "[contract]") {
+  const auto a = typed(chosen_items(), {ElemKind::Real, ElemKind::Real, ElemKind::Integer}, ElemKind::Real);
+  const auto x = tensor<Interval>(Shape::of({3}), {1, 2, 3}), z = tensor<Interval>(Shape::of({3}), {10, 20, 30});
+  const auto c = integers(Shape::of({3}), {0, kUnknownInteger, 1});
+  auto out = run_values<Interval>(a, {Value<Interval>(x), Value<Interval>(z), Value<Interval>(c)});
+  const Enclosure w = sc::enclosure(std::get<Tensor<Interval>>(out[0]).data()[1]);
+  CHECK(w.lo == 2.0);
+  CHECK(w.hi == 20.0);
+}
+
 TEST_CASE("contract: typed programs that are not well formed", "[contract]") {
   const std::vector<Shape> x23 = {Shape::of({2, 3})};
   // An update with no `=` before it.
@@ -246,6 +275,17 @@ TEST_CASE("contract: typed programs that are not well formed", "[contract]") {
   p.statements[1].target_indices[0].stride = 2;
   d = failure(typed(p, scatter_kinds, ElemKind::Real), scatter_shapes);
   CHECK(d.message.find("statement 1 writes outside its output") != std::string::npos);
+  // A pack item chosen by an index that moves the offset too, and an item read past its tensor.
+  const std::vector<ElemKind> chosen_kinds = {ElemKind::Real, ElemKind::Real, ElemKind::Integer};
+  const std::vector<Shape> chosen_shapes = {Shape::of({3}), Shape::of({3}), Shape::of({3})};
+  p = chosen_items();
+  p.statements[0].reads[0].data_indices[0].stride = 1;
+  d = failure(typed(p, chosen_kinds, ElemKind::Real), chosen_shapes);
+  CHECK(d.message.find("chooses a pack item without an index of the pack's length") != std::string::npos);
+  p = chosen_items();
+  p.statements[0].reads[0].offsets[2] = 3;
+  d = failure(typed(p, chosen_kinds, ElemKind::Real), chosen_shapes);
+  CHECK(d.message.find("reads outside a tensor") != std::string::npos);
   p = matvec();
   p.statements[1].condition = 0;
   CHECK(failure(attrs(p), {Shape::of({2, 3}), Shape::of({3})}).message.find("has a condition it cannot have") !=

@@ -113,6 +113,7 @@ struct Tensors {
 // (spec/contract_program.hpp DataIndex).
 struct DataIndexAt {
   int64_t tensor = 0, offset = 0, stride = 1, extent = 0;
+  std::vector<int64_t> items = {};  // choosing a pack item (stride 0): the pack's tensors
 };
 
 // What one point of a statement resolves: its tables' numbers and its reads'
@@ -652,6 +653,7 @@ class StatementBuilder {
         d.index.offsets.push_back(0);
         continue;
       }
+      if (!at[j].items.empty()) s_.reads[k].items = at[j].items;
       if (d.extent == 0) {
         d.stride = at[j].stride;
         d.extent = at[j].extent;
@@ -725,6 +727,7 @@ class StatementBuilder {
       return std::pair{-1 - *k, *o};
     }
     Val t = env_.symbols.at(tensor_name(e));
+    if (e.pack_index && is_access(*e.pack_index)) return chosen_item(e, t, data);
     if (e.pack_index) {
       const std::vector<int64_t> k = as_ints(eval(*e.pack_index));
       if (!t.is_pack() || k.size() != 1 || k[0] < 0 || static_cast<size_t>(k[0]) >= t.items.size())
@@ -736,6 +739,30 @@ class StatementBuilder {
     const std::optional<int64_t> o = offset(e, t.shape, data);
     if (!o) return std::nullopt;
     return std::pair{tensors_.operand(t), *o};
+  }
+
+  // A pack item the data choose (argmax_n's `xs[y[i..]][i..]`): the items, of
+  // one shape, are the read's candidates, and the int element y[i..] its first
+  // data index, of stride 0 (it names the item, not a position).
+  std::optional<std::pair<int64_t, int64_t>> chosen_item(const Expr& e, const Val& pack,
+                                                         std::vector<DataIndexAt>* data) const {
+    if (!data) unsupported("a pack item chosen by tensor values in a target or in an index", &e);
+    const Expr& index = *e.pack_index;
+    if (kind_named(tensor_name(index)) != ElemKind::Integer)
+      unsupported("a pack item chosen by a tensor that is not an int one", &index);
+    const auto tensor_like = [&](const Val& x) {
+      return x.kind == Val::Kind::Tensor && x.shape == pack.items[0].shape;
+    };
+    if (!pack.is_pack() || pack.items.empty() || !std::all_of(pack.items.begin(), pack.items.end(), tensor_like))
+      unsupported("a pack item chosen by tensor values from a pack of tensors of different shapes", &e);
+    const std::optional<std::pair<int64_t, int64_t>> element = element_at(index, nullptr);
+    if (!element) return std::nullopt;
+    DataIndexAt chooser{element->first, element->second, 0, static_cast<int64_t>(pack.items.size())};
+    for (const Val& item : pack.items) chooser.items.push_back(tensors_.operand(item));
+    data->push_back(chooser);
+    const std::optional<int64_t> o = offset(e, pack.items[0].shape, data);
+    if (!o) return std::nullopt;
+    return std::pair{chooser.items[0], *o};
   }
 
   // The row-major offset of the element an access names in a tensor of `shape`;
@@ -821,6 +848,7 @@ class StatementBuilder {
       const auto first = std::find_if(tensors.begin(), tensors.end(), [](int64_t t) { return t != kUnresolved; });
       if (first == tensors.end()) {
         r.data_indices.clear();
+        r.items.clear();
         return;
       }
       const size_t at = static_cast<size_t>(first - tensors.begin());

@@ -104,7 +104,15 @@ inline std::string read_fault(const Program& p, const Read& r, size_t points, co
   int64_t reach = 0;
   const std::string why = data_indices_fault(p, r.data_indices, points, kinds, result, reach);
   if (!why.empty()) return why;
-  return element_fault(p, Element{r.tensors, r.offsets}, points, reach, kinds, result, false);
+  if (r.items.empty()) return element_fault(p, Element{r.tensors, r.offsets}, points, reach, kinds, result, false);
+  if (r.data_indices.empty() || r.data_indices[0].stride != 0 ||
+      r.data_indices[0].extent != static_cast<int64_t>(r.items.size()))
+    return "chooses a pack item without an index of the pack's length";
+  for (int64_t item : r.items) {
+    const std::string fault = element_fault(p, Element{{item}, r.offsets}, points, reach, kinds, result, false);
+    if (!fault.empty()) return fault;
+  }
+  return {};
 }
 
 // The assignments an output of each kind takes.
@@ -396,27 +404,32 @@ class StatementValue {
     return unknown<T, R>();  // a kind the front end never reads so
   }
 
-  // A read whose data indices d, d+1, … are still to be applied to `offset`: an
+  // A read of tensor `code` whose data indices d, d+1, … are still to be applied
+  // to `offset` (the first, of a read with items, names the item instead): an
   // index the data leaves unknown joins the elements at every value it may
   // have; one outside [0, extent) reads nothing, as gather's does (NaN,
   // unknown).
   template <class R>
-  R read(const Read& r, size_t p, size_t d, int64_t offset) const {
-    const Buffer<T>& b = tensor(r.tensors[r.tensors.size() == 1 ? 0 : p]);
-    if (d == r.data_indices.size()) return element<R>(b, offset);
+  R read(const Read& r, size_t p, size_t d, int64_t offset, int64_t code) const {
+    if (d == r.data_indices.size()) return element<R>(tensor(code), offset);
     const DataIndex& x = r.data_indices[d];
+    const bool item = d == 0 && !r.items.empty();
+    const auto at = [&](int64_t k) {
+      return item ? read<R>(r, p, d + 1, offset, r.items[static_cast<size_t>(k)])
+                  : read<R>(r, p, d + 1, offset + k * x.stride, code);
+    };
     const int64_t j = index_value(x.index, p);
     if (j == kUnknownInteger) {
-      R acc = read<R>(r, p, d + 1, offset);
-      for (int64_t k = 1; k < x.extent; ++k) acc = join(acc, read<R>(r, p, d + 1, offset + k * x.stride));
+      R acc = at(0);
+      for (int64_t k = 1; k < x.extent; ++k) acc = join(acc, at(k));
       return acc;
     }
     if (j < 0 || j >= x.extent) return unknown<T, R>();
-    return read<R>(r, p, d + 1, offset + j * x.stride);
+    return at(j);
   }
   template <class R>
   R read(const Read& r, size_t p) const {
-    return read<R>(r, p, 0, r.offsets[p]);
+    return read<R>(r, p, 0, r.offsets[p], r.tensors[r.tensors.size() == 1 ? 0 : p]);
   }
 
   const Statement& s_;
