@@ -214,18 +214,25 @@ void set_window(A& a, const BoundInvocation& b, const std::string& op, const std
   if (a.pad_mode == PadMode::ExplicitCeil) check_ceil_extents(b, op, in, a.padding);
 }
 
-std::vector<Val> conv(Builder& c, const BoundInvocation& b, const std::string& node) {
-  require_string(b, "nn.conv", "data_format", "NCX");
-  require_string(b, "nn.conv", "filter_format", "NCX");
-  require_variables(c, b, "nn.conv");
-  ConvAttrs a;
-  a.out_channels = integer(b, "n");
+// conv and deconv: NCX layouts, the filter and bias @variables (bound as the node's parameters),
+// the groups; `a` holds the rest of the op's attributes.
+template <class A>
+std::vector<Val> filtered(Builder& c, const BoundInvocation& b, const std::string& op, A a, const std::string& node) {
+  require_string(b, op, "data_format", "NCX");
+  require_string(b, op, "filter_format", "NCX");
+  require_variables(c, b, op);
   a.groups = integer(b, "g");
   a.has_bias = !sym(b, "bias").is_null();
-  set_window(a, b, "nn.conv", ints(b, "fx"), ints(b, "ix"));
   const Val y = c.add_node1(node, a, {sym(b, "input")});
   bind_filter_and_bias(c, b);
   return one(y);
+}
+
+std::vector<Val> conv(Builder& c, const BoundInvocation& b, const std::string& node) {
+  ConvAttrs a;
+  a.out_channels = integer(b, "n");
+  set_window(a, b, "nn.conv", ints(b, "fx"), ints(b, "ix"));
+  return filtered(c, b, "nn.conv", a, node);
 }
 
 // deconv's window in the output: output position o = stride·i + dilation·j − offset, the IR's
@@ -233,22 +240,15 @@ std::vector<Val> conv(Builder& c, const BoundInvocation& b, const std::string& n
 // (ix − 1)·s + fd − p − q the definition's ox (output_size too). Both may be negative: the
 // definition's guarded writes skip what falls outside the output, as the IR's do.
 std::vector<Val> deconv(Builder& c, const BoundInvocation& b, const std::string& node) {
-  require_string(b, "nn.deconv", "data_format", "NCX");
-  require_string(b, "nn.deconv", "filter_format", "NCX");
-  require_variables(c, b, "nn.deconv");
   DeconvAttrs a;
   a.out_channels = integer(b, "oc");
-  a.groups = integer(b, "g");
-  a.has_bias = !sym(b, "bias").is_null();
   a.kernel = ints(b, "fx");
   a.stride = ints(b, "stride");
   a.dilation = ints(b, "dilation");
   const std::vector<int64_t> in = ints(b, "ix"), fd = ints(b, "fd"), offset = ints(b, "offset"), out = ints(b, "ox");
   for (size_t k = 0; k < in.size(); ++k)
     a.padding.emplace_back(offset[k], (in[k] - 1) * a.stride[k] + fd[k] - offset[k] - out[k]);
-  const Val y = c.add_node1(node, a, {sym(b, "input")});
-  bind_filter_and_bias(c, b);
-  return one(y);
+  return filtered(c, b, "nn.deconv", a, node);
 }
 
 // cumsum's @compose adds the items along the axis one by one onto 0.0 (in reverse when `reverse`),
