@@ -54,7 +54,7 @@ UNARY = {
     "math.acosh": np.arccosh,
     "math.atanh": np.arctanh,
     "math.abs": lambda x: np.where(x < 0.0, -x, x),
-    "math.sign": lambda x: np.where(x > 0.0, 1.0, np.where(x < 0.0, -1.0, 0.0)),
+    "math.sign": lambda x: np.where(x > 0, 1, np.where(x < 0, -1, 0)).astype(x.dtype),  # of its type (T: num)
     "math.floor": np.floor,
     "math.ceil": np.ceil,
     "nn.sigmoid": lambda x: 1.0 / (1.0 + np.exp(-x)),
@@ -393,13 +393,15 @@ LOGICAL = {"math.and": np.logical_and, "math.or": np.logical_or, "math.xor": np.
 # the floor remainder (the divisor's sign, §2.4), Python's and NumPy's %.
 INTEGER = {"math.add": np.add, "math.sub": np.subtract, "math.mul": np.multiply, "math.min": np.minimum,
            "math.max": np.maximum, "math.mod": np.mod}
+# math.div and math.pow of int tensors: §2.4's `/` floors (NumPy's //), `**` of ints is an int
+INTEGER_LOWERED = {"math.div": np.floor_divide, "math.pow": np.power}
 
 
 def elementwise(op, x, y, lhs_align=None, rhs_align=None):
     """A comparison, a logical or an int operator with math.add's alignment."""
     ex, ey = aligned_extents(x.shape, y.shape, lhs_align, rhs_align)
     assert all(a == b or a == 1 or b == 1 for a, b in zip(ex, ey)), (ex, ey)
-    return {**COMPARE, **LOGICAL, **INTEGER}[op](x.reshape(ex), y.reshape(ey))
+    return {**COMPARE, **LOGICAL, **INTEGER, **INTEGER_LOWERED}[op](x.reshape(ex), y.reshape(ey))
 
 
 def logical_not(x):
@@ -428,6 +430,22 @@ def arg_reduce(op, x, axis, squeeze=False):
         current = np.take_along_axis(moved, out[..., None], -1)[..., 0]
         out = np.where(beyond(moved[..., zi], current), zi, out)
     return out if squeeze else np.expand_dims(out, axis)
+
+
+def arg_nd(op, x, axes=None, squeeze=False):
+    """argmax_nd/argmin_nd: over the axes at once, the first element in the input's row-major order
+    (its loop runs over all of x) that no later one strictly beats; the output row lists its
+    coordinates in the order of `axes`."""
+    axes = list(range(x.ndim)) if axes is None else [a + x.ndim if a < 0 else a for a in axes]
+    reduced = sorted(axes)
+    kept = [a for a in range(x.ndim) if a not in axes]
+    flat = np.transpose(x, kept + reduced).reshape([x.shape[a] for a in kept] + [-1])
+    first = (np.argmax if op == "math.argmax_nd" else np.argmin)(flat, axis=-1)  # first of the ties
+    at = dict(zip(reduced, np.unravel_index(first, [x.shape[a] for a in reduced])))
+    rows = np.stack([at[a] for a in axes], axis=-1).astype(np.int64)
+    if squeeze:
+        return rows
+    return rows.reshape([1 if a in axes else x.shape[a] for a in range(x.ndim)] + [len(axes)])
 
 
 def logical_reduce(op, x, axes=None, squeeze=False):
@@ -471,10 +489,11 @@ def scatter_nd(data, indices, updates, batch_dims=0):
 
 
 def cast(x, to):
-    """R(x) of §2.4: to real, true is 1 and false 0; to bool, nonzero is true; a bool to int is 1 or 0."""
+    """R(x) of §2.4: to real, true is 1 and false 0; to bool, nonzero is true; a bool to int is 1 or 0,
+    a real to int truncated toward 0 (docs/nnef2.md: the draft does not say how a real rounds)."""
     if to == "real":
         return x.astype(np.float64)
-    return x != 0 if to == "bool" else x.astype(np.int64)
+    return x != 0 if to == "bool" else np.trunc(x).astype(np.int64)
 
 
 def self_test():
@@ -528,6 +547,11 @@ def self_test():
     # ties keep the first index; argmin's strict < as well
     assert arg_reduce("math.argmax", np.array([[1.0, 3.0, 3.0], [2.0, 0.0, 2.0]]), 1).tolist() == [[1], [0]]
     assert arg_reduce("math.argmin", np.array([[1.0, 3.0], [0.5, 4.0]]), 0, squeeze=True).tolist() == [1, 0]
+    # x[a, b, c] over axes [2, 0] (rows [c, a]), b kept: b = 0 has its 5 at (a, c) = (1, 2); b = 1 ties 4 at
+    # (0, 1) and (1, 0), and the first in row-major order wins. argmin: the 0s at (0, 0) and (0, 2) come first.
+    x = np.array([[[0.0, 1.0, 2.0], [3.0, 4.0, 0.0]], [[1.0, 0.0, 5.0], [4.0, 0.0, 0.0]]])
+    assert arg_nd("math.argmax_nd", x, [2, 0], squeeze=True).tolist() == [[2, 1], [1, 0]]
+    assert arg_nd("math.argmin_nd", x, [0, 2]).tolist() == [[[[0, 0]], [[0, 2]]]]
     assert elementwise("math.xor", np.array([True, False]), np.array([[True], [False]])).tolist() == [
         [False, True], [True, False]]
     assert elementwise("math.mod", np.array([-7, 7]), np.array([3, -3])).tolist() == [2, -2]

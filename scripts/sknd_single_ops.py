@@ -47,7 +47,7 @@ class Operand:
     @property
     def type(self):
         """The element type its domain's values have: int, bool or real."""
-        return "int" if self.domain in ("ints", "nonzero_ints") or self.domain.startswith("index") else (
+        return "int" if self.domain in ("ints", "nonzero_ints", "exponents") or self.domain.startswith("index") else (
             "bool" if self.domain == "bools" else "real")
 
 
@@ -340,8 +340,8 @@ def bools(name, *shape, role="input"):
 
 def kinds_draws():
     """The operators of int and bool tensors (§4.2, §4.1), mapped onto nnref's compare, logical, select,
-    arg_reduce, logical_reduce, gather, cast and integer ops; and scatter, gather_nd, scatter_nd, argmax_n and
-    argmin_n, run from their @lower bodies."""
+    arg_reduce, logical_reduce, gather, cast and integer ops; and scatter, gather_nd, scatter_nd, argmax_n,
+    argmin_n, argmax_nd and argmin_nd, run from their @lower bodies."""
     aligns = [({}, (2, 3, 4), (2, 3, 4)), ({}, (2, 3, 4), (4,)), ({}, (2, 1, 4), (3, 1)), ({"rhs_align": 1}, (2, 3, 4), (3,)),
               ({"lhs_align": 0}, (2, 3), (2, 3, 4)), ({"lhs_align": -1}, (3,), (2, 3, 4))]
     for k, op in enumerate(ops.COMPARE):
@@ -399,6 +399,12 @@ def kinds_draws():
     for op in ("math.argmax_n", "math.argmin_n"):
         for shape, n in (((4,), 3), ((2, 3), 2), ((2, 2, 3), 4)):
             yield Draw(op, {}, [[inp("x%d" % k, *shape, domain="quarters") for k in range(n)]])
+    # argmax_nd, argmin_nd (from their @lower: a packed update of the output row `output[…, :] := i[axes]`, its
+    # condition reading input[i[axes] <- output[…, :]..]); quarters make ties
+    for op in ("math.argmax_nd", "math.argmin_nd"):
+        for attrs, shape in (({"axes": [0, 2]}, (2, 3, 4)), ({}, (3, 4)), ({"axes": [2, 0], "squeeze": True}, (2, 3, 4)),
+                             ({"axes": [-1]}, (4, 2, 3)), ({"axes": [3, 1], "squeeze": True}, (2, 2, 3, 2))):
+            yield Draw(op, attrs, [inp("x", *shape, domain="quarters")])
     # gather_nd and scatter_nd (from their @lower: one index per element of an index row, `k[…, :]..`)
     for attrs, data, index, extent in (({}, (3, 3, 2), (5, 2), 3), ({"batch_dims": 1}, (2, 4, 3), (2, 5, 1), 4),
                                        ({}, (2, 2, 2), (4, 3), 2)):
@@ -419,17 +425,31 @@ def kinds_draws():
     yield Draw("layout.concat", {"axis": 1}, [[ints("a", 2, 1), ints("b", 2, 3)]])
 
 
+def lowered_kinds_draws():
+    """Int tensors nnref's ops do not take, run from the operators' @lower bodies instead (the native
+    mapping refuses their kinds): comparisons of ints (exact), §2.4's floor division and int power,
+    a real cast to int (truncated), int gather, sign and reductions."""
+    aligns = [((2, 3), (2, 3)), ((2, 3, 4), (4,)), ((2, 1, 4), (3, 1))]
+    for k, op in enumerate(("math.lt", "math.gt", "math.le", "math.ge", "math.eq", "math.ne")):
+        xs, ys = aligns[k % 3]
+        yield Draw(op, {}, [ints("x", *xs), ints("y", *ys)], tag="ints")
+    for xs, ys in aligns:
+        yield Draw("math.div", {}, [ints("x", *xs), ints("y", *ys, domain="nonzero_ints")], tag="floor")
+        yield Draw("math.pow", {}, [ints("x", *xs), ints("y", *ys, domain="exponents")], tag="ints")
+    for shape in ((2, 3), (5,)):
+        yield Draw("layout.cast", {}, [inp("x", *shape, domain="tenths")], tag="real-to-int", generics=("int",))
+    yield Draw("layout.gather", {"axis": 0}, [ints("data", 3, 2), ints("index", 2, domain="index:3")], tag="ints")
+    yield Draw("layout.gather", {"axis": -1}, [bools("data", 2, 4), ints("index", 3, domain="index:4")], tag="bools")
+    yield Draw("math.sign", {}, [ints("x", 2, 5)], tag="ints")
+    for op, attrs, shape in (("math.sum_reduce", {}, (4,)), ("math.sum_reduce", {"axes": [1]}, (2, 3, 2)),
+                             ("math.prod_reduce", {"axes": [0], "squeeze": True}, (3, 4)),
+                             ("math.max_reduce", {"axes": [-1]}, (2, 5)), ("math.min_reduce", {}, (3, 3))):
+        yield Draw(op, attrs, [ints("x", *shape)], tag="ints")
+
+
 def kinds_refusal_draws():
-    """What the definitions allow and nnref's ops do not take, refused by name; type errors."""
-    kind = "nnef2.native.kind"
-    yield Draw("math.lt", {}, [ints("x", 2, 3), ints("y", 2, 3)], kind, "ints")
-    yield Draw("math.eq", {}, [bools("x", 2, 3), inp("y", 2, 3)], kind, "bool-real")
-    yield Draw("math.div", {}, [ints("x", 2, 3), ints("y", 2, 3, domain="nonzero_ints")], kind, "floor")
-    yield Draw("math.pow", {}, [ints("x", 2, 3), ints("y", 2, 3)], kind, "ints")
-    yield Draw("layout.cast", {}, [inp("x", 2, 3)], kind, "real-to-int", generics=("int",))
-    yield Draw("layout.gather", {"axis": 0}, [ints("data", 3, 2), ints("index", 2, domain="index:3")], kind, "ints")
-    yield Draw("math.sign", {}, [ints("x", 4)], kind, "ints")
-    yield Draw("math.sum_reduce", {}, [ints("x", 4)], kind, "ints")
+    """Type errors of the definitions, refused by name."""
+    yield Draw("math.eq", {}, [bools("x", 2, 3), inp("y", 2, 3)], "nnef2.lower.unsupported", "bool-real")
     yield Draw("math.argmax", {"axis": 0}, [bools("x", 4)], "nnef2.compose.type", "bools")
     yield Draw("math.and", {}, [bools("x", 3), inp("y", 3)], "nnef2.compose.type", "real")
     yield Draw("math.select", {}, [bools("c", 3), inp("x", 3), ints("y", 3)], "nnef2.compose.type", "two-types")
@@ -442,7 +462,8 @@ def kinds_refusal_draws():
 
 
 DRAWS = [*unary_draws(), *binary_draws(), *activation_draws(), *linear_draws(), *window_draws(), *reduce_draws(),
-         *layout_draws(), *refusal_draws(), *kinds_draws(), *kinds_refusal_draws(), *deconv_cumsum_draws()]
+         *layout_draws(), *refusal_draws(), *kinds_draws(), *kinds_refusal_draws(), *deconv_cumsum_draws(),
+         *lowered_kinds_draws()]
 
 # ------------------------------------------------------------------ the reference
 
@@ -452,12 +473,15 @@ def reference(draw, values):
     op, attrs = draw.op, draw.attrs
     if op in ops.UNARY:
         return ops.UNARY[op](*values)
-    if op in ops.COMPARE or op in ops.LOGICAL or (op in ops.INTEGER and values[0].dtype.kind == "i"):
+    integer = op in ops.INTEGER or op in ops.INTEGER_LOWERED
+    if op in ops.COMPARE or op in ops.LOGICAL or (integer and values[0].dtype.kind == "i"):
         return ops.elementwise(op, *values, **attrs)
     if op in ("math.argmax", "math.argmin"):
         return ops.arg_reduce(op, *values, **attrs)
     if op in ("math.argmax_n", "math.argmin_n"):
         return ops.arg_n(op, *values)
+    if op in ("math.argmax_nd", "math.argmin_nd"):
+        return ops.arg_nd(op, *values, **attrs)
     if op in ("math.any_reduce", "math.all_reduce"):
         return ops.logical_reduce(op, *values, **attrs)
     if op == "layout.cast":
@@ -493,6 +517,9 @@ DOMAINS = {
     "quarters": lambda rng, shape: rng.integers(-8, 9, shape) / 4.0,
     "ints": lambda rng, shape: rng.integers(-9, 10, shape),
     "nonzero_ints": lambda rng, shape: rng.choice([-1, 1], shape) * rng.integers(1, 7, shape),
+    "exponents": lambda rng, shape: rng.integers(0, 6, shape),
+    # reals of either sign with a fraction, none within 0.05 of an integer (a cast truncates them)
+    "tenths": lambda rng, shape: rng.choice([-1, 1], shape) * (rng.integers(0, 40, shape) + rng.integers(1, 10, shape) / 10),
     "bools": lambda rng, shape: rng.random(shape) < 0.5,
 }
 

@@ -17,6 +17,7 @@
 // the statement's condition on the data holds at the point (its value and its
 // condition may read the output being updated); its target may be moved by
 // indices read from the data (scatter's `output[si.., indices[…], ti..] :=`).
+// A packed assignment writes one element per lane at each point.
 #pragma once
 
 #include <bit>
@@ -35,7 +36,9 @@ enum class Assign : int64_t { Set, Add, Mul, Min, Max, Update, All, Any };
 // decided by the data. IndexSelect: a or b as table `slot` (an index condition) holds at the point.
 // Integer: IntegerNode `slot` of the integers a (and b), §2.4's int arithmetic on int64 (wrapping).
 // Cast: a truth value a as a real or an integer (0, 1), or a number a as a truth value (nonzero), to
-// the kind `slot` (spec/value.hpp ElemKind).
+// the kind `slot` (spec/value.hpp ElemKind). IntegerCompare: CompareOp `slot` of the integers a and b,
+// exactly. Whole: the integer the real a holds (a truncated one: int(x)), unknown where its enclosure
+// is not one integer of magnitude at most 2^53.
 enum class NodeKind : int64_t {
   Read,
   Number,
@@ -57,12 +60,14 @@ enum class NodeKind : int64_t {
   Select,
   IndexSelect,
   Integer,
-  Cast
+  Cast,
+  IntegerCompare,
+  Whole
 };
 
-// The integer arithmetic of a value: + − × wrap modulo 2^64, `/` floors and `%` takes the divisor's
-// sign (§2.4); a zero divisor gives an unknown integer.
-enum class IntegerNode : int64_t { Add, Sub, Mul, FloorDiv, Mod, Min, Max, Neg, Abs, Sign };
+// The integer arithmetic of a value: + − × and ** wrap modulo 2^64, `/` floors and `%` takes the
+// divisor's sign (§2.4); a zero divisor or a negative exponent gives an unknown integer.
+enum class IntegerNode : int64_t { Add, Sub, Mul, FloorDiv, Mod, Min, Max, Neg, Abs, Sign, Pow };
 inline bool is_unary(IntegerNode op) { return op == IntegerNode::Neg || op == IntegerNode::Abs || op == IntegerNode::Sign; }
 
 struct Node {
@@ -99,6 +104,13 @@ struct Read {
   std::vector<int64_t> items = {};
 };
 
+// A lane of a packed assignment (§2.11, `ys[ni, mi, :] = …`) after the first:
+// its value's root and, per kept point, its target element.
+struct Lane {
+  int64_t root = 0;
+  std::vector<int64_t> targets;
+};
+
 struct Statement {
   Assign op = Assign::Set;
   int64_t output = 0;
@@ -109,6 +121,10 @@ struct Statement {
   std::vector<std::vector<double>> tables;  // per point, or one number for every point
   int64_t condition = -1;                   // `:=` only: the node of a truth value on the data, or none
   std::vector<DataIndex> target_indices = {};  // `:=` only: indices of the target read from the data
+  // A packed assignment's other lanes, one per element along the target's `:` axis after the
+  // first: at a point every lane's value is computed before any is written, and an update's
+  // condition holds or fails for all of them at once (argmax_nd's `output[…, :] := i[axes]`).
+  std::vector<Lane> lanes = {};
 };
 
 struct Program {
@@ -176,6 +192,11 @@ inline std::vector<int64_t> encode(const Program& p) {
     e.put(s.condition);
     e.put(static_cast<int64_t>(s.target_indices.size()));
     for (const DataIndex& d : s.target_indices) e.data_index(d);
+    e.put(static_cast<int64_t>(s.lanes.size()));
+    for (const Lane& l : s.lanes) {
+      e.put(l.root);
+      e.ints(l.targets);
+    }
   }
   return e.code;
 }
@@ -250,7 +271,7 @@ inline std::optional<Program> decode(const std::vector<int64_t>& code) {
     s.nodes.resize(d.count());
     for (Node& n : s.nodes) {
       const int64_t kind = d.get();
-      if (!in_range(kind, 0, static_cast<int64_t>(NodeKind::Cast))) return std::nullopt;
+      if (!in_range(kind, 0, static_cast<int64_t>(NodeKind::Whole))) return std::nullopt;
       n.kind = static_cast<NodeKind>(kind);
       n.a = d.get();
       n.b = d.get();
@@ -269,6 +290,11 @@ inline std::optional<Program> decode(const std::vector<int64_t>& code) {
     for (auto& t : s.tables) t = d.reals();
     s.condition = d.get();
     s.target_indices = d.data_indices();
+    s.lanes.resize(d.count());
+    for (Lane& l : s.lanes) {
+      l.root = d.get();
+      l.targets = d.ints();
+    }
     if (!d.ok) return std::nullopt;
   }
   if (!d.ok || !d.done()) return std::nullopt;

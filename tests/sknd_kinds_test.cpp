@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "formats/nnef2_model/nnef2_model.hpp"
+#include "semantics/evaluate.hpp"
 
 using namespace nnref;
 
@@ -112,26 +113,53 @@ TEST_CASE("sknd kinds: a constant holding values not of its type is nnef2.graph.
   require_refused(text, "nnef2.graph.constant", 13, 9);
 }
 
-TEST_CASE("sknd kinds: types nnref's ops do not take are nnef2.native.kind", "[nnef2]") {
-  // comparisons of ints (nnref's compare takes reals)
-  require_refused(graph("y = math.lt(k, k);", "y: bool[2, 3];"), "nnef2.native.kind", kCall, kAt);
-  // an int division: the draft's floors, nnref's truncates
-  require_refused(graph("y = math.div(k, k);", "y: int[2, 3];"), "nnef2.native.kind", kCall, kAt);
-  // an int power
-  require_refused(graph("y = math.pow(k, k);", "y: int[2, 3];"), "nnef2.native.kind", kCall, kAt);
-  // a real cast to int: the draft does not say how it rounds
-  require_refused(graph("y = layout.cast<int>(x);", "y: int[2, 3];"), "nnef2.native.kind", kCall, kAt);
-  // gathering int elements (nnref's gather picks reals)
-  require_refused(graph("y = layout.gather{axis = 1}(k, c);", "y: int[2, 3];"), "nnef2.native.kind", kCall, kAt);
-  // a unary operator of ints (nnref's unary ops take reals)
-  require_refused(graph("y = math.sign(k);", "y: int[2, 3];"), "nnef2.native.kind", kCall, kAt);
-  // a reduction of ints
-  require_refused(graph("y = math.sum_reduce{axes = [1]}(k);", "y: int[2, 1];"), "nnef2.native.kind", kCall, kAt);
+namespace {
+
+// The values of a graph's output y in f64, at x = [[-2.5, 1.9, 0.2], [3.7, -0.4, -1]], k = [[-7, 7, -8],
+// [3, 0, 2]] and m all true, the constant c being `constant`; and whether y is computed by a contract node.
+std::vector<double> lowered_values(const std::string& component, const std::string& output,
+                                   const std::string& constant = "[0, 1, 2]", const std::string& extra = "") {
+  std::string text = graph(component, output, extra);
+  text.replace(text.find("[0, 1, 2]"), 9, constant);
+  const LoadResult r = load_nnef2_text(text, "main.sknd", ".", LoadOptions(WeightsPolicy::Skip));
+  std::string diagnostics;
+  for (const Diagnostic& d : r.diagnostics) diagnostics += d.code + ": " + d.message + "\n";
+  INFO(diagnostics);
+  REQUIRE(r.model);
+  const Model& model = *r.model;
+  CHECK(std::any_of(model.graph.nodes.begin(), model.graph.nodes.end(),
+                    [](const Node& n) { return op_name(n.op) == std::string("contract"); }));
+  const auto host = [](DType t, std::vector<double> v) {
+    return HostTensor{t, Shape::make({2, 3}).value(), std::move(v)};
+  };
+  auto out = evaluate<double>(model.graph, model.payload,
+                              {host(DType::F64, {-2.5, 1.9, 0.2, 3.7, -0.4, -1.0}),
+                               host(DType::I64, {-7, 7, -8, 3, 0, 2}), host(DType::Bool, {1, 1, 1, 1, 1, 1})},
+                              EvalOptions{int64_t{1} << 28, model.param_keys});
+  if (!out) FAIL(out.error().message);
+  return {out->at(0).data().begin(), out->at(0).data().end()};
 }
 
-// The @lower interpreter computes §2.4's int arithmetic but not a power of ints (a real), and moves
-// only an update's (:=) target by the data, as scatter's (sknd_lower_test), not a `=`'s.
-TEST_CASE("sknd kinds: an int power and a `=` target read from the data are not lowered", "[nnef2]") {
+}  // namespace
+
+// What nnref's ops do not take (their native mappings refuse the tensors' kinds: nnef2.native.kind) runs
+// from the operator's @lower body, §2.4's arithmetic worked out by hand.
+TEST_CASE("sknd kinds: types nnref's ops do not take run from their @lower bodies", "[nnef2]") {
+  using V = std::vector<double>;
+  // comparisons of ints, exactly: k < [0, 1, 2]
+  CHECK(lowered_values("y = math.lt(k, c);", "y: bool[2, 3];") == V{1, 0, 1, 0, 1, 0});
+  // the draft's int division floors: k / [-3, 1, 2] is [⌊7/3⌋, 7, −4; −1, 0, 1]
+  CHECK(lowered_values("y = math.div(k, c);", "y: int[2, 3];", "[-3, 1, 2]") == V{2, 7, -4, -1, 0, 1});
+  // an int power: k ** [0, 1, 2]
+  CHECK(lowered_values("y = math.pow(k, c);", "y: int[2, 3];") == V{1, 7, 64, 1, 0, 4});
+  // a real cast to int truncates toward 0 (docs/nnef2.md: the draft does not say how a real rounds)
+  CHECK(lowered_values("y = layout.cast<int>(x);", "y: int[2, 3];") == V{-2, 1, 0, 3, 0, -1});
+  // gathering int elements: the columns [2, 0, 2] of k
+  CHECK(lowered_values("y = layout.gather{axis = 1}(k, c);", "y: int[2, 3];", "[2, 0, 2]") == V{-8, -7, -8, 2, 3, 2});
+  // a unary operator of ints, and a reduction of ints
+  CHECK(lowered_values("y = math.sign(k);", "y: int[2, 3];") == V{-1, 1, -1, 1, 0, 1});
+  CHECK(lowered_values("y = math.sum_reduce{axes = [1]}(k);", "y: int[2, 1];") == V{-8, 5});
+  // an int power in an operator of the document
   const std::string twice =
       "operator twice {\n"
       "    @dtype { T: num; }\n"
@@ -139,7 +167,12 @@ TEST_CASE("sknd kinds: an int power and a `=` target read from the data are not 
       "    @output { b: T[s..]; }\n"
       "    @lower { b[i..] = a[i..] ** 2, i < s; }\n"
       "}\n";
-  require_refused(graph("y = twice(k);", "y: int[2, 3];", twice), "nnef2.lower.unsupported", kCall + 6, kAt);
+  CHECK(lowered_values("y = twice(k);", "y: int[2, 3];", "[0, 1, 2]", twice) == V{49, 49, 64, 9, 0, 4});
+}
+
+// The @lower interpreter moves only an update's (:=) target by the data, as scatter's (sknd_lower_test),
+// not a `=`'s.
+TEST_CASE("sknd kinds: a `=` target read from the data is not lowered", "[nnef2]") {
   const std::string put =
       "operator put {\n"
       "    @input { a: real[m, n]; k: int[m, n]; }\n"

@@ -221,6 +221,23 @@ operator pack_sum {
                 i < m, j < n;
     }
 }
+operator add_to_all {
+    @input { xs: real[n, m, k]; z: real[n, m]; }
+    @output { ys: real[n, m, k]; }
+    @lower {
+        ys[ni, mi, :] = xs[ni, mi, :] + z[ni, mi],
+            ni < n, mi < m;
+    }
+}
+operator max_idx_2d {
+    @input { x: real[m, n]; }
+    @output { idx: int[2]; }
+    @lower {
+        idx[:,] = 0;
+        idx[:,] := [i, j],
+            i < m, j < n | x[i, j] > x[idx[:,]..];
+    }
+}
 operator unrolled_without_index {
     @input { x: real[n]; }
     @output { y: real[n]; }
@@ -346,6 +363,29 @@ TEST_CASE("sknd lower: argmax_n and argmin_n read the pack item the data choose"
         std::vector<double>{0, 0, 2, 0});
 }
 
+// §2.11's packed assignment: a `:` in the target writes a row at each point, one element per lane;
+// an update's condition holds for the row at once.
+TEST_CASE("sknd lower: packed assignments", "[nnef2]") {
+  // The draft's add_to_all: ys[ni, mi, :] = xs[ni, mi, :] + z[ni, mi], xs [1, 2, 3], z [1, 2].
+  CHECK(run(graph("x: real[1, 2, 3]; z: real[1, 2];", "1, 2, 3", "add_to_all(x, z)", kOwnOperators),
+            {tensor({1, 2, 3}, {1, 2, 3, 4, 5, 6}), tensor({1, 2}, {10, 100})})[0] ==
+        std::vector<double>{11, 12, 13, 104, 105, 106});
+  // The draft's max_idx_2d: x = [[1, 3], [2, 0]] has its maximum at [0, 1] (one lane after the other
+  // would give [1, 0]: the first lane, alone, sees only the column x[·, 0]).
+  CHECK(run(composed("x: real[2, 2];", "2", "k = max_idx_2d(x); y = int_as_real(k);", kOwnOperators),
+            {tensor({2, 2}, {1, 3, 2, 0})})[0] == std::vector<double>{0, 1});
+  // math.argmax_nd over axes [2, 0] of x [2, 2, 3], squeezed: per kept b, the first maximum in the
+  // input's row-major order, as [c, a]: b = 0 has 5 at (a, c) = (1, 2); b = 1 ties 4 at (0, 1) and
+  // (1, 0), the first kept. argmin_nd over [0, 2], kept: the 0s at (0, 0) and (0, 2) come first.
+  const HostTensor x = tensor({2, 2, 3}, {0, 1, 2, 3, 4, 0, 1, 0, 5, 4, 0, 0});
+  CHECK(run(composed("x: real[2, 2, 3];", "2, 2",
+                     "k = math.argmax_nd{axes=[2, 0], squeeze=true}(x); y = int_as_real(k);", kOwnOperators),
+            {x})[0] == std::vector<double>{2, 1, 1, 0});
+  CHECK(run(composed("x: real[2, 2, 3];", "1, 2, 1, 2", "k = math.argmin_nd{axes=[0, 2]}(x); y = int_as_real(k);",
+                     kOwnOperators),
+            {x})[0] == std::vector<double>{0, 0, 0, 2});
+}
+
 TEST_CASE("sknd lower: refusals", "[nnef2]") {
   // x[i + 1] at i = 4 reads past a tensor of 5: an unguarded access must be in
   // bounds.
@@ -365,11 +405,7 @@ TEST_CASE("sknd lower: refusals", "[nnef2]") {
   CHECK(d.code == "nnef2.eval.division-by-zero");
   CHECK(d.message.find("strided") != std::string::npos);
   CHECK(d.message.find("i = 0") != std::string::npos);
-  // math.argmax_nd substitutes data indices into a pack (i[axes] <- output[…, :]..); a truth value is
-  // not summed; `:=` needs an `=` before it (§2.11).
-  d = refusal(composed("x: real[2, 3];", "1, 1, 2", "k = math.argmax_nd(x); y = int_as_real(k);", kOwnOperators));
-  CHECK(d.code == "nnef2.lower.unsupported");
-  CHECK(d.message.find("argmax_nd") != std::string::npos);
+  // An unroll without an index; a truth value is not summed; `:=` needs an `=` before it (§2.11).
   d = refusal(graph("x: real[5];", "5", "unrolled_without_index(x)", kOwnOperators));
   CHECK(d.code == "nnef2.lower.unsupported");
   CHECK(d.message.find("an unrolled lowering without an index") != std::string::npos);

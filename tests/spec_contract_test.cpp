@@ -103,6 +103,26 @@ Program chosen_items() {
   return Program{{{3}, {3}, {3}}, {{3}}, {pick}};
 }
 
+// The draft's max_idx_2d (§2.11) over x [2, 2], a packed assignment of two lanes: idx[:] = 0, then
+// idx[:] := [i, j] where x[i, j] > x[idx[:]..], the row written at once; the read x[idx[0], idx[1]]
+// moves by idx[0] (stride 2) and idx[1] (stride 1), elements of the output being updated.
+Program argmax_2d() {
+  Statement init{Assign::Set, 0, {0}, {number(0)}, 0, {}, {{0.0}}};
+  init.lanes = {{0, {1}}};
+  const DataIndex row{{{-1}, {0, 0, 0, 0}}, 2, 2}, column{{{-1}, {1, 1, 1, 1}}, 1, 2};
+  Statement update{
+      Assign::Update,
+      0,
+      {0, 0, 0, 0},
+      {number(0), number(1), read(0), read(1), {NodeKind::Compare, 2, 3, -1, static_cast<int64_t>(CompareOp::Gt)}},
+      0,
+      {{{0}, {0, 1, 2, 3}}, {{0}, {0, 0, 0, 0}, {row, column}}},
+      {{0, 0, 1, 1}, {0, 1, 0, 1}},
+      4};
+  update.lanes = {{1, {1, 1, 1, 1}}};
+  return Program{{{2, 2}}, {{2}}, {init, update}};
+}
+
 ContractAttrs typed(const Program& p, std::vector<ElemKind> kinds, ElemKind result) {
   ContractAttrs a = attrs(p);
   a.kinds = std::move(kinds);
@@ -244,6 +264,32 @@ TEST_CASE("contract: an unknown pack item joins every item", "[contract]") {
   CHECK(w.hi == 20.0);
 }
 
+// x = [[1, 3], [2, 0]]: in loop order only (0, 1) beats the element idx names, so idx = [0, 1]. Had
+// the lanes been updated one after the other, the first would have seen x[·, 0] alone and ended at 1.
+TEMPLATE_TEST_CASE("contract: a packed update writes its lanes at once", "[contract]", float, double, mp50) {
+  using T = TestType;
+  const auto a = typed(argmax_2d(), {ElemKind::Real}, ElemKind::Integer);
+  auto out = run_values<T>(a, {tensor<T>(Shape::of({2, 2}), {1, 3, 2, 0})});
+  CHECK(std::get<Tensor<int64_t>>(out[0]).values() == std::vector<int64_t>{0, 1});
+  // [[4, 3], [1, 4]]: the tie at (1, 1) does not beat (0, 0).
+  out = run_values<T>(a, {tensor<T>(Shape::of({2, 2}), {4, 3, 1, 4})});
+  CHECK(std::get<Tensor<int64_t>>(out[0]).values() == std::vector<int64_t>{0, 0});
+}
+
+// x[0, 0] ∈ [0, 4] against 3 at (0, 1): undecided, so idx[1] joins 0 and 1 (unknown) and idx[0] stays
+// 0 (both values are 0); at (1, 0), 2 against the hull of x[0, ·] is undecided too: both unknown.
+TEST_CASE("contract: an undecided packed update joins every lane", "[contract]") {
+  const auto a = typed(argmax_2d(), {ElemKind::Real}, ElemKind::Integer);
+  auto x = Tensor<Interval>::from(Shape::of({2, 2}),
+                                  {sc::hull(Interval(0), Interval(4)), Interval(3), Interval(2), Interval(0)})
+               .value();
+  auto out = run_values<Interval>(a, {Value<Interval>(x)});
+  CHECK(std::get<Tensor<int64_t>>(out[0]).values() == std::vector<int64_t>{kUnknownInteger, kUnknownInteger});
+  x[0] = Interval(1);
+  out = run_values<Interval>(a, {Value<Interval>(x)});
+  CHECK(std::get<Tensor<int64_t>>(out[0]).values() == std::vector<int64_t>{0, 1});
+}
+
 TEST_CASE("contract: typed programs that are not well formed", "[contract]") {
   const std::vector<Shape> x23 = {Shape::of({2, 3})};
   // An update with no `=` before it.
@@ -286,6 +332,16 @@ TEST_CASE("contract: typed programs that are not well formed", "[contract]") {
   p.statements[0].reads[0].offsets[2] = 3;
   d = failure(typed(p, chosen_kinds, ElemKind::Real), chosen_shapes);
   CHECK(d.message.find("reads outside a tensor") != std::string::npos);
+  // A lane with fewer targets than the statement has points, and one past the output.
+  const std::vector<Shape> x22 = {Shape::of({2, 2})};
+  p = argmax_2d();
+  p.statements[1].lanes[0].targets.pop_back();
+  d = failure(typed(p, {ElemKind::Real}, ElemKind::Integer), x22);
+  CHECK(d.message.find("statement 1 has a lane of the wrong length") != std::string::npos);
+  p = argmax_2d();
+  p.statements[0].lanes[0].targets[0] = 2;
+  d = failure(typed(p, {ElemKind::Real}, ElemKind::Integer), x22);
+  CHECK(d.message.find("statement 0 writes outside its output") != std::string::npos);
   p = matvec();
   p.statements[1].condition = 0;
   CHECK(failure(attrs(p), {Shape::of({2, 3}), Shape::of({3})}).message.find("has a condition it cannot have") !=

@@ -170,9 +170,9 @@ size_t position(int64_t k, size_t n, const SourceLoc& loc) {
   return static_cast<size_t>(p);
 }
 
-// The positions an index selects in n items: an int, an int pack, or a bool
-// mask of n items.
-std::vector<size_t> positions(const Val& idx, size_t n, const SourceLoc& loc) {
+}  // namespace
+
+std::vector<size_t> index_positions(const Val& idx, size_t n, const SourceLoc& loc) {
   std::vector<size_t> out;
   if (!idx.is_pack()) return {position(want_int(idx, "an index", loc), n, loc)};
   const bool mask = !idx.items.empty() && idx.items[0].kind == Kind::Bool;
@@ -187,6 +187,8 @@ std::vector<size_t> positions(const Val& idx, size_t n, const SourceLoc& loc) {
   }
   return out;
 }
+
+namespace {
 
 // The positions of a[begin:end:stride], Python's reading (which §2.4 describes:
 // omitted bounds depend on the stride's sign, negative ones count from the end,
@@ -721,7 +723,7 @@ Val Evaluator::index(const Expr& e) const {
   if (obj.is_null() || idx.is_null()) return Val{};
   pin(idx, "an index", e.loc, conditions);
   const size_t n = length(obj, e.loc);
-  return pick(obj, positions(idx, n, e.loc), !idx.is_pack());
+  return pick(obj, index_positions(idx, n, e.loc), !idx.is_pack());
 }
 
 namespace {
@@ -754,7 +756,7 @@ Val Evaluator::substitute(const Expr& e) const {
     const Val idx = eval(*sub.args[1]);
     if (idx.is_null()) return Val{};
     pin(idx, "an index", e.loc, conditions);
-    at = positions(idx, length(obj, e.loc), e.loc);
+    at = index_positions(idx, length(obj, e.loc), e.loc);
     single = !idx.is_pack();
   } else {
     bool null = false;

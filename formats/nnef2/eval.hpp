@@ -105,6 +105,9 @@ struct Val {
 std::string show(const Val& v);
 // The integers of an int or an int pack (a non-pack gives one item).
 std::vector<int64_t> as_ints(const Val& v);
+// The positions an index selects in n items (negative: from the end): an int, an int pack, or a
+// bool mask of n items.
+std::vector<size_t> index_positions(const Val& idx, size_t n, const SourceLoc& loc);
 
 // The term of v, or the program that pushes its number.
 std::vector<int64_t> code_of(const Val& v);

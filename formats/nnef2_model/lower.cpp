@@ -58,8 +58,8 @@ std::optional<NodeKind> arithmetic(const std::string& op) {
 std::optional<contract::IntegerNode> integer_arithmetic(const std::string& op) {
   using contract::IntegerNode;
   static const std::map<std::string, IntegerNode> ops = {
-      {"+", IntegerNode::Add}, {"-", IntegerNode::Sub},  {"*", IntegerNode::Mul}, {"/", IntegerNode::FloorDiv},
-      {"%", IntegerNode::Mod}, {"<?", IntegerNode::Min}, {">?", IntegerNode::Max}};
+      {"+", IntegerNode::Add}, {"-", IntegerNode::Sub},  {"*", IntegerNode::Mul},  {"/", IntegerNode::FloorDiv},
+      {"%", IntegerNode::Mod}, {"<?", IntegerNode::Min}, {">?", IntegerNode::Max}, {"**", IntegerNode::Pow}};
   return lookup(ops, op);
 }
 
@@ -150,25 +150,26 @@ class StatementBuilder {
     const bool data_condition = l_.condition && !index_valued(*l_.condition);
     if (data_condition && s_.op != Assign::Update)
       unsupported("a condition on tensor values outside an update (:=)", l_.condition.get());
-    const std::optional<int64_t> root = compile(*l_.value);
-    if (!root) refuse("nnef2.lower.null", op_ + ": the value of the lowering at " + located(l_.loc) + " is null");
-    s_.root = *root;
+    const Expr& target = *l_.target;
+    const std::optional<int64_t> out = tensors_.output(tensor_name(target));
+    if (!is_access(target) || !out || target.pack_index) unsupported("a target other than an output tensor", &target);
+    s_.output = *out;
+    packed_ = target.kind == ExprKind::TensorAccess &&
+              std::any_of(target.args.begin(), target.args.end(),
+                          [](const ExprPtr& a) { return a->kind == ExprKind::SliceAll; });
+    if (!packed_) s_.root = value_of(-1);
     if (data_condition) {
       const std::optional<int64_t> c = compile(*l_.condition);
       if (!c) unsupported("a null condition", l_.condition.get());
       s_.condition = *c;
     }
-    want(s_.root, type_of(tensors_.output_kind));  // the value has its output's kind
     want(s_.condition, Type::Truth);
-    const Expr& target = *l_.target;
-    const std::optional<int64_t> out = tensors_.output(tensor_name(target));
-    if (!is_access(target) || !out || target.pack_index) unsupported("a target other than an output tensor", &target);
-    s_.output = *out;
-    for (contract::Node& n : nodes_) s_.nodes.push_back(n);
     s_.reads.resize(reads_.size());
     s_.tables.resize(tables_);
     refuse_if_too_large();
     enumerate(0);
+    if (packed_ && !lanes_compiled_) compile_lanes(1);  // no point: one lane, never run
+    for (contract::Node& n : nodes_) s_.nodes.push_back(n);
     compress();
     return std::move(s_);
   }
@@ -189,6 +190,43 @@ class StatementBuilder {
     refuse("nnef2.lower.unsupported", op_ + ": the @lower interpreter does not take " + what +
                                           (e ? " (" + to_sexpr(*e) + " at " + located(e->loc) + ")" : "") +
                                           " (docs/nnef2.md, The @lower interpreter)");
+  }
+
+  // The node of the value, in `lane` of a packed assignment (−1: none), of its output's kind.
+  int64_t value_of(int64_t lane) {
+    lane_ = lane;
+    const std::optional<int64_t> root = compile(*l_.value);
+    lane_ = -1;
+    if (!root) refuse("nnef2.lower.null", op_ + ": the value of the lowering at " + located(l_.loc) + " is null");
+    // int(x) of a real stays a real (an enclosure keeps both sides of an integer); an int output
+    // takes the integer it holds, unknown where that is not one.
+    const bool truncated = std::find(truncated_.begin(), truncated_.end(), *root) != truncated_.end();
+    if (truncated && tensors_.output_kind == ElemKind::Integer)
+      return add(NodeKind::Whole, *root, -1, -1, 0, l_.value.get());
+    want(*root, type_of(tensors_.output_kind));
+    return *root;
+  }
+
+  // A packed assignment (§2.11, `ys[ni, mi, :] = xs[ni, mi, :] + z[ni, mi]`): one lane per element
+  // along the target's `:` axis, whose extent the first point tells. In lane q every `:` of the
+  // value is q, and an index-valued pack (argmax_nd's `i[axes]`) gives its item q.
+  void compile_lanes(int64_t count) {
+    lanes_compiled_ = true;
+    s_.root = value_of(0);
+    for (int64_t q = 1; q < count; ++q) s_.lanes.push_back({value_of(q), {}});
+    s_.reads.resize(reads_.size());
+    s_.tables.resize(tables_);
+  }
+  // The extent of the packed target's `:` axis at the current point.
+  int64_t lane_count() const {
+    const Slicing at(*this, 0);
+    std::vector<DataSource> ignored;
+    indices_of(*l_.target, ignored);
+    const std::vector<int64_t>& shape = tensors_.output_shapes[static_cast<size_t>(s_.output)];
+    if (sliced_axis_ < 0 || static_cast<size_t>(sliced_axis_) >= shape.size())
+      refuse("nnef2.lower.rank", op_ + ": the target " + to_sexpr(*l_.target) + " at " + located(l_.loc) +
+                                     " slices an axis its output does not have" + where());
+    return shape[static_cast<size_t>(sliced_axis_)];
   }
 
   // A tensor access: x[i, j], and x[i] (which the parser reads as an Index, a
@@ -213,11 +251,39 @@ class StatementBuilder {
   };
   // Whether x is `k[…, :]..`: a spread of an access with one `:`, which stands
   // for the elements along that axis, one index each.
-  bool is_sliced_spread(const Expr& x) const {
-    if (x.kind != ExprKind::Expand || (x.args.size() > 1 && x.args[1]) || !is_access(*x.args[0])) return false;
-    const Expr& a = *x.args[0];
+  bool is_sliced_spread(const Expr& x) const { return is_spread(x) && is_sliced_access(*x.args[0]); }
+  static bool is_spread(const Expr& x) { return x.kind == ExprKind::Expand && (x.args.size() < 2 || !x.args[1]); }
+  bool is_sliced_access(const Expr& a) const {
     const auto slice_all = [](const ExprPtr& i) { return i->kind == ExprKind::SliceAll; };
-    return a.kind == ExprKind::TensorAccess && std::count_if(a.args.begin(), a.args.end(), slice_all) == 1;
+    return is_access(a) && a.kind == ExprKind::TensorAccess &&
+           std::count_if(a.args.begin(), a.args.end(), slice_all) == 1;
+  }
+  // Whether x is `(p[at] <- k[…, :])..`: a pack whose items at `at` are read from the data, one
+  // per element along the sliced axis (argmax_nd's `input[i[axes] <- output[…, :]..]`).
+  bool is_substituted_row(const Expr& x) const {
+    if (!is_spread(x) || x.args[0]->kind != ExprKind::Substitute) return false;
+    const Expr& sub = *x.args[0];
+    return sub.args[0]->kind == ExprKind::Index && is_sliced_access(*sub.args[1]);
+  }
+  // The items of such a pack: those of p, the data's at `at` (0, with their sources).
+  void substituted_row(const Expr& x, std::vector<Val>& items, std::vector<DataSource>& from_data) const {
+    const Expr& sub = *x.args[0];
+    const Expr& row = *sub.args[1];
+    const Val pack = eval(*sub.args[0]->args[0]), at = eval(*sub.args[0]->args[1]);
+    if (!pack.is_pack()) unsupported("a substitution into an index that is not a pack", &sub);
+    const std::vector<size_t> positions =
+        evaluating(sub, [&] { return index_positions(at, pack.items.size(), sub.loc); });
+    if (static_cast<int64_t>(positions.size()) != sliced_extent(row))
+      refuse("nnef2.eval.length", op_ + ": " + to_sexpr(sub) + " at " + located(sub.loc) + " substitutes " +
+                                      std::to_string(sliced_extent(row)) + " items at " +
+                                      std::to_string(positions.size()) + " positions" + where());
+    const size_t first = items.size();
+    items.insert(items.end(), pack.items.begin(), pack.items.end());
+    from_data.resize(items.size());
+    for (size_t q = 0; q < positions.size(); ++q) {
+      items[first + positions[q]] = Val::integer(0);
+      from_data[first + positions[q]] = {&row, static_cast<int64_t>(q)};
+    }
   }
   // The extent of the sliced axis of such an access.
   int64_t sliced_extent(const Expr& access) const {
@@ -232,14 +298,21 @@ class StatementBuilder {
                                      " slices an axis its tensor does not have" + where());
     return shape[static_cast<size_t>(sliced_axis_)];
   }
-  // While alive, a `:` index stands for `value` (and records its axis).
+  // While alive, a `:` index stands for `value` (and records its axis); then the one before.
   struct Slicing {
     const StatementBuilder& b;
-    Slicing(const StatementBuilder& builder, int64_t value) : b(builder) {
+    int64_t value_before, axis_before;
+    Slicing(const StatementBuilder& builder, int64_t value)
+        : b(builder), value_before(builder.sliced_value_), axis_before(builder.sliced_axis_) {
       b.sliced_value_ = value;
       b.sliced_axis_ = -1;
     }
-    ~Slicing() { b.sliced_value_ = -1; }
+    ~Slicing() {
+      b.sliced_value_ = value_before;
+      b.sliced_axis_ = axis_before;
+    }
+    Slicing(const Slicing&) = delete;
+    Slicing& operator=(const Slicing&) = delete;
   };
 
   // The indices of an access, each `x..` spread; an index that reads a tensor
@@ -252,6 +325,8 @@ class StatementBuilder {
         items.push_back(Val::integer(0));
         from_data.resize(items.size());
         from_data.back() = {&x, -1};
+      } else if (is_substituted_row(x)) {
+        substituted_row(x, items, from_data);
       } else if (is_sliced_spread(x)) {
         const int64_t n = sliced_extent(*x.args[0]);
         for (int64_t q = 0; q < n; ++q) {
@@ -287,8 +362,9 @@ class StatementBuilder {
       case ExprKind::Pi:
       case ExprKind::Inf:
       case ExprKind::Builtin:
-      case ExprKind::Cast:
         return false;
+      case ExprKind::Cast:  // T(1), real(i): of index arithmetic, the composition's cast
+        return !e.args.empty() && index_valued(*e.args[0]);
       case ExprKind::Identifier: {
         if (const auto l = locals_.find(e.text); l != locals_.end()) return !l->second.is_value;
         if (std::find(loop_indices_.begin(), loop_indices_.end(), e.text) != loop_indices_.end()) return true;
@@ -312,6 +388,7 @@ class StatementBuilder {
               const Expr* expr = nullptr) {
     nodes_.push_back({kind, a, b, c, slot});
     exprs_.push_back(expr);
+    node_lanes_.push_back(lane_);
     types_.push_back(type_for(nodes_.back()));
     return static_cast<int64_t>(nodes_.size()) - 1;
   }
@@ -339,9 +416,13 @@ class StatementBuilder {
         want(n.b, Type::Truth);
         return Type::Truth;
       case NodeKind::Compare:
+      case NodeKind::IntegerCompare:
         want(n.a, Type::Real);
         want(n.b, Type::Real);
         return Type::Truth;
+      case NodeKind::Whole:
+        want(n.a, Type::Real);
+        return Type::Integer;
       case NodeKind::Select:
         want(n.a, Type::Truth);
         return either(n.b, n.c);
@@ -472,6 +553,7 @@ class StatementBuilder {
       const int64_t differ = add(NodeKind::Xor, *a, *b, -1, 0, &e);
       return *c == CompareOp::Ne ? differ : add(NodeKind::Not, differ, -1, -1, 0, &e);
     }
+    if (c && integers(*a, *b)) return add(NodeKind::IntegerCompare, *a, *b, -1, static_cast<int64_t>(*c), &e);
     if (c) return add(NodeKind::Compare, *a, *b, -1, static_cast<int64_t>(*c));
     unsupported("the operator '" + e.text + "'", &e);
   }
@@ -506,7 +588,10 @@ class StatementBuilder {
     if (from == Type::Truth) return to(type == "int" ? ElemKind::Integer : ElemKind::Real);
     if (type == "real" || from == Type::Integer) return x;
     const auto unary = [&](UnaryOp f, int64_t a) { return add(NodeKind::Unary, a, -1, -1, static_cast<int64_t>(f), &e); };
-    return add(NodeKind::Mul, unary(UnaryOp::Sign, *x), unary(UnaryOp::Floor, unary(UnaryOp::Abs, *x)), -1, 0, &e);
+    const int64_t truncated =
+        add(NodeKind::Mul, unary(UnaryOp::Sign, *x), unary(UnaryOp::Floor, unary(UnaryOp::Abs, *x)), -1, 0, &e);
+    truncated_.push_back(truncated);
+    return truncated;
   }
 
   std::optional<int64_t> builtin(const Expr& e) {
@@ -606,15 +691,25 @@ class StatementBuilder {
     for (const Binding& b : l_.locals)
       if (!locals_.at(b.name).is_value) env_.symbols[b.name] = eval(*b.value);
     if (l_.condition && s_.condition < 0 && !truth(*l_.condition)) return;
+    if (packed_ && !lanes_compiled_) compile_lanes(lane_count());
     // An update's target may be moved by indices read from the data (scatter's).
     std::vector<DataIndexAt> moved;
-    const std::optional<int64_t> target = offset(*l_.target, tensors_.output_shapes[static_cast<size_t>(s_.output)],
-                                                 s_.op == Assign::Update ? &moved : nullptr);
-    if (!target) return;
+    std::vector<int64_t> targets;  // per lane
+    for (int64_t q = 0; q < 1 + static_cast<int64_t>(s_.lanes.size()); ++q) {
+      const Slicing lane(*this, packed_ ? q : -1);
+      const std::optional<int64_t> target = offset(*l_.target, tensors_.output_shapes[static_cast<size_t>(s_.output)],
+                                                   s_.op == Assign::Update ? &moved : nullptr);
+      if (!target) return;  // a guarded index skips every lane
+      targets.push_back(*target);
+    }
+    if (packed_ && !moved.empty()) unsupported("a packed target moved by the data", l_.target.get());
     PointValues v{std::vector<double>(tables_, 0.0), std::vector<int64_t>(reads_.size(), 0),
                   std::vector<int64_t>(reads_.size(), 0), std::vector<std::vector<DataIndexAt>>(reads_.size())};
     if (!resolve(s_.root, v) || (s_.condition >= 0 && !resolve(s_.condition, v))) return;
-    s_.targets.push_back(*target);
+    for (const contract::Lane& l : s_.lanes)
+      if (!resolve(l.root, v)) return;
+    s_.targets.push_back(targets[0]);
+    for (size_t q = 1; q < targets.size(); ++q) s_.lanes[q - 1].targets.push_back(targets[q]);
     add_target_indices(moved);
     for (size_t k = 0; k < tables_; ++k) s_.tables[k].push_back(v.numbers[k]);
     for (size_t k = 0; k < reads_.size(); ++k) {
@@ -680,17 +775,20 @@ class StatementBuilder {
   bool resolve(int64_t at, PointValues& v) {
     const contract::Node& n = nodes_[static_cast<size_t>(at)];
     const Expr* e = exprs_[static_cast<size_t>(at)];
+    const int64_t lane = node_lanes_[static_cast<size_t>(at)];
     switch (n.kind) {
       case NodeKind::Number:
-        v.numbers[static_cast<size_t>(n.slot)] = number_at(*e);
+        v.numbers[static_cast<size_t>(n.slot)] = number_at(*e, lane);
         return true;
       case NodeKind::IndexSelect: {
         const bool c = truth(*e);
         v.numbers[static_cast<size_t>(n.slot)] = c ? 1.0 : 0.0;
         return resolve(c ? n.a : n.b, v);
       }
-      case NodeKind::Read:
+      case NodeKind::Read: {
+        const Slicing in_lane(*this, lane);
         return read_at(*e, static_cast<size_t>(n.slot), v);
+      }
       default:
         for (int64_t k : {n.a, n.b, n.c})
           if (k >= 0 && !resolve(k, v)) return false;
@@ -698,8 +796,20 @@ class StatementBuilder {
     }
   }
 
-  double number_at(const Expr& e) const {
-    const Val x = eval(e);
+  // The number e is at the point; in lane q of a packed assignment, item q of a pack.
+  double number_at(const Expr& e, int64_t lane) const {
+    Val x;
+    {
+      const Slicing in_lane(*this, lane);
+      x = eval(e);
+    }
+    if (lane >= 0 && x.is_pack()) {
+      if (static_cast<size_t>(lane) >= x.items.size())
+        refuse("nnef2.eval.length", op_ + ": " + to_sexpr(e) + " at " + located(e.loc) + " is " + show(x) +
+                                        ", not an item for each element of the packed target" + where());
+      Val item = x.items[static_cast<size_t>(lane)];
+      x = std::move(item);
+    }
     if (x.kind == Val::Kind::Int) return static_cast<double>(x.i);
     if (x.kind == Val::Kind::Real) return x.r;
     if (x.kind == Val::Kind::Bool) return x.b ? 1.0 : 0.0;
@@ -870,12 +980,16 @@ class StatementBuilder {
   std::vector<std::string> loop_indices_;
   std::vector<contract::Node> nodes_;
   std::vector<const Expr*> exprs_;
+  std::vector<int64_t> node_lanes_;  // per node: its lane of a packed assignment, or −1
+  std::vector<int64_t> truncated_;   // the nodes of int(x) of reals
   std::vector<Type> types_;  // per node
   std::vector<const Expr*> reads_;
   std::vector<Type> read_types_;
   size_t tables_ = 0;
   int64_t points_ = 0;
   mutable int64_t sliced_value_ = -1, sliced_axis_ = -1;  // Slicing's
+  bool packed_ = false, lanes_compiled_ = false;          // a packed assignment, its lanes compiled
+  int64_t lane_ = -1;                                     // the lane being compiled
 };
 
 }  // namespace

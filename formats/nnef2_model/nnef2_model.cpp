@@ -592,9 +592,17 @@ class GraphComposer {
       const bool lowered = nnef2::has_lowering(*def);
       if (lowered && (options_.sknd_lowered || !module))
         return declared_outputs(call, bound, nnef2::build_lowered(builder_, call.op, *def, bound, node));
-      if (module)
-        if (std::optional<std::vector<Val>> out = nnef2::build_native(builder_, call.op, bound, node))
-          return declared_outputs(call, bound, *out);
+      if (module) {
+        std::optional<std::vector<Val>> out;
+        try {
+          out = nnef2::build_native(builder_, call.op, bound, node);
+        } catch (const nnef2::BuildError& e) {
+          // Tensor kinds nnref's op does not take (an int division, a real cast to int): refused before
+          // any node is added, and computed by the definition's own @lower body where it has one.
+          if (e.code != "nnef2.native.kind" || !lowered) throw;
+        }
+        if (out) return declared_outputs(call, bound, *out);
+      }
       if (lowered) return declared_outputs(call, bound, nnef2::build_lowered(builder_, call.op, *def, bound, node));
       if (!module)
         error("nnef2.op.no-native", call.op + " has no @lower body (@compose is not expanded yet)", call.loc);

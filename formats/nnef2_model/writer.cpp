@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <functional>
 #include <map>
-#include <numeric>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -611,45 +610,38 @@ class Emitter {
     result(n, call("math." + op_name(a), attributes, value(n.inputs[0])));
   }
 
-  // The reader's reductions take reals, and its @lower interpreter accumulates ints by min and max
-  // only: a reduction of ints is an operator of the document whose value is the group's terms
-  // written out, x[…, 0, …] + x[…, 1, …] + … (* <? >? for prod, min, max), int64 arithmetic wrapped
-  // to the IR's type as its sum and product are, up to kMaxTerms terms.
-  static constexpr int64_t kMaxTerms = 256;
-  void integer_reduce(const Node& n, const ReduceAttrs& a, std::vector<int64_t> axes) {
-    static const std::map<ReduceOp, const char*> ops = {
-        {ReduceOp::Sum, " + "}, {ReduceOp::Prod, " * "}, {ReduceOp::Min, " <? "}, {ReduceOp::Max, " >? "}};
-    const std::vector<int64_t>& in = shape(n.inputs[0]);
-    std::sort(axes.begin(), axes.end());
-    std::vector<int64_t> extents;  // of the reduced axes
-    for (int64_t k : axes) extents.push_back(in[static_cast<size_t>(k)]);
-    const int64_t terms = std::accumulate(extents.begin(), extents.end(), int64_t{1}, std::multiplies<>());
-    if (!ops.count(a.op) || terms > kMaxTerms)
+  // The reader reduces ints through the operators' @lower bodies, whose `+=` and `*=` wrap int64 as
+  // the IR's sum and product do: an operator of the document accumulates over the reduced axes (the
+  // sum and product from 0 and 1), and a narrower type takes the int64 result wrapped to it (the
+  // same, modulo 2^bits), an update of each element by itself.
+  void integer_reduce(const Node& n, const ReduceAttrs& a, const std::vector<int64_t>& axes) {
+    static const std::map<ReduceOp, std::pair<const char*, const char*>> ops = {{ReduceOp::Sum, {"+=", "0"}},
+                                                                                {ReduceOp::Prod, {"*=", "1"}},
+                                                                                {ReduceOp::Min, {"<=", ""}},
+                                                                                {ReduceOp::Max, {">=", ""}}};
+    const auto op = ops.find(a.op);
+    if (op == ops.end())
       unexpressible(kFormat, n,
-                    "its tensors are integer, and nnref's reader reduces reals only (an operator of the document "
-                    "writes the sum, product, min or max of at most " +
-                        std::to_string(kMaxTerms) + " ints, and this is " + op_name(a) + " of " +
-                        std::to_string(terms) + ")");
-    std::vector<std::string> written;
-    for (int64_t t = 0; t < terms; ++t) {
-      std::vector<std::string> index;
-      int64_t rest = t, next = 0;  // t in row-major order over the reduced axes; the others are y's
-      for (size_t k = 0; k < in.size(); ++k) {
-        const auto at = std::find(axes.begin(), axes.end(), static_cast<int64_t>(k));
-        if (at == axes.end()) {
-          index.push_back("i" + std::to_string(a.keep_dims ? k : static_cast<size_t>(next++)));
-          continue;
-        }
-        int64_t stride = 1;
-        for (auto later = at + 1; later != axes.end(); ++later) stride *= in[static_cast<size_t>(*later)];
-        index.push_back(std::to_string(rest / stride));
-        rest %= stride;
-      }
-      written.push_back("x0[" + join(index) + "]");
+                    "its tensors are integer, and no standard operator computes " + op_name(a) + " of ints");
+    const std::vector<int64_t>& in = shape(n.inputs[0]);
+    std::vector<std::string> read, target, input_loops;  // x0[j0, …], y's indices, j0 < e0, …
+    for (size_t k = 0; k < in.size(); ++k) {
+      const std::string j = "j" + std::to_string(k);
+      read.push_back(j);
+      input_loops.push_back(j + " < " + std::to_string(in[k]));
+      if (std::find(axes.begin(), axes.end(), static_cast<int64_t>(k)) == axes.end())
+        target.push_back(j);
+      else if (a.keep_dims)
+        target.push_back("0");
     }
-    std::string value;
-    for (const std::string& w : written) value += (value.empty() ? "" : ops.at(a.op)) + w;
-    elementwise(n, {"", wrapped_to(a.type, value)});
+    const std::string y = "y[" + indices(out_shape(n).size()) + "]";
+    std::vector<std::string> lowerings;
+    if (*op->second.second) lowerings.push_back(y + " = " + op->second.second + loops(out_shape(n)));
+    lowerings.push_back("y[" + join(target) + "] " + op->second.first + " x0[" + join(read) + "]" +
+                        (input_loops.empty() ? "" : ", " + join(input_loops)));
+    if (*op->second.second && bits_of(a.type.width) < 64)
+      lowerings.push_back(y + " := " + wrapped_to(a.type, y) + loops(out_shape(n)));
+    result(n, define(n, lowerings) + "(" + value(n.inputs[0]) + ")");
   }
 
   // The views are layout.reshape to the output's extents, those that follow a size written as its
@@ -771,15 +763,13 @@ class Emitter {
   }
 
   // A cast within a kind (ONNX's float to double) copies; bools to and from ints and reals
-  // are 1 and 0 (nonzero is true), ints to reals their values: layout.cast. A real to an int is not
-  // written: the IR's cast floors, and the draft does not say how cast<int> rounds (the reader
-  // refuses it).
+  // are 1 and 0 (nonzero is true), ints to reals their values: layout.cast. A real to an int: the
+  // IR's cast floors, and the draft does not say how cast<int> rounds (nnref's int() truncates), so
+  // an operator of the document floors first.
   void node(const Node& n, const CastAttrs& a) {
     if (a.from == a.to) return result(n, call("math.iden", {}, value(n.inputs[0])));
     if (a.from == ElemKind::Real && a.to == ElemKind::Integer)
-      unexpressible(kFormat, n,
-                    "layout.cast<int> of reals: the IR's cast floors, the draft does not say how it rounds, and "
-                    "nnref's @lower interpreter computes no int from reals");
+      return elementwise(n, {"", "int(floor(x0[" + indices(out_shape(n).size()) + "]))"});
     result(n, call("layout.cast<" + std::string(type_name(a.to)) + ">", {}, value(n.inputs[0])));
   }
 
@@ -873,7 +863,6 @@ class Emitter {
     result(n, call("math.select", attributes, args));
   }
   void node(const Node& n, const GatherAttrs& a) {
-    require_real(n, kind(n.inputs[0]));
     const int64_t axis = convert::tensor_axis(a.axis, shape(n.inputs[0]).size());
     result(n, call("layout.gather", {"axis=" + std::to_string(axis)}, value(n.inputs[0]) + ", " + value(n.inputs[1])));
   }

@@ -43,13 +43,16 @@ inline bool node_ok(const Statement& s, size_t at) {
     case NodeKind::Not:
       return before(n.a);
     case NodeKind::Compare:
+    case NodeKind::IntegerCompare:
       return in_range(n.slot, 0, static_cast<int64_t>(CompareOp::Ne)) && before(n.a) && before(n.b);
+    case NodeKind::Whole:
+      return before(n.a);
     case NodeKind::Select:
       return before(n.a) && before(n.b) && before(n.c);
     case NodeKind::IndexSelect:
       return n.slot >= 0 && static_cast<size_t>(n.slot) < s.tables.size() && before(n.a) && before(n.b);
     case NodeKind::Integer:
-      return in_range(n.slot, 0, static_cast<int64_t>(IntegerNode::Sign)) && before(n.a) &&
+      return in_range(n.slot, 0, static_cast<int64_t>(IntegerNode::Pow)) && before(n.a) &&
              (is_unary(static_cast<IntegerNode>(n.slot)) || before(n.b));
     case NodeKind::Cast:
       return in_range(n.slot, 0, static_cast<int64_t>(ElemKind::Logical)) && before(n.a);
@@ -121,7 +124,7 @@ inline bool assign_fits(Assign op, ElemKind result) {
     case ElemKind::Logical:
       return op == Assign::Set || op == Assign::Update || op == Assign::All || op == Assign::Any;
     case ElemKind::Integer:
-      return op == Assign::Set || op == Assign::Update || op == Assign::Min || op == Assign::Max;
+      return op != Assign::All && op != Assign::Any;
     case ElemKind::Real:
       break;
   }
@@ -145,6 +148,13 @@ inline std::string statement_fault(const Program& p, const Statement& s, const s
       (s.op != Assign::Update || s.condition < 0 || static_cast<size_t>(s.condition) >= s.nodes.size()))
     return "has a condition it cannot have";
   if (s.root < 0 || static_cast<size_t>(s.root) >= s.nodes.size()) return "has no value";
+  if (!s.lanes.empty() && !s.target_indices.empty()) return "moves a packed target by the data";
+  for (const Lane& l : s.lanes) {
+    if (l.targets.size() != s.targets.size()) return "has a lane of the wrong length";
+    if (!offsets_within(l.targets, element_count(p.outputs[static_cast<size_t>(s.output)])))
+      return "writes outside its output";
+    if (l.root < 0 || static_cast<size_t>(l.root) >= s.nodes.size()) return "has a lane without a value";
+  }
   for (size_t k = 0; k < s.nodes.size(); ++k)
     if (!node_ok(s, k)) return "has a malformed node " + std::to_string(k);
   for (const Read& r : s.reads) {
@@ -189,8 +199,30 @@ inline int64_t integer_node(IntegerNode op, int64_t a, int64_t b) {
     case IntegerNode::Neg: return wrap(0 - static_cast<uint64_t>(a));
     case IntegerNode::Abs: return a < 0 ? wrap(0 - static_cast<uint64_t>(a)) : a;
     case IntegerNode::Sign: return (a > 0) - (a < 0);
+    case IntegerNode::Pow: {  // by squaring, wrapping
+      if (b < 0) return kUnknownInteger;
+      uint64_t r = 1, x = static_cast<uint64_t>(a);
+      for (; b > 0; b >>= 1, x *= x)
+        if (b & 1) r *= x;
+      return wrap(r);
+    }
   }
   return kUnknownInteger;
+}
+
+// CompareOp `op` of two integers, exactly; unknown where either is.
+inline uint8_t integer_compare(CompareOp op, int64_t a, int64_t b) {
+  if (a == kUnknownInteger || b == kUnknownInteger) return kUnknown;
+  return truth_for(a < b ? kLess : a > b ? kGreater : kEqual, holding_orderings(op));
+}
+
+// The integer a real holds: unknown where its enclosure is not one integer, or lies beyond 2^53
+// (where a double, and mp50's conversion to one, may have rounded it).
+template <Scalar T>
+int64_t whole(const T& x) {
+  const Enclosure e = sc::enclosure(x);
+  if (!(e.lo == e.hi) || std::floor(e.lo) != e.lo || std::fabs(e.lo) > 9007199254740992.0) return kUnknownInteger;
+  return static_cast<int64_t>(e.lo);
 }
 
 // Where two values an undecided condition chose between meet: the hull of two
@@ -265,7 +297,8 @@ class StatementValue {
       case NodeKind::Select:
       case NodeKind::IndexSelect:
         return branch<T>(n, p);
-      case NodeKind::Integer: {
+      case NodeKind::Integer:
+      case NodeKind::Whole: {
         const int64_t v = integer(at, p);
         return from_double<T>(v == kUnknownInteger ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(v));
       }
@@ -284,6 +317,8 @@ class StatementValue {
       case NodeKind::Compare:
         return truth_for(sc::orderings(value(n.a, p), value(n.b, p)),
                          holding_orderings(static_cast<CompareOp>(n.slot)));
+      case NodeKind::IntegerCompare:
+        return integer_compare(static_cast<CompareOp>(n.slot), integer(n.a, p), integer(n.b, p));
       case NodeKind::And:
         return truth_and(truth(n.a, p), truth(n.b, p));
       case NodeKind::Or:
@@ -324,6 +359,8 @@ class StatementValue {
         const auto op = static_cast<IntegerNode>(n.slot);
         return integer_node(op, integer(n.a, p), is_unary(op) ? 0 : integer(n.b, p));
       }
+      case NodeKind::Whole:
+        return whole(value(n.a, p));
       case NodeKind::Cast: {  // a truth value as 0 or 1
         const uint8_t t = static_cast<ElemKind>(n.slot) == ElemKind::Integer ? truth(n.a, p) : kUnknown;
         return t == kUnknown ? kUnknownInteger : int64_t{t == kTrue};
@@ -478,19 +515,33 @@ T accumulate(Assign op, int64_t n, Term&& term, const T& start) {
   return start;
 }
 
-// `&=` and `|=` of truth values (§2.11), and `<?=` `>?=` of integers.
+// `&=` and `|=` of truth values (§2.11).
 template <class Term>
 uint8_t accumulate_truth(Assign op, int64_t n, Term&& term, uint8_t start) {
   uint8_t acc = start;
   for (int64_t k = 0; k < n; ++k) acc = op == Assign::All ? truth_and(acc, term(k)) : truth_or(acc, term(k));
   return acc;
 }
+// `+=` `*=` of integers wrap as + and × do (integer_node).
 template <class Term>
 int64_t accumulate_integer(Assign op, int64_t n, Term&& term, int64_t start) {
   int64_t acc = start;
   for (int64_t k = 0; k < n && acc != kUnknownInteger; ++k) {
     const int64_t v = term(k);
-    acc = v == kUnknownInteger ? v : op == Assign::Min ? std::min(acc, v) : std::max(acc, v);
+    switch (op) {
+      case Assign::Add:
+        acc = integer_node(IntegerNode::Add, acc, v);
+        break;
+      case Assign::Mul:
+        acc = integer_node(IntegerNode::Mul, acc, v);
+        break;
+      case Assign::Min:
+        acc = v == kUnknownInteger ? v : std::min(acc, v);
+        break;
+      default:
+        acc = v == kUnknownInteger ? v : std::max(acc, v);
+        break;
+    }
   }
   return acc;
 }
@@ -504,7 +555,16 @@ T null_element(Assign op) {
 }
 inline uint8_t null_truth(Assign op) { return op == Assign::All ? kTrue : kFalse; }
 inline int64_t null_integer(Assign op) {
-  return op == Assign::Min ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min() + 1;
+  switch (op) {
+    case Assign::Add:
+      return 0;
+    case Assign::Mul:
+      return 1;
+    case Assign::Min:
+      return std::numeric_limits<int64_t>::max();
+    default:
+      return std::numeric_limits<int64_t>::min() + 1;
+  }
 }
 
 // `:=`: in loop order, the target takes the value where the condition holds,
@@ -514,6 +574,7 @@ inline int64_t null_integer(Assign op) {
 template <Scalar T, class R>
 void run_update(const Statement& s, const StatementValue<T>& v, R* out, int64_t output_size) {
   std::vector<int64_t> elements;
+  std::vector<R> lanes;
   for (size_t p = 0; p < s.targets.size(); ++p) {
     const uint8_t c = s.condition < 0 ? kTrue : v.truth(s.condition, p);
     if (c == kFalse) continue;
@@ -524,27 +585,34 @@ void run_update(const Statement& s, const StatementValue<T>& v, R* out, int64_t 
       return;
     }
     const R value = v.template as<R>(s.root, p);
+    lanes.clear();  // a packed assignment's values, all computed before any is written
+    for (const Lane& l : s.lanes) lanes.push_back(v.template as<R>(l.root, p));
     for (int64_t e : elements) out[e] = decided ? value : join(out[e], value);
+    for (size_t k = 0; k < lanes.size(); ++k) {
+      R& o = out[s.lanes[k].targets[p]];
+      o = decided ? lanes[k] : join(o, lanes[k]);
+    }
   }
 }
 
+// `=` and the accumulations of one lane (the value at `root`, written at `targets`); the lanes of
+// a packed assignment write different elements, and none reads the output.
 template <Scalar T, class R>
-void run_typed(const Statement& s, const StatementValue<T>& v, R* out, int64_t output_size,
-               std::vector<uint8_t>& written) {
+void run_lane(const Statement& s, const StatementValue<T>& v, int64_t root, const std::vector<int64_t>& targets, R* out,
+              int64_t output_size, std::vector<uint8_t>& written) {
   if (s.op == Assign::Set) {
-    for (size_t p = 0; p < s.targets.size(); ++p) {
-      out[s.targets[p]] = v.template as<R>(s.root, p);
-      written[static_cast<size_t>(s.targets[p])] = 1;
+    for (size_t p = 0; p < targets.size(); ++p) {
+      out[targets[p]] = v.template as<R>(root, p);
+      written[static_cast<size_t>(targets[p])] = 1;
     }
     return;
   }
-  if (s.op == Assign::Update) return run_update<T, R>(s, v, out, output_size);
-  const TargetGroups g = group_by_target(s.targets, output_size);
+  const TargetGroups g = group_by_target(targets, output_size);
   for (int64_t t = 0; t < output_size; ++t) {
     const int64_t first = g.begin[static_cast<size_t>(t)], n = g.begin[static_cast<size_t>(t) + 1] - first;
     if (n == 0 && written[static_cast<size_t>(t)]) continue;
     const auto term = [&](int64_t k) {
-      return v.template as<R>(s.root, static_cast<size_t>(g.points[static_cast<size_t>(first + k)]));
+      return v.template as<R>(root, static_cast<size_t>(g.points[static_cast<size_t>(first + k)]));
     };
     const bool set = written[static_cast<size_t>(t)];
     if constexpr (std::is_same_v<R, uint8_t>)
@@ -555,6 +623,14 @@ void run_typed(const Statement& s, const StatementValue<T>& v, R* out, int64_t o
       out[t] = accumulate<T>(s.op, n, term, set ? out[t] : null_element<T>(s.op));
     written[static_cast<size_t>(t)] = 1;
   }
+}
+
+template <Scalar T, class R>
+void run_typed(const Statement& s, const StatementValue<T>& v, R* out, int64_t output_size,
+               std::vector<uint8_t>& written) {
+  if (s.op == Assign::Update) return run_update<T, R>(s, v, out, output_size);
+  run_lane<T, R>(s, v, s.root, s.targets, out, output_size, written);
+  for (const Lane& l : s.lanes) run_lane<T, R>(s, v, l.root, l.targets, out, output_size, written);
 }
 
 template <Scalar T>
