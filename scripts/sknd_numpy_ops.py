@@ -496,6 +496,199 @@ def cast(x, to):
     return x != 0 if to == "bool" else np.trunc(x).astype(np.int64)
 
 
+# ------------------------------------------------------------------ operators defined by @compose alone
+
+def lp_reduce(x, p, axes=None, squeeze=False):
+    """math.lp_reduce's @compose: (sum_reduce of |x| ** p) ** (1 / p)."""
+    return reduce("math.sum_reduce", np.abs(x) ** p, axes, squeeze) ** (1.0 / p)
+
+
+def capped_div(x, norm, bias, epsilon):
+    """The last steps of l1_norm's and l2_norm's @compose: x / ((norm + bias) >? epsilon), bias and
+    epsilon each where given."""
+    biased = norm if bias is None else norm + bias
+    return x / (biased if epsilon is None else np.maximum(biased, epsilon))
+
+
+def l1_norm(x, axes, bias=None, epsilon=None):
+    """nn.l1_norm's @compose: the norm is sum_reduce of |x| over the axes, kept as extent 1."""
+    return capped_div(x, reduce("math.sum_reduce", np.abs(x), axes), bias, epsilon)
+
+
+def l2_norm(x, axes, bias=None, epsilon=None):
+    """nn.l2_norm's @compose: the norm is sqrt of sum_reduce of x^2 over the axes, kept as extent 1."""
+    return capped_div(x, np.sqrt(reduce("math.sum_reduce", x * x, axes)), bias, epsilon)
+
+
+def moments(x, axes=None, squeeze=False):
+    """math.moments' @compose: the mean, mean_reduce over the axes ([0:d] by default), and the variance,
+    mean_reduce of (x - mean)^2 with the mean kept as extent 1; each squeezed or kept as asked."""
+    centered = x - reduce("math.mean_reduce", x, axes)
+    return reduce("math.mean_reduce", x, axes, squeeze), reduce("math.mean_reduce", centered * centered, axes, squeeze)
+
+
+def mean_variance_norm(x, bias=None, scale=None, axes=None, epsilon=1e-5):
+    """nn.mean_variance_norm's @compose: (x - mean) / sqrt(variance + epsilon), math.moments' mean and
+    variance (mean_reduce of (x - mean)^2) over the axes ([2:rank] by default) kept as extent 1, then
+    mul by scale and add bias where given, each aligned at axis 1."""
+    mean, variance = moments(x, list(range(2, x.ndim)) if axes is None else axes)
+    y = (x - mean) / np.sqrt(variance + epsilon)
+    if scale is not None:
+        y = binary("math.mul", y, scale, rhs_align=1)
+    return y if bias is None else binary("math.add", y, bias, rhs_align=1)
+
+
+def local_response_norm(x, size, axes=(1,), alpha=1.0, beta=0.5, bias=1.0):
+    """nn.local_response_norm's @compose: x / (mean * alpha + bias) ** beta, the mean of x^2 an avg_pool
+    over the axes (stride 1) with padding (size - 1) / 2 before and (size - 1) \\ 2 after, divided by
+    the window's volume (ignore_border=false)."""
+    size = uniform(size, len(axes))
+    padding = [(z - 1) // 2 for z in size] + [ceil_div(z - 1, 2) for z in size]
+    mean = avg_pool(x * x, size, list(axes), ignore_border=False, padding=padding)
+    return x / (mean * alpha + bias) ** beta
+
+
+def rms_pool(x, size, axes=None, ignore_border=True, **window):
+    """nn.rms_pool's @compose: sqrt of avg_pool of x^2, the window and ignore_border as given."""
+    return np.sqrt(avg_pool(x * x, size, axes, ignore_border, **window))
+
+
+def lp_pool(x, size, p, axes=None, **window):
+    """nn.lp_pool's @compose: (sum_pool of |x| ** p) ** (1 / p)."""
+    return sum_pool(np.abs(x) ** p, size, axes, **window) ** (1.0 / p)
+
+
+def shuffle(x, axis, groups):
+    """layout.shuffle's @compose: the axis reshaped to [groups, c / groups], the two transposed, and
+    reshaped back to [c]: output index j * groups + g reads input index g * (c / groups) + j."""
+    a = axis + x.ndim if axis < 0 else axis
+    split = x.reshape(x.shape[:a] + (groups, x.shape[a] // groups) + x.shape[a + 1:])
+    return np.swapaxes(split, a, a + 1).reshape(x.shape)
+
+
+def area_downsample(x, factor, axes=None):
+    """image.area_downsample's @compose: sum_pool of size and stride `factor` over the axes ([0:d] by
+    default; its automatic padding is 0, the extents being multiples of the factors), divided by the
+    factors' product."""
+    axes = list(range(x.ndim)) if axes is None else axes
+    return sum_pool(x, factor, axes, stride=factor) / float(np.prod(factor))
+
+
+# ------------------------------------------------------------------ space and depth (§4.1), by their @compose
+
+def split_spatial(x, axis, block):
+    """The first reshape of space_to_batch and space_to_depth: each spatial extent s from `axis` becomes
+    [s / block, block]. Returns it, the outer axes and the block axes."""
+    d = len(block)
+    pairs = [e for s, b in zip(x.shape[axis:axis + d], block) for e in (s // b, b)]
+    outer = [axis + 2 * k for k in range(d)]
+    return x.reshape(x.shape[:axis] + tuple(pairs) + x.shape[axis + d:]), outer, [a + 1 for a in outer]
+
+
+def merge_pairs(x, axis, d):
+    """The last reshape of batch_to_space and depth_to_space: the 2d axes from `axis`, in pairs (s, block),
+    become [s * block..]."""
+    merged = [x.shape[axis + 2 * k] * x.shape[axis + 2 * k + 1] for k in range(d)]
+    return x.reshape(x.shape[:axis] + tuple(merged) + x.shape[axis + 2 * d:])
+
+
+def space_to_batch(x, block_size, blocks_first=True, data_format="NCX"):
+    """layout.space_to_batch's @compose: split_spatial, the block axes moved before the batch (blocks_first)
+    or after it, and these d + 1 axes flattened: NCX output[(by.., bi) or (bi, by..), ci, yi..] =
+    input[bi, ci, yi * block + by..]."""
+    d, ncx = x.ndim - 2, data_format == "NCX"
+    split, outer, blocks = split_spatial(x, 2 if ncx else 1, uniform(block_size, d))
+    batch = blocks + [0] if blocks_first else [0] + blocks
+    perm = batch + [1] + outer if ncx else batch + outer + [2 * d + 1]
+    moved = np.transpose(split, perm)
+    return moved.reshape((-1,) + moved.shape[d + 1:])
+
+
+def batch_to_space(x, block_size, blocks_first=True, data_format="NCX"):
+    """layout.batch_to_space's @compose: the batch split into [block.., b / (block * ..)] (blocks_first) or
+    [b / (block * ..), block..], each block axis moved after its spatial axis, and the pairs merged: NCX
+    output[bi, ci, yi * block + by..] = input[(by.., bi) or (bi, by..), ci, yi..]."""
+    d, ncx = x.ndim - 2, data_format == "NCX"
+    block = uniform(block_size, d)
+    rest = x.shape[0] // int(np.prod(block))
+    split = x.reshape(tuple(block + [rest] if blocks_first else [rest] + block) + x.shape[1:])
+    batch, blocks = (d, list(range(d))) if blocks_first else (0, list(range(1, d + 1)))
+    spatial = list(range(d + 2, 2 * d + 2)) if ncx else list(range(d + 1, 2 * d + 1))
+    pairs = [a for pair in zip(spatial, blocks) for a in pair]
+    perm = [batch, d + 1] + pairs if ncx else [batch] + pairs + [2 * d + 1]
+    return merge_pairs(np.transpose(split, perm), 2 if ncx else 1, d)
+
+
+def space_to_depth(x, block_size, blocks_first=True, data_format="NCX"):
+    """layout.space_to_depth's @compose: split_spatial, the block axes moved before the channel axis
+    (blocks_first) or after it, and these d + 1 axes flattened in the channel's place: NCX
+    output[bi, (by.., ci) or (ci, by..), yi..] = input[bi, ci, yi * block + by..]."""
+    d, ncx = x.ndim - 2, data_format == "NCX"
+    split, outer, blocks = split_spatial(x, 2 if ncx else 1, uniform(block_size, d))
+    channel = 1 if ncx else 2 * d + 1
+    depth = blocks + [channel] if blocks_first else [channel] + blocks
+    moved = np.transpose(split, [0] + depth + outer if ncx else [0] + outer + depth)
+    at = 1 if ncx else d + 1
+    return moved.reshape(moved.shape[:at] + (-1,) + moved.shape[at + d + 1:])
+
+
+def depth_to_space(x, block_size, blocks_first=True, data_format="NCX"):
+    """layout.depth_to_space's @compose: the channel axis split into [block.., c / (block * ..)] (blocks_first)
+    or [c / (block * ..), block..], each block axis moved after its spatial axis, and the pairs merged:
+    NCX output[bi, ci, yi * block + by..] = input[bi, (by.., ci) or (ci, by..), yi..]."""
+    d, ncx = x.ndim - 2, data_format == "NCX"
+    block = uniform(block_size, d)
+    at = 1 if ncx else d + 1
+    rest = x.shape[at] // int(np.prod(block))
+    split = x.reshape(x.shape[:at] + tuple(block + [rest] if blocks_first else [rest] + block) + x.shape[at + 1:])
+    channel = at + (d if blocks_first else 0)
+    blocks = [at + k + (0 if blocks_first else 1) for k in range(d)]
+    spatial = list(range(d + 2, 2 * d + 2)) if ncx else list(range(1, d + 1))
+    pairs = [a for pair in zip(spatial, blocks) for a in pair]
+    perm = [0, channel] + pairs if ncx else [0] + pairs + [channel]
+    return merge_pairs(np.transpose(split, perm), 2 if ncx else 1, d)
+
+
+# ------------------------------------------------------------------ image resize (§4.5.2), mode 'NEAREST'
+
+ROUNDING = {"FLOOR": np.floor, "CEIL": np.ceil, "ROUND_PREFER_FLOOR": lambda x: np.ceil(x - 0.5),
+            "ROUND_PREFER_CEIL": lambda x: np.floor(x + 0.5)}
+
+
+def nearest_resize(x, size, axes=None, coordinate_transform="SYMMETRIC", rounding_method="ROUND_PREFER_FLOOR"):
+    """image.nearest_resize's @lower: output[i..] = input[i[axes] <- (int(r) <? s - 1)..], r the
+    rounding of real(i) * scale + offset; scale s / size, or if 'ALIGNED' (s - 1) / (size - 1) (0.0 if
+    size <= 1); offset 0.5 * scale - 0.5 if 'SYMMETRIC', else 0.0."""
+    axes = list(range(x.ndim)) if axes is None else [a + x.ndim if a < 0 else a for a in axes]
+    for a, n in zip(axes, uniform(size, len(axes))):
+        s = x.shape[a]
+        if coordinate_transform == "ALIGNED":
+            scale = 0.0 if n <= 1 else float(s - 1) / float(n - 1)
+        else:
+            scale = float(s) / float(n)
+        offset = 0.5 * scale - 0.5 if coordinate_transform == "SYMMETRIC" else 0.0
+        index = np.minimum(ROUNDING[rounding_method](np.arange(n) * scale + offset).astype(np.int64), s - 1)
+        assert index.min() >= 0, "a read before the input"
+        x = np.take(x, index, axis=a)
+    return x
+
+
+def resize(x, size, axes=None, mode="NEAREST", coordinate_transform="SYMMETRIC",
+           rounding_method="ROUND_PREFER_FLOOR", antialias=True, cubic_coeff_a=-0.75):
+    """image.resize's @compose in mode 'NEAREST', nearest_resize (LINEAR and CUBIC are not written here)."""
+    assert mode == "NEAREST", "only the mode 'NEAREST' is written here"
+    return nearest_resize(x, size, axes, coordinate_transform, rounding_method)
+
+
+def rescale(x, factor, axes=None, **attrs):
+    """image.rescale's @compose: resize to size = int(round(real(s[axes]) * factor)) (the draft does not
+    say how round breaks a tie, so none is taken)."""
+    axes = list(range(x.ndim)) if axes is None else axes
+    scaled = [x.shape[a] * f for a, f in zip(axes, uniform(factor, len(axes)))]
+    assert all(abs(v - math.floor(v) - 0.5) > 1e-9 for v in scaled), "round of a tie"
+    return resize(x, [int(math.floor(v + 0.5)) for v in scaled], axes, **attrs)
+
+
 def self_test():
     """The operators against values worked out by hand."""
     x = np.arange(16.0).reshape(1, 1, 4, 4)
@@ -558,6 +751,80 @@ def self_test():
     assert select(np.array([True, False]), np.array([[1.0], [2.0]]), np.array(0.0)).tolist() == [[1, 0], [2, 0]]
     assert gather(np.array([[1.0, 2.0, 3.0]]), np.array([[2, 0]]), -1).tolist() == [[[3.0, 1.0]]]
     assert logical_reduce("math.all_reduce", np.array([[True, False], [True, True]]), [1]).tolist() == [[False], [True]]
+    # (9 + 16) ** (1/2) kept as [[5]]; p = 1 over axis 0, squeezed: |3|, |-4|
+    assert lp_reduce(np.array([[3.0, -4.0]]), 2.0).tolist() == [[5.0]]
+    assert lp_reduce(np.array([[3.0, -4.0]]), 1.0, [0], squeeze=True).tolist() == [3.0, 4.0]
+    # l1: |1| + |-3| = 4; with bias 1 and epsilon 6: 5 >? 6 = 6
+    assert l1_norm(np.array([[1.0, -3.0], [2.0, 2.0]]), [1]).tolist() == [[0.25, -0.75], [0.5, 0.5]]
+    assert np.allclose(l1_norm(np.array([[1.0, -3.0]]), [-1], bias=1.0, epsilon=6.0), [[1.0 / 6.0, -0.5]])
+    # l2: sqrt(9 + 16) = 5; 5 + 5 = 10; 5 >? 8 = 8
+    assert l2_norm(np.array([[3.0, -4.0]]), [1]).tolist() == [[0.6, -0.8]]
+    assert l2_norm(np.array([[3.0, -4.0]]), [1], bias=5.0).tolist() == [[0.3, -0.4]]
+    assert l2_norm(np.array([[3.0, -4.0]]), [0, 1], epsilon=8.0).tolist() == [[0.375, -0.5]]
+    # mean 3, variance (4 + 1 + 0 + 9) / 4 = 3.5, + 0.5 = 4: (x - 3) / 2, then * 2 + 1
+    row = np.array([[[1.0, 2.0, 3.0, 6.0]]])
+    assert mean_variance_norm(row, epsilon=0.5).ravel().tolist() == [-1.0, -0.5, 0.0, 1.5]
+    assert mean_variance_norm(row, np.array([1.0]), np.array([2.0]), epsilon=0.5).ravel().tolist() == [-1, 0, 1, 4]
+    # channels 1, 2, 2 (squares 1, 4, 4). Size 3: padding 1 and 1, window sums 5, 9, 8, / 3, * 3 + 1 = 6, 10, 9.
+    # Size 2: padding 0 before, 1 after, sums 5, 8, 4, / 2, * 2 + 1 = 6, 9, 5. beta = 1: x divided by them.
+    lrn = np.array([[1.0, 2.0, 2.0]])
+    assert np.allclose(local_response_norm(lrn, 3, alpha=3.0, beta=1.0), [[1 / 6, 2 / 10, 2 / 9]])
+    assert np.allclose(local_response_norm(lrn, 2, alpha=2.0, beta=1.0), [[1 / 6, 2 / 9, 2 / 5]])
+    # (1 + 1 + 9 + 25) / 4 = 9; windows [3, 4] and [4, padding]: 12.5, then 16 / 1, or 16 / 2 counting the padding
+    assert rms_pool(np.array([[[[1.0, 1.0], [3.0, -5.0]]]]), 2, stride=2).tolist() == [[[[3.0]]]]
+    assert rms_pool(np.array([[3.0, 4.0]]), 2, axes=[1], padding=[0, 1]).tolist() == [[12.5 ** 0.5, 4.0]]
+    assert rms_pool(np.array([[3.0, 4.0]]), 2, axes=[1], padding=[0, 1], ignore_border=False).tolist() == [
+        [12.5 ** 0.5, 8.0 ** 0.5]]
+    # p = 2: sqrt(9 + 16); p = 1 with one padding after: 3 + 4, then 4
+    assert lp_pool(np.array([[3.0, -4.0]]), 2, 2.0, axes=[1], padding=0).tolist() == [[5.0]]
+    assert lp_pool(np.array([[3.0, -4.0]]), 2, 1.0, axes=[-1], padding=[0, 1]).tolist() == [[7.0, 4.0]]
+    # [[0, 1, 2], [3, 4, 5]] transposed, and [[0, 1], [2, 3], [4, 5]] transposed
+    assert shuffle(np.arange(6), 0, 2).tolist() == [0, 3, 1, 4, 2, 5]
+    assert shuffle(np.arange(12).reshape(2, 6), -1, 3)[1].tolist() == [6, 8, 10, 7, 9, 11]
+    # 2 by 2 blocks of [[0 1 2 3], [4 5 6 7]]: (0 + 1 + 4 + 5) / 4 and (2 + 3 + 6 + 7) / 4; rows of 4: 6 / 4, 22 / 4
+    assert area_downsample(np.arange(8.0).reshape(2, 4), [2, 2]).tolist() == [[2.5, 4.5]]
+    assert area_downsample(np.arange(8.0).reshape(2, 4), [4], axes=[1]).tolist() == [[1.5], [5.5]]
+    # mean 3 and variance (4 + 1 + 0 + 9) / 4 over axis 1, kept or squeezed; over all axes by default
+    assert [v.tolist() for v in moments(row[0], [1])] == [[[3.0]], [[3.5]]]
+    assert [v.tolist() for v in moments(row[0], [-1], squeeze=True)] == [[3.0], [3.5]]
+    assert [v.tolist() for v in moments(np.array([1.0, 3.0]))] == [[2.0], [1.0]]
+    # 2 by 2 blocks of 2 channels, x[0, c, y, x] = 4c + 2y + x: channels (by, bx, c) or (c, by, bx)
+    cube = np.arange(8).reshape(1, 2, 2, 2)
+    assert space_to_depth(cube, 2).ravel().tolist() == [0, 4, 1, 5, 2, 6, 3, 7]
+    assert space_to_depth(cube, [2, 2], blocks_first=False).ravel().tolist() == list(range(8))
+    # NXC, x[0, y, x, c] = 4y + 2x + c: channels (by, bx, c) or (c, by, bx)
+    assert space_to_depth(cube, 2, data_format="NXC").ravel().tolist() == list(range(8))
+    assert space_to_depth(cube, 2, False, "NXC").ravel().tolist() == [0, 2, 4, 6, 1, 3, 5, 7]
+    # back: channel (by, bx, c) to x[0, c, y, x]; one channel of 4 to a 2 by 2 block
+    assert np.array_equal(depth_to_space(np.array([0, 4, 1, 5, 2, 6, 3, 7]).reshape(1, 8, 1, 1), 2), cube)
+    assert depth_to_space(np.arange(4).reshape(1, 4, 1, 1), 2).tolist() == [[[[0, 1], [2, 3]]]]
+    assert np.array_equal(depth_to_space(np.arange(8).reshape(1, 8, 1, 1), 2, blocks_first=False), cube)
+    nxc = np.array([0, 2, 4, 6, 1, 3, 5, 7]).reshape(1, 1, 1, 8)
+    assert depth_to_space(nxc, 2, False, "NXC").ravel().tolist() == list(range(8))
+    # [0 1 2 3] in blocks of 2: batch by * 1 + bi reads x[2 yi + by]; two batches: by * 2 + bi or bi * 2 + by
+    assert space_to_batch(np.arange(4).reshape(1, 1, 4), 2).tolist() == [[[0, 2]], [[1, 3]]]
+    assert space_to_batch(np.arange(4).reshape(1, 4, 1), [2], data_format="NXC").tolist() == [[[0], [2]], [[1], [3]]]
+    assert space_to_batch(np.arange(4).reshape(2, 1, 2), 2).ravel().tolist() == [0, 2, 1, 3]
+    assert space_to_batch(np.arange(4).reshape(2, 1, 2), 2, blocks_first=False).ravel().tolist() == [0, 1, 2, 3]
+    batches = np.array([0, 2, 1, 3]).reshape(4, 1, 1)
+    assert batch_to_space(batches, 2).tolist() == [[[0, 1]], [[2, 3]]]
+    assert batch_to_space(batches, 2, blocks_first=False).tolist() == [[[0, 2]], [[1, 3]]]
+    # 4 to 8, scale 0.5: 'ASYMMETRIC' reads 0, .5, 1, ..., 3.5, a tie at every other one; 'SYMMETRIC' -.25, .25, ...
+    four = np.arange(4.0)
+    assert nearest_resize(four, 8, coordinate_transform="ASYMMETRIC").tolist() == [0, 0, 1, 1, 2, 2, 3, 3]
+    assert nearest_resize(four, [8], [0], "ASYMMETRIC", "ROUND_PREFER_CEIL").tolist() == [0, 1, 1, 2, 2, 3, 3, 3]
+    assert nearest_resize(four, 8, coordinate_transform="ASYMMETRIC", rounding_method="FLOOR").tolist() == [
+        0, 0, 1, 1, 2, 2, 3, 3]
+    assert nearest_resize(four, 8).tolist() == [0, 0, 1, 1, 2, 2, 3, 3]
+    assert nearest_resize(four, 8, rounding_method="CEIL").tolist() == [0, 1, 1, 2, 2, 3, 3, 3]
+    # 3 to 5 'ALIGNED': scale 2 / 4, reads 0, .5, 1, 1.5, 2; 5 to 2 'SYMMETRIC': scale 2.5, offset .75: 0.75, 3.25
+    assert nearest_resize(np.arange(3.0), 5, coordinate_transform="ALIGNED").tolist() == [0, 0, 1, 1, 2]
+    assert nearest_resize(np.arange(3.0), 5, None, "ALIGNED", "ROUND_PREFER_CEIL").tolist() == [0, 1, 1, 2, 2]
+    assert nearest_resize(np.arange(5.0), 2, rounding_method="FLOOR").tolist() == [0, 3]
+    # 2 to 1: scale 2, offset .5, reads .5; 3 to 2: scale 1.5, offset .25, reads .25, 1.75; floored
+    assert resize(np.arange(6.0).reshape(2, 3), [1, 2], rounding_method="FLOOR").tolist() == [[0, 1]]
+    # 4 * 0.5 = 2: scale 2, 'ASYMMETRIC' reads 0, 2
+    assert rescale(four, [0.5], coordinate_transform="ASYMMETRIC").tolist() == [0.0, 2.0]
     print("self-test: ok")
     return 0
 

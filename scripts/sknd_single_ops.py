@@ -5,7 +5,7 @@ One graph per (operator, attributes, shapes) draw, for every standard operator n
 natively (docs/nnef2.md, "The native mapping"): each is written to a temporary model folder
 (main.sknd and its variables' .dat files), and sknd_reference.judge requires `nnref check` to
 pass, `nnref run --precision f64` on random inputs to agree with the NumPy evaluation of
-sknd_numpy_ops.py (written from chapter 4 of the Revision 8 draft) within 1e-12 of the output's
+sknd_numpy_ops.py (written from chapter 4 of the Revision 8 draft) within 1e-12 of each output's
 largest magnitude, and `nnref conform` to accept its float32 rounding. Further draws break an
 operator's @assert: `nnref check` must refuse them with the code, located at the invocation.
 
@@ -33,6 +33,8 @@ import sknd_numpy_ops as ops  # noqa: E402
 from sknd_reference import judge, run, write_variables  # noqa: E402
 
 GRAPH, OUTPUT = "Single", "out"
+# The outputs of an operator of several, named as its definition names them; any other operator's is OUTPUT.
+OUTPUTS = {"math.moments": ("mean", "variance")}
 
 # ------------------------------------------------------------------ draws
 
@@ -461,9 +463,107 @@ def kinds_refusal_draws():
                "nnef2.compose.shape", "axis")
 
 
+def composed_draws():
+    """Operators with neither a native mapping nor a @lower body, run from their @compose bodies:
+    math.lp_reduce, nn.l1_norm and l2_norm (bias and epsilon, an epsilon above some of the norms),
+    mean_variance_norm (moments' two outputs inside), rms_pool and lp_pool (windows as the pools'
+    draws), layout.shuffle and image.area_downsample (over the spatial axes: nnref maps its sum_pool
+    over them only); then the layout operators space_to_batch, batch_to_space, space_to_depth and
+    depth_to_space (both data formats, blocks first or not), image.resize and rescale in mode 'NEAREST'
+    (every coordinate transform and rounding method; sizes whose reads fall on a tie exactly or
+    well away from one), nn.local_response_norm and rms_pool with ignore_border=false (avg_pool
+    dividing by a number, `real(size * ..)`) and math.moments (its two outputs, squeezed or kept).
+    Not drawn: resize's LINEAR and CUBIC modes, which nnref refuses."""
+    for attrs, shape in (({"p": 2.0}, (2, 3, 4)), ({"p": 1.0, "axes": [1]}, (2, 3, 4)),
+                         ({"p": 3.0, "axes": [-1, 0], "squeeze": True}, (2, 3, 4)),
+                         ({"p": 0.5, "axes": [1], "squeeze": True}, (3, 5))):
+        yield Draw("math.lp_reduce", attrs, [inp("x", *shape)])
+    norms = [({"axes": [1]}, (2, 3, 4)), ({"axes": [-1], "bias": 0.5}, (3, 5)),
+             ({"axes": [0, 2], "epsilon": 3.0}, (2, 3, 2)),  # norms of 4 elements, some below 3
+             ({"axes": [-1], "bias": 0.25, "epsilon": 1.0}, (4, 6, 1)),  # norms of 1 element: some capped
+             ({"axes": [0, 1, 2]}, (2, 2, 3))]
+    for op in ("nn.l1_norm", "nn.l2_norm"):
+        for attrs, shape in norms:
+            yield Draw(op, attrs, [inp("x", *shape)])
+    for attrs, bias, scale, shape in (({}, False, False, (2, 3, 4, 4)), ({"epsilon": 0.01}, True, True, (2, 4, 5)),
+                                      ({"axes": [1, -1]}, False, True, (2, 3, 4)),
+                                      ({"axes": [0], "epsilon": 0.0}, True, False, (3, 2, 2))):
+        yield Draw("nn.mean_variance_norm", attrs,
+                   [inp("x", *shape), var("bias", shape[1]) if bias else None,
+                    var("scale", shape[1]) if scale else None])
+    for attrs, shape in (({"size": 2, "stride": 2}, (1, 2, 4, 6)), ({"size": 3, "padding": 1}, (2, 2, 5, 5)),
+                         ({"size": [3, 2], "stride": [2, 1], "padding": [1, 0, 1, 1], "ignore_border": True},
+                          (1, 2, 7, 6)),
+                         ({"size": 3, "stride": 2, "axes": [-1]}, (2, 3, 7))):
+        yield Draw("nn.rms_pool", attrs, [inp("x", *shape)])
+    for attrs, shape in (({"size": 2, "stride": 2, "p": 2.0}, (1, 2, 4, 4)), ({"size": 3, "p": 1.0}, (2, 2, 5, 5)),
+                         ({"size": [2, 3], "dilation": [1, 2], "padding": [0, 1, 1, 0], "p": 3.0}, (1, 2, 6, 7)),
+                         ({"size": 3, "stride": 2, "ceil_mode": True, "padding": 0, "p": 0.5}, (1, 1, 7, 8))):
+        yield Draw("nn.lp_pool", attrs, [inp("x", *shape)])
+    for attrs, x in (({"axis": 1, "groups": 2}, inp("x", 2, 6, 3)), ({"axis": -1, "groups": 3}, inp("x", 2, 6)),
+                     ({"axis": 0, "groups": 4}, inp("x", 8, 2)), ({"axis": -2, "groups": 2}, ints("x", 1, 3, 4, 2))):
+        yield Draw("layout.shuffle", attrs, [x])
+    for attrs, shape in (({"factor": [2, 2], "axes": [2, 3]}, (1, 2, 4, 6)), ({"factor": [3], "axes": [-1]}, (2, 3, 6)),
+                         ({"factor": [3, 2, 2], "axes": [2, 3, -1]}, (1, 1, 3, 4, 2)),
+                         ({"factor": [1, 3], "axes": [-2, -1]}, (2, 2, 4, 3))):
+        yield Draw("image.area_downsample", attrs, [inp("x", *shape)])
+    for attrs, x in (({"block_size": 2}, inp("x", 1, 3, 4, 6)),
+                     ({"block_size": [2, 3], "blocks_first": False}, inp("x", 2, 2, 4, 6)),
+                     ({"block_size": [2, 1], "data_format": "NXC"}, ints("x", 1, 4, 2, 3)),
+                     ({"block_size": 3, "blocks_first": False, "data_format": "NXC"}, inp("x", 2, 6, 3))):
+        yield Draw("layout.space_to_depth", attrs, [x])
+    for attrs, x in (({"block_size": 2}, inp("x", 1, 8, 2, 3)),
+                     ({"block_size": [1, 2], "blocks_first": False}, inp("x", 2, 6, 3, 2)),
+                     ({"block_size": [2, 3], "data_format": "NXC"}, inp("x", 1, 2, 3, 12)),
+                     ({"block_size": 3, "blocks_first": False, "data_format": "NXC"}, ints("x", 2, 4, 6))):
+        yield Draw("layout.depth_to_space", attrs, [x])
+    for attrs, x in (({"block_size": 2}, inp("x", 1, 2, 4, 6)),
+                     ({"block_size": [3, 2], "blocks_first": False}, inp("x", 2, 3, 6, 4)),
+                     ({"block_size": [2, 4], "data_format": "NXC"}, inp("x", 2, 4, 4, 3)),
+                     ({"block_size": 3, "blocks_first": False, "data_format": "NXC"}, ints("x", 3, 6, 2))):
+        yield Draw("layout.space_to_batch", attrs, [x])
+    for attrs, x in (({"block_size": 2}, inp("x", 4, 2, 3, 2)),
+                     ({"block_size": [3, 1], "blocks_first": False}, ints("x", 6, 2, 2, 3)),
+                     ({"block_size": [2, 2], "data_format": "NXC"}, inp("x", 8, 2, 3, 2)),
+                     ({"block_size": 2, "blocks_first": False, "data_format": "NXC"}, inp("x", 6, 3, 2))):
+        yield Draw("layout.batch_to_space", attrs, [x])
+    # reads per axis, (extent, size): (3, 6), (4, 8) at .25 + .5 i - .5; (4, 8) at .5 i, a tie every other one;
+    # (5, 3), (7, 4) at 2 i; (2, 4), (6, 3) at -.25 + .5 i, .5 + 2 i; (5, 1) at 0, (7, 4) at 2 i
+    for attrs, shape in (({"axes": [2, 3], "size": [6, 8]}, (1, 2, 3, 4)),
+                         ({"axes": [-1], "size": 8, "coordinate_transform": "ASYMMETRIC",
+                           "rounding_method": "ROUND_PREFER_CEIL"}, (2, 3, 4)),
+                         ({"axes": [2, 3], "size": [3, 4], "coordinate_transform": "ALIGNED",
+                           "rounding_method": "FLOOR"}, (1, 1, 5, 7)),
+                         ({"size": [4, 3], "rounding_method": "CEIL"}, (2, 6)),
+                         ({"axes": [1, 2], "size": [1, 4], "mode": "NEAREST", "coordinate_transform": "ALIGNED",
+                           "rounding_method": "ROUND_PREFER_CEIL", "antialias": False}, (2, 5, 7))):
+        yield Draw("image.resize", attrs, [inp("x", *shape)])
+    # sizes 8 and 3 (reads .5 i and 2 i); 7 * 0.6 rounds to 4 (.375 + 1.75 i, floored); 6 and 3
+    # (-1/6 + 2/3 i and .5 + 2 i, rounded up); 5 (.25 i, a tie at i = 2)
+    for attrs, shape in (({"axes": [2, 3], "factor": [2.0, 0.5], "coordinate_transform": "ASYMMETRIC"}, (1, 2, 4, 6)),
+                         ({"axes": [-1], "factor": [0.6], "rounding_method": "FLOOR"}, (3, 7)),
+                         ({"factor": [1.5, 0.5], "rounding_method": "CEIL"}, (4, 6)),
+                         ({"axes": [1], "factor": 2.5, "coordinate_transform": "ALIGNED",
+                           "rounding_method": "ROUND_PREFER_CEIL"}, (2, 2, 3))):
+        yield Draw("image.rescale", attrs, [inp("x", *shape)])
+    for attrs, shape in (({"size": 3}, (2, 5, 3, 3)), ({"size": 4, "alpha": 0.5, "beta": 0.75, "bias": 2.0}, (1, 6, 4)),
+                         ({"axes": [2, 3], "size": [3, 2], "beta": 1.0}, (1, 2, 4, 5)),
+                         ({"axes": [-1], "size": 5, "alpha": 2.0, "bias": 0.5}, (3, 7))):
+        yield Draw("nn.local_response_norm", attrs, [inp("x", *shape)])
+    for attrs, shape in (({"size": 3, "padding": 1, "ignore_border": False}, (1, 2, 5, 5)),
+                         ({"size": [2, 3], "stride": 2, "padding": [0, 1, 1, 1], "ignore_border": False}, (2, 2, 5, 6)),
+                         ({"size": 3, "stride": 2, "padding": 1, "ceil_mode": True, "ignore_border": False},
+                          (1, 2, 6, 7)),
+                         ({"size": 2, "axes": [-1], "ignore_border": False}, (2, 3, 5))):
+        yield Draw("nn.rms_pool", attrs, [inp("x", *shape)])
+    for attrs, shape in (({}, (2, 3)), ({"axes": [1]}, (2, 3, 4)), ({"axes": [0, 2], "squeeze": True}, (2, 3, 4)),
+                         ({"axes": [-1, 0, 1], "squeeze": True}, (2, 2, 3)), ({"axes": [-2]}, (3, 4, 2))):
+        yield Draw("math.moments", attrs, [inp("x", *shape)])
+
+
 DRAWS = [*unary_draws(), *binary_draws(), *activation_draws(), *linear_draws(), *window_draws(), *reduce_draws(),
          *layout_draws(), *refusal_draws(), *kinds_draws(), *kinds_refusal_draws(), *deconv_cumsum_draws(),
-         *lowered_kinds_draws()]
+         *lowered_kinds_draws(), *composed_draws()]
 
 # ------------------------------------------------------------------ the reference
 
@@ -488,7 +588,7 @@ def reference(draw, values):
         return ops.cast(*values, to=draw.generics[0])
     if op in ops.BINARY:
         return ops.binary(op, *values, **attrs)
-    if op.endswith("_reduce"):
+    if op in ops.REDUCE or op == "math.mean_reduce":
         return ops.reduce(op, *values, **attrs)
     functions = {
         "nn.relu": ops.relu, "nn.elu": ops.elu, "nn.prelu": ops.prelu, "nn.softmax": ops.softmax,
@@ -498,6 +598,13 @@ def reference(draw, values):
         "layout.squeeze": ops.squeeze, "layout.unsqueeze": ops.unsqueeze, "layout.transpose": ops.transpose,
         "layout.concat": ops.concat, "math.not": ops.logical_not, "math.select": ops.select, "layout.gather": ops.gather,
         "layout.scatter": ops.scatter, "layout.gather_nd": ops.gather_nd, "layout.scatter_nd": ops.scatter_nd,
+        "math.lp_reduce": ops.lp_reduce, "nn.l1_norm": ops.l1_norm, "nn.l2_norm": ops.l2_norm,
+        "nn.mean_variance_norm": ops.mean_variance_norm, "nn.rms_pool": ops.rms_pool, "nn.lp_pool": ops.lp_pool,
+        "layout.shuffle": ops.shuffle, "image.area_downsample": ops.area_downsample,
+        "layout.space_to_batch": ops.space_to_batch, "layout.batch_to_space": ops.batch_to_space,
+        "layout.space_to_depth": ops.space_to_depth, "layout.depth_to_space": ops.depth_to_space,
+        "image.resize": ops.resize, "image.rescale": ops.rescale, "nn.local_response_norm": ops.local_response_norm,
+        "math.moments": ops.moments,
     }
     return functions[op](*values, **attrs)
 
@@ -575,9 +682,10 @@ def extents(shape):
     return "[%s]" % ", ".join(str(e) for e in shape)
 
 
-def graph_text(draw, output_shape, output_type="real"):
-    """main.sknd: the draw's operands as @input and @variable tensors, one invocation. Returns the
-    text and where the invocation is (line, column of the operator's name), for the diagnostics."""
+def graph_text(draw, outputs):
+    """main.sknd: the draw's operands as @input and @variable tensors, one invocation of the outputs
+    (name -> an array of their shape and type). Returns the text and where the invocation is (line,
+    column of the operator's name), for the diagnostics."""
     def block(name, lines):
         return ["    %s {" % name] + ["        " + line for line in lines] + ["    }"] if lines else []
 
@@ -589,11 +697,12 @@ def graph_text(draw, output_shape, output_type="real"):
                            ", ".join(argument_text(o) for o in draw.operands))
     lines = ["version 2.0;", "import %s;" % draw.op.split(".")[0], "", "graph %s {" % GRAPH]
     lines += block("@input", declared("input"))
-    lines += block("@output", ["%s: %s%s;" % (OUTPUT, output_type, extents(output_shape))])
+    lines += block("@output", ["%s: %s%s;" % (name, type_of(v), extents(v.shape)) for name, v in outputs.items()])
     lines += block("@variable", declared("variable"))
-    lines += block("@compose", ["%s = %s;" % (OUTPUT, call)])
+    results = ", ".join(outputs)
+    lines += block("@compose", ["%s = %s;" % (results, call)])
     lines += ["}", ""]
-    return "\n".join(lines), (len(lines) - 3, len("        %s = " % OUTPUT) + 1)
+    return "\n".join(lines), (len(lines) - 3, len("        %s = " % results) + 1)
 
 
 # ------------------------------------------------------------------ running a draw
@@ -613,12 +722,14 @@ def check_draw(nnref, draw, seed, rtol, keep):
         values = {o.name: random_values(rng, o) for o in draw.flat()}
         args = [None if o is None else [values[p.name] for p in o] if isinstance(o, list) else values[o.name]
                 for o in draw.operands]
-        if draw.refusal:  # refused before the output's declared shape matters
-            text, (line, column) = graph_text(draw, (1,))
+        names = OUTPUTS.get(draw.op, (OUTPUT,))
+        if draw.refusal:  # refused before the outputs' declared shapes matter
+            text, (line, column) = graph_text(draw, {name: np.zeros(1) for name in names})
         else:
-            expected = reference(draw, args)
-            assert np.all(np.isfinite(expected)), draw.name
-            text, _ = graph_text(draw, expected.shape, type_of(expected))
+            results = reference(draw, args)
+            expected = dict(zip(names, results if len(names) > 1 else [results]))
+            assert all(np.all(np.isfinite(v)) for v in expected.values()), draw.name
+            text, _ = graph_text(draw, expected)
         with open(os.path.join(folder, "main.sknd"), "w") as f:
             f.write(text)
         write_variables(folder, GRAPH, {o.name: values[o.name] for o in draw.flat() if o.role == "variable"})
@@ -627,7 +738,7 @@ def check_draw(nnref, draw, seed, rtol, keep):
         if draw.refusal:
             return refused(nnref, folder, draw.refusal, line, column), None
         inputs = {o.name: values[o.name] for o in draw.flat() if o.role == "input"}
-        return judge(nnref, folder, work, inputs, {OUTPUT: expected}, rtol)
+        return judge(nnref, folder, work, inputs, expected, rtol)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -369,6 +369,51 @@ std::vector<std::pair<std::string, Maker>> operators() {
   return ops;
 }
 
+// The natively mapped operators defined by their @compose (no @lower body), which
+// --sknd-kernels lowered expands: each component built as its own operator is.
+Draw softmax(Rng& r) {
+  const std::vector<int64_t> x = any_shape(r, 1, 3);
+  return {"nn.softmax{axes=" + list(some_axes(r, static_cast<int64_t>(x.size()))) + "}(x)", {{"x", x, false, -3, 3}}};
+}
+
+Draw avg_pool(Rng& r) {
+  Draw d = pool("nn.avg_pool")(r);
+  if (flip(r)) d.call.insert(d.call.find("}(x)"), ", ignore_border=true");
+  return d;
+}
+
+Draw batch_norm(Rng& r) {
+  const std::vector<int64_t> x = any_shape(r, 2, 4);
+  const std::vector<int64_t> c = {x[1]};
+  Draw d{"nn.batch_norm{epsilon=0.0" + std::to_string(between(r, 1, 9)) + "}(x, mean, variance, bias, scale)",
+         {{"x", x}, {"mean", c, true}, {"variance", c, true, 0.5, 2.0}, {"bias", c, true}, {"scale", c, true}}};
+  return d;
+}
+
+Draw cumsum(Rng& r) {
+  const std::vector<int64_t> x = any_shape(r, 1, 3);
+  std::vector<std::string> a = {"axis=" + std::to_string(between(r, 0, static_cast<int64_t>(x.size()) - 1))};
+  if (flip(r)) a.push_back("exclusive=true");
+  if (flip(r)) a.push_back("reverse=true");
+  return {"math.cumsum" + attrs(a) + "(x)", {{"x", x}}};
+}
+
+Draw reshape(Rng& r) {
+  const std::vector<int64_t> x = any_shape(r, 1, 3);
+  const int64_t n = std::accumulate(x.begin(), x.end(), int64_t{1}, std::multiplies<>());
+  std::vector<int64_t> shape = {n};
+  for (int64_t f : {2, 3})
+    if (shape.back() % f == 0 && flip(r)) shape = {shape.back() / f, f};
+  if (flip(r)) shape[0] = -1;
+  return {"layout.reshape{shape=" + list(shape) + "}(x)", {{"x", x}}};
+}
+
+std::vector<std::pair<std::string, Maker>> composed_operators() {
+  return {{"nn.softmax", softmax},   {"math.mean_reduce", reduce("math.mean_reduce")},
+          {"nn.avg_pool", avg_pool}, {"nn.batch_norm", batch_norm},
+          {"math.cumsum", cumsum},   {"layout.reshape", reshape}};
+}
+
 struct Folder {
   // Its own per process: two runs at once (worktrees, ctest -j) must not share it.
   fs::path path = fs::temp_directory_path() / ("nnref_sknd_lower_crosscheck." + std::to_string(::getpid()));
@@ -451,8 +496,10 @@ bool contains(const Interval& i, const mp50& p) {
 }
 
 // The two builds of one draw agree; false when the native mapping refuses the
-// draw (a cropping padding, a ceil window), which is redrawn.
-bool agree(const fs::path& folder, const Draw& d, Rng& r) {
+// draw (a cropping padding, a ceil window), which is redrawn. The build from the
+// definition holds one contract node (a @lower body), or, `composed`, the nodes
+// of the @compose's components (other ops than the native build's).
+bool agree(const fs::path& folder, const Draw& d, Rng& r, bool composed = false) {
   const std::vector<HostTensor> inputs = write_operands(folder, d, r);
   const std::string text = document(d, computed_shape(folder, d));
   const LoadResult native = load(folder, text, false), lowered = load(folder, text, true);
@@ -468,7 +515,15 @@ bool agree(const fs::path& folder, const Draw& d, Rng& r) {
                          [](const Node& n) { return std::holds_alternative<ContractAttrs>(n.op); });
   };
   REQUIRE(contracts(*native.model) == 0);
-  REQUIRE(contracts(*lowered.model) == 1);
+  const auto ops = [](const Model& m) {
+    std::vector<std::string> names;
+    for (const Node& n : m.graph.nodes) names.push_back(op_name(n.op));
+    return names;
+  };
+  if (composed)
+    REQUIRE(ops(*native.model) != ops(*lowered.model));
+  else
+    REQUIRE(contracts(*lowered.model) == 1);
   const Tensor<mp50> a = output_of<mp50>(*native.model, inputs), b = output_of<mp50>(*lowered.model, inputs);
   const Tensor<Interval> ia = output_of<Interval>(*native.model, inputs),
                          ib = output_of<Interval>(*lowered.model, inputs);
@@ -498,6 +553,24 @@ TEST_CASE(
       const Draw d = make(r);
       INFO(name << " draw " << done << ": " << d.call);
       if (agree(folder.path, d, r)) ++done;
+    }
+    INFO(name);
+    CHECK(done == kDraws);
+  }
+}
+
+TEST_CASE(
+    "sknd compose: native kernels and the @compose bodies of mapped operators agree (mp50 to 40 digits, "
+    "each Interval holding the other)",
+    "[nnef2]") {
+  Folder folder;
+  Rng r(20261130);
+  for (const auto& [name, make] : composed_operators()) {
+    int done = 0;
+    for (int tries = 0; done < kDraws && tries < 4 * kDraws; ++tries) {
+      const Draw d = make(r);
+      INFO(name << " draw " << done << ": " << d.call);
+      if (agree(folder.path, d, r, true)) ++done;
     }
     INFO(name);
     CHECK(done == kDraws);

@@ -94,23 +94,38 @@ TEST_CASE("sknd packs: what is refused, coded and located", "[nnef2]") {
   // Sizes that do not add up to the extent: the definition's assertion.
   d = first_error(graph("a: real[2, 2];", "[a, b] = layout.split{axis = 1, sizes = [2, 3]}(x);"));
   CHECK(d.code == "nnef2.assert.failed");
-  // A packed output of a @lower body: its pack items as targets are not composed yet.
-  const std::string twice =
-      "operator twice {\n    @input {\n        x: real[n];\n    }\n    @output {\n        ys: real[n]..(2);\n"
-      "    }\n    @lower {\n        unroll..(ki -> 2)\n            ys[ki][i] = x[i], i < n;\n    }\n}\n";
-  d = first_error("version 2.0;\n" + twice +
+  // An update (:=) of several items of a packed output: its points, in loop order across the items,
+  // would be split item by item.
+  const std::string pick =
+      "operator pick {\n    @input {\n        x: real[n];\n    }\n    @output {\n        ys: real[n]..(2);\n"
+      "    }\n    @lower {\n        ys[k][i] = 0.0, k < 2, i < n;\n        ys[k][i] := x[i], k < 2, i < n | x[i] > "
+      "0.0;\n"
+      "    }\n}\n";
+  d = first_error("version 2.0;\n" + pick +
                   "graph G {\n    @input {\n        x: real[3];\n    }\n    @output {\n        a: real[3];\n    }\n"
-                  "    @compose {\n        [a, b] = twice(x);\n    }\n}\n");
-  CHECK(d.code == "nnef2.compose.unsupported");
-  CHECK(d.message.find("a packed output of a @lower body") != std::string::npos);
-  // A uniform start over an extent that is a size name: a constant's extents are numbers.
-  d = first_error(
-      "version 2.0;\nimport math;\ngraph G {\n    @attrib {\n        n: int = 2;\n    }\n    @input {\n"
-      "        x: real[n];\n    }\n    @output {\n        y: real[n];\n    }\n    @compose {\n"
-      "        y = with s: real[n] = 0.0 for t : [x, x] do math.add(s, t);\n    }\n}\n");
-  CHECK(d.code == "nnef2.compose.unsupported");
-  CHECK(d.loc.line == 14);
-  CHECK(d.message ==
-        "the loop variable 's' starts at 0.0, over extents that vary with the sizes (a uniform start "
-        "there is not composed yet)");
+                  "    @compose {\n        [a, b] = pick(x);\n    }\n}\n");
+  CHECK(d.code == "nnef2.lower.unsupported");
+  CHECK(d.message.find("an update (:=) of several items of a packed output") != std::string::npos);
+}
+
+// A packed output of a @lower body (§2.11: pack items as targets), the draft's `unroll..(ki -> k)
+// ys[ki][…]`: one statement per item; and a loop variable started from a number over a size the
+// graph declares (its extents the declared ones, a condition check --dim states).
+TEST_CASE("sknd packs: a packed output of a @lower body, a uniform start over a size", "[nnef2]") {
+  const std::string scaled =
+      "operator scaled {\n    @input {\n        x: real[m, n];\n    }\n    @output {\n        ys: real[m, n]..(2);\n"
+      "    }\n    @lower {\n        unroll..(ki -> 2)\n            ys[ki][i, j] = x[i, j] * real(ki + 1), i < m, j < "
+      "n;\n"
+      "    }\n}\n";
+  const auto y = outputs(graph("a: real[2, 6]; b: real[2, 6];", "[a, b] = scaled(x);", scaled));
+  std::vector<double> x, twice;
+  for (int i = 0; i < 12; ++i) x.push_back(i), twice.push_back(2 * i);
+  CHECK(y[0] == x);
+  CHECK(y[1] == twice);
+  // 0 + x + x over rows of 6 given as the graph's size n.
+  const std::string sum =
+      "version 2.0;\nimport math;\ngraph G {\n    @attrib {\n        n: int = 6;\n    }\n    @input {\n"
+      "        x: real[2, n];\n    }\n    @output {\n        y: real[2, n];\n    }\n    @compose {\n"
+      "        y = with s: real[2, n] = 0.0 for t : [x, x] do math.add(s, t);\n    }\n}\n";
+  CHECK(outputs(sum)[0] == twice);
 }

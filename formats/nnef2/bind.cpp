@@ -340,7 +340,11 @@ class Binder {
       for (size_t k = 0; k < t.shape.size(); ++k) {
         const ShapeItem& item = t.shape[k];
         const size_t n = static_cast<size_t>(lengths[k].value_or(rank - fixed));
-        if (item.pack) {
+        if (repeated(item)) {
+          // `1 ..(squeeze ? 1 : 0)`, `c..(ncx)`: one extent, n times (a bool count: once or not, §2.3)
+          for (size_t j = 0; j < n; ++j)
+            bind_affine(*item.extent, shape[axis + j], "extent " + std::to_string(axis + j) + " of " + what);
+        } else if (item.pack) {
           const std::vector<Val> part(shape.begin() + static_cast<long>(axis),
                                       shape.begin() + static_cast<long>(axis + n));
           if (item.pack->count && !bound(*item.pack->count))
@@ -358,6 +362,13 @@ class Binder {
     for (const auto& [k, values] : distinct)
       bind_pack(t.shape[k], values, "the distinct extents of input '" + in.name + "'");
     return true;
+  }
+  // Whether a packed item repeats one extent rather than naming a pack: an expression that is not a
+  // name (`1 ..(n)`), or a count that is a bool.
+  bool repeated(const ShapeItem& item) const {
+    if (!item.pack || !item.pack->count) return false;
+    if (item.extent->kind != ExprKind::Identifier) return true;
+    return bound(*item.pack->count) && eval(*item.pack->count).kind == Kind::Bool;
   }
   static std::string ast_name(const ShapeItem& item) {
     return item.extent->kind == ExprKind::Identifier ? item.extent->text : "a packed extent";
@@ -438,7 +449,7 @@ class Binder {
           ++it;
         }
       }
-      if (waiting.size() == before)
+      if (waiting.size() == before && !bind_ready_helpers())
         fail("nnef2.compose.binding",
              "input '" + waiting[0]->name + "' has more than one packed extent of unknown length", waiting[0]->loc);
     }
@@ -537,6 +548,22 @@ class Binder {
         ++it;
       }
     }
+  }
+
+  // The @using helpers an input's shape needs before it binds (space_to_depth's `c..(ncx)`, ncx
+  // from the attribute data_format): those whose names are all bound, in order; whether any was.
+  // run_usings_and_asserts computes them again, with the same value.
+  bool bind_ready_helpers() {
+    bool any = false;
+    if (const Block* b = find_block(op_, BlockKind::Using))
+      for (const Using& u : b->usings) {
+        if (u.lhs.bracketed || u.lhs.items.size() != 1 || u.lhs.items[0].form != LvalueItem::Form::Name) continue;
+        const std::string& name = u.lhs.items[0].names[0];
+        if (symbols().count(name) || !bound(*u.value)) continue;
+        symbols()[name] = eval(*u.value);
+        any = true;
+      }
+    return any;
   }
 
   void run_usings_and_asserts() {

@@ -107,6 +107,10 @@ struct Tensors {
     if (it == output_names.end()) return std::nullopt;
     return static_cast<int64_t>(it - output_names.begin());
   }
+  // Item k of a packed output (BoundInvocation names its tensors `name[k]`).
+  std::optional<int64_t> output_item(const std::string& name, int64_t k) const {
+    return output(name + "[" + std::to_string(k) + "]");
+  }
 };
 
 // An index of an access read from an integer tensor's element at one point
@@ -137,7 +141,9 @@ class StatementBuilder {
     env_.conditions = nullptr;  // the contract op holds its operands' extents itself (spec/ops/contract.hpp)
   }
 
-  contract::Statement build() {
+  // The statements of the lowering: one, or for a target that is an item of a packed output chosen
+  // per point (unstack's `outputs[ni][…]`), one per item written, each with its points in loop order.
+  std::vector<contract::Statement> build() {
     const std::optional<Assign> a = assignment(l_.op);
     if (!a) unsupported("the assignment '" + l_.op + "'", nullptr);
     // `unroll..(ki -> k)` (§2.11): k assignments, as if ki were the outermost loop.
@@ -151,8 +157,9 @@ class StatementBuilder {
     if (data_condition && s_.op != Assign::Update)
       unsupported("a condition on tensor values outside an update (:=)", l_.condition.get());
     const Expr& target = *l_.target;
-    const std::optional<int64_t> out = tensors_.output(tensor_name(target));
-    if (!is_access(target) || !out || target.pack_index) unsupported("a target other than an output tensor", &target);
+    const std::optional<int64_t> out =
+        pack_index_of(target) ? tensors_.output_item(tensor_name(target), 0) : tensors_.output(tensor_name(target));
+    if (!is_access(target) || !out) unsupported("a target other than an output tensor", &target);
     s_.output = *out;
     packed_ = target.kind == ExprKind::TensorAccess &&
               std::any_of(target.args.begin(), target.args.end(),
@@ -170,8 +177,12 @@ class StatementBuilder {
     enumerate(0);
     if (packed_ && !lanes_compiled_) compile_lanes(1);  // no point: one lane, never run
     for (contract::Node& n : nodes_) s_.nodes.push_back(n);
-    compress();
-    return std::move(s_);
+    std::vector<contract::Statement> statements;
+    for (int64_t o : written_outputs()) {
+      statements.push_back(points_writing(o));
+      compress(statements.back());
+    }
+    return statements;
   }
 
  private:
@@ -222,7 +233,7 @@ class StatementBuilder {
     const Slicing at(*this, 0);
     std::vector<DataSource> ignored;
     indices_of(*l_.target, ignored);
-    const std::vector<int64_t>& shape = tensors_.output_shapes[static_cast<size_t>(s_.output)];
+    const std::vector<int64_t>& shape = tensors_.output_shapes[static_cast<size_t>(point_output_)];
     if (sliced_axis_ < 0 || static_cast<size_t>(sliced_axis_) >= shape.size())
       refuse("nnef2.lower.rank", op_ + ": the target " + to_sexpr(*l_.target) + " at " + located(l_.loc) +
                                      " slices an axis its output does not have" + where());
@@ -230,18 +241,30 @@ class StatementBuilder {
   }
 
   // A tensor access: x[i, j], and x[i] (which the parser reads as an Index, a
-  // pack's item or a tensor's element) where x is a tensor.
+  // pack's item or a tensor's element) where x is a tensor; and xs[k][i], the
+  // parser's Index of an Index, where xs is a pack of tensors or a packed output.
   bool is_access(const Expr& e) const {
     if (e.kind == ExprKind::TensorAccess) return true;
-    if (e.kind != ExprKind::Index || e.args[0]->kind != ExprKind::Identifier) return false;
-    const std::string& name = e.args[0]->text;
-    if (tensors_.output(name)) return true;
+    if (e.kind != ExprKind::Index) return false;
+    const Expr& base = *e.args[0];
+    const bool item = base.kind == ExprKind::Index && base.args[0]->kind == ExprKind::Identifier;
+    if (base.kind != ExprKind::Identifier && !item) return false;
+    const std::string& name = tensor_name(e);
+    if (item ? tensors_.output_item(name, 0).has_value() : tensors_.output(name).has_value()) return true;
     const auto s = env_.symbols.find(name);
-    return s != env_.symbols.end() &&
-           (s->second.kind == Val::Kind::Tensor || (s->second.is_null() && !locals_.count(name)));
+    if (s == env_.symbols.end()) return false;
+    if (item) return s->second.is_pack() && !s->second.items.empty() && s->second.items[0].kind == Val::Kind::Tensor;
+    return s->second.kind == Val::Kind::Tensor || (s->second.is_null() && !locals_.count(name));
   }
   static const std::string& tensor_name(const Expr& e) {
-    return e.kind == ExprKind::TensorAccess ? e.text : e.args[0]->text;
+    if (e.kind == ExprKind::TensorAccess) return e.text;
+    const Expr& base = *e.args[0];
+    return base.kind == ExprKind::Index ? base.args[0]->text : base.text;
+  }
+  // The pack index of an access of a pack's item (xs[k][i, j], xs[k][i]), or null.
+  static const Expr* pack_index_of(const Expr& e) {
+    if (e.kind == ExprKind::TensorAccess) return e.pack_index.get();
+    return e.kind == ExprKind::Index && e.args[0]->kind == ExprKind::Index ? e.args[0]->args[1].get() : nullptr;
   }
   // An index read from the data: an int tensor's access, and for a spread of a
   // slice (`k[bi.., zi.., :]..`, gather_nd's) the position along its sliced axis.
@@ -378,10 +401,15 @@ class StatementBuilder {
     }
   }
 
-  bool reads_tensor(const Expr& e) const {
+  // Whether e reads a tensor, itself or through the `with` locals it names (`depth` bounds a chain of
+  // locals, so that one naming itself ends).
+  bool reads_tensor(const Expr& e, size_t depth = 0) const {
     if (is_access(e)) return true;
-    return std::any_of(e.args.begin(), e.args.end(), [&](const ExprPtr& a) { return a && reads_tensor(*a); }) ||
-           (e.pack_index && reads_tensor(*e.pack_index));
+    if (e.kind == ExprKind::Identifier)
+      if (const auto l = locals_.find(e.text); l != locals_.end() && depth < locals_.size())
+        return reads_tensor(*l->second.value, depth + 1);
+    const auto reads = [&](const ExprPtr& a) { return a && reads_tensor(*a, depth); };
+    return std::any_of(e.args.begin(), e.args.end(), reads) || reads(e.pack_index);
   }
 
   int64_t add(NodeKind kind, int64_t a = -1, int64_t b = -1, int64_t c = -1, int64_t slot = 0,
@@ -688,17 +716,22 @@ class StatementBuilder {
 
   void point() {
     if (++points_ > kMaxPoints) too_large();
+    // A local of index arithmetic, or of reals computed from indices and attributes (nearest_resize's
+    // `x = real(i[axes]) * scale + offset`, which an index rounds), is evaluated at the point; one
+    // that reads tensors is compiled where the value uses it.
     for (const Binding& b : l_.locals)
-      if (!locals_.at(b.name).is_value) env_.symbols[b.name] = eval(*b.value);
+      if (!locals_.at(b.name).is_value || !reads_tensor(*b.value)) env_.symbols[b.name] = eval(*b.value);
     if (l_.condition && s_.condition < 0 && !truth(*l_.condition)) return;
+    point_output_ = target_output();
     if (packed_ && !lanes_compiled_) compile_lanes(lane_count());
     // An update's target may be moved by indices read from the data (scatter's).
     std::vector<DataIndexAt> moved;
     std::vector<int64_t> targets;  // per lane
     for (int64_t q = 0; q < 1 + static_cast<int64_t>(s_.lanes.size()); ++q) {
       const Slicing lane(*this, packed_ ? q : -1);
-      const std::optional<int64_t> target = offset(*l_.target, tensors_.output_shapes[static_cast<size_t>(s_.output)],
-                                                   s_.op == Assign::Update ? &moved : nullptr);
+      const std::optional<int64_t> target =
+          offset(*l_.target, tensors_.output_shapes[static_cast<size_t>(point_output_)],
+                 s_.op == Assign::Update ? &moved : nullptr);
       if (!target) return;  // a guarded index skips every lane
       targets.push_back(*target);
     }
@@ -709,6 +742,7 @@ class StatementBuilder {
     for (const contract::Lane& l : s_.lanes)
       if (!resolve(l.root, v)) return;
     s_.targets.push_back(targets[0]);
+    point_outputs_.push_back(point_output_);
     for (size_t q = 1; q < targets.size(); ++q) s_.lanes[q - 1].targets.push_back(targets[q]);
     add_target_indices(moved);
     for (size_t k = 0; k < tables_; ++k) s_.tables[k].push_back(v.numbers[k]);
@@ -837,11 +871,12 @@ class StatementBuilder {
       return std::pair{-1 - *k, *o};
     }
     Val t = env_.symbols.at(tensor_name(e));
-    if (e.pack_index && is_access(*e.pack_index)) return chosen_item(e, t, data);
-    if (e.pack_index) {
-      const std::vector<int64_t> k = as_ints(eval(*e.pack_index));
+    const Expr* pack_index = pack_index_of(e);
+    if (pack_index && is_access(*pack_index)) return chosen_item(e, t, data);
+    if (pack_index) {
+      const std::vector<int64_t> k = as_ints(eval(*pack_index));
       if (!t.is_pack() || k.size() != 1 || k[0] < 0 || static_cast<size_t>(k[0]) >= t.items.size())
-        refuse("nnef2.eval.index", op_ + ": no item " + to_sexpr(*e.pack_index) + " of " + tensor_name(e) + where());
+        refuse("nnef2.eval.index", op_ + ": no item " + to_sexpr(*pack_index) + " of " + tensor_name(e) + where());
       Val item = t.items[static_cast<size_t>(k[0])];  // not assigned from within t itself
       t = std::move(item);
     }
@@ -857,7 +892,7 @@ class StatementBuilder {
   std::optional<std::pair<int64_t, int64_t>> chosen_item(const Expr& e, const Val& pack,
                                                          std::vector<DataIndexAt>* data) const {
     if (!data) unsupported("a pack item chosen by tensor values in a target or in an index", &e);
-    const Expr& index = *e.pack_index;
+    const Expr& index = *pack_index_of(e);
     if (kind_named(tensor_name(index)) != ElemKind::Integer)
       unsupported("a pack item chosen by a tensor that is not an int one", &index);
     const auto tensor_like = [&](const Val& x) {
@@ -931,22 +966,77 @@ class StatementBuilder {
     return DataIndexAt{element->first, element->second, stride, shape[k]};
   }
 
+  // The output the target writes at the current point: its tensor, or the item of a packed output
+  // its pack index names.
+  int64_t target_output() const {
+    const Expr& target = *l_.target;
+    if (!pack_index_of(target)) return s_.output;
+    const Val k = eval(*pack_index_of(target));
+    const std::optional<int64_t> o =
+        k.kind == Val::Kind::Int ? tensors_.output_item(tensor_name(target), k.i) : std::nullopt;
+    if (!o)
+      refuse("nnef2.eval.index", op_ + ": no item " + show(k) + " of the packed output " + tensor_name(target) +
+                                     " at " + located(target.loc) + where());
+    return *o;
+  }
+
+  // The outputs the kept points write, in order; an update writes one (the order of its points
+  // across the items would otherwise change).
+  std::vector<int64_t> written_outputs() const {
+    std::vector<int64_t> outputs = point_outputs_;
+    std::sort(outputs.begin(), outputs.end());
+    outputs.erase(std::unique(outputs.begin(), outputs.end()), outputs.end());
+    if (outputs.empty()) outputs.push_back(s_.output);
+    if (outputs.size() > 1 && s_.op == Assign::Update)
+      unsupported("an update (:=) of several items of a packed output", l_.target.get());
+    return outputs;
+  }
+  // The statement restricted to the points that write output o.
+  contract::Statement points_writing(int64_t o) const {
+    contract::Statement s = s_;
+    s.output = o;
+    if (std::all_of(point_outputs_.begin(), point_outputs_.end(), [&](int64_t x) { return x == o; })) return s;
+    const auto keep = [&](auto& v) {
+      if (v.size() != point_outputs_.size()) return;  // one entry for every point
+      size_t n = 0;
+      for (size_t p = 0; p < v.size(); ++p)
+        if (point_outputs_[p] == o) v[n++] = v[p];
+      v.resize(n);
+    };
+    keep(s.targets);
+    for (contract::Lane& l : s.lanes) keep(l.targets);
+    for (auto& t : s.tables) keep(t);
+    const auto keep_indices = [&](std::vector<contract::DataIndex>& indices) {
+      for (contract::DataIndex& d : indices) {
+        keep(d.index.tensors);
+        keep(d.index.offsets);
+      }
+    };
+    for (contract::Read& r : s.reads) {
+      keep(r.tensors);
+      keep(r.offsets);
+      keep_indices(r.data_indices);
+    }
+    keep_indices(s.target_indices);
+    return s;
+  }
+
   // A table or a read that is the same at every point keeps one entry.
-  void compress() {
+  static void compress(contract::Statement& s) {
     const auto uniform = [](auto& v) {
       if (v.size() > 1 && std::all_of(v.begin(), v.end(), [&](const auto& x) { return x == v[0]; })) v.resize(1);
     };
-    for (auto& t : s_.tables) {
+    for (auto& t : s.tables) {
       if (t.empty()) t.push_back(0.0);  // no point: the table is never read
       uniform(t);
     }
-    for (contract::Read& r : s_.reads) {
+    for (contract::Read& r : s.reads) {
       if (r.tensors.empty()) r.tensors.push_back(0);
       uniform(r.tensors);
       fill_unresolved(r);
       for (contract::DataIndex& d : r.data_indices) uniform(d.index.tensors);
     }
-    for (contract::DataIndex& d : s_.target_indices) uniform(d.index.tensors);
+    for (contract::DataIndex& d : s.target_indices) uniform(d.index.tensors);
   }
 
   // A data index at a point that never reads it names the element of the first
@@ -988,6 +1078,8 @@ class StatementBuilder {
   size_t tables_ = 0;
   int64_t points_ = 0;
   mutable int64_t sliced_value_ = -1, sliced_axis_ = -1;  // Slicing's
+  int64_t point_output_ = 0;                              // the output the current point writes
+  std::vector<int64_t> point_outputs_;                    // per kept point
   bool packed_ = false, lanes_compiled_ = false;          // a packed assignment, its lanes compiled
   int64_t lane_ = -1;                                     // the lane being compiled
 };
@@ -1001,10 +1093,6 @@ bool has_lowering(const OpDef& def) {
 
 std::vector<Val> build_lowered(Builder& b, const std::string& name, const OpDef& def, const BoundInvocation& bound,
                                const std::string& node_name) {
-  const auto packed = [](int64_t n) { return n >= 0; };
-  if (std::any_of(bound.output_packs.begin(), bound.output_packs.end(), packed))
-    refuse("nnef2.compose.unsupported",
-           name + ": a packed output of a @lower body (pack items as targets) is not composed yet");
   Tensors tensors{bound.output_names, bound.output_shapes};
   for (size_t k = 0; k < bound.output_types.size(); ++k) {
     const ElemKind kind = kind_of(bound.output_types[k]);
@@ -1017,15 +1105,15 @@ std::vector<Val> build_lowered(Builder& b, const std::string& name, const OpDef&
   std::vector<bool> initialized(bound.output_names.size(), false);
   for (const Block& block : def.blocks) {
     if (block.kind != BlockKind::Lower) continue;
-    for (const Lowering& l : block.lowerings) {
-      contract::Statement statement = StatementBuilder(name, l, bound.env, tensors).build();
-      const auto output = static_cast<size_t>(statement.output);
-      if (statement.op == Assign::Update && !initialized[output])
-        refuse("nnef2.lower.no-initial-value", name + ": the update (:=) of " + bound.output_names[output] + " at " +
-                                                   located(l.loc) + " has no `=` of it before (§2.11)");
-      if (statement.op == Assign::Set) initialized[output] = true;
-      p.statements.push_back(std::move(statement));
-    }
+    for (const Lowering& l : block.lowerings)
+      for (contract::Statement& statement : StatementBuilder(name, l, bound.env, tensors).build()) {
+        const auto output = static_cast<size_t>(statement.output);
+        if (statement.op == Assign::Update && !initialized[output])
+          refuse("nnef2.lower.no-initial-value", name + ": the update (:=) of " + bound.output_names[output] + " at " +
+                                                     located(l.loc) + " has no `=` of it before (§2.11)");
+        if (statement.op == Assign::Set) initialized[output] = true;
+        p.statements.push_back(std::move(statement));
+      }
   }
   for (const Val& t : tensors.inputs) p.inputs.push_back(t.shape);
   p.outputs = bound.output_shapes;

@@ -56,8 +56,9 @@ class GraphComposer {
     attributes();
     inputs();
     quantizations();
-    tensors(nnef2::BlockKind::Constant);
-    tensors(nnef2::BlockKind::Variable);
+    const std::string scope = "main." + graph_->name + ".";
+    tensors(*graph_, nnef2::BlockKind::Constant, scope);
+    tensors(*graph_, nnef2::BlockKind::Variable, scope);
     helpers();
     guard_sizes();
     if (const nnef2::Block* b = find_block(*graph, nnef2::BlockKind::Compose))
@@ -193,8 +194,10 @@ class GraphComposer {
 
   // @variable: data from <folder>/main.<graph>.<name>.dat; @constant: values
   // given in the text.
-  void tensors(nnef2::BlockKind kind) {
-    const nnef2::Block* b = find_block(*graph_, kind);
+  // The @constant or @variable tensors of the graph, or of an operator whose @compose is expanded
+  // (avg_pool's `ones`); `scope` names them: "main.G." for the graph's (their .dat files).
+  void tensors(const nnef2::OpDef& def, nnef2::BlockKind kind, const std::string& scope) {
+    const nnef2::Block* b = find_block(def, kind);
     if (!b) return;
     for (const nnef2::ParamDef& p : b->params) {
       nnef2::Builder::Tensor t;
@@ -203,7 +206,7 @@ class GraphComposer {
       t.shape = nnef2::as_ints(extents);
       t.kind = declared_kind(p);
       t.loc = p.loc;
-      t.label = "main." + graph_->name + "." + p.name;
+      t.label = scope + p.name;
       if (kind == nnef2::BlockKind::Variable) {
         t.data = variable_data(t.label, t.shape, t.kind, p.loc);
       } else {
@@ -425,7 +428,7 @@ class GraphComposer {
       env_.symbols = outside;
       return yields;
     }
-    const Val v = eval(*c.expr);
+    const Val v = constant_tensor(eval(*c.expr), result, c.expr->loc);
     const auto tensor = [](const Val& x) { return x.kind == Val::Kind::Tensor; };
     if (!tensor(v) && !(v.is_pack() && std::all_of(v.items.begin(), v.items.end(), tensor)))
       error("nnef2.compose.unsupported",
@@ -516,9 +519,10 @@ class GraphComposer {
     if (v.kind != Val::Kind::Int && v.kind != Val::Kind::Real && v.kind != Val::Kind::Bool)
       refused("neither a tensor nor a number");
     if (!b.type || !b.type->is_tensor) refused("and declares no tensor type to fill with it");
+    // Its data has the extents of the declared sizes: a condition, as a graph constant's (check --dim
+    // proves the sizes those extents follow fixed).
     const Val extents = declared_extents(b.name, *b.type, b.loc);
-    if (std::any_of(extents.items.begin(), extents.items.end(), [](const Val& e) { return e.term != nullptr; }))
-      refused("over extents that vary with the sizes (a uniform start there is not composed yet)");
+    nnef2::pin(extents, "an extent of the loop variable '" + b.name + "'", b.loc, &conditions_);
     nnef2::Builder::Tensor t;
     t.shape = nnef2::as_ints(extents);
     t.kind = declared_kind(b.name, *b.type, b.loc);
@@ -542,6 +546,10 @@ class GraphComposer {
   // document (no module).
   std::pair<const nnef2::Module*, const nnef2::OpDef*> resolve(const std::string& name, const SourceLoc& loc) {
     const size_t dot = name.rfind('.');
+    if (dot == std::string::npos && within_) {  // an operator of the module whose @compose this is
+      if (const nnef2::OpDef* def = nnef2::find_operator(*within_, name)) return {within_, def};
+      error("nnef2.op.unknown", "'" + name + "': module " + within_->name + " has no operator of that name", loc);
+    }
     if (dot == std::string::npos) {
       for (const nnef2::OpDef& op : doc_.ops)
         if (!op.is_graph && op.name == name) return {nullptr, &op};
@@ -550,7 +558,7 @@ class GraphComposer {
     const std::string module = name.substr(0, dot), op = name.substr(dot + 1);
     const nnef2::Module* m = nnef2::find_module(module);
     if (!m) error("nnef2.op.unknown", "'" + name + "': no standard module '" + module + "'", loc);
-    if (std::find(imported_.begin(), imported_.end(), module) == imported_.end())
+    if (!within_ && std::find(imported_.begin(), imported_.end(), module) == imported_.end())
       error("nnef2.import.missing", "'" + name + "': the document does not import '" + module + "'", loc);
     const nnef2::OpDef* def = nnef2::find_operator(*m, op);
     if (!def) error("nnef2.op.unknown", "'" + name + "': module " + module + " has no operator '" + op + "'", loc);
@@ -568,7 +576,7 @@ class GraphComposer {
         args.inputs.emplace_back();
         continue;
       }
-      Val v = eval(*e);
+      Val v = constant_tensor(eval(*e), result, e->loc);
       const bool tensors = v.kind == Val::Kind::Tensor ||
                            (v.is_pack() && std::all_of(v.items.begin(), v.items.end(),
                                                        [](const Val& x) { return x.kind == Val::Kind::Tensor; }));
@@ -592,6 +600,8 @@ class GraphComposer {
       const bool lowered = nnef2::has_lowering(*def);
       if (lowered && (options_.sknd_lowered || !module))
         return declared_outputs(call, bound, nnef2::build_lowered(builder_, call.op, *def, bound, node));
+      const bool composed = find_block(*def, nnef2::BlockKind::Compose) != nullptr;
+      if (composed && options_.sknd_lowered) return expand(module, *def, bound, call);  // from its definition
       if (module) {
         std::optional<std::vector<Val>> out;
         try {
@@ -604,15 +614,81 @@ class GraphComposer {
         if (out) return declared_outputs(call, bound, *out);
       }
       if (lowered) return declared_outputs(call, bound, nnef2::build_lowered(builder_, call.op, *def, bound, node));
-      if (!module)
-        error("nnef2.op.no-native", call.op + " has no @lower body (@compose is not expanded yet)", call.loc);
+      if (composed) return expand(module, *def, bound, call);
       error("nnef2.op.no-native",
-            call.op + " has no native mapping in nnref and no @lower body (its @compose is not expanded yet: "
-                      "docs/nnef2.md, Not yet)",
+            call.op + (module ? " has no native mapping in nnref, no @lower body and no @compose body"
+                              : " has no @lower body and no @compose body"),
             call.loc);
     } catch (const nnef2::BuildError& e) {
       error(e.code, e.message, call.loc);
     }
+  }
+
+  // An operator with a @compose body (§2.9) and neither a native mapping nor a @lower body: its
+  // components composed in a scope of their own, the bound invocation's symbols (inputs, attributes,
+  // shape symbols, @using helpers); its outputs are the tensors the body names after them. In a
+  // standard operator's body an unqualified name is an operator of its module, and every standard
+  // module is at hand. An error inside is reported at the invocation, the definition's place noted.
+  std::vector<Val> expand(const nnef2::Module* module, const nnef2::OpDef& def, const nnef2::BoundInvocation& bound,
+                          const nnef2::Invocation& call) {
+    constexpr int kMaxDepth = 32;  // an operator expanding itself
+    if (depth_ == kMaxDepth)
+      error("nnef2.compose.unsupported",
+            call.op + ": @compose bodies nested more than " + std::to_string(kMaxDepth) + " deep (a recursion)",
+            call.loc);
+    std::map<std::string, Val> outside = std::move(env_.symbols);
+    const nnef2::Module* outer_module = within_;
+    env_.symbols = bound.env.symbols;
+    within_ = module;
+    ++depth_;
+    try {
+      tensors(def, nnef2::BlockKind::Constant, "main." + graph_->name + "." + builder_.fresh_name(call.op) + ".");
+      for (const nnef2::Component& c : find_block(def, nnef2::BlockKind::Compose)->components) component(c, false);
+    } catch (const Stop&) {
+      Diagnostic& d = out_.back();
+      d.notes.insert(d.notes.begin(), "at " + located(d.loc) + ", in the @compose of " + call.op);
+      d.loc = call.loc;
+      throw;
+    }
+    std::vector<Val> results;
+    for (size_t at = 0, k = 0; k < bound.output_packs.size(); ++k) {
+      const int64_t n = bound.output_packs[k];
+      const std::string& first = bound.output_names[at];
+      const std::string name = n < 0 ? first : first.substr(0, first.find('['));
+      const auto v = env_.symbols.find(name);
+      const bool computed =
+          v != env_.symbols.end() && (n < 0 ? v->second.kind == Val::Kind::Tensor
+                                            : v->second.is_pack() && v->second.items.size() == static_cast<size_t>(n));
+      if (!computed)
+        error("nnef2.compose.results", call.op + ": its @compose does not compute the output '" + name + "'", call.loc);
+      if (n < 0)
+        results.push_back(v->second);
+      else
+        results.insert(results.end(), v->second.items.begin(), v->second.items.end());
+      at += n < 0 ? 1 : static_cast<size_t>(n);
+    }
+    for (size_t k = 0; k < results.size() && k < bound.output_types.size(); ++k)
+      if (results[k].elem != bound.output_types[k])
+        error("nnef2.compose.type",
+              call.op + ": its @compose computes a " + nnef2::type_name(results[k].elem) + " tensor for the output '" +
+                  bound.output_names[k] + "', declared " + nnef2::type_name(bound.output_types[k]),
+              call.loc);
+    --depth_;
+    within_ = outer_module;
+    env_.symbols = std::move(outside);
+    return declared_outputs(call, bound, std::move(results));
+  }
+
+  // A number in a tensor's place (math.max(x, epsilon), avg_pool's count `cnt = real(size * ..)`): a
+  // rank-0 constant of its type; anything else as it is.
+  Val constant_tensor(Val v, const std::string& result, const SourceLoc& loc) {
+    if (v.kind != Val::Kind::Real && v.kind != Val::Kind::Int && v.kind != Val::Kind::Bool) return v;
+    const ElemKind kind = v.kind == Val::Kind::Real  ? ElemKind::Real
+                          : v.kind == Val::Kind::Int ? ElemKind::Integer
+                                                     : ElemKind::Logical;
+    nnef2::pin(v, "a number in a tensor's place", loc, &conditions_);
+    const double number = v.kind == Val::Kind::Real ? v.r : v.kind == Val::Kind::Int ? static_cast<double>(v.i) : v.b;
+    return builder_.scalar(builder_.fresh_name(result + "_constant"), kind, number);
   }
 
   // The results, with the condition that each extent is the one the definition declares (the IR op
@@ -708,6 +784,8 @@ class GraphComposer {
   std::set<std::string> graph_attributes_;  // the graph's int attributes: sizes --dim may vary
   std::map<std::string, const nnef2::Quantization*> quantizations_;  // @quantize: variable → entry
   std::vector<std::string> imported_;
+  const nnef2::Module* within_ = nullptr;  // the standard module whose operator's @compose is being expanded
+  int depth_ = 0;                          // @compose bodies being expanded
   const nnef2::OpDef* graph_ = nullptr;
   bool weights_missing_ = false;
 };
