@@ -673,10 +673,37 @@ def nearest_resize(x, size, axes=None, coordinate_transform="SYMMETRIC", roundin
     return x
 
 
+def linear_resize(x, size, axes=None, coordinate_transform="SYMMETRIC"):
+    """image.linear_resize's @lower: output[i..] += Π_axes |(1 − j) − frac(|r|)| · input[⌊r⌋ + j clamped to
+    [0, s − 1]] over j in {0, 1}^k, r = real(i) · scale + offset as nearest_resize's (the weights of |r|'s
+    fraction, as the draft writes them, also where r < 0)."""
+    axes = list(range(x.ndim)) if axes is None else [a + x.ndim if a < 0 else a for a in axes]
+    sizes = uniform(size, len(axes))
+    out_shape = list(x.shape)
+    for a, n in zip(axes, sizes):
+        out_shape[a] = n
+    out = np.zeros(out_shape)
+    for i in np.ndindex(*out_shape):
+        for j in np.ndindex(*([2] * len(axes))):
+            weight, at = 1.0, list(i)
+            for a, n, q in zip(axes, sizes, j):
+                s = x.shape[a]
+                scale = (0.0 if n <= 1 else (s - 1) / (n - 1)) if coordinate_transform == "ALIGNED" else s / n
+                offset = 0.5 * scale - 0.5 if coordinate_transform == "SYMMETRIC" else 0.0
+                r = i[a] * scale + offset
+                weight *= abs((1 - q) - (abs(r) - math.floor(abs(r))))
+                at[a] = min(max(math.floor(r) + q, 0), s - 1)
+            out[i] += weight * x[tuple(at)]
+    return out
+
+
 def resize(x, size, axes=None, mode="NEAREST", coordinate_transform="SYMMETRIC",
            rounding_method="ROUND_PREFER_FLOOR", antialias=True, cubic_coeff_a=-0.75):
-    """image.resize's @compose in mode 'NEAREST', nearest_resize (LINEAR and CUBIC are not written here)."""
-    assert mode == "NEAREST", "only the mode 'NEAREST' is written here"
+    """image.resize's @compose: nearest_resize, or linear_resize in mode 'LINEAR' (CUBIC is not written
+    here)."""
+    if mode == "LINEAR":
+        return linear_resize(x, size, axes, coordinate_transform)
+    assert mode == "NEAREST", "the modes 'NEAREST' and 'LINEAR' are written here"
     return nearest_resize(x, size, axes, coordinate_transform, rounding_method)
 
 
@@ -691,6 +718,9 @@ def rescale(x, factor, axes=None, **attrs):
 
 def self_test():
     """The operators against values worked out by hand."""
+    # linear_resize of [1, 2, 4] to 5 (scale 0.6, offset -0.2): r = -0.2 reads index 0 with weights 0.8 and
+    # 0.2; r = 0.4: 0.6 · 1 + 0.4 · 2; r = 1: 2; r = 1.6: 0.4 · 2 + 0.6 · 4; r = 2.2: index 2 (and 3 clamped)
+    assert np.allclose(linear_resize(np.array([1.0, 2.0, 4.0]), 5), [1.0, 1.4, 2.0, 3.2, 4.0], rtol=0, atol=1e-15)
     x = np.arange(16.0).reshape(1, 1, 4, 4)
     assert np.array_equal(max_pool(x, 2, stride=2)[0, 0], [[5, 7], [13, 15]])
     # a corner window of size 3 with padding 1 holds 4 real elements: (0 + 1 + 4 + 5) / 4

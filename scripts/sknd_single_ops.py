@@ -473,7 +473,7 @@ def composed_draws():
     (every coordinate transform and rounding method; sizes whose reads fall on a tie exactly or
     well away from one), nn.local_response_norm and rms_pool with ignore_border=false (avg_pool
     dividing by a number, `real(size * ..)`) and math.moments (its two outputs, squeezed or kept).
-    Not drawn: resize's LINEAR and CUBIC modes, which nnref refuses."""
+    Then resize in mode 'LINEAR'. Not drawn: resize's CUBIC mode, which nnref refuses."""
     for attrs, shape in (({"p": 2.0}, (2, 3, 4)), ({"p": 1.0, "axes": [1]}, (2, 3, 4)),
                          ({"p": 3.0, "axes": [-1, 0], "squeeze": True}, (2, 3, 4)),
                          ({"p": 0.5, "axes": [1], "squeeze": True}, (3, 5))):
@@ -559,6 +559,13 @@ def composed_draws():
     for attrs, shape in (({}, (2, 3)), ({"axes": [1]}, (2, 3, 4)), ({"axes": [0, 2], "squeeze": True}, (2, 3, 4)),
                          ({"axes": [-1, 0, 1], "squeeze": True}, (2, 2, 3)), ({"axes": [-2]}, (3, 4, 2))):
         yield Draw("math.moments", attrs, [inp("x", *shape)])
+    # image.resize in mode 'LINEAR' (linear_resize's @lower, a fold of the weights over the axes):
+    # up and down, each coordinate transform, one axis and two
+    for attrs, shape in (({"axes": [2, 3], "size": [4, 5]}, (1, 2, 2, 3)),
+                         ({"axes": [-1], "size": 3, "coordinate_transform": "ASYMMETRIC"}, (2, 7)),
+                         ({"axes": [1, 2], "size": [5, 2], "coordinate_transform": "ALIGNED"}, (2, 3, 4)),
+                         ({"size": [3, 6]}, (4, 4))):
+        yield Draw("image.resize", dict(attrs, mode="LINEAR"), [inp("x", *shape)])
 
 
 DRAWS = [*unary_draws(), *binary_draws(), *activation_draws(), *linear_draws(), *window_draws(), *reduce_draws(),

@@ -106,6 +106,17 @@ TEST_CASE("sknd packs: what is refused, coded and located", "[nnef2]") {
                   "    @compose {\n        [a, b] = pick(x);\n    }\n}\n");
   CHECK(d.code == "nnef2.lower.unsupported");
   CHECK(d.message.find("an update (:=) of several items of a packed output") != std::string::npos);
+  // An operator of the document composing itself: refused 32 bodies deep, at the graph's invocation.
+  const std::string again =
+      "operator again {\n    @input {\n        x: real[n];\n    }\n    @output {\n        y: real[n];\n    }\n"
+      "    @compose {\n        y = again(x);\n    }\n}\n";
+  d = first_error("version 2.0;\n" + again +
+                  "graph G {\n    @input {\n        x: real[3];\n    }\n    @output {\n        a: real[3];\n    }\n"
+                  "    @compose {\n        a = again(x);\n    }\n}\n");
+  CHECK(d.code == "nnef2.compose.unsupported");
+  CHECK(d.message.find("nested more than 32 deep") != std::string::npos);
+  CHECK(d.loc.line == 21);  // `a = again(x);`
+  CHECK(d.notes.size() == 32);
 }
 
 // A packed output of a @lower body (§2.11: pack items as targets), the draft's `unroll..(ki -> k)

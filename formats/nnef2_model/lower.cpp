@@ -164,7 +164,8 @@ class StatementBuilder {
     packed_ = target.kind == ExprKind::TensorAccess &&
               std::any_of(target.args.begin(), target.args.end(),
                           [](const ExprPtr& a) { return a->kind == ExprKind::SliceAll; });
-    if (!packed_) s_.root = value_of(-1);
+    deferred_ = packed_ || has_fold(*l_.value);
+    if (!deferred_) s_.root = value_of(-1);
     if (data_condition) {
       const std::optional<int64_t> c = compile(*l_.condition);
       if (!c) unsupported("a null condition", l_.condition.get());
@@ -175,7 +176,11 @@ class StatementBuilder {
     s_.tables.resize(tables_);
     refuse_if_too_large();
     enumerate(0);
-    if (packed_ && !lanes_compiled_) compile_lanes(1);  // no point: one lane, never run
+    if (deferred_ && !value_compiled_) {  // no point: a value never evaluated
+      value_compiled_ = true;
+      s_.root = number(*l_.value);
+      s_.tables.resize(tables_);
+    }
     for (contract::Node& n : nodes_) s_.nodes.push_back(n);
     std::vector<contract::Statement> statements;
     for (int64_t o : written_outputs()) {
@@ -222,11 +227,23 @@ class StatementBuilder {
   // along the target's `:` axis, whose extent the first point tells. In lane q every `:` of the
   // value is q, and an index-valued pack (argmax_nd's `i[axes]`) gives its item q.
   void compile_lanes(int64_t count) {
-    lanes_compiled_ = true;
     s_.root = value_of(0);
     for (int64_t q = 1; q < count; ++q) s_.lanes.push_back({value_of(q), {}});
+  }
+  // A value compiled at the first point, where the loop indices are bound: a packed assignment's
+  // lanes (their count), or a value with a fold (its pack's length).
+  void compile_deferred_value() {
+    value_compiled_ = true;
+    if (packed_)
+      compile_lanes(lane_count());
+    else
+      s_.root = value_of(-1);
     s_.reads.resize(reads_.size());
     s_.tables.resize(tables_);
+  }
+  static bool has_fold(const Expr& e) {
+    return e.kind == ExprKind::Fold ||
+           std::any_of(e.args.begin(), e.args.end(), [](const ExprPtr& a) { return a && has_fold(*a); });
   }
   // The extent of the packed target's `:` axis at the current point.
   int64_t lane_count() const {
@@ -532,6 +549,8 @@ class StatementBuilder {
       }
       case ExprKind::Builtin:
         return builtin(e);
+      case ExprKind::Fold:
+        return fold(e);
       case ExprKind::Cast:
         if (e.args.empty()) return number(e);  // T(): 0
         return cast(e);
@@ -544,8 +563,35 @@ class StatementBuilder {
     if (const auto l = locals_.find(e.text); l != locals_.end()) return compile(*l->second.value);
     const Val& v = env_.symbols.at(e.text);
     if (v.is_null()) return std::nullopt;
-    if (v.kind != Val::Kind::Real) unsupported("a tensor or pack as a value", &e);
+    const bool item = lane_ >= 0 && v.is_pack() && !holds_tensor(v);  // item lane_ of a pack of reals (scale)
+    if (v.kind != Val::Kind::Real && !item) unsupported("a tensor or pack as a value", &e);
     return number(e);
+  }
+  static bool holds_tensor(const Val& v) {
+    return v.kind == Val::Kind::Tensor || std::any_of(v.items.begin(), v.items.end(), holds_tensor);
+  }
+
+  // `x * .. * y` (a fold, §2.4) in a value: the pack x's items, each compiled as a lane of a packed
+  // assignment is (an index pack or a pack of reals gives its item q), combined by the operator onto
+  // y's value, in the order composition folds (linear_resize's weights `abs(…) * .. * input[…]`). The
+  // pack must not read tensors: its length is that of its value at the point.
+  std::optional<int64_t> fold(const Expr& e) {
+    const std::optional<NodeKind> op = arithmetic(e.text);
+    if (!op || packed_ || lane_ >= 0) unsupported("this fold", &e);
+    if (reads_tensor(*e.args[0])) unsupported("a fold of a pack that reads tensors", &e);
+    const Val pack = eval(*e.args[0]);
+    if (!pack.is_pack()) unsupported("a fold of " + show(pack), &e);
+    std::optional<int64_t> acc;
+    if (e.args.size() > 1 && e.args[1]) acc = compile(*e.args[1]);
+    for (size_t q = 0; q < pack.items.size(); ++q) {
+      lane_ = static_cast<int64_t>(q);
+      const std::optional<int64_t> item = compile(*e.args[0]);
+      lane_ = -1;
+      if (!item) return std::nullopt;
+      acc = acc ? add(*op, *acc, *item) : *item;
+    }
+    if (!acc) unsupported("a fold of an empty pack", &e);
+    return acc;
   }
 
   std::optional<int64_t> access(const Expr& e) {
@@ -723,7 +769,7 @@ class StatementBuilder {
       if (!locals_.at(b.name).is_value || !reads_tensor(*b.value)) env_.symbols[b.name] = eval(*b.value);
     if (l_.condition && s_.condition < 0 && !truth(*l_.condition)) return;
     point_output_ = target_output();
-    if (packed_ && !lanes_compiled_) compile_lanes(lane_count());
+    if (deferred_ && !value_compiled_) compile_deferred_value();
     // An update's target may be moved by indices read from the data (scatter's).
     std::vector<DataIndexAt> moved;
     std::vector<int64_t> targets;  // per lane
@@ -1080,7 +1126,8 @@ class StatementBuilder {
   mutable int64_t sliced_value_ = -1, sliced_axis_ = -1;  // Slicing's
   int64_t point_output_ = 0;                              // the output the current point writes
   std::vector<int64_t> point_outputs_;                    // per kept point
-  bool packed_ = false, lanes_compiled_ = false;          // a packed assignment, its lanes compiled
+  bool packed_ = false;                                   // a packed assignment
+  bool deferred_ = false, value_compiled_ = false;        // a value compiled at the first point
   int64_t lane_ = -1;                                     // the lane being compiled
 };
 
