@@ -99,9 +99,9 @@ struct LoadOptions {
   // a value is refused by name.
   using EncloseConstants = Result<ConstantEnclosures> (*)(const Graph&, const Payload&, int64_t);
   EncloseConstants enclose_constants = nullptr;
-  // NNEF 2.0: build every standard operator that has a @lower body from that body (a contraction
-  // program), the natively mapped ones included (run --sknd-kernels lowered); otherwise only those
-  // without a native mapping.
+  // NNEF 2.0: build every standard operator from its definition, the natively mapped ones included
+  // (run --sknd-kernels lowered): from its @lower body (a contraction program), else by composing its
+  // @compose body; otherwise only those without a native mapping.
   bool sknd_lowered = false;
 };
 
