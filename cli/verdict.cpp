@@ -73,6 +73,12 @@ OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, c
   return v;
 }
 
+std::string num(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v + 0.0);  // + 0.0: −0 prints as 0
+  return buf;
+}
+
 bool lost(const Tensor<Envelope>& t) {
   return std::any_of(t.data().begin(), t.data().end(), [](const Envelope& e) {
     const Enclosure x = sc::enclosure(e);
@@ -97,6 +103,57 @@ std::string unnoted_loss(const CheckedOp& op, const OpIO<Envelope>& io) {
     return "an operand is NaN, which this operation's envelope does not carry";
   return "the result has a side that is not finite (an undecided comparison or index read as a real, or a constant "
          "that is not finite)";
+}
+
+// The largest midpoint magnitude and the largest width of a real value's bounded elements.
+struct Spread {
+  double scale = 0, width = 0;
+  // Width over twice the scale: the radius in units of the values; 0 when the midpoints are all 0.
+  double relative() const { return scale > 0 ? width / (2 * scale) : 0; }
+};
+Spread spread(const Tensor<Envelope>& t) {
+  Spread s;
+  for (const Envelope& e : t.data()) {
+    const Enclosure x = sc::enclosure(e);
+    if (!x.bounded() || x.special()) continue;
+    s.scale = std::max(s.scale, std::abs(x.midpoint()));
+    s.width = std::max(s.width, x.hi - x.lo);
+  }
+  return s;
+}
+
+// An envelope wider than the values it encloses judges nothing of their size: an answer of either
+// sign, or 0, lies inside. Interval propagation gets there on deep models by compounding: each
+// layer adds every rounding error up along each path to a value, where a real evaluation's errors
+// partly cancel (the wrapping effect, docs/conformance.md "How tight an envelope can be"), so the
+// relative width grows by a factor per layer (about 13 per convolution of resnet18). So where a
+// node's operand is already wider than 1/16 of its values and an element of its result is wider
+// than the result's largest midpoint magnitude, that element loses its bound (NaN sides), noted:
+// what depends on it is not judged, never counted as conforming. One cancellation of narrow
+// operands ((x + 10⁸) − 10⁸) keeps its wide envelope: it is the range of the correct answers.
+void lose_compounded_width(const OpIO<Envelope>& io) {
+  constexpr double kWideOperand = 1.0 / 16;
+  const bool wide_operand = std::any_of(io.inputs.begin(), io.inputs.end(), [&](const Value<Envelope>* v) {
+    const auto* t = std::get_if<Tensor<Envelope>>(v);
+    return t != nullptr && spread(*t).relative() >= kWideOperand;
+  });
+  if (!wide_operand) return;
+  for (Value<Envelope>* v : io.outputs) {
+    auto* t = std::get_if<Tensor<Envelope>>(v);
+    if (t == nullptr) continue;
+    const Spread result = spread(*t);
+    if (result.scale == 0 || result.relative() <= 1) continue;
+    for (Envelope& e : t->data()) {
+      const Enclosure x = sc::enclosure(e);
+      if (x.bounded() && !x.special() && x.hi - x.lo > 2 * result.scale)
+        e = ScalarOps<Envelope>::from_double(std::numeric_limits<double>::quiet_NaN());
+    }
+    envelope::note_lost("its envelope grew wider than its values (radius up to " + num(result.width / 2) +
+                        ", midpoints up to " + num(result.scale) +
+                        ") from operands already wide: interval propagation adds every rounding error up along each "
+                        "path, where a real evaluation's partly cancel (the wrapping effect); judge at the runtime's "
+                        "intermediate values (conform --intermediates)");
+  }
 }
 
 // The float32 envelope of every output, and the nodes at which a result lost a bound (in id order):
@@ -185,7 +242,8 @@ class CutPoints {
 
 Result<std::vector<Tensor<Envelope>>> run_envelope(const Model& m, const std::vector<HostTensor>& inputs,
                                                    int64_t max_memory, std::vector<Origin>& origins,
-                                                   TruncatedReals& truncated, CutPoints& cuts) {
+                                                   TruncatedReals& truncated, CutPoints& cuts,
+                                                   CompoundedWidth compounded) {
   auto plan = make_plan<Envelope>(m.graph, m.payload, PlanOptions{max_memory, m.param_keys, &inputs, ParamHolding::WhileNodeRuns});
   if (!plan) return std::move(plan).error();
   size_t next = 0;
@@ -196,6 +254,7 @@ Result<std::vector<Tensor<Envelope>>> run_envelope(const Model& m, const std::ve
     envelope::take_lost();
     std::visit([&](const auto& o) { run_kernel(o, io); }, op);
     cuts.take(*p.node, io);
+    if (compounded == CompoundedWidth::Lost) lose_compounded_width(io);
     std::string why = envelope::take_lost();
     if (std::none_of(io.outputs.begin(), io.outputs.end(), [](const Value<Envelope>* v) { return lost(v); })) return;
     if (why.empty()) {
@@ -287,12 +346,6 @@ void truncated_integer_ranges(const Graph& g, const TruncatedReals& truncated,
   }
 }
 
-std::string num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v + 0.0);  // + 0.0: −0 prints as 0
-  return buf;
-}
-
 std::string index_str(const std::vector<int64_t>& index) {
   std::string out;
   for (int64_t i : index) out += (out.empty() ? "" : ", ") + std::to_string(i);
@@ -319,7 +372,8 @@ std::vector<Shape> Enclosures::shapes() const {
 }
 
 Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>& inputs, const RuntimeModel& runtime,
-                                   int64_t max_memory, const std::vector<Cut>* cuts, ExactValue exact_value) {
+                                   int64_t max_memory, const std::vector<Cut>* cuts, ExactValue exact_value,
+                                   CompoundedWidth compounded) {
   if (m.graph.outputs.empty()) {  // every output is empty (Model::empty_outputs)
     if (Status checked = check_inputs_only(m, inputs); !checked) return std::move(checked).error();
     return Enclosures{{}, {}, {}, runtime.max_finite, {}, m.empty_outputs, {}};
@@ -329,7 +383,7 @@ Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>
   CutPoints cut_points(cuts);
   Result<std::vector<Tensor<Envelope>>> envelope = [&] {
     RuntimeScope scope(runtime);
-    return run_envelope(m, inputs, max_memory, origins, truncated, cut_points);
+    return run_envelope(m, inputs, max_memory, origins, truncated, cut_points, compounded);
   }();
   if (!envelope) return std::move(envelope).error();
   Result<CutVerdicts> cut_verdicts = cut_points.finish();

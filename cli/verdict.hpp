@@ -82,9 +82,15 @@ struct Enclosures {
 // computed, or skipped: the verdict is then the envelope's alone, and an envelope side that overflowed
 // the runtime's range is not judged (whether the exact value lies past it is unknown).
 enum class ExactValue { Computed, Skipped };
+// An element whose envelope grew wider than its node's values from operands already wide (the
+// wrapping effect of interval propagation on deep models) judges nothing of their size: it is made
+// lost there, noted (conform's rule), or kept as the envelope arithmetic gives it (the property
+// tests of that arithmetic).
+enum class CompoundedWidth { Lost, Kept };
 Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>& inputs, const RuntimeModel& runtime,
                                    int64_t max_memory, const std::vector<Cut>* cuts = nullptr,
-                                   ExactValue exact = ExactValue::Computed);
+                                   ExactValue exact = ExactValue::Computed,
+                                   CompoundedWidth compounded = CompoundedWidth::Lost);
 
 // How a side of an element's envelope judges: a finite side does; an infinite one does when the
 // exact value itself (its enclosure's side `exact`) lies past the runtime's largest finite number,

@@ -13,7 +13,10 @@ exact network (PyTorch float64 on the file's weights), times the sign of y, so t
 at the element, away from zero:
   - the products of that sign first, largest first, then the others, so partial sums stay large;
   - within blocks of --block terms, at every step the term whose addition rounds furthest that way.
-Every step is a correct float32 operation, so `nnref conform` must accept the answer. The script
+Every step is a correct float32 operation, so `nnref conform` must not reject the answer: without its
+intermediates the envelope compounds too wide to judge resnet18 (inconclusive), and given every Conv
+and Gemm value so summed (--intermediates) each is judged against its own sum's envelope, and the
+answer must conform with every element judged. The script
 prints the element's error against its exact value (`nnref run --precision interval`) relative to
 max|y|, PyTorch float32's largest error, the envelope's radius over the error, and the first-order
 worst case of the dot products' error bound at the element, sum over every Conv and Gemm output of
@@ -22,8 +25,9 @@ every correlation would still allow under conform's per-op error model.
 
 Usage:
     adversarial_deep.py --nnref PATH [--px 64] [--block 64] [--at-least R] [--keep DIR]
-Exit 0 when the answer conforms (and errs by at least R·max|y| when --at-least is given), 1 when it
-does not conform (a soundness failure of nnref) or errs less, 2 for a usage or model error.
+Exit 0 when the answer is not rejected and conforms at its intermediates, every element judged (and
+errs by at least R·max|y| when --at-least is given), 1 when it is rejected (a soundness failure of
+nnref), not judged at its intermediates, or errs less, 2 for a usage or model error.
 """
 
 import argparse
@@ -160,7 +164,7 @@ def witness(a, work):
         return pushed_sum(terms.float(), bias.float(), ways[node.output[0]], a.block).view(shape)
 
     with torch.no_grad():
-        y32, _ = evaluate(model, x, torch.float32, pushed)
+        y32, pushed_dots = evaluate(model, x, torch.float32, pushed)
         plain, _ = evaluate(model, x, torch.float32)
     answer = y32.numpy()
     torch_error = np.abs(plain.numpy().astype(np.float64) - exact).max()
@@ -168,21 +172,38 @@ def witness(a, work):
     scale = np.abs(exact).max()
     path = os.path.join(work, "answer.npy")
     np.save(path, answer)
-    verdict = subprocess.run([a.nnref, "conform", model, "--input", x_path, "--actual", path, "--format", "json"],
-                             capture_output=True, text=True)
-    report = json.loads(verdict.stdout) if verdict.stdout else {}
+    cuts = os.path.join(work, "intermediates.npz")
+    np.savez(cuts, **{k: v.numpy() for k, v in pushed_dots.items()})
+    whole, whole_report = conform(a.nnref, model, x_path, path)
+    judged, report = conform(a.nnref, model, x_path, path, cuts)
+    given = report.get("intermediates", {})
     print("resnet18 at %d px, element %s: exact %.9g, max|y| %.4g; PyTorch float32's largest error %.3g (%.2e of max|y|)"
           % (a.px, list(index), exact[index], scale, torch_error, torch_error / scale))
     print("  pushed away from 0 in blocks of %d: float32 %.9g, error %.3g = %.2e of max|y| = %.0f x PyTorch's largest"
           % (a.block, answer[index], error, abs(error) / scale, abs(error) / torch_error))
     print("  envelope radius %.3g (%.2e of max|y|), radius / error %.3g; first-order worst case of the per-op dot "
-          "product bound %.3g (%.2e of max|y|); conform: %s"
-          % (radius[index], radius[index] / scale, radius[index] / abs(error), first_order, first_order / scale,
-             report.get("verdict", "exit %d" % verdict.returncode)))
+          "product bound %.3g (%.2e of max|y|)"
+          % (radius[index], radius[index] / scale, radius[index] / abs(error), first_order, first_order / scale))
+    print("  conform: %s; at the %d Conv and Gemm values summed so (--intermediates): %s, %s of %s given values "
+          "judged, %s elements, %s outside, %s not judged"
+          % (whole_report.get("verdict", "exit %d" % whole.returncode), len(pushed_dots),
+             report.get("verdict", "exit %d" % judged.returncode), given.get("judged"), given.get("given"),
+             given.get("elements"), given.get("outside"), given.get("not_judged")))
     if abs(error) < a.at_least * scale:
         print("adversarial_deep: the witness errs by less than %g of max|y|" % a.at_least, file=sys.stderr)
         return False
-    return verdict.returncode == 0
+    # Without its intermediates the envelope of so deep a network is not judged (its width compounds),
+    # and must not reject; at them, every sum is judged against its own envelope and must conform.
+    outputs_judged = all(o.get("not_judged", 1) == 0 for o in report.get("outputs", []))
+    return whole.returncode in (0, 3) and judged.returncode == 0 and given.get("not_judged") == 0 and outputs_judged
+
+
+def conform(nnref, model, x_path, answer, intermediates=None):
+    """nnref conform's process and its JSON report, judging `answer`, at `intermediates` if given."""
+    extra = ["--intermediates", intermediates] if intermediates else []
+    done = subprocess.run([nnref, "conform", model, "--input", x_path, "--actual", answer, "--format", "json",
+                           "--skip-exact"] + extra, capture_output=True, text=True)
+    return done, json.loads(done.stdout) if done.stdout else {}
 
 
 def main(argv=None):

@@ -18,6 +18,21 @@ def nnref(binary, *rest, timeout=600):
     return subprocess.run([binary, *rest], capture_output=True, text=True, timeout=timeout)
 
 
+# conform's note where an envelope compounded wider than its values (docs/conformance.md, "An envelope
+# compounded wider than its values judges nothing"): the verdict of a deep model judged without its
+# intermediates.
+COMPOUNDED = "grew wider than its values"
+
+
+def not_rejected(v):
+    """Whether conform's completed process (text report) accepts the answer: it conforms, or it is
+    inconclusive only because the envelope compounded wider than the values."""
+    if v.returncode == 0:
+        return True
+    lost = [line for line in v.stdout.splitlines() if line.strip().startswith("not judged:")]
+    return v.returncode == 3 and bool(lost) and all(COMPOUNDED in line for line in lost)
+
+
 def relative_error(y, t):
     """max|y − t| / max|t|, the measure both checks bound."""
     return float(np.abs(np.asarray(y, np.float64) - t).max() / np.abs(t).max())

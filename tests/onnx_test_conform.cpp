@@ -496,3 +496,77 @@ TEST_CASE("onnx conform --intermediates: an Identity's output and its operand, o
   CHECK(has(r.out, "FAIL intermediates: 2 of 2 given values judged, 4 elements, 1 outside"));
   CHECK(has(r.out, "first outside: 'g' ("));
 }
+
+namespace {
+
+// x·H repeated `layers` times, H = ½·[[1, 1, 1, 1], [1, −1, 1, −1], [1, 1, −1, −1], [1, −1, −1, 1]]:
+// H·H = I, so with x = [1, 2, 3, 4] the values alternate between x and x·H = [5, −1, −2, 0], all
+// exact in float32 (the answer of any correct runtime). The layers' names are mm1, mm2, ...; the
+// value of layer k is h<k>, the last one y.
+std::string hadamard_chain(const TempDir& tmp, int layers) {
+  OnnxModel m;
+  m.input("x", {"1", "4"});
+  m.init("H", {4, 4},
+         {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, -0.5f, 0.5f, -0.5f, 0.5f, 0.5f, -0.5f, -0.5f, 0.5f, -0.5f, -0.5f, 0.5f});
+  std::string in = "x";
+  for (int k = 1; k <= layers; ++k) {
+    const std::string out = k == layers ? "y" : "h" + std::to_string(k);
+    m.node("MatMul", {in, "H"}, {out}, "mm" + std::to_string(k));
+    in = out;
+  }
+  m.output("y");
+  const std::string path = (tmp / ("chain" + std::to_string(layers) + ".onnx")).string();
+  m.write(path);
+  return path;
+}
+
+std::vector<double> chain_value(int k) {
+  return k % 2 == 0 ? std::vector<double>{1, 2, 3, 4} : std::vector<double>{5, -1, -2, 0};
+}
+
+}  // namespace
+
+// Interval propagation adds layer k's rounding error into every element of layer k + 1 with weight
+// |H|'s row sum, 2, where the errors of a real evaluation cancel (H keeps the values' size: H·H = I).
+// So the radius r_k of layer k's envelope at least doubles per layer: r_k ≥ 2^(k−1)·r_1 with
+// r_1 ≥ u·Σ|x_j/2| = 5u (u = 2^-24: the products' rounding alone); and r_k < 2^k·w, w < 40u the most
+// one layer adds (u·Σ|terms| ≤ 5u, plus γ(4)·(1 + u)·max(P, N) with max(P, N) ≤ 7). The values'
+// largest magnitude is 4 (even k) or 5 (odd k). So r_k < 2^20·40u = 2.5 for k ≤ 20 and
+// r_25 ≥ 2^24·5u = 5: the first layer whose radius exceeds its values is one of 21..25, and its
+// operand, at least half as wide, is already wider than 1/16 of its values: that layer is named.
+TEST_CASE("onnx conform: an envelope compounded wider than its values is not judged, and the node is named") {
+  TempDir tmp("onnx-conform-compounded");
+  const std::string x = npy(tmp, "x.npy", {1, 4}, {1, 2, 3, 4});
+
+  const Run shallow = nnref_cli({"conform", hadamard_chain(tmp, 10), "--input", x, "--actual",
+                                 npy(tmp, "y10.npy", {1, 4}, chain_value(10)), "--format", "json"});
+  INFO(shallow.out << shallow.err);
+  CHECK(shallow.code == 0);
+  CHECK(has(shallow.out, "\"not_judged\": 0"));
+
+  const std::string deep = hadamard_chain(tmp, 40);
+  const std::string y = npy(tmp, "y40.npy", {1, 4}, chain_value(40));
+  const Run r = nnref_cli({"conform", deep, "--input", x, "--actual", y, "--format", "json"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 3);
+  CHECK(has(r.out, "\"verdict\": \"inconclusive\""));
+  CHECK(has(r.out, "\"not_judged\": 4"));
+  CHECK(has(r.out, "grew wider than its values"));
+  const size_t at = r.out.find("\"node\": \"mm");
+  REQUIRE(at != std::string::npos);
+  const int named = std::stoi(r.out.substr(at + 11));
+  CHECK(named >= 21);
+  CHECK(named <= 25);
+
+  // Given every layer's value, each is judged against one rounding of the operand given: the same
+  // answer conforms, every element judged.
+  NamedTensors cuts;
+  for (int k = 1; k < 40; ++k)
+    cuts.emplace_back("h" + std::to_string(k), HostTensor{DType::F32, Shape::make({1, 4}).value(), chain_value(k)});
+  const Run judged = nnref_cli({"conform", deep, "--input", x, "--actual", y, "--intermediates",
+                                npz(tmp, "cuts.npz", cuts), "--format", "json"});
+  INFO(judged.out << judged.err);
+  CHECK(judged.code == 0);
+  CHECK(has(judged.out, "\"verdict\": \"conforms\""));
+  CHECK(has(judged.out, "\"not_judged\": 0"));
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The per-op error model's own witnesses (scripts/per_op_witness.py) on torchvision's resnet18 and
-shufflenet_v2_x0_5 (random initialisation, torch.onnx at opset 17): `nnref conform` must accept
-each (its envelope is sound for the model it states), and on resnet18 the witness lies more than
+shufflenet_v2_x0_5 (random initialisation, torch.onnx at opset 17): `nnref conform` must not reject
+either (its envelope is sound for the model it states; on resnet18 its width compounds past the
+values, and the verdict is inconclusive), and on resnet18 the witness lies more than
 1e-3 · max|y| from the exact value, so no envelope under that model can have the radius issue 31
 asks for there (docs/conformance.md, "How tight an envelope can be").
 
@@ -46,8 +47,10 @@ def main():
                 failures.append("%s: the witness is %.3e of max|y| from the exact value, not beyond %g" % (name, distance, floor))
             c = subprocess.run([a.nnref, "conform", path, "--input", xin, "--actual", out], capture_output=True, text=True,
                                timeout=300)
-            if c.returncode != 0 or not c.stdout.strip().endswith("conforms"):
-                failures.append("%s: conform does not accept the per-op witness: %s" % (name, (c.stdout + c.stderr)[-400:]))
+            verdict = c.stdout.strip().splitlines()[-1] if c.stdout.strip() else ""
+            print("%s: conform: %s" % (name, verdict))
+            if (c.returncode, verdict) not in ((0, "conforms"), (3, "inconclusive: no element outside, but not every element judged")):
+                failures.append("%s: conform rejects the per-op witness: %s" % (name, (c.stdout + c.stderr)[-400:]))
     for f in failures:
         print("FAIL " + f)
     return 1 if failures else 0

@@ -6,6 +6,9 @@
 // an envelope with an infinite or NaN side there has lost its bound, and `nnref conform` would
 // accept any answer for that element. The models include pow with a whole exponent on a base of
 // any sign and LayerNorm decomposed as PyTorch exports it before opset 17.
+// This tests the envelope's arithmetic, so conform's rule that makes an envelope compounded wider
+// than its values lost (CompoundedWidth, onnx_test "an envelope compounded wider ...") is off here:
+// an ill-conditioned op (a division by a value near 0) gives such envelopes in small models too.
 //
 // Plain seeds, no rapidcheck: the test counts every element not judged over all its models and
 // prints the count, the ops where the bound is first lost, and the first offending model.
@@ -119,7 +122,8 @@ void attribute(const GeneratedModel& g, Tally& t) {
   }
   Model m = g.model;
   m.graph = all;
-  auto e = enclose_outputs(m, g.inputs, *runtime_model("f32"), kMemory);
+  auto e = enclose_outputs(m, g.inputs, *runtime_model("f32"), kMemory, nullptr, ExactValue::Computed,
+                           CompoundedWidth::Kept);
   if (!e) return;
   std::map<std::pair<int64_t, int>, bool> bounded;  // per real op value: its envelope bounded everywhere
   std::map<std::pair<int64_t, int>, int64_t> lost;  // per real op value: elements exact finite, envelope not bounded
@@ -164,7 +168,8 @@ void examine(const GeneratedModel& g, Tally& t) {
   if (layer_norm_decomposed(graph)) ++t.with_layer_norm;
   Result<Enclosures> e = make_error("test", "not run");
   try {
-    e = enclose_outputs(g.model, g.inputs, *runtime_model("f32"), kMemory);
+    e = enclose_outputs(g.model, g.inputs, *runtime_model("f32"), kMemory, nullptr, ExactValue::Computed,
+                        CompoundedWidth::Kept);
   } catch (const std::exception& x) {  // MPFI's interval_error: no exact value to judge with
     ++t.interval_failures;
     return;
