@@ -6,6 +6,7 @@
 
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
+#include "cli/engine_cuts.hpp"
 #include "cli/engines.hpp"
 #include "cli/sizes.hpp"
 #include "cli/verdict.hpp"
@@ -49,15 +50,26 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
   // budget, and an archive that could not fit (float32 items take twice their size) is refused before
   // it is inflated.
   int64_t budget = o.max_memory;
-  if (!o.intermediates.empty()) {
+  NamedTensors actual;
+  if (!o.engine.engine.empty() && !model.graph.outputs.empty()) {
+    // The engine's own values of every real intermediate are its cut points (cli/engine_cuts.hpp).
+    auto answer = engine_answer(loaded->model, inputs, budget, engine);
+    if (!answer) {
+      print_diagnostics(err, {answer.error()});
+      return exit_code_for(answer.error());
+    }
+    actual = std::move(answer->outputs);
+    if (!answer->cuts.empty()) cuts = std::move(answer->cuts);
+  } else if (!o.intermediates.empty()) {
     auto read = read_cuts(o.intermediates, model, cut_notes, static_cast<uint64_t>(o.max_memory / 2));
     if (!read) {
       print_diagnostics(err, {read.error()});
       return exit_code_for(read.error());
     }
     cuts = std::move(read).value();
-    for (const Cut& c : *cuts) budget -= static_cast<int64_t>(c.value.values.size() * sizeof(double));
   }
+  if (cuts)
+    for (const Cut& c : *cuts) budget -= static_cast<int64_t>(c.value.values.size() * sizeof(double));
   auto enclosures = enclose_outputs(model, inputs, runtime, budget, cuts ? &*cuts : nullptr,
                                     o.skip_exact ? ExactValue::Skipped : ExactValue::Computed);
   if (!enclosures) {
@@ -73,16 +85,7 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
   }
   const std::vector<Shape> shapes = enclosures->shapes();
 
-  NamedTensors actual;
   if (!o.engine.engine.empty()) {
-    if (!model.graph.outputs.empty()) {
-      auto f32 = run_float32(model, inputs, budget, engine);
-      if (!f32) {
-        print_diagnostics(err, {f32.error()});
-        return exit_code_for(f32.error());
-      }
-      actual = named_outputs(model.graph, *f32);
-    }
     append_empty_outputs(model, actual, DType::F32);
   } else {
     auto given = read_actual(o.actual, model, shapes);

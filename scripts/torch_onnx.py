@@ -505,10 +505,11 @@ def tensor(a):
     return t.double() if FLOAT64 and t.is_floating_point() else t
 
 
-def run(model_path, feeds, float64=False):
+def run(model_path, feeds, float64=False, threads=1, intermediates=None):
     """{output: numpy array} for feeds {graph input: numpy array}, in float32 (float64 data stays);
     with float64, every float tensor (weights, inputs, Constants) in float64: PyTorch's float64
-    evaluation of the file's own weights."""
+    evaluation of the file's own weights. PyTorch runs on `threads` threads; a dict given as
+    `intermediates` receives every floating-point node output that is not a graph output."""
     global FLOAT64
     FLOAT64 = float64
     model = onnx.load(model_path)
@@ -518,7 +519,7 @@ def run(model_path, feeds, float64=False):
         env[t.name] = tensor(numpy_helper.to_array(t))
     for name, a in feeds.items():
         env[name] = tensor(a)
-    torch.set_num_threads(1)
+    torch.set_num_threads(threads)
     with torch.inference_mode():
         for node in model.graph.node:
             if node.domain not in ("", "ai.onnx"):
@@ -531,6 +532,11 @@ def run(model_path, feeds, float64=False):
             for name, value in zip(node.output, y if isinstance(y, list) else [y]):
                 if name:
                     env[name] = value
+    outputs = {o.name for o in model.graph.output}
+    if intermediates is not None:
+        intermediates.update({name: env[name].numpy() for node in model.graph.node if node.op_type != "Constant"
+                              for name in node.output
+                              if name and name not in outputs and env[name].is_floating_point()})
     return {o.name: env[o.name].numpy() for o in model.graph.output}
 
 

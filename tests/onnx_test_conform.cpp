@@ -569,4 +569,18 @@ TEST_CASE("onnx conform: an envelope compounded wider than its values is not jud
   CHECK(judged.code == 0);
   CHECK(has(judged.out, "\"verdict\": \"conforms\""));
   CHECK(has(judged.out, "\"not_judged\": 0"));
+
+  // nnref's own engines are judged at their own values of the 39 layers before y, every one.
+  for (const std::string engine : {"f32", "fast"}) {
+    const Run own = nnref_cli({"conform", deep, "--input", x, "--engine", engine});
+    INFO(engine << ": " << own.out << own.err);
+    CHECK(own.code == 0);
+    CHECK(has(own.out, "ok   intermediates: 39 of 39 given values judged, 156 elements, 0 outside"));
+    CHECK(has(own.out, "\nconforms\n"));
+  }
+  const Run both =
+      nnref_cli({"conform", deep, "--input", x, "--engine", "fast", "--intermediates", npz(tmp, "c.npz", cuts)});
+  INFO(both.out << both.err);
+  CHECK(both.code == 2);  // a runtime's values go with its answer (--actual), not with an engine's
+  CHECK(has(both.err, "--intermediates requires --actual"));
 }
