@@ -58,6 +58,16 @@ Envelope checked(Envelope r, const Envelope& operand, Why&& why) {
 // γ(k) = k·u/(1 − k·u), infinite when k·u ≥ 1 (no bound holds then).
 double gamma(double k, double u) { return k * u < 1 ? k * u / (1 - k * u) : kInf; }
 
+// Half an ulp of the runtime's format at magnitude s (s ≥ 0), for normal numbers u·2^⌊log₂ s⌋: what
+// rounding to nearest moves a value of magnitude at most s by, at most u·s. Subnormals' are
+// smaller, and `tiny` is added per rounding besides.
+double half_ulp(double s, double u) {
+  if (!(s > 0) || !std::isfinite(s)) return s;  // 0, ∞ and NaN (a lost bound) as they are
+  int e = 0;
+  std::frexp(s, &e);  // s = f·2^e, f in [0.5, 1): ⌊log₂ s⌋ = e − 1
+  return std::ldexp(u, e - 1);
+}
+
 // Subnormal operands may be flushed to zero (DAZ): an operand whose envelope reaches into
 // (−tiny, tiny) may also be 0.
 Envelope flushed(const Envelope& e) {
@@ -368,7 +378,10 @@ Envelope finish_dot(int64_t n, const DotSums& s, KnownSigns signs) {
   const double own = gamma(k + 4, 0x1p-53);
   const double magnitude = s.mag + s.rad;
   const double sides = std::max(s.positive, s.negative) * (1 + own) + 0x1p-50 * magnitude;
-  const double runtime = m.u * magnitude + gamma(k - 1, m.u) * (1 + m.u) * sides + m.tiny * (s.flush + 2 * k);
+  // n = k − 1 additions, each rounding a value of magnitude at most S by at most half an ulp of S
+  // (docs/conformance.md, "Sums in any order").
+  const double partial = sides * (1 + m.u) * (1 + gamma(k - 1, m.u)) * (1 + own);
+  const double runtime = m.u * magnitude + (k - 1) * half_ulp(partial, m.u) + m.tiny * (s.flush + 2 * k);
   const double r = (s.rad + runtime) * (1 + own) + (own + 0x1p-50) * magnitude + 0x1p-1074;
   const double mid = s.mid;
   Envelope e{std::nextafter(mid - r, -kInf), std::nextafter(mid + r, kInf)};

@@ -11,9 +11,10 @@
 //   pow with a whole-number exponent n: the exact image of x^n (any sign of x), widened by the
 //                    larger of the ulp allowance and γ(|n|) (a product of |n| factors, then 1/·)
 //   sum, dot of n terms with init: Σ of the terms' envelopes, widened by u·Σ|products| (each
-//                    product rounded once, or fused) plus γ(n)·(1 + u)·max(P, N), P and N the
-//                    largest sums of the positive and of the negative terms, γ(k) = k·u/(1 − k·u):
-//                    every partial sum of any order or tree lies in [−N, P] (docs/conformance.md)
+//                    product rounded once, or fused) plus n half ulps of S = (1 + γ(n))·(1 + u)·
+//                    max(P, N), P and N the largest sums of the positive and of the negative terms,
+//                    γ(k) = k·u/(1 − k·u): every partial sum of any order or tree lies in [−N, P],
+//                    every computed one within S (docs/conformance.md)
 //   max, min, relu, floor, ceil, sign, abs, negation: exact images (no rounding)
 // Every widening also adds `tiny` (the smallest normal number) per rounding, so that flushing
 // subnormal results or operands to zero stays inside, and overflow past the largest finite number

@@ -71,7 +71,7 @@ TEST_CASE("interval: a decimal attribute is enclosed exactly, and dot products e
   CHECK(b.hi - b.lo < 1e-14);
 }
 
-TEST_CASE("envelope: a dot product of n terms is widened by u·Σ|terms| + γ(n)·(1 + u)·max(P, N) and holds float32 in any order") {
+TEST_CASE("envelope: a dot product of n terms is widened by u·Σ|terms| + n half ulps of (1 + γ(n))·(1 + u)·max(P, N) and holds float32 in any order") {
   const int n = 300;
   std::vector<float> xf, wf;
   double abs_sum = 0, exact = 0.5, positive = 0.5, negative = 0;
@@ -86,12 +86,17 @@ TEST_CASE("envelope: a dot product of n terms is widened by u·Σ|terms| + γ(n)
   std::vector<Envelope> x(xf.begin(), xf.end()), w(wf.begin(), wf.end());
   const Envelope d = dot_of<Envelope>(n, [&](int64_t i) -> const Envelope& { return x[i]; },
                                       [&](int64_t i) -> const Envelope& { return w[i]; }, Envelope(0.5));
-  // docs/conformance.md, "Sums in any order": the products' roundings and the additions' tree.
+  // docs/conformance.md, "Sums in any order": the products' roundings and the additions' tree, each
+  // addition at most half an ulp of S, every computed partial sum's bound.
   const double u = 0x1p-24, gamma = n * u / (1 - n * u);
-  const double bound = u * (abs_sum + 0.5) + gamma * (1 + u) * std::max(positive, negative);
+  const double S = (1 + gamma) * (1 + u) * std::max(positive, negative);
+  const double half_ulp = u * std::exp2(std::floor(std::log2(S)));
+  const double bound = u * (abs_sum + 0.5) + n * half_ulp;
   const double radius = (d.hi - d.lo) / 2;
+  INFO("S = " << S << ", half ulp " << half_ulp);
   CHECK(radius >= bound);
   CHECK(radius <= bound * 1.0001);
+  CHECK(bound <= u * (abs_sum + 0.5) + gamma * (1 + u) * std::max(positive, negative));  // never above γ(n)·M
   CHECK(radius < 0.75 * (n + 1) * u / (1 - (n + 1) * u) * (abs_sum + 0.5));  // Higham's γ(n+1)·Σ|terms|, mixed signs
   CHECK(d.lo <= exact);
   CHECK(exact <= d.hi);
