@@ -610,20 +610,35 @@ std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const Runt
   return j.dump(2) + "\n";
 }
 
+namespace {
+
+// Intermediate values are named as ONNX values or SkriptND components (Model::source_values).
+Status named_values(const Model& m) {
+  if (m.format == "onnx" || m.format == "nnef2") return {};
+  return make_error(
+      "usage.intermediate-format",
+      "intermediate values name the values of ONNX nodes or SkriptND components: " + m.path + " is neither");
+}
+
+}  // namespace
+
 Result<std::vector<Cut>> read_cuts(const std::string& path, const Model& m, std::vector<std::string>& notes,
                                    uint64_t max_bytes) {
-  if (m.format != "onnx" && m.format != "nnef2")
-    return make_error(
-        "usage.intermediate-format",
-        "--intermediates names the values of ONNX nodes or SkriptND components: " + m.path + " is neither");
+  if (Status named = named_values(m); !named) return std::move(named).error();
   auto given = read_npz(path, max_bytes);
   if (!given) return std::move(given).error();
+  return cuts_of(std::move(given).value(), path, m, notes);
+}
+
+Result<std::vector<Cut>> cuts_of(NamedTensors given, const std::string& source, const Model& m,
+                                 std::vector<std::string>& notes) {
+  if (Status named = named_values(m); !named) return std::move(named).error();
   std::vector<Cut> cuts;
-  for (auto& [name, value] : given.value()) {
+  for (auto& [name, value] : given) {
     const auto it = m.source_values.find(name);
     if (it == m.source_values.end())
       return make_error("usage.intermediate-unknown",
-                        path + " has an array '" + name + "' that no node of the model computes");
+                        source + " has an array '" + name + "' that no node of the model computes");
     if (!it->second) {
       notes.push_back("'" + name + "' is folded to a constant or an empty value when the model is read: not cut");
       continue;

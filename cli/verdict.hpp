@@ -60,6 +60,10 @@ struct CutVerdicts {
 // An archive whose members state more than max_bytes, summed, is size.budget before it is inflated.
 Result<std::vector<Cut>> read_cuts(const std::string& path, const Model& m, std::vector<std::string>& notes,
                                    uint64_t max_bytes);
+// The same for values given by name in memory (the Python module); `source` names where they came
+// from in the messages.
+Result<std::vector<Cut>> cuts_of(NamedTensors given, const std::string& source, const Model& m,
+                                 std::vector<std::string>& notes);
 
 // Per output of the model: the envelope of every answer a runtime of the given precision may give,
 // the enclosure of the exact value (none when skipped: ExactValue::Skipped), and where the envelope

@@ -295,17 +295,31 @@ class PyModel {
   }
 
   // conform --format json's verdict and its text.
+  // With `intermediates` ({ONNX value or SkriptND component name: array}), as conform --intermediates.
   std::pair<std::string, std::string> conform(const py::dict& inputs, const py::object& actual,
                                               const std::string& runtime_precision, double ulps,
-                                              const std::vector<std::pair<std::string, std::string>>& dims) const {
+                                              const std::vector<std::pair<std::string, std::string>>& dims,
+                                              const py::object& intermediates) const {
     ModelWithInputs m = model_with_inputs(path_, inputs, dims, max_memory_);
     const std::optional<RuntimeModel> runtime = runtime_model(runtime_precision, ulps);
     if (!runtime)
       throw DiagnosticError(make_error("usage.runtime-precision",
                                        "runtime precision '" + runtime_precision + "': give f32, f16 or bf16"));
+    std::vector<std::string> notes;
+    std::optional<std::vector<Cut>> cuts;
+    int64_t budget = max_memory_;
+    if (!intermediates.is_none()) {
+      NamedTensors given;
+      for (const auto& [key, value] : intermediates.cast<py::dict>()) {
+        const std::string name = py::str(key);
+        given.emplace_back(name, to_host(py::array::ensure(value), "intermediate value '" + name + "'"));
+      }
+      cuts = value_or_raise(cuts_of(std::move(given), "the intermediate values", m.model, notes));
+      for (const Cut& c : *cuts) budget -= static_cast<int64_t>(c.value.values.size() * sizeof(double));
+    }
     Result<Enclosures> enclosures = [&] {
       py::gil_scoped_release release;
-      return enclose_outputs(m.model, m.inputs, *runtime, max_memory_);
+      return enclose_outputs(m.model, m.inputs, *runtime, budget, cuts ? &*cuts : nullptr);
     }();
     if (!enclosures) raise_at_sizes(std::move(enclosures).error(), m);
     // One array for a model with one output, as --actual Y.npy; otherwise {output name: array}.
@@ -329,9 +343,11 @@ class PyModel {
     {
       py::gil_scoped_release release;
       const std::vector<OutputVerdict> verdicts = judge_outputs(*enclosures, ordered);
-      json = verdicts_json(verdicts, *runtime, &enclosures->exact_precision);
+      enclosures->cuts.notes.insert(enclosures->cuts.notes.begin(), notes.begin(), notes.end());
+      const CutVerdicts* shown = cuts ? &enclosures->cuts : nullptr;
+      json = verdicts_json(verdicts, *runtime, &enclosures->exact_precision, shown);
       std::ostringstream out;
-      print_verdicts(out, verdicts, *runtime, &enclosures->exact_precision);
+      print_verdicts(out, verdicts, *runtime, &enclosures->exact_precision, shown);
       text = out.str();
     }
     return {json, text};
@@ -382,5 +398,5 @@ PYBIND11_MODULE(_nnref, m) {
       .def("run", &PyModel::run, py::arg("inputs"), py::arg("precision"), py::arg("dims"), py::arg("runtime_precision"),
            py::arg("ulps"))
       .def("conform", &PyModel::conform, py::arg("inputs"), py::arg("actual"), py::arg("runtime_precision"),
-           py::arg("ulps"), py::arg("dims"));
+           py::arg("ulps"), py::arg("dims"), py::arg("intermediates"));
 }

@@ -34,17 +34,25 @@ def _diagnosis(model, verdict):
                     out["name"], where, lost["node"], lost["op"], lost["why"]))
             else:
                 lines.append("  not judged from %s%s" % (out["name"], where))
+    cut = getattr(verdict, "intermediates", None) or {}
+    first = cut.get("first_outside")
+    if first:
+        lo, hi = first["envelope"]
+        lines.append("intermediate '%s' (%s) first outside its envelope: element %s = %r; envelope [%r, %r]" % (
+            first["name"], first["op"], _index(first["index"]), first["actual"], lo, hi))
     lines.append(str(verdict).rstrip())
     return "\n".join(lines)
 
 
-def assert_conforms(model, inputs, actual, runtime_precision="f32", ulps=4.0, dims=None):
+def assert_conforms(model, inputs, actual, runtime_precision="f32", ulps=4.0, dims=None, intermediates=None):
     """Raises AssertionError unless every element of `actual` (an array, or {output name: array})
     lies in the envelope nnref computes for `model` (a Model or a path) on `inputs`, every element
-    judged. Returns the Verdict. nnref.Error for inputs nnref cannot judge."""
+    judged; with `intermediates` (the runtime's values by ONNX value name), each of those too.
+    Returns the Verdict. nnref.Error for inputs nnref cannot judge."""
     if not isinstance(model, _nnref.Model):
         model = _nnref.load(model)
-    verdict = model.conform(inputs, actual, runtime_precision=runtime_precision, ulps=ulps, dims=dims)
+    verdict = model.conform(inputs, actual, runtime_precision=runtime_precision, ulps=ulps, dims=dims,
+                            intermediates=intermediates)
     if not verdict:
         raise AssertionError(_diagnosis(model, verdict))
     return verdict

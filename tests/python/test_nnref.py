@@ -401,3 +401,38 @@ def test_empty_outputs(tmp_path):
     assert bool(m.conform({"x": x}, {"y": np.maximum(x, 0), "z": np.zeros((0, 3), np.float32)}))
     assert raised_code(m.conform, {"x": x}, {"y": np.maximum(x, 0), "z": np.zeros((1, 3), np.float32)}).code == \
         "usage.actual-shape"
+
+
+def test_conform_at_intermediates(tmp_path):
+    """Model.conform(..., intermediates=) as conform --intermediates (docs/python.md): a chain of 40
+    Hadamard layers x·H (H·H = I, so with x = [1, 2, 3, 4] the values alternate between x and
+    x·H = [5, -1, -2, 0], exact in float32). Without intermediates its envelope compounds wider than
+    its values and nothing is judged; given every layer's value it conforms, every element judged;
+    one layer's value off by 1 is named first."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    h = 0.5 * np.array([[1, 1, 1, 1], [1, -1, 1, -1], [1, 1, -1, -1], [1, -1, -1, 1]], dtype=np.float32)
+    names = ["h%d" % k for k in range(1, 40)] + ["y"]
+    nodes = [helper.make_node("MatMul", [a, "H"], [b], name="mm%d" % (k + 1))
+             for k, (a, b) in enumerate(zip(["x"] + names[:-1], names))]
+    graph = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])],
+                              [numpy_helper.from_array(h, "H")])
+    path = str(tmp_path / "chain.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+    x = np.array([[1, 2, 3, 4]], dtype=np.float32)
+    value = {k: (x if k % 2 == 0 else x @ h) for k in range(41)}
+    m = nnref.load(path)
+    loose = m.conform({"x": x}, value[40])
+    assert loose.verdict == "inconclusive" and loose.outputs[0]["not_judged"] == 4
+    assert "grew wider than its values" in loose.outputs[0]["first_lost_at"]["why"]
+    given = {"h%d" % k: value[k] for k in range(1, 40)}
+    verdict = nnref.testing.assert_conforms(m, {"x": x}, value[40], intermediates=given)
+    assert verdict.intermediates["judged"] == 39 and verdict.intermediates["not_judged"] == 0
+    given["h7"] = given["h7"] + np.float32(1)
+    with pytest.raises(AssertionError) as failed:
+        nnref.testing.assert_conforms(m, {"x": x}, value[40], intermediates=given)
+    assert "intermediate 'h7' (matmul) first outside its envelope" in str(failed.value)
+    with pytest.raises(nnref.Error) as unknown:
+        m.conform({"x": x}, value[40], intermediates={"nowhere": x})
+    assert unknown.value.code == "usage.intermediate-unknown"
