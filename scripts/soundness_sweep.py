@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch_judging  # noqa: E402
 import torch_onnx  # noqa: E402
 import torchvision_zoo  # noqa: E402
-from ort_runtime import NotRun, ort_modules, run_ort, run_ort_intermediates  # noqa: E402
+from ort_runtime import NotRun, ort_modules, run_ort_intermediates  # noqa: E402
 
 MODELS = ("resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_large", "efficientnet_b0", "squeezenet1_1",
           "shufflenet_v2_x0_5", "transformer_encoder6")
