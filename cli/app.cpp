@@ -121,8 +121,8 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                    "judged against its op's envelope, then taken as the value downstream")
       ->needs(actual);
   add_engine(conform_cmd, conform.engine, {"f32", "fast", "hw"},
-             "judge one of nnref's own engines instead: f32 (the oracle in float), fast (the fast path) or hw (the NAC "
-             "hardware model)")
+             "judge one of nnref's own engines instead: f32 (the oracle in float) or fast (the fast path), at their own "
+             "values of every intermediate, or hw (the NAC hardware model), at its outputs")
       ->excludes(actual);
   add_runtime_model(conform_cmd, conform.runtime_precision, conform.ulps);
   conform_cmd->add_option("--dim", conform.dims,
