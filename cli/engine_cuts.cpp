@@ -31,12 +31,6 @@ std::vector<GraphOutput> real_intermediates(const Graph& g) {
   return out;
 }
 
-HostTensor host(const Tensor<float>& t) {
-  HostTensor h{DType::F32, t.shape(), {}};
-  h.values.assign(t.data().begin(), t.data().end());
-  return h;
-}
-
 }  // namespace
 
 Result<EngineAnswer> engine_answer(Model& m, const std::vector<HostTensor>& inputs, int64_t max_memory,
@@ -52,7 +46,8 @@ Result<EngineAnswer> engine_answer(Model& m, const std::vector<HostTensor>& inpu
   }
   if (!run) return std::move(run).error();
   EngineAnswer answer;
-  for (size_t k = 0; k < extra.size(); ++k) answer.cuts.push_back(Cut{extra[k].name, extra[k].value, host((*run)[n + k])});
+  for (size_t k = 0; k < extra.size(); ++k)
+    answer.cuts.push_back(Cut{extra[k].name, extra[k].value, float32_host((*run)[n + k])});
   run->resize(n);
   answer.outputs = named_outputs(m.graph, *run);
   return answer;

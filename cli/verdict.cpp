@@ -442,13 +442,15 @@ const char* verdict_name(Verdict v) {
   return "?";
 }
 
+HostTensor float32_host(const Tensor<float>& t) {
+  HostTensor h{DType::F32, t.shape(), {}};
+  h.values.assign(t.data().begin(), t.data().end());
+  return h;
+}
+
 NamedTensors named_outputs(const Graph& g, const std::vector<Tensor<float>>& outputs) {
   NamedTensors named;
-  for (size_t k = 0; k < outputs.size(); ++k) {
-    HostTensor h{DType::F32, outputs[k].shape(), {}};
-    for (float v : outputs[k].data()) h.values.push_back(v);
-    named.emplace_back(g.outputs[k].name, std::move(h));
-  }
+  for (size_t k = 0; k < outputs.size(); ++k) named.emplace_back(g.outputs[k].name, float32_host(outputs[k]));
   return named;
 }
 

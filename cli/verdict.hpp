@@ -134,7 +134,8 @@ Verdict overall_verdict(const std::vector<OutputVerdict>& verdicts, const CutVer
 const char* verdict_name(Verdict v);
 bool none_outside(const std::vector<OutputVerdict>& verdicts);
 
-// A float32 engine's outputs, named as the graph's outputs.
+// A float32 engine's value as a host tensor, and its outputs named as the graph's outputs.
+HostTensor float32_host(const Tensor<float>& t);
 NamedTensors named_outputs(const Graph& g, const std::vector<Tensor<float>>& outputs);
 
 // How far outside [lo, hi] the value lies: 0 inside.

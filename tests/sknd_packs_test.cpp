@@ -26,6 +26,14 @@ std::string graph(const std::string& outputs, const std::string& components, con
          "    @output {\n        " + outputs + "\n    }\n    @compose {\n        " + components + "\n    }\n}\n";
 }
 
+// A document of one operator and a graph from x [3] to a [3] composed by `component`.
+std::string operator_on_three(const std::string& op, const std::string& component) {
+  return "version 2.0;\n" + op +
+         "graph G {\n    @input {\n        x: real[3];\n    }\n    @output {\n        a: real[3];\n    }\n"
+         "    @compose {\n        " +
+         component + "\n    }\n}\n";
+}
+
 // The f64 outputs of a document that loads, on x [2, 6] = 0 .. 11 row-major.
 std::vector<std::vector<double>> outputs(const std::string& text) {
   const LoadResult r = load(text);
@@ -101,18 +109,14 @@ TEST_CASE("sknd packs: what is refused, coded and located", "[nnef2]") {
       "    }\n    @lower {\n        ys[k][i] = 0.0, k < 2, i < n;\n        ys[k][i] := x[i], k < 2, i < n | x[i] > "
       "0.0;\n"
       "    }\n}\n";
-  d = first_error("version 2.0;\n" + pick +
-                  "graph G {\n    @input {\n        x: real[3];\n    }\n    @output {\n        a: real[3];\n    }\n"
-                  "    @compose {\n        [a, b] = pick(x);\n    }\n}\n");
+  d = first_error(operator_on_three(pick, "[a, b] = pick(x);"));
   CHECK(d.code == "nnef2.lower.unsupported");
   CHECK(d.message.find("an update (:=) of several items of a packed output") != std::string::npos);
   // An operator of the document composing itself: refused 32 bodies deep, at the graph's invocation.
   const std::string again =
       "operator again {\n    @input {\n        x: real[n];\n    }\n    @output {\n        y: real[n];\n    }\n"
       "    @compose {\n        y = again(x);\n    }\n}\n";
-  d = first_error("version 2.0;\n" + again +
-                  "graph G {\n    @input {\n        x: real[3];\n    }\n    @output {\n        a: real[3];\n    }\n"
-                  "    @compose {\n        a = again(x);\n    }\n}\n");
+  d = first_error(operator_on_three(again, "a = again(x);"));
   CHECK(d.code == "nnef2.compose.unsupported");
   CHECK(d.message.find("nested more than 32 deep") != std::string::npos);
   CHECK(d.loc.line == 21);  // `a = again(x);`
