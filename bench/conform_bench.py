@@ -10,13 +10,14 @@ Each model (NAME:PIXELS; a segmentation model when torchvision.models.segmentati
 as scripts/torchvision_zoo.py builds it (random initialisation, seed 0), exported by torch.onnx at
 opset 17 with batch 1, and given one seeded normal image. Then, one process after the other:
   f64            `nnref run --precision f64`, the oracle;
-  conform        `nnref conform --skip-exact` on PyTorch's float32 answer (1 thread): the verdict
-                 without the runtime's intermediates (inconclusive on deep models: their envelopes
-                 compound wider than their values, docs/conformance.md);
-  at_cuts        `nnref conform --skip-exact --intermediates` on ONNX Runtime's answer and its values
-                 of every real node output (all optimisations): the verdict that judges every op;
-  exact          with --with-exact, `nnref conform` with the exact value's enclosure (MPFR intervals
-                 raised until 1e-9 of max|y|; an hour or more on the 512-pixel model).
+  conform        `nnref conform` on PyTorch's float32 answer (1 thread), as a user runs it: the
+                 verdict without the runtime's intermediates (inconclusive on deep models: their
+                 envelopes compound wider than their values, docs/conformance.md), the exact value
+                 enclosed only if an envelope side overflows;
+  at_cuts        `nnref conform --intermediates` on ONNX Runtime's answer and its values of every
+                 real node output (all optimisations): the verdict that judges every op;
+  exact          with --with-exact, `nnref conform --exact`: with the exact value's enclosure (MPFR
+                 intervals raised until 1e-9 of max|y|; an hour or more on the 512-pixel model).
 Each is timed by the wall clock and its peak resident memory read from the kernel (wait4's
 ru_maxrss); the ratio is its time over the f64 oracle's. Exit 0 when every command ran (a verdict
 that rejects the answer is reported, not a failure of the benchmark), 1 otherwise.
@@ -112,10 +113,8 @@ def bench(a, modules, name, px, work):
             judged.append(("at_cuts", ort_y, ["--intermediates", cuts]))
         except NotRun as e:
             rows["at_cuts"] = {"ok": False, "note": "ONNX Runtime did not run it: %s" % e}
-    for label, answer, extra in judged + ([("exact", y_path, ["--with-exact"])] if a.with_exact else []):
-        exact = "--with-exact" in extra
-        args = nnref + ["conform", path, "--input", x_path, "--actual", answer, "--format", "json"] + memory
-        args += [e for e in extra if e != "--with-exact"] + ([] if exact else ["--skip-exact"])
+    for label, answer, extra in judged + ([("exact", y_path, ["--exact"])] if a.with_exact else []):
+        args = nnref + ["conform", path, "--input", x_path, "--actual", answer, "--format", "json"] + memory + extra
         seconds, peak, code, out, err = measured(args, work)
         rows[label] = {"seconds": seconds, "peak_mb": peak, "ok": code in (0, 1, 3), "verdict": verdict_of(code, out),
                        "note": err.strip()[-200:] if code not in (0, 1, 3) else ""}

@@ -127,9 +127,16 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   add_runtime_model(conform_cmd, conform.runtime_precision, conform.ulps);
   conform_cmd->add_option("--dim", conform.dims,
                           "judge at another size: NAME=SIZE for an input extent, as check names them (batch=16)");
-  conform_cmd->add_flag("--skip-exact", conform.skip_exact,
-                        "do not enclose the exact value (MPFR intervals: most of the time on a large model); the "
-                        "verdict is the envelope's, and a side past the largest finite number is then not judged");
+  auto* exact = conform_cmd->add_flag(
+      "--exact", conform.exact,
+      "enclose the exact value (MPFR intervals: 15-25 times the verdict's time on a deep model) and show it beside "
+      "each worst element; without it, it is enclosed only when the verdict needs it (an envelope side past the "
+      "largest finite number)");
+  conform_cmd
+      ->add_flag("--skip-exact", conform.skip_exact,
+                 "never enclose the exact value, not even where the verdict needs it: a side past the largest finite "
+                 "number is then not judged")
+      ->excludes(exact);
   conform_cmd->add_flag("--inconclusive-ok", conform.inconclusive_ok,
                         "exit 0, not 3, when nothing lies outside but some element could not be judged");
   conform_cmd->add_option("--format", conform.format, "text or json")

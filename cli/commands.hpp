@@ -45,6 +45,7 @@ struct ConformOptions {
   int64_t max_memory = kDefaultMaxMemory;
   std::vector<std::string> dims;    // as for run
   bool inconclusive_ok = false;     // exit 0 for an inconclusive verdict
+  bool exact = false;               // the exact value's enclosure always, not only where the verdict needs it
   bool skip_exact = false;          // the envelope's verdict alone, without the exact value's enclosure
 };
 int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& err);

@@ -1,6 +1,7 @@
 // nnref conform: is another runtime's output a correct answer for this model and input? Every
 // element must lie in the float32 (or f16, bf16) envelope of the model (spec/scalar_envelope.hpp);
-// the rigorous interval gives the exact value's enclosure next to it. docs/conformance.md.
+// the rigorous interval gives the exact value's enclosure next to it (--exact; by default only where
+// the verdict needs it: an envelope side past the largest finite number). docs/conformance.md.
 #include <optional>
 #include <ostream>
 
@@ -70,8 +71,10 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
   }
   if (cuts)
     for (const Cut& c : *cuts) budget -= static_cast<int64_t>(c.value.values.size() * sizeof(double));
-  auto enclosures = enclose_outputs(model, inputs, runtime, budget, cuts ? &*cuts : nullptr,
-                                    o.skip_exact ? ExactValue::Skipped : ExactValue::Computed);
+  const ExactValue exact_value = o.skip_exact ? ExactValue::Skipped
+                                 : o.exact    ? ExactValue::Computed
+                                              : ExactValue::WhenNeeded;
+  auto enclosures = enclose_outputs(model, inputs, runtime, budget, cuts ? &*cuts : nullptr, exact_value);
   if (!enclosures) {
     Diagnostic d = std::move(enclosures).error();
     note_given_sizes(d, loaded->model.graph, loaded->sizes);
@@ -99,13 +102,11 @@ int conform_command(const ConformOptions& o, std::ostream& out, std::ostream& er
   CutVerdicts& judged_cuts = enclosures->cuts;
   judged_cuts.notes.insert(judged_cuts.notes.begin(), cut_notes.begin(), cut_notes.end());
   const CutVerdicts* shown = cuts ? &judged_cuts : nullptr;
-  const ExactPrecision* exact = o.skip_exact ? nullptr : &enclosures->exact_precision;
-  if (o.format == "json") {
+  const ExactPrecision* exact = &enclosures->exact_precision;
+  if (o.format == "json")
     out << verdicts_json(verdicts, runtime, exact, shown);
-  } else {
-    if (o.skip_exact) out << "exact value: not computed (--skip-exact)\n";
+  else
     print_verdicts(out, verdicts, runtime, exact, shown);
-  }
   return exit_code(overall_verdict(verdicts, shown), o.inconclusive_ok);
 }
 

@@ -80,7 +80,7 @@ Result<ExactOutputs> exact_outputs(const Model& m, const std::vector<HostTensor>
       kept.precision.stopped = "the re-evaluation at " + std::to_string(bits) + " bits failed: " + r.error().message;
       return kept;
     }
-    ExactPrecision p{bits, 0, 0, ""};
+    ExactPrecision p{bits, 0, 0, "", ""};
     count_over_target(*r, p);
     const bool first = kept.precision.bits == 0;
     const bool unfixable = !first && p.over_target == p.unbounded && p.unbounded >= kept.precision.unbounded;

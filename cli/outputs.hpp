@@ -22,6 +22,7 @@ struct ExactPrecision {
   int64_t over_target = 0;  // elements wider than the target there (unbounded and NaN ones included)
   int64_t unbounded = 0;    // of those, elements with a side that is NaN or infinite
   std::string stopped;      // why the precision was not raised further while some element is over: empty when none is
+  std::string not_computed;  // why the exact value was not computed (conform's ExactValue): empty when it was
 };
 
 // The rigorous Interval of each output, at the least precision of 61, 128, 257, 513 bits (a cap)

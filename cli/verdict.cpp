@@ -63,7 +63,8 @@ OutputVerdict judge(const std::string& name, const Tensor<Envelope>& envelope, c
     if (e.bounded()) {
       v.max_radius = std::max(v.max_radius, e.radius());
       v.max_magnitude = std::max(v.max_magnitude, std::max(std::abs(e.lo), std::abs(e.hi)));
-      v.max_exact_magnitude = std::max(v.max_exact_magnitude, std::max(std::abs(x.lo), std::abs(x.hi)));
+      if (exact) v.max_exact_magnitude = std::max(v.max_exact_magnitude, std::max(std::abs(x.lo), std::abs(x.hi)));
+      v.max_midpoint_magnitude = std::max(v.max_midpoint_magnitude, std::abs(e.midpoint()));
     } else if (!rejected) {
       continue;  // accepted on its overflow side, with no radius to say how close it came
     }
@@ -92,6 +93,17 @@ bool lost(const Value<Envelope>* v) {
 bool holds_nan(const Value<Envelope>* v) {
   const auto* t = std::get_if<Tensor<Envelope>>(v);
   return t != nullptr && std::any_of(t->data().begin(), t->data().end(), [](const Envelope& e) { return e.nan; });
+}
+
+// Whether an element's envelope has an infinite side, not being exactly ±∞: only the exact value can
+// say whether ±∞ is a correct answer there (envelope_side).
+bool overflowed(const std::vector<Tensor<Envelope>>& outputs) {
+  for (const Tensor<Envelope>& t : outputs)
+    for (const Envelope& e : t.data()) {
+      const Enclosure x = sc::enclosure(e);
+      if (!x.special() && (std::isinf(x.lo) || std::isinf(x.hi))) return true;
+    }
+  return false;
 }
 
 // Why a node whose operands all bound their values gave a result that does not, when none of its
@@ -389,7 +401,12 @@ Result<Enclosures> enclose_outputs(const Model& m, const std::vector<HostTensor>
   Result<CutVerdicts> cut_verdicts = cut_points.finish();
   if (!cut_verdicts) return std::move(cut_verdicts).error();
   ExactOutputs exact;
-  if (exact_value == ExactValue::Computed) {
+  if (exact_value == ExactValue::Skipped) {
+    exact.precision.not_computed = "--skip-exact: an envelope side past the largest finite number is not judged";
+  } else if (exact_value == ExactValue::WhenNeeded && !overflowed(*envelope)) {
+    exact.precision.not_computed =
+        "no envelope side lies past the largest finite number, where the verdict needs it; --exact encloses it";
+  } else {
     auto computed = exact_outputs(m, inputs, max_memory);
     if (!computed) return std::move(computed).error();
     exact = std::move(computed).value();
@@ -487,7 +504,10 @@ void print_cuts(std::ostream& out, const CutVerdicts& c, const RuntimeModel& run
 
 void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdicts, const RuntimeModel& runtime,
                     const ExactPrecision* exact, const CutVerdicts* cuts) {
-  if (exact && exact->bits > 0) print_exact_precision(out, *exact);  // 0: no output has elements
+  if (exact && !exact->not_computed.empty())
+    out << "exact value: not computed (" << exact->not_computed << ")\n";
+  else if (exact && exact->bits > 0)
+    print_exact_precision(out, *exact);  // 0: no output has elements
   if (cuts) print_cuts(out, *cuts, runtime);
   for (const auto& v : verdicts) {
     if (v.elements == 0) {  // an empty output (no IR value has none)
@@ -507,11 +527,13 @@ void print_verdicts(std::ostream& out, const std::vector<OutputVerdict>& verdict
             << "): " << v.first_lost_at->why;
       out << "\n";
     }
-    // Judged, yet loose: a radius beyond every exact value rejects only answers off by more than
-    // the values themselves (interval propagation through deep models, docs/conformance.md).
-    if (v.max_radius > v.max_exact_magnitude && v.max_exact_magnitude > 0)
-      out << "  note: the largest envelope radius, " << num(v.max_radius) << ", exceeds every exact value's magnitude (at most "
-          << num(v.max_exact_magnitude) << "): only answers off by more than that are rejected\n";
+    // Judged, yet loose: a radius beyond every value rejects only answers off by more than the values
+    // themselves (cancellation of wide operands, docs/conformance.md).
+    const double values = v.exact_known ? v.max_exact_magnitude : v.max_midpoint_magnitude;
+    if (v.max_radius > values && values > 0)
+      out << "  note: the largest envelope radius, " << num(v.max_radius) << ", exceeds every "
+          << (v.exact_known ? "exact value's" : "envelope midpoint's") << " magnitude (at most " << num(values)
+          << "): only answers off by more than that are rejected\n";
     if (v.worst < 0) continue;
     out << "  " << (v.outside ? "worst" : "closest to its bound") << ": element " << index_str(v.shape, v.worst)
         << " = " << num(v.actual) << "; ";
@@ -577,7 +599,9 @@ std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const Runt
   j["runtime_precision"] = runtime.name;
   j["unit_roundoff"] = runtime.u;
   j["ulps"] = runtime.ulps;
-  if (exact) {
+  if (exact && !exact->not_computed.empty()) {
+    j["exact_not_computed"] = exact->not_computed;
+  } else if (exact) {
     j["exact_precision_bits"] = exact->bits;
     j["exact_over_target"] = exact->over_target;
     j["exact_unbounded"] = exact->unbounded;
@@ -597,7 +621,7 @@ std::string verdicts_json(const std::vector<OutputVerdict>& verdicts, const Runt
     o["first_lost_at"] = lost_at(v.first_lost_at);
     o["max_radius"] = v.max_radius;
     o["max_magnitude"] = v.max_magnitude;
-    o["max_exact_magnitude"] = v.max_exact_magnitude;
+    o["max_exact_magnitude"] = v.exact_known ? Json(v.max_exact_magnitude) : Json(nullptr);
     if (v.worst >= 0) {
       o["worst"] = {{"index", element_index(v.shape, v.worst)},
                     {"actual", v.actual},

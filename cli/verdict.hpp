@@ -70,7 +70,7 @@ Result<std::vector<Cut>> cuts_of(NamedTensors given, const std::string& source, 
 // first lost a bound (if it did).
 struct Enclosures {
   std::vector<Tensor<Envelope>> envelope;
-  std::vector<Tensor<Interval>> exact;  // empty when the exact value was skipped
+  std::vector<Tensor<Interval>> exact;  // empty when the exact value was not computed
   std::vector<std::optional<LostAt>> first_lost;
   double max_finite = 0;  // the runtime's largest finite number: past it a correct answer may be ±∞
   ExactPrecision exact_precision;  // the precision `exact` was computed at (exact_outputs)
@@ -82,10 +82,12 @@ struct Enclosures {
 
 // With `cuts`, each is judged against its op's envelope and replaces it downstream (docs/conformance.md,
 // "Judged at intermediate values"); a cut of another shape or type than its value is usage.intermediate-shape.
-// The exact value's enclosure (exact_outputs: MPFR intervals, most of the time on a large model) is
-// computed, or skipped: the verdict is then the envelope's alone, and an envelope side that overflowed
-// the runtime's range is not judged (whether the exact value lies past it is unknown).
-enum class ExactValue { Computed, Skipped };
+// The exact value's enclosure (exact_outputs: MPFR intervals, 15 to 25 times the envelope's time on a
+// deep model) is computed always, only when the verdict needs it (some element's envelope has an
+// infinite side, which only the exact value can judge: Side::Overflow), or never: an envelope side that
+// overflowed the runtime's range is then not judged (whether the exact value lies past it is unknown).
+// Not computed, Enclosures::exact_precision.not_computed says why.
+enum class ExactValue { Computed, WhenNeeded, Skipped };
 // An element whose envelope grew wider than its node's values from operands already wide (the
 // wrapping effect of interval propagation on deep models) judges nothing of their size: it is made
 // lost there, noted (conform's rule), or kept as the envelope arithmetic gives it (the property
@@ -119,7 +121,8 @@ struct OutputVerdict {
   Enclosure exact, envelope;
   bool exact_known = true;  // false when the exact value was skipped (ExactValue::Skipped)
   double max_radius = 0, max_magnitude = 0;
-  double max_exact_magnitude = 0;  // of the judged elements' exact values: what max_radius is measured against
+  double max_exact_magnitude = 0;     // of the judged elements' exact values: what max_radius is measured against
+  double max_midpoint_magnitude = 0;  // of their envelopes' midpoints: the same, when the exact value is unknown
 };
 
 // The verdict on each output; `actual` holds the runtime's outputs in the graph's output order, then

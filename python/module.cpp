@@ -295,11 +295,12 @@ class PyModel {
   }
 
   // conform --format json's verdict and its text.
-  // With `intermediates` ({ONNX value or SkriptND component name: array}), as conform --intermediates.
+  // With `intermediates` ({ONNX value or SkriptND component name: array}), as conform --intermediates;
+  // `exact` as conform --exact.
   std::pair<std::string, std::string> conform(const py::dict& inputs, const py::object& actual,
                                               const std::string& runtime_precision, double ulps,
                                               const std::vector<std::pair<std::string, std::string>>& dims,
-                                              const py::object& intermediates) const {
+                                              const py::object& intermediates, bool exact) const {
     ModelWithInputs m = model_with_inputs(path_, inputs, dims, max_memory_);
     const std::optional<RuntimeModel> runtime = runtime_model(runtime_precision, ulps);
     if (!runtime)
@@ -319,7 +320,8 @@ class PyModel {
     }
     Result<Enclosures> enclosures = [&] {
       py::gil_scoped_release release;
-      return enclose_outputs(m.model, m.inputs, *runtime, budget, cuts ? &*cuts : nullptr);
+      return enclose_outputs(m.model, m.inputs, *runtime, budget, cuts ? &*cuts : nullptr,
+                             exact ? ExactValue::Computed : ExactValue::WhenNeeded);
     }();
     if (!enclosures) raise_at_sizes(std::move(enclosures).error(), m);
     // One array for a model with one output, as --actual Y.npy; otherwise {output name: array}.
@@ -398,5 +400,5 @@ PYBIND11_MODULE(_nnref, m) {
       .def("run", &PyModel::run, py::arg("inputs"), py::arg("precision"), py::arg("dims"), py::arg("runtime_precision"),
            py::arg("ulps"))
       .def("conform", &PyModel::conform, py::arg("inputs"), py::arg("actual"), py::arg("runtime_precision"),
-           py::arg("ulps"), py::arg("dims"), py::arg("intermediates"));
+           py::arg("ulps"), py::arg("dims"), py::arg("intermediates"), py::arg("exact"));
 }

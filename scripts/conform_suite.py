@@ -68,7 +68,7 @@ class Verdict:
         self.code, self.report = None, None
 
     def command(self, nnref, fmt):
-        return [nnref, "conform", self.model, "--input", self.x, "--actual", self.actual,
+        return [nnref, "conform", self.model, "--input", self.x, "--actual", self.actual, "--exact",
                 "--runtime-precision", self.precision, "--format", fmt]
 
     def name(self):
@@ -93,7 +93,7 @@ class EngineVerdict(Verdict):
         self.engine_args = engine_args
 
     def command(self, nnref, fmt):
-        return [nnref, "conform", self.model, "--input", self.x] + self.engine_args + ["--format", fmt]
+        return [nnref, "conform", self.model, "--input", self.x, "--exact"] + self.engine_args + ["--format", fmt]
 
 
 ENGINES = (["--engine", "f32"], ["--engine", "fast", "--threads", "2"], ["--engine", "hw"])

@@ -210,7 +210,7 @@ def judge(nnref, model_path, inputs, expected, stem):
     """conform's verdict on the expected outputs: ('conforms' | 'rejected' | 'error', detail, seconds)."""
     actual = stem + ".expected.npz"
     np.savez(actual, **expected)
-    cmd = [nnref, "conform", model_path, "--actual", actual, "--format", "json"]
+    cmd = [nnref, "conform", model_path, "--actual", actual, "--exact", "--format", "json"]  # widths: max|exact|
     for f in inputs:
         cmd += ["--input", f]
     start = time.monotonic()

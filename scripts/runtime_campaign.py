@@ -104,7 +104,7 @@ def run_torch_nnl(model_nnl, x, work):
 
 def conform(nnref, model, input_files, actual, work):
     """(exit code, json report or None, text report)."""
-    base = [nnref, "conform", model, "--actual", actual]
+    base = [nnref, "conform", model, "--actual", actual, "--exact"]  # closest() reads the exact value
     for f in input_files:
         base += ["--input", f]
     p = subprocess.run(base + ["--format", "json"], capture_output=True, text=True, timeout=600)

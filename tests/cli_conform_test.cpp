@@ -2,6 +2,8 @@
 // answer (nnref's own f32 oracle, and the exact answer rounded to float32) conforms; an answer one
 // element off by 1e-3 relative does not; wrong files are usage errors (exit 2).
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -58,15 +60,33 @@ TEST_CASE("conform: correct float32 answers conform, a 1e-3 relative slip does n
   CHECK(text.out.find("FAIL output: 3 elements, 1 outside the f32 envelope") != std::string::npos);
   CHECK(text.out.find("element [0, 1]") != std::string::npos);
 
+  // No envelope side overflows, so the verdict did not need the exact value: the report says so.
+  CHECK(text.out.find("exact value: not computed (no envelope side lies past the largest finite number") !=
+        std::string::npos);
+  CHECK(text.out.find("; exact value not computed; envelope [") != std::string::npos);
+  CHECK(bad.out.find("\"exact\": null") != std::string::npos);
+  CHECK(bad.out.find("\"max_exact_magnitude\": null") != std::string::npos);
+  CHECK(bad.out.find("exact_precision_bits") == std::string::npos);
+  // --exact encloses it: the worst element's enclosure holds the 50-digit oracle's value (given as a
+  // double: within half an ulp of it, which a 61-bit enclosure may be narrower than).
+  const Run enclosed = conform({"--actual", write(tmp, "slipped4.npy", slipped), "--exact", "--format", "json"});
+  CHECK(enclosed.code == 1);
+  CHECK(enclosed.out.find("\"exact_precision_bits\": 61") != std::string::npos);
+  const std::string key = "\"exact\": [";
+  const size_t at = enclosed.out.find(key);
+  REQUIRE(at != std::string::npos);
+  double lo = 0, hi = 0;
+  REQUIRE(std::sscanf(enclosed.out.c_str() + at + key.size(), " %lf , %lf", &lo, &hi) == 2);
+  const double half_ulp = 0x1p-53 * std::abs(exact.values[1]);
+  CHECK(lo - half_ulp <= exact.values[1]);
+  CHECK(exact.values[1] <= hi + half_ulp);
+  CHECK(hi - lo <= 1e-9 * std::abs(exact.values[1]));
+
   // Without the exact value, the same verdicts, and the report says what it lacks.
   const Run skipped = conform({"--actual", write(tmp, "rounded2.npy", rounded), "--skip-exact"});
   CHECK(skipped.code == 0);
-  CHECK(skipped.out.find("exact value: not computed (--skip-exact)") != std::string::npos);
-  CHECK(skipped.out.find("; exact value not computed; envelope [") != std::string::npos);
-  const Run skipped_bad = conform({"--actual", write(tmp, "slipped3.npy", slipped), "--skip-exact", "--format", "json"});
-  CHECK(skipped_bad.code == 1);
-  CHECK(skipped_bad.out.find("\"exact\": null") != std::string::npos);
-  CHECK(skipped_bad.out.find("exact_precision_bits") == std::string::npos);
+  CHECK(skipped.out.find("exact value: not computed (--skip-exact") != std::string::npos);
+  CHECK(conform({"--actual", write(tmp, "rounded3.npy", rounded), "--skip-exact", "--exact"}).code == 2);
 }
 
 TEST_CASE("conform: a wrong shape, a missing output name or no subject is a usage error") {
@@ -125,6 +145,7 @@ TEST_CASE("conform: where no finite bound holds the verdict is inconclusive, and
   };
   const Run inf = judge(std::numeric_limits<double>::infinity());
   CHECK(inf.code == 0);
+  CHECK(inf.out.find("exact value: 61-bit endpoints") != std::string::npos);  // needed, so computed
   CHECK(inf.out.find("0 outside the f16 envelope, 1 sides past the largest finite number") != std::string::npos);
   CHECK(inf.out.find("conforms") != std::string::npos);
   const Run zero = judge(0.0);

@@ -146,7 +146,8 @@ TEST_CASE("exact value: run --precision interval and conform report the precisio
     CHECK(std::abs(mid->values[i] - exact[i]) <= radius->values[i] + 1e-16);  // + the midpoint's rounding to double
   }
 
-  const test::Run conform = test::nnref_cli({"conform", model, "--input", x, "--engine", "f32", "--format", "json"});
+  const test::Run conform =
+      test::nnref_cli({"conform", model, "--input", x, "--engine", "f32", "--exact", "--format", "json"});
   const auto j = nlohmann::json::parse(conform.out);
   CHECK(j["exact_precision_bits"] == 128);
   CHECK(j["exact_over_target"] == 0);

@@ -186,16 +186,19 @@ class Model:
         runtime computing in `runtime_precision` may give): {name: (lower, upper)}."""
         return self._m.run(_arrays(inputs), str(precision), _dims(dims, False), str(runtime_precision), float(ulps))
 
-    def conform(self, inputs, actual, runtime_precision="f32", ulps=4.0, dims=None, intermediates=None):
+    def conform(self, inputs, actual, runtime_precision="f32", ulps=4.0, dims=None, intermediates=None,
+                exact=False):
         """The Verdict on a runtime's outputs `actual` (an array for a model with one output, or
         {output name: array}) for the arrays `inputs`, as `nnref conform` gives it. `intermediates`
         ({ONNX value or SkriptND component name: array}) are the runtime's values of intermediate
         values: each is judged against its op's envelope and taken downstream (conform
-        --intermediates), which a deep model needs to be judged at all."""
+        --intermediates), which a deep model needs to be judged at all. `exact`: enclose the exact
+        value always (conform --exact), not only where the verdict needs it; each worst element's
+        "exact" is None when it was not."""
         actual = _arrays(actual) if isinstance(actual, dict) else _array(actual)
         given = None if intermediates is None else _arrays(intermediates)
         json_text, text = self._m.conform(_arrays(inputs), actual, str(runtime_precision), float(ulps),
-                                          _dims(dims, False), given)
+                                          _dims(dims, False), given, bool(exact))
         return Verdict(json_text, text)
 
     def __repr__(self):

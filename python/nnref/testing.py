@@ -1,8 +1,8 @@
 """Assertions for a runtime's own tests (docs/python.md): nnref.testing.assert_conforms(model,
 inputs, actual) passes when nnref's verdict is "conforms", and otherwise raises an AssertionError
 that reads like a diagnosis: per output that is not judged conforming, the worst element, the
-runtime's value, the exact value's enclosure, the envelope of the answers allowed, and the node that
-computes the output (or where its envelope lost a bound)."""
+runtime's value, the exact value's enclosure (with exact=True), the envelope of the answers allowed,
+and the node that computes the output (or where its envelope lost a bound)."""
 
 import nnref as _nnref
 
@@ -22,9 +22,9 @@ def _diagnosis(model, verdict):
         worst = out.get("worst")
         if worst and out["outside"]:
             lo, hi = worst["envelope"]
-            elo, ehi = worst["exact"]
-            lines.append("  worst: %s%s = %r; envelope [%r, %r]; exact value in [%r, %r]; outside by %r" % (
-                out["name"], _index(worst["index"]), worst["actual"], lo, hi, elo, ehi, worst["distance"]))
+            exact = "exact value in [%r, %r]" % tuple(worst["exact"]) if worst["exact"] else "exact value not computed"
+            lines.append("  worst: %s%s = %r; envelope [%r, %r]; %s; outside by %r" % (
+                out["name"], _index(worst["index"]), worst["actual"], lo, hi, exact, worst["distance"]))
             lines.append("  computed by node '%s'" % nodes.get(out["name"], out["name"]))
         lost = out.get("first_lost_at")
         if out["not_judged"]:
@@ -44,15 +44,17 @@ def _diagnosis(model, verdict):
     return "\n".join(lines)
 
 
-def assert_conforms(model, inputs, actual, runtime_precision="f32", ulps=4.0, dims=None, intermediates=None):
+def assert_conforms(model, inputs, actual, runtime_precision="f32", ulps=4.0, dims=None, intermediates=None,
+                    exact=False):
     """Raises AssertionError unless every element of `actual` (an array, or {output name: array})
     lies in the envelope nnref computes for `model` (a Model or a path) on `inputs`, every element
-    judged; with `intermediates` (the runtime's values by ONNX value name), each of those too.
+    judged; with `intermediates` (the runtime's values by ONNX value name), each of those too; with
+    `exact`, the exact value's enclosure is computed and shown in the diagnosis (Model.conform).
     Returns the Verdict. nnref.Error for inputs nnref cannot judge."""
     if not isinstance(model, _nnref.Model):
         model = _nnref.load(model)
     verdict = model.conform(inputs, actual, runtime_precision=runtime_precision, ulps=ulps, dims=dims,
-                            intermediates=intermediates)
+                            intermediates=intermediates, exact=exact)
     if not verdict:
         raise AssertionError(_diagnosis(model, verdict))
     return verdict

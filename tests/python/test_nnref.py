@@ -177,6 +177,10 @@ def test_conform_and_assert_conforms():
     verdict = model.conform({"input": x}, {"output": bad})
     assert not verdict and verdict.verdict == "does not conform"
     assert verdict.outputs[0]["outside"] == 1 and verdict.outputs[0]["worst"]["index"] == [0, 1]
+    assert verdict.outputs[0]["worst"]["exact"] is None  # not needed: no envelope side overflows
+    lo, hi = model.conform({"input": x}, {"output": bad}, exact=True).outputs[0]["worst"]["exact"]
+    y = expected["output"][0, 1]  # PyTorch float64's: a few float64 roundings from the exact value
+    assert lo - abs(y) * 1e-13 <= y <= hi + abs(y) * 1e-13 and hi - lo <= 1e-9 * abs(y)
     with pytest.raises(AssertionError) as e:
         nnref.testing.assert_conforms(model, {"input": x}, bad)
     text = str(e.value)
