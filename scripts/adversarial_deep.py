@@ -20,8 +20,10 @@ answer must conform with every element judged. The script
 prints the element's error against its exact value (`nnref run --precision interval`) relative to
 max|y|, PyTorch float32's largest error, the envelope's radius over the error, and the first-order
 worst case of the dot products' error bound at the element, sum over every Conv and Gemm output of
-|d y / d output| times gamma(n) times the sum of its terms' magnitudes: what an envelope that kept
-every correlation would still allow under conform's per-op error model.
+|d y / d output| times its sum's rounding bound in conform's error model (u·Σ|terms| plus k − 1 half
+ulps of (1 + u)(1 + gamma(k − 1))·max(P, N), k the terms and bias not exactly 0, docs/conformance.md
+"Sums in any order"): what an envelope that kept every correlation would still allow under that
+per-op error model.
 
 Usage:
     adversarial_deep.py --nnref PATH [--px 64] [--block 64] [--at-least R] [--keep DIR]
@@ -158,8 +160,12 @@ def witness(a, work):
     def pushed(node, ins):
         nonlocal first_order
         terms, bias, shape = terms_of(node, ins)
-        n = terms.shape[1] + 1
-        bound = n * U / (1 - n * U) * (terms.abs().sum(1) + bias.double().abs())
+        b = bias.double()
+        most = torch.maximum(terms.clamp(min=0).sum(1) + b.clamp(min=0), (-terms).clamp(min=0).sum(1) + (-b).clamp(min=0))
+        rounding = ((terms != 0).sum(1) + (b != 0)).double().sub(1).clamp(min=0)  # additions that may round
+        partial = most * (1 + U) * (1 + rounding * U / (1 - rounding * U))
+        half_ulp = U * torch.exp2(torch.floor(torch.log2(partial.clamp(min=1e-300))))
+        bound = U * (terms.abs().sum(1) + b.abs()) + rounding * half_ulp
         first_order += float((dots[node.output[0]].grad.abs().reshape(-1) * bound).sum())
         return pushed_sum(terms.float(), bias.float(), ways[node.output[0]], a.block).view(shape)
 

@@ -2,8 +2,9 @@
 """An answer the float32 envelope's per-op error model allows, pushed as far as it goes on one element.
 
 `nnref conform`'s envelope (docs/conformance.md, "The error model") lets each op's result be off by
-its widening w (u·Σ|x·w| + γ(n)·max(P, N) for a dot product of n terms and a bias, P and N the sums
-of its positive and negative terms; u·|y| for a +, −, ·, ...) and
+its widening w (u·Σ|x·w| + (k − 1) half ulps of about max(P, N) for a dot product whose terms and
+bias hold k not exactly 0, P and N the sums of its positive and negative terms; u·|y| for a +, −,
+·, ...) and
 propagates those errors through the rest of the model. Whatever the propagation, a sound envelope
 must contain the model's value when every op's result is perturbed by some δ with |δ| ≤ w. This
 script builds the perturbation that pushes one output element furthest to first order,
@@ -13,8 +14,9 @@ answer nnref conform must accept, and whose distance from the exact value is a f
 envelope's radius at that element for *any* propagation method under that error model
 (docs/conformance.md, "How tight an envelope can be").
 
-The widenings used here are at most nnref's (Conv, Gemm, MatMul: u·|W||x| + γ(n − 1)·max(P, N)
-without the bias;
+The widenings used here are at most nnref's (Conv, Gemm, MatMul: u·|W||x| + (k − 1)·u·2^⌊log₂ M⌋,
+k the products not exactly 0 and M = max(P, N) without the bias, where nnref counts the bias too and
+takes the binade of (1 + γ(k − 1))·(1 + u)·M;
 Add, Sub, Mul, Div, Sigmoid, the means: u·|y|; every other op exact), so the witness lies inside
 the per-op model whatever else nnref adds; the factor 0.99 leaves room for the final rounding to
 float32.
@@ -35,10 +37,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch_onnx  # noqa: E402
 
 U = 2.0**-24  # float32's unit roundoff
-
-
-def gamma(n):
-    return n * U / (1 - n * U)
 
 
 def evaluate(model, x, deltas=None):
@@ -70,13 +68,16 @@ def evaluate(model, x, deltas=None):
     return [env[o.name] for o in model.graph.output], leaves, widths
 
 
-def sum_widening(product, x, w, n):
-    """u·Σ|x·w| + γ(n − 1)·max(P, N) of the products `product` (conv or matmul) makes of x and w, P and
-    N the sums of its positive terms and of its negative terms' magnitudes (x = x⁺ − x⁻, w = w⁺ − w⁻)."""
+def sum_widening(product, x, w):
+    """u·Σ|x·w| + (k − 1)·u·2^⌊log₂ max(P, N)⌋ of the products `product` (conv or matmul) makes of x
+    and w, k the products not exactly 0 (adding an exact 0 rounds nothing), P and N the sums of its
+    positive terms and of its negative terms' magnitudes (x = x⁺ − x⁻, w = w⁺ − w⁻)."""
     xp, xn, wp, wn = x.clamp(min=0), (-x).clamp(min=0), w.clamp(min=0), (-w).clamp(min=0)
     positive = product(xp, wp) + product(xn, wn)
     negative = product(xp, wn) + product(xn, wp)
-    return U * (positive + negative) + gamma(n - 1) * torch.maximum(positive, negative)
+    rounding = (product((x != 0).to(x.dtype), (w != 0).to(w.dtype)) - 1).clamp(min=0)
+    half_ulp = U * torch.exp2(torch.floor(torch.log2(torch.maximum(positive, negative).clamp(min=1e-300))))
+    return U * (positive + negative) + rounding * half_ulp
 
 
 def own_widening(node, ins, y):
@@ -85,15 +86,15 @@ def own_widening(node, ins, y):
         if op == "Conv":
             a = torch_onnx.attrs(node)
             conv = lambda x, w: torch_onnx.conv(x, w, None, a)  # noqa: E731
-            return sum_widening(conv, ins[0].detach(), ins[1].detach(), ins[1][0].numel())
+            return sum_widening(conv, ins[0].detach(), ins[1].detach())
         if op == "Gemm":
             a = torch_onnx.attrs(node)
             xs, ws = ins[0].detach(), ins[1].detach()
             xs = xs.t() if a.get("transA", 0) else xs
             ws = ws.t() if a.get("transB", 0) else ws
-            return abs(a.get("alpha", 1.0)) * sum_widening(torch.matmul, xs, ws, xs.shape[-1])
+            return abs(a.get("alpha", 1.0)) * sum_widening(torch.matmul, xs, ws)
         if op == "MatMul":
-            return sum_widening(torch.matmul, ins[0].detach(), ins[1].detach(), ins[0].shape[-1])
+            return sum_widening(torch.matmul, ins[0].detach(), ins[1].detach())
         if op in ("Add", "Sub", "Mul", "Div", "Sigmoid", "GlobalAveragePool", "ReduceMean"):
             return U * y.detach().abs()
     return None

@@ -378,10 +378,11 @@ Envelope finish_dot(int64_t n, const DotSums& s, KnownSigns signs) {
   const double own = gamma(k + 4, 0x1p-53);
   const double magnitude = s.mag + s.rad;
   const double sides = std::max(s.positive, s.negative) * (1 + own) + 0x1p-50 * magnitude;
-  // n = k − 1 additions, each rounding a value of magnitude at most S by at most half an ulp of S
-  // (docs/conformance.md, "Sums in any order").
-  const double partial = sides * (1 + m.u) * (1 + gamma(k - 1, m.u)) * (1 + own);
-  const double runtime = m.u * magnitude + (k - 1) * half_ulp(partial, m.u) + m.tiny * (s.flush + 2 * k);
+  // Of the n additions, at most `rounding` = (terms not exactly 0) − 1 round, each a value of
+  // magnitude at most S by at most half an ulp of S (docs/conformance.md, "Sums in any order").
+  const double rounding = std::max(k - static_cast<double>(s.zeros) - 1, 0.0);
+  const double partial = sides * (1 + m.u) * (1 + gamma(rounding, m.u)) * (1 + own);
+  const double runtime = m.u * magnitude + rounding * half_ulp(partial, m.u) + m.tiny * (s.flush + 2 * k);
   const double r = (s.rad + runtime) * (1 + own) + (own + 0x1p-50) * magnitude + 0x1p-1074;
   const double mid = s.mid;
   Envelope e{std::nextafter(mid - r, -kInf), std::nextafter(mid + r, kInf)};
@@ -390,9 +391,10 @@ Envelope finish_dot(int64_t n, const DotSums& s, KnownSigns signs) {
   if (e.hi > m.max_finite) e.hi = kInf;
   if (e.lo < -m.max_finite) e.lo = -kInf;
   if (std::isfinite(mid) && std::isfinite(s.mag) && std::isfinite(s.rad) && !finite(e))
-    note_lost(std::isinf(gamma(k, m.u)) ? "a sum of " + std::to_string(n + 1) + " terms: " + std::to_string(n + 1) +
-                                              "·u ≥ 1 in " + m.name + ", no rounding bound holds"
-                                        : "a sum passes the largest finite " + m.name + " number");
+    note_lost(std::isinf(gamma(rounding + 1, m.u)) ? "a sum of " + std::to_string(n + 1 - s.zeros) +
+                                                         " terms not exactly 0: " + std::to_string(n + 1 - s.zeros) +
+                                                         "·u ≥ 1 in " + m.name + ", no rounding bound holds"
+                                                   : "a sum passes the largest finite " + m.name + " number");
   return e;
 }
 

@@ -11,10 +11,11 @@
 //   pow with a whole-number exponent n: the exact image of x^n (any sign of x), widened by the
 //                    larger of the ulp allowance and γ(|n|) (a product of |n| factors, then 1/·)
 //   sum, dot of n terms with init: Σ of the terms' envelopes, widened by u·Σ|products| (each
-//                    product rounded once, or fused) plus n half ulps of S = (1 + γ(n))·(1 + u)·
-//                    max(P, N), P and N the largest sums of the positive and of the negative terms,
-//                    γ(k) = k·u/(1 − k·u): every partial sum of any order or tree lies in [−N, P],
-//                    every computed one within S (docs/conformance.md)
+//                    product rounded once, or fused) plus k − 1 half ulps of S = (1 + γ(k − 1))·
+//                    (1 + u)·max(P, N), k the terms (init among them) not exactly 0, P and N the
+//                    largest sums of the positive and of the negative terms, γ(k) = k·u/(1 − k·u):
+//                    every partial sum of any order or tree lies in [−N, P], every computed one
+//                    within S, and adding an exact 0 is exact (docs/conformance.md)
 //   max, min, relu, floor, ceil, sign, abs, negation: exact images (no rounding)
 // Every widening also adds `tiny` (the smallest normal number) per rounding, so that flushing
 // subnormal results or operands to zero stays inside, and overflow past the largest finite number
@@ -106,6 +107,7 @@ Envelope nan_operand(const std::string& op);
 struct DotSums {
   double mid = 0, mag = 0, rad = 0, flush = 0;
   double positive = 0, negative = 0;  // Σ max(hi, 0) and Σ max(−lo, 0) over the terms' envelopes
+  int64_t zeros = 0;                  // terms exactly 0 (an operand the point 0, the other finite), init among them
 };
 // The signs every term (and the initial value) is known to have: a float sum of terms that are
 // all ≥ 0 is ≥ 0 in any order, so the side that midpoint and radius would carry past 0 stops there.
@@ -226,11 +228,18 @@ struct ScalarOps<Envelope> {
     const E one(1.0);
     return dot(n, term, [&](int64_t) -> const E& { return one; }, init);
   }
+  // a·b is exactly 0 whatever a runtime holds: one operand is the point 0 and the other finite.
+  static bool exact_zero_product(const E& a, const E& b) {
+    const auto zero = [](const E& e) { return e.lo == 0 && e.hi == 0 && !e.nan; };
+    const auto finite = [](const E& e) { return std::isfinite(e.lo) && std::isfinite(e.hi); };
+    return (zero(a) && finite(b)) || (zero(b) && finite(a));
+  }
   // Each term's operands as midpoint ± radius; the sums of DotSums, so that the rounding bound
   // applies once to the whole sum.
   template <class X, class W>
   static E dot(int64_t n, X&& x, W&& w, const E& init) {
     envelope::DotSums s;
+    s.zeros = init.lo == 0 && init.hi == 0 && !init.nan;
     s.mid = 0.5 * init.lo + 0.5 * init.hi;
     s.rad = 0.5 * init.hi - 0.5 * init.lo;
     s.mag = std::abs(s.mid);
@@ -241,6 +250,10 @@ struct ScalarOps<Envelope> {
     for (int64_t i = 0; i < n; ++i) {
       const E &a = x(i), &b = w(i);
       signs.add_product(a, b);
+      if (exact_zero_product(a, b)) {  // a relu's 0, padding: nothing to add, nothing to round
+        ++s.zeros;
+        continue;
+      }
       if (a.lo == a.hi && b.lo == b.hi) {  // two finite points (most terms when judged at intermediates)
         const double p = a.lo * b.lo;
         if (std::isfinite(p)) {  // else an infinite operand: the general case's NaN radius loses the bound

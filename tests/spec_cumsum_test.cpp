@@ -160,9 +160,9 @@ TEST_CASE("cumsum: the Envelope holds the exact sums and a float32 running sum",
     const double xi = xs[static_cast<size_t>(i)];
     running += static_cast<float>(xi);
     (xi > 0 ? positive : negative) += std::abs(xi);
-    // A sum of i + 1 terms (docs/conformance.md, "Sums in any order"): u·Σ|x| plus i + 1 half ulps of
-    // S = (1 + γ(i + 1))·(1 + u)·max(P, N).
-    const double u = 0x1p-24, n = static_cast<double>(i + 1), gamma = n * u / (1 - n * u);
+    // A sum of i + 1 terms and the init 0 (docs/conformance.md, "Sums in any order"): u·Σ|x| plus i half
+    // ulps of S = (1 + γ(i))·(1 + u)·max(P, N), adding the exact 0 rounding nothing.
+    const double u = 0x1p-24, n = static_cast<double>(i), gamma = n * u / (1 - n * u);
     const double S = (1 + gamma) * (1 + u) * std::max(positive, negative);
     CHECK(y[i].lo <= exact[static_cast<size_t>(i)]);
     CHECK(exact[static_cast<size_t>(i)] <= y[i].hi);

@@ -1,8 +1,9 @@
 // The enclosure scalars at hand-computed points: Interval (MPFI) answers comparisons and branches
 // by the set of its values, and the float32 Envelope widens each operation by its stated error.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "spec/orderings.hpp"
@@ -75,7 +76,7 @@ TEST_CASE("envelope: a dot product of n terms is widened by u·Σ|terms| + n hal
   const int n = 300;
   std::vector<float> xf, wf;
   double abs_sum = 0, exact = 0.5, positive = 0.5, negative = 0;
-  for (int i = 0; i < n; ++i) {
+  for (int i = 1; i <= n; ++i) {  // from 1: sin(0) would be a term exactly 0 (the next test's case)
     xf.push_back(static_cast<float>(std::sin(i * 1.7) * 3));
     wf.push_back(static_cast<float>(std::cos(i * 0.3) / 7));
     const double t = double(xf.back()) * wf.back();
@@ -123,6 +124,48 @@ TEST_CASE("envelope: a dot product of n terms is widened by u·Σ|terms| + n hal
     CHECK(d.lo <= v);
     CHECK(v <= d.hi);
   }
+}
+
+// docs/conformance.md, "Terms exactly 0": of n + 1 leaves with z exactly 0, at most n − z additions
+// round, whatever the order or tree.
+TEST_CASE("envelope: terms exactly 0 add nothing and round nothing, in any order") {
+  const std::vector<float> xf{0.0f, 1.1f, 0.0f, -2.3f, 0.0f, 3.7f, 0.0f}, wf{7.0f, 0.9f, -1.0f, 0.3f, 5.0f, 1.3f, 2.0f};
+  const int n = static_cast<int>(xf.size());
+  std::vector<Envelope> x(xf.begin(), xf.end()), w(wf.begin(), wf.end());
+  const Envelope d = dot_of<Envelope>(
+      n, [&](int64_t i) -> const Envelope& { return x[i]; }, [&](int64_t i) -> const Envelope& { return w[i]; },
+      Envelope(0.0));
+  double abs_sum = 0, positive = 0, negative = 0, exact = 0;
+  for (int i = 0; i < n; ++i) {
+    const double t = double(xf[i]) * wf[i];
+    abs_sum += std::abs(t);
+    exact += t;
+    (t > 0 ? positive : negative) += std::abs(t);
+  }
+  // Three terms not exactly 0 (the init 0 and four zero products are exact): two additions round.
+  const double u = 0x1p-24, rounding = 2, gamma = rounding * u / (1 - rounding * u);
+  const double half_ulp = u * std::exp2(std::floor(std::log2((1 + gamma) * (1 + u) * std::max(positive, negative))));
+  const double bound = u * abs_sum + rounding * half_ulp;
+  const double radius = (d.hi - d.lo) / 2;
+  CHECK(radius >= bound);
+  CHECK(radius <= bound * 1.0001);
+  CHECK(radius < u * abs_sum + n * half_ulp);  // n additions, as without the zeros' count
+  CHECK(d.lo <= exact);
+  CHECK(exact <= d.hi);
+  // Every order of the seven products (each rounded to float32) summed in float32 from 0 lies inside.
+  std::vector<int> order{0, 1, 2, 3, 4, 5, 6};
+  do {
+    float s = 0.0f;
+    for (int i : order) s += xf[i] * wf[i];
+    CHECK(d.lo <= s);
+    CHECK(s <= d.hi);
+  } while (std::next_permutation(order.begin(), order.end()));
+  // A point 0 times an operand that is not finite is no exact 0 (0·∞ is NaN): the bound is lost.
+  const Envelope inf(std::numeric_limits<double>::infinity());
+  const Envelope lost = dot_of<Envelope>(
+      1, [&](int64_t) -> const Envelope& { return x[0]; }, [&](int64_t) -> const Envelope& { return inf; },
+      Envelope(0.0));
+  CHECK(!sc::enclosure(lost).bounded());
 }
 
 TEST_CASE("envelope: values the runtime can hold exactly stay points, others are rounded once") {
