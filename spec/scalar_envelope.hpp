@@ -230,7 +230,7 @@ struct ScalarOps<Envelope> {
   }
   // a·b is exactly 0 whatever a runtime holds: one operand is the point 0 and the other finite.
   static bool exact_zero_product(const E& a, const E& b) {
-    const auto zero = [](const E& e) { return e.lo == 0 && e.hi == 0 && !e.nan; };
+    const auto zero = [](const E& e) { return e.lo == 0 && e.hi == 0; };
     const auto finite = [](const E& e) { return std::isfinite(e.lo) && std::isfinite(e.hi); };
     return (zero(a) && finite(b)) || (zero(b) && finite(a));
   }
@@ -239,7 +239,7 @@ struct ScalarOps<Envelope> {
   template <class X, class W>
   static E dot(int64_t n, X&& x, W&& w, const E& init) {
     envelope::DotSums s;
-    s.zeros = init.lo == 0 && init.hi == 0 && !init.nan;
+    s.zeros = init.lo == 0 && init.hi == 0;
     s.mid = 0.5 * init.lo + 0.5 * init.hi;
     s.rad = 0.5 * init.hi - 0.5 * init.lo;
     s.mag = std::abs(s.mid);
@@ -250,13 +250,11 @@ struct ScalarOps<Envelope> {
     for (int64_t i = 0; i < n; ++i) {
       const E &a = x(i), &b = w(i);
       signs.add_product(a, b);
-      if (exact_zero_product(a, b)) {  // a relu's 0, padding: nothing to add, nothing to round
-        ++s.zeros;
-        continue;
-      }
+      // A term exactly 0 (a relu's 0, padding) adds nothing and rounds nothing.
       if (a.lo == a.hi && b.lo == b.hi) {  // two finite points (most terms when judged at intermediates)
         const double p = a.lo * b.lo;
         if (std::isfinite(p)) {  // else an infinite operand: the general case's NaN radius loses the bound
+          s.zeros += (a.lo == 0) | (b.lo == 0);  // without a branch: a relu's zeros fall at random
           s.mid += p;
           s.mag += std::abs(p);
           s.positive += std::max(p, 0.0);
@@ -264,6 +262,9 @@ struct ScalarOps<Envelope> {
           s.flush += std::abs(a.lo) + std::abs(b.lo);
           continue;
         }
+      } else if (exact_zero_product(a, b)) {
+        ++s.zeros;
+        continue;
       }
       const double am = 0.5 * a.lo + 0.5 * a.hi, ar = 0.5 * a.hi - 0.5 * a.lo;
       const double bm = 0.5 * b.lo + 0.5 * b.hi, br = 0.5 * b.hi - 0.5 * b.lo;
